@@ -1,0 +1,236 @@
+// The model every part of Compaction Lens speaks: transcripts (what the readers produce), the analysis
+// (what core/analyze returns), and the options that steer it. Types only; no behaviour lives here.
+
+/** A turn id as the transcript spells it (canonical ids are integers or strings). */
+export type TurnId = number | string;
+
+export type Role = 'user' | 'assistant' | 'tool' | 'system';
+
+/** Where a record sits in its file. Lines are 1-based and inclusive; offsets are bytes, end exclusive. */
+export interface SourceSpan {
+  startLine: number;
+  endLine: number;
+  startOffset: number;
+  endOffset: number;
+}
+
+/** How a token figure was obtained, so every output can say which kind of number it is. */
+export type TokenSource = 'recorded' | 'counted';
+
+/** One entry of the raw log. */
+export interface Turn {
+  id: TurnId;
+  role: Role;
+  /** The text the turn contributes to the context (tool calls rendered as text). */
+  text: string;
+  /** Token count recorded by the transcript itself; when absent, analyze counts `text`. */
+  tokens?: number;
+  /** The note's `anchor_token`: matched exactly in the summary. When absent, anchors are derived. */
+  anchor?: string;
+  span: SourceSpan;
+  /** Set when the turn's raw text lives in another file (e.g. a parent session); says where. */
+  externalSource?: string;
+  /** Free-form label for the UI (tool name, record kind). */
+  label?: string;
+}
+
+/** Format-specific evidence that helps the truncation check. All optional. */
+export interface TruncationHints {
+  /** Phrases a complete summary of this format ends with (any one suffices), e.g. "Please continue". */
+  expectedClosings?: string[];
+  /** Whether the raw summariser output carried its closing marker (e.g. `</summary>`); undefined = unknown. */
+  rawOutputClosed?: boolean;
+  /** Name of the raw closing marker, for messages (e.g. "</summary>"). */
+  rawClosingMarker?: string;
+  /** Number of the last numbered section a complete summary has (Claude Code: 9). */
+  expectedLastSection?: number;
+}
+
+/** One compaction: a summary that replaced a prefix of turns, and the turns it claims to cover. */
+export interface Checkpoint {
+  summaryId: string;
+  summary: string;
+  /** Summary budget in tokens; undefined when unknown. */
+  summaryBudget?: number;
+  /** True when summaryBudget is a configured default, not recorded in the transcript. */
+  budgetAssumed?: boolean;
+  /** The pointer set: ids of turns the checkpoint claims its summary covers. */
+  claimedIds: TurnId[];
+  /** Path A: ids the summariser reported it consumed. Undefined = no report (Path B). */
+  reportedIds?: TurnId[];
+  /** Where the checkpoint record(s) sit. */
+  span: SourceSpan;
+  /** Number of turns that precede the checkpoint in log order (turns[0..turnsBefore-1]). */
+  turnsBefore: number;
+  /** True when the summary is encrypted or otherwise unreadable: coverage cannot be verified. */
+  opaque?: boolean;
+  /** Prefix size the agent itself recorded (Claude Code preTokens, Codex token_count). */
+  recordedPrefixTokens?: number;
+  /** Summary size the transcript recorded, when it did. */
+  recordedSummaryTokens?: number;
+  truncationHints?: TruncationHints;
+  /** Facts the reader wants shown with the checkpoint (e.g. "covered turns are in the parent session"). */
+  notes?: string[];
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Something that could not be read or does not add up, with the line it concerns (1-based; 0 = whole file). */
+export interface Problem {
+  line: number;
+  severity: Severity;
+  message: string;
+}
+
+export type FormatId =
+  | 'canonical'
+  | 'claude-code'
+  | 'codex'
+  | 'openhands'
+  | 'langchain'
+  | 'message-array';
+
+export interface Transcript {
+  format: FormatId;
+  turns: Turn[];
+  checkpoints: Checkpoint[];
+  problems: Problem[];
+  /** Number of lines read. */
+  lineCount: number;
+}
+
+/** One raw line handed to a reader. */
+export interface RawLine {
+  /** 1-based line number. */
+  line: number;
+  /** Byte offset of the line's first byte. */
+  offset: number;
+  /** Byte offset just past the line's last byte (before the newline). */
+  endOffset: number;
+  text: string;
+  /** False only for a last line with no newline after it (an agent may still be writing it). */
+  terminated: boolean;
+}
+
+/** A file beside the transcript that a reader may use (e.g. Claude Code's subagents/agent-acompact-*.jsonl). */
+export interface SideFile {
+  path: string;
+  text: string;
+}
+
+export interface ReaderContext {
+  fileName: string;
+  sideFiles?: SideFile[];
+  /** Budget to assume when the format records none (marked assumed). */
+  defaultBudget?: number;
+}
+
+/** A streaming reader: lines are pushed in order; `finish` may be called more than once as a file grows. */
+export interface TranscriptReader {
+  readonly format: FormatId;
+  push(line: RawLine): void;
+  finish(): Transcript;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Analysis
+
+export type TurnStatus = 'covered' | 'claimed-missing' | 'uncovered';
+export type Verdict = 'reversible' | 'conditional' | 'fail-closed';
+
+export type AnchorKind = 'explicit' | 'path' | 'identifier' | 'number' | 'error-code' | 'quoted' | 'word';
+
+export interface AnchorEvidence {
+  anchor: string;
+  kind: AnchorKind;
+  found: boolean;
+  /** Character offset of the first match in the summary, when found. */
+  at?: number;
+}
+
+export interface TurnResult {
+  id: TurnId;
+  index: number;
+  status: TurnStatus;
+  claimed: boolean;
+  /** Path A only: whether the summariser reported consuming this turn. */
+  reported?: boolean;
+  anchors: AnchorEvidence[];
+  /** One sentence saying why the turn has this status. */
+  reason: string;
+  line: number;
+  endLine: number;
+  tokens?: number;
+}
+
+export interface TruncationReport {
+  truncated: boolean;
+  reasons: string[];
+  /** Character offset in the summary where it appears cut (its end), when truncated. */
+  cutAt?: number;
+}
+
+export interface IdRange {
+  from: TurnId;
+  to: TurnId;
+  count: number;
+}
+
+export interface CheckpointAnalysis {
+  summaryId: string;
+  index: number;
+  line: number;
+  endLine: number;
+  verdict: Verdict;
+  /** Human-readable reasons for the verdict, most important first. */
+  reasons: string[];
+  /** 'A' when the summariser reported what it consumed, 'B' when anchors are the evidence. */
+  path: 'A' | 'B';
+  claimedIds: TurnId[];
+  prefixTokens: number;
+  /** How prefixTokens was obtained: all recorded, all counted, or a mix. */
+  prefixTokenSource: TokenSource | 'mixed';
+  recordedPrefixTokens?: number;
+  summaryTokens: number;
+  summaryBudget?: number;
+  budgetAssumed: boolean;
+  ratioFloor: number;
+  /** summaryBudget × ratioFloor; undefined when the budget is unknown. */
+  ceiling?: number;
+  overCeiling: boolean;
+  opaque: boolean;
+  truncation: TruncationReport;
+  /** One entry per turn that precedes the checkpoint, in log order. */
+  turns: TurnResult[];
+  counts: Record<TurnStatus, number>;
+  /** What the pointer set should have been. */
+  safeCovered: TurnId[];
+  claimedMissingRanges: IdRange[];
+  /** Anchors that were found in the summary, with their offsets, for highlighting. */
+  foundAnchors: { anchor: string; at: number }[];
+  notes: string[];
+}
+
+export interface Analysis {
+  format: FormatId;
+  turnCount: number;
+  checkpoints: CheckpointAnalysis[];
+  problems: Problem[];
+}
+
+export type AnchorMatching = 'any' | 'majority' | 'all';
+
+/** Counts tokens of a text. Shells inject tiktoken; tests may inject it too. */
+export type TokenCounter = (text: string) => number;
+
+export interface AnalysisOptions {
+  /** R_low, the compression-ratio floor. Default 5. */
+  ratioFloor?: number;
+  countTokens: TokenCounter;
+  /** How many of a turn's derived anchors must be found for it to count as covered. Default 'any'. */
+  anchorMatching?: AnchorMatching;
+  /** Summary tokens within this fraction of the budget count as "at the budget". Default 0.03. */
+  nearBudgetFraction?: number;
+  /** Memo of counted tokens per turn, so a text is tokenized at most once across re-analyses. */
+  tokenCache?: WeakMap<Turn, number>;
+}

@@ -1,0 +1,31 @@
+// The registry of transcript readers: which formats exist, how to name them, and how to make a reader.
+import type { FormatId, ReaderContext, TranscriptReader } from '../core/model';
+import { CanonicalReader } from './canonical';
+
+export interface FormatInfo {
+  id: FormatId;
+  name: string;
+}
+
+/** Every format a user can open, in the order error messages list them. */
+export const FORMATS: readonly FormatInfo[] = [
+  { id: 'canonical', name: 'Compaction Lens canonical JSONL' },
+  { id: 'claude-code', name: 'Claude Code session JSONL' },
+  { id: 'codex', name: 'Codex CLI rollout JSONL' },
+  { id: 'openhands', name: 'OpenHands events (JSON or JSONL)' },
+  { id: 'langchain', name: 'LangMem / LangChain / Letta state or messages' },
+  { id: 'message-array', name: 'OpenAI / Anthropic message array (JSON or JSONL)' },
+];
+
+export function isFormatId(value: string): value is FormatId {
+  return FORMATS.some((format) => format.id === value);
+}
+
+export function createReader(format: FormatId, context: ReaderContext): TranscriptReader {
+  switch (format) {
+    case 'canonical':
+      return new CanonicalReader(context);
+    default:
+      throw new Error(`no reader for format ${format} yet`);
+  }
+}

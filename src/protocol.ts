@@ -39,6 +39,8 @@ export interface CheckpointHeader {
   truncation: TruncationReport;
   counts: Record<TurnStatus, number>;
   claimedMissingRanges: IdRange[];
+  /** Indexes (into turns, ascending) of the claimed-missing turns: lets the webview's `n`/`p` keys jump without paging. */
+  claimedMissingIndexes: number[];
   /** Index (into turns) of the last turn of the safe pointer set's run from the start; -1 when empty. */
   safeBoundaryIndex: number;
   safeCoveredCount: number;

@@ -35,6 +35,7 @@ const builds = [
     format: 'cjs',
     target: 'node18',
     banner: { js: '#!/usr/bin/env node' },
+    define: { PACKAGE_VERSION: JSON.stringify(require('./package.json').version) },
   },
   {
     ...common,

@@ -1,0 +1,63 @@
+// Opens and analyses each file named on the command line, one at a time, turning every failure into a
+// per-file error message (never a stack trace) so one bad file does not stop the others.
+import { analyze } from '../core/analyze';
+import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
+import type { Analysis, FormatId } from '../core/model';
+import { createTokenCounter } from '../node/tokenCounter';
+import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
+import type { CheckOptions } from './args';
+
+export interface FileReport {
+  path: string;
+  format?: FormatId;
+  analysis?: Analysis;
+  /** Set when the file could not be used at all (exit status 2). */
+  error?: string;
+}
+
+function budgetsFor(options: CheckOptions): Partial<Record<FormatId, number>> {
+  if (options.budget === undefined) return DEFAULT_SUMMARY_BUDGETS;
+  const budgets: Partial<Record<FormatId, number>> = {};
+  for (const format of Object.keys(DEFAULT_SUMMARY_BUDGETS) as FormatId[]) budgets[format] = options.budget;
+  budgets.canonical = options.budget;
+  return budgets;
+}
+
+export async function checkFiles(options: CheckOptions, onProgress?: (path: string, read: number, total: number) => void): Promise<FileReport[]> {
+  const countTokens = createTokenCounter(options.encoding);
+  const reports: FileReport[] = [];
+  for (const path of options.files) {
+    try {
+      const file = await TranscriptFile.open(path, {
+        format: options.format,
+        defaultBudgets: budgetsFor(options),
+        maxLineBytes: options.maxLineBytes,
+        onProgress: onProgress && ((read, total) => onProgress(path, read, total)),
+      });
+      const analysis = analyze(file.transcript, {
+        countTokens,
+        ratioFloor: options.ratioFloor,
+        anchorMatching: options.anchorMatching,
+      });
+      reports.push({ path, format: file.format, analysis });
+    } catch (error) {
+      const message = error instanceof UnusableTranscriptError ? error.message : `${path}: could not be analysed: ${(error as Error).message}`;
+      reports.push({ path, error: message });
+    }
+  }
+  return reports;
+}
+
+/** 2 when a file was unusable, 1 when anything was found, 0 when every checkpoint is reversible and clean. */
+export function exitStatus(reports: FileReport[]): number {
+  let status = 0;
+  for (const report of reports) {
+    if (report.error !== undefined || report.analysis === undefined) return 2;
+    const { checkpoints, problems } = report.analysis;
+    const findings =
+      problems.some((problem) => problem.severity === 'error') ||
+      checkpoints.some((cp) => cp.verdict !== 'reversible' || cp.counts['claimed-missing'] > 0 || cp.truncation.truncated);
+    if (findings) status = 1;
+  }
+  return status;
+}

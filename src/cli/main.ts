@@ -1,0 +1,51 @@
+// Entry point of the `compaction-lens` CLI: parse arguments, check each file, print text or JSON, set
+// the exit status. Any unexpected failure is reported in one line, never as a stack trace.
+import { parseArgs, USAGE } from './args';
+import { checkFiles, exitStatus } from './checkFiles';
+import { jsonReport } from './jsonReport';
+import { textReport } from './textReport';
+
+declare const PACKAGE_VERSION: string | undefined;
+
+function progressPrinter(): ((path: string, read: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  let last = 0;
+  return (path, read, total) => {
+    const now = Date.now();
+    if (total < 16 * 1024 * 1024 || now - last < 200) return;
+    last = now;
+    process.stderr.write(`\rreading ${path}: ${Math.floor((read / total) * 100)}%`);
+    if (read >= total) process.stderr.write('\r\u001b[K');
+  };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseArgs(argv, Boolean(process.stdout.isTTY));
+  switch (parsed.kind) {
+    case 'help':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    case 'version':
+      process.stdout.write(`${typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'dev'}\n`);
+      return 0;
+    case 'error':
+      process.stderr.write(`compaction-lens: ${parsed.message}\n`);
+      return 2;
+    case 'check': {
+      const reports = await checkFiles(parsed.options, progressPrinter());
+      const output = parsed.options.json ? jsonReport(reports) : textReport(reports, parsed.options.color);
+      process.stdout.write(`${output}\n`);
+      return exitStatus(reports);
+    }
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    process.stderr.write(`compaction-lens: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,101 @@
+// The terminal output of `compaction-lens check`: one block per checkpoint, colour only when asked (a TTY).
+import { formatRanges, idRanges } from '../core/idRanges';
+import type { CheckpointAnalysis, Problem, TurnId, Verdict } from '../core/model';
+import type { FileReport } from './checkFiles';
+
+interface Paint {
+  bold(text: string): string;
+  dim(text: string): string;
+  verdict(verdict: Verdict, text: string): string;
+  red(text: string): string;
+  yellow(text: string): string;
+}
+
+function painter(color: boolean): Paint {
+  const wrap = (code: string) => (text: string) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const green = wrap('32');
+  const red = wrap('31');
+  const yellow = wrap('33');
+  return {
+    bold: wrap('1'),
+    dim: wrap('2'),
+    red,
+    yellow,
+    verdict: (verdict, text) => (verdict === 'reversible' ? green(text) : verdict === 'conditional' ? yellow(text) : red(text)),
+  };
+}
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+function plural(n: number, word: string): string {
+  return `${number(n)} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function safeSetText(cp: CheckpointAnalysis, orderedIds: TurnId[]): string {
+  if (cp.safeCovered.length === 0) return 'empty (no claimed turn can be trusted)';
+  return `${formatRanges(idRanges(orderedIds, cp.safeCovered))} (${plural(cp.safeCovered.length, 'turn')})`;
+}
+
+function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
+  const lines: string[] = [];
+  const orderedIds = cp.turns.map((turn) => turn.id);
+  const verdictText = cp.opaque && cp.verdict !== 'reversible' ? `${cp.verdict.toUpperCase()} (unverifiable)` : cp.verdict.toUpperCase();
+  lines.push(`  ${paint.bold(cp.summaryId)}  line ${cp.line}  ${paint.verdict(cp.verdict, verdictText)}  ${paint.dim(`(Path ${cp.path})`)}`);
+
+  const source = cp.prefixTokenSource === 'recorded' ? 'recorded' : cp.prefixTokenSource === 'counted' ? 'counted' : 'recorded + counted';
+  const prefix = `prefix ${number(cp.prefixTokens)} tokens (${source}, ${plural(cp.claimedIds.length, 'claimed turn')})`;
+  if (cp.ceiling !== undefined && cp.summaryBudget !== undefined) {
+    const relation = cp.overCeiling ? '>' : '≤';
+    const assumed = cp.budgetAssumed ? ', budget assumed' : '';
+    lines.push(`    ${prefix} ${relation} ceiling ${number(cp.ceiling)} (budget ${number(cp.summaryBudget)} × ${cp.ratioFloor}${assumed})`);
+  } else {
+    lines.push(`    ${prefix}; ceiling unknown (no summary budget)`);
+  }
+  if (cp.recordedPrefixTokens !== undefined) lines.push(`    recorded by the agent: ${number(cp.recordedPrefixTokens)} tokens before compaction`);
+
+  const budgetText = cp.summaryBudget !== undefined ? ` of ${number(cp.summaryBudget)}` : '';
+  const truncated = cp.truncation.truncated ? paint.red('truncated: yes') : 'truncated: no';
+  lines.push(`    summary ${number(cp.summaryTokens)}${budgetText} tokens · ${truncated}`);
+  for (const reason of cp.truncation.reasons) lines.push(`      - ${reason}`);
+
+  const { covered, uncovered } = cp.counts;
+  const missing = cp.counts['claimed-missing'];
+  const missingText = missing > 0 ? paint.red(`${number(missing)} claimed-missing`) : `${number(missing)} claimed-missing`;
+  lines.push(`    turns: ${number(covered)} covered · ${missingText} · ${number(uncovered)} uncovered`);
+  if (missing > 0) lines.push(`    claimed-missing: ${formatRanges(cp.claimedMissingRanges)}`);
+  lines.push(`    safe pointer set: ${safeSetText(cp, orderedIds)}`);
+  if (cp.reasons.length > 0) {
+    lines.push('    why:');
+    for (const reason of cp.reasons) lines.push(`      - ${reason}`);
+  }
+  return lines;
+}
+
+function problemLines(problems: Problem[], paint: Paint): string[] {
+  if (problems.length === 0) return [];
+  const shown = problems.slice(0, 50);
+  const lines = [`  ${plural(problems.length, 'problem')}:`];
+  for (const problem of shown) {
+    const severity = problem.severity === 'error' ? paint.red(problem.severity) : problem.severity === 'warning' ? paint.yellow(problem.severity) : problem.severity;
+    lines.push(`    line ${problem.line}: ${severity}: ${problem.message}`);
+  }
+  if (problems.length > shown.length) lines.push(`    … and ${number(problems.length - shown.length)} more (use --json for all of them)`);
+  return lines;
+}
+
+export function textReport(reports: FileReport[], color: boolean): string {
+  const paint = painter(color);
+  const out: string[] = [];
+  for (const report of reports) {
+    if (report.analysis === undefined) {
+      out.push(`${paint.bold(report.path)}`, `  ${paint.red('error')}: ${report.error ?? 'unknown error'}`, '');
+      continue;
+    }
+    const { analysis } = report;
+    out.push(`${paint.bold(report.path)}  ${paint.dim(`(${analysis.format}, ${plural(analysis.turnCount, 'turn')}, ${plural(analysis.checkpoints.length, 'checkpoint')})`)}`);
+    if (analysis.checkpoints.length === 0) out.push('  no compaction checkpoints found');
+    for (const cp of analysis.checkpoints) out.push(...checkpointBlock(cp, paint));
+    out.push(...problemLines(analysis.problems, paint), '');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,39 @@
+// Compresses a set of turn ids into ranges in log order ("380–419, 500"). Ranges follow positions in the turn
+// list, not numeric adjacency: ids 7 and 9 are one range when no turn sits between them in the log.
+import type { IdRange, TurnId } from './model';
+
+/** Ranges of `subset` over `orderedIds` (every turn id in log order). Ids not in `orderedIds` are ignored. */
+export function idRanges(orderedIds: readonly TurnId[], subset: Iterable<TurnId>): IdRange[] {
+  const wanted = subset instanceof Set ? (subset as Set<TurnId>) : new Set<TurnId>(subset);
+  const indexes: number[] = [];
+  orderedIds.forEach((id, i) => {
+    if (wanted.has(id)) indexes.push(i);
+  });
+  return rangesFromIndexes(orderedIds, indexes);
+}
+
+/** Ranges from positions (ascending) into `orderedIds`; consecutive positions form one range. */
+export function rangesFromIndexes(orderedIds: readonly TurnId[], indexes: readonly number[]): IdRange[] {
+  const ranges: IdRange[] = [];
+  let start = -1;
+  let prev = -2;
+  const close = (): void => {
+    if (start >= 0) ranges.push({ from: orderedIds[start], to: orderedIds[prev], count: prev - start + 1 });
+  };
+  for (const i of indexes) {
+    if (i === prev + 1) {
+      prev = i;
+      continue;
+    }
+    close();
+    start = i;
+    prev = i;
+  }
+  close();
+  return ranges;
+}
+
+/** "380–419, 500": an en dash for a range, the id alone for a range of one; "" when there are none. */
+export function formatRanges(ranges: readonly IdRange[]): string {
+  return ranges.map((r) => (r.count === 1 ? String(r.from) : `${String(r.from)}–${String(r.to)}`)).join(', ');
+}

@@ -1,0 +1,127 @@
+// Reads a summary for the note's tell of truncation: empty, cut mid-clause or mid-word, at its token budget,
+// or missing a closing marker the format's complete summaries have (closing line, </summary>, last section).
+// Every reason is a specific sentence a user can check against the text.
+import type { TruncationHints, TruncationReport } from './model';
+
+export const DEFAULT_NEAR_BUDGET_FRACTION = 0.03;
+
+/** How much of the end of the summary is quoted in the mid-clause reason. */
+const QUOTE_LENGTH = 30;
+
+/** Words a complete sentence does not end on (articles, prepositions, conjunctions, auxiliaries). */
+const DANGLING_WORDS = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'nor', 'of', 'to', 'in', 'on', 'at', 'by', 'for', 'from', 'with',
+  'into', 'onto', 'over', 'under', 'about', 'as', 'than', 'that', 'which', 'who', 'whose', 'where', 'when',
+  'while', 'because', 'if', 'then', 'so', 'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had',
+  'will', 'would', 'should', 'could', 'can', 'may', 'might', 'must', 'not', 'its', 'their', 'your', 'our',
+  'my', 'his', 'her', 'this', 'these', 'those', 'via', 'per', 'including', 'such',
+]);
+
+/**
+ * Whether the summary looks cut off, and why. `summaryTokens` and `budget` are token counts; `budget` may be
+ * unknown. `nearBudgetFraction`: summary tokens within this fraction of the budget count as "at the budget".
+ */
+export function detectTruncation(
+  summary: string,
+  summaryTokens: number,
+  budget: number | undefined,
+  hints: TruncationHints | undefined,
+  nearBudgetFraction: number = DEFAULT_NEAR_BUDGET_FRACTION,
+): TruncationReport {
+  const reasons: string[] = [];
+  const text = typeof summary === 'string' ? summary : '';
+  const trimmed = text.trimEnd();
+
+  if (trimmed.trim().length === 0) {
+    reasons.push('summary is empty');
+  } else {
+    const midClause = midClauseEnding(trimmed);
+    if (midClause) reasons.push(midClause);
+  }
+
+  const fraction = Number.isFinite(nearBudgetFraction) && nearBudgetFraction >= 0 ? nearBudgetFraction : DEFAULT_NEAR_BUDGET_FRACTION;
+  if (budget !== undefined && Number.isFinite(budget) && budget > 0 && Number.isFinite(summaryTokens)) {
+    if (summaryTokens > budget) {
+      reasons.push(`summary is over its budget: ${summaryTokens} of ${budget} tokens`);
+    } else if (summaryTokens >= budget * (1 - fraction)) {
+      reasons.push(`summary is at its budget: ${summaryTokens} of ${budget} tokens`);
+    }
+  }
+
+  if (hints && trimmed.length > 0) {
+    const closings = (hints.expectedClosings ?? []).filter((c) => typeof c === 'string' && c.trim().length > 0);
+    if (closings.length > 0 && !closings.some((c) => endsNear(trimmed, c))) {
+      reasons.push(`no closing “${closings[0].trim()}…” line`);
+    }
+    const section = hints.expectedLastSection;
+    if (section !== undefined && Number.isInteger(section) && section > 0) {
+      const numbers = sectionNumbers(trimmed);
+      if (!numbers.includes(section)) {
+        const last = numbers.length > 0 ? numbers[numbers.length - 1] : undefined;
+        reasons.push(
+          `last numbered section ${section} is missing; ` +
+            (last === undefined ? 'the text has no numbered sections' : `the text stops in section ${last}`),
+        );
+      }
+    }
+  }
+  if (hints?.rawOutputClosed === false) {
+    reasons.push(`raw summariser output has no closing ${hints.rawClosingMarker || 'marker'}`);
+  }
+
+  return reasons.length > 0 ? { truncated: true, reasons, cutAt: text.length } : { truncated: false, reasons };
+}
+
+/** The mid-clause reason for a (right-trimmed, non-empty) summary, or undefined when it ends cleanly. */
+function midClauseEnding(trimmed: string): string | undefined {
+  const lastLine = trimmed.slice(trimmed.lastIndexOf('\n') + 1).trim();
+  const last = trimmed[trimmed.length - 1];
+
+  // A closing code fence, a markdown rule, or a table row closes the text.
+  if (/^(```|~~~)[\w-]*$/.test(lastLine) || /^(-{3,}|\*{3,}|_{3,})$/.test(lastLine) || /^\|.*\|$/.test(lastLine)) {
+    return undefined;
+  }
+  const lastWord = /([\p{L}\p{N}_'’-]+)\W*$/u.exec(trimmed)?.[1]?.toLowerCase();
+
+  if (/[.!?…)\]}>"'”’»`*|]/.test(last)) {
+    // Ends on terminal punctuation, but "… and the." is unusual; a dangling word before a period is still
+    // a complete-looking sentence in practice, so accept it.
+    return undefined;
+  }
+  if (/[\p{L}\p{N}]/u.test(last)) {
+    const isListItem = /^([-*+•]|\d{1,3}[.)])\s+\S/.test(lastLine);
+    const isPathOrUrl = /^\S*[/\\]\S*\.[A-Za-z0-9]{1,8}$/.test(lastLine.split(/\s+/).pop() ?? '');
+    // A list item or heading often has no final punctuation: only a dangling word gives it away there.
+    const isHeading = /^#{1,6}\s/.test(lastLine);
+    if ((isListItem || isHeading || isPathOrUrl) && !(lastWord && DANGLING_WORDS.has(lastWord))) return undefined;
+    return `ends mid-clause: “${quoteEnd(trimmed)}”`;
+  }
+  if (/[,;:(\[{\-–—/\\&+=<“‘]/.test(last)) {
+    return `ends mid-clause: “${quoteEnd(trimmed)}”`;
+  }
+  return undefined;
+}
+
+/** The last ~30 characters, whitespace collapsed, prefixed with … when cut. */
+function quoteEnd(trimmed: string): string {
+  const flat = trimmed.slice(-QUOTE_LENGTH * 4).replace(/\s+/g, ' ');
+  if (flat.length <= QUOTE_LENGTH) return flat;
+  // Start at a word boundary when one is near, so the quote does not open mid-word.
+  let start = flat.length - QUOTE_LENGTH;
+  while (start > 0 && flat[start - 1] !== ' ' && flat.length - start < QUOTE_LENGTH * 1.5) start--;
+  return `…${flat.slice(start).trimStart()}`;
+}
+
+/** Whether `closing` occurs (case-insensitively) near the end of the text. */
+function endsNear(trimmed: string, closing: string): boolean {
+  const window = Math.max(600, closing.length * 3);
+  return trimmed.slice(-window).toLowerCase().includes(closing.trim().toLowerCase());
+}
+
+/** Numbers of top-level numbered sections ("7. Pending Tasks:", "## 7. …", "**7. …**"), in text order. */
+function sectionNumbers(text: string): number[] {
+  const numbers: number[] = [];
+  const heading = /^(?:#{1,6}[ \t]*)?(?:\*\*)?(\d{1,2})[.)][ \t]+\S/gm;
+  for (let m = heading.exec(text); m; m = heading.exec(text)) numbers.push(Number(m[1]));
+  return numbers;
+}

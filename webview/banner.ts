@@ -1,0 +1,29 @@
+// A visible, dismissible banner for errors the host reports (or requests that failed), newest first.
+
+import { el } from './dom';
+import { createButton } from './toolkit';
+
+export class ErrorBanner {
+  readonly element: HTMLElement;
+
+  constructor() {
+    this.element = el('div', 'cl-banners');
+  }
+
+  show(message: string): void {
+    // The same message again just moves to the top instead of stacking up.
+    for (const existing of this.element.querySelectorAll<HTMLElement>('.banner')) {
+      if (existing.dataset.message === message) existing.remove();
+    }
+    const banner = el('div', 'banner banner-error');
+    banner.setAttribute('role', 'alert');
+    banner.dataset.message = message;
+    const glyph = el('span', 'banner-glyph', '\u26A0');
+    glyph.setAttribute('aria-hidden', 'true');
+    const dismiss = createButton('Dismiss', () => banner.remove(), 'secondary', 'Dismiss this message');
+    dismiss.classList.add('banner-dismiss');
+    banner.append(glyph, el('span', 'banner-text', message), dismiss);
+    this.element.prepend(banner);
+    while (this.element.children.length > 3) this.element.lastElementChild?.remove();
+  }
+}

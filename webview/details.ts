@@ -1,0 +1,198 @@
+// The details pane: the selected turn (role, tokens, lines, status and why, anchors found / not found in
+// the summary, its text) and the checkpoint's summary with found anchors highlighted and the point where it
+// appears cut off marked. Built from text nodes and <mark> elements only — never HTML.
+
+import type { CheckpointHeader, SummaryDetails, TurnDetails } from '../src/protocol';
+import { el, fmt, text } from './dom';
+import { statusGlyph, statusName } from './statusText';
+import { createButton } from './toolkit';
+
+export interface DetailsActions {
+  onOpenTurn(index: number): void;
+}
+
+export class DetailsPane {
+  readonly element: HTMLElement;
+  private readonly turn: HTMLElement;
+  private readonly summary: HTMLElement;
+
+  constructor(private readonly actions: DetailsActions) {
+    this.element = el('aside', 'cl-details');
+    this.element.setAttribute('aria-label', 'Details');
+    this.turn = el('section', 'det-turn');
+    this.turn.setAttribute('aria-label', 'Selected turn');
+    this.turn.setAttribute('aria-live', 'polite');
+    this.summary = el('section', 'det-summary');
+    this.summary.setAttribute('aria-label', 'Summary');
+    this.element.append(this.turn, this.summary);
+    this.showNoTurn();
+    this.summary.append(el('p', 'det-empty', 'Loading the summary…'));
+  }
+
+  showNoTurn(): void {
+    this.turn.replaceChildren(
+      el('h2', 'det-heading', 'Turn'),
+      el('p', 'det-empty', 'Select a turn in the timeline (arrow keys, or n / p for the next / previous claimed-missing turn).'),
+    );
+  }
+
+  showTurnLoading(index: number): void {
+    this.turn.dataset.loading = String(index);
+    this.turn.setAttribute('aria-busy', 'true');
+  }
+
+  showTurn(details: TurnDetails): void {
+    this.turn.dataset.index = String(details.index);
+    delete this.turn.dataset.loading;
+    this.turn.removeAttribute('aria-busy');
+    const heading = el('h2', 'det-heading', `Turn ${details.index} · #${details.id}`);
+    const facts = el('div', 'det-facts');
+    const status = el('span', `det-status status-${details.status}`);
+    status.dataset.status = details.status;
+    const glyph = el('span', 'row-glyph', statusGlyph(details.status));
+    glyph.setAttribute('aria-hidden', 'true');
+    status.append(glyph, text(` ${statusName(details.status)}`));
+    facts.append(
+      status,
+      el('span', 'det-fact', details.role + (details.label ? ` · ${details.label}` : '')),
+      el('span', 'det-fact', details.tokens === undefined ? 'tokens unknown' : `${fmt(details.tokens)} tokens`),
+      el('span', 'det-fact', details.line === details.endLine ? `line ${details.line}` : `lines ${details.line}–${details.endLine}`),
+    );
+    const open = createButton('Open in editor', () => this.actions.onOpenTurn(details.index), 'secondary');
+    open.classList.add('det-open');
+    const parts: Node[] = [heading, facts, el('p', 'det-reason', details.reason), open];
+    if (details.externalSource) {
+      parts.push(el('p', 'det-external', `\u2139 This turn's raw text lives in another file: ${details.externalSource}`));
+    }
+    parts.push(this.renderAnchors(details));
+    parts.push(el('h3', 'det-subheading', 'Text'));
+    parts.push(el('pre', 'det-text', details.text));
+    if (details.textTruncated) parts.push(el('p', 'det-note', 'The text is shortened here; open the turn to read all of it.'));
+    this.turn.replaceChildren(...parts);
+  }
+
+  showTurnError(message: string): void {
+    this.turn.removeAttribute('aria-busy');
+    this.turn.replaceChildren(el('h2', 'det-heading', 'Turn'), el('p', 'det-error', message));
+  }
+
+  showSummary(details: SummaryDetails, checkpoint: CheckpointHeader | undefined): void {
+    const heading = el('h2', 'det-heading', `Summary S${details.checkpointIndex + 1} · ${details.summaryId}`);
+    const facts = el('div', 'det-facts');
+    facts.append(
+      el('span', 'det-fact', `${fmt(details.text.length)} characters`),
+      el('span', 'det-fact', `${fmt(details.foundAnchors.length)} anchors found`),
+    );
+    if (checkpoint) facts.append(el('span', 'det-fact', `${fmt(checkpoint.summaryTokens)} tokens`));
+    if (details.cutAt !== undefined) facts.append(el('span', 'det-fact det-cut-fact', '\u2702 appears cut off (marked below)'));
+    const body = el('pre', 'det-summary-text');
+    body.append(renderSummaryText(details.text, details.foundAnchors, details.cutAt));
+    this.summary.replaceChildren(heading, facts, body);
+  }
+
+  showSummaryError(message: string): void {
+    this.summary.replaceChildren(el('h2', 'det-heading', 'Summary'), el('p', 'det-error', message));
+  }
+
+  /** Scrolls the summary to the highlight of the anchor found at `at`. */
+  revealAnchor(at: number): void {
+    const mark = [...this.summary.querySelectorAll<HTMLElement>('mark.anchor-mark')].find(
+      (candidate) => Number(candidate.dataset.start) <= at && at < Number(candidate.dataset.end),
+    );
+    if (!mark) return;
+    for (const other of this.summary.querySelectorAll('mark.flash')) other.classList.remove('flash');
+    mark.classList.add('flash');
+    mark.scrollIntoView({ block: 'center' });
+  }
+
+  private renderAnchors(details: TurnDetails): HTMLElement {
+    const box = el('div', 'det-anchors');
+    const found = details.anchors.filter((a) => a.found).length;
+    box.append(
+      el(
+        'h3',
+        'det-subheading',
+        details.anchors.length === 0 ? 'Anchors: none' : `Anchors: ${found} of ${details.anchors.length} found in the summary`,
+      ),
+    );
+    if (details.anchors.length === 0) return box;
+    const items = el('ul', 'anchor-list');
+    for (const anchor of details.anchors) {
+      const item = el('li', `anchor ${anchor.found ? 'found' : 'missing'}`);
+      const glyph = el('span', 'anchor-glyph', anchor.found ? '\u2713' : '\u2717');
+      glyph.setAttribute('aria-hidden', 'true');
+      const where = anchor.found ? `found${anchor.at !== undefined ? ` at character ${fmt(anchor.at)}` : ''}` : 'not found';
+      item.append(glyph, el('code', 'anchor-text', anchor.anchor), el('span', 'anchor-kind', ` ${anchor.kind} · ${where}`));
+      if (anchor.found && anchor.at !== undefined) {
+        const at = anchor.at;
+        item.classList.add('clickable');
+        item.tabIndex = 0;
+        item.title = 'Show in the summary';
+        item.addEventListener('click', () => this.revealAnchor(at));
+        item.addEventListener('keydown', (event) => {
+          if (event.key === 'Enter') this.revealAnchor(at);
+        });
+      }
+      items.append(item);
+    }
+    box.append(items);
+    return box;
+  }
+}
+
+/**
+ * The summary as text nodes, with each found anchor wrapped in <mark> and a cut marker at `cutAt`.
+ * Overlapping anchors are merged into one highlight; offsets outside the text are ignored.
+ */
+export function renderSummaryText(
+  summary: string,
+  foundAnchors: { anchor: string; at: number }[],
+  cutAt: number | undefined,
+): DocumentFragment {
+  const ranges: { start: number; end: number }[] = [];
+  for (const found of [...foundAnchors].sort((a, b) => a.at - b.at)) {
+    const start = found.at;
+    const end = Math.min(summary.length, found.at + found.anchor.length);
+    if (!(start >= 0 && start < end)) continue;
+    const last = ranges[ranges.length - 1];
+    if (last && start < last.end) last.end = Math.max(last.end, end);
+    else ranges.push({ start, end });
+  }
+  const cut = cutAt === undefined ? undefined : Math.max(0, Math.min(summary.length, cutAt));
+  const fragment = document.createDocumentFragment();
+  let position = 0;
+  let cutDone = cut === undefined;
+  const plain = (from: number, to: number): void => {
+    if (!cutDone && cut !== undefined && cut >= from && cut < to) {
+      if (cut > from) fragment.append(text(summary.slice(from, cut)));
+      fragment.append(cutMarker());
+      cutDone = true;
+      if (to > cut) fragment.append(text(summary.slice(cut, to)));
+      return;
+    }
+    if (to > from) fragment.append(text(summary.slice(from, to)));
+  };
+  for (const range of ranges) {
+    plain(position, range.start);
+    const mark = el('mark', 'anchor-mark', summary.slice(range.start, range.end));
+    mark.dataset.start = String(range.start);
+    mark.dataset.end = String(range.end);
+    fragment.append(mark);
+    if (!cutDone && cut !== undefined && cut > range.start && cut < range.end) {
+      // A cut inside a highlight: show the marker right after it.
+      fragment.append(cutMarker());
+      cutDone = true;
+    }
+    position = range.end;
+  }
+  plain(position, summary.length);
+  if (!cutDone) fragment.append(cutMarker());
+  return fragment;
+}
+
+function cutMarker(): HTMLElement {
+  const marker = el('span', 'cut-marker', '\u2702 summary cut off here');
+  marker.setAttribute('role', 'note');
+  marker.setAttribute('aria-label', 'The summary appears cut off here');
+  return marker;
+}

@@ -1,0 +1,234 @@
+// Entry of the timeline webview: lays out the panel, answers the host's messages (init / updated /
+// selectTurn / error), asks for what is on screen (rows, the selected turn, the summary) and persists the
+// view state (never the data). The webview analyses nothing; it renders what the host sends.
+
+import './timeline.css';
+import type { CheckpointHeader, FileInfo, ViewState } from '../src/protocol';
+import type { Problem } from '../src/core/model';
+import { ErrorBanner } from './banner';
+import { DetailsPane } from './details';
+import { el } from './dom';
+import { Header } from './header';
+import { HostApi, RowCache, type HostEvent } from './hostApi';
+import { Timeline, type TimelineBand } from './timeline';
+import { registerToolkit } from './toolkit';
+
+registerToolkit();
+
+interface Data {
+  file: FileInfo;
+  checkpoints: CheckpointHeader[];
+  problems: Problem[];
+}
+
+let data: Data | undefined;
+let checkpointIndex = 0;
+let detailsTimer: number | undefined;
+let saveTimer: number | undefined;
+/** Increments per details / summary request so late answers for an older selection are dropped. */
+let detailsTicket = 0;
+let summaryTicket = 0;
+
+const root = document.getElementById('root') ?? document.body.appendChild(el('div'));
+const banner = new ErrorBanner();
+const api = new HostApi(onHostEvent);
+const cache = new RowCache(api, () => timeline.refresh(), (message) => banner.show(message));
+const header = new Header({
+  onCheckpointChange: (index) => switchCheckpoint(index),
+  onCopySafePointerSet: () => api.post({ type: 'copySafePointerSet', checkpointIndex }),
+  onOpenCheckpoint: () => api.post({ type: 'openCheckpoint', checkpointIndex }),
+});
+const liveRegion = el('div', 'sr-only');
+liveRegion.setAttribute('aria-live', 'polite');
+const timeline = new Timeline(
+  {
+    rowAt: (index) => (data ? cache.row(checkpointIndex, index, data.file.turnCount) : undefined),
+    onSelect: (index) => {
+      requestDetails(index);
+      scheduleSave();
+    },
+    onOpen: (index) => api.post({ type: 'openTurn', turnIndex: index }),
+    onScroll: () => scheduleSave(),
+    announce: (message) => {
+      liveRegion.textContent = message;
+    },
+  },
+  'Turns in log order, coloured by status for the selected checkpoint',
+);
+const details = new DetailsPane({ onOpenTurn: (index) => api.post({ type: 'openTurn', turnIndex: index }) });
+
+const timelineSection = el('section', 'cl-timeline');
+const timelineHeading = el('div', 'tl-heading');
+timelineHeading.append(
+  el('span', 'tl-heading-title', 'Timeline'),
+  el('span', 'tl-keys', '↑↓ PgUp PgDn Home End move · Enter opens · n / p next / previous claimed-missing'),
+);
+timelineSection.append(timelineHeading, timeline.element);
+const body = el('div', 'cl-body');
+body.append(timelineSection, details.element);
+root.replaceChildren(banner.element, header.element, body, liveRegion);
+root.setAttribute('aria-busy', 'true');
+
+api.post({ type: 'ready' });
+
+function onHostEvent(event: HostEvent): void {
+  switch (event.type) {
+    case 'init':
+      init(event, event.restore ?? savedStateFor(event.file.path));
+      break;
+    case 'updated':
+      update(event);
+      break;
+    case 'selectTurn':
+      if (!data) return;
+      if (event.checkpointIndex !== checkpointIndex && data.checkpoints[event.checkpointIndex]) {
+        switchCheckpoint(event.checkpointIndex);
+      }
+      timeline.select(event.turnIndex, true, true);
+      timeline.focus();
+      break;
+    case 'error':
+      banner.show(event.message);
+      break;
+  }
+}
+
+function savedStateFor(file: string): ViewState | undefined {
+  const state = api.loadState();
+  return state && state.file === file ? state : undefined;
+}
+
+function init(next: Data, restore: ViewState | undefined): void {
+  data = { file: next.file, checkpoints: next.checkpoints, problems: next.problems };
+  root.removeAttribute('aria-busy');
+  cache.invalidate();
+  checkpointIndex =
+    restore && data.checkpoints[restore.checkpointIndex] ? restore.checkpointIndex : defaultCheckpoint(data.checkpoints);
+  renderAll();
+  if (restore) {
+    timeline.restoreSelection(restore.selectedTurn);
+    timeline.scrollTop = restore.scrollTop;
+  } else {
+    // Start on the first claimed-missing turn, if any: that is what the user came to see.
+    const first = currentCheckpoint()?.claimedMissingIndexes[0];
+    if (first !== undefined) timeline.restoreSelection(first);
+    timeline.scrollTop = first !== undefined ? Math.max(0, timeline.rowTop(first) - 3 * 24) : 0;
+  }
+  if (timeline.selected >= 0) requestDetails(timeline.selected);
+  else details.showNoTurn();
+  requestSummary();
+  scheduleSave();
+}
+
+function update(next: Data): void {
+  if (!data) {
+    init(next, undefined);
+    return;
+  }
+  data = { file: next.file, checkpoints: next.checkpoints, problems: next.problems };
+  if (!data.checkpoints[checkpointIndex]) checkpointIndex = defaultCheckpoint(data.checkpoints);
+  const scrollTop = timeline.scrollTop;
+  cache.invalidate();
+  renderAll();
+  timeline.scrollTop = scrollTop;
+  if (timeline.selected >= 0) requestDetails(timeline.selected);
+  requestSummary();
+}
+
+function switchCheckpoint(index: number): void {
+  if (!data || !data.checkpoints[index] || index === checkpointIndex) return;
+  checkpointIndex = index;
+  renderAll();
+  if (timeline.selected >= 0) requestDetails(timeline.selected);
+  requestSummary();
+  scheduleSave();
+}
+
+function renderAll(): void {
+  if (!data) return;
+  header.render(data.file, data.checkpoints, checkpointIndex, data.problems);
+  const checkpoint = currentCheckpoint();
+  timeline.setModel({
+    rowCount: data.checkpoints.length > 0 ? data.file.turnCount : 0,
+    bands: bandsFor(data.checkpoints, checkpoint),
+    claimedMissingIndexes: checkpoint?.claimedMissingIndexes ?? [],
+  });
+}
+
+function bandsFor(checkpoints: CheckpointHeader[], current: CheckpointHeader | undefined): TimelineBand[] {
+  const bands: TimelineBand[] = checkpoints.map((checkpoint) => ({
+    boundary: checkpoint.turnsBefore,
+    kind: 'checkpoint',
+    current: checkpoint === current,
+    label: `\u25BC Checkpoint S${checkpoint.index + 1} (line ${checkpoint.line}) — its summary replaced the ${checkpoint.turnsBefore.toLocaleString('en-US')} turns above · ${checkpoint.verdict}`,
+  }));
+  if (current) {
+    const boundary = current.safeBoundaryIndex + 1;
+    bands.push({
+      boundary,
+      kind: 'safe',
+      current: true,
+      label:
+        current.safeBoundaryIndex < 0
+          ? '\u2502 Safe pointer set is empty: nothing above this line may be claimed'
+          : `\u2502 Safe pointer set ends here (after turn ${current.safeBoundaryIndex})`,
+    });
+  }
+  return bands;
+}
+
+function currentCheckpoint(): CheckpointHeader | undefined {
+  return data?.checkpoints[checkpointIndex];
+}
+
+/** The first checkpoint that is not reversible (what needs attention), else the first. */
+function defaultCheckpoint(checkpoints: CheckpointHeader[]): number {
+  const worst = checkpoints.findIndex((checkpoint) => checkpoint.verdict !== 'reversible');
+  return worst >= 0 ? worst : 0;
+}
+
+function requestDetails(index: number): void {
+  if (!data) return;
+  details.showTurnLoading(index);
+  window.clearTimeout(detailsTimer);
+  detailsTimer = window.setTimeout(() => {
+    const ticket = ++detailsTicket;
+    const forCheckpoint = checkpointIndex;
+    api.getTurnDetails(forCheckpoint, index).then(
+      (answer) => {
+        if (ticket === detailsTicket) details.showTurn(answer);
+      },
+      (error: Error) => {
+        if (ticket === detailsTicket) details.showTurnError(`Could not load turn ${index}: ${error.message}`);
+      },
+    );
+  }, 60);
+}
+
+function requestSummary(): void {
+  if (!data || !currentCheckpoint()) return;
+  const ticket = ++summaryTicket;
+  const forCheckpoint = checkpointIndex;
+  api.getSummary(forCheckpoint).then(
+    (answer) => {
+      if (ticket === summaryTicket) details.showSummary(answer, data?.checkpoints[forCheckpoint]);
+    },
+    (error: Error) => {
+      if (ticket === summaryTicket) details.showSummaryError(`Could not load the summary: ${error.message}`);
+    },
+  );
+}
+
+function scheduleSave(): void {
+  window.clearTimeout(saveTimer);
+  saveTimer = window.setTimeout(() => {
+    if (!data) return;
+    api.saveState({
+      version: 1,
+      file: data.file.path,
+      checkpointIndex,
+      selectedTurn: timeline.selected,
+      scrollTop: Math.round(timeline.scrollTop),
+    });
+  }, 200);
+}

@@ -1,0 +1,389 @@
+// The timeline: one row per turn in log order, as a virtual scroller (only the rows on screen, plus a
+// little overscan, are in the DOM; fixed row height), with bands marking where each checkpoint happened
+// and where the safe pointer set ends. It is an ARIA listbox with aria-activedescendant; arrows, PageUp/Down,
+// Home/End move the selection, Enter opens, n/p jump between claimed-missing turns.
+
+import type { RowStatus, TimelineRow } from '../src/protocol';
+import { roleGlyph, statusGlyph, statusName } from './statusText';
+
+export const ROW_HEIGHT = 24;
+export const BAND_HEIGHT = 22;
+const OVERSCAN = 12;
+
+/** A horizontal band drawn between rows: before row `boundary` (0 = above the first row). */
+export interface TimelineBand {
+  boundary: number;
+  kind: 'checkpoint' | 'safe';
+  label: string;
+  /** The band of the selected checkpoint (drawn emphasised). */
+  current: boolean;
+}
+
+export interface TimelineModel {
+  rowCount: number;
+  bands: TimelineBand[];
+  /** Ascending turn indexes of the claimed-missing turns of the selected checkpoint. */
+  claimedMissingIndexes: number[];
+}
+
+export interface TimelineHost {
+  /** The row at `index` if it is loaded (loading it otherwise; `refresh` is called when it arrives). */
+  rowAt(index: number): TimelineRow | undefined;
+  onSelect(index: number): void;
+  onOpen(index: number): void;
+  onScroll(scrollTop: number): void;
+  /** Something worth telling a screen reader user (e.g. "no later claimed-missing turn"). */
+  announce(text: string): void;
+}
+
+interface RenderedRow {
+  element: HTMLElement;
+  /** The data last drawn in it (undefined = placeholder), to skip redrawing unchanged rows. */
+  row: TimelineRow | undefined;
+  selected: boolean;
+}
+
+export class Timeline {
+  /** The scroll container; also the listbox that takes focus. */
+  readonly element: HTMLElement;
+  private readonly canvas: HTMLElement;
+  private readonly bandLayer: HTMLElement;
+  private model: TimelineModel = { rowCount: 0, bands: [], claimedMissingIndexes: [] };
+  /** Band boundaries in ascending order (one entry per band), for position arithmetic. */
+  private boundaries: number[] = [];
+  private readonly rendered = new Map<number, RenderedRow>();
+  private selectedIndex = -1;
+  private frameRequested = false;
+
+  constructor(private readonly host: TimelineHost, ariaLabel: string) {
+    this.element = document.createElement('div');
+    this.element.className = 'tl-scroll';
+    this.element.tabIndex = 0;
+    this.element.setAttribute('role', 'listbox');
+    this.element.setAttribute('aria-label', ariaLabel);
+    this.canvas = document.createElement('div');
+    this.canvas.className = 'tl-canvas';
+    this.bandLayer = document.createElement('div');
+    this.bandLayer.className = 'tl-bands';
+    this.bandLayer.setAttribute('aria-hidden', 'true');
+    this.canvas.append(this.bandLayer);
+    this.element.append(this.canvas);
+
+    this.element.addEventListener('scroll', () => {
+      this.scheduleRender();
+      this.host.onScroll(this.element.scrollTop);
+    });
+    this.element.addEventListener('keydown', (event) => this.onKey(event));
+    this.canvas.addEventListener('click', (event) => {
+      const row = (event.target as Element).closest<HTMLElement>('.row');
+      if (!row) return;
+      const index = Number(row.dataset.index);
+      this.element.focus({ preventScroll: true });
+      this.select(index, false);
+      this.host.onOpen(index);
+    });
+    new ResizeObserver(() => this.scheduleRender()).observe(this.element);
+  }
+
+  get selected(): number {
+    return this.selectedIndex;
+  }
+
+  get scrollTop(): number {
+    return this.element.scrollTop;
+  }
+
+  set scrollTop(value: number) {
+    this.element.scrollTop = value;
+    this.render();
+  }
+
+  /** Number of turn rows currently in the DOM (for tests and diagnostics). */
+  get renderedRowCount(): number {
+    return this.rendered.size;
+  }
+
+  setModel(model: TimelineModel): void {
+    this.model = model;
+    const sorted = [...model.bands].sort((a, b) => a.boundary - b.boundary || (a.kind === 'safe' ? -1 : 1));
+    this.model.bands = sorted;
+    this.boundaries = sorted.map((band) => band.boundary);
+    this.canvas.style.height = `${this.totalHeight()}px`;
+    this.element.setAttribute('aria-setsize', String(model.rowCount));
+    if (this.selectedIndex >= model.rowCount) this.selectedIndex = model.rowCount - 1;
+    this.drawBands();
+    this.invalidateRows();
+  }
+
+  /** Redraws every visible row from the data source (after new data arrived or was invalidated). */
+  invalidateRows(): void {
+    for (const entry of this.rendered.values()) entry.row = undefined;
+    for (const entry of this.rendered.values()) entry.element.dataset.stale = '1';
+    this.render();
+  }
+
+  /** Fills rows whose data arrived since they were drawn. */
+  refresh(): void {
+    this.render();
+  }
+
+  /** Selects a row; `reveal` scrolls it into view. Does not open it. */
+  select(index: number, reveal: boolean, center = false): void {
+    if (this.model.rowCount === 0) return;
+    const clamped = Math.max(0, Math.min(this.model.rowCount - 1, index));
+    const changed = clamped !== this.selectedIndex;
+    this.selectedIndex = clamped;
+    if (reveal) this.reveal(clamped, center);
+    this.render();
+    if (changed) this.host.onSelect(clamped);
+  }
+
+  /** Sets the selection without notifying (restoring state). */
+  restoreSelection(index: number): void {
+    this.selectedIndex = index < this.model.rowCount ? index : -1;
+    this.render();
+  }
+
+  focus(): void {
+    this.element.focus({ preventScroll: true });
+  }
+
+  rowTop(index: number): number {
+    return index * ROW_HEIGHT + this.bandsAtOrBefore(index) * BAND_HEIGHT;
+  }
+
+  private totalHeight(): number {
+    return this.model.rowCount * ROW_HEIGHT + this.boundaries.length * BAND_HEIGHT;
+  }
+
+  /** Number of bands drawn above row `index`. */
+  private bandsAtOrBefore(index: number): number {
+    let low = 0;
+    let high = this.boundaries.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.boundaries[mid] <= index) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** The row drawn at vertical position y (clamped to the rows that exist). */
+  private rowIndexAt(y: number): number {
+    let low = 0;
+    let high = this.model.rowCount - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.rowTop(mid) <= y) low = mid;
+      else high = mid - 1;
+    }
+    return Math.max(0, low);
+  }
+
+  private visibleRowCount(): number {
+    return Math.max(1, Math.floor(this.element.clientHeight / ROW_HEIGHT));
+  }
+
+  private reveal(index: number, center: boolean): void {
+    const top = this.rowTop(index);
+    const height = this.element.clientHeight;
+    if (center) {
+      this.element.scrollTop = Math.max(0, top - height / 2 + ROW_HEIGHT / 2);
+    } else if (top < this.element.scrollTop) {
+      this.element.scrollTop = top;
+    } else if (top + ROW_HEIGHT > this.element.scrollTop + height) {
+      this.element.scrollTop = top + ROW_HEIGHT - height;
+    }
+  }
+
+  private scheduleRender(): void {
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    requestAnimationFrame(() => {
+      this.frameRequested = false;
+      this.render();
+    });
+  }
+
+  private render(): void {
+    const count = this.model.rowCount;
+    const wanted = new Set<number>();
+    if (count > 0) {
+      const top = this.element.scrollTop;
+      const first = Math.max(0, this.rowIndexAt(top) - OVERSCAN);
+      const last = Math.min(count - 1, this.rowIndexAt(top + Math.max(this.element.clientHeight, ROW_HEIGHT)) + OVERSCAN);
+      for (let index = first; index <= last; index++) wanted.add(index);
+      // The selected row stays in the DOM so aria-activedescendant always points at an element.
+      if (this.selectedIndex >= 0 && this.selectedIndex < count) wanted.add(this.selectedIndex);
+    }
+    for (const [index, entry] of this.rendered) {
+      if (!wanted.has(index)) {
+        entry.element.remove();
+        this.rendered.delete(index);
+      }
+    }
+    for (const index of wanted) {
+      let entry = this.rendered.get(index);
+      if (!entry) {
+        entry = { element: this.createRowElement(index), row: undefined, selected: false };
+        this.rendered.set(index, entry);
+        this.canvas.append(entry.element);
+      }
+      const row = this.host.rowAt(index);
+      if (row !== entry.row || entry.element.dataset.stale) {
+        delete entry.element.dataset.stale;
+        this.fillRow(entry.element, index, row);
+        entry.row = row;
+      }
+      const selected = index === this.selectedIndex;
+      if (selected !== entry.selected) {
+        entry.selected = selected;
+        entry.element.setAttribute('aria-selected', String(selected));
+        entry.element.classList.toggle('selected', selected);
+      }
+    }
+    if (this.selectedIndex >= 0 && this.rendered.has(this.selectedIndex)) {
+      this.element.setAttribute('aria-activedescendant', rowId(this.selectedIndex));
+    } else {
+      this.element.removeAttribute('aria-activedescendant');
+    }
+  }
+
+  private createRowElement(index: number): HTMLElement {
+    const element = document.createElement('div');
+    element.className = 'row';
+    element.id = rowId(index);
+    element.setAttribute('role', 'option');
+    element.setAttribute('aria-selected', 'false');
+    element.setAttribute('aria-posinset', String(index + 1));
+    element.setAttribute('aria-setsize', String(this.model.rowCount));
+    element.dataset.index = String(index);
+    element.style.top = `${this.rowTop(index)}px`;
+    return element;
+  }
+
+  private fillRow(element: HTMLElement, index: number, row: TimelineRow | undefined): void {
+    element.style.top = `${this.rowTop(index)}px`;
+    element.setAttribute('aria-setsize', String(this.model.rowCount));
+    const statusClass = [...element.classList].find((name) => name.startsWith('status-'));
+    if (statusClass) element.classList.remove(statusClass);
+    if (!row) {
+      element.classList.add('pending');
+      element.removeAttribute('data-status');
+      element.replaceChildren(span('row-index', String(index)), span('row-preview', 'loading…'));
+      return;
+    }
+    element.classList.remove('pending');
+    element.classList.add(`status-${row.status}`);
+    element.dataset.status = row.status;
+    const status = row.status as RowStatus;
+    const glyph = span('row-glyph', statusGlyph(status));
+    glyph.setAttribute('aria-hidden', 'true');
+    const statusText = span('sr-only', `${statusName(status)}, `);
+    const role = span(`row-role role-${safeClass(row.role)}`, roleGlyph(row.role));
+    role.title = row.role;
+    role.setAttribute('aria-label', row.role);
+    const children: Node[] = [glyph, statusText, span('row-index', String(index)), role, span('row-id', `#${row.id}`)];
+    if (row.label) children.push(span('row-label', row.label));
+    children.push(span('row-preview', row.preview));
+    children.push(span('row-tokens', row.tokens === undefined ? '' : `${row.tokens.toLocaleString('en-US')} tok`));
+    element.replaceChildren(...children);
+  }
+
+  private drawBands(): void {
+    this.bandLayer.replaceChildren(
+      ...this.model.bands.map((band, order) => {
+        const element = document.createElement('div');
+        element.className = `band band-${band.kind}${band.current ? ' current' : ''}`;
+        element.dataset.boundary = String(band.boundary);
+        element.dataset.kind = band.kind;
+        element.style.top = `${band.boundary * ROW_HEIGHT + order * BAND_HEIGHT}px`;
+        element.append(span('band-label', band.label));
+        return element;
+      }),
+    );
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const count = this.model.rowCount;
+    if (count === 0) return;
+    const current = this.selectedIndex;
+    const page = Math.max(1, this.visibleRowCount() - 1);
+    const firstVisible = this.rowIndexAt(this.element.scrollTop);
+    let target: number | undefined;
+    switch (event.key) {
+      case 'ArrowDown':
+        target = current < 0 ? firstVisible : current + 1;
+        break;
+      case 'ArrowUp':
+        target = current < 0 ? firstVisible : current - 1;
+        break;
+      case 'PageDown':
+        target = (current < 0 ? firstVisible : current) + page;
+        break;
+      case 'PageUp':
+        target = (current < 0 ? firstVisible : current) - page;
+        break;
+      case 'Home':
+        target = 0;
+        break;
+      case 'End':
+        target = count - 1;
+        break;
+      case 'Enter':
+        if (current >= 0) {
+          event.preventDefault();
+          this.host.onOpen(current);
+        }
+        return;
+      case 'n':
+      case 'p': {
+        const found = event.key === 'n' ? this.nextMissing(current) : this.previousMissing(current);
+        event.preventDefault();
+        if (found === undefined) {
+          const none = this.model.claimedMissingIndexes.length === 0;
+          this.host.announce(
+            none
+              ? 'This checkpoint has no claimed-missing turns.'
+              : `No ${event.key === 'n' ? 'later' : 'earlier'} claimed-missing turn.`,
+          );
+          return;
+        }
+        this.select(found, true, true);
+        return;
+      }
+      default:
+        return;
+    }
+    event.preventDefault();
+    this.select(target, true);
+  }
+
+  private nextMissing(from: number): number | undefined {
+    return this.model.claimedMissingIndexes.find((index) => index > from);
+  }
+
+  private previousMissing(from: number): number | undefined {
+    const list = this.model.claimedMissingIndexes;
+    const start = from < 0 ? this.model.rowCount : from;
+    for (let i = list.length - 1; i >= 0; i--) if (list[i] < start) return list[i];
+    return undefined;
+  }
+}
+
+function rowId(index: number): string {
+  return `tl-row-${index}`;
+}
+
+function span(className: string, text: string): HTMLElement {
+  const element = document.createElement('span');
+  element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+/** A role name reduced to characters safe in a class name. */
+function safeClass(value: string): string {
+  return value.toLowerCase().replace(/[^a-z0-9-]/g, '');
+}

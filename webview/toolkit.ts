@@ -1,0 +1,96 @@
+// The only module that knows the UI component library (@vscode/webview-ui-toolkit). Everything else asks
+// for controls through these factories, so swapping to another library (e.g. @vscode-elements/elements)
+// touches this file alone.
+
+import {
+  provideVSCodeDesignSystem,
+  vsCodeBadge,
+  vsCodeButton,
+  vsCodeDivider,
+  vsCodeDropdown,
+  vsCodeOption,
+} from '@vscode/webview-ui-toolkit';
+
+let registered = false;
+
+/** Registers the components the webview uses (once). */
+export function registerToolkit(): void {
+  if (registered) return;
+  registered = true;
+  provideVSCodeDesignSystem().register(vsCodeDropdown(), vsCodeOption(), vsCodeButton(), vsCodeBadge(), vsCodeDivider());
+}
+
+export interface ChoiceOption {
+  value: string;
+  text: string;
+}
+
+/** A dropdown of choices; `onChange` receives the chosen value. */
+export interface Choice {
+  element: HTMLElement;
+  setOptions(options: ChoiceOption[], selected: string): void;
+  setValue(value: string): void;
+}
+
+export function createChoice(ariaLabel: string, onChange: (value: string) => void): Choice {
+  const dropdown = document.createElement('vscode-dropdown') as HTMLElement & { value: string };
+  dropdown.setAttribute('aria-label', ariaLabel);
+  dropdown.setAttribute('position', 'below');
+  let current = '';
+  dropdown.addEventListener('change', () => {
+    if (dropdown.value !== current) {
+      current = dropdown.value;
+      onChange(dropdown.value);
+    }
+  });
+  const setValue = (value: string): void => {
+    current = value;
+    for (const option of Array.from(dropdown.children)) {
+      const selected = (option as HTMLElement & { value: string }).value === value;
+      option.toggleAttribute('selected', selected);
+      (option as HTMLElement & { selected: boolean }).selected = selected;
+    }
+    dropdown.value = value;
+  };
+  return {
+    element: dropdown,
+    setOptions(options, selected) {
+      dropdown.replaceChildren(
+        ...options.map((choice) => {
+          const option = document.createElement('vscode-option') as HTMLElement & { value: string };
+          option.setAttribute('value', choice.value);
+          option.value = choice.value;
+          option.textContent = choice.text;
+          return option;
+        }),
+      );
+      setValue(selected);
+    },
+    setValue,
+  };
+}
+
+export type ButtonLook = 'primary' | 'secondary';
+
+export function createButton(text: string, onClick: () => void, look: ButtonLook = 'secondary', ariaLabel?: string): HTMLElement {
+  const button = document.createElement('vscode-button');
+  button.setAttribute('appearance', look);
+  button.textContent = text;
+  if (ariaLabel) button.setAttribute('aria-label', ariaLabel);
+  button.addEventListener('click', onClick);
+  return button;
+}
+
+/** A small count badge. */
+export function createBadge(text: string, ariaLabel?: string): HTMLElement {
+  const badge = document.createElement('vscode-badge');
+  badge.textContent = text;
+  if (ariaLabel) badge.setAttribute('aria-label', ariaLabel);
+  return badge;
+}
+
+export function createDivider(): HTMLElement {
+  const divider = document.createElement('vscode-divider');
+  divider.setAttribute('role', 'presentation');
+  return divider;
+}

@@ -1,0 +1,455 @@
+// Reader for Claude Code session files (~/.claude/projects/<project>/<sessionId>.jsonl).
+//
+// Turns: one per assistant reply (records sharing `message.id` are one turn, spanning first to last record; its
+// `usage.output_tokens` — the largest value among those records, the earlier ones are streaming stubs — is the
+// turn's recorded size), one per user prompt, one per tool-result record (role 'tool'). Skipped: progress,
+// file-history-snapshot, queue-operation and other bookkeeping records, `system` records other than
+// compact_boundary, `type:"summary"` title records, `isMeta` reminders, transcript-only records and
+// sidechain (sub-agent) records. Thinking blocks are not part of a turn's text (see textOf.ts).
+//
+// Checkpoints: each `compact_boundary` with the `isCompactSummary` record after it. Claimed turns: walk
+// `parentUuid` back from the boundary's `logicalParentUuid` to the previous boundary; every turn with a record on
+// that chain is claimed, plus the tool results answering a claimed reply's tool calls (parallel tool results
+// hang off the chain as siblings); turns of `preservedSegment` (head..tail) or `preservedMessages` are removed.
+// When `logicalParentUuid` is not in the file:
+//  - if the boundary belongs to another session than the file (a continued session that copied the parent's
+//    compaction in), nothing is claimed: the summarised turns are in the parent session's file;
+//  - otherwise the walk starts from the last message before the boundary — an inference, said so in a problem
+//    and a note on the checkpoint.
+// The summariser's own run (`<sessionId>/subagents/agent-acompact-*.jsonl`, given as side files) tells whether its
+// raw output closed `</summary>`.
+
+import type {
+  Checkpoint,
+  Problem,
+  RawLine,
+  ReaderContext,
+  SourceSpan,
+  Transcript,
+  TranscriptReader,
+  Turn,
+  TurnId,
+  TruncationHints,
+} from '../core/model';
+import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import { joinSpans, lineSpan } from './sourceSpan';
+import { formatCount, textOf, toolNames } from './textOf';
+
+/** Record types that carry nothing the model saw. */
+const NOISE_TYPES = new Set([
+  'progress',
+  'file-history-snapshot',
+  'queue-operation',
+  'summary',
+  'attachment',
+  'custom-title',
+  'tag',
+  'agent-name',
+  'last-prompt',
+  'pr-link',
+]);
+
+/** The phrase Claude Code appends to an automatic compaction's summary (not to a manual /compact). */
+export const CLAUDE_CODE_CLOSING = 'Please continue the conversation';
+const NINE_SECTIONS = /(^|\n)\s*\**1\.\s*\**\s*Primary Request and Intent/i;
+
+interface Entry {
+  line: RawLine;
+  rec: JsonObject;
+}
+
+interface Boundary {
+  entry?: Entry;
+  summary?: Entry;
+  turnsBefore: number;
+}
+
+interface AssistantTurn {
+  index: number;
+  toolUseIds: string[];
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function short(uuid: string): string {
+  return uuid.length > 8 ? `${uuid.slice(0, 8)}…` : uuid;
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The summariser's raw output in an agent-acompact side file: its last assistant reply's text. */
+function rawSummariserOutput(text: string): string | undefined {
+  let lastId: string | undefined;
+  let parts: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!isObject(rec) || rec.type !== 'assistant' || !isObject(rec.message)) continue;
+    const id = str(rec.message.id) ?? str(rec.uuid) ?? '';
+    if (id !== lastId) parts = [];
+    lastId = id;
+    parts.push(textOf(rec.message.content));
+  }
+  return lastId === undefined ? undefined : parts.join('');
+}
+
+export class ClaudeCodeReader implements TranscriptReader {
+  readonly format = 'claude-code' as const;
+  private readonly lines = new JsonLinesBuffer();
+  private cache: { key: string; transcript: Transcript } | undefined;
+
+  constructor(private readonly context: ReaderContext = { fileName: '' }) {}
+
+  push(line: RawLine): void {
+    this.lines.push(line);
+  }
+
+  finish(): Transcript {
+    const key = `${this.lines.lineCount}:${this.lines.records.length}:${this.lines.problems.length}`;
+    if (this.cache?.key !== key) this.cache = { key, transcript: this.build() };
+    const t = this.cache.transcript;
+    return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
+  }
+
+  private build(): Transcript {
+    const problems: Problem[] = [...this.lines.problems];
+    const entries: Entry[] = [];
+    for (const { line, value } of this.lines.records) {
+      if (isObject(value)) entries.push({ line, rec: value });
+      else problems.push({ line: line.line, severity: 'error', message: `line ${line.line} is not a JSON object, so it is not a Claude Code record; it was skipped.` });
+    }
+
+    const byUuid = new Map<string, Entry>();
+    const sessions = new Map<string, number>();
+    for (const entry of entries) {
+      const uuid = str(entry.rec.uuid);
+      if (uuid !== undefined && !byUuid.has(uuid)) byUuid.set(uuid, entry);
+      const type = entry.rec.type;
+      const session = str(entry.rec.sessionId);
+      if ((type === 'user' || type === 'assistant') && session && entry.rec.isSidechain !== true) {
+        sessions.set(session, (sessions.get(session) ?? 0) + 1);
+      }
+    }
+    let mainSession: string | undefined;
+    for (const [session, count] of sessions) if (mainSession === undefined || count > sessions.get(mainSession)!) mainSession = session;
+
+    const turns: Turn[] = [];
+    const turnOfUuid = new Map<string, number>();
+    const assistantByMessageId = new Map<string, AssistantTurn>();
+    const assistantTurns = new Map<number, AssistantTurn>();
+    const toolNameById = new Map<string, string>();
+    const resultTurnsByToolUse = new Map<string, number[]>();
+    const usedIds = new Set<string>();
+    const boundaries: Boundary[] = [];
+    const unknownTypes = new Set<string>();
+
+    for (const entry of entries) {
+      const { rec, line } = entry;
+      const type = rec.type;
+      if (type === 'system') {
+        if (rec.subtype === 'compact_boundary') boundaries.push({ entry, turnsBefore: turns.length });
+        continue;
+      }
+      if (type !== 'user' && type !== 'assistant') {
+        const name = typeof type === 'string' ? type : JSON.stringify(type) ?? 'undefined';
+        if (typeof type === 'string' && NOISE_TYPES.has(type)) continue;
+        if (!unknownTypes.has(name)) {
+          unknownTypes.add(name);
+          problems.push({ line: line.line, severity: 'info', message: `line ${line.line} has record type ${name}, which Compaction Lens does not read; records of this type were skipped.` });
+        }
+        continue;
+      }
+      if (rec.isSidechain === true) continue;
+      if (rec.isCompactSummary === true) {
+        this.attachSummary(entry, boundaries, turns.length, problems);
+        continue;
+      }
+      if (rec.isMeta === true || rec.isVisibleInTranscriptOnly === true) continue;
+      const message = rec.message;
+      if (!isObject(message)) {
+        problems.push({ line: line.line, severity: 'warning', message: `line ${line.line} is a ${type} record without a "message" object; it was skipped.` });
+        continue;
+      }
+      const uuid = str(rec.uuid);
+      if (type === 'assistant') {
+        const messageId = str(message.id) ?? uuid ?? `line ${line.line}`;
+        const text = textOf(message.content).trim();
+        const usage = isObject(message.usage) ? message.usage.output_tokens : undefined;
+        const tokens = typeof usage === 'number' && Number.isFinite(usage) && usage > 0 ? usage : undefined;
+        let assistant = assistantByMessageId.get(messageId);
+        if (assistant === undefined) {
+          assistant = { index: turns.length, toolUseIds: [] };
+          assistantByMessageId.set(messageId, assistant);
+          assistantTurns.set(assistant.index, assistant);
+          usedIds.add(messageId);
+          turns.push({ id: messageId, role: 'assistant', text, span: lineSpan(line), label: 'reply' });
+        } else {
+          const turn = turns[assistant.index];
+          if (text !== '' && !(uuid !== undefined && turnOfUuid.has(uuid))) turn.text = turn.text === '' ? text : `${turn.text}\n${text}`;
+          turn.span = joinSpans(turn.span, lineSpan(line));
+        }
+        const turn = turns[assistant.index];
+        if (tokens !== undefined && (turn.tokens === undefined || tokens > turn.tokens)) turn.tokens = tokens;
+        for (const block of Array.isArray(message.content) ? message.content : []) {
+          if (isObject(block) && block.type === 'tool_use' && typeof block.id === 'string') {
+            assistant.toolUseIds.push(block.id);
+            if (typeof block.name === 'string') toolNameById.set(block.id, block.name);
+          }
+        }
+        const names = toolNames(message.content);
+        if (names.length > 0) {
+          const previous = turn.label === 'reply' ? [] : (turn.label ?? '').split(', ');
+          turn.label = [...new Set([...previous, ...names])].join(', ');
+        }
+        if (uuid !== undefined) turnOfUuid.set(uuid, assistant.index);
+        continue;
+      }
+      // user: a prompt, or the results of tool calls
+      if (uuid !== undefined && turnOfUuid.has(uuid)) continue; // the same record written twice
+      const content = message.content;
+      const results = Array.isArray(content) ? content.filter((b) => isObject(b) && b.type === 'tool_result') : [];
+      let id: string = uuid ?? `line ${line.line}`;
+      if (usedIds.has(id)) id = `${id}@${line.line}`;
+      usedIds.add(id);
+      const index = turns.length;
+      if (results.length > 0) {
+        const useIds = results.map((b) => (b as JsonObject).tool_use_id).filter((x): x is string => typeof x === 'string');
+        for (const useId of useIds) resultTurnsByToolUse.set(useId, [...(resultTurnsByToolUse.get(useId) ?? []), index]);
+        const names = [...new Set(useIds.map((u) => toolNameById.get(u)).filter((n): n is string => n !== undefined))];
+        turns.push({ id, role: 'tool', text: textOf(content).trim(), span: lineSpan(line), label: names.length > 0 ? `${names.join(', ')} result` : 'tool result' });
+      } else {
+        turns.push({ id, role: 'user', text: textOf(content).trim(), span: lineSpan(line), label: 'prompt' });
+      }
+      if (uuid !== undefined) turnOfUuid.set(uuid, index);
+    }
+
+    const checkpoints: Checkpoint[] = [];
+    boundaries.forEach((boundary, k) => {
+      const claim = {
+        byUuid,
+        turnOfUuid,
+        assistantTurns,
+        resultTurnsByToolUse,
+        mainSession,
+        entries,
+      };
+      checkpoints.push(this.checkpointOf(boundary, k, turns, claim, problems));
+    });
+
+    problems.sort((a, b) => a.line - b.line);
+    return { format: this.format, turns, checkpoints, problems, lineCount: this.lines.lineCount };
+  }
+
+  private attachSummary(entry: Entry, boundaries: Boundary[], turnsBefore: number, problems: Problem[]): void {
+    const parent = str(entry.rec.parentUuid);
+    let target = boundaries.find((b) => b.summary === undefined && b.entry !== undefined && str(b.entry.rec.uuid) === parent);
+    if (target === undefined) {
+      const last = boundaries[boundaries.length - 1];
+      if (last !== undefined && last.summary === undefined) target = last;
+    }
+    if (target !== undefined) {
+      target.summary = entry;
+      return;
+    }
+    problems.push({
+      line: entry.line.line,
+      severity: 'warning',
+      message: `line ${entry.line.line} is a compaction summary (isCompactSummary) with no compact_boundary record before it; it is shown as a checkpoint whose claimed turns are traced from its parentUuid.`,
+    });
+    boundaries.push({ summary: entry, turnsBefore });
+  }
+
+  private checkpointOf(
+    boundary: Boundary,
+    k: number,
+    turns: Turn[],
+    claim: {
+      byUuid: Map<string, Entry>;
+      turnOfUuid: Map<string, number>;
+      assistantTurns: Map<number, AssistantTurn>;
+      resultTurnsByToolUse: Map<string, number[]>;
+      mainSession?: string;
+      entries: Entry[];
+    },
+    problems: Problem[],
+  ): Checkpoint {
+    const head = (boundary.entry ?? boundary.summary)!;
+    const n = head.line.line;
+    const rec = boundary.entry?.rec ?? {};
+    const uuid = str(rec.uuid) ?? str(boundary.summary?.rec.uuid);
+    const summaryId = uuid !== undefined ? uuid.slice(0, 8) : `compaction ${k + 1}`;
+    const summaryMessage = boundary.summary && isObject(boundary.summary.rec.message) ? boundary.summary.rec.message : undefined;
+    const summary = summaryMessage ? textOf(summaryMessage.content) : '';
+    let span: SourceSpan = lineSpan(head.line);
+    if (boundary.entry && boundary.summary) span = joinSpans(lineSpan(boundary.entry.line), lineSpan(boundary.summary.line));
+    const notes: string[] = [];
+    if (boundary.entry && !boundary.summary) {
+      problems.push({ line: n, severity: 'warning', message: `line ${n}: compact_boundary ${summaryId} has no summary record (isCompactSummary) after it; it is shown with an empty summary. If the agent is still writing, it will appear on the next read.` });
+    }
+
+    const metadata = isObject(rec.compactMetadata) ? rec.compactMetadata : {};
+    const preTokens = typeof metadata.preTokens === 'number' && metadata.preTokens > 0 ? metadata.preTokens : undefined;
+    const trigger = str(metadata.trigger);
+    if (preTokens !== undefined) notes.push(`preTokens ${formatCount(preTokens)} (recorded by Claude Code)`);
+    if (trigger !== undefined) notes.push(`trigger: ${trigger}`);
+    if (typeof metadata.postTokens === 'number') notes.push(`postTokens ${formatCount(metadata.postTokens)} (context after compaction, recorded by Claude Code)`);
+
+    // Where the walk starts: the boundary's logicalParentUuid, or (for a summary alone) its parentUuid.
+    const pointer = boundary.entry ? str(rec.logicalParentUuid) : str(boundary.summary?.rec.parentUuid);
+    const pointerName = boundary.entry ? 'logicalParentUuid' : 'parentUuid';
+    const session = str(rec.sessionId) ?? str(boundary.summary?.rec.sessionId);
+    const fromParentSession = session !== undefined && claim.mainSession !== undefined && session !== claim.mainSession;
+    let claimed: Set<number> = new Set();
+    if (pointer !== undefined && claim.byUuid.has(pointer)) {
+      claimed = this.walk(pointer, claim, boundary.turnsBefore);
+    } else if (fromParentSession) {
+      const missing = pointer !== undefined ? ` (its ${pointerName} ${short(pointer)} is not here)` : '';
+      problems.push({
+        line: n,
+        severity: 'warning',
+        message: `line ${n}: compaction ${summaryId} belongs to the parent session ${session}, not to this file's session ${claim.mainSession}: the turns it summarised are in the parent session's file${missing}. Its summary is shown, but no turn here can be checked against it; open ${session}.jsonl to check them.`,
+      });
+      notes.push(`covered turns are in the parent session ${session} (not in this file): nothing here is claimed`);
+    } else {
+      const leaf = this.lastMessageBefore(n, claim);
+      const why = pointer !== undefined ? `its ${pointerName} ${pointer} is not in this file` : `it has no ${pointerName}`;
+      if (leaf !== undefined) {
+        claimed = this.walk(str(leaf.rec.uuid)!, claim, boundary.turnsBefore);
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: compaction ${summaryId} cannot be traced exactly: ${why}. Its claimed turns (${claimed.size}) were inferred by walking back from the last message before it (line ${leaf.line.line}); if the session was rewound or edited there, the claim may be wrong.`,
+        });
+        notes.push(`${pointerName} ${pointer !== undefined ? short(pointer) : '(none)'} is not in this file: claimed turns inferred from the last message before the boundary (line ${leaf.line.line})`);
+      } else {
+        problems.push({ line: n, severity: 'warning', message: `line ${n}: compaction ${summaryId} cannot be traced: ${why}, and no message precedes it in this file. Its summary is shown with nothing claimed.` });
+        notes.push(`${pointerName} is not in this file and no message precedes the boundary: nothing is claimed`);
+      }
+    }
+
+    // Messages kept verbatim after the summary are not claimed.
+    const preserved = new Set<number>();
+    if (isObject(metadata.preservedSegment)) {
+      const headUuid = str(metadata.preservedSegment.headUuid);
+      const tailUuid = str(metadata.preservedSegment.tailUuid);
+      let u = tailUuid;
+      const seen = new Set<string>();
+      while (u !== undefined && !seen.has(u) && claim.byUuid.has(u)) {
+        seen.add(u);
+        const t = claim.turnOfUuid.get(u);
+        if (t !== undefined) preserved.add(t);
+        if (u === headUuid) break;
+        u = str(claim.byUuid.get(u)!.rec.parentUuid);
+      }
+    }
+    if (Array.isArray(metadata.preservedMessages)) {
+      for (const p of metadata.preservedMessages) {
+        const u = typeof p === 'string' ? p : isObject(p) ? str(p.uuid) : undefined;
+        const t = u !== undefined ? claim.turnOfUuid.get(u) : undefined;
+        if (t !== undefined) preserved.add(t);
+      }
+    } else if (typeof metadata.preservedMessages === 'number') {
+      notes.push(`${metadata.preservedMessages} messages were preserved verbatim (count only: they could not be excluded from the claim)`);
+    }
+    let removed = 0;
+    for (const t of preserved) if (claimed.delete(t)) removed++;
+    if (removed > 0) notes.push(`${removed} turns kept verbatim after the summary (preserved) are not claimed`);
+
+    const claimedIds: TurnId[] = [...claimed].sort((a, b) => a - b).map((i) => turns[i].id);
+    const checkpoint: Checkpoint = { summaryId, summary, claimedIds, span, turnsBefore: boundary.turnsBefore, notes };
+    if (preTokens !== undefined) checkpoint.recordedPrefixTokens = preTokens;
+    if (this.context.defaultBudget !== undefined) {
+      checkpoint.summaryBudget = this.context.defaultBudget;
+      checkpoint.budgetAssumed = true;
+    }
+    checkpoint.truncationHints = this.hintsFor(summary, trigger, notes);
+    return checkpoint;
+  }
+
+  /** Turn indexes (before `limit`) on the parentUuid chain from `start` back to the previous boundary. */
+  private walk(
+    start: string,
+    claim: { byUuid: Map<string, Entry>; turnOfUuid: Map<string, number>; assistantTurns: Map<number, AssistantTurn>; resultTurnsByToolUse: Map<string, number[]> },
+    limit: number,
+  ): Set<number> {
+    const claimed = new Set<number>();
+    const seen = new Set<string>();
+    let u: string | undefined = start;
+    while (u !== undefined && !seen.has(u)) {
+      seen.add(u);
+      const entry = claim.byUuid.get(u);
+      if (entry === undefined) break;
+      if (entry.rec.type === 'system' && entry.rec.subtype === 'compact_boundary') break;
+      const t = claim.turnOfUuid.get(u);
+      if (t !== undefined && t < limit) claimed.add(t);
+      u = str(entry.rec.parentUuid);
+    }
+    // Parallel tool calls: their results are siblings of the chain, not on it.
+    for (const t of [...claimed]) {
+      const assistant = claim.assistantTurns.get(t);
+      for (const useId of assistant?.toolUseIds ?? []) {
+        for (const r of claim.resultTurnsByToolUse.get(useId) ?? []) if (r < limit) claimed.add(r);
+      }
+    }
+    return claimed;
+  }
+
+  private lastMessageBefore(lineNumber: number, claim: { entries: Entry[]; turnOfUuid: Map<string, number> }): Entry | undefined {
+    let found: Entry | undefined;
+    for (const entry of claim.entries) {
+      if (entry.line.line >= lineNumber) break;
+      const uuid = str(entry.rec.uuid);
+      if (uuid !== undefined && claim.turnOfUuid.has(uuid)) found = entry;
+    }
+    return found;
+  }
+
+  private hintsFor(summary: string, trigger: string | undefined, notes: string[]): TruncationHints {
+    const hints: TruncationHints = {};
+    // Claude Code appends "Please continue the conversation…" to automatic compactions only.
+    if (trigger === 'auto') hints.expectedClosings = [CLAUDE_CODE_CLOSING];
+    if (NINE_SECTIONS.test(summary)) hints.expectedLastSection = 9;
+    const side = this.matchingSideFile(summary);
+    if (side !== undefined) {
+      const open = side.raw.lastIndexOf('<summary>');
+      const close = side.raw.lastIndexOf('</summary>');
+      hints.rawClosingMarker = '</summary>';
+      hints.rawOutputClosed = close !== -1 && close > open;
+      notes.push(
+        hints.rawOutputClosed
+          ? `raw summariser output (${baseName(side.path)}) ends with its closing </summary>`
+          : `raw summariser output (${baseName(side.path)}) has no closing </summary>: the summariser's output was cut`,
+      );
+    }
+    return hints;
+  }
+
+  /** The acompact side file whose raw <summary> output is this summary, if one was given. */
+  private matchingSideFile(summary: string): { path: string; raw: string } | undefined {
+    const target = collapse(summary);
+    if (target === '') return undefined;
+    for (const file of this.context.sideFiles ?? []) {
+      if (!/agent-acompact-/.test(baseName(file.path))) continue;
+      const raw = rawSummariserOutput(file.text);
+      if (raw === undefined) continue;
+      const open = raw.indexOf('<summary>');
+      const body = open === -1 ? raw.replace(/<\/?analysis>/g, '') : raw.slice(open + '<summary>'.length);
+      const key = collapse(body.replace(/<\/summary>[\s\S]*$/, '')).slice(0, 200);
+      if (key.length >= 20 && target.includes(key)) return { path: file.path, raw };
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,75 @@
+// Parses JSON Lines for the readers: one JSON value per line, bad lines turned into Problems. Keeps every parsed
+// record with its RawLine so a reader can rebuild its transcript at any time; a line pushed again (same or lower
+// number, e.g. a last line re-read once the agent finished writing it) replaces what was read from there on.
+import type { Problem, RawLine } from '../core/model';
+
+export interface JsonLine {
+  line: RawLine;
+  value: unknown;
+}
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The problem for a line that is not valid JSON: a warning when it is an unterminated last line. */
+export function invalidJsonProblem(line: RawLine, detail: string): Problem {
+  if (!line.terminated) {
+    return {
+      line: line.line,
+      severity: 'warning',
+      message: `line ${line.line} is incomplete (the agent may still be writing): it is not valid JSON yet and was skipped; it is read once it is complete.`,
+    };
+  }
+  return {
+    line: line.line,
+    severity: 'error',
+    message: `line ${line.line} is not valid JSON (${detail}); it was skipped. Fix or remove the line to have it read.`,
+  };
+}
+
+export class JsonLinesBuffer {
+  private readonly entries: JsonLine[] = [];
+  private readonly lineProblems: Problem[] = [];
+  private maxLine = 0;
+
+  /** Parses one line; returns the record, or undefined for a blank or bad line (a problem is kept). */
+  push(line: RawLine): JsonLine | undefined {
+    this.forgetFrom(line.line);
+    this.maxLine = Math.max(this.maxLine, line.line);
+    const text = line.text.trim();
+    if (text === '') return undefined;
+    try {
+      const entry = { line, value: JSON.parse(text) as unknown };
+      this.entries.push(entry);
+      return entry;
+    } catch (error) {
+      this.lineProblems.push(invalidJsonProblem(line, error instanceof Error ? error.message : String(error)));
+      return undefined;
+    }
+  }
+
+  get records(): readonly JsonLine[] {
+    return this.entries;
+  }
+
+  /** Problems of lines that could not be parsed. */
+  get problems(): readonly Problem[] {
+    return this.lineProblems;
+  }
+
+  get lineCount(): number {
+    return this.maxLine;
+  }
+
+  private forgetFrom(lineNumber: number): void {
+    if (lineNumber > this.maxLine) return;
+    while (this.entries.length > 0 && this.entries[this.entries.length - 1].line.line >= lineNumber) this.entries.pop();
+    for (let i = this.lineProblems.length - 1; i >= 0; i--) {
+      if (this.lineProblems[i].line >= lineNumber) this.lineProblems.splice(i, 1);
+    }
+    this.maxLine = lineNumber - 1;
+  }
+}

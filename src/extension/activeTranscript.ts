@@ -1,0 +1,75 @@
+// Tracks which analysed transcript the active text editor shows: sets the `compactionLens.activeIsTranscript`
+// context key (menus, command enablement), tells listeners (the status bar), and — when the
+// `analyzeOnOpen` setting is on — analyses transcripts matching `transcriptGlobs` as they become visible
+// after activation.
+import * as vscode from 'vscode';
+import { readSettings, splitGlobs } from './settings';
+import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
+
+const ACTIVE_KEY = 'compactionLens.activeIsTranscript';
+
+/** True when `document` matches the include globs and none of the `!` excludes. */
+export function matchesTranscriptGlobs(document: vscode.TextDocument, globs: string[]): boolean {
+  if (document.uri.scheme !== 'file') return false;
+  const { include, exclude } = splitGlobs(globs);
+  const matches = (pattern: string) => vscode.languages.match({ scheme: 'file', pattern }, document) > 0;
+  return include.some(matches) && !exclude.some(matches);
+}
+
+export class ActiveTranscript implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<AnalysedTranscript | undefined>();
+  private readonly subscriptions: vscode.Disposable[];
+  private readonly attempted = new Set<string>();
+  /** Fires when the active editor's transcript (or its analysis) changes. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly store: TranscriptStore) {
+    this.subscriptions = [
+      this.changed,
+      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
+      vscode.window.onDidChangeVisibleTextEditors((editors) => this.analyseVisible(editors)),
+      store.onDidChange((entry) => {
+        if (entry.uri.toString() === this.activeUri()?.toString()) this.update();
+      }),
+      store.onDidRemove((uri) => {
+        this.attempted.delete(uri.toString());
+        if (uri.toString() === this.activeUri()?.toString()) this.update();
+      }),
+    ];
+    // Editors already visible at activation are not analysed: activation does no work.
+    this.update();
+  }
+
+  /** The analysed transcript in the active text editor, if any. */
+  get current(): AnalysedTranscript | undefined {
+    const uri = this.activeUri();
+    return uri ? this.store.get(uri) : undefined;
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private activeUri(): vscode.Uri | undefined {
+    return vscode.window.activeTextEditor?.document.uri;
+  }
+
+  private update(): void {
+    const current = this.current;
+    void vscode.commands.executeCommand('setContext', ACTIVE_KEY, current !== undefined);
+    this.changed.fire(current);
+  }
+
+  private analyseVisible(editors: readonly vscode.TextEditor[]): void {
+    const settings = readSettings();
+    if (!settings.analyzeOnOpen) return;
+    for (const editor of editors) {
+      const document = editor.document;
+      const key = document.uri.toString();
+      if (this.attempted.has(key) || this.store.get(document.uri)) continue;
+      if (!matchesTranscriptGlobs(document, settings.transcriptGlobs)) continue;
+      this.attempted.add(key); // one try per file: a non-transcript .json is not read again and again
+      void this.store.open(document.uri, false);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+// A CodeLens above each checkpoint record of an analysed transcript:
+// "S1: 380 covered · 40 claimed-missing · fail-closed — open timeline".
+import * as vscode from 'vscode';
+import { describeCheckpoint } from './timelineData';
+import type { TranscriptStore } from './transcriptStore';
+
+export class CheckpointLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly subscriptions: vscode.Disposable[];
+  readonly onDidChangeCodeLenses = this.changed.event;
+
+  constructor(private readonly store: TranscriptStore) {
+    this.subscriptions = [
+      this.changed,
+      store.onDidChange(() => this.changed.fire()),
+      store.onDidRemove(() => this.changed.fire()),
+    ];
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const entry = this.store.get(document.uri);
+    if (!entry) return [];
+    return entry.analysis.checkpoints.map((checkpoint, checkpointIndex) => {
+      const line = Math.min(Math.max(checkpoint.line - 1, 0), Math.max(document.lineCount - 1, 0));
+      return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+        title: `${checkpoint.summaryId}: ${describeCheckpoint(checkpoint)} — open timeline`,
+        tooltip: checkpoint.reasons.join('\n'),
+        command: 'compactionLens.openTimeline',
+        arguments: [entry.uri, { checkpointIndex }],
+      });
+    });
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}

@@ -1,0 +1,123 @@
+// The "Compaction Checkpoints" tree (explorer view compactionLens.checkpoints): analysed transcript files ->
+// their checkpoints (verdict icon, counts) -> ranges of claimed-missing turns. Selecting an item reveals it.
+import * as vscode from 'vscode';
+import type { Verdict } from '../core/model';
+import { describeCheckpoint, describeRange } from './timelineData';
+import type { TranscriptStore } from './transcriptStore';
+
+export const CHECKPOINT_VIEW_ID = 'compactionLens.checkpoints';
+/** Internal command the tree items run: reveal a checkpoint or a range (in the timeline if open). */
+export const REVEAL_COMMAND = 'compactionLens.revealItem';
+
+export type CheckpointTreeNode =
+  | { kind: 'file'; uri: vscode.Uri }
+  | { kind: 'checkpoint'; uri: vscode.Uri; checkpointIndex: number }
+  | { kind: 'range'; uri: vscode.Uri; checkpointIndex: number; rangeIndex: number };
+
+/** What a tree item asks to reveal. */
+export interface RevealTarget {
+  uri: string;
+  checkpointIndex?: number;
+  rangeIndex?: number;
+}
+
+const VERDICT_ICONS: Record<Verdict, { icon: string; color: string }> = {
+  reversible: { icon: 'pass', color: 'compactionLens.verdict.reversible' },
+  conditional: { icon: 'warning', color: 'compactionLens.verdict.conditional' },
+  'fail-closed': { icon: 'error', color: 'compactionLens.verdict.failClosed' },
+};
+
+export function verdictIcon(verdict: Verdict): vscode.ThemeIcon {
+  const { icon, color } = VERDICT_ICONS[verdict];
+  return new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
+}
+
+export class CheckpointTreeProvider implements vscode.TreeDataProvider<CheckpointTreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<CheckpointTreeNode | undefined>();
+  private readonly subscriptions: vscode.Disposable[];
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly store: TranscriptStore) {
+    this.subscriptions = [
+      this.changed,
+      store.onDidChange(() => this.changed.fire(undefined)),
+      store.onDidRemove(() => this.changed.fire(undefined)),
+    ];
+  }
+
+  getChildren(node?: CheckpointTreeNode): CheckpointTreeNode[] {
+    if (!node) return this.store.all().map((entry) => ({ kind: 'file', uri: entry.uri }));
+    const entry = this.store.get(node.uri);
+    if (!entry) return [];
+    if (node.kind === 'file') {
+      return entry.analysis.checkpoints.map((_, checkpointIndex) => ({ kind: 'checkpoint', uri: node.uri, checkpointIndex }));
+    }
+    if (node.kind === 'checkpoint') {
+      const checkpoint = entry.analysis.checkpoints[node.checkpointIndex];
+      return (checkpoint?.claimedMissingRanges ?? []).map((_, rangeIndex) => ({
+        kind: 'range',
+        uri: node.uri,
+        checkpointIndex: node.checkpointIndex,
+        rangeIndex,
+      }));
+    }
+    return [];
+  }
+
+  getParent(node: CheckpointTreeNode): CheckpointTreeNode | undefined {
+    if (node.kind === 'file') return undefined;
+    if (node.kind === 'checkpoint') return { kind: 'file', uri: node.uri };
+    return { kind: 'checkpoint', uri: node.uri, checkpointIndex: node.checkpointIndex };
+  }
+
+  getTreeItem(node: CheckpointTreeNode): vscode.TreeItem {
+    const entry = this.store.get(node.uri);
+    const key = node.uri.toString();
+    if (node.kind === 'file' || !entry) {
+      const item = new vscode.TreeItem(node.uri, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = key;
+      item.contextValue = 'transcript';
+      const count = entry?.analysis.checkpoints.length ?? 0;
+      item.description = `${count} checkpoint${count === 1 ? '' : 's'} · ${entry?.transcript.turns.length ?? 0} turns`;
+      item.tooltip = node.uri.fsPath;
+      item.iconPath = vscode.ThemeIcon.File;
+      if (count === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
+      item.command = { command: 'vscode.open', title: 'Open Transcript', arguments: [node.uri] };
+      return item;
+    }
+    const checkpoint = entry.analysis.checkpoints[node.checkpointIndex];
+    if (node.kind === 'checkpoint') {
+      const hasRanges = checkpoint.claimedMissingRanges.length > 0;
+      const item = new vscode.TreeItem(
+        checkpoint.summaryId,
+        hasRanges ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      );
+      item.id = `${key}#${node.checkpointIndex}`;
+      item.contextValue = 'checkpoint';
+      item.description = describeCheckpoint(checkpoint);
+      item.iconPath = verdictIcon(checkpoint.verdict);
+      const tooltip = new vscode.MarkdownString();
+      tooltip.appendText(`${checkpoint.summaryId} (line ${checkpoint.line}): ${checkpoint.verdict}\n\n${checkpoint.reasons.join('\n')}`);
+      item.tooltip = tooltip;
+      item.command = this.revealCommand({ uri: key, checkpointIndex: node.checkpointIndex });
+      return item;
+    }
+    const range = checkpoint.claimedMissingRanges[node.rangeIndex];
+    const item = new vscode.TreeItem(describeRange(range.from, range.to, range.count), vscode.TreeItemCollapsibleState.None);
+    item.id = `${key}#${node.checkpointIndex}#${node.rangeIndex}`;
+    item.contextValue = 'claimedMissingRange';
+    item.description = `${range.count} claimed-missing`;
+    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('compactionLens.turn.claimedMissing'));
+    item.tooltip = `Claimed by ${checkpoint.summaryId} but not covered by its summary`;
+    item.command = this.revealCommand({ uri: key, checkpointIndex: node.checkpointIndex, rangeIndex: node.rangeIndex });
+    return item;
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private revealCommand(target: RevealTarget): vscode.Command {
+    return { command: REVEAL_COMMAND, title: 'Reveal', arguments: [target] };
+  }
+}

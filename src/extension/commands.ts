@@ -1,0 +1,347 @@
+// The "Compaction Lens" commands: Open Timeline, Analyze Workspace Transcripts, Go to Next Claimed-Missing
+// Turn, Reveal Turn…, Copy Safe Pointer Set, and the tree's internal reveal command.
+import * as vscode from 'vscode';
+import type { TurnId, TurnStatus } from '../core/model';
+import { UnusableTranscriptError } from '../node/transcriptFile';
+import { REVEAL_COMMAND, type RevealTarget } from './checkpointTree';
+import { revealLines, revealTurn } from './editorReveal';
+import type { Log } from './log';
+import { joinGlobs, readSettings, splitGlobs } from './settings';
+import { copySafePointerSet, type TimelinePanels } from './timelinePanel';
+import { turnResult, turnsBefore, worstVerdict } from './timelineData';
+import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
+import { isAbort } from './userErrors';
+
+/** Most files "Analyze Workspace Transcripts" looks at. */
+const MAX_WORKSPACE_FILES = 5000;
+
+interface Services {
+  store: TranscriptStore;
+  panels: TimelinePanels;
+  log: Log;
+}
+
+/** Options of compactionLens.openTimeline after the file (CodeLens and tree pass them). */
+interface OpenTimelineOptions {
+  checkpointIndex?: number;
+  turnIndex?: number;
+}
+
+/** The transcript a command acts on: the active timeline's, or the active text editor's. */
+interface CommandTarget {
+  entry: AnalysedTranscript;
+  /** The checkpoint selected in the timeline, when the command came from there. */
+  checkpointIndex?: number;
+  /** The turn selected in the timeline or under the cursor. */
+  turnIndex?: number;
+  /** For an editor: the 1-based line of the cursor. */
+  cursorLine?: number;
+  inTimeline: boolean;
+}
+
+export function registerCommands(services: Services): vscode.Disposable[] {
+  const { store, panels } = services;
+
+  async function currentTarget(): Promise<CommandTarget | undefined> {
+    const timeline = panels.active();
+    if (timeline) {
+      const entry = store.get(timeline.uri) ?? (await store.open(timeline.uri, true));
+      if (!entry) return undefined;
+      const state = timeline.currentViewState;
+      return {
+        entry,
+        inTimeline: true,
+        checkpointIndex: state && state.checkpointIndex >= 0 ? state.checkpointIndex : undefined,
+        turnIndex: state && state.selectedTurn >= 0 ? state.selectedTurn : undefined,
+      };
+    }
+    const editor = vscode.window.activeTextEditor;
+    if (editor && editor.document.uri.scheme === 'file') {
+      const entry = await store.open(editor.document.uri, true);
+      if (!entry) return undefined;
+      const cursorLine = editor.selection.active.line + 1;
+      return { entry, inTimeline: false, cursorLine, turnIndex: entry.turnAtLine(cursorLine) };
+    }
+    void vscode.window.showInformationMessage('Open a transcript file or its Compaction Lens timeline first.');
+    return undefined;
+  }
+
+  /** Shows a turn where the user is: selected in the timeline, or revealed in the editor. */
+  async function goToTurn(target: CommandTarget, turnIndex: number, checkpointIndex?: number): Promise<void> {
+    const timeline = panels.get(target.entry.uri);
+    if (target.inTimeline && timeline) {
+      timeline.selectTurn(checkpointIndex ?? target.checkpointIndex ?? 0, turnIndex);
+    } else {
+      await revealTurn(target.entry, turnIndex);
+    }
+  }
+
+  async function openTimeline(arg?: unknown, options?: OpenTimelineOptions): Promise<void> {
+    let uri = arg instanceof vscode.Uri ? arg : undefined;
+    if (!uri) {
+      const document = vscode.window.activeTextEditor?.document;
+      if (document && document.uri.scheme === 'file') uri = document.uri;
+    }
+    if (!uri) {
+      const picked = await vscode.window.showOpenDialog({
+        canSelectMany: false,
+        openLabel: 'Open Timeline',
+        title: 'Compaction Lens: choose a transcript',
+        filters: { Transcripts: ['jsonl', 'json', 'gz'], 'All files': ['*'] },
+      });
+      uri = picked?.[0];
+      if (!uri) return;
+    }
+    const entry = await store.open(uri, true);
+    if (!entry) return;
+    let selection: { checkpointIndex: number; turnIndex: number } | undefined;
+    const checkpointIndex = options?.checkpointIndex;
+    if (Number.isSafeInteger(checkpointIndex) && entry.analysis.checkpoints[checkpointIndex!]) {
+      const turnIndex = Number.isSafeInteger(options?.turnIndex) ? options!.turnIndex! : defaultTurn(entry, checkpointIndex!);
+      selection = { checkpointIndex: checkpointIndex!, turnIndex };
+    }
+    panels.show(entry, selection);
+  }
+
+  async function analyzeWorkspace(): Promise<void> {
+    if (!vscode.workspace.workspaceFolders?.length) {
+      void vscode.window.showInformationMessage(
+        'Analyze Workspace Transcripts needs an open folder. To check a single file, use "Compaction Lens: Open Timeline".',
+      );
+      return;
+    }
+    const settings = readSettings();
+    const { include, exclude } = splitGlobs(settings.transcriptGlobs);
+    const includeGlob = joinGlobs(include);
+    if (!includeGlob) {
+      void vscode.window.showWarningMessage('The setting compactionLens.transcriptGlobs has no include pattern.');
+      return;
+    }
+    const counts = { analysed: 0, skipped: 0, failed: 0, verdicts: { reversible: 0, conditional: 0, 'fail-closed': 0 } };
+    const cancelled = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Compaction Lens: analysing transcripts', cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const subscription = token.onCancellationRequested(() => abort.abort());
+        try {
+          progress.report({ message: 'finding files…' });
+          const files = await vscode.workspace.findFiles(includeGlob, joinGlobs(exclude), MAX_WORKSPACE_FILES, token);
+          files.sort((a, b) => a.fsPath.localeCompare(b.fsPath));
+          for (const [position, uri] of files.entries()) {
+            if (token.isCancellationRequested) return true;
+            progress.report({
+              message: `${position + 1}/${files.length}: ${vscode.workspace.asRelativePath(uri)}`,
+              increment: 100 / files.length,
+            });
+            try {
+              const entry = await store.load(uri, { signal: abort.signal });
+              counts.analysed++;
+              const verdict = worstVerdict(entry.analysis);
+              if (verdict) counts.verdicts[verdict]++;
+            } catch (error) {
+              if (isAbort(error)) return true;
+              if (error instanceof UnusableTranscriptError) {
+                counts.skipped++;
+                services.log.info(`skipped ${uri.fsPath}: ${error.message}`);
+              } else {
+                counts.failed++;
+                services.log.error(`analysing ${uri.fsPath}`, error);
+              }
+            }
+          }
+          return false;
+        } finally {
+          subscription.dispose();
+        }
+      },
+    );
+    const verdicts = Object.entries(counts.verdicts)
+      .filter(([, count]) => count > 0)
+      .map(([verdict, count]) => `${count} ${verdict}`)
+      .join(', ');
+    let message = `Compaction Lens ${cancelled ? 'stopped after analysing' : 'analysed'} ${counts.analysed} transcript${counts.analysed === 1 ? '' : 's'}`;
+    if (verdicts) message += ` (worst verdict per file: ${verdicts})`;
+    if (counts.skipped) message += `; ${counts.skipped} file${counts.skipped === 1 ? ' was' : 's were'} not transcripts`;
+    if (counts.failed) message += `; ${counts.failed} could not be read (see the "Compaction Lens" output)`;
+    message += '.';
+    if (counts.analysed > 0) void vscode.commands.executeCommand('compactionLens.checkpoints.focus');
+    const choice = await vscode.window.showInformationMessage(message, ...(counts.failed ? ['Show Output'] : []));
+    if (choice) services.log.show();
+  }
+
+  async function nextClaimedMissing(): Promise<void> {
+    const target = await currentTarget();
+    if (!target) return;
+    const { entry } = target;
+    const checkpoints =
+      target.checkpointIndex !== undefined ? [entry.analysis.checkpoints[target.checkpointIndex]] : entry.analysis.checkpoints;
+    const missing = new Set<number>();
+    for (const checkpoint of checkpoints) {
+      for (const result of checkpoint?.turns ?? []) if (result.status === 'claimed-missing') missing.add(result.index);
+    }
+    if (missing.size === 0) {
+      void vscode.window.showInformationMessage(`${entry.name} has no claimed-missing turns.`);
+      return;
+    }
+    const ordered = [...missing].sort((a, b) => a - b);
+    let next: number | undefined;
+    if (target.turnIndex !== undefined) {
+      next = ordered.find((index) => index > target.turnIndex!);
+    } else if (target.cursorLine !== undefined) {
+      next = ordered.find((index) => entry.transcript.turns[index].span.startLine > target.cursorLine!);
+    }
+    await goToTurn(target, next ?? ordered[0]);
+  }
+
+  async function revealTurnCommand(arg?: unknown): Promise<void> {
+    if (isTurnReference(arg)) {
+      const uri = typeof arg.uri === 'string' ? vscode.Uri.parse(arg.uri) : arg.uri;
+      const entry = store.get(uri) ?? (await store.open(uri, true));
+      if (entry && entry.transcript.turns[arg.turnIndex]) await revealTurn(entry, arg.turnIndex);
+      return;
+    }
+    const target = await currentTarget();
+    if (!target) return;
+    const { entry } = target;
+    interface TurnItem extends vscode.QuickPickItem {
+      turnIndex: number;
+    }
+    const items: TurnItem[] = entry.transcript.turns.map((turn, index) => {
+      const statuses = statusesOf(entry, index);
+      const described = statuses.map(({ summaryId, status }) => `${summaryId}: ${status}`).join(', ');
+      return {
+        turnIndex: index,
+        label: `${STATUS_ICONS[worstStatus(statuses)]} ${String(turn.id)}`,
+        description: `${turn.role}${turn.label ? ` · ${turn.label}` : ''} · line ${turn.span.startLine}${described ? ` · ${described}` : ''}`,
+        detail: turn.text.slice(0, 200).replace(/\s+/g, ' '),
+      };
+    });
+    const quickPick = vscode.window.createQuickPick<TurnItem>();
+    quickPick.items = items;
+    quickPick.title = `Reveal Turn in ${entry.name}`;
+    quickPick.placeholder = 'Type a turn id, a role or words from the turn';
+    quickPick.matchOnDescription = true;
+    quickPick.matchOnDetail = true;
+    const current = target.turnIndex !== undefined ? items[target.turnIndex] : undefined;
+    if (current) quickPick.activeItems = [current];
+    const chosen = await new Promise<TurnItem | undefined>((resolve) => {
+      quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0] ?? quickPick.activeItems[0]));
+      quickPick.onDidHide(() => resolve(undefined));
+      quickPick.show();
+    });
+    quickPick.dispose();
+    if (chosen) await goToTurn(target, chosen.turnIndex);
+  }
+
+  async function copySafePointerSetCommand(): Promise<void> {
+    const target = await currentTarget();
+    if (!target) return;
+    const { entry } = target;
+    const checkpoints = entry.analysis.checkpoints;
+    if (checkpoints.length === 0) {
+      void vscode.window.showInformationMessage(`${entry.name} has no compaction checkpoints.`);
+      return;
+    }
+    let checkpointIndex = target.checkpointIndex;
+    if (checkpointIndex === undefined && checkpoints.length === 1) checkpointIndex = 0;
+    if (checkpointIndex === undefined) {
+      const picked = await vscode.window.showQuickPick(
+        checkpoints.map((checkpoint, index) => ({
+          index,
+          label: checkpoint.summaryId,
+          description: `line ${checkpoint.line} · ${checkpoint.verdict} · ${checkpoint.safeCovered.length} safe`,
+        })),
+        { title: 'Copy the safe pointer set of which checkpoint?' },
+      );
+      if (!picked) return;
+      checkpointIndex = picked.index;
+    }
+    await copySafePointerSet(entry, checkpointIndex);
+  }
+
+  async function revealItem(target: RevealTarget): Promise<void> {
+    if (!target || typeof target.uri !== 'string') return;
+    const uri = vscode.Uri.parse(target.uri);
+    const entry = store.get(uri);
+    if (!entry) return;
+    const checkpoint = target.checkpointIndex !== undefined ? entry.analysis.checkpoints[target.checkpointIndex] : undefined;
+    if (!checkpoint || target.checkpointIndex === undefined) {
+      await vscode.commands.executeCommand('vscode.open', uri);
+      return;
+    }
+    const range = target.rangeIndex !== undefined ? checkpoint.claimedMissingRanges[target.rangeIndex] : undefined;
+    const turnIndex = range ? entry.turnIndexOfId(range.from) : undefined;
+    const timeline = panels.get(uri);
+    if (timeline) {
+      timeline.reveal();
+      timeline.selectTurn(target.checkpointIndex, turnIndex ?? defaultTurn(entry, target.checkpointIndex));
+    } else if (turnIndex !== undefined) {
+      await revealTurn(entry, turnIndex, { preserveFocus: true });
+    } else {
+      await revealLines(uri, checkpoint.line, checkpoint.endLine, { preserveFocus: true });
+    }
+  }
+
+  const run =
+    <A extends unknown[]>(name: string, handler: (...args: A) => Promise<void>) =>
+    async (...args: A) => {
+      try {
+        await handler(...args);
+      } catch (error) {
+        services.log.error(name, error);
+        void vscode.window.showErrorMessage(
+          `Compaction Lens: ${name} failed: ${error instanceof Error ? error.message : String(error)}. Details are in the "Compaction Lens" output.`,
+        );
+      }
+    };
+
+  return [
+    vscode.commands.registerCommand('compactionLens.openTimeline', run('Open Timeline', openTimeline)),
+    vscode.commands.registerCommand('compactionLens.analyzeWorkspace', run('Analyze Workspace Transcripts', analyzeWorkspace)),
+    vscode.commands.registerCommand('compactionLens.nextClaimedMissing', run('Go to Next Claimed-Missing Turn', nextClaimedMissing)),
+    vscode.commands.registerCommand('compactionLens.revealTurn', run('Reveal Turn', revealTurnCommand)),
+    vscode.commands.registerCommand('compactionLens.copySafePointerSet', run('Copy Safe Pointer Set', copySafePointerSetCommand)),
+    vscode.commands.registerCommand(REVEAL_COMMAND, run('Reveal', revealItem)),
+  ];
+}
+
+const STATUS_ICONS: Record<TurnStatus | 'after', string> = {
+  covered: '$(pass)',
+  'claimed-missing': '$(warning)',
+  uncovered: '$(circle-outline)',
+  after: '$(circle-outline)',
+};
+
+/** The turn's status for each checkpoint whose compacted prefix holds it. */
+function statusesOf(entry: AnalysedTranscript, turnIndex: number): { summaryId: string; status: TurnStatus }[] {
+  const statuses: { summaryId: string; status: TurnStatus }[] = [];
+  for (const checkpoint of entry.analysis.checkpoints) {
+    const result = turnResult(checkpoint, turnIndex);
+    if (result) statuses.push({ summaryId: checkpoint.summaryId, status: result.status });
+  }
+  return statuses;
+}
+
+function worstStatus(statuses: { status: TurnStatus }[]): TurnStatus | 'after' {
+  if (statuses.some(({ status }) => status === 'claimed-missing')) return 'claimed-missing';
+  if (statuses.some(({ status }) => status === 'covered')) return 'covered';
+  return statuses.length > 0 ? 'uncovered' : 'after';
+}
+
+/** The turn to select when a checkpoint is chosen: its first claimed-missing turn, else its last compacted turn. */
+function defaultTurn(entry: AnalysedTranscript, checkpointIndex: number): number {
+  const checkpoint = entry.analysis.checkpoints[checkpointIndex];
+  const missing = checkpoint.turns.find((result) => result.status === 'claimed-missing');
+  if (missing) return missing.index;
+  return Math.max(0, Math.min(turnsBefore(entry.transcript, checkpoint), entry.transcript.turns.length) - 1);
+}
+
+function isTurnReference(value: unknown): value is { uri: string | vscode.Uri; turnIndex: number; id?: TurnId } {
+  if (!value || typeof value !== 'object') return false;
+  const candidate = value as { uri?: unknown; turnIndex?: unknown };
+  return (
+    (typeof candidate.uri === 'string' || candidate.uri instanceof vscode.Uri) &&
+    Number.isSafeInteger(candidate.turnIndex) &&
+    (candidate.turnIndex as number) >= 0
+  );
+}

@@ -1,0 +1,156 @@
+// Problems-panel flags on a transcript file: a truncated summary (on the summary record), a checkpoint
+// whose verdict is not reversible, one flag per range of claimed-missing turns (on the checkpoint, with
+// related information pointing at the turns), and the readers' parse problems at their lines.
+// Severities: truncated summary and claimed-missing = Warning; fail-closed = Error (the design note would
+// raise CompactionReversibilityError: no coverage may be claimed); conditional = Warning; parse problems
+// keep their own severity.
+import * as vscode from 'vscode';
+import type { CheckpointAnalysis, Problem } from '../core/model';
+import { describeRange } from './timelineData';
+import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
+
+export const DIAGNOSTIC_SOURCE = 'Compaction Lens';
+
+export const DiagnosticCode = {
+  truncatedSummary: 'truncated-summary',
+  failClosed: 'fail-closed',
+  conditional: 'conditional',
+  claimedMissing: 'claimed-missing',
+  transcriptProblem: 'transcript-problem',
+} as const;
+
+/** Related-information entries listed per claimed-missing range (the rest are summarised in the message). */
+const MAX_RELATED = 50;
+/** End column used for lines of documents that are not open (the editor clamps it to the line). */
+const LINE_END = 1_000_000;
+
+export class TranscriptDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('compactionLens');
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(store: TranscriptStore) {
+    this.disposables.push(
+      this.collection,
+      store.onDidChange((entry) => this.update(entry)),
+      store.onDidRemove((uri) => this.collection.delete(uri)),
+    );
+    for (const entry of store.all()) this.update(entry);
+  }
+
+  update(entry: AnalysedTranscript): void {
+    this.collection.set(entry.uri, diagnosticsFor(entry));
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+function lines(startLine: number, endLine: number): vscode.Range {
+  const start = Math.max(startLine - 1, 0);
+  return new vscode.Range(start, 0, Math.max(endLine - 1, start), LINE_END);
+}
+
+function diagnostic(
+  range: vscode.Range,
+  message: string,
+  severity: vscode.DiagnosticSeverity,
+  code: string,
+): vscode.Diagnostic {
+  const result = new vscode.Diagnostic(range, message, severity);
+  result.source = DIAGNOSTIC_SOURCE;
+  result.code = code;
+  return result;
+}
+
+export function diagnosticsFor(entry: AnalysedTranscript): vscode.Diagnostic[] {
+  const result: vscode.Diagnostic[] = [];
+  for (const checkpoint of entry.analysis.checkpoints) {
+    const truncation = truncationDiagnostic(checkpoint);
+    if (truncation) result.push(truncation);
+    const verdict = verdictDiagnostic(checkpoint);
+    if (verdict) result.push(verdict);
+    result.push(...claimedMissingDiagnostics(entry, checkpoint));
+  }
+  result.push(...entry.analysis.problems.map(problemDiagnostic));
+  return result;
+}
+
+/** "summary appears cut off: ends mid-clause, no closing section; 4093 of 4096 tokens" */
+export function truncationMessage(checkpoint: CheckpointAnalysis): string {
+  const reasons = checkpoint.truncation.reasons.length > 0 ? checkpoint.truncation.reasons.join(', ') : 'it ends abruptly';
+  let size = `${checkpoint.summaryTokens} tokens`;
+  if (checkpoint.summaryBudget !== undefined) {
+    size = `${checkpoint.summaryTokens} of ${checkpoint.summaryBudget} tokens${checkpoint.budgetAssumed ? ' (assumed budget)' : ''}`;
+  }
+  return `${checkpoint.summaryId}: summary appears cut off: ${reasons}; ${size}`;
+}
+
+function truncationDiagnostic(checkpoint: CheckpointAnalysis): vscode.Diagnostic | undefined {
+  if (!checkpoint.truncation.truncated) return undefined;
+  return diagnostic(
+    lines(checkpoint.line, checkpoint.endLine),
+    truncationMessage(checkpoint),
+    vscode.DiagnosticSeverity.Warning,
+    DiagnosticCode.truncatedSummary,
+  );
+}
+
+function verdictDiagnostic(checkpoint: CheckpointAnalysis): vscode.Diagnostic | undefined {
+  if (checkpoint.verdict === 'reversible') return undefined;
+  const reasons = checkpoint.reasons.slice(0, 3).join('; ');
+  const failClosed = checkpoint.verdict === 'fail-closed';
+  const message = failClosed
+    ? `${checkpoint.summaryId} is not reversible (fail-closed): ${reasons}`
+    : `${checkpoint.summaryId} is only conditionally reversible: ${reasons}`;
+  return diagnostic(
+    lines(checkpoint.line, checkpoint.line),
+    message,
+    failClosed ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+    failClosed ? DiagnosticCode.failClosed : DiagnosticCode.conditional,
+  );
+}
+
+function claimedMissingDiagnostics(entry: AnalysedTranscript, checkpoint: CheckpointAnalysis): vscode.Diagnostic[] {
+  return checkpoint.claimedMissingRanges.map((range) => {
+    const what = describeRange(range.from, range.to, range.count);
+    const message =
+      `${checkpoint.summaryId} claims ${what} (${range.count}) but its summary does not cover ` +
+      `${range.count === 1 ? 'it' : 'them'}: route ${range.count === 1 ? 'it' : 'them'} to the raw log`;
+    const result = diagnostic(
+      lines(checkpoint.line, checkpoint.line),
+      message,
+      vscode.DiagnosticSeverity.Warning,
+      DiagnosticCode.claimedMissing,
+    );
+    const first = entry.turnIndexOfId(range.from);
+    const last = entry.turnIndexOfId(range.to);
+    if (first !== undefined && last !== undefined) {
+      const related: vscode.DiagnosticRelatedInformation[] = [];
+      for (let index = first; index <= last && related.length < MAX_RELATED; index++) {
+        const turnResult = checkpoint.turns[index];
+        const turn = entry.transcript.turns[index];
+        if (!turn || (turnResult && turnResult.status !== 'claimed-missing')) continue;
+        related.push(
+          new vscode.DiagnosticRelatedInformation(
+            new vscode.Location(entry.uri, lines(turn.span.startLine, turn.span.endLine)),
+            `turn ${String(turn.id)}: ${turnResult?.reason ?? 'claimed but not covered'}`,
+          ),
+        );
+      }
+      result.relatedInformation = related;
+    }
+    return result;
+  });
+}
+
+function problemDiagnostic(problem: Problem): vscode.Diagnostic {
+  const severity =
+    problem.severity === 'error'
+      ? vscode.DiagnosticSeverity.Error
+      : problem.severity === 'warning'
+        ? vscode.DiagnosticSeverity.Warning
+        : vscode.DiagnosticSeverity.Information;
+  const line = Math.max(problem.line, 1);
+  return diagnostic(lines(line, line), problem.message, severity, DiagnosticCode.transcriptProblem);
+}

@@ -1,0 +1,54 @@
+// Entry point of the extension host: activate() registers the commands, the timeline panels and their
+// serializer, diagnostics, CodeLens, hover, the checkpoints tree and the status bar item. It analyses
+// nothing and loads no tokenizer: work starts when a command, the tree or a restored panel asks for it.
+import * as vscode from 'vscode';
+import { ActiveTranscript } from './activeTranscript';
+import { CHECKPOINT_VIEW_ID, CheckpointTreeProvider } from './checkpointTree';
+import { CheckpointLensProvider } from './checkpointLens';
+import { registerCommands } from './commands';
+import { TranscriptDiagnostics } from './diagnostics';
+import { Log } from './log';
+import { TranscriptStatusBar } from './statusBar';
+import { TimelinePanels } from './timelinePanel';
+import { TranscriptStore } from './transcriptStore';
+import { TurnHoverProvider } from './turnHover';
+
+/** What activate() returns: the live parts, so extension-host tests can observe them. */
+export interface CompactionLensApi {
+  store: TranscriptStore;
+  panels: TimelinePanels;
+  diagnostics: TranscriptDiagnostics;
+  tree: CheckpointTreeProvider;
+  statusBar: TranscriptStatusBar;
+}
+
+export function activate(context: vscode.ExtensionContext): CompactionLensApi {
+  const log = new Log();
+  const store = new TranscriptStore(log);
+  const panels = new TimelinePanels({ extensionUri: context.extensionUri, store, log });
+  const diagnostics = new TranscriptDiagnostics(store);
+  const tree = new CheckpointTreeProvider(store);
+  const active = new ActiveTranscript(store);
+  const statusBar = new TranscriptStatusBar(active);
+  const lens = new CheckpointLensProvider(store);
+  const files: vscode.DocumentSelector = { scheme: 'file' };
+  context.subscriptions.push(
+    log,
+    store,
+    panels,
+    diagnostics,
+    tree,
+    vscode.window.createTreeView(CHECKPOINT_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
+    active,
+    statusBar,
+    lens,
+    vscode.languages.registerCodeLensProvider(files, lens),
+    vscode.languages.registerHoverProvider(files, new TurnHoverProvider(store)),
+    ...registerCommands({ store, panels, log }),
+  );
+  return { store, panels, diagnostics, tree, statusBar };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

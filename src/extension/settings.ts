@@ -1,0 +1,96 @@
+// The extension's settings, read and typed in one place. Every other file asks `readSettings()`;
+// the defaults here mirror `contributes.configuration` in package.json (keep both in step).
+import * as vscode from 'vscode';
+import type { AnchorMatching, FormatId } from '../core/model';
+import { DEFAULT_ENCODING, isEncodingName, type EncodingName } from '../node/tokenCounter';
+
+export interface Settings {
+  /** R_low, the compression-ratio floor of the design note. */
+  ratioFloor: number;
+  encoding: EncodingName;
+  /** Summary budget assumed per format when a transcript records none. */
+  defaultSummaryBudget: Record<FormatId, number>;
+  anchorMatching: AnchorMatching;
+  /** Globs that find transcripts; entries starting with `!` exclude. */
+  transcriptGlobs: string[];
+  /** Analyse a transcript when it is opened in an editor (only once the extension is active). */
+  analyzeOnOpen: boolean;
+}
+
+export const SECTION = 'compactionLens';
+
+/** Budgets assumed when a transcript does not record one (documented in package.json). */
+export const DEFAULT_SUMMARY_BUDGETS: Record<FormatId, number> = {
+  canonical: 4096,
+  'claude-code': 20000,
+  codex: 4096,
+  openhands: 4096,
+  langchain: 256,
+  'message-array': 4096,
+};
+
+export const DEFAULT_TRANSCRIPT_GLOBS = [
+  '**/*.jsonl',
+  '**/*.json',
+  '!**/node_modules/**',
+  '!**/.git/**',
+  '!**/.vscode/**',
+  '!**/.vscode-test/**',
+  '!**/package.json',
+  '!**/package-lock.json',
+  '!**/tsconfig*.json',
+  '!**/jsconfig*.json',
+];
+
+const MATCHINGS: readonly AnchorMatching[] = ['any', 'majority', 'all'];
+
+/** Reads the current settings, replacing any invalid value with its default. */
+export function readSettings(): Settings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const ratioFloor = config.get<unknown>('ratioFloor');
+  const encoding = config.get<unknown>('encoding');
+  const anchorMatching = config.get<unknown>('anchorMatching');
+  const globs = config.get<unknown>('transcriptGlobs');
+  const budgets = config.get<unknown>('defaultSummaryBudget');
+  return {
+    ratioFloor: typeof ratioFloor === 'number' && Number.isFinite(ratioFloor) && ratioFloor > 0 ? ratioFloor : 5,
+    encoding: typeof encoding === 'string' && isEncodingName(encoding) ? encoding : DEFAULT_ENCODING,
+    anchorMatching: MATCHINGS.includes(anchorMatching as AnchorMatching) ? (anchorMatching as AnchorMatching) : 'any',
+    transcriptGlobs:
+      Array.isArray(globs) && globs.every((glob) => typeof glob === 'string') && globs.length > 0
+        ? (globs as string[])
+        : DEFAULT_TRANSCRIPT_GLOBS,
+    defaultSummaryBudget: readBudgets(budgets),
+    analyzeOnOpen: config.get<boolean>('analyzeOnOpen') !== false,
+  };
+}
+
+function readBudgets(value: unknown): Record<FormatId, number> {
+  const budgets = { ...DEFAULT_SUMMARY_BUDGETS };
+  if (value && typeof value === 'object') {
+    for (const format of Object.keys(budgets) as FormatId[]) {
+      const budget = (value as Record<string, unknown>)[format];
+      if (typeof budget === 'number' && Number.isInteger(budget) && budget > 0) budgets[format] = budget;
+    }
+  }
+  return budgets;
+}
+
+/** Splits transcriptGlobs into include and exclude patterns (without the `!`). */
+export function splitGlobs(globs: string[]): { include: string[]; exclude: string[] } {
+  const include: string[] = [];
+  const exclude: string[] = [];
+  for (const glob of globs) {
+    const trimmed = glob.trim();
+    if (trimmed === '' || trimmed === '!') continue;
+    if (trimmed.startsWith('!')) exclude.push(trimmed.slice(1));
+    else include.push(trimmed);
+  }
+  return { include, exclude };
+}
+
+/** Joins patterns into one glob (`{a,b}`) for findFiles; undefined when there are none. */
+export function joinGlobs(patterns: string[]): string | undefined {
+  if (patterns.length === 0) return undefined;
+  return patterns.length === 1 ? patterns[0] : `{${patterns.join(',')}}`;
+}

@@ -1,0 +1,189 @@
+// Builds the protocol's payloads (checkpoint headers, pages of timeline rows, turn and summary details,
+// the safe pointer set) from a transcript and its analysis, on request. Pure: no vscode import.
+import type { Analysis, CheckpointAnalysis, Transcript, TurnId, TurnResult } from '../core/model';
+import type { CheckpointHeader, FileInfo, RowStatus, SummaryDetails, TimelineRow, TurnDetails } from '../protocol';
+
+/** Most rows one getRows request may ask for. */
+export const MAX_ROWS_PER_REQUEST = 1000;
+/** Characters of a turn's text sent in its details. */
+export const MAX_DETAIL_TEXT = 20000;
+const PREVIEW_CHARS = 160;
+
+export function fileInfo(path: string, transcript: Transcript): FileInfo {
+  return {
+    path,
+    name: path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1),
+    format: transcript.format,
+    turnCount: transcript.turns.length,
+  };
+}
+
+/** The turn result of turn `turnIndex` for a checkpoint, or undefined when the turn comes after it. */
+export function turnResult(checkpoint: CheckpointAnalysis, turnIndex: number): TurnResult | undefined {
+  const direct = checkpoint.turns[turnIndex];
+  if (direct && direct.index === turnIndex) return direct;
+  return checkpoint.turns.find((result) => result.index === turnIndex);
+}
+
+/** Number of turns before the checkpoint, from the transcript (falls back to the analysis). */
+export function turnsBefore(transcript: Transcript, checkpoint: CheckpointAnalysis): number {
+  return transcript.checkpoints[checkpoint.index]?.turnsBefore ?? checkpoint.turns.length;
+}
+
+export function checkpointHeaders(transcript: Transcript, analysis: Analysis): CheckpointHeader[] {
+  return analysis.checkpoints.map((checkpoint, position) => checkpointHeader(transcript, checkpoint, position));
+}
+
+function checkpointHeader(transcript: Transcript, checkpoint: CheckpointAnalysis, position: number): CheckpointHeader {
+  const safe = new Set(checkpoint.safeCovered.map(String));
+  let safeBoundaryIndex = -1;
+  for (const result of checkpoint.turns) {
+    if (!safe.has(String(result.id))) break;
+    safeBoundaryIndex = result.index;
+  }
+  return {
+    index: position,
+    summaryId: checkpoint.summaryId,
+    line: checkpoint.line,
+    turnsBefore: turnsBefore(transcript, checkpoint),
+    verdict: checkpoint.verdict,
+    reasons: checkpoint.reasons,
+    path: checkpoint.path,
+    prefixTokens: checkpoint.prefixTokens,
+    prefixTokenSource: checkpoint.prefixTokenSource,
+    recordedPrefixTokens: checkpoint.recordedPrefixTokens,
+    summaryTokens: checkpoint.summaryTokens,
+    summaryBudget: checkpoint.summaryBudget,
+    budgetAssumed: checkpoint.budgetAssumed,
+    ceiling: checkpoint.ceiling,
+    ratioFloor: checkpoint.ratioFloor,
+    opaque: checkpoint.opaque,
+    truncation: checkpoint.truncation,
+    counts: checkpoint.counts,
+    claimedMissingRanges: checkpoint.claimedMissingRanges,
+    claimedMissingIndexes: checkpoint.turns
+      .filter((result) => result.status === 'claimed-missing')
+      .map((result) => result.index),
+    safeBoundaryIndex,
+    safeCoveredCount: checkpoint.safeCovered.length,
+    notes: checkpoint.notes,
+  };
+}
+
+/** Status of a turn for checkpoint `checkpointIndex` (-1 = no checkpoint selected: every turn is uncovered). */
+export function rowStatus(analysis: Analysis, checkpointIndex: number, turnIndex: number): RowStatus {
+  if (checkpointIndex < 0) return 'uncovered';
+  const result = turnResult(analysis.checkpoints[checkpointIndex], turnIndex);
+  return result ? result.status : 'after';
+}
+
+function preview(text: string): string {
+  const flat = text.slice(0, PREVIEW_CHARS * 4).replace(/\s+/g, ' ').trim();
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+}
+
+export function timelineRows(
+  transcript: Transcript,
+  analysis: Analysis,
+  checkpointIndex: number,
+  start: number,
+  count: number,
+): TimelineRow[] {
+  const end = Math.min(transcript.turns.length, start + Math.min(count, MAX_ROWS_PER_REQUEST));
+  const rows: TimelineRow[] = [];
+  for (let index = start; index < end; index++) {
+    const turn = transcript.turns[index];
+    const result = checkpointIndex >= 0 ? turnResult(analysis.checkpoints[checkpointIndex], index) : undefined;
+    rows.push({
+      index,
+      id: turn.id,
+      role: turn.role,
+      label: turn.label,
+      status: checkpointIndex < 0 ? 'uncovered' : (result?.status ?? 'after'),
+      tokens: result?.tokens ?? turn.tokens,
+      line: turn.span.startLine,
+      preview: preview(turn.text),
+    });
+  }
+  return rows;
+}
+
+export function turnDetails(
+  transcript: Transcript,
+  analysis: Analysis,
+  checkpointIndex: number,
+  turnIndex: number,
+): TurnDetails {
+  const turn = transcript.turns[turnIndex];
+  const checkpoint = checkpointIndex >= 0 ? analysis.checkpoints[checkpointIndex] : undefined;
+  const result = checkpoint ? turnResult(checkpoint, turnIndex) : undefined;
+  let reason: string;
+  if (result) reason = result.reason;
+  else if (checkpoint) reason = `This turn comes after checkpoint ${checkpoint.summaryId}: it is not part of the compacted prefix.`;
+  else reason = 'No checkpoint is selected: the turn is kept verbatim.';
+  return {
+    index: turnIndex,
+    id: turn.id,
+    role: turn.role,
+    label: turn.label,
+    status: result ? result.status : checkpoint ? 'after' : 'uncovered',
+    tokens: result?.tokens ?? turn.tokens,
+    line: turn.span.startLine,
+    endLine: turn.span.endLine,
+    reason,
+    anchors: result?.anchors ?? [],
+    externalSource: turn.externalSource,
+    text: turn.text.length > MAX_DETAIL_TEXT ? turn.text.slice(0, MAX_DETAIL_TEXT) : turn.text,
+    textTruncated: turn.text.length > MAX_DETAIL_TEXT,
+  };
+}
+
+export function summaryDetails(transcript: Transcript, analysis: Analysis, checkpointIndex: number): SummaryDetails {
+  const checkpoint = analysis.checkpoints[checkpointIndex];
+  return {
+    checkpointIndex,
+    summaryId: checkpoint.summaryId,
+    text: transcript.checkpoints[checkpoint.index]?.summary ?? '',
+    foundAnchors: checkpoint.foundAnchors,
+    cutAt: checkpoint.truncation.truncated ? checkpoint.truncation.cutAt : undefined,
+  };
+}
+
+/** What the pointer set should have been, in the design note's shape: covered ids and ids routed to the raw log. */
+export interface SafePointerSet {
+  summary_id: string;
+  covered: TurnId[];
+  uncovered: TurnId[];
+}
+
+export function safePointerSet(checkpoint: CheckpointAnalysis): SafePointerSet {
+  const safe = new Set(checkpoint.safeCovered.map(String));
+  return {
+    summary_id: checkpoint.summaryId,
+    covered: checkpoint.safeCovered,
+    uncovered: checkpoint.turns.filter((result) => !safe.has(String(result.id))).map((result) => result.id),
+  };
+}
+
+/** The worst verdict across checkpoints (fail-closed > conditional > reversible), or undefined when there are none. */
+export function worstVerdict(analysis: Analysis): CheckpointAnalysis['verdict'] | undefined {
+  const order = ['reversible', 'conditional', 'fail-closed'] as const;
+  let worst = -1;
+  for (const checkpoint of analysis.checkpoints) worst = Math.max(worst, order.indexOf(checkpoint.verdict));
+  return worst < 0 ? undefined : order[worst];
+}
+
+/** "380 covered · 40 claimed-missing · fail-closed", the one-line description of a checkpoint. */
+export function describeCheckpoint(checkpoint: CheckpointAnalysis): string {
+  const parts = [`${checkpoint.counts.covered} covered`];
+  if (checkpoint.counts['claimed-missing'] > 0) parts.push(`${checkpoint.counts['claimed-missing']} claimed-missing`);
+  if (checkpoint.counts.uncovered > 0) parts.push(`${checkpoint.counts.uncovered} uncovered`);
+  if (checkpoint.truncation.truncated) parts.push('truncated');
+  parts.push(checkpoint.verdict);
+  return parts.join(' · ');
+}
+
+/** "turns 380–419" / "turn 7". */
+export function describeRange(from: TurnId, to: TurnId, count: number): string {
+  return count === 1 || String(from) === String(to) ? `turn ${from}` : `turns ${from}–${to}`;
+}

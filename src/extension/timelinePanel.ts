@@ -1,0 +1,302 @@
+// The compaction timeline: one webview panel per transcript. Serves the protocol (ready -> init, paged
+// rows, turn and summary details), validates every message from the webview, opens turns beside the panel,
+// keeps the webview live when the transcript grows, and restores panels after a reload from view state only.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { HostMessage, ViewState } from '../protocol';
+import { revealLines, revealTurn } from './editorReveal';
+import type { Log } from './log';
+import { validateViewState, validateWebviewMessage, viewStateShape, type MessageBounds } from './messageValidation';
+import {
+  checkpointHeaders,
+  fileInfo,
+  safePointerSet,
+  summaryDetails,
+  timelineRows,
+  turnDetails,
+} from './timelineData';
+import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
+import { renderWebviewHtml } from './webviewHtml';
+
+export const TIMELINE_VIEW_TYPE = 'compactionLens.timeline';
+/** Context key: true while a timeline panel is the active editor. */
+const TIMELINE_ACTIVE_KEY = 'compactionLens.timelineActive';
+
+export type MessageOutcome = 'handled' | 'ignored';
+
+interface PanelServices {
+  extensionUri: vscode.Uri;
+  store: TranscriptStore;
+  log: Log;
+}
+
+export class TimelinePanel implements vscode.Disposable {
+  private ready = false;
+  private isDisposed = false;
+  private viewState?: ViewState;
+  private pendingSelection?: { checkpointIndex: number; turnIndex: number };
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposed = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposed.event;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly uri: vscode.Uri,
+    private readonly services: PanelServices,
+    restore?: ViewState,
+  ) {
+    this.viewState = restore;
+    const dist = vscode.Uri.joinPath(services.extensionUri, 'dist');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
+    panel.webview.html = renderWebviewHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: randomBytes(16).toString('hex'),
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+      title: `Compaction timeline: ${this.name}`,
+    });
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) this.ready = false; // the webview is torn down; it sends `ready` again when shown
+      }),
+      services.store.onDidChange((entry) => {
+        if (entry.uri.toString() === uri.toString()) this.postUpdate(entry);
+      }),
+      services.store.onDidRemove((removed) => {
+        if (removed.toString() === uri.toString()) {
+          this.post({ type: 'error', message: `${this.name} was deleted or is no longer a readable transcript.` });
+        }
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  get name(): string {
+    return this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1);
+  }
+
+  /** The last view state the webview reported (or the one it was restored with). */
+  get currentViewState(): ViewState | undefined {
+    return this.viewState;
+  }
+
+  /** True once the webview has sent `ready` and has not been hidden since. */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Asks the webview to select a turn (queued until the webview is ready). */
+  selectTurn(checkpointIndex: number, turnIndex: number): void {
+    if (this.ready) this.post({ type: 'selectTurn', checkpointIndex, turnIndex });
+    else this.pendingSelection = { checkpointIndex, turnIndex };
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
+  }
+
+  /**
+   * Handles one message from the webview. Invalid or unknown messages are ignored and logged.
+   * Resolves once the message was acted on.
+   */
+  async receive(raw: unknown): Promise<MessageOutcome> {
+    const entry = this.services.store.get(this.uri);
+    const bounds: MessageBounds = {
+      checkpointCount: entry?.analysis.checkpoints.length ?? 0,
+      turnCount: entry?.transcript.turns.length ?? 0,
+    };
+    const validation = validateWebviewMessage(raw, this.uri.fsPath, bounds);
+    if (!validation.ok) {
+      this.services.log.warn(`timeline ${this.name}: ignored a message from the webview: ${validation.reason}`);
+      return 'ignored';
+    }
+    const message = validation.message;
+    if (!entry) {
+      this.services.log.warn(`timeline ${this.name}: ignored ${message.type}: the transcript is not analysed`);
+      return 'ignored';
+    }
+    try {
+      switch (message.type) {
+        case 'ready':
+          this.ready = true;
+          this.post({
+            type: 'init',
+            file: fileInfo(this.uri.fsPath, entry.transcript),
+            checkpoints: checkpointHeaders(entry.transcript, entry.analysis),
+            problems: entry.analysis.problems,
+            restore: this.viewState ? validateViewState(this.viewState, this.uri.fsPath, bounds) : undefined,
+          });
+          if (this.pendingSelection) {
+            this.post({ type: 'selectTurn', ...this.pendingSelection });
+            this.pendingSelection = undefined;
+          }
+          break;
+        case 'getRows':
+          this.post({
+            type: 'rows',
+            requestId: message.requestId,
+            checkpointIndex: message.checkpointIndex,
+            start: message.start,
+            rows: timelineRows(entry.transcript, entry.analysis, message.checkpointIndex, message.start, message.count),
+          });
+          break;
+        case 'getTurnDetails':
+          this.post({
+            type: 'turnDetails',
+            requestId: message.requestId,
+            checkpointIndex: message.checkpointIndex,
+            details: turnDetails(entry.transcript, entry.analysis, message.checkpointIndex, message.turnIndex),
+          });
+          break;
+        case 'getSummary':
+          this.post({
+            type: 'summary',
+            requestId: message.requestId,
+            details: summaryDetails(entry.transcript, entry.analysis, message.checkpointIndex),
+          });
+          break;
+        case 'openTurn':
+          await revealTurn(entry, message.turnIndex, { beside: true, preserveFocus: false });
+          break;
+        case 'openCheckpoint': {
+          const checkpoint = entry.analysis.checkpoints[message.checkpointIndex];
+          await revealLines(entry.uri, checkpoint.line, checkpoint.endLine, { beside: true, preserveFocus: false });
+          break;
+        }
+        case 'copySafePointerSet':
+          await copySafePointerSet(entry, message.checkpointIndex);
+          break;
+        case 'viewState':
+          this.viewState = message.state;
+          break;
+      }
+      return 'handled';
+    } catch (error) {
+      this.services.log.error(`timeline ${this.name}: ${message.type}`, error);
+      const requestId = 'requestId' in message ? message.requestId : undefined;
+      this.post({ type: 'error', requestId, message: `Could not ${message.type}: ${(error as Error).message}` });
+      return 'handled';
+    }
+  }
+
+  dispose(): void {
+    if (this.isDisposed) return;
+    this.isDisposed = true;
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.panel.dispose();
+    this.disposed.fire();
+    this.disposed.dispose();
+  }
+
+  private postUpdate(entry: AnalysedTranscript): void {
+    if (!this.ready) return; // the next `ready` gets a fresh init
+    this.post({
+      type: 'updated',
+      file: fileInfo(this.uri.fsPath, entry.transcript),
+      checkpoints: checkpointHeaders(entry.transcript, entry.analysis),
+      problems: entry.analysis.problems,
+    });
+  }
+
+  private post(message: HostMessage): void {
+    void this.panel.webview.postMessage(message);
+  }
+}
+
+/** Copies a checkpoint's safe pointer set to the clipboard as JSON and says so. */
+export async function copySafePointerSet(entry: AnalysedTranscript, checkpointIndex: number): Promise<void> {
+  const checkpoint = entry.analysis.checkpoints[checkpointIndex];
+  const set = safePointerSet(checkpoint);
+  await vscode.env.clipboard.writeText(JSON.stringify(set, null, 2));
+  void vscode.window.showInformationMessage(
+    `Copied the safe pointer set of ${checkpoint.summaryId}: ${set.covered.length} covered, ` +
+      `${set.uncovered.length} routed to the raw log.`,
+  );
+}
+
+/** All open timeline panels (one per transcript) and their serializer. */
+export class TimelinePanels implements vscode.WebviewPanelSerializer, vscode.Disposable {
+  private readonly panels = new Map<string, TimelinePanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly services: PanelServices) {
+    this.disposables.push(vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, this));
+  }
+
+  get(uri: vscode.Uri): TimelinePanel | undefined {
+    return this.panels.get(uri.toString());
+  }
+
+  /** The timeline panel that is the active editor, if any. */
+  active(): TimelinePanel | undefined {
+    return [...this.panels.values()].find((panel) => panel.panel.active);
+  }
+
+  /** Shows the timeline of `entry` (creating it or revealing the open one), optionally selecting a turn. */
+  show(entry: AnalysedTranscript, selection?: { checkpointIndex: number; turnIndex: number }): TimelinePanel {
+    let timeline = this.get(entry.uri);
+    if (timeline) {
+      timeline.reveal();
+    } else {
+      const panel = vscode.window.createWebviewPanel(
+        TIMELINE_VIEW_TYPE,
+        `Timeline: ${entry.name}`,
+        { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+        { enableScripts: true, retainContextWhenHidden: false, localResourceRoots: [this.dist] },
+      );
+      timeline = this.adopt(panel, entry.uri);
+    }
+    if (selection) timeline.selectTurn(selection.checkpointIndex, selection.turnIndex);
+    return timeline;
+  }
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const viewState = viewStateShape(state);
+    if (!viewState) {
+      this.services.log.warn('a timeline panel could not be restored: it had no view state');
+      panel.dispose();
+      return;
+    }
+    const uri = vscode.Uri.file(viewState.file);
+    if (this.get(uri)) {
+      panel.dispose(); // already open in another panel
+      return;
+    }
+    const entry = await this.services.store.open(uri, false);
+    if (!entry) {
+      panel.dispose();
+      void vscode.window.showWarningMessage(
+        `Compaction Lens could not restore the timeline of ${viewState.file}: the file is missing or no longer a transcript.`,
+      );
+      return;
+    }
+    panel.title = `Timeline: ${entry.name}`;
+    this.adopt(panel, uri, viewState);
+  }
+
+  dispose(): void {
+    for (const panel of [...this.panels.values()]) panel.dispose();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+
+  private get dist(): vscode.Uri {
+    return vscode.Uri.joinPath(this.services.extensionUri, 'dist');
+  }
+
+  private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri, restore?: ViewState): TimelinePanel {
+    const timeline = new TimelinePanel(panel, uri, this.services, restore);
+    const key = uri.toString();
+    this.panels.set(key, timeline);
+    const updateContext = () =>
+      void vscode.commands.executeCommand('setContext', TIMELINE_ACTIVE_KEY, this.active() !== undefined);
+    const viewStateSubscription = panel.onDidChangeViewState(updateContext);
+    timeline.onDidDispose(() => {
+      viewStateSubscription.dispose();
+      if (this.panels.get(key) === timeline) this.panels.delete(key);
+      updateContext();
+    });
+    updateContext();
+    return timeline;
+  }
+}

@@ -1,0 +1,343 @@
+// One analysed transcript per file URI, cached. Opens files through TranscriptFile, analyses them with
+// core/analyze (one token cache per file, so a re-analysis after an append does not re-tokenize), keeps
+// them live (debounced refresh when the file changes) and tells listeners when an analysis changes.
+import * as vscode from 'vscode';
+import { analyze } from '../core/analyze';
+import type { Analysis, TokenCounter, Transcript, Turn, TurnId } from '../core/model';
+import { createTokenCounter, type EncodingName } from '../node/tokenCounter';
+import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
+import type { Log } from './log';
+import { readSettings, type Settings } from './settings';
+import { isAbort, reportFailure } from './userErrors';
+
+/** How long a burst of file changes is collapsed before the transcript is re-read. */
+export const REFRESH_DEBOUNCE_MS = 250;
+
+/** A transcript file with its current snapshot and the analysis of that snapshot. */
+export class AnalysedTranscript {
+  /** Bumped on every re-analysis. */
+  version = 1;
+  private lineIndex?: { starts: number[]; indexes: number[] };
+  private idIndex?: Map<string, number>;
+
+  constructor(
+    readonly uri: vscode.Uri,
+    readonly file: TranscriptFile,
+    public transcript: Transcript,
+    public analysis: Analysis,
+    public tokenCache: WeakMap<Turn, number>,
+  ) {}
+
+  get name(): string {
+    return this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1);
+  }
+
+  update(transcript: Transcript, analysis: Analysis): void {
+    this.transcript = transcript;
+    this.analysis = analysis;
+    this.version++;
+    this.lineIndex = undefined;
+    this.idIndex = undefined;
+  }
+
+  /** Index of the turn whose record covers the 1-based `line`, if any. */
+  turnAtLine(line: number): number | undefined {
+    if (!this.lineIndex) {
+      const order = this.transcript.turns.map((_, index) => index);
+      order.sort((a, b) => this.transcript.turns[a].span.startLine - this.transcript.turns[b].span.startLine);
+      this.lineIndex = { starts: order.map((index) => this.transcript.turns[index].span.startLine), indexes: order };
+    }
+    const { starts, indexes } = this.lineIndex;
+    let low = 0;
+    let high = starts.length - 1;
+    let found = -1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (starts[middle] <= line) {
+        found = middle;
+        low = middle + 1;
+      } else {
+        high = middle - 1;
+      }
+    }
+    if (found < 0) return undefined;
+    const index = indexes[found];
+    return this.transcript.turns[index].span.endLine >= line ? index : undefined;
+  }
+
+  /** Index of the first turn with this id. */
+  turnIndexOfId(id: TurnId): number | undefined {
+    if (!this.idIndex) {
+      this.idIndex = new Map();
+      this.transcript.turns.forEach((turn, index) => {
+        const key = String(turn.id);
+        if (!this.idIndex!.has(key)) this.idIndex!.set(key, index);
+      });
+    }
+    return this.idIndex.get(String(id));
+  }
+}
+
+interface LoadOptions {
+  signal?: AbortSignal;
+  onProgress?: (fraction: number, message: string) => void;
+}
+
+export class TranscriptStore implements vscode.Disposable {
+  private readonly entries = new Map<string, AnalysedTranscript>();
+  private readonly loading = new Map<string, Promise<AnalysedTranscript>>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly watchers = new Map<string, vscode.Disposable>();
+  private readonly refreshing = new Map<string, Promise<void>>();
+  private readonly changed = new vscode.EventEmitter<AnalysedTranscript>();
+  private readonly removed = new vscode.EventEmitter<vscode.Uri>();
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.removed];
+  private settings: Settings = readSettings();
+  private counter?: { encoding: EncodingName; count: TokenCounter };
+
+  /** Fires after a transcript was analysed for the first time or re-analysed. */
+  readonly onDidChange = this.changed.event;
+  /** Fires when a transcript was dropped (deleted, or no longer readable). */
+  readonly onDidRemove = this.removed.event;
+
+  constructor(private readonly log: Log) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length > 0 && this.entries.has(event.document.uri.toString())) {
+          this.scheduleRefresh(event.document.uri);
+        }
+      }),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('compactionLens')) void this.settingsChanged(event);
+      }),
+    );
+  }
+
+  get(uri: vscode.Uri): AnalysedTranscript | undefined {
+    return this.entries.get(uri.toString());
+  }
+
+  all(): AnalysedTranscript[] {
+    return [...this.entries.values()].sort((a, b) => a.uri.fsPath.localeCompare(b.uri.fsPath));
+  }
+
+  /** The analysed transcript of `uri`, reading and analysing it first when needed. Throws on failure. */
+  load(uri: vscode.Uri, options: LoadOptions = {}): Promise<AnalysedTranscript> {
+    const key = uri.toString();
+    const existing = this.entries.get(key);
+    if (existing) return Promise.resolve(existing);
+    let pending = this.loading.get(key);
+    if (!pending) {
+      pending = this.loadNow(uri, options).finally(() => this.loading.delete(key));
+      this.loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * `load` with a progress notification (cancellable) when `interactive`, or the status-bar spinner
+   * otherwise. Failures are shown to the user when interactive, logged otherwise; returns undefined then.
+   */
+  async open(uri: vscode.Uri, interactive: boolean): Promise<AnalysedTranscript | undefined> {
+    const existing = this.get(uri);
+    if (existing) return existing;
+    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+    try {
+      return await vscode.window.withProgress(
+        {
+          location: interactive ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window,
+          title: `Compaction Lens: ${name}`,
+          cancellable: interactive,
+        },
+        async (progress, token) => {
+          const abort = new AbortController();
+          const subscription = token.onCancellationRequested(() => abort.abort());
+          let reported = 0;
+          try {
+            return await this.load(uri, {
+              signal: abort.signal,
+              onProgress: (fraction, message) => {
+                const increment = Math.max(0, fraction * 100 - reported);
+                reported += increment;
+                progress.report({ message, increment });
+              },
+            });
+          } finally {
+            subscription.dispose();
+          }
+        },
+      );
+    } catch (error) {
+      if (isAbort(error)) return undefined;
+      if (interactive) reportFailure(this.log, uri.fsPath, error);
+      else this.log.info(`not analysed: ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Re-reads the file after a change, debounced; the analysis is updated only when the file changed. */
+  scheduleRefresh(uri: vscode.Uri): void {
+    const key = uri.toString();
+    if (!this.entries.has(key)) return;
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.refresh(uri);
+      }, REFRESH_DEBOUNCE_MS),
+    );
+  }
+
+  /** Re-reads the file now (appended bytes only when it grew) and re-analyses it if it changed. */
+  refresh(uri: vscode.Uri): Promise<void> {
+    const key = uri.toString();
+    const previous = this.refreshing.get(key) ?? Promise.resolve();
+    const next = previous.then(() => this.refreshNow(key));
+    this.refreshing.set(key, next);
+    void next.finally(() => {
+      if (this.refreshing.get(key) === next) this.refreshing.delete(key);
+    });
+    return next;
+  }
+
+  /** Forgets a transcript (its diagnostics, tree items and panels follow through onDidRemove). */
+  remove(uri: vscode.Uri): void {
+    const key = uri.toString();
+    if (!this.entries.delete(key)) return;
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.watchers.get(key)?.dispose();
+    this.watchers.delete(key);
+    this.removed.fire(uri);
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const watcher of this.watchers.values()) watcher.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  private async loadNow(uri: vscode.Uri, options: LoadOptions): Promise<AnalysedTranscript> {
+    if (uri.scheme !== 'file') {
+      throw new UnusableTranscriptError(
+        `${uri.toString()} is not a file on disk; Compaction Lens reads transcripts from the local file system.`,
+        uri.toString(),
+      );
+    }
+    const settings = this.settings;
+    const file = await TranscriptFile.open(uri.fsPath, {
+      defaultBudgets: settings.defaultSummaryBudget,
+      signal: options.signal,
+      onProgress: (read, total) => options.onProgress?.(total > 0 ? (0.5 * read) / total : 0, 'reading…'),
+    });
+    options.onProgress?.(0.5, 'counting tokens and checking coverage…');
+    await new Promise((resolve) => setTimeout(resolve, 0)); // let the progress message show
+    if (options.signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+    const tokenCache = new WeakMap<Turn, number>();
+    const transcript = file.transcript;
+    const analysis = this.analyse(transcript, tokenCache);
+    options.onProgress?.(1, 'done');
+    const key = uri.toString();
+    const entry = new AnalysedTranscript(uri, file, transcript, analysis, tokenCache);
+    this.entries.set(key, entry);
+    this.watch(uri);
+    this.changed.fire(entry);
+    return entry;
+  }
+
+  private async refreshNow(key: string): Promise<void> {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    let result: 'unchanged' | 'appended' | 'reloaded';
+    try {
+      result = await entry.file.refresh();
+    } catch (error) {
+      if (error instanceof UnusableTranscriptError) {
+        this.log.info(`dropped ${entry.uri.fsPath}: ${error.message}`);
+        this.remove(entry.uri);
+      } else {
+        this.log.error(`re-reading ${entry.uri.fsPath}`, error);
+      }
+      return;
+    }
+    if (result === 'unchanged' || this.entries.get(key) !== entry) return;
+    this.reanalyse(entry);
+    this.log.info(`${entry.name}: ${result}, ${entry.transcript.turns.length} turns, ${entry.analysis.checkpoints.length} checkpoints`);
+  }
+
+  private reanalyse(entry: AnalysedTranscript): void {
+    const transcript = entry.file.transcript;
+    entry.update(transcript, this.analyse(transcript, entry.tokenCache));
+    this.changed.fire(entry);
+  }
+
+  private analyse(transcript: Transcript, tokenCache: WeakMap<Turn, number>): Analysis {
+    const settings = this.settings;
+    return analyze(transcript, {
+      countTokens: this.tokenCounter(settings.encoding),
+      ratioFloor: settings.ratioFloor,
+      anchorMatching: settings.anchorMatching,
+      tokenCache,
+    });
+  }
+
+  private tokenCounter(encoding: EncodingName): TokenCounter {
+    if (!this.counter || this.counter.encoding !== encoding) {
+      this.counter = { encoding, count: createTokenCounter(encoding) };
+    }
+    return this.counter.count;
+  }
+
+  private watch(uri: vscode.Uri): void {
+    const key = uri.toString();
+    if (this.watchers.has(key)) return;
+    const folder = vscode.Uri.joinPath(uri, '..');
+    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, name));
+    watcher.onDidChange(() => this.scheduleRefresh(uri));
+    watcher.onDidCreate(() => this.scheduleRefresh(uri));
+    watcher.onDidDelete(() => this.scheduleRefresh(uri));
+    this.watchers.set(key, watcher);
+  }
+
+  private async settingsChanged(event: vscode.ConfigurationChangeEvent): Promise<void> {
+    const previous = this.settings;
+    this.settings = readSettings();
+    const rereadFiles = event.affectsConfiguration('compactionLens.defaultSummaryBudget');
+    const newTokens = previous.encoding !== this.settings.encoding;
+    const reanalyse =
+      newTokens ||
+      previous.ratioFloor !== this.settings.ratioFloor ||
+      previous.anchorMatching !== this.settings.anchorMatching;
+    if (rereadFiles) {
+      // Assumed budgets are applied by the reader: open each file again.
+      const uris = this.all().map((entry) => entry.uri);
+      for (const uri of uris) {
+        this.entries.delete(uri.toString());
+        this.watchers.get(uri.toString())?.dispose();
+        this.watchers.delete(uri.toString());
+      }
+      for (const uri of uris) {
+        const entry = await this.open(uri, false);
+        if (!entry) this.removed.fire(uri);
+      }
+      return;
+    }
+    if (!reanalyse) return;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Compaction Lens: re-analysing' },
+      async () => {
+        for (const entry of this.all()) {
+          if (newTokens) entry.tokenCache = new WeakMap();
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          try {
+            this.reanalyse(entry);
+          } catch (error) {
+            this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
+          }
+        }
+      },
+    );
+  }
+}

@@ -36,7 +36,7 @@ Options:
                          ${FORMATS.map((format) => format.id).join(' | ')}
   --anchor-matching M    derived anchors a turn needs in the summary: any | majority | all (default any)
   --budget N             summary budget (tokens) to assume when a transcript records none
-  --max-line-mb N        skip records longer than N MB (default 64)
+  --max-line-mb N        skip records longer than N MB (default 16)
   --no-color             plain text even on a terminal
   -h, --help             show this help
   --version              show the version

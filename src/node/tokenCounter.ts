@@ -7,8 +7,10 @@ export const ENCODINGS = ['o200k_base', 'cl100k_base'] as const;
 export type EncodingName = (typeof ENCODINGS)[number];
 export const DEFAULT_ENCODING: EncodingName = 'o200k_base';
 
-/** Texts longer than this are split (at whitespace when there is some) before counting. */
+/** Texts longer than this are counted in pieces of about this size, cut at whitespace. */
 const CHUNK_CHARS = 8000;
+/** Unbroken runs (no whitespace) are cut every this many characters: BPE time grows with a run's square. */
+const RUN_CHARS = 100;
 
 interface Encoder {
   encode_ordinary(text: string): Uint32Array;
@@ -32,21 +34,25 @@ export function isEncodingName(value: string): value is EncodingName {
   return (ENCODINGS as readonly string[]).includes(value);
 }
 
-/** Splits text into pieces of at most CHUNK_CHARS, cutting after whitespace where possible. */
+/**
+ * Splits text into pieces of at most CHUNK_CHARS, cut at whitespace, with unbroken runs cut every RUN_CHARS.
+ * Counting the pieces apart differs from counting the whole by at most a token per cut.
+ */
 export function chunkText(text: string): string[] {
-  if (text.length <= CHUNK_CHARS) return [text];
+  if (text.length <= RUN_CHARS) return [text];
+  const words = text.match(new RegExp(`\\s+|\\S{1,${RUN_CHARS}}`, 'g')) ?? [];
   const chunks: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(start + CHUNK_CHARS, text.length);
-    if (end < text.length) {
-      const window = text.slice(start, end);
-      const cut = Math.max(window.lastIndexOf(' '), window.lastIndexOf('\n'));
-      if (cut > CHUNK_CHARS / 2) end = start + cut + 1;
+  let current = '';
+  for (const word of words) {
+    // Two non-whitespace pieces side by side are one run that was cut: keep the cut.
+    const continuesRun = current !== '' && !/\s/.test(word[0]) && !/\s/.test(current[current.length - 1]);
+    if (continuesRun || current.length + word.length > CHUNK_CHARS) {
+      chunks.push(current);
+      current = '';
     }
-    chunks.push(text.slice(start, end));
-    start = end;
+    current += word;
   }
+  if (current !== '') chunks.push(current);
   return chunks;
 }
 

@@ -17,7 +17,7 @@ export interface OpenOptions {
   format?: FormatId;
   /** Budgets to assume per format when the transcript records none. */
   defaultBudgets?: Partial<Record<FormatId, number>>;
-  /** Lines longer than this are skipped with a problem. Default 64 MiB. */
+  /** Lines longer than this are skipped with a problem. Default 16 MiB. */
   maxLineBytes?: number;
   onProgress?: (readBytes: number, totalBytes: number) => void;
   signal?: AbortSignal;
@@ -31,7 +31,7 @@ export class UnusableTranscriptError extends Error {
   }
 }
 
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 const HEAD_BYTES = 256 * 1024;
 const DETECTION_LINES = 50;
 const GZIP_MAGIC = [0x1f, 0x8b];

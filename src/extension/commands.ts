@@ -165,8 +165,10 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     if (counts.failed) message += `; ${counts.failed} could not be read (see the "Compaction Lens" output)`;
     message += '.';
     if (counts.analysed > 0) void vscode.commands.executeCommand('compactionLens.checkpoints.focus');
-    const choice = await vscode.window.showInformationMessage(message, ...(counts.failed ? ['Show Output'] : []));
-    if (choice) services.log.show();
+    // Not awaited: a notification's promise settles only when the user dismisses it.
+    void vscode.window
+      .showInformationMessage(message, ...(counts.failed ? ['Show Output'] : []))
+      .then((choice) => choice && services.log.show());
   }
 
   async function nextClaimedMissing(): Promise<void> {

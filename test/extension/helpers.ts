@@ -1,0 +1,48 @@
+// Shared helpers for the extension-host tests: the activated extension's API, fresh copies of the sample
+// transcript in temporary folders (tests never touch samples/), and polling for asynchronous effects.
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CompactionLensApi } from '../../src/extension/extension';
+
+export const EXTENSION_ID = 'compaction-lens.compaction-lens';
+
+export async function extensionApi(): Promise<CompactionLensApi> {
+  const extension = vscode.extensions.getExtension<CompactionLensApi>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  return extension.activate();
+}
+
+export function extensionPath(): string {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  return extension.extensionPath;
+}
+
+/** Copies samples/<name> into a new temporary folder (or into `folder`) and returns the copy's URI. */
+export function copySample(name = 'incident.jsonl', folder?: string): vscode.Uri {
+  const target = folder ?? mkdtempSync(path.join(tmpdir(), 'compaction-lens-test-'));
+  const file = path.join(target, name);
+  copyFileSync(path.join(extensionPath(), 'samples', name), file);
+  return vscode.Uri.file(file);
+}
+
+/** Polls `probe` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 15000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export function ourDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((diagnostic) => diagnostic.source === 'Compaction Lens');
+}
+
+export async function closeAllEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}

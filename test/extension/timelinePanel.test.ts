@@ -1,0 +1,123 @@
+// The timeline panel in a real extension host: the command opens it (and its webview completes the ready
+// handshake), the host ignores invalid messages from the webview, and valid ones open the transcript at the
+// turn and copy the safe pointer set.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { CompactionLensApi } from '../../src/extension/extension';
+import { closeAllEditors, copySample, extensionApi, extensionPath, waitFor } from './helpers';
+
+describe('timeline panel', () => {
+  let api: CompactionLensApi;
+
+  before(async () => {
+    api = await extensionApi();
+  });
+
+  afterEach(closeAllEditors);
+
+  it('Open Timeline opens the panel for a transcript and its webview says ready', async () => {
+    const uri = copySample();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const timeline = api.panels.get(uri);
+    assert.ok(timeline, 'no timeline panel for the transcript');
+    assert.equal(timeline.panel.viewType, 'compactionLens.timeline');
+    assert.equal(timeline.panel.title, 'Timeline: incident.jsonl');
+    assert.equal(timeline.panel.webview.options.enableScripts, true);
+    const roots = timeline.panel.webview.options.localResourceRoots ?? [];
+    assert.deepEqual(
+      roots.map((root) => root.fsPath),
+      [vscode.Uri.joinPath(vscode.Uri.file(extensionPath()), 'dist').fsPath],
+    );
+    const html = timeline.panel.webview.html;
+    assert.match(html, /default-src 'none'/);
+    const nonce = /script-src 'nonce-([0-9a-f]+)'/.exec(html)?.[1];
+    assert.ok(nonce && nonce.length >= 32, 'the CSP has no fresh nonce');
+    const tab = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .find((candidate) => candidate.input instanceof vscode.TabInputWebview && candidate.label === 'Timeline: incident.jsonl');
+    assert.ok(tab, 'the panel is not among the open tabs');
+    await waitFor(() => timeline.isReady, 'the webview to send ready', 30000);
+  });
+
+  it('opening the same transcript again reuses its panel', async () => {
+    const uri = copySample();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const first = api.panels.get(uri);
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    assert.equal(api.panels.get(uri), first);
+  });
+
+  it('ignores invalid messages from the webview', async () => {
+    const uri = copySample();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const timeline = api.panels.get(uri);
+    assert.ok(timeline);
+    const sentinel = `clipboard sentinel ${Date.now()}`;
+    await vscode.env.clipboard.writeText(sentinel);
+    const invalid: unknown[] = [
+      null,
+      'ready',
+      42,
+      [],
+      {},
+      { type: 'nope' },
+      { type: 'constructor' },
+      { type: 'openTurn' },
+      { type: 'openTurn', turnIndex: 422 },
+      { type: 'openTurn', turnIndex: -1 },
+      { type: 'openTurn', turnIndex: 1.5 },
+      { type: 'openTurn', turnIndex: '3' },
+      { type: 'openTurn', turnIndex: Number.NaN },
+      { type: 'getRows', requestId: 1, checkpointIndex: 1, start: 0, count: 10 },
+      { type: 'getRows', requestId: 1, checkpointIndex: 0, start: 0, count: 1_000_000 },
+      { type: 'getRows', requestId: 1, checkpointIndex: 0, start: 423, count: 10 },
+      { type: 'getRows', requestId: '1', checkpointIndex: 0, start: 0, count: 10 },
+      { type: 'getTurnDetails', requestId: 2, checkpointIndex: 0, turnIndex: 5000 },
+      { type: 'getSummary', requestId: -1, checkpointIndex: 0 },
+      { type: 'getSummary', requestId: 3, checkpointIndex: 7 },
+      { type: 'openCheckpoint', checkpointIndex: 3 },
+      { type: 'copySafePointerSet', checkpointIndex: 1 },
+      { type: 'copySafePointerSet', checkpointIndex: '0' },
+      { type: 'viewState', state: { version: 2, file: uri.fsPath, checkpointIndex: 0, selectedTurn: 0, scrollTop: 0 } },
+      { type: 'viewState', state: { version: 1, file: '/etc/passwd', checkpointIndex: 0, selectedTurn: 0, scrollTop: 0 } },
+    ];
+    for (const message of invalid) {
+      assert.equal(await timeline.receive(message), 'ignored', `accepted ${JSON.stringify(message)}`);
+    }
+    assert.equal(await vscode.env.clipboard.readText(), sentinel, 'an invalid message changed the clipboard');
+    const opened = vscode.window.visibleTextEditors.some((editor) => editor.document.uri.toString() === uri.toString());
+    assert.equal(opened, false, 'an invalid message opened the transcript');
+    assert.equal(timeline.currentViewState, undefined, 'an invalid view state was remembered');
+  });
+
+  it('openTurn opens the transcript beside the panel with the turn selected', async () => {
+    const uri = copySample();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const timeline = api.panels.get(uri);
+    assert.ok(timeline);
+    const panelColumn = timeline.panel.viewColumn;
+    assert.equal(await timeline.receive({ type: 'openTurn', turnIndex: 385 }), 'handled');
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor, 'no active text editor after openTurn');
+    assert.equal(editor.document.uri.toString(), uri.toString());
+    assert.notEqual(editor.viewColumn, panelColumn, 'the transcript did not open beside the panel');
+    assert.equal(editor.selection.start.line, 385, 'turn 385 sits on line 386 (0-based 385)');
+    assert.equal(editor.selection.end.line, 385);
+    assert.match(editor.document.getText(editor.selection), /"id":385/);
+  });
+
+  it('copySafePointerSet copies the safe pointer set as JSON; viewState is remembered', async () => {
+    const uri = copySample();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const timeline = api.panels.get(uri);
+    assert.ok(timeline);
+    assert.equal(await timeline.receive({ type: 'copySafePointerSet', checkpointIndex: 0 }), 'handled');
+    const copied = JSON.parse(await vscode.env.clipboard.readText()) as { summary_id: string; covered: number[]; uncovered: number[] };
+    assert.equal(copied.summary_id, 'S1');
+    assert.equal(copied.covered.length + copied.uncovered.length, 420);
+    assert.deepEqual(copied.covered, Array.from({ length: 380 }, (_, index) => index), 'safe set = turns 0..379');
+    const state = { version: 1, file: uri.fsPath, checkpointIndex: 0, selectedTurn: 12, scrollTop: 340 };
+    assert.equal(await timeline.receive({ type: 'viewState', state }), 'handled');
+    assert.deepEqual(timeline.currentViewState, state);
+  });
+});

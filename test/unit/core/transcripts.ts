@@ -1,0 +1,57 @@
+// Builders for the core tests: turns, checkpoints and transcripts in the model's shape, and the note's
+// incident (420 turns, budget 4096, a summary that stops mid-sentence at turn 380).
+import type { Checkpoint, Transcript, Turn, TurnId } from '../../../src/core/model';
+
+export function span(line: number, endLine = line) {
+  return { startLine: line, endLine, startOffset: line * 100, endOffset: line * 100 + 99 };
+}
+
+export function turn(id: TurnId, text: string, extra: Partial<Turn> = {}, line?: number): Turn {
+  const l = line ?? (typeof id === 'number' ? id + 1 : 1);
+  return { id, role: 'user', text, span: span(l), ...extra };
+}
+
+export function checkpoint(extra: Partial<Checkpoint> & { claimedIds: TurnId[]; turnsBefore: number }): Checkpoint {
+  return { summaryId: 'S1', summary: '', span: span(9999), ...extra };
+}
+
+export function transcript(turns: Turn[], checkpoints: Checkpoint[]): Transcript {
+  return { format: 'canonical', turns, checkpoints, problems: [], lineCount: turns.length + checkpoints.length };
+}
+
+export const INCIDENT_TURNS = 420;
+export const INCIDENT_CUT = 380;
+
+/**
+ * The note's incident. With `explicit`, each turn carries its anchor token; otherwise the anchors must be
+ * derived from the text (each turn names its own ledger entry and file). The summary covers turns 0..379 and
+ * stops mid-sentence; the pointer set claims 0..419.
+ */
+export function incident(explicit: boolean, reportedIds?: TurnId[]): Transcript {
+  const turns = Array.from({ length: INCIDENT_TURNS }, (_, i) =>
+    turn(
+      i,
+      `Posted ledger entry LEDGER_ENTRY_${1000 + i} and updated src/ledger/batch_${i}.ts; amount ${i}.`,
+      explicit ? { tokens: 100, anchor: `FACT-${i}-` } : { tokens: 100 },
+    ),
+  );
+  const facts = Array.from({ length: INCIDENT_CUT }, (_, i) =>
+    explicit ? `Turn ${i} established FACT-${i}-.` : `Entry LEDGER_ENTRY_${1000 + i} was posted.`,
+  );
+  const summary =
+    '1. Primary Request and Intent:\n' + facts.join(' ') + '\n\n2. Current Work:\n   Then, at the migration, you went fro';
+  const cp = checkpoint({
+    summary,
+    summaryBudget: 4096,
+    claimedIds: turns.map((t) => t.id),
+    turnsBefore: INCIDENT_TURNS,
+    span: span(INCIDENT_TURNS + 1),
+    recordedSummaryTokens: 4093,
+    ...(reportedIds ? { reportedIds } : {}),
+  });
+  return transcript(turns, [cp]);
+}
+
+export function range(from: number, toInclusive: number): number[] {
+  return Array.from({ length: toInclusive - from + 1 }, (_, i) => from + i);
+}

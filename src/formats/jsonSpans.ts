@@ -309,3 +309,22 @@ export class DocumentLines {
     return line.offset + utf8Length(line.text, column);
   }
 }
+
+/** Parses one JSONL line with positions, so elements inside a large record get their own byte range. */
+export function locateInLine(line: RawLine): { value: unknown; spanOf(node: unknown): SourceSpan } {
+  const located = parseLocated(line.text);
+  const whole: SourceSpan = { startLine: line.line, endLine: line.line, startOffset: line.offset, endOffset: line.endOffset };
+  return {
+    value: located.value,
+    spanOf(node: unknown): SourceSpan {
+      const range = typeof node === 'object' && node !== null ? located.rangeOf(node) : undefined;
+      if (!range) return whole;
+      return {
+        startLine: line.line,
+        endLine: line.line,
+        startOffset: line.offset + utf8Length(line.text, range[0]),
+        endOffset: line.offset + utf8Length(line.text, range[1]),
+      };
+    },
+  };
+}

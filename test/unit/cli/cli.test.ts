@@ -1,0 +1,151 @@
+// The CLI run as a child process (dist/cli.js, built by `npm run build`): the note's incident, exit
+// statuses, JSON shape, options, and every bad input of issue #2 — clear messages, no stack traces.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(__dirname, '../../../..');
+const cli = join(root, 'dist/cli.js');
+const incident = join(root, 'samples/incident.jsonl');
+
+function run(...args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const output = result.stdout + result.stderr;
+  assert.doesNotMatch(output, /\n\s+at .+:\d+:\d+\)?\n/, 'no stack trace is ever shown');
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, output };
+}
+
+const turn = (id: number, content = `turn ${id} mentions TOKEN_${id}`, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type: 'turn', id, role: 'user', content, ...extra });
+
+describe('compaction-lens CLI (child process)', function () {
+  this.timeout(60000);
+  let dir: string;
+  before(function () {
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first`);
+    dir = mkdtempSync(join(tmpdir(), 'cl-cli-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, data: string | Buffer) => {
+    const path = join(dir, name);
+    writeFileSync(path, data);
+    return path;
+  };
+
+  it('reports the note\'s incident: fail-closed, truncated, 380–419 claimed-missing, safe 0–379, exit 1', () => {
+    const { status, stdout } = run('check', incident);
+    assert.equal(status, 1);
+    assert.match(stdout, /S1\s+line 421\s+FAIL-CLOSED/);
+    assert.match(stdout, /prefix 42,000 tokens \(recorded, 420 claimed turns\) > ceiling 20,480 \(budget 4,096 × 5\)/);
+    assert.match(stdout, /truncated: yes/);
+    assert.match(stdout, /380 covered · 40 claimed-missing · 0 uncovered/);
+    assert.match(stdout, /claimed-missing: 380–419/);
+    assert.match(stdout, /safe pointer set: 0–379 \(380 turns\)/);
+    assert.doesNotMatch(stdout, /\u001b\[/, 'no colour when stdout is not a terminal');
+  });
+
+  it('prints the JSON document issue #2 specifies', () => {
+    const { status, stdout } = run('check', '--json', incident);
+    assert.equal(status, 1);
+    const doc = JSON.parse(stdout);
+    const file = doc.files[0];
+    assert.equal(file.format, 'canonical');
+    assert.equal(file.turns, 422);
+    const cp = file.checkpoints[0];
+    assert.equal(cp.summary_id, 'S1');
+    assert.equal(cp.verdict, 'fail-closed');
+    assert.equal(cp.prefix_tokens, 42000);
+    assert.equal(cp.summary_budget, 4096);
+    assert.equal(cp.ceiling, 20480);
+    assert.equal(cp.truncated, true);
+    assert.ok(cp.truncation_reasons.length > 0);
+    assert.ok(cp.summary_tokens > 0 && cp.summary_tokens <= 4096);
+    assert.equal(cp.turns.length, 420);
+    for (const t of cp.turns) {
+      assert.equal(t.status, t.id >= 380 ? 'claimed-missing' : 'covered', `turn ${t.id}`);
+      assert.equal(t.line, t.id + 1);
+    }
+    assert.deepEqual(cp.safe_covered, Array.from({ length: 380 }, (_, i) => i));
+    assert.deepEqual(file.problems, []);
+  });
+
+  it('exits 0 when every checkpoint is reversible', () => {
+    const lines = [turn(0), turn(1), JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: 'Both done: TOKEN_0 and TOKEN_1.', summary_budget: 1000, covered: [0, 1] })];
+    const { status, stdout } = run('check', write('ok.jsonl', lines.join('\n') + '\n'));
+    assert.equal(status, 0, stdout);
+    assert.match(stdout, /REVERSIBLE/);
+  });
+
+  it('--ratio-floor moves the ceiling', () => {
+    const { stdout } = run('check', '--json', '--ratio-floor', '20', incident);
+    const cp = JSON.parse(stdout).files[0].checkpoints[0];
+    assert.equal(cp.ceiling, 81920);
+    assert.equal(cp.verdict, 'conditional');
+  });
+
+  it('exits 2 with a clear message for unusable inputs, and still reports the other files', () => {
+    const empty = write('empty.jsonl', '');
+    const binary = write('garbage.jsonl', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
+    const missing = join(dir, 'nope.jsonl');
+    const { status, stdout } = run('check', empty, binary, missing, incident);
+    assert.equal(status, 2);
+    assert.match(stdout, /empty\.jsonl is empty: there are no records to analyse/);
+    assert.match(stdout, /garbage\.jsonl looks like binary data/);
+    assert.match(stdout, /nope\.jsonl: no such file/);
+    assert.match(stdout, /FAIL-CLOSED/, 'the good file is still analysed');
+  });
+
+  it('reports bad lines by number and analyses the rest (exit 1)', () => {
+    const lines = [
+      turn(0), // 1
+      '{"type":"turn", oops', // 2 invalid JSON
+      turn(0), // 3 duplicate id
+      JSON.stringify({ type: 'checkpoint', summary_id: 'BACK', summary: 's', summary_budget: 10, covered: { from: 1, to: 0 } }), // 4
+      turn(1), // 5
+      JSON.stringify({ type: 'checkpoint', summary_id: 'NEG', summary: 'TOKEN_0 TOKEN_1', summary_budget: -4, covered: { from: 0, to: 1 } }), // 6
+      JSON.stringify({ type: 'checkpoint', summary_id: 'NOB', summary: 'TOKEN_0 TOKEN_1', covered: [0, 1, 99] }), // 7
+    ];
+    const bytes = Buffer.concat([Buffer.from(lines.join('\n') + '\n'), Buffer.from([0xc3, 0x28, 0x0a])]); // line 8: invalid UTF-8
+    const path = write('mixed.jsonl', bytes);
+    const before = createHash('sha256').update(readFileSync(path)).digest('hex');
+    const { status, stdout } = run('check', '--json', path);
+    assert.equal(status, 1);
+    const file = JSON.parse(stdout).files[0];
+    const byLine = new Map<number, string>(file.problems.map((p: { line: number; message: string }) => [p.line, p.message]));
+    assert.match(byLine.get(2)!, /not valid JSON/);
+    assert.match(byLine.get(3)!, /already used on line 1/);
+    assert.match(byLine.get(4)!, /comes after turn 0 in the log/);
+    assert.match(byLine.get(6)!, /must be a positive number/);
+    assert.match(byLine.get(7)!, /(no "summary_budget"|not turns before it: 99)/);
+    assert.match(byLine.get(8)!, /not valid UTF-8/);
+    assert.deepEqual(file.checkpoints.map((cp: { summary_id: string; verdict: string }) => [cp.summary_id, cp.verdict]), [['NEG', 'fail-closed'], ['NOB', 'fail-closed']]);
+    assert.equal(createHash('sha256').update(readFileSync(path)).digest('hex'), before, 'the transcript is never written');
+  });
+
+  it('skips a 50 MB single line with a message naming the line and the limit', () => {
+    const path = join(dir, 'huge.jsonl');
+    const huge = JSON.stringify({ type: 'turn', id: 1, role: 'tool', content: 'x'.repeat(50 * 1024 * 1024) });
+    writeFileSync(path, `${turn(0)}\n${huge}\n`);
+    const { status, stdout } = run('check', path);
+    assert.equal(status, 1);
+    assert.match(stdout, /line 2: error: line 2 is 50\.0 MB, over the 16\.0 MB limit for one record; it was skipped/);
+  });
+
+  it('a file that is all bad lines is unusable (exit 2) and says what the first problem was', () => {
+    const { status, stdout } = run('check', write('allbad.jsonl', '{"type":"turn"}\n{"type":"turn","id":1}\n'));
+    assert.equal(status, 2);
+    assert.match(stdout, /no usable records .*line 1/);
+  });
+
+  it('rejects bad options with exit 2 and a one-line message', () => {
+    for (const args of [['frobnicate'], ['check'], ['check', '--ratio-floor', '-1', incident], ['check', '--encoding', 'gpt2', incident], ['check', '--bogus', incident]]) {
+      const { status, stderr } = run(...args);
+      assert.equal(status, 2, args.join(' '));
+      assert.match(stderr, /^compaction-lens: .+\n$/);
+    }
+    assert.match(run('--help').stdout, /Usage: compaction-lens check FILE/);
+  });
+});

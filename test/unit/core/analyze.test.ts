@@ -1,0 +1,339 @@
+// Tests for src/core/analyze.ts: statuses, verdicts, safe pointer sets and reasons on hand-made checkpoints
+// (Path A, Path B within and over the ceiling, unknown budget, encrypted summaries, anchorless turns), the
+// note's incident, token counting with real tiktoken (memoised, lazy), and internal failures kept per checkpoint.
+import * as assert from 'node:assert/strict';
+import { get_encoding, type Tiktoken } from 'tiktoken';
+import { analyze } from '../../../src/core/analyze';
+import { formatRanges } from '../../../src/core/idRanges';
+import type { AnalysisOptions, CheckpointAnalysis, Turn, TurnStatus } from '../../../src/core/model';
+import { checkpoint, incident, range, span, transcript, turn } from './transcripts';
+
+// Where the exact count does not matter: one token per whitespace-separated word (deterministic).
+const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
+const OPTS: AnalysisOptions = { countTokens: words };
+
+function statuses(cp: CheckpointAnalysis): TurnStatus[] {
+  return cp.turns.map((t) => t.status);
+}
+
+describe('core/analyze: the note\'s incident', () => {
+  for (const explicit of [true, false]) {
+    it(`fail-closed, truncated, 380–419 claimed-missing, safe 0–379 (${explicit ? 'explicit' : 'derived'} anchors)`, () => {
+      const a = analyze(incident(explicit), OPTS);
+      assert.equal(a.checkpoints.length, 1);
+      const cp = a.checkpoints[0];
+      assert.equal(cp.verdict, 'fail-closed');
+      assert.equal(cp.path, 'B');
+      assert.equal(cp.prefixTokens, 42000);
+      assert.equal(cp.prefixTokenSource, 'recorded');
+      assert.equal(cp.ceiling, 20480);
+      assert.equal(cp.overCeiling, true);
+      assert.equal(cp.summaryTokens, 4093);
+      assert.equal(cp.truncation.truncated, true);
+      assert.ok(cp.truncation.reasons.some((r) => r.startsWith('ends mid-clause: “') && r.endsWith('you went fro”')));
+      assert.ok(cp.truncation.reasons.includes('summary is at its budget: 4093 of 4096 tokens'));
+      assert.deepEqual(cp.counts, { covered: 380, 'claimed-missing': 40, uncovered: 0 });
+      assert.deepEqual(cp.claimedMissingRanges, [{ from: 380, to: 419, count: 40 }]);
+      assert.equal(formatRanges(cp.claimedMissingRanges), '380–419');
+      assert.deepEqual(cp.safeCovered, range(0, 379));
+      assert.match(cp.reasons[0], /^prefix is over the ceiling and the summariser reported no coverage: fail closed/);
+      assert.match(cp.reasons[0], /40 claimed turns are missing/);
+      assert.equal(cp.reasons[1], 'prefix 42,000 tokens > ceiling 20,480 (4,096 × 5)');
+      assert.ok(cp.reasons.some((r) => r.startsWith('summary appears truncated: ends mid-clause')));
+      const t408 = cp.turns[408];
+      assert.equal(t408.status, 'claimed-missing');
+      assert.equal(t408.line, 409);
+      assert.ok(t408.anchors.length > 0 && t408.anchors.every((x) => !x.found));
+      assert.match(t408.reason, /^claimed, but/);
+      assert.ok(cp.turns[12].anchors.some((x) => x.found && x.at !== undefined));
+      assert.ok(cp.foundAnchors.length >= 380);
+      for (const f of cp.foundAnchors) assert.ok(f.at >= 0);
+    });
+  }
+
+  it('with the summariser\'s report (Path A): conditional, turns 380–419 claimed-missing, safe 0–379', () => {
+    const cp = analyze(incident(true, range(0, 379)), OPTS).checkpoints[0];
+    assert.equal(cp.path, 'A');
+    assert.equal(cp.verdict, 'conditional');
+    assert.equal(cp.reasons[0], 'pointer set claims 40 turns the summariser did not report consuming; narrow it to the reported ids');
+    assert.deepEqual(cp.safeCovered, range(0, 379));
+    assert.equal(cp.turns[408].reported, false);
+    assert.equal(cp.turns[12].reported, true);
+    assert.equal(cp.turns[12].reason, 'reported consumed by the summariser');
+  });
+});
+
+describe('core/analyze: Path A', () => {
+  const turns = [turn(0, 'a ERR_A_1'), turn(1, 'b ERR_B_2'), turn(2, 'c ERR_C_3'), turn(3, 'd ERR_D_4')];
+
+  it('reversible when every claimed turn was reported; unclaimed turns are uncovered', () => {
+    const cp = analyze(
+      transcript(turns, [checkpoint({ claimedIds: [0, 1, 2], reportedIds: [0, 1, 2, 3], turnsBefore: 4, summaryBudget: 10 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.equal(cp.verdict, 'reversible');
+    assert.deepEqual(statuses(cp), ['covered', 'covered', 'covered', 'uncovered']);
+    assert.deepEqual(cp.safeCovered, [0, 1, 2]);
+    assert.equal(cp.turns[3].reported, true);
+    assert.equal(cp.overCeiling, false);
+    assert.match(cp.reasons[0], /reported consuming every claimed turn \(3\)/);
+  });
+
+  it('conditional when the pointer set claims turns the summariser did not report (even over the ceiling)', () => {
+    const cp = analyze(
+      transcript(turns, [checkpoint({ claimedIds: [0, 1, 2, 3], reportedIds: [1, 3], turnsBefore: 4, summaryBudget: 1 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.equal(cp.verdict, 'conditional');
+    assert.equal(cp.overCeiling, true);
+    assert.deepEqual(statuses(cp), ['claimed-missing', 'covered', 'claimed-missing', 'covered']);
+    assert.deepEqual(cp.safeCovered, [1, 3]);
+    assert.equal(cp.reasons[0], 'pointer set claims 2 turns the summariser did not report consuming; narrow it to the reported ids');
+    assert.deepEqual(cp.claimedMissingRanges.map((r) => [r.from, r.to]), [[0, 0], [2, 2]]);
+  });
+});
+
+describe('core/analyze: Path B', () => {
+  const turns = [
+    turn(0, 'Fix ERR_LEDGER_4107 in src/ledger.ts'),
+    turn(1, 'ok, go ahead'),
+    turn(2, 'Renamed parseEntry to readEntry'),
+    turn(3, 'Bumped lodash to v4.17.21'),
+  ];
+  const fullSummary = 'We fixed err-ledger-4107 (src/ledger.ts), renamed parseEntry, and bumped to v4.17.21.';
+
+  it('within the ceiling, every anchor present: reversible; an anchorless turn is covered and says why', () => {
+    const cp = analyze(transcript(turns, [checkpoint({ summary: fullSummary, summaryBudget: 100, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS).checkpoints[0];
+    assert.equal(cp.verdict, 'reversible');
+    assert.deepEqual(statuses(cp), ['covered', 'covered', 'covered', 'covered']);
+    assert.equal(cp.turns[1].reason, 'no distinctive content to check (no anchor): not counted as missing');
+    assert.deepEqual(cp.turns[1].anchors, []);
+    assert.deepEqual(cp.safeCovered, [0, 1, 2, 3]);
+    assert.match(cp.reasons[1], /^prefix 15 tokens \(counted\) ≤ ceiling 500 \(100 × 5\)$/);
+    assert.equal(cp.prefixTokenSource, 'counted');
+    assert.equal(cp.truncation.truncated, false);
+  });
+
+  it('within the ceiling, an anchor missing: conditional, safe set without it', () => {
+    const summary = 'We fixed err-ledger-4107 and bumped lodash to v4.17.21.';
+    const cp = analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 100, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS).checkpoints[0];
+    assert.equal(cp.verdict, 'conditional');
+    assert.deepEqual(statuses(cp), ['covered', 'covered', 'claimed-missing', 'covered']);
+    assert.deepEqual(cp.safeCovered, [0, 1, 3]);
+    assert.equal(cp.reasons[0], 'summary omits the anchors of 1 claimed turn; narrow the pointer set to the turns it covers');
+    assert.match(cp.turns[2].reason, /^claimed, but none of its anchors are in the summary: “/);
+  });
+
+  it('over the ceiling: fail-closed, safe = the run from the start, stopping at the first missing turn', () => {
+    const summary = 'We fixed err-ledger-4107 and bumped lodash to v4.17.21.';
+    const cp = analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 2, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS).checkpoints[0];
+    assert.equal(cp.verdict, 'fail-closed');
+    assert.deepEqual(statuses(cp), ['covered', 'covered', 'claimed-missing', 'covered']);
+    assert.deepEqual(cp.safeCovered, [0]); // turn 1 has no anchor: the run does not end on it
+    assert.match(cp.reasons[1], /> ceiling 10 \(2 × 5\)$/);
+  });
+
+  it('over the ceiling with every anchor present: still fail-closed, the run covers all', () => {
+    const cp = analyze(transcript(turns, [checkpoint({ summary: fullSummary, summaryBudget: 2, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS).checkpoints[0];
+    assert.equal(cp.verdict, 'fail-closed');
+    assert.deepEqual(cp.safeCovered, [0, 1, 2, 3]);
+    assert.equal(cp.counts['claimed-missing'], 0);
+  });
+
+  it('an unknown budget fails closed and says the ceiling cannot be checked', () => {
+    const cp = analyze(transcript(turns, [checkpoint({ summary: fullSummary, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS).checkpoints[0];
+    assert.equal(cp.verdict, 'fail-closed');
+    assert.equal(cp.ceiling, undefined);
+    assert.equal(cp.summaryBudget, undefined);
+    assert.match(cp.reasons[0], /^summary budget is unknown, so the ceiling cannot be checked: fail closed/);
+    assert.match(cp.reasons[1], /the summary budget is not recorded, so there is no ceiling to compare with/);
+    assert.deepEqual(cp.safeCovered, [0, 1, 2, 3]);
+  });
+
+  it('a nonsense budget is treated as unknown and named', () => {
+    for (const b of [-5, 0, NaN]) {
+      const cp = analyze(transcript(turns, [checkpoint({ summary: fullSummary, summaryBudget: b, claimedIds: [0], turnsBefore: 4 })]), OPTS).checkpoints[0];
+      assert.equal(cp.verdict, 'fail-closed');
+      assert.match(cp.reasons[1], new RegExp(`summary budget ${String(b)} is not a usable number`));
+    }
+  });
+
+  it('an assumed budget is marked as such, and the recorded prefix is shown', () => {
+    const cp = analyze(
+      transcript(turns, [
+        checkpoint({ summary: fullSummary, summaryBudget: 4096, budgetAssumed: true, recordedPrefixTokens: 167094, claimedIds: [0], turnsBefore: 4 }),
+      ]),
+      OPTS,
+    ).checkpoints[0];
+    assert.equal(cp.budgetAssumed, true);
+    assert.equal(cp.reasons[1], 'prefix 4 tokens (counted) ≤ ceiling 20,480 (4,096 × 5) (assumed budget)');
+    assert.equal(cp.reasons[2], 'the agent recorded 167,094 tokens of context at compaction');
+    assert.equal(cp.recordedPrefixTokens, 167094);
+  });
+
+  it('the ratio floor is configurable', () => {
+    const t = transcript(turns, [checkpoint({ summary: fullSummary, summaryBudget: 3, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]);
+    // 15 tokens of prefix: within 3 × 5 = 15, over 3 × 4 = 12.
+    assert.equal(analyze(t, OPTS).checkpoints[0].verdict, 'reversible');
+    const four = analyze(t, { countTokens: words, ratioFloor: 4 }).checkpoints[0];
+    assert.equal(four.verdict, 'fail-closed');
+    assert.equal(four.ceiling, 12);
+    assert.equal(four.ratioFloor, 4);
+    assert.match(four.reasons[1], /> ceiling 12 \(3 × 4\)$/);
+  });
+
+  it('anchor matching strictness: all vs any', () => {
+    const t = [turn(0, 'Touched ALPHA_1 and BETA_2')];
+    const mk = () => transcript(t, [checkpoint({ summary: 'alpha 1 only', summaryBudget: 100, claimedIds: [0], turnsBefore: 1 })]);
+    assert.equal(analyze(mk(), { countTokens: words, anchorMatching: 'any' }).checkpoints[0].verdict, 'reversible');
+    const strict = analyze(mk(), { countTokens: words, anchorMatching: 'all' }).checkpoints[0];
+    assert.equal(strict.verdict, 'conditional');
+    assert.match(strict.turns[0].reason, /only 1 of 2 anchors are in the summary \(rule: all\); absent: “BETA_2”/);
+  });
+
+  it('explicit anchors are matched exactly, as in the note', () => {
+    const t = [turn(0, 'x', { anchor: 'Ledger-7' }), turn(1, 'y', { anchor: 'KEEP' })];
+    const cp = analyze(transcript(t, [checkpoint({ summary: 'ledger-7 and KEEP', summaryBudget: 100, claimedIds: [0, 1], turnsBefore: 2 })]), OPTS).checkpoints[0];
+    assert.deepEqual(statuses(cp), ['claimed-missing', 'covered']);
+    assert.equal(cp.turns[0].reason, 'claimed, but its anchor “Ledger-7” is not in the summary');
+    assert.equal(cp.turns[1].reason, 'anchor “KEEP” found in the summary');
+    assert.deepEqual(cp.foundAnchors, [{ anchor: 'KEEP', at: 13 }]);
+  });
+});
+
+describe('core/analyze: encrypted summaries', () => {
+  const turns = [turn(0, 'ERR_A_1'), turn(1, 'ERR_B_2'), turn(2, 'later')];
+
+  it('Path B: claimed turns are claimed-missing, fail-closed, and it says coverage is unverifiable', () => {
+    const cp = analyze(
+      transcript(turns, [checkpoint({ summary: 'gAAAAABk…', opaque: true, summaryBudget: 100, claimedIds: [0, 1], turnsBefore: 3 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.equal(cp.opaque, true);
+    assert.equal(cp.verdict, 'fail-closed');
+    assert.deepEqual(statuses(cp), ['claimed-missing', 'claimed-missing', 'uncovered']);
+    assert.equal(cp.turns[0].reason, 'summary is encrypted; coverage cannot be verified');
+    assert.deepEqual(cp.safeCovered, []);
+    assert.match(cp.reasons[0], /^summary is encrypted: coverage of its 2 claimed turns cannot be verified/);
+    assert.equal(cp.truncation.truncated, false);
+    assert.deepEqual(cp.foundAnchors, []);
+  });
+
+  it('Path A: the report decides, and a reason says the text could not be checked', () => {
+    const cp = analyze(
+      transcript(turns, [checkpoint({ summary: '', opaque: true, claimedIds: [0, 1], reportedIds: [0, 1], turnsBefore: 3 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.equal(cp.verdict, 'reversible');
+    assert.ok(cp.reasons.some((r) => r.includes('encrypted') && r.includes('cannot be verified')));
+  });
+});
+
+describe('core/analyze: sizes and tokens', () => {
+  let enc: Tiktoken;
+  before(function () {
+    this.timeout(60_000); // loading the o200k ranks takes a while on a busy machine
+    enc = get_encoding('o200k_base');
+  });
+  after(() => enc.free());
+
+  it('counts unrecorded turns with the injected counter, once per text across analyses; recorded counts win', () => {
+    const calls: string[] = [];
+    const count = (t: string): number => {
+      calls.push(t);
+      return enc.encode_ordinary(t).length;
+    };
+    const turns: Turn[] = [
+      turn(0, 'The ledger failed with ERR_LEDGER_4107 at src/ledger.ts line 88.'),
+      turn(1, 'Recorded turn', { tokens: 1234 }),
+      turn(2, 'Not claimed by anyone: never tokenized.'),
+      turn(3, 'Claimed only by the second checkpoint, ERR_Z_9.'),
+    ];
+    const t = transcript(turns, [
+      checkpoint({ summary: 'ERR_LEDGER_4107 happened.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 3 }),
+      checkpoint({ summaryId: 'S2', summary: 'ERR_LEDGER_4107 happened.', summaryBudget: 1000, claimedIds: [3], turnsBefore: 4 }),
+    ]);
+    const tokenCache = new WeakMap<Turn, number>();
+    const first = analyze(t, { countTokens: count, tokenCache });
+    const expected0 = enc.encode_ordinary(turns[0].text).length;
+    assert.equal(first.checkpoints[0].prefixTokens, expected0 + 1234);
+    assert.equal(first.checkpoints[0].prefixTokenSource, 'mixed');
+    assert.equal(first.checkpoints[1].prefixTokenSource, 'counted');
+    assert.equal(first.checkpoints[0].summaryTokens, enc.encode_ordinary('ERR_LEDGER_4107 happened.').length);
+    assert.equal(first.checkpoints[0].turns[1].tokens, 1234);
+    assert.equal(first.checkpoints[0].turns[2].tokens, undefined);
+    assert.ok(!calls.includes(turns[2].text), 'an unclaimed turn is not tokenized');
+    assert.ok(!calls.includes(turns[1].text), 'a recorded turn is not tokenized');
+    assert.equal(calls.filter((c) => c === turns[0].text).length, 1);
+    assert.equal(calls.filter((c) => c === 'ERR_LEDGER_4107 happened.').length, 1, 'each summary counted once');
+    const before = calls.length;
+    const second = analyze(t, { countTokens: count, tokenCache });
+    assert.equal(calls.length - before, 1, 'only the summary is counted again; turns come from the cache');
+    assert.equal(second.checkpoints[0].prefixTokens, first.checkpoints[0].prefixTokens);
+  });
+
+  it('a recorded summary size wins over counting', () => {
+    const cp = analyze(
+      transcript([turn(0, 'x')], [checkpoint({ summary: 'a b c', recordedSummaryTokens: 77, claimedIds: [], turnsBefore: 1 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.equal(cp.summaryTokens, 77);
+  });
+});
+
+describe('core/analyze: bad checkpoints and failures', () => {
+  it('a failing token counter becomes a problem on that checkpoint\'s line; the others are analysed', () => {
+    const turns = [turn(0, 'boom ERR_A_1'), turn(1, 'fine ERR_B_2', { tokens: 3 })];
+    const t = transcript(turns, [
+      checkpoint({ summaryId: 'S1', summary: 'x.', summaryBudget: 10, claimedIds: [0], turnsBefore: 2, span: span(7), recordedSummaryTokens: 1 }),
+      checkpoint({ summaryId: 'S2', summary: 'ERR_B_2.', summaryBudget: 10, claimedIds: [1], turnsBefore: 2, span: span(9), recordedSummaryTokens: 1 }),
+    ]);
+    const a = analyze(t, {
+      countTokens: (s) => {
+        if (s.startsWith('boom')) throw new Error('tokenizer exploded');
+        return 1;
+      },
+    });
+    assert.equal(a.checkpoints.length, 2);
+    assert.equal(a.checkpoints[0].verdict, 'fail-closed');
+    assert.match(a.checkpoints[0].reasons[0], /could not be analysed \(tokenizer exploded\)/);
+    assert.equal(a.checkpoints[1].verdict, 'reversible');
+    assert.deepEqual(a.problems, [
+      { line: 7, severity: 'error', message: 'could not analyse checkpoint S1: tokenizer exploded; the other checkpoints are still analysed' },
+    ]);
+  });
+
+  it('keeps the transcript\'s problems, ignores claimed ids that are not earlier turns, clamps turnsBefore', () => {
+    const t = transcript([turn(0, 'a'), turn(1, 'b')], [
+      checkpoint({ claimedIds: [0, 5, 'zz'], turnsBefore: 99, summaryBudget: 10, summary: 'ok.' }),
+    ]);
+    t.problems.push({ line: 3, severity: 'error', message: 'pointer to unknown turn 5' });
+    const a = analyze(t, OPTS);
+    assert.equal(a.problems[0].message, 'pointer to unknown turn 5');
+    assert.match(a.problems[1].message, /position \(99 turns before it\) is not within the 2 turns read; treated as 2/);
+    assert.equal(a.checkpoints[0].turns.length, 2);
+    assert.deepEqual(a.checkpoints[0].claimedIds, [0, 5, 'zz']);
+    assert.deepEqual(a.checkpoints[0].safeCovered, [0]);
+  });
+
+  it('notes from the reader are kept and appended to the reasons', () => {
+    const cp = analyze(
+      transcript([turn(0, 'a')], [checkpoint({ claimedIds: [], turnsBefore: 1, notes: ['covered turns are in the parent session'] })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.deepEqual(cp.notes, ['covered turns are in the parent session']);
+    assert.equal(cp.reasons[cp.reasons.length - 1], 'covered turns are in the parent session');
+  });
+
+  it('an empty transcript, a missing counter, garbage input: no throw', () => {
+    assert.deepEqual(analyze(transcript([], []), OPTS).checkpoints, []);
+    const noCounter = analyze(transcript([turn(0, 'a')], [checkpoint({ claimedIds: [0], turnsBefore: 1 })]), {} as AnalysisOptions);
+    assert.equal(noCounter.checkpoints[0].verdict, 'fail-closed');
+    assert.match(noCounter.problems[0].message, /no token counter was given/);
+    const garbage = analyze(null as unknown as never, OPTS);
+    assert.equal(garbage.turnCount, 0);
+    const weird = analyze({ format: 'canonical', turns: [null, 5], checkpoints: [null, 'x'], problems: null, lineCount: 0 } as unknown as never, OPTS);
+    assert.equal(weird.checkpoints.length, 2);
+    assert.ok(weird.problems.length >= 2);
+  });
+});

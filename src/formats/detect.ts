@@ -1,18 +1,110 @@
-// Picks the reader for a file from its first lines and its name.
+// Picks the reader for a file from its first lines (by content), using the file name only to break ties.
+// JSONL records are classified one by one; a document spread over many lines (pretty-printed JSON) is recognised
+// by the keys that appear in its first lines. Unknown content gives undefined ("not a transcript I know").
 import type { FormatId } from '../core/model';
+import { isObject, type JsonObject } from './jsonLines';
+
+const CLAUDE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'progress', 'file-history-snapshot', 'queue-operation']);
+const CODEX_WRAPPERS = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+const V1_KINDS = /"kind"\s*:\s*"(MessageEvent|ActionEvent|ObservationEvent|SystemPromptEvent|Condensation|CondensationRequest|AgentErrorEvent|PauseEvent|ConversationStateUpdateEvent)"/;
+const LC_CLASSES = /"(HumanMessage|AIMessage|SystemMessage|ToolMessage)"/;
+
+function isMessageLike(value: unknown): value is JsonObject {
+  return isObject(value) && typeof value.role === 'string' && ('content' in value || 'tool_calls' in value);
+}
+
+function isLangChainMessage(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  if (value.lc === 1 && Array.isArray(value.id) && LC_CLASSES.test(JSON.stringify(value.id))) return true;
+  if (typeof value.type === 'string' && ['human', 'ai', 'tool', 'system', 'remove'].includes(value.type) && 'content' in value) return true;
+  if (typeof value.message_type === 'string' && /_message$/.test(value.message_type)) return true; // Letta
+  return false;
+}
+
+function isOpenHandsEvent(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  if (typeof value.kind === 'string' && V1_KINDS.test(`"kind":"${value.kind}"`)) return true;
+  return (typeof value.action === 'string' || typeof value.observation === 'string') && 'source' in value;
+}
+
+/** Classifies one parsed record; undefined when it says nothing. */
+function classify(value: unknown, fileName: string): FormatId | undefined {
+  if (Array.isArray(value)) {
+    const first = value.find((v) => isObject(v));
+    if (first === undefined) return undefined;
+    if (isOpenHandsEvent(first)) return 'openhands';
+    if (isLangChainMessage(first)) return 'langchain';
+    if (isMessageLike(first)) return 'message-array';
+    const itemType = (first as JsonObject).type;
+    if (typeof itemType === 'string' && ['message', 'function_call', 'compaction'].includes(itemType)) return 'message-array';
+    return undefined;
+  }
+  if (!isObject(value)) return undefined;
+  const type = value.type;
+  if (type === 'turn' || type === 'checkpoint') return 'canonical';
+  if (typeof type === 'string' && CODEX_WRAPPERS.has(type) && 'payload' in value) return 'codex';
+  if (typeof type === 'string' && CLAUDE_TYPES.has(type) && ('sessionId' in value || 'uuid' in value || 'leafUuid' in value || 'messageId' in value)) return 'claude-code';
+  if (isOpenHandsEvent(value)) return 'openhands';
+  if (Array.isArray(value.history) && ('instance_id' in value || value.history.some(isOpenHandsEvent))) return 'openhands';
+  if ('running_summary' in value) return 'langchain';
+  if (isLangChainMessage(value)) return 'langchain';
+  if (Array.isArray(value.messages)) {
+    const first = value.messages.find((m) => isObject(m));
+    if (isLangChainMessage(first)) return 'langchain';
+    if (isMessageLike(first)) return 'message-array';
+  }
+  if (isObject(value.values) || isObject(value.channel_values)) {
+    return classify(isObject(value.values) ? value.values : value.channel_values, fileName);
+  }
+  // Older Codex rollouts: a header {id, timestamp, instructions}, then bare response items.
+  if (type === undefined && 'instructions' in value && 'timestamp' in value && /rollout-/.test(fileName)) return 'codex';
+  if (typeof value.record_type === 'string' && /rollout-/.test(fileName)) return 'codex';
+  if (isMessageLike(value)) {
+    const text = JSON.stringify(value.content ?? '');
+    if (/system_alert/.test(text)) return 'langchain';
+    return 'message-array';
+  }
+  if (typeof type === 'string' && ['message', 'function_call', 'function_call_output', 'reasoning'].includes(type)) {
+    return /rollout-/.test(fileName) ? 'codex' : 'message-array';
+  }
+  return undefined;
+}
+
+/** Recognises a pretty-printed JSON document from the keys in its first lines. */
+function classifyText(text: string, fileName: string): FormatId | undefined {
+  if (/"running_summary"\s*:/.test(text) || /"lc_source"\s*:\s*"summarization"/.test(text) || /"lc"\s*:\s*1\b/.test(text)) return 'langchain';
+  if (V1_KINDS.test(text)) return 'openhands';
+  if (/"(action|observation)"\s*:\s*"/.test(text) && /"source"\s*:/.test(text)) return 'openhands';
+  if (/"instance_id"\s*:/.test(text) && /"history"\s*:/.test(text)) return 'openhands';
+  if (/"type"\s*:\s*"(human|ai)"/.test(text) || /"message_type"\s*:\s*"\w+_message"/.test(text)) return 'langchain';
+  if (/"role"\s*:\s*"(user|assistant|system|tool|developer)"/.test(text)) return 'message-array';
+  if (/"type"\s*:\s*"(compaction|function_call)"/.test(text)) return 'message-array';
+  if (/\.(json|jsonl)$/i.test(fileName) && /openhands|trajectory|trajs?\b/i.test(fileName)) return 'openhands';
+  return undefined;
+}
 
 /** Returns the format of a transcript, or undefined when it is not one we know. */
 export function detectFormat(firstLines: string[], fileName: string): FormatId | undefined {
-  void fileName;
-  for (const text of firstLines) {
-    const trimmed = text.trim();
+  const votes = new Map<FormatId, number>();
+  for (const line of firstLines) {
+    const trimmed = line.trim();
     if (trimmed === '') continue;
+    let value: unknown;
     try {
-      const record = JSON.parse(trimmed) as { type?: unknown };
-      if (record && (record.type === 'turn' || record.type === 'checkpoint')) return 'canonical';
+      value = JSON.parse(trimmed);
     } catch {
-      // not JSON: try the next line
+      continue; // a fragment of a pretty-printed document, or a truncated line
     }
+    const format = classify(value, fileName);
+    if (format !== undefined) votes.set(format, (votes.get(format) ?? 0) + 1);
   }
-  return undefined;
+  if (votes.size > 0) {
+    // Strong formats first: one record of theirs is conclusive.
+    // (a LangChain/Letta message is also message-like, so langchain outranks message-array)
+    for (const format of ['canonical', 'codex', 'claude-code', 'openhands', 'langchain'] as FormatId[]) {
+      if (votes.has(format)) return format;
+    }
+    return 'message-array';
+  }
+  return classifyText(firstLines.join('\n'), fileName);
 }

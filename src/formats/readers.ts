@@ -1,6 +1,11 @@
 // The registry of transcript readers: which formats exist, how to name them, and how to make a reader.
 import type { FormatId, ReaderContext, TranscriptReader } from '../core/model';
 import { CanonicalReader } from './canonical';
+import { ClaudeCodeReader } from './claudeCode';
+import { CodexReader } from './codex';
+import { LangChainReader } from './langchain';
+import { MessageArrayReader } from './messageArray';
+import { OpenHandsReader } from './openHands';
 
 export interface FormatInfo {
   id: FormatId;
@@ -25,6 +30,16 @@ export function createReader(format: FormatId, context: ReaderContext): Transcri
   switch (format) {
     case 'canonical':
       return new CanonicalReader(context);
+    case 'claude-code':
+      return new ClaudeCodeReader(context);
+    case 'codex':
+      return new CodexReader(context);
+    case 'openhands':
+      return new OpenHandsReader(context);
+    case 'langchain':
+      return new LangChainReader(context);
+    case 'message-array':
+      return new MessageArrayReader(context);
     default:
       throw new Error(`no reader for format ${format} yet`);
   }

@@ -1,0 +1,302 @@
+// Reader for LangMem / LangChain / Letta conversations: a LangGraph state dump (JSON object holding `messages` and,
+// for LangMem, a `running_summary`, possibly under `values`, `channel_values` or `context`), a JSON array of
+// messages, or JSONL with one message per line. Messages may be LangChain dicts ({type: human|ai|system|tool, content,
+// id, additional_kwargs, tool_calls}), LangChain serialised constructors ({lc:1, id:[…,"HumanMessage"], kwargs}),
+// or Letta messages ({id:"message-…", role, content|text} or {message_type: user_message|assistant_message|…}).
+//
+// Turns: one per message, id = the message id (its position when it has none or repeats one).
+// Checkpoints:
+//  - LangMem `running_summary {summary, summarized_message_ids, last_summarized_message_id}`: claims exactly
+//    summarized_message_ids — LangMem adds every id it was given, even when it trimmed the input. The injected
+//    "Summary of the conversation so far:" system message is the same summary and is not a turn.
+//  - LangChain summarisation message (additional_kwargs.lc_source == "summarization", "Here is a summary of the
+//    conversation to date:"): no pointer set is stored; it claims the messages before it since the previous summary
+//    that are not kept after it (kept = same id reappears later).
+//  - Letta system_alert user message ("prior messages (H of T total messages) have been hidden"): counts only, no
+//    ids; it claims the first H messages of the file (other than system prompts) before the alert, by position.
+
+import type { Checkpoint, Problem, RawLine, ReaderContext, Role, SourceSpan, Transcript, TranscriptReader, Turn, TurnId } from '../core/model';
+import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import { DocumentLines, locateInLine } from './jsonSpans';
+import { lineSpan } from './sourceSpan';
+import { textOf, toolCallText, toolCallsText } from './textOf';
+
+const LANGCHAIN_OPENING = 'Here is a summary of the conversation to date:';
+const LANGMEM_OPENING = 'Summary of the conversation so far:';
+const LETTA_HIDDEN = /prior messages \((\d+) of (\d+) total messages\) have been hidden/;
+
+interface Located {
+  value: unknown;
+  span: SourceSpan;
+}
+
+interface Message {
+  id?: string;
+  role: Role;
+  text: string;
+  kind: string;
+  summarization: boolean;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+const CLASS_TYPES: Record<string, string> = {
+  HumanMessage: 'human',
+  HumanMessageChunk: 'human',
+  AIMessage: 'ai',
+  AIMessageChunk: 'ai',
+  SystemMessage: 'system',
+  ToolMessage: 'tool',
+  FunctionMessage: 'tool',
+  ChatMessage: 'chat',
+  RemoveMessage: 'remove',
+};
+
+const ROLE_OF_TYPE: Record<string, Role> = {
+  human: 'user',
+  user: 'user',
+  user_message: 'user',
+  ai: 'assistant',
+  assistant: 'assistant',
+  assistant_message: 'assistant',
+  reasoning_message: 'assistant',
+  hidden_reasoning_message: 'assistant',
+  tool_call_message: 'assistant',
+  system: 'system',
+  system_message: 'system',
+  developer: 'system',
+  tool: 'tool',
+  function: 'tool',
+  tool_return_message: 'tool',
+};
+
+/** A LangChain / Letta message in one shape; undefined when `value` is not a message (or is a RemoveMessage). */
+function normalize(value: unknown): Message | undefined {
+  if (!isObject(value)) return undefined;
+  let fields: JsonObject = value;
+  let kind: string | undefined;
+  if (value.lc === 1 && Array.isArray(value.id) && isObject(value.kwargs)) {
+    fields = value.kwargs;
+    const cls = String(value.id[value.id.length - 1] ?? '');
+    kind = CLASS_TYPES[cls] ?? cls;
+  } else {
+    kind = str(value.message_type) ?? str(value.type) ?? str(value.role);
+  }
+  if (kind === 'chat') kind = str(fields.role) ?? 'user';
+  if (kind === undefined || kind === 'remove') return undefined;
+  const role = ROLE_OF_TYPE[kind] ?? (str(fields.role) !== undefined ? ROLE_OF_TYPE[String(fields.role)] : undefined);
+  if (role === undefined) return undefined;
+  const parts = [textOf(fields.content ?? fields.text ?? fields.reasoning), toolCallsText(fields.tool_calls)];
+  if (isObject(fields.tool_call)) parts.push(toolCallText(fields.tool_call.name, fields.tool_call.arguments));
+  if (fields.tool_return !== undefined) parts.push(textOf(fields.tool_return));
+  const extra = isObject(fields.additional_kwargs) ? fields.additional_kwargs : {};
+  const metadata = isObject(fields.response_metadata) ? fields.response_metadata : {};
+  return {
+    id: str(fields.id),
+    role,
+    text: parts.filter((p) => p !== '').join('\n'),
+    kind,
+    summarization: extra.lc_source === 'summarization' || metadata.lc_source === 'summarization',
+  };
+}
+
+/** The first property named `key` (breadth first, a few levels deep) whose value passes `test`. */
+function findKey(root: unknown, key: string, test: (v: unknown) => boolean, depth = 4): unknown {
+  let level: unknown[] = [root];
+  for (let d = 0; d <= depth && level.length > 0; d++) {
+    const next: unknown[] = [];
+    for (const node of level) {
+      if (!isObject(node)) continue;
+      if (key in node && test(node[key])) return node[key];
+      for (const child of Object.values(node)) if (isObject(child)) next.push(child);
+    }
+    level = next;
+  }
+  return undefined;
+}
+
+function lettaAlert(text: string): { message: string; hidden?: number; total?: number } | undefined {
+  const head = text.trimStart();
+  if (!head.startsWith('{')) return undefined;
+  try {
+    const parsed = JSON.parse(head) as unknown;
+    if (!isObject(parsed) || parsed.type !== 'system_alert') return undefined;
+    const message = typeof parsed.message === 'string' ? parsed.message : '';
+    const match = LETTA_HIDDEN.exec(message);
+    return match ? { message, hidden: Number(match[1]), total: Number(match[2]) } : { message };
+  } catch {
+    return undefined;
+  }
+}
+
+export class LangChainReader implements TranscriptReader {
+  readonly format = 'langchain' as const;
+  private readonly document = new DocumentLines();
+  private readonly jsonLines = new JsonLinesBuffer();
+  private cache: { key: string; transcript: Transcript } | undefined;
+
+  constructor(private readonly context: ReaderContext = { fileName: '' }) {}
+
+  push(line: RawLine): void {
+    this.document.push(line);
+    this.jsonLines.push(line);
+  }
+
+  finish(): Transcript {
+    const key = `${this.document.lineCount}:${this.document.all.length}:${this.jsonLines.records.length}`;
+    if (this.cache?.key !== key) this.cache = { key, transcript: this.build() };
+    const t = this.cache.transcript;
+    return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
+  }
+
+  /** The messages with their spans, and LangMem's running summary when the file holds one. */
+  private locate(problems: Problem[]): { messages: Located[]; running?: Located } {
+    const messages: Located[] = [];
+    let running: Located | undefined;
+    const fromState = (state: unknown, spanOf: (node: unknown) => SourceSpan): boolean => {
+      if (Array.isArray(state)) {
+        for (const m of state) messages.push({ value: m, span: spanOf(m) });
+        return true;
+      }
+      const list = findKey(state, 'messages', Array.isArray) as unknown[] | undefined;
+      const summary = findKey(state, 'running_summary', isObject);
+      if (summary !== undefined) running = { value: summary, span: spanOf(summary) };
+      for (const m of list ?? []) messages.push({ value: m, span: spanOf(m) });
+      return list !== undefined || summary !== undefined;
+    };
+    const first = this.jsonLines.records[0];
+    const firstText = this.document.all.find((l) => l.text.trim() !== '');
+    const jsonl = first !== undefined && firstText !== undefined && first.line.line === firstText.line && isObject(first.value);
+    if (jsonl) {
+      problems.push(...this.jsonLines.problems);
+      for (const { line, value } of this.jsonLines.records) {
+        if (normalize(value) !== undefined || !isObject(value)) {
+          messages.push({ value, span: lineSpan(line) });
+          continue;
+        }
+        const inLine = locateInLine(line);
+        if (!fromState(inLine.value, (node) => inLine.spanOf(node))) messages.push({ value, span: lineSpan(line) });
+      }
+      return { messages, running };
+    }
+    const { located, problem } = this.document.parse('LangChain / LangMem / Letta file');
+    if (problem) problems.push(problem);
+    if (this.document.all.length === 0) return { messages };
+    const whole = this.document.spanOf(0, this.document.text.length);
+    const spanOf = (node: unknown): SourceSpan => {
+      const range = typeof node === 'object' && node !== null ? located.rangeOf(node) : undefined;
+      return range ? this.document.spanOf(range[0], range[1]) : whole;
+    };
+    if (located.value !== undefined && !fromState(located.value, spanOf)) {
+      problems.push({ line: whole.startLine, severity: 'error', message: 'the file is JSON but holds no "messages" list and no "running_summary": it is not a LangGraph state or a message list.' });
+    }
+    return { messages, running };
+  }
+
+  private build(): Transcript {
+    const problems: Problem[] = [];
+    const { messages, running } = this.locate(problems);
+    const turns: Turn[] = [];
+    const checkpoints: Checkpoint[] = [];
+    const used = new Set<string>();
+    /** Message ids in file order (including summaries), for "kept after the summary" checks. */
+    const laterIds: (string | undefined)[] = [];
+    const normalized = messages.map((m) => normalize(m.value));
+    for (const n of normalized) laterIds.push(n?.id);
+    let segmentStart = 0;
+
+    const finishCheckpoint = (checkpoint: Checkpoint) => {
+      if (this.context.defaultBudget !== undefined) {
+        checkpoint.summaryBudget = this.context.defaultBudget;
+        checkpoint.budgetAssumed = true;
+      }
+      checkpoints.push(checkpoint);
+      segmentStart = turns.length;
+    };
+
+    messages.forEach((located, i) => {
+      const n = located.span.startLine;
+      const message = normalized[i];
+      if (message === undefined) {
+        if (!(isObject(located.value) && (located.value.type === 'remove' || (Array.isArray(located.value.id) && String(located.value.id[located.value.id.length - 1]) === 'RemoveMessage')))) {
+          problems.push({ line: n, severity: 'warning', message: `line ${n}: message ${i} is not a LangChain, LangMem or Letta message (no known type or role); it was skipped.` });
+        }
+        return;
+      }
+      const alert = message.role === 'user' ? lettaAlert(message.text) : undefined;
+      if (alert !== undefined) {
+        const notes: string[] = [];
+        let claimed: Turn[];
+        const eligible = turns.filter((t) => t.role !== 'system');
+        if (alert.hidden !== undefined) {
+          claimed = eligible.slice(0, alert.hidden);
+          notes.push(`Letta records counts only (${alert.hidden} of ${alert.total} messages hidden), no ids: it claims the first ${alert.hidden} messages before the alert, by position`);
+          if (eligible.length < alert.hidden) {
+            problems.push({ line: n, severity: 'warning', message: `line ${n}: the Letta system_alert says ${alert.hidden} messages were hidden, but only ${eligible.length} messages precede it in this file; the others are not here.` });
+            notes.push(`${alert.hidden - eligible.length} of the hidden messages are not in this file`);
+          }
+        } else {
+          claimed = turns.slice(segmentStart);
+          notes.push('Letta system_alert without a hidden-message count: it claims the messages before it since the previous summary');
+        }
+        finishCheckpoint({ summaryId: message.id ?? `alert ${i}`, summary: alert.message, claimedIds: claimed.map((t) => t.id), span: located.span, turnsBefore: turns.length, notes });
+        return;
+      }
+      const opensLangChain = message.text.trimStart().startsWith(LANGCHAIN_OPENING);
+      if (message.summarization || (message.role === 'user' && opensLangChain)) {
+        const keptLater = new Set(laterIds.slice(i + 1).filter((x): x is string => x !== undefined));
+        const since = turns.slice(segmentStart);
+        const claimed = since.filter((t) => !(typeof t.id === 'string' && keptLater.has(t.id)));
+        const notes = [`LangChain stores no pointer set: it claims the ${claimed.length} messages before the summary since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}, minus those kept after it; trim_tokens_to_summarize (default 4000) may have cut what the summariser saw`];
+        if (since.length === 0) notes.push('the summarised messages were removed from the state (RemoveMessage) and are not in this file: nothing can be checked');
+        if (since.length > claimed.length) notes.push(`${since.length - claimed.length} messages are kept verbatim after the summary and are not claimed`);
+        finishCheckpoint({ summaryId: message.id ?? `summary ${i}`, summary: message.text, claimedIds: claimed.map((t) => t.id), span: located.span, turnsBefore: turns.length, notes });
+        return;
+      }
+      if (message.role === 'system' && message.text.trimStart().startsWith(LANGMEM_OPENING)) {
+        if (running !== undefined) return; // the running summary injected into the prompt: not a turn
+        const claimed = turns.slice(segmentStart);
+        const notes = [`LangMem summary message without its running_summary state: it claims the ${claimed.length} messages before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`];
+        finishCheckpoint({ summaryId: message.id ?? `summary ${i}`, summary: message.text, claimedIds: claimed.map((t) => t.id), span: located.span, turnsBefore: turns.length, notes });
+        return;
+      }
+      let id: TurnId = message.id ?? i;
+      if (used.has(String(id))) {
+        problems.push({ line: n, severity: 'warning', message: `line ${n}: message id ${String(id)} is used twice; this message is shown as ${i}.` });
+        id = i;
+      }
+      used.add(String(id));
+      turns.push({ id, role: message.role, text: message.text, span: located.span, label: message.kind });
+    });
+
+    if (running !== undefined) this.runningSummary(running, turns, problems, finishCheckpoint);
+    checkpoints.sort((a, b) => a.turnsBefore - b.turnsBefore);
+    problems.sort((a, b) => a.line - b.line);
+    return { format: this.format, turns, checkpoints, problems, lineCount: this.document.lineCount };
+  }
+
+  private runningSummary(running: Located, turns: Turn[], problems: Problem[], finish: (c: Checkpoint) => void): void {
+    const n = running.span.startLine;
+    const value = running.value as JsonObject;
+    const summary = typeof value.summary === 'string' ? value.summary : '';
+    const ids = Array.isArray(value.summarized_message_ids) ? value.summarized_message_ids.filter((x): x is string => typeof x === 'string') : [];
+    if (!Array.isArray(value.summarized_message_ids)) {
+      problems.push({ line: n, severity: 'warning', message: `line ${n}: running_summary has no summarized_message_ids list; it claims nothing.` });
+    }
+    const indexOf = new Map(turns.map((t, i) => [String(t.id), i]));
+    const last = str(value.last_summarized_message_id);
+    let turnsBefore = turns.length;
+    if (last !== undefined && indexOf.has(last)) turnsBefore = indexOf.get(last)! + 1;
+    else if (ids.some((id) => indexOf.has(id))) turnsBefore = Math.max(...ids.filter((id) => indexOf.has(id)).map((id) => indexOf.get(id)!)) + 1;
+    const notes = ['LangMem adds every message it was given to summarized_message_ids, even when trim_messages cut the input to fit (max_summary_tokens, default 256)'];
+    const missing = ids.filter((id) => !indexOf.has(id));
+    if (missing.length > 0) {
+      notes.push(`${missing.length} of the ${ids.length} summarized_message_ids are not messages in this file`);
+      problems.push({ line: n, severity: 'warning', message: `line ${n}: running_summary claims ${missing.length} message ids that are not in this file (${missing.slice(0, 4).join(', ')}${missing.length > 4 ? ', …' : ''}); they cannot be checked.` });
+    }
+    if (last !== undefined && !indexOf.has(last)) notes.push(`last_summarized_message_id ${last} is not a message in this file`);
+    finish({ summaryId: 'running_summary', summary, claimedIds: ids, span: running.span, turnsBefore, notes });
+  }
+}

@@ -1,0 +1,193 @@
+// Reader for plain message arrays: OpenAI chat ({role, content, tool_calls, tool_call_id}), OpenAI Responses input
+// items ({type:"message"|"function_call"|…}), Anthropic messages ({role, content:[text|tool_use|tool_result…]}).
+// Accepted as a JSON array, a request body ({"messages": […]} with an optional "system", or {"input": […]}), or JSONL
+// with one message per line. A JSONL file whose lines are whole conversations ({"messages": […]} per line, as in
+// fine-tuning sets) is read from its first line only (a problem says so).
+//
+// Turns: one per message or item, id = its position in the array (0, 1, 2…; the "system" field is "system").
+// Summaries: an Anthropic `compaction` content block (its text is the summary), an OpenAI `compaction` item
+// (encrypted: opaque), or a message whose text opens with a known summary phrase. A summary is not a turn; it claims
+// the turns before it since the previous summary (no pointer set is recorded by these APIs).
+
+import type { Checkpoint, Problem, RawLine, ReaderContext, Role, SourceSpan, Transcript, TranscriptReader, Turn } from '../core/model';
+import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import { DocumentLines, locateInLine } from './jsonSpans';
+import { lineSpan } from './sourceSpan';
+import { textOf, toolCallText, toolCallsText } from './textOf';
+
+/** Opening words of the summaries agents inject as messages. */
+export const SUMMARY_OPENINGS: readonly string[] = [
+  'This session is being continued from a previous conversation',
+  'Another language model started to solve this problem',
+  'Here is a summary of the conversation to date:',
+  'Summary of the conversation so far:',
+];
+const NINE_SECTIONS = /(^|\n)\s*\**1\.\s*\**\s*Primary Request and Intent/i;
+
+/** The summary phrase a text opens with, or a Letta system_alert; undefined when it is not a summary. */
+export function summaryOpening(text: string): string | undefined {
+  const head = text.trimStart();
+  const phrase = SUMMARY_OPENINGS.find((p) => head.startsWith(p));
+  if (phrase !== undefined) return phrase;
+  if (head.startsWith('{') && /"type"\s*:\s*"system_alert"/.test(head.slice(0, 200))) return 'system_alert';
+  return undefined;
+}
+
+interface Item {
+  value: unknown;
+  span: SourceSpan;
+  /** Position in the array, or "system" for a request's system field. */
+  id: number | string;
+}
+
+function roleOf(item: JsonObject): Role {
+  const role = item.role;
+  if (role === 'user') {
+    const blocks = Array.isArray(item.content) ? item.content : [];
+    if (blocks.length > 0 && blocks.every((b) => isObject(b) && b.type === 'tool_result')) return 'tool';
+    return 'user';
+  }
+  if (role === 'assistant' || role === 'model') return 'assistant';
+  if (role === 'tool' || role === 'function') return 'tool';
+  if (item.type === 'function_call' || item.type === 'reasoning') return 'assistant';
+  if (item.type === 'function_call_output') return 'tool';
+  return 'system';
+}
+
+function textOfItem(item: JsonObject): string {
+  if (item.type === 'function_call') return toolCallText(item.name, item.arguments);
+  if (item.type === 'function_call_output') return typeof item.output === 'string' ? item.output : textOf(item.output);
+  if (item.type === 'reasoning') return Array.isArray(item.summary) ? textOf(item.summary) : '';
+  const parts = [textOf(item.content), toolCallsText(item.tool_calls)];
+  if (isObject(item.function_call)) parts.push(toolCallText(item.function_call.name, item.function_call.arguments));
+  return parts.filter((p) => p !== '').join('\n');
+}
+
+export class MessageArrayReader implements TranscriptReader {
+  readonly format = 'message-array' as const;
+  private readonly document = new DocumentLines();
+  private readonly jsonLines = new JsonLinesBuffer();
+  private cache: { key: string; transcript: Transcript } | undefined;
+
+  constructor(private readonly context: ReaderContext = { fileName: '' }) {}
+
+  push(line: RawLine): void {
+    this.document.push(line);
+    this.jsonLines.push(line);
+  }
+
+  finish(): Transcript {
+    const key = `${this.document.lineCount}:${this.document.all.length}:${this.jsonLines.records.length}`;
+    if (this.cache?.key !== key) this.cache = { key, transcript: this.build() };
+    const t = this.cache.transcript;
+    return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
+  }
+
+  private locate(problems: Problem[]): Item[] {
+    const items: Item[] = [];
+    const fromBody = (value: unknown, spanOf: (node: unknown) => SourceSpan): boolean => {
+      if (Array.isArray(value)) {
+        value.forEach((v, i) => items.push({ value: v, span: spanOf(v), id: i }));
+        return true;
+      }
+      if (!isObject(value)) return false;
+      const list = Array.isArray(value.messages) ? value.messages : Array.isArray(value.input) ? value.input : undefined;
+      if (list === undefined) return false;
+      if (value.system !== undefined && value.system !== null) items.push({ value: { role: 'system', content: value.system }, span: spanOf(value), id: 'system' });
+      list.forEach((v, i) => items.push({ value: v, span: spanOf(v), id: i }));
+      return true;
+    };
+    const first = this.jsonLines.records[0];
+    const firstText = this.document.all.find((l) => l.text.trim() !== '');
+    const jsonl = first !== undefined && firstText !== undefined && first.line.line === firstText.line && isObject(first.value);
+    if (jsonl) {
+      problems.push(...this.jsonLines.problems);
+      const records = this.jsonLines.records;
+      if (isObject(records[0].value) && (Array.isArray(records[0].value.messages) || Array.isArray(records[0].value.input))) {
+        const inLine = locateInLine(records[0].line);
+        fromBody(inLine.value, (node) => inLine.spanOf(node));
+        if (records.length > 1) {
+          problems.push({ line: records[1].line.line, severity: 'info', message: `this file holds ${records.length} conversations (one per line); only the first (line ${records[0].line.line}) is read. Split the file to check the others.` });
+        }
+        return items;
+      }
+      records.forEach(({ line, value }, i) => items.push({ value, span: lineSpan(line), id: i }));
+      return items;
+    }
+    const { located, problem } = this.document.parse('message array');
+    if (problem) problems.push(problem);
+    if (this.document.all.length === 0) return items;
+    const whole = this.document.spanOf(0, this.document.text.length);
+    const spanOf = (node: unknown): SourceSpan => {
+      const range = typeof node === 'object' && node !== null ? located.rangeOf(node) : undefined;
+      return range ? this.document.spanOf(range[0], range[1]) : whole;
+    };
+    if (located.value !== undefined && !fromBody(located.value, spanOf)) {
+      problems.push({ line: whole.startLine, severity: 'error', message: `the file is JSON but not a message array: expected [ {role, content}, … ] or {"messages": [ … ]}.` });
+    }
+    return items;
+  }
+
+  private build(): Transcript {
+    const problems: Problem[] = [];
+    const items = this.locate(problems);
+    const turns: Turn[] = [];
+    const checkpoints: Checkpoint[] = [];
+    let segmentStart = 0;
+    const addCheckpoint = (item: Item, summary: string, how: string, opaque: boolean) => {
+      const n = item.span.startLine;
+      const claimedIds = turns.slice(segmentStart).map((t) => t.id);
+      const notes = [`${how}; no pointer set is recorded, so it claims the ${claimedIds.length} turns before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`];
+      const checkpoint: Checkpoint = { summaryId: `message ${String(item.id)}`, summary, claimedIds, span: item.span, turnsBefore: turns.length, notes };
+      if (opaque) {
+        checkpoint.opaque = true;
+        notes.unshift('summary is encrypted (OpenAI compaction item): coverage cannot be verified');
+        problems.push({ line: n, severity: 'info', message: `line ${n}: the compaction at message ${String(item.id)} is encrypted, so whether it covers the ${claimedIds.length} turns before it cannot be verified.` });
+      }
+      if (!opaque && NINE_SECTIONS.test(summary)) checkpoint.truncationHints = { expectedLastSection: 9 };
+      if (this.context.defaultBudget !== undefined) {
+        checkpoint.summaryBudget = this.context.defaultBudget;
+        checkpoint.budgetAssumed = true;
+      }
+      checkpoints.push(checkpoint);
+      segmentStart = turns.length;
+    };
+
+    for (const item of items) {
+      const n = item.span.startLine;
+      const value = item.value;
+      if (!isObject(value)) {
+        problems.push({ line: n, severity: 'error', message: `line ${n}: message ${String(item.id)} is not a JSON object; it was skipped.` });
+        continue;
+      }
+      if (value.type === 'compaction' || value.type === 'compaction_summary') {
+        const readable = typeof value.content === 'string' || Array.isArray(value.content);
+        addCheckpoint(item, readable ? textOf(value.content) : '', 'OpenAI compaction item', !readable && value.encrypted_content !== undefined);
+        continue;
+      }
+      if (value.role === undefined && value.type === undefined) {
+        problems.push({ line: n, severity: 'warning', message: `line ${n}: message ${String(item.id)} has no "role"; it is not a chat message and was skipped.` });
+        continue;
+      }
+      const blocks = Array.isArray(value.content) ? value.content : [];
+      const compaction = blocks.find((b) => isObject(b) && b.type === 'compaction') as JsonObject | undefined;
+      if (compaction !== undefined) {
+        const readable = compaction.content !== undefined && compaction.content !== null;
+        addCheckpoint(item, textOf(compaction.content), 'Anthropic compaction block', !readable && compaction.encrypted_content !== undefined);
+        const rest = blocks.filter((b) => b !== compaction);
+        const text = textOf(rest);
+        if (text.trim() !== '') turns.push({ id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) });
+        continue;
+      }
+      const text = textOfItem(value);
+      const opening = summaryOpening(text);
+      if (opening !== undefined) {
+        addCheckpoint(item, text, opening === 'system_alert' ? 'a Letta system_alert message' : `a summary message (opens with "${opening}")`, false);
+        continue;
+      }
+      turns.push({ id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) });
+    }
+    problems.sort((a, b) => a.line - b.line);
+    return { format: this.format, turns, checkpoints, problems, lineCount: this.document.lineCount };
+  }
+}

@@ -103,8 +103,8 @@ describe('compaction-lens CLI (child process)', function () {
       turn(0), // 1
       '{"type":"turn", oops', // 2 invalid JSON
       turn(0), // 3 duplicate id
-      JSON.stringify({ type: 'checkpoint', summary_id: 'BACK', summary: 's', summary_budget: 10, covered: { from: 1, to: 0 } }), // 4
-      turn(1), // 5
+      turn(1), // 4
+      JSON.stringify({ type: 'checkpoint', summary_id: 'BACK', summary: 's', summary_budget: 10, covered: { from: 1, to: 0 } }), // 5
       JSON.stringify({ type: 'checkpoint', summary_id: 'NEG', summary: 'TOKEN_0 TOKEN_1', summary_budget: -4, covered: { from: 0, to: 1 } }), // 6
       JSON.stringify({ type: 'checkpoint', summary_id: 'NOB', summary: 'TOKEN_0 TOKEN_1', covered: [0, 1, 99] }), // 7
     ];
@@ -117,7 +117,7 @@ describe('compaction-lens CLI (child process)', function () {
     const byLine = new Map<number, string>(file.problems.map((p: { line: number; message: string }) => [p.line, p.message]));
     assert.match(byLine.get(2)!, /not valid JSON/);
     assert.match(byLine.get(3)!, /already used on line 1/);
-    assert.match(byLine.get(4)!, /comes after turn 0 in the log/);
+    assert.match(byLine.get(5)!, /comes after turn 0 in the log/);
     assert.match(byLine.get(6)!, /must be a positive number/);
     assert.match(byLine.get(7)!, /(no "summary_budget"|not turns before it: 99)/);
     assert.match(byLine.get(8)!, /not valid UTF-8/);

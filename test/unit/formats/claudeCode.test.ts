@@ -1,0 +1,319 @@
+// Tests of the Claude Code reader: the real sessions of the shared corpus (expected numbers counted independently,
+// see the comments), small hand-written sessions for each compaction shape, and a fuzz test.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SideFile, Transcript } from '../../../src/core/model';
+import { ClaudeCodeReader } from '../../../src/formats/claudeCode';
+import { CORPUS, corpusBytes, feed, requireCorpus, splitLines } from './feedLines';
+import { fuzzReader } from './fuzz';
+
+function sideFilesOf(relative: string): SideFile[] {
+  const stem = relative.replace(/\.jsonl(\.gz)?$/, '');
+  const folder = join(CORPUS, 'claude-code', stem, 'subagents');
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder).map((name) => ({ path: join(folder, name), text: readFileSync(join(folder, name), 'utf8') }));
+}
+
+function readCorpus(relative: string): Transcript {
+  const reader = new ClaudeCodeReader({ fileName: relative, sideFiles: sideFilesOf(relative), defaultBudget: 20000 });
+  return feed(reader, corpusBytes(join('claude-code', relative)));
+}
+
+const OPENING = 'This session is being continued from a previous conversation that ran out of context.';
+
+/*
+ * Expected values, counted with one-off Python scripts over the decompressed files (not with this reader):
+ *  - turns: distinct assistant message.id + user records that are not isMeta, isCompactSummary,
+ *    isVisibleInTranscriptOnly or isSidechain (deduplicated by uuid);
+ *  - claimed: walk parentUuid from logicalParentUuid (or, when it dangles, from the last user/assistant record before
+ *    the boundary) until a compact_boundary or a missing parent; count distinct message.ids and non-meta user records
+ *    on the chain, plus tool_result records answering a tool_use of a claimed message.id (parallel tool calls);
+ *  - boundary lines and preTokens: grep -n compact_boundary, as listed in corpus/SOURCES.md.
+ */
+const SESSIONS = [
+  { file: '258c7280-ae70-4798-800f-63464d01a85d.jsonl.gz', turns: 343, boundary: 1256, summaryLine: 1257, claimed: 229, preTokens: 167094, trigger: 'auto' },
+  { file: '4d5611e5-241a-462a-8d15-5122611a9569.jsonl.gz', turns: 292, boundary: 754, summaryLine: 755, claimed: 132, preTokens: 170251, trigger: 'auto' },
+  { file: '8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz', turns: 322, boundary: 714, summaryLine: 715, claimed: 160, preTokens: 167731, trigger: 'auto' },
+  { file: 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl.gz', turns: 463, boundary: 1481, summaryLine: 1482, claimed: 287, preTokens: 142431, trigger: 'manual' },
+];
+
+describe('formats/claudeCode: real sessions of the corpus', function () {
+  this.timeout(20000);
+  before(function () {
+    requireCorpus(this);
+  });
+
+  for (const s of SESSIONS) {
+    describe(s.file, () => {
+      let t: Transcript;
+      before(() => {
+        t = readCorpus(s.file);
+      });
+      it('reads its turns and one checkpoint at the boundary line', () => {
+        assert.equal(t.format, 'claude-code');
+        assert.equal(t.turns.length, s.turns);
+        assert.equal(t.checkpoints.length, 1);
+        const cp = t.checkpoints[0];
+        assert.equal(cp.span.startLine, s.boundary);
+        assert.equal(cp.span.endLine, s.summaryLine);
+        assert.ok(cp.summary.startsWith(OPENING), cp.summary.slice(0, 80));
+        assert.equal(cp.recordedPrefixTokens, s.preTokens);
+        assert.ok(cp.notes?.some((n) => n.startsWith('preTokens ') && n.includes('recorded by Claude Code')));
+        assert.ok(cp.notes?.includes(`trigger: ${s.trigger}`));
+      });
+      it('claims the turns on the parentUuid chain', () => {
+        const cp = t.checkpoints[0];
+        assert.equal(cp.claimedIds.length, s.claimed);
+        assert.equal(cp.turnsBefore, s.claimed); // every turn before the boundary is on the chain in these sessions
+        const ids = new Set(t.turns.slice(0, cp.turnsBefore).map((turn) => turn.id));
+        for (const id of cp.claimedIds) assert.ok(ids.has(id));
+      });
+      it('uses the acompact side file: the raw output closed </summary>', () => {
+        const hints = t.checkpoints[0].truncationHints!;
+        assert.equal(hints.rawOutputClosed, true); // all four raw outputs end with "</summary>" (tail -c of each file)
+        assert.equal(hints.rawClosingMarker, '</summary>');
+        assert.equal(hints.expectedLastSection, 9);
+        if (s.trigger === 'auto') assert.deepEqual(hints.expectedClosings, ['Please continue the conversation']);
+        else assert.equal(hints.expectedClosings, undefined); // a manual /compact gets no "Please continue" line
+      });
+      it('marks the budget as assumed, and records reply sizes from usage', () => {
+        const cp = t.checkpoints[0];
+        assert.equal(cp.summaryBudget, 20000);
+        assert.equal(cp.budgetAssumed, true);
+        assert.ok(t.turns.filter((turn) => turn.role === 'assistant').every((turn) => turn.tokens === undefined || turn.tokens > 0));
+        assert.ok(t.turns.filter((turn) => turn.role !== 'assistant').every((turn) => turn.tokens === undefined));
+      });
+    });
+  }
+
+  it('258c7280: an assistant reply split over records spans them all and keeps the final output_tokens', () => {
+    const t = readCorpus(SESSIONS[0].file);
+    // msg_01EEiRWuVvwAmenNJXZcerPY is written on lines 6, 7, 8, 9, 14 and 15; output_tokens 10 on all but line 15 (441)
+    const turn = t.turns.find((x) => x.id === 'msg_01EEiRWuVvwAmenNJXZcerPY')!;
+    assert.equal(turn.span.startLine, 6);
+    assert.equal(turn.span.endLine, 15);
+    assert.equal(turn.tokens, 441);
+  });
+
+  it('4d5611e5: the dangling logicalParentUuid is a problem and a note, and the claim is inferred from line 753', () => {
+    const t = readCorpus(SESSIONS[1].file);
+    const cp = t.checkpoints[0];
+    const problem = t.problems.find((p) => p.line === 754);
+    assert.ok(problem, JSON.stringify(t.problems));
+    assert.equal(problem.severity, 'warning');
+    assert.match(problem.message, /459e838f-d7ea-4f7d-94ad-2cb4d227dc77 is not in this file/);
+    assert.match(problem.message, /line 753/);
+    assert.ok(cp.notes?.some((n) => /logicalParentUuid 459e838f… is not in this file/.test(n)));
+  });
+
+  it('session_with_compact: the continued session reports the parent session and claims nothing', () => {
+    const t = readCorpus('wpfleger96/session_with_compact.jsonl');
+    // 40 assistant message.ids + 51 user records (38 tool results), counted as above; the 2 "Warmup" records are sidechain
+    assert.equal(t.turns.length, 91);
+    assert.equal(t.checkpoints.length, 1);
+    const cp = t.checkpoints[0];
+    assert.equal(cp.span.startLine, 12);
+    assert.equal(cp.span.endLine, 13);
+    // the summary is an array of text blocks (v2.0.19)
+    assert.ok(cp.summary.startsWith('This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:'));
+    assert.deepEqual(cp.claimedIds, []);
+    assert.equal(cp.turnsBefore, 0);
+    assert.equal(cp.recordedPrefixTokens, 86039);
+    const problem = t.problems.find((p) => p.line === 12);
+    assert.ok(problem, JSON.stringify(t.problems));
+    assert.match(problem.message, /parent session b7cdaede-8019-4996-a292-76cc672c3c63/);
+    assert.ok(cp.notes?.some((n) => n.includes('parent session b7cdaede')));
+    // line 1 is a type:"summary" title record, not a compaction
+    assert.ok(!t.problems.some((p) => p.line === 1));
+  });
+
+  const baselines = [
+    { file: 'short.jsonl', turns: 5 },
+    { file: 'tool_heavy.jsonl', turns: 16 },
+    { file: 'wpfleger96/forked_session.jsonl', turns: 9 },
+  ];
+  for (const b of baselines) {
+    it(`${b.file}: ${b.turns} turns, no checkpoint, no problem`, () => {
+      const t = readCorpus(b.file);
+      assert.equal(t.turns.length, b.turns);
+      assert.equal(t.checkpoints.length, 0);
+      assert.deepEqual(t.problems.filter((p) => p.severity !== 'info'), []);
+    });
+  }
+
+  it('every turn span points at its own record bytes', () => {
+    const bytes = corpusBytes(join('claude-code', SESSIONS[2].file));
+    const t = readCorpus(SESSIONS[2].file);
+    for (const turn of t.turns.slice(0, 40)) {
+      const raw = bytes.subarray(turn.span.startOffset, turn.span.endOffset).toString('utf8');
+      assert.ok(raw.startsWith('{') && raw.endsWith('}'));
+      assert.ok(raw.includes(String(turn.id)), `turn ${turn.id}`);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Hand-written sessions
+
+type Rec = Record<string, unknown>;
+const S = 'sess-1';
+const user = (uuid: string, parent: string | null, content: unknown, extra: Rec = {}): Rec => ({ type: 'user', uuid, parentUuid: parent, sessionId: S, message: { role: 'user', content }, ...extra });
+const reply = (uuid: string, parent: string | null, id: string, content: unknown[], out = 5): Rec => ({ type: 'assistant', uuid, parentUuid: parent, sessionId: S, message: { id, role: 'assistant', content, usage: { output_tokens: out } } });
+const boundary = (uuid: string, logical: string, meta: Rec = { trigger: 'auto', preTokens: 1000 }, extra: Rec = {}): Rec => ({ type: 'system', subtype: 'compact_boundary', uuid, parentUuid: null, logicalParentUuid: logical, sessionId: S, compactMetadata: meta, ...extra });
+const summaryRec = (uuid: string, parent: string, text: string, extra: Rec = {}): Rec => ({ type: 'user', uuid, parentUuid: parent, sessionId: S, isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: text }, ...extra });
+const jsonl = (records: Rec[]): string => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+const SUMMARY = `${OPENING}\n\n1. Primary Request and Intent: fix ERR_4107\n9. Optional Next Step: run tests\nPlease continue the conversation from where we left off.`;
+
+function session(): Rec[] {
+  return [
+    { type: 'summary', summary: 'A title', leafUuid: 'zz' },
+    user('u1', null, 'Fix ERR_4107 in ledger.ts'),
+    { type: 'progress', uuid: 'p1', parentUuid: 'u1', sessionId: S, data: { type: 'hook_progress' } },
+    reply('a1', 'p1', 'msg_A', [{ type: 'text', text: 'Looking.' }], 3),
+    reply('a2', 'a1', 'msg_A', [{ type: 'tool_use', id: 'tu1', name: 'Read', input: { file_path: 'ledger.ts' } }], 3),
+    reply('a3', 'a2', 'msg_A', [{ type: 'tool_use', id: 'tu2', name: 'Grep', input: { pattern: 'ERR' } }], 40),
+    user('r1', 'a3', [{ type: 'tool_result', tool_use_id: 'tu1', content: 'contents of ledger.ts' }]),
+    user('r2', 'a3', [{ type: 'tool_result', tool_use_id: 'tu2', content: 'ledger.ts:12 ERR_4107' }]),
+    user('m1', 'r2', 'hook reminder', { isMeta: true }),
+    reply('a4', 'm1', 'msg_B', [{ type: 'thinking', thinking: 'secret' }, { type: 'text', text: 'Fixed.' }], 9),
+    { type: 'system', subtype: 'turn_duration', uuid: 's1', parentUuid: 'a4', sessionId: S },
+    boundary('b1', 's1'),
+    summaryRec('sum1', 'b1', SUMMARY),
+    user('u2', 'sum1', 'thanks, now run the tests'),
+  ];
+}
+
+describe('formats/claudeCode: compaction shapes', () => {
+  it('groups records by message.id, makes tool results tool turns, skips noise, meta and titles', () => {
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(session()));
+    assert.deepEqual(
+      t.turns.map((x) => [x.id, x.role]),
+      [['u1', 'user'], ['msg_A', 'assistant'], ['r1', 'tool'], ['r2', 'tool'], ['msg_B', 'assistant'], ['u2', 'user']],
+    );
+    const a = t.turns[1];
+    assert.equal(a.span.startLine, 4);
+    assert.equal(a.span.endLine, 6);
+    assert.equal(a.tokens, 40);
+    assert.match(a.text, /\[tool call Read\] \{"file_path":"ledger.ts"\}/);
+    assert.equal(a.label, 'Read, Grep');
+    assert.equal(t.turns[2].label, 'Read result');
+    assert.ok(!t.turns[4].text.includes('secret'), 'thinking is not part of the text');
+    assert.deepEqual(t.problems, []);
+  });
+
+  it('claims the chain from logicalParentUuid, with sibling tool results, and reads the checkpoint facts', () => {
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl', defaultBudget: 2048 }), jsonl(session()));
+    assert.equal(t.checkpoints.length, 1);
+    const cp = t.checkpoints[0];
+    assert.equal(cp.summaryId, 'b1');
+    assert.equal(cp.turnsBefore, 5);
+    // r1 is off the chain (a parallel sibling of r2) but answers tu1 of msg_A
+    assert.deepEqual(cp.claimedIds, ['u1', 'msg_A', 'r1', 'r2', 'msg_B']);
+    assert.equal(cp.summary, SUMMARY);
+    assert.equal(cp.recordedPrefixTokens, 1000);
+    assert.deepEqual(cp.notes?.slice(0, 2), ['preTokens 1,000 (recorded by Claude Code)', 'trigger: auto']);
+    assert.equal(cp.summaryBudget, 2048);
+    assert.equal(cp.budgetAssumed, true);
+    assert.deepEqual(cp.truncationHints, { expectedClosings: ['Please continue the conversation'], expectedLastSection: 9 });
+  });
+
+  it('leaves the budget undefined when no default is given', () => {
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(session()));
+    assert.equal(t.checkpoints[0].summaryBudget, undefined);
+    assert.equal(t.checkpoints[0].budgetAssumed, undefined);
+  });
+
+  it('a second compaction claims only back to the previous boundary, minus its preservedSegment', () => {
+    const records = [
+      ...session(),
+      reply('a5', 'u2', 'msg_C', [{ type: 'text', text: 'Tests pass.' }]),
+      user('u3', 'a5', 'commit it'),
+      reply('a6', 'u3', 'msg_D', [{ type: 'text', text: 'Committed.' }]),
+      boundary('b2', 'a6', { trigger: 'manual', preTokens: 500, preservedSegment: { headUuid: 'u3', anchorUuid: 'sum2', tailUuid: 'a6' } }),
+      summaryRec('sum2', 'b2', 'Summary: tests pass'),
+    ];
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(records));
+    assert.equal(t.checkpoints.length, 2);
+    const cp = t.checkpoints[1];
+    assert.deepEqual(cp.claimedIds, ['u2', 'msg_C']);
+    assert.ok(cp.notes?.some((n) => n.startsWith('2 turns kept verbatim')));
+    assert.equal(cp.truncationHints?.expectedClosings, undefined);
+    assert.equal(cp.truncationHints?.expectedLastSection, undefined);
+  });
+
+  it('uses an acompact side file whose raw output has no closing </summary>', () => {
+    const raw = `<analysis>thinking</analysis>\n<summary>\n1. Primary Request and Intent: fix ERR_4107\n9. Optional Next Step: run`;
+    const side: SideFile = {
+      path: '/p/sess-1/subagents/agent-acompact-abc.jsonl',
+      text: JSON.stringify({ type: 'assistant', message: { id: 'm', content: [{ type: 'text', text: raw }] } }) + '\n',
+    };
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl', sideFiles: [side] }), jsonl(session()));
+    const hints = t.checkpoints[0].truncationHints!;
+    assert.equal(hints.rawOutputClosed, false);
+    assert.equal(hints.rawClosingMarker, '</summary>');
+    assert.ok(t.checkpoints[0].notes?.some((n) => n.includes('agent-acompact-abc.jsonl') && n.includes('no closing </summary>')));
+  });
+
+  it('ignores a side file that belongs to another compaction', () => {
+    const side: SideFile = {
+      path: '/p/agent-acompact-zzz.jsonl',
+      text: JSON.stringify({ type: 'assistant', message: { id: 'm', content: [{ type: 'text', text: '<summary>Something else entirely, about a different session</summary>' }] } }),
+    };
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl', sideFiles: [side] }), jsonl(session()));
+    assert.equal(t.checkpoints[0].truncationHints?.rawOutputClosed, undefined);
+  });
+
+  it('a dangling logicalParentUuid in the same session is inferred from the last message, with a problem', () => {
+    const records = session().map((r) => (r.uuid === 'b1' ? { ...r, logicalParentUuid: 'gone' } : r));
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(records));
+    const cp = t.checkpoints[0];
+    assert.deepEqual(cp.claimedIds, ['u1', 'msg_A', 'r1', 'r2', 'msg_B']);
+    assert.equal(t.problems.length, 1);
+    assert.equal(t.problems[0].line, 12);
+    assert.match(t.problems[0].message, /logicalParentUuid gone is not in this file/);
+  });
+
+  it('a boundary from another session claims nothing and says where the turns are', () => {
+    const records = session().map((r) => (r.uuid === 'b1' || r.uuid === 'sum1' ? { ...r, sessionId: 'parent-9', logicalParentUuid: r.uuid === 'b1' ? 'gone' : undefined } : r));
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(records));
+    assert.deepEqual(t.checkpoints[0].claimedIds, []);
+    assert.match(t.problems[0].message, /parent session parent-9/);
+  });
+
+  it('a boundary without its summary yet is shown with an empty summary and a warning', () => {
+    const records = session().slice(0, 12);
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(records));
+    assert.equal(t.checkpoints.length, 1);
+    assert.equal(t.checkpoints[0].summary, '');
+    assert.match(t.problems[0].message, /has no summary record/);
+  });
+
+  it('can finish again after more lines are pushed (an agent still writing)', () => {
+    const all = splitLines(Buffer.from(jsonl(session())));
+    const reader = new ClaudeCodeReader({ fileName: 'x.jsonl' });
+    for (const line of all.slice(0, 12)) reader.push(line);
+    assert.equal(reader.finish().checkpoints[0].summary, '');
+    for (const line of all.slice(12)) reader.push(line);
+    const t = reader.finish();
+    assert.equal(t.checkpoints[0].summary, SUMMARY);
+    assert.equal(t.turns.length, 6);
+    assert.equal(reader.finish().turns.length, 6);
+  });
+
+  it('bad lines are problems; an unterminated bad last line is only a warning', () => {
+    const text = `${JSON.stringify(session()[1])}\nnot json\n[1,2]\n{"type":"user","uuid":"x`;
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), text);
+    assert.equal(t.turns.length, 1);
+    assert.deepEqual(
+      t.problems.map((p) => [p.line, p.severity]),
+      [[2, 'error'], [3, 'error'], [4, 'warning']],
+    );
+    assert.equal(t.problems[2].message, 'line 4 is incomplete (the agent may still be writing): it is not valid JSON yet and was skipped; it is read once it is complete.');
+  });
+
+  it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
+    fuzzReader(() => new ClaudeCodeReader({ fileName: 'x.jsonl', defaultBudget: 100 }), jsonl(session()).trimEnd());
+  });
+});

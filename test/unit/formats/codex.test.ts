@@ -1,0 +1,145 @@
+// Tests of the Codex rollout reader: the real rollouts of the shared corpus, local and remote compaction fixtures,
+// and a fuzz test.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { Transcript } from '../../../src/core/model';
+import { CodexReader, OPAQUE_NOTE } from '../../../src/formats/codex';
+import { corpusBytes, feed, requireCorpus } from './feedLines';
+import { fuzzReader } from './fuzz';
+
+const BIG = 'rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl';
+const SMALL = 'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl';
+
+function readCorpus(name: string): Transcript {
+  return feed(new CodexReader({ fileName: name, defaultBudget: 20000 }), corpusBytes(join('codex', name)));
+}
+
+describe('formats/codex: real rollouts of the corpus', function () {
+  this.timeout(20000);
+  before(function () {
+    requireCorpus(this);
+  });
+
+  /*
+   * Expected values from a one-off Python script over the file (not this reader): 1302 response_item lines
+   * (346 messages, 316 function_call + 316 outputs, 49 + 49 custom tool calls, 219 reasoning, 7 web searches);
+   * 888 of them precede the `compacted` line 1788; 38 of the 39 message items of replacement_history equal (role and
+   * text) a distinct earlier item, matched latest first, so 888 - 38 = 850 are claimed; the last token_count before it
+   * with input_tokens > 0 is line 1785, last_token_usage.total_tokens 212134.
+   */
+  it(`${BIG}: one opaque checkpoint at line 1788`, () => {
+    const t = readCorpus(BIG);
+    assert.equal(t.format, 'codex');
+    assert.equal(t.turns.length, 1302);
+    assert.equal(t.checkpoints.length, 1);
+    const cp = t.checkpoints[0];
+    assert.equal(cp.span.startLine, 1788);
+    assert.equal(cp.opaque, true);
+    assert.equal(cp.notes?.[0], OPAQUE_NOTE);
+    assert.equal(cp.turnsBefore, 888);
+    assert.equal(cp.claimedIds.length, 850);
+    assert.equal(cp.recordedPrefixTokens, 212134);
+    assert.ok(cp.notes?.some((n) => n.includes('token_count at line 1785') && n.includes('model_context_window 258,400')));
+    assert.equal(cp.summaryBudget, 20000);
+    assert.equal(cp.budgetAssumed, true);
+    // the kept user request (first user message, line 9) is not claimed; the first assistant reply is
+    const first = t.turns.find((turn) => turn.span.startLine === 9)!;
+    assert.equal(first.role, 'user');
+    assert.ok(!cp.claimedIds.includes(first.id));
+    // event_msg user_message / agent_message repeat response items and are not turns
+    assert.equal(t.turns.filter((turn) => turn.role === 'user').length, 46);
+    assert.ok(t.problems.every((p) => p.severity === 'info'));
+  });
+
+  it(`${SMALL}: 29 turns, no checkpoint`, () => {
+    // 29 response_item lines (grep -c '"type":"response_item"')
+    const t = readCorpus(SMALL);
+    assert.equal(t.turns.length, 29);
+    assert.equal(t.checkpoints.length, 0);
+    assert.deepEqual(t.problems, []);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const line = (type: string, payload: unknown) => JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type, payload });
+const msg = (role: string, text: string) => ({ type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }] });
+const tokens = (input: number, total: number) => line('event_msg', { type: 'token_count', info: { last_token_usage: { input_tokens: input, output_tokens: total - input, total_tokens: total }, model_context_window: 200000 } });
+
+function rollout(compacted: unknown): string {
+  return [
+    line('session_meta', { id: 's' }),
+    line('response_item', msg('developer', 'You are Codex.')),
+    line('response_item', msg('user', 'Fix ERR_4107 in ledger.rs')),
+    line('event_msg', { type: 'user_message', message: 'Fix ERR_4107 in ledger.rs' }),
+    line('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Look at ledger.rs' }], encrypted_content: 'xx' }),
+    line('response_item', { type: 'function_call', name: 'shell', arguments: '{"command":["cat","ledger.rs"]}', call_id: 'c1' }),
+    line('response_item', { type: 'function_call_output', call_id: 'c1', output: 'fn post() { ERR_4107 }' }),
+    tokens(1200, 1300),
+    line('response_item', msg('assistant', 'Fixed ledger.rs')),
+    line('event_msg', { type: 'agent_message', message: 'Fixed ledger.rs' }),
+    tokens(0, 99999),
+    line('compacted', compacted),
+    line('event_msg', { type: 'context_compacted' }),
+    line('response_item', msg('user', 'now run tests')),
+  ].join('\n') + '\n';
+}
+
+describe('formats/codex: compaction shapes', () => {
+  it('local compaction: the summary is the message; kept items are not claimed', () => {
+    const summary = 'Another language model started to solve this problem and produced a summary: ledger.rs fixed (ERR_4107).';
+    const t = feed(new CodexReader({ fileName: 'rollout-x.jsonl' }), rollout({ message: summary, replacement_history: [msg('user', 'Fix ERR_4107 in ledger.rs'), msg('user', summary)] }));
+    assert.deepEqual(t.turns.map((x) => x.role), ['system', 'user', 'assistant', 'assistant', 'tool', 'assistant', 'user']);
+    assert.equal(t.checkpoints.length, 1);
+    const cp = t.checkpoints[0];
+    assert.equal(cp.summary, summary);
+    assert.equal(cp.opaque, undefined);
+    assert.equal(cp.span.startLine, 12);
+    assert.equal(cp.turnsBefore, 6);
+    assert.deepEqual(cp.claimedIds, [0, 2, 3, 4, 5]); // turn 1 (the user request) is kept verbatim
+    assert.equal(cp.recordedPrefixTokens, 1300); // the zero-input token_count on line 11 is passed over
+    assert.ok(cp.notes?.includes('1 of the 6 items since the start are kept verbatim in replacement_history (matched by content) and are not claimed'));
+    assert.match(t.turns[3].text, /^\[tool call shell\] \{"command":\["cat","ledger.rs"\]\}$/);
+    assert.deepEqual(t.problems, []);
+  });
+
+  it('oldest shape: a message only claims everything since the start', () => {
+    const t = feed(new CodexReader({ fileName: 'rollout-x.jsonl' }), rollout({ message: 'summary text' }));
+    assert.deepEqual(t.checkpoints[0].claimedIds, [0, 1, 2, 3, 4, 5]);
+    assert.ok(t.checkpoints[0].notes?.[0].startsWith('no replacement_history recorded'));
+  });
+
+  it('remote compaction: encrypted summary, opaque, said so', () => {
+    const t = feed(
+      new CodexReader({ fileName: 'rollout-x.jsonl', defaultBudget: 9000 }),
+      rollout({ message: '', replacement_history: [msg('user', 'Fix ERR_4107 in ledger.rs'), { type: 'compaction', encrypted_content: 'gAAAA…' }] }),
+    );
+    const cp = t.checkpoints[0];
+    assert.equal(cp.opaque, true);
+    assert.equal(cp.notes?.[0], 'summary is encrypted (remote compaction): coverage cannot be verified');
+    assert.deepEqual(cp.claimedIds, [0, 2, 3, 4, 5]);
+    assert.equal(cp.summaryBudget, 9000);
+    assert.equal(cp.budgetAssumed, true);
+    assert.equal(t.problems.length, 1);
+    assert.equal(t.problems[0].severity, 'info');
+  });
+
+  it('a second compaction claims only the items after the first', () => {
+    const text = rollout({ message: 'first' }) + [line('response_item', msg('assistant', 'tests pass')), line('compacted', { message: 'second' })].join('\n') + '\n';
+    const t = feed(new CodexReader({ fileName: 'rollout-x.jsonl' }), text);
+    assert.equal(t.checkpoints.length, 2);
+    assert.deepEqual(t.checkpoints[1].claimedIds, [6, 7]);
+    assert.equal(t.checkpoints[1].recordedPrefixTokens, undefined);
+  });
+
+  it('older rollouts with bare items are read', () => {
+    const text = [JSON.stringify({ id: 's', timestamp: 't', instructions: 'x' }), JSON.stringify(msg('user', 'hi')), JSON.stringify({ record_type: 'state' }), JSON.stringify(msg('assistant', 'hello'))].join('\n');
+    const t = feed(new CodexReader({ fileName: 'rollout-x.jsonl' }), text);
+    assert.equal(t.turns.length, 2);
+    assert.deepEqual(t.problems, []);
+  });
+
+  it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
+    fuzzReader(() => new CodexReader({ fileName: 'rollout-x.jsonl' }), rollout({ message: '', replacement_history: [msg('user', 'Fix ERR_4107 in ledger.rs'), { type: 'compaction', encrypted_content: 'e' }] }).trimEnd());
+  });
+});

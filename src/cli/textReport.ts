@@ -1,6 +1,6 @@
 // The terminal output of `compaction-lens check`: one block per checkpoint, colour only when asked (a TTY).
 import { formatRanges, idRanges } from '../core/idRanges';
-import type { CheckpointAnalysis, Problem, TurnId, Verdict } from '../core/model';
+import type { CheckpointAnalysis, IdRange, Problem, TurnId, Verdict } from '../core/model';
 import type { FileReport } from './checkFiles';
 
 interface Paint {
@@ -31,9 +31,29 @@ function plural(n: number, word: string): string {
   return `${number(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** At most this many ranges are listed in text; --json has them all. */
+const MAX_RANGES = 12;
+
+/**
+ * Ranges as ids when the ids are short integers ("380–419"), else as the lines of the turns' records
+ * ("lines 12–340"): Claude Code's uuids and message ids say nothing to a reader.
+ */
+function rangesText(ranges: IdRange[], cp: CheckpointAnalysis): string {
+  const shown = ranges.slice(0, MAX_RANGES);
+  const more = ranges.length > shown.length ? `, … ${ranges.length - shown.length} more ranges (--json lists all)` : '';
+  if (cp.turns.every((turn) => typeof turn.id === 'number')) return formatRanges(shown) + more;
+  const lineOf = new Map(cp.turns.map((turn) => [turn.id, turn]));
+  const parts = shown.map((range) => {
+    const first = lineOf.get(range.from)?.line;
+    const last = lineOf.get(range.to)?.endLine;
+    return first === last ? `${first}` : `${first}–${last}`;
+  });
+  return `lines ${parts.join(', ')}${more}`;
+}
+
 function safeSetText(cp: CheckpointAnalysis, orderedIds: TurnId[]): string {
   if (cp.safeCovered.length === 0) return 'empty (no claimed turn can be trusted)';
-  return `${formatRanges(idRanges(orderedIds, cp.safeCovered))} (${plural(cp.safeCovered.length, 'turn')})`;
+  return `${rangesText(idRanges(orderedIds, cp.safeCovered), cp)} (${plural(cp.safeCovered.length, 'turn')})`;
 }
 
 function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
@@ -62,7 +82,7 @@ function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
   const missing = cp.counts['claimed-missing'];
   const missingText = missing > 0 ? paint.red(`${number(missing)} claimed-missing`) : `${number(missing)} claimed-missing`;
   lines.push(`    turns: ${number(covered)} covered · ${missingText} · ${number(uncovered)} uncovered`);
-  if (missing > 0) lines.push(`    claimed-missing: ${formatRanges(cp.claimedMissingRanges)}`);
+  if (missing > 0) lines.push(`    claimed-missing: ${rangesText(cp.claimedMissingRanges, cp)}`);
   lines.push(`    safe pointer set: ${safeSetText(cp, orderedIds)}`);
   if (cp.reasons.length > 0) {
     lines.push('    why:');

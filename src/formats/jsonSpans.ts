@@ -266,6 +266,7 @@ export class DocumentLines {
 
   /** The span of characters [start, end) of `text`. */
   spanOf(start: number, end: number): SourceSpan {
+    if (this.lines.length === 0) return { startLine: 0, endLine: 0, startOffset: 0, endOffset: 0 };
     const first = this.indexAt(start);
     const last = this.indexAt(Math.max(start, end - 1));
     return {
@@ -283,7 +284,7 @@ export class DocumentLines {
     const at = located.error.at;
     const line = this.lineAt(at);
     const last = this.lines[this.lines.length - 1];
-    const atEnd = at >= this.text.length;
+    const atEnd = at >= this.text.length || line === last?.line;
     const problem: Problem =
       atEnd && last && !last.terminated
         ? { line, severity: 'warning', message: `line ${line} is incomplete (the agent may still be writing): the ${what} ends before it is closed. What was complete before it was read.` }
@@ -310,9 +311,38 @@ export class DocumentLines {
   }
 }
 
+/** UTF-8 byte position of character positions of one text; fast when asked in increasing order. */
+class ByteCounter {
+  private lastAt = 0;
+  private lastBytes = 0;
+  constructor(private readonly text: string) {}
+  at(position: number): number {
+    if (position < this.lastAt) {
+      this.lastAt = 0;
+      this.lastBytes = 0;
+    }
+    let bytes = this.lastBytes;
+    let i = this.lastAt;
+    while (i < position) {
+      const c = this.text.charCodeAt(i);
+      if (c < 0x80) bytes += 1;
+      else if (c < 0x800) bytes += 2;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < this.text.length) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+      i++;
+    }
+    this.lastAt = i;
+    this.lastBytes = bytes;
+    return bytes;
+  }
+}
+
 /** Parses one JSONL line with positions, so elements inside a large record get their own byte range. */
 export function locateInLine(line: RawLine): { value: unknown; spanOf(node: unknown): SourceSpan } {
   const located = parseLocated(line.text);
+  const bytes = new ByteCounter(line.text);
   const whole: SourceSpan = { startLine: line.line, endLine: line.line, startOffset: line.offset, endOffset: line.endOffset };
   return {
     value: located.value,
@@ -322,8 +352,8 @@ export function locateInLine(line: RawLine): { value: unknown; spanOf(node: unkn
       return {
         startLine: line.line,
         endLine: line.line,
-        startOffset: line.offset + utf8Length(line.text, range[0]),
-        endOffset: line.offset + utf8Length(line.text, range[1]),
+        startOffset: line.offset + bytes.at(range[0]),
+        endOffset: line.offset + bytes.at(range[1]),
       };
     },
   };

@@ -181,9 +181,9 @@ export class LangChainReader implements TranscriptReader {
       }
       return { messages, running };
     }
+    if (this.document.all.every((l) => l.text.trim() === '')) return { messages };
     const { located, problem } = this.document.parse('LangChain / LangMem / Letta file');
     if (problem) problems.push(problem);
-    if (this.document.all.length === 0) return { messages };
     const whole = this.document.spanOf(0, this.document.text.length);
     const spanOf = (node: unknown): SourceSpan => {
       const range = typeof node === 'object' && node !== null ? located.rangeOf(node) : undefined;

@@ -114,9 +114,9 @@ export class MessageArrayReader implements TranscriptReader {
       records.forEach(({ line, value }, i) => items.push({ value, span: lineSpan(line), id: i }));
       return items;
     }
+    if (this.document.all.every((l) => l.text.trim() === '')) return items;
     const { located, problem } = this.document.parse('message array');
     if (problem) problems.push(problem);
-    if (this.document.all.length === 0) return items;
     const whole = this.document.spanOf(0, this.document.text.length);
     const spanOf = (node: unknown): SourceSpan => {
       const range = typeof node === 'object' && node !== null ? located.rangeOf(node) : undefined;

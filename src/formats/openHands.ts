@@ -157,6 +157,7 @@ export class OpenHandsReader implements TranscriptReader {
         if (!addContainer(value, () => lineSpan(line))) located.push({ event: value, span: lineSpan(line) });
       }
     } else {
+      if (this.document.all.every((l) => l.text.trim() === '')) return located;
       const { located: doc, problem } = this.document.parse('OpenHands event file');
       if (problem) problems.push(problem);
       const whole = this.document.spanOf(0, this.document.text.length);

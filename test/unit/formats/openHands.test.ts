@@ -1,0 +1,126 @@
+// Tests of the OpenHands reader: the real event files of the corpus (no condensation in them), fixtures for a
+// forgotten-id list, a start/end range (and how its expansion is reported), V1 Condensation events, and a fuzz test.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { OpenHandsReader } from '../../../src/formats/openHands';
+import { corpusBytes, feed, requireCorpus } from './feedLines';
+import { fuzzReader } from './fuzz';
+
+describe('formats/openhands: real event files of the corpus', function () {
+  this.timeout(20000);
+  before(function () {
+    requireCorpus(this);
+  });
+
+  it('basic.json: a pretty-printed array of 4 events, each with its own span', () => {
+    const bytes = corpusBytes(join('openhands', 'basic.json'));
+    const t = feed(new OpenHandsReader({ fileName: 'basic.json' }), bytes);
+    // ids 0, 3, 4, 5: jq '[.[].id]' basic.json
+    assert.deepEqual(t.turns.map((x) => x.id), [0, 3, 4, 5]);
+    assert.deepEqual(t.turns.map((x) => x.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.equal(t.checkpoints.length, 0);
+    assert.deepEqual(t.problems, []);
+    for (const turn of t.turns) {
+      const raw = JSON.parse(bytes.subarray(turn.span.startOffset, turn.span.endOffset).toString('utf8')) as { id: number };
+      assert.equal(raw.id, turn.id);
+    }
+    assert.equal(t.turns[0].span.startLine, 2);
+    assert.ok(t.turns[0].text.startsWith('Please create a simple 2048 game.'));
+  });
+
+  it('multi_swe_bench-output.jsonl: three evaluation runs of 49, 70 and 103 events, no condensation', () => {
+    const bytes = corpusBytes(join('openhands', 'multi_swe_bench-output.jsonl'));
+    const t = feed(new OpenHandsReader({ fileName: 'multi_swe_bench-output.jsonl' }), bytes);
+    // history lengths 49, 70, 103 (python: len(record['history'])); none is an agent-state or null event
+    assert.equal(t.turns.length, 49 + 70 + 103);
+    assert.equal(t.checkpoints.length, 0);
+    assert.deepEqual(t.turns.slice(0, 3).map((x) => x.id), ['1:0', '1:1', '1:2']);
+    assert.equal(t.turns[49].id, '2:0');
+    assert.equal(t.problems.length, 1);
+    assert.match(t.problems[0].message, /holds 3 runs/);
+    // each event's span is its own object inside the long line
+    const raw = JSON.parse(bytes.subarray(t.turns[60].span.startOffset, t.turns[60].span.endOffset).toString('utf8')) as { id: number };
+    assert.equal(`2:${raw.id}`, t.turns[60].id);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const ev = (id: number, extra: Record<string, unknown>) => ({ id, timestamp: '2025-01-01T00:00:00', source: 'agent', message: '', ...extra });
+const events = (condensation: Record<string, unknown>) => [
+  ev(0, { source: 'user', action: 'message', args: { content: 'Fix ERR_4107 in ledger.py' } }),
+  ev(1, { observation: 'agent_state_changed', content: '', extras: { agent_state: 'running' } }),
+  ev(2, { action: 'run', args: { command: 'cat ledger.py', thought: 'read it' } }),
+  ev(3, { observation: 'run', cause: 2, content: 'def post(): raise ERR_4107' }),
+  ev(4, { action: 'edit', args: { path: 'ledger.py', new_str: 'def post(): pass' } }),
+  ev(5, { observation: 'edit', cause: 4, content: 'edited ledger.py' }),
+  ev(8, { action: 'condensation', args: { summary: 'Fixed ERR_4107 in ledger.py', summary_offset: 1, ...condensation } }),
+  ev(9, { action: 'finish', args: { final_thought: 'done' } }),
+];
+
+describe('formats/openhands: condensation shapes', () => {
+  it('forgotten_event_ids: claims the listed ids', () => {
+    const t = feed(new OpenHandsReader({ fileName: 'e.json', defaultBudget: 4096 }), JSON.stringify(events({ forgotten_event_ids: [2, 3] }), null, 2));
+    assert.deepEqual(t.turns.map((x) => x.id), [0, 2, 3, 4, 5, 9]);
+    const cp = t.checkpoints[0];
+    assert.equal(cp.summaryId, 'condensation 8');
+    assert.deepEqual(cp.claimedIds, [2, 3]);
+    assert.equal(cp.turnsBefore, 5);
+    assert.equal(cp.summary, 'Fixed ERR_4107 in ledger.py');
+    assert.equal(cp.summaryBudget, 4096);
+    assert.equal(cp.budgetAssumed, true);
+    assert.deepEqual(t.problems, []);
+  });
+
+  it('a start/end range is expanded over every id, and the ids that are not turns are reported', () => {
+    const t = feed(new OpenHandsReader({ fileName: 'e.jsonl' }), events({ forgotten_events_start_id: 1, forgotten_events_end_id: 7 }).map((e) => JSON.stringify(e)).join('\n'));
+    const cp = t.checkpoints[0];
+    assert.deepEqual(cp.claimedIds, [1, 2, 3, 4, 5, 6, 7]);
+    assert.ok(cp.notes?.includes('forgotten range 1–7 expanded over 7 ids (as OpenHands does): 4 are turns in this file, 1 are events not shown to the model, 2 are not events in this file'));
+    const problem = t.problems.find((p) => p.line === 7)!;
+    assert.equal(problem.severity, 'warning');
+    assert.match(problem.message, /only 4 of them are events the model saw here \(not in this file: 6–7\)/);
+    assert.equal(cp.span.startLine, 7);
+  });
+
+  it('a later summarised condensation also claims what the previous one claimed', () => {
+    const list = [...events({ forgotten_event_ids: [2, 3] }), ev(10, { action: 'run', args: { command: 'pytest' } }), ev(11, { action: 'condensation', args: { forgotten_event_ids: [4, 5], summary: 'All fixed' } })];
+    const t = feed(new OpenHandsReader({ fileName: 'e.json' }), JSON.stringify(list));
+    assert.deepEqual(t.checkpoints[1].claimedIds, [2, 3, 4, 5]);
+  });
+
+  it('a null summary keeps the claim and says the events were dropped', () => {
+    const t = feed(new OpenHandsReader({ fileName: 'e.json' }), JSON.stringify(events({ forgotten_event_ids: [2, 3], summary: null })));
+    assert.equal(t.checkpoints[0].summary, '');
+    assert.ok(t.checkpoints[0].notes?.includes('no summary: the forgotten events were dropped, not summarised'));
+  });
+
+  it('V1 SDK events with a Condensation', () => {
+    const v1 = [
+      { kind: 'SystemPromptEvent', id: 'e0', source: 'agent', system_prompt: { type: 'text', text: 'You are OpenHands' } },
+      { kind: 'MessageEvent', id: 'e1', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text: 'Fix ERR_4107' }] } },
+      { kind: 'ActionEvent', id: 'e2', source: 'agent', tool_name: 'terminal', thought: [{ type: 'text', text: 'look' }], action: { command: 'ls' } },
+      { kind: 'ObservationEvent', id: 'e3', source: 'environment', tool_name: 'terminal', observation: { content: [{ type: 'text', text: 'ledger.py' }] } },
+      { kind: 'ConversationStateUpdateEvent', id: 'e4', key: 'x', value: 1 },
+      { kind: 'Condensation', id: 'e5', forgotten_event_ids: ['e1', 'e2', 'e3'], summary: 'User asked to fix ERR_4107; ls shows ledger.py', summary_offset: 1 },
+    ];
+    const t = feed(new OpenHandsReader({ fileName: 'v1.jsonl' }), v1.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [['e0', 'system'], ['e1', 'user'], ['e2', 'assistant'], ['e3', 'tool']]);
+    assert.equal(t.turns[2].text, 'look\n[tool call terminal] {"command":"ls"}');
+    assert.deepEqual(t.checkpoints[0].claimedIds, ['e1', 'e2', 'e3']);
+    assert.deepEqual(t.problems, []);
+  });
+
+  it('a truncated JSON array keeps the complete events and reports the cut', () => {
+    const text = JSON.stringify(events({ forgotten_event_ids: [2] }), null, 1);
+    const t = feed(new OpenHandsReader({ fileName: 'e.json' }), text.slice(0, Math.floor(text.length * 0.6)));
+    assert.ok(t.turns.length >= 2 && t.turns.length < 6);
+    assert.equal(t.problems.length, 1);
+    assert.equal(t.problems[0].severity, 'warning'); // cut at the end of an unterminated last line
+  });
+
+  it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
+    fuzzReader(() => new OpenHandsReader({ fileName: 'e.jsonl' }), events({ forgotten_events_start_id: 1, forgotten_events_end_id: 5 }).map((e) => JSON.stringify(e)).join('\n'));
+    fuzzReader(() => new OpenHandsReader({ fileName: 'e.json' }), JSON.stringify(events({ forgotten_event_ids: [2, 3] }), null, 2), 60);
+  });
+});

@@ -1,0 +1,117 @@
+// Tests of the LangMem / LangChain / Letta reader with hand-written files (the corpus has no real one: see
+// corpus/SOURCES.md), and a fuzz test.
+import assert from 'node:assert/strict';
+import { LangChainReader } from '../../../src/formats/langchain';
+import { feed } from './feedLines';
+import { fuzzReader } from './fuzz';
+
+const human = (id: string, content: string, extra: Record<string, unknown> = {}) => ({ type: 'human', id, content, additional_kwargs: {}, ...extra });
+const ai = (id: string, content: string, extra: Record<string, unknown> = {}) => ({ type: 'ai', id, content, tool_calls: [], ...extra });
+
+describe('formats/langchain: LangMem running summary', () => {
+  // LangMem trimmed its input to the last messages but still recorded every id as summarised.
+  const state = {
+    values: {
+      messages: [
+        human('m0', 'Our ledger service throws ERR_4107 on post()'),
+        ai('m1', 'Looking at ledger.py line 12'),
+        { type: 'tool', id: 'm2', content: 'def post(): raise ERR_4107', tool_call_id: 'c1' },
+        human('m3', 'Also rename Ledger to Journal'),
+        ai('m4', 'Renamed Ledger to Journal.'),
+        { type: 'system', id: 's1', content: 'Summary of the conversation so far: renamed Ledger to Journal.' },
+        human('m5', 'thanks'),
+      ],
+      context: {
+        running_summary: { summary: 'Renamed Ledger to Journal.', summarized_message_ids: ['m0', 'm1', 'm2', 'm3', 'm4', 'gone'], last_summarized_message_id: 'm4' },
+      },
+    },
+  };
+
+  it('claims summarized_message_ids, places the checkpoint after the last summarised message, notes the trimming', () => {
+    const text = JSON.stringify(state, null, 2);
+    const t = feed(new LangChainReader({ fileName: 'state.json', defaultBudget: 256 }), text);
+    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [['m0', 'user'], ['m1', 'assistant'], ['m2', 'tool'], ['m3', 'user'], ['m4', 'assistant'], ['m5', 'user']]);
+    assert.equal(t.checkpoints.length, 1);
+    const cp = t.checkpoints[0];
+    assert.equal(cp.summaryId, 'running_summary');
+    assert.equal(cp.summary, 'Renamed Ledger to Journal.');
+    assert.deepEqual(cp.claimedIds, ['m0', 'm1', 'm2', 'm3', 'm4', 'gone']);
+    assert.equal(cp.turnsBefore, 5);
+    assert.equal(cp.summaryBudget, 256);
+    assert.equal(cp.budgetAssumed, true);
+    assert.ok(cp.notes?.[0].includes('even when trim_messages cut the input'));
+    assert.ok(cp.notes?.includes('1 of the 6 summarized_message_ids are not messages in this file'));
+    assert.equal(t.problems.length, 1);
+    assert.match(t.problems[0].message, /1 message ids that are not in this file \(gone\)/);
+    // spans point at the message objects of the pretty-printed file
+    const m3 = t.turns[3];
+    assert.ok(text.slice(m3.span.startOffset, m3.span.endOffset).includes('"id": "m3"'));
+  });
+});
+
+describe('formats/langchain: LangChain summarisation message', () => {
+  it('claims the messages before the summary that are not kept after it', () => {
+    const log = [
+      human('h1', 'Deploy build 4107 to staging'),
+      ai('a1', 'Deployed build 4107.'),
+      human('h2', 'Check the logs'),
+      ai('a2', 'Logs are clean.'),
+      human('sum', 'Here is a summary of the conversation to date:\n\nBuild 4107 deployed.', { additional_kwargs: { lc_source: 'summarization' } }),
+      human('h2', 'Check the logs'),
+      ai('a2', 'Logs are clean.'),
+    ];
+    const t = feed(new LangChainReader({ fileName: 'log.jsonl' }), log.map((m) => JSON.stringify(m)).join('\n') + '\n');
+    assert.equal(t.checkpoints.length, 1);
+    const cp = t.checkpoints[0];
+    assert.deepEqual(cp.claimedIds, ['h1', 'a1']);
+    assert.equal(cp.turnsBefore, 4);
+    assert.ok(cp.summary.startsWith('Here is a summary of the conversation to date:'));
+    assert.ok(cp.notes?.[0].startsWith('LangChain stores no pointer set'));
+    assert.ok(cp.notes?.includes('2 messages are kept verbatim after the summary and are not claimed'));
+    // the re-added messages reuse their ids: shown by position, with a problem
+    assert.equal(t.turns.length, 6);
+    assert.equal(t.problems.length, 2);
+  });
+
+  it('serialised constructors ({lc:1, kwargs}) are read, and a summary after removal claims nothing', () => {
+    const ctor = (cls: string, kwargs: Record<string, unknown>) => ({ lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', cls], kwargs });
+    const state = {
+      messages: [
+        ctor('HumanMessage', { id: 's', content: 'Here is a summary of the conversation to date:\n\nx', additional_kwargs: { lc_source: 'summarization' } }),
+        ctor('AIMessage', { id: 'a', content: 'ok', tool_calls: [{ name: 'search', args: { q: 'ERR_4107' } }] }),
+      ],
+    };
+    const t = feed(new LangChainReader({ fileName: 'state.json' }), JSON.stringify(state));
+    assert.deepEqual(t.checkpoints[0].claimedIds, []);
+    assert.ok(t.checkpoints[0].notes?.some((n) => n.includes('removed from the state')));
+    assert.equal(t.turns[0].text, 'ok\n[tool call search] {"q":"ERR_4107"}');
+  });
+});
+
+describe('formats/langchain: Letta system_alert', () => {
+  it('claims the first H messages by position, from the counts', () => {
+    const alert = JSON.stringify({ type: 'system_alert', message: 'Note: prior messages (3 of 6 total messages) have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Ledger renamed.' });
+    const messages = [
+      { id: 'message-0', role: 'system', content: [{ type: 'text', text: 'You are Letta' }] },
+      { id: 'message-1', role: 'user', content: [{ type: 'text', text: 'rename Ledger' }] },
+      { id: 'message-2', role: 'assistant', content: [{ type: 'text', text: 'renamed' }] },
+      { id: 'message-3', role: 'user', content: [{ type: 'text', text: 'and ERR_4107?' }] },
+      { id: 'message-4', role: 'assistant', content: [{ type: 'text', text: 'fixed' }] },
+      { id: 'message-5', role: 'user', content: [{ type: 'text', text: alert }] },
+    ];
+    const t = feed(new LangChainReader({ fileName: 'letta.json' }), JSON.stringify(messages, null, 1));
+    const cp = t.checkpoints[0];
+    assert.deepEqual(cp.claimedIds, ['message-1', 'message-2', 'message-3']);
+    assert.equal(cp.turnsBefore, 5);
+    assert.ok(cp.summary.includes('Ledger renamed.'));
+    assert.ok(cp.notes?.[0].startsWith('Letta records counts only (3 of 6 messages hidden), no ids'));
+    assert.deepEqual(t.problems, []);
+  });
+});
+
+describe('formats/langchain: bad input', () => {
+  it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
+    const log = [human('h1', 'Deploy 4107'), ai('a1', 'done'), human('sum', 'Here is a summary of the conversation to date:\n\nok', { additional_kwargs: { lc_source: 'summarization' } }), ai('a2', 'next')];
+    fuzzReader(() => new LangChainReader({ fileName: 'x.jsonl' }), log.map((m) => JSON.stringify(m)).join('\n'));
+  });
+});

@@ -1,0 +1,88 @@
+// Tests of the plain message-array reader with hand-written arrays (OpenAI chat, Anthropic messages, OpenAI
+// Responses items), and a fuzz test.
+import assert from 'node:assert/strict';
+import { MessageArrayReader } from '../../../src/formats/messageArray';
+import { feed } from './feedLines';
+import { fuzzReader } from './fuzz';
+
+describe('formats/message-array', () => {
+  it('OpenAI chat: a message opening with a summary phrase claims the turns before it', () => {
+    const chat = [
+      { role: 'system', content: 'You are helpful.' },
+      { role: 'user', content: 'Fix ERR_4107 in ledger.py' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'def post(): raise ERR_4107' },
+      { role: 'user', content: 'Here is a summary of the conversation to date:\n\nledger.py fixed.' },
+      { role: 'assistant', content: 'What next?' },
+    ];
+    const t = feed(new MessageArrayReader({ fileName: 'chat.json', defaultBudget: 8192 }), JSON.stringify(chat, null, 2));
+    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [[0, 'system'], [1, 'user'], [2, 'assistant'], [3, 'tool'], [5, 'assistant']]);
+    assert.equal(t.turns[2].text, '[tool call read_file] {"path":"ledger.py"}');
+    const cp = t.checkpoints[0];
+    assert.equal(cp.summaryId, 'message 4');
+    assert.deepEqual(cp.claimedIds, [0, 1, 2, 3]);
+    assert.equal(cp.turnsBefore, 4);
+    assert.equal(cp.summaryBudget, 8192);
+    assert.equal(cp.budgetAssumed, true);
+    assert.ok(cp.notes?.[0].startsWith('a summary message (opens with "Here is a summary of the conversation to date:")'));
+    assert.deepEqual(t.problems, []);
+  });
+
+  it('Anthropic messages: a compaction block is the summary; a second one claims only what followed the first', () => {
+    const body = {
+      system: 'You are Claude.',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Rename Ledger to Journal' }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'edit', input: { path: 'ledger.py' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
+        { role: 'assistant', content: [{ type: 'compaction', content: 'Renamed Ledger to Journal in ledger.py.' }, { type: 'text', text: 'Done.' }] },
+        { role: 'user', content: 'now fix ERR_4107' },
+        { role: 'assistant', content: [{ type: 'compaction', content: 'Renamed; ERR_4107 pending.' }] },
+      ],
+    };
+    const t = feed(new MessageArrayReader({ fileName: 'anthropic.json' }), JSON.stringify(body));
+    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [['system', 'system'], [0, 'user'], [1, 'assistant'], [2, 'tool'], [3, 'assistant'], [4, 'user']]);
+    assert.equal(t.checkpoints.length, 2);
+    assert.equal(t.checkpoints[0].summary, 'Renamed Ledger to Journal in ledger.py.');
+    assert.deepEqual(t.checkpoints[0].claimedIds, ['system', 0, 1, 2]);
+    assert.deepEqual(t.checkpoints[1].claimedIds, [3, 4]);
+    assert.equal(t.checkpoints[0].opaque, undefined);
+  });
+
+  it('OpenAI Responses: an encrypted compaction item is opaque; JSONL is read line by line', () => {
+    const items = [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix ERR_4107' }] },
+      { type: 'function_call', name: 'shell', arguments: '{"cmd":"pytest"}', call_id: 'c' },
+      { type: 'function_call_output', call_id: 'c', output: '1 failed' },
+      { type: 'compaction', encrypted_content: 'gAAAAB…' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Fixed.' }] },
+    ];
+    const t = feed(new MessageArrayReader({ fileName: 'items.jsonl' }), items.map((i) => JSON.stringify(i)).join('\n') + '\n');
+    assert.deepEqual(t.turns.map((x) => x.role), ['user', 'assistant', 'tool', 'assistant']);
+    const cp = t.checkpoints[0];
+    assert.equal(cp.opaque, true);
+    assert.deepEqual(cp.claimedIds, [0, 1, 2]);
+    assert.equal(cp.span.startLine, 4);
+    assert.equal(t.problems.length, 1);
+  });
+
+  it('a JSON document that is not a message array is a problem', () => {
+    const t = feed(new MessageArrayReader({ fileName: 'x.json' }), '{\n  "hello": 1\n}\n');
+    assert.equal(t.turns.length, 0);
+    assert.equal(t.problems[0].severity, 'error');
+    // on one line it reads as JSONL: a record without a role
+    const one = feed(new MessageArrayReader({ fileName: 'x.json' }), '{"hello": 1}');
+    assert.match(one.problems[0].message, /has no "role"/);
+  });
+
+  it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
+    const lines = [
+      { role: 'user', content: 'Fix ERR_4107' },
+      { role: 'assistant', content: [{ type: 'compaction', content: 'fixed' }] },
+      { type: 'compaction', encrypted_content: 'x' },
+      { role: 'user', content: 'Summary of the conversation so far: all good' },
+    ];
+    fuzzReader(() => new MessageArrayReader({ fileName: 'x.jsonl' }), lines.map((l) => JSON.stringify(l)).join('\n'));
+    fuzzReader(() => new MessageArrayReader({ fileName: 'x.json' }), JSON.stringify(lines, null, 2), 60);
+  });
+});

@@ -1,10 +1,10 @@
 // The only module that knows the UI component library (@vscode/webview-ui-toolkit). Everything else asks
 // for controls through these factories, so swapping to another library (e.g. @vscode-elements/elements)
-// touches this file alone.
+// touches this file alone. CSP note: FAST probes :focus-visible support with a <style> element carrying the
+// nonce from <meta property="csp-nonce">, so the panel's style-src allows that nonce (see webviewHtml.ts).
 
 import {
   provideVSCodeDesignSystem,
-  vsCodeBadge,
   vsCodeButton,
   vsCodeDivider,
   vsCodeDropdown,
@@ -17,7 +17,7 @@ let registered = false;
 export function registerToolkit(): void {
   if (registered) return;
   registered = true;
-  provideVSCodeDesignSystem().register(vsCodeDropdown(), vsCodeOption(), vsCodeButton(), vsCodeBadge(), vsCodeDivider());
+  provideVSCodeDesignSystem().register(vsCodeDropdown(), vsCodeOption(), vsCodeButton(), vsCodeDivider());
 }
 
 export interface ChoiceOption {
@@ -81,9 +81,13 @@ export function createButton(text: string, onClick: () => void, look: ButtonLook
   return button;
 }
 
-/** A small count badge. */
+/**
+ * A small count badge. Not the toolkit's <vscode-badge>: its template carries a `style` attribute, which the
+ * panel's CSP (no 'unsafe-inline') reports as a violation. A span styled with the same theme colours instead.
+ */
 export function createBadge(text: string, ariaLabel?: string): HTMLElement {
-  const badge = document.createElement('vscode-badge');
+  const badge = document.createElement('span');
+  badge.className = 'cl-badge';
   badge.textContent = text;
   if (ariaLabel) badge.setAttribute('aria-label', ariaLabel);
   return badge;

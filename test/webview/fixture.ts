@@ -1,0 +1,386 @@
+// Analysis-like datasets for the webview tests and a fake host that answers the webview's requests from
+// them, speaking src/protocol.ts. Turns are generated on demand, so a 100k-turn dataset costs nothing
+// until rows are asked for.
+
+import type { AnchorEvidence, TurnStatus, Verdict } from '../../src/core/model';
+import type {
+  CheckpointHeader,
+  FileInfo,
+  HostMessage,
+  RowStatus,
+  SummaryDetails,
+  TimelineRow,
+  TurnDetails,
+  ViewState,
+  WebviewMessage,
+} from '../../src/protocol';
+
+export interface FixtureTurn {
+  id: string | number;
+  role: string;
+  label?: string;
+  text: string;
+  tokens: number;
+}
+
+export interface FixtureCheckpointSpec {
+  summaryId: string;
+  turnsBefore: number;
+  statusOf(index: number): TurnStatus;
+  verdict: Verdict;
+  reasons: string[];
+  summaryBudget?: number;
+  budgetAssumed: boolean;
+  truncated: boolean;
+  notes?: string[];
+}
+
+export interface FixtureSpec {
+  name: string;
+  turnCount: number;
+  turnAt(index: number): FixtureTurn;
+  checkpoints: FixtureCheckpointSpec[];
+  /** The anchor each turn would leave in a faithful summary. */
+  anchorOf(index: number): string;
+}
+
+interface BuiltCheckpoint {
+  header: CheckpointHeader;
+  spec: FixtureCheckpointSpec;
+  summary: SummaryDetails;
+  anchorAt: Map<number, number>;
+}
+
+export class FixtureDataset {
+  readonly file: FileInfo;
+  readonly checkpoints: BuiltCheckpoint[];
+
+  constructor(readonly spec: FixtureSpec) {
+    this.file = { path: `/fixtures/${spec.name}.jsonl`, name: `${spec.name}.jsonl`, format: 'canonical', turnCount: spec.turnCount };
+    this.checkpoints = spec.checkpoints.map((checkpoint, index) => this.build(checkpoint, index));
+  }
+
+  headers(): CheckpointHeader[] {
+    return this.checkpoints.map((checkpoint) => checkpoint.header);
+  }
+
+  status(checkpointIndex: number, index: number): RowStatus {
+    const checkpoint = this.checkpoints[checkpointIndex].spec;
+    return index >= checkpoint.turnsBefore ? 'after' : checkpoint.statusOf(index);
+  }
+
+  row(checkpointIndex: number, index: number): TimelineRow {
+    const turn = this.spec.turnAt(index);
+    return {
+      index,
+      id: turn.id,
+      role: turn.role,
+      label: turn.label,
+      status: this.status(checkpointIndex, index),
+      tokens: turn.tokens,
+      line: index + 1,
+      preview: turn.text.replace(/\s+/g, ' ').slice(0, 120),
+    };
+  }
+
+  details(checkpointIndex: number, index: number): TurnDetails {
+    const turn = this.spec.turnAt(index);
+    const status = this.status(checkpointIndex, index);
+    const built = this.checkpoints[checkpointIndex];
+    const anchor = this.spec.anchorOf(index);
+    const at = built.anchorAt.get(index);
+    const anchors: AnchorEvidence[] =
+      status === 'after' ? [] : [{ anchor, kind: 'path', found: at !== undefined, ...(at !== undefined ? { at } : {}) }];
+    const reasons: Record<RowStatus, string> = {
+      covered: `Claimed, and its anchor ${anchor} is in the summary.`,
+      'claimed-missing': `Claimed by the pointer set, but its anchor ${anchor} is not in the summary.`,
+      uncovered: 'Not claimed: kept verbatim after the summary.',
+      after: `Comes after checkpoint S${checkpointIndex + 1}.`,
+    };
+    return {
+      index,
+      id: turn.id,
+      role: turn.role,
+      label: turn.label,
+      status,
+      tokens: turn.tokens,
+      line: index + 1,
+      endLine: index + 1,
+      reason: reasons[status],
+      anchors,
+      text: turn.text,
+      textTruncated: false,
+    };
+  }
+
+  private build(spec: FixtureCheckpointSpec, index: number): BuiltCheckpoint {
+    const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0 };
+    const claimedMissingIndexes: number[] = [];
+    const anchorAt = new Map<number, number>();
+    let summaryText = `<analysis>Summary of the first ${spec.turnsBefore} turns.</analysis>\n1. Primary request: fix the session handling.\n2. Files touched: `;
+    const foundAnchors: { anchor: string; at: number }[] = [];
+    let prefixTokens = 0;
+    let safeBoundaryIndex = -1;
+    let runUnbroken = true;
+    for (let turn = 0; turn < spec.turnsBefore; turn++) {
+      const status = spec.statusOf(turn);
+      counts[status]++;
+      prefixTokens += this.spec.turnAt(turn).tokens;
+      if (status === 'claimed-missing') claimedMissingIndexes.push(turn);
+      if (status === 'covered') {
+        const anchor = this.spec.anchorOf(turn);
+        if (summaryText.length < 60_000) {
+          anchorAt.set(turn, summaryText.length);
+          foundAnchors.push({ anchor, at: summaryText.length });
+          summaryText += `${anchor}, `;
+        }
+        if (runUnbroken) safeBoundaryIndex = turn;
+      } else if (status === 'claimed-missing') {
+        runUnbroken = false;
+      }
+    }
+    summaryText += spec.truncated ? '\n3. Next step: the user asked to re' : '\n9. Please continue from here.';
+    const ratioFloor = 5;
+    const ceiling = spec.summaryBudget === undefined ? undefined : spec.summaryBudget * ratioFloor;
+    const header: CheckpointHeader = {
+      index,
+      summaryId: spec.summaryId,
+      line: spec.turnsBefore + index + 1,
+      turnsBefore: spec.turnsBefore,
+      verdict: spec.verdict,
+      reasons: spec.reasons,
+      path: 'B',
+      prefixTokens,
+      prefixTokenSource: 'counted',
+      summaryTokens: spec.summaryBudget === undefined ? 900 : spec.summaryBudget - 3,
+      summaryBudget: spec.summaryBudget,
+      budgetAssumed: spec.budgetAssumed,
+      ceiling,
+      ratioFloor,
+      opaque: false,
+      truncation: spec.truncated
+        ? {
+            truncated: true,
+            reasons: ['ends mid-clause ("the user asked to re")', 'no closing section', `${(spec.summaryBudget ?? 0) - 3} of ${spec.summaryBudget} tokens`],
+            cutAt: summaryText.length,
+          }
+        : { truncated: false, reasons: [] },
+      counts,
+      claimedMissingRanges: ranges(claimedMissingIndexes, (i) => this.spec.turnAt(i).id),
+      claimedMissingIndexes,
+      safeBoundaryIndex,
+      safeCoveredCount: counts.covered,
+      notes: spec.notes ?? [],
+    };
+    const summary: SummaryDetails = {
+      checkpointIndex: index,
+      summaryId: spec.summaryId,
+      text: summaryText,
+      foundAnchors,
+      cutAt: header.truncation.cutAt,
+    };
+    return { header, spec, summary, anchorAt };
+  }
+}
+
+function ranges(indexes: number[], idOf: (index: number) => string | number) {
+  const result: { from: string | number; to: string | number; count: number }[] = [];
+  let start = -1;
+  for (let i = 0; i < indexes.length; i++) {
+    if (start < 0) start = i;
+    if (i === indexes.length - 1 || indexes[i + 1] !== indexes[i] + 1) {
+      result.push({ from: idOf(indexes[start]), to: idOf(indexes[i]), count: i - start + 1 });
+      start = -1;
+    }
+  }
+  return result;
+}
+
+const tools = ['Read', 'Bash', 'Edit', 'Grep'];
+
+function ordinaryTurn(index: number): FixtureTurn {
+  const kind = index % 4;
+  const path = `src/session/mod${index}.ts`;
+  if (kind === 0) return { id: index, role: 'user', text: `Please look at ${path} and tell me why the refresh token expires early.`, tokens: 40 + (index % 7) * 3 };
+  if (kind === 1) return { id: index, role: 'assistant', text: `I'll read ${path} first, then check the expiry constant.`, tokens: 60 + (index % 5) * 11 };
+  if (kind === 2) {
+    return {
+      id: index,
+      role: 'tool',
+      label: tools[index % tools.length],
+      text: `${tools[index % tools.length]} ${path}\nexport const EXPIRY_${index} = ${index * 60}; // seconds\nerror E${1000 + index}: token rejected`,
+      tokens: 220 + (index % 13) * 17,
+    };
+  }
+  return { id: index, role: 'assistant', text: `Found it: ${path} sets EXPIRY_${index} too low; the fix is to read it from config.`, tokens: 90 + (index % 3) * 20 };
+}
+
+/** The design note's incident: 420 turns before the checkpoint (380 covered, 40 claimed-missing), then 6 more. */
+export function incidentSpec(): FixtureSpec {
+  return {
+    name: 'incident',
+    turnCount: 426,
+    turnAt: ordinaryTurn,
+    anchorOf: (index) => `src/session/mod${index}.ts`,
+    checkpoints: [
+      {
+        summaryId: 'S1-compact-0419',
+        turnsBefore: 420,
+        statusOf: (index) => (index < 380 ? 'covered' : 'claimed-missing'),
+        verdict: 'fail-closed',
+        reasons: [
+          'the prefix exceeds the ceiling of 20,480 tokens (4,096 × 5) and the summariser reported no coverage',
+          '40 claimed turns (380–419) have no anchor in the summary',
+        ],
+        summaryBudget: 4096,
+        budgetAssumed: true,
+        truncated: true,
+        notes: ['The summary budget is the canonical format default (4,096 tokens).'],
+      },
+    ],
+  };
+}
+
+/** Two checkpoints: S1 reversible after turn 99, S2 (the incident's shape) after turn 419. */
+export function twoCheckpointSpec(): FixtureSpec {
+  const incident = incidentSpec();
+  return {
+    ...incident,
+    name: 'two-checkpoints',
+    checkpoints: [
+      {
+        summaryId: 'S1-early',
+        turnsBefore: 100,
+        statusOf: (index) => (index < 90 ? 'covered' : 'uncovered'),
+        verdict: 'reversible',
+        reasons: ['every claimed turn has its anchor in the summary'],
+        summaryBudget: 4096,
+        budgetAssumed: false,
+        truncated: false,
+      },
+      incident.checkpoints[0],
+    ],
+  };
+}
+
+/** A large transcript: 100,000 turns, a checkpoint after turn 98,999, some claimed-missing and uncovered turns. */
+export function largeSpec(): FixtureSpec {
+  return {
+    name: 'large',
+    turnCount: 100_000,
+    turnAt: ordinaryTurn,
+    anchorOf: (index) => `src/session/mod${index}.ts`,
+    checkpoints: [
+      {
+        summaryId: 'S1-large',
+        turnsBefore: 99_000,
+        statusOf: (index) => (index % 37 === 36 ? 'claimed-missing' : index % 11 === 10 ? 'uncovered' : 'covered'),
+        verdict: 'conditional',
+        reasons: ['the pointer set must be narrowed to the turns the summary shows'],
+        summaryBudget: undefined,
+        budgetAssumed: false,
+        truncated: false,
+      },
+    ],
+  };
+}
+
+/** Turns and a summary whose text is hostile HTML/JS: it must show up as literal text and run nothing. */
+export const HOSTILE = {
+  img: '<img src=x onerror="window.__pwned=\'img\'">',
+  script: '<script>window.__pwned=\'script\'</script>',
+  link: '<a href="javascript:window.__pwned=\'link\'">click me</a>',
+  svg: '<svg onload="window.__pwned=\'svg\'"></svg>',
+  style: '<style>body{display:none}</style><b style="color:red">bold</b>',
+};
+
+export function hostileSpec(): FixtureSpec {
+  const hostile = Object.values(HOSTILE);
+  return {
+    name: '<img src=x onerror=alert(1)>',
+    turnCount: 12,
+    turnAt: (index) => ({
+      id: index === 3 ? '<b>id</b>' : index,
+      role: index % 2 === 0 ? 'user' : '<i>assistant</i>',
+      label: index === 1 ? HOSTILE.img : undefined,
+      text: `turn ${index}: ${hostile[index % hostile.length]} and ${HOSTILE.link}`,
+      tokens: 30,
+    }),
+    anchorOf: (index) => (index % 2 === 0 ? HOSTILE.img : `${HOSTILE.script}#${index}`),
+    checkpoints: [
+      {
+        summaryId: '<script>alert(1)</script>',
+        turnsBefore: 10,
+        statusOf: (index) => (index < 6 ? 'covered' : 'claimed-missing'),
+        verdict: 'fail-closed',
+        reasons: [`reason with ${HOSTILE.img}`],
+        summaryBudget: 100,
+        budgetAssumed: false,
+        truncated: true,
+        notes: [HOSTILE.link],
+      },
+    ],
+  };
+}
+
+/** What the fake host recorded and how it answers; `respond` sends a message into the page. */
+export class FakeHost {
+  readonly received: WebviewMessage[] = [];
+  restore: ViewState | undefined;
+  /** When set, getRows for this start fails with an error answer. */
+  failRowsAt: number | undefined;
+
+  constructor(
+    public dataset: FixtureDataset,
+    private readonly respond: (message: HostMessage) => void,
+  ) {}
+
+  handle(message: WebviewMessage): void {
+    this.received.push(message);
+    const data = this.dataset;
+    switch (message.type) {
+      case 'ready':
+        this.respond({
+          type: 'init',
+          file: data.file,
+          checkpoints: data.headers(),
+          problems: [{ line: 7, severity: 'warning', message: 'record has no timestamp' }],
+          ...(this.restore ? { restore: this.restore } : {}),
+        });
+        break;
+      case 'getRows': {
+        if (message.start === this.failRowsAt) {
+          this.respond({ type: 'error', requestId: message.requestId, message: 'the transcript changed while reading' });
+          break;
+        }
+        const end = Math.min(data.file.turnCount, message.start + message.count);
+        const rows: TimelineRow[] = [];
+        for (let index = message.start; index < end; index++) rows.push(data.row(message.checkpointIndex, index));
+        this.respond({ type: 'rows', requestId: message.requestId, checkpointIndex: message.checkpointIndex, start: message.start, rows });
+        break;
+      }
+      case 'getTurnDetails':
+        this.respond({
+          type: 'turnDetails',
+          requestId: message.requestId,
+          checkpointIndex: message.checkpointIndex,
+          details: data.details(message.checkpointIndex, message.turnIndex),
+        });
+        break;
+      case 'getSummary':
+        this.respond({ type: 'summary', requestId: message.requestId, details: data.checkpoints[message.checkpointIndex].summary });
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Sends `updated` with the current dataset (swap `dataset` first to simulate a grown transcript). */
+  sendUpdated(): void {
+    this.respond({ type: 'updated', file: this.dataset.file, checkpoints: this.dataset.headers(), problems: [] });
+  }
+
+  ofType<T extends WebviewMessage['type']>(type: T): Extract<WebviewMessage, { type: T }>[] {
+    return this.received.filter((message): message is Extract<WebviewMessage, { type: T }> => message.type === type);
+  }
+}

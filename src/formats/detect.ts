@@ -21,6 +21,12 @@ function isLangChainMessage(value: unknown): boolean {
   return false;
 }
 
+/** Letta messages: ids "message-…", or a system_alert summary inside the content. */
+function isLettaMessage(value: unknown): boolean {
+  if (!isMessageLike(value)) return false;
+  return (typeof value.id === 'string' && value.id.startsWith('message-')) || /system_alert/.test(JSON.stringify(value.content ?? ''));
+}
+
 function isOpenHandsEvent(value: unknown): boolean {
   if (!isObject(value)) return false;
   if (typeof value.kind === 'string' && V1_KINDS.test(`"kind":"${value.kind}"`)) return true;
@@ -33,7 +39,7 @@ function classify(value: unknown, fileName: string): FormatId | undefined {
     const first = value.find((v) => isObject(v));
     if (first === undefined) return undefined;
     if (isOpenHandsEvent(first)) return 'openhands';
-    if (isLangChainMessage(first)) return 'langchain';
+    if (isLangChainMessage(first) || value.some(isLettaMessage)) return 'langchain';
     if (isMessageLike(first)) return 'message-array';
     const itemType = (first as JsonObject).type;
     if (typeof itemType === 'string' && ['message', 'function_call', 'compaction'].includes(itemType)) return 'message-array';
@@ -59,11 +65,7 @@ function classify(value: unknown, fileName: string): FormatId | undefined {
   // Older Codex rollouts: a header {id, timestamp, instructions}, then bare response items.
   if (type === undefined && 'instructions' in value && 'timestamp' in value && /rollout-/.test(fileName)) return 'codex';
   if (typeof value.record_type === 'string' && /rollout-/.test(fileName)) return 'codex';
-  if (isMessageLike(value)) {
-    const text = JSON.stringify(value.content ?? '');
-    if (/system_alert/.test(text)) return 'langchain';
-    return 'message-array';
-  }
+  if (isMessageLike(value)) return isLettaMessage(value) ? 'langchain' : 'message-array';
   if (typeof type === 'string' && ['message', 'function_call', 'function_call_output', 'reasoning'].includes(type)) {
     return /rollout-/.test(fileName) ? 'codex' : 'message-array';
   }

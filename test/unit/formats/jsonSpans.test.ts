@@ -1,0 +1,62 @@
+// Tests of the position-keeping JSON parser and of the line/byte mapping used for document-style transcripts.
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { DocumentLines, parseLocated, utf8Length } from '../../../src/formats/jsonSpans';
+import { splitLines } from './feedLines';
+
+describe('formats/jsonSpans', () => {
+  it('parses like JSON.parse', () => {
+    fc.assert(
+      fc.property(fc.json(), (text) => {
+        const located = parseLocated(text);
+        assert.equal(located.error, undefined);
+        assert.deepEqual(located.value, JSON.parse(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never throws on arbitrary text, and reports an error for what JSON.parse rejects', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (text) => {
+        let valid = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          valid = false;
+        }
+        const located = parseLocated(text);
+        assert.equal(located.error === undefined, valid, text);
+      }),
+      { numRuns: 500 },
+    );
+    assert.ok(parseLocated('['.repeat(100000)).error);
+  });
+
+  it('gives each element its line range and byte offsets (multi-byte text included)', () => {
+    const text = '[\n  {"a": "é€😀"},\n  {"b": [1,\n 2]}\n]\n';
+    const bytes = Buffer.from(text, 'utf8');
+    const doc = new DocumentLines();
+    for (const line of splitLines(bytes)) doc.push(line);
+    const { located } = doc.parse('test');
+    const [first, second] = located.value as object[];
+    const r1 = located.rangeOf(first)!;
+    const s1 = doc.spanOf(r1[0], r1[1]);
+    assert.deepEqual([s1.startLine, s1.endLine], [2, 2]);
+    assert.equal(bytes.subarray(s1.startOffset, s1.endOffset).toString('utf8'), '{"a": "é€😀"}');
+    const r2 = located.rangeOf(second)!;
+    const s2 = doc.spanOf(r2[0], r2[1]);
+    assert.deepEqual([s2.startLine, s2.endLine], [3, 4]);
+    assert.equal(bytes.subarray(s2.startOffset, s2.endOffset).toString('utf8'), '{"b": [1,\n 2]}');
+    assert.equal(utf8Length('é€😀'), Buffer.byteLength('é€😀'));
+  });
+
+  it('keeps the complete elements of a cut array, and names the line of the error', () => {
+    const doc = new DocumentLines();
+    for (const line of splitLines(Buffer.from('[\n{"id": 1},\n{"id": 2},\n{"id": 3, "x": tru\n'))) doc.push(line);
+    const { located, problem } = doc.parse('event file');
+    assert.deepEqual(located.value, [{ id: 1 }, { id: 2 }]);
+    assert.equal(problem?.line, 4);
+    assert.equal(problem?.severity, 'error');
+  });
+});

@@ -1,0 +1,257 @@
+// Workbench tests of the timeline webview, in a real VS Code (VS Code's server + Debian Chromium, see
+// workbench.ts): row counts and colours on the incident sample, click-through to the transcript's line,
+// keyboard navigation, and hostile transcript text rendered as text with nothing executed.
+// COMPACTION_LENS_SCREENSHOT=<path> (e.g. media/timeline.png) also saves a screenshot of the incident timeline.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import type { FrameLocator } from 'playwright-core';
+import { ROOT, Workbench, startWorkbench } from './workbench';
+
+const INCIDENT_TURNS_BEFORE_CHECKPOINT = 420;
+const INCIDENT_COVERED = 380;
+const INCIDENT_CLAIMED_MISSING = 40;
+
+// The few DOM members the evaluate() callbacks use: they run in the browser, but this tsconfig has no DOM lib.
+interface PageElement {
+  scrollTop: number;
+  readonly clientHeight: number;
+  readonly textContent: string | null;
+  readonly dataset: Record<string, string | undefined>;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+}
+interface PageGlobals {
+  document: PageElement;
+  requestAnimationFrame(callback: () => void): number;
+  getComputedStyle(element: PageElement): { borderLeftColor: string };
+  __compactionLensPwned?: unknown;
+}
+
+interface RowInfo {
+  index: number;
+  status: string;
+  colour: string;
+}
+
+/**
+ * Scrolls the virtualised timeline from top to bottom and returns every row it drew, by index, once its data
+ * arrived (rows without data carry no data-status). Runs inside the webview frame.
+ */
+async function collectRows(view: FrameLocator): Promise<Map<number, RowInfo>> {
+  const rows = await view.locator('.tl-scroll').evaluate(async (scroller: PageElement) => {
+    const page = globalThis as unknown as PageGlobals;
+    const found: Record<number, { index: number; status: string; colour: string }> = {};
+    const frame = () => new Promise((resolve) => page.requestAnimationFrame(() => resolve(undefined)));
+    const settle = async () => {
+      for (let wait = 0; wait < 200; wait++) {
+        await frame();
+        if (!scroller.querySelector('.row.pending')) return;
+      }
+      throw new Error('timeline rows stayed pending (no data from the host)');
+    };
+    scroller.scrollTop = 0;
+    for (;;) {
+      await settle();
+      for (const row of Array.from(scroller.querySelectorAll('.row[data-status]'))) {
+        const index = Number(row.dataset.index);
+        found[index] = { index, status: row.dataset.status ?? '', colour: page.getComputedStyle(row).borderLeftColor };
+      }
+      const before = scroller.scrollTop;
+      scroller.scrollTop = before + Math.max(24, scroller.clientHeight - 48);
+      await frame();
+      if (scroller.scrollTop === before) break;
+    }
+    return Object.values(found);
+  });
+  return new Map(rows.map((row) => [row.index, row]));
+}
+
+function countByStatus(rows: Map<number, RowInfo>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const row of rows.values()) counts[row.status] = (counts[row.status] ?? 0) + 1;
+  return counts;
+}
+
+/** 1-based line numbers of the turn records of a canonical JSONL transcript, in log order (= row index). */
+function turnLines(file: string): number[] {
+  const lines: number[] = [];
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((text, at) => {
+      if (text.trim() && JSON.parse(text).type === 'turn') lines.push(at + 1);
+    });
+  return lines;
+}
+
+async function selectedIndex(view: FrameLocator): Promise<number> {
+  const selected = view.locator('.row[aria-selected="true"]');
+  await selected.first().waitFor({ state: 'attached', timeout: 10_000 });
+  return Number(await selected.first().getAttribute('data-index'));
+}
+
+async function openTimeline(workbench: Workbench, file: string): Promise<FrameLocator> {
+  await workbench.openFile(file);
+  await workbench.runCommand('Compaction Lens: Open Timeline');
+  const view = workbench.webview();
+  await view.locator('.row[data-status]').first().waitFor({ timeout: 60_000 });
+  return view;
+}
+
+describe('timeline webview in the workbench', function () {
+  this.timeout(240_000);
+  let workbench: Workbench;
+  let view: FrameLocator;
+
+  before(async function () {
+    this.timeout(300_000);
+    workbench = await startWorkbench();
+    view = await openTimeline(workbench, 'incident.jsonl');
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  it('shows 380 covered and 40 claimed-missing turns for the incident, in distinct colours', async () => {
+    const legend = async (status: string) =>
+      Number(await view.locator(`.legend-item[data-status="${status}"]`).getAttribute('data-count'));
+    assert.equal(await legend('covered'), INCIDENT_COVERED);
+    assert.equal(await legend('claimed-missing'), INCIDENT_CLAIMED_MISSING);
+    assert.equal(await legend('uncovered'), 0);
+
+    const rows = await collectRows(view);
+    const lines = turnLines(path.join(workbench.workspace, 'incident.jsonl'));
+    assert.equal(rows.size, lines.length, 'every turn has a row');
+    const counts = countByStatus(rows);
+    assert.equal(counts.covered, INCIDENT_COVERED);
+    assert.equal(counts['claimed-missing'], INCIDENT_CLAIMED_MISSING);
+    assert.equal(counts.covered + counts['claimed-missing'], INCIDENT_TURNS_BEFORE_CHECKPOINT);
+
+    const coloursOf = (status: string) =>
+      new Set([...rows.values()].filter((row) => row.status === status).map((row) => row.colour));
+    const covered = coloursOf('covered');
+    const missing = coloursOf('claimed-missing');
+    assert.equal(covered.size, 1, `covered rows share one colour: ${[...covered].join(', ')}`);
+    assert.equal(missing.size, 1, `claimed-missing rows share one colour: ${[...missing].join(', ')}`);
+    assert.notEqual([...covered][0], [...missing][0]);
+
+    if (process.env.COMPACTION_LENS_SCREENSHOT) {
+      // Scroll to the first claimed-missing run so the picture shows both colours and the legend.
+      const firstMissing = Math.min(...[...rows.values()].filter((r) => r.status === 'claimed-missing').map((r) => r.index));
+      await view.locator('.tl-scroll').evaluate((scroller: PageElement, top) => (scroller.scrollTop = top), Math.max(0, (firstMissing - 6) * 24));
+      await workbench.page.waitForTimeout(500);
+      const target = path.resolve(ROOT, process.env.COMPACTION_LENS_SCREENSHOT);
+      await workbench.page.screenshot({ path: target });
+      console.log(`      screenshot saved to ${path.relative(ROOT, target)}`);
+    }
+  });
+
+  it('clicking a claimed-missing turn opens the transcript with that turn selected', async () => {
+    const lines = turnLines(path.join(workbench.workspace, 'incident.jsonl'));
+    await view.locator('.tl-scroll').evaluate((scroller: PageElement) => (scroller.scrollTop = 0));
+    await view.locator('.tl-scroll').focus();
+    await view.locator('.tl-scroll').press('n');
+    const index = await selectedIndex(view);
+    const row = view.locator(`.row[data-index="${index}"]`);
+    assert.equal(await row.getAttribute('data-status'), 'claimed-missing');
+    await row.click();
+    await workbench.page.waitForFunction(
+      (line) => {
+        const item = (globalThis as unknown as PageGlobals).document.querySelector('[id="status.editor.selection"]');
+        return /Ln (\d+),/.exec(item?.textContent ?? '')?.[1] === String(line);
+      },
+      lines[index],
+      { timeout: 20_000 },
+    ).catch(() => undefined);
+    const selection = await workbench.editorSelection();
+    assert.equal(selection.line, lines[index], `turn ${index} is on line ${lines[index]}`);
+    assert.ok(selection.selected > 0, 'the turn record is selected, not just the cursor placed');
+  });
+
+  it('moves with ArrowDown and jumps to the next claimed-missing turn with n', async () => {
+    const rows = await collectRows(view);
+    const missing = [...rows.values()].filter((row) => row.status === 'claimed-missing').map((row) => row.index).sort((a, b) => a - b);
+    const scroller = view.locator('.tl-scroll');
+    await scroller.evaluate((element: PageElement) => (element.scrollTop = 0));
+    await scroller.focus();
+    await scroller.press('Home');
+    assert.equal(await selectedIndex(view), 0);
+    await scroller.press('ArrowDown');
+    await scroller.press('ArrowDown');
+    assert.equal(await selectedIndex(view), 2);
+    await scroller.press('n');
+    assert.equal(await selectedIndex(view), missing.find((index) => index > 2));
+    const first = await selectedIndex(view);
+    await scroller.press('n');
+    assert.equal(await selectedIndex(view), missing.find((index) => index > first));
+    await scroller.press('p');
+    assert.equal(await selectedIndex(view), first);
+  });
+});
+
+describe('hostile transcript text in the workbench', function () {
+  this.timeout(240_000);
+  let workbench: Workbench;
+  let beacon: http.Server;
+  let beaconHits: string[];
+
+  const hostile = (port: number) => {
+    const ping = `fetch('http://127.0.0.1:${port}/ping');window.__compactionLensPwned=1`;
+    const texts = [
+      `look at this <img src=x onerror="${ping}"> image`,
+      `<script>${ping}</script> and more`,
+      `a link: <a href="javascript:${ping}">click me</a> done`,
+    ];
+    const records = texts.map((content, id) => ({ type: 'turn', id, role: id % 2 ? 'assistant' : 'user', content, tokens: 20 }));
+    records.push({
+      type: 'checkpoint',
+      summary_id: 'S1',
+      summary: `summary with <img src=x onerror="${ping}"> and <script>${ping}</script>`,
+      summary_budget: 64,
+      covered: { from: 0, to: 2 },
+    } as never);
+    return `${records.map((record) => JSON.stringify(record)).join('\n')}\n`;
+  };
+
+  before(async function () {
+    this.timeout(300_000);
+    beaconHits = [];
+    beacon = http.createServer((request, response) => {
+      beaconHits.push(request.url ?? '');
+      response.end();
+    });
+    await new Promise<void>((resolve) => beacon.listen(0, '127.0.0.1', resolve));
+    const port = (beacon.address() as AddressInfo).port;
+    workbench = await startWorkbench({ samples: false, files: { 'hostile.jsonl': hostile(port) } });
+  });
+
+  after(async () => {
+    await workbench?.close();
+    await new Promise((resolve) => beacon?.close(resolve));
+  });
+
+  it('renders <img onerror>, <script> and javascript: links as text and runs nothing', async () => {
+    const view = await openTimeline(workbench, 'hostile.jsonl');
+    const scroller = view.locator('.tl-scroll');
+    for (const index of [0, 1, 2]) {
+      await scroller.focus();
+      await scroller.press(index === 0 ? 'Home' : 'ArrowDown');
+      assert.equal(await selectedIndex(view), index);
+    }
+    await view.getByText('<script>', { exact: false }).first().waitFor({ timeout: 20_000 });
+    await view.getByText('<img src=x onerror=', { exact: false }).first().waitFor({ timeout: 20_000 });
+    await view.getByText('<a href="javascript:', { exact: false }).first().waitFor({ timeout: 20_000 });
+    assert.equal(await view.locator('img[src="x"]').count(), 0, 'no <img> element was created');
+    assert.equal(await view.locator('a[href^="javascript:"]').count(), 0, 'no javascript: link was created');
+    assert.equal(await view.locator('script:not([src])').count(), 0, 'no inline script element was created');
+    await workbench.page.waitForTimeout(1500);
+    const pwned = await view.locator('body').evaluate(() => (globalThis as unknown as PageGlobals).__compactionLensPwned);
+    assert.equal(pwned, undefined, 'the payload ran in the webview');
+    const pwnedOuter = await workbench.page.evaluate(() => (globalThis as unknown as PageGlobals).__compactionLensPwned);
+    assert.equal(pwnedOuter, undefined, 'the payload ran in the workbench');
+    assert.deepEqual(beaconHits, [], 'the payload reached the network');
+  });
+});

@@ -65,7 +65,9 @@ const COMMON_WORDS = new Set(
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
 const WORD_RUN = /[\p{L}\p{M}\p{N}]+/gu;
 // Runs that may form a path, identifier, number or code. Leading / . ~ \ are kept for paths.
-const CHUNK = /[\p{L}\p{M}\p{N}_$@#~./\\:+-]+/gu;
+// Plain lower-case words (most of any prose) never match: the lookahead needs a character other than a–z
+// in the run, so the regex engine skips them without handing them to JS.
+const CHUNK = /(?<![\p{L}\p{M}\p{N}_$@#~./\\:+-])(?=[a-z]*(?![a-z])[\p{L}\p{M}\p{N}_$@#~./\\:+-])[\p{L}\p{M}\p{N}_$@#~./\\:+-]+/gu;
 // Quoted strings of 4–60 characters on one line. A single quote must not touch a letter on its outer side
 // (so apostrophes in "don't … it's" are not quotes).
 const QUOTED =
@@ -83,6 +85,19 @@ function words(text: string): string[] {
 
 function allCommon(parts: readonly string[]): boolean {
   return parts.every((p) => p.length < 3 || COMMON_WORDS.has(p) || /^\d{1,2}$/.test(p));
+}
+
+/** a-z letters, optionally followed by one '.' or ':' (a word at the end of a sentence). */
+function isPlainLowerWord(token: string): boolean {
+  const n = token.length;
+  const lastCode = token.charCodeAt(n - 1);
+  const end = lastCode === 46 || lastCode === 58 ? n - 1 : n;
+  if (end === 0) return false;
+  for (let i = 0; i < end; i++) {
+    const c = token.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
 }
 
 const UNIT_NUMBER = /^(\d+)(st|nd|rd|th|ms|s|m|h|d|k|kb|mb|gb|tb|x|px|em|rem|pt)$/i;
@@ -153,6 +168,8 @@ export function extractCandidates(text: string): AnchorCandidate[] {
   CHUNK.lastIndex = 0;
   for (let m = CHUNK.exec(src); m; m = CHUNK.exec(src)) {
     let token = m[0];
+    // Fast path: plain lower-case words (most of any prose) are never anchors.
+    if (isPlainLowerWord(token)) continue;
     let at = m.index;
     // Trim punctuation at the ends; a path may start with / . ~ or \.
     const lead = /^[^\p{L}\p{M}\p{N}_/\\~.$@#]+/u.exec(token)?.[0].length ?? 0;
@@ -161,7 +178,9 @@ export function extractCandidates(text: string): AnchorCandidate[] {
     token = token.replace(/[^\p{L}\p{M}\p{N}_$#]+$/u, '');
     if (token.length === 0 || !WORD_CHAR.test(token)) continue;
     if (/^\.+[^\p{L}\p{N}]/u.test(token)) continue;
-    const before = src.slice(Math.max(0, at - 3), at);
+    // What precedes the token matters only for a capitalised word (is it at the start of a sentence?).
+    const first = token.charCodeAt(0);
+    const before = (first >= 65 && first <= 90) || first > 127 ? src.slice(Math.max(0, at - 3), at) : '';
 
     // key:value and the like split into their parts (paths, URLs and Foo::bar keep their colons).
     if (token.includes(':') && !token.includes('::') && !/[/\\]/.test(token)) {
@@ -218,17 +237,21 @@ export class AnchorIndex {
   readonly maxDf: number;
   private readonly df = new Map<string, number>();
   private readonly cache = new Map<number, DerivedAnchor[]>();
+  /** Candidates per turn from the counting pass, dropped once the turn's anchors are chosen. */
+  private readonly candidates: (AnchorCandidate[] | undefined)[];
 
   constructor(
-    private readonly turns: readonly Turn[],
+    turns: readonly Turn[],
     private readonly maxAnchors: number = DEFAULT_MAX_ANCHORS,
     maxDfFraction: number = DEFAULT_MAX_DF_FRACTION,
   ) {
     this.turnCount = turns.length;
     this.maxDf = Math.max(2, Math.floor(turns.length * maxDfFraction));
-    for (const turn of turns) {
-      for (const c of extractCandidates(turn?.text)) this.df.set(c.key, (this.df.get(c.key) ?? 0) + 1);
-    }
+    this.candidates = turns.map((turn) => {
+      const list = extractCandidates(turn?.text);
+      for (const c of list) this.df.set(c.key, (this.df.get(c.key) ?? 0) + 1);
+      return list.length > 0 ? list : undefined;
+    });
   }
 
   /** How many turns contain the candidate with this normalised key. */
@@ -240,8 +263,10 @@ export class AnchorIndex {
   anchorsFor(index: number): DerivedAnchor[] {
     const cached = this.cache.get(index);
     if (cached) return cached;
-    const turn = this.turns[index];
-    const ranked = extractCandidates(turn?.text)
+    const inRange = Number.isInteger(index) && index >= 0 && index < this.candidates.length;
+    const list = inRange ? this.candidates[index] ?? [] : [];
+    if (inRange) this.candidates[index] = undefined;
+    const ranked = list
       .map((c) => ({ c, df: this.df.get(c.key) ?? 1 }))
       .filter((x) => x.df <= this.maxDf)
       .sort(
@@ -268,7 +293,6 @@ export class SummaryMatcher {
   private readonly words: string[] = [];
   private readonly starts: number[] = [];
   private readonly positions = new Map<string, number[]>();
-  private readonly memo = new Map<string, number | undefined>();
 
   constructor(readonly summary: string) {
     const text = typeof summary === 'string' ? summary : '';
@@ -291,20 +315,38 @@ export class SummaryMatcher {
 
   /** Offset in the original summary where the normalised anchor starts at a word boundary. */
   findTolerant(anchor: string): number | undefined {
-    const key = normalizeAnchor(anchor);
-    if (this.memo.has(key)) return this.memo.get(key);
-    const result = key.length === 0 ? undefined : this.findKey(key.split(' '));
-    this.memo.set(key, result);
-    return result;
+    return this.findNormalized(normalizeAnchor(anchor));
+  }
+
+  /** findTolerant for a key that is already normalised (see normalizeAnchor). */
+  findNormalized(key: string): number | undefined {
+    return key.length === 0 ? undefined : this.findKey(key.split(' '));
   }
 
   private findKey(needle: string[]): number | undefined {
-    for (const p of this.positions.get(needle[0]) ?? []) {
-      let ok = p + needle.length <= this.words.length;
-      for (let j = 1; ok && j < needle.length; j++) ok = this.words[p + j] === needle[j];
-      if (ok) return this.starts[p];
+    // Walk the occurrences of the needle's rarest word (summaries repeat words like "err" thousands of times).
+    let pivot = 0;
+    let occurrences: number[] | undefined;
+    for (let j = 0; j < needle.length; j++) {
+      const list = this.positions.get(needle[j]);
+      if (!list) return undefined;
+      if (!occurrences || list.length < occurrences.length) {
+        occurrences = list;
+        pivot = j;
+      }
     }
-    return undefined;
+    let best: number | undefined;
+    for (const q of occurrences ?? []) {
+      const p = q - pivot;
+      if (p < 0 || p + needle.length > this.words.length) continue;
+      let ok = true;
+      for (let j = 0; ok && j < needle.length; j++) ok = j === pivot || this.words[p + j] === needle[j];
+      if (ok) {
+        best = this.starts[p]; // occurrences are ascending: the first hit is the earliest
+        break;
+      }
+    }
+    return best;
   }
 }
 
@@ -340,7 +382,7 @@ export function checkAnchors(
   if (derived.length === 0) return { anchors: [], outcome: 'none', found: 0, required: 0 };
   let found = 0;
   const anchors = derived.map((d): AnchorEvidence => {
-    const at = matcher.findTolerant(d.key);
+    const at = matcher.findNormalized(d.key);
     if (at === undefined) return { anchor: d.anchor, kind: d.kind, found: false };
     found++;
     return { anchor: d.anchor, kind: d.kind, found: true, at };

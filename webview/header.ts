@@ -147,7 +147,7 @@ export class Header {
       text(` prefix tokens (${source})`),
       text(ceiling === undefined ? ' · no ceiling: the summary budget is unknown' : ` vs ceiling ${fmt(ceiling)}`),
     );
-    const bar = el('div', `bar${over ? ' over' : ''}`);
+    const bar = el('div', `bar${over ? ' over' : ''}${ceiling === undefined ? ' no-ceiling' : ''}`);
     bar.setAttribute('role', 'img');
     bar.setAttribute(
       'aria-label',

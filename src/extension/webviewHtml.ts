@@ -1,6 +1,6 @@
-// The timeline panel's HTML: a strict CSP (nonce-only scripts, styles only from the bundle), the bundled
-// stylesheet and script, and an empty root the webview renders into. Pure: no vscode import, so the webview
-// tests can serve exactly what the extension serves.
+// The timeline panel's HTML: a strict CSP (nonce-only scripts; styles from the bundle plus the UI toolkit's
+// nonce'd probe), the bundled stylesheet and script, and an empty root the webview renders into. Pure: no vscode
+// import, so the webview tests can serve exactly what the extension serves.
 
 export interface WebviewHtmlOptions {
   /** `webview.cspSource`: the origin the bundle's resources are served from. */

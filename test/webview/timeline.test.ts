@@ -220,6 +220,11 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     assert.equal(await page.getAttribute('.det-status', 'data-status'), 'claimed-missing');
     assert.equal(await page.locator('.anchor.missing').count(), 1);
     assert.match((await page.textContent('.det-reason')) ?? '', /not in the summary/);
+    await page.click('text=Copy safe pointer set');
+    await page.click('text=Open summary record');
+    await until('header buttons posted', () => host.ofType('openCheckpoint')[0]);
+    assert.deepEqual(host.ofType('copySafePointerSet'), [{ type: 'copySafePointerSet', checkpointIndex: 0 }]);
+    assert.deepEqual(host.ofType('openCheckpoint'), [{ type: 'openCheckpoint', checkpointIndex: 0 }]);
     const detailRequests = host.ofType('getTurnDetails').map((request) => request.turnIndex);
     assert.ok(detailRequests.includes(7) && detailRequests.includes(380));
     await assertClean(opened);
@@ -434,7 +439,8 @@ async function assertClean(opened: OpenedPage): Promise<void> {
       await page.waitForSelector('.det-turn[data-index="380"]');
       await page.waitForSelector('.det-summary-text mark');
       const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
-      assert.equal(background, theme === 'dark' ? 'rgb(31, 31, 31)' : 'rgb(255, 255, 255)');
+      const expected = { dark: 'rgb(31, 31, 31)', light: 'rgb(255, 255, 255)', 'high-contrast': 'rgb(0, 0, 0)' };
+      assert.equal(background, expected[theme]);
       await page.focus('.tl-scroll');
       await page.screenshot({ path: `${SCREENSHOT_DIR}/compaction-lens-timeline-${theme}.png` });
       await assertClean(opened);

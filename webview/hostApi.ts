@@ -126,6 +126,8 @@ export class RowCache {
   static readonly pageSize = 100;
   private readonly pages = new Map<string, TimelineRow[]>();
   private readonly inFlight = new Set<string>();
+  /** Pages whose request failed: not asked again until the next invalidate (the host re-analysed). */
+  private readonly failed = new Set<string>();
   private generation = 0;
 
   constructor(
@@ -153,6 +155,7 @@ export class RowCache {
     this.generation++;
     this.pages.clear();
     this.inFlight.clear();
+    this.failed.clear();
   }
 
   get size(): number {
@@ -160,7 +163,7 @@ export class RowCache {
   }
 
   private load(key: string, checkpointIndex: number, start: number, count: number): void {
-    if (this.inFlight.has(key) || count <= 0) return;
+    if (this.inFlight.has(key) || this.failed.has(key) || count <= 0) return;
     this.inFlight.add(key);
     const generation = this.generation;
     this.api.getRows(checkpointIndex, start, count).then(
@@ -177,6 +180,7 @@ export class RowCache {
       (error: Error) => {
         if (generation !== this.generation) return;
         this.inFlight.delete(key);
+        this.failed.add(key);
         this.onError(`Could not load turns ${start}–${start + count - 1}: ${error.message}`);
       },
     );

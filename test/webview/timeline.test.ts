@@ -390,6 +390,16 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 50000 * 24');
     await page.waitForSelector('.banner[role="alert"]');
     assert.match((await page.textContent('.banner-text')) ?? '', /Could not load turns 50000–50099: the transcript changed while reading/);
+    const asked = () => host.ofType('getRows').filter((request) => request.start === 50_000).length;
+    assert.equal(asked(), 1);
+    await page.evaluate('document.querySelector(".tl-scroll").scrollTop += 30');
+    await page.waitForTimeout(200);
+    assert.equal(asked(), 1, 'a failed page is not asked for again on every scroll');
+    // After the host re-analysed, the page is asked for again and drawn.
+    host.failRowsAt = undefined;
+    host.sendUpdated();
+    assert.equal(await statusOfRow(page, 50_010), 'covered');
+    assert.equal(asked(), 2);
     await assertClean(opened);
   });
 

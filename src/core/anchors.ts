@@ -29,7 +29,7 @@ export interface DerivedAnchor {
   df: number;
 }
 
-/** Tie-break weights: at equal rarity, an error code says more than a number. Words rank after all others. */
+/** Tie-break weights: at equal rarity, an error code says more than a number (weak kinds: see isFallback). */
 const KIND_WEIGHT: Record<AnchorKind, number> = {
   explicit: 9,
   'error-code': 6,
@@ -72,6 +72,38 @@ const CHUNK = /(?<![\p{L}\p{M}\p{N}_$@#~./\\:+-])(?=[a-z]*(?![a-z])[\p{L}\p{M}\p
 // (so apostrophes in "don't … it's" are not quotes).
 const QUOTED =
   /(?<![\p{L}\p{N}])'([^'\n]{4,60})'(?![\p{L}\p{N}])|"([^"\n]{4,60})"|`([^`\n]{4,60})`|“([^”\n]{4,60})”|‘([^’\n]{4,60})’/gu;
+
+// Characters that mark a quoted string as code or markup rather than a phrase.
+const CODE_CHARS = /[\\<>=;{}|$()[\]]|:\/\//;
+// Literal escapes (\n, \t, \r, \") of logged JSON, and terminal colour codes: blanked before scanning.
+const ESCAPES = /\\[ntr](?![a-z])|\\"|\x1b\[[0-9;]*[A-Za-z]/g;
+const COMMON_EXTENSIONS = new Set([
+  'json', 'jsonl', 'yaml', 'toml', 'scss', 'sass', 'less', 'html', 'proto', 'swift', 'scala', 'ipynb', 'gradle',
+  'lock', 'conf', 'config', 'svelte', 'astro', 'graphql', 'ts', 'tsx', 'mjs', 'cjs',
+]);
+
+/** A file extension: 1–4 lower-case letters/digits, or a well-known longer one. */
+function isExtension(segment: string): boolean {
+  return /^[a-z][a-z0-9]{0,3}$/.test(segment) || COMMON_EXTENSIONS.has(segment);
+}
+
+/** Blanks escapes and colour codes with spaces of the same length, so offsets stay those of the text. */
+function cleanForScan(text: string): string {
+  if (!text.includes('\\') && !text.includes('\x1b')) return text;
+  return text.replace(ESCAPES, (m) => ' '.repeat(m.length));
+}
+
+/**
+ * Weak candidates, used only when a turn has too few strong ones: proper nouns, plain integers (line
+ * numbers, counts and years rarely survive into a summary; versions, dates and decimals are strong) and
+ * word/word pairs.
+ */
+function isFallback(c: AnchorCandidate): boolean {
+  if (c.kind === 'word') return true;
+  if (c.kind === 'number') return /^\d+$/.test(c.text);
+  // "creation/loading", "row/col": as likely a prose alternative as a directory.
+  return c.kind === 'path' && /^[a-z]+\/[a-z]+$/.test(c.text);
+}
 
 /** Lowercase alphanumeric words joined by one space: the form both sides are compared in. */
 export function normalizeAnchor(text: string): string {
@@ -134,7 +166,7 @@ function classify(token: string, before: string): AnchorKind | undefined {
     const segs = token.split('.');
     if (segs.some((s) => s.length === 0)) return undefined;
     if (segs.every((s) => s.length <= 1)) return undefined; // e.g, i.e
-    if (segs.length === 2 && /^[a-z][a-z0-9]{0,7}$/i.test(segs[1]) && !/^\d+$/.test(segs[0])) return 'path';
+    if (segs.length === 2 && isExtension(segs[1]) && !/^\d+$/.test(segs[0])) return 'path';
     return 'identifier';
   }
   if (/_/.test(token) && hasLetter) return parts.join('').length >= 3 ? 'identifier' : undefined;
@@ -157,7 +189,9 @@ function classify(token: string, before: string): AnchorKind | undefined {
 
 /** Every distinct candidate anchor of a text (first occurrence of each normalised key), in text order. */
 export function extractCandidates(text: string): AnchorCandidate[] {
-  const src = typeof text === 'string' ? (text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text) : '';
+  const src = cleanForScan(
+    typeof text === 'string' ? (text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text) : '',
+  );
   const seen = new Map<string, AnchorCandidate>();
   const add = (raw: string, at: number, kind: AnchorKind): void => {
     const key = normalizeAnchor(raw);
@@ -220,7 +254,9 @@ export function extractCandidates(text: string): AnchorCandidate[] {
   for (let m = QUOTED.exec(src); m; m = QUOTED.exec(src)) {
     const inner = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '').trim();
     const parts = words(inner);
-    if (inner.length < 4 || parts.length === 0) continue;
+    if (inner.length < 4 || parts.length === 0 || parts.length > 10) continue;
+    if (CODE_CHARS.test(inner)) continue; // code and markup between quotes, not a phrase
+    if (/^[a-z]+$/.test(inner)) continue; // one ordinary word ("header"), like any plain word
     if (parts.every((p) => p.length < 3 || COMMON_WORDS.has(p))) continue;
     add(inner, m.index + 1, 'quoted');
   }
@@ -271,10 +307,10 @@ export class AnchorIndex {
       .filter((x) => x.df <= this.maxDf)
       .sort(
         (x, y) =>
-          Number(x.c.kind === 'word') - Number(y.c.kind === 'word') ||
+          Number(isFallback(x.c)) - Number(isFallback(y.c)) ||
           x.df - y.df ||
           KIND_WEIGHT[y.c.kind] - KIND_WEIGHT[x.c.kind] ||
-          y.c.key.length - x.c.key.length ||
+          x.c.key.length - y.c.key.length ||
           x.c.at - y.c.at,
       )
       .slice(0, this.maxAnchors)
@@ -350,6 +386,14 @@ export class SummaryMatcher {
   }
 }
 
+/** For a path of three or more segments, the normalised key of its last two (e.g. "transcripts message ex"). */
+export function pathTailKey(path: string): string | undefined {
+  const segments = path.split(/[/\\]+/).filter((x) => x.length > 0);
+  if (segments.length < 3) return undefined;
+  const key = normalizeAnchor(segments.slice(-2).join('/'));
+  return key.includes(' ') ? key : undefined;
+}
+
 /** How many of n derived anchors must be found under a matching rule. */
 export function requiredMatches(n: number, matching: AnchorMatching): number {
   if (n <= 0) return 0;
@@ -382,7 +426,12 @@ export function checkAnchors(
   if (derived.length === 0) return { anchors: [], outcome: 'none', found: 0, required: 0 };
   let found = 0;
   const anchors = derived.map((d): AnchorEvidence => {
-    const at = matcher.findNormalized(d.key);
+    let at = matcher.findNormalized(d.key);
+    // A long path also counts when the summary shortens it to its last directory and file name.
+    if (at === undefined && d.kind === 'path') {
+      const tail = pathTailKey(d.anchor);
+      if (tail !== undefined) at = matcher.findNormalized(tail);
+    }
     if (at === undefined) return { anchor: d.anchor, kind: d.kind, found: false };
     found++;
     return { anchor: d.anchor, kind: d.kind, found: true, at };

@@ -78,6 +78,25 @@ describe('core/anchors: candidates', () => {
     assert.ok(!got.some((k) => k.startsWith('path:')), got.join(' | '));
   });
 
+  it('skips code between quotes, escaped quotes of logged JSON and terminal colour codes', () => {
+    const got = kinds(
+      'run \\"bd list --status=open 2>/dev/null\\" then "font-size: 0.8em; color: #888;" and ' +
+        '"<div id=x>" \u001b[0mWaiting for SELECT_V2\\nSELECT_V3 and a "plain phrase here"',
+    );
+    assert.ok(!got.some((k) => k.startsWith('quoted:') && k !== 'quoted:plain phrase here'), got.join(' | '));
+    assert.ok(got.includes('quoted:plain phrase here'));
+    assert.ok(!got.some((k) => k.includes('0mWaiting')), got.join(' | '));
+    assert.ok(got.includes('error-code:SELECT_V3'), got.join(' | '));
+    assert.ok(!got.some((k) => k.includes('nSELECT')), got.join(' | '));
+  });
+
+  it('name.ext is a path only for extension-like endings', () => {
+    const got = kinds('see drop.php, config.yaml, liveSocket.connect and deps.compile');
+    for (const want of ['path:drop.php', 'path:config.yaml', 'identifier:liveSocket.connect', 'identifier:deps.compile']) {
+      assert.ok(got.includes(want), `${want} in ${got.join(' | ')}`);
+    }
+  });
+
   it('normalises to lowercase words joined by one space', () => {
     assert.equal(normalizeAnchor('ERR_LEDGER_4107'), 'err ledger 4107');
     assert.equal(normalizeAnchor('  src/Core/model.TS  '), 'src core model ts');
@@ -118,6 +137,18 @@ describe('core/anchors: AnchorIndex (rarity across the transcript)', () => {
     assert.deepEqual(index.anchorsFor(3), []);
   });
 
+  it('plain integers are weak: used only when strong anchors run out; shorter anchors first at equal rarity', () => {
+    const index = new AnchorIndex([
+      turn(0, 'lines 516 517 519 of /home/USER/projects/app/lib/app/message.ex and release v2.3.1'),
+    ]);
+    assert.deepEqual(index.anchorsFor(0).map((a) => a.anchor), ['message.ex', '/home/USER/projects/app/lib/app/message.ex', 'v2.3.1']);
+    const pairs = new AnchorIndex([turn(0, 'the creation/loading step of lib/parser.ex')]);
+    assert.deepEqual(pairs.anchorsFor(0).map((a) => a.anchor), ['parser.ex', 'lib/parser.ex', 'creation/loading']);
+    assert.ok(!kinds('set it to "header" or "submit"').some((k) => k.startsWith('quoted:')));
+    const numbersOnly = new AnchorIndex([turn(0, 'lines 516 and 517')]);
+    assert.deepEqual(numbersOnly.anchorsFor(0).map((a) => a.anchor), ['516', '517']);
+  });
+
   it('a turn with no distinctive content has no anchors', () => {
     const index = new AnchorIndex([turn(0, 'ok, go ahead'), turn(1, 'Fixed ERR_X_1 in lib/a.py')]);
     assert.deepEqual(index.anchorsFor(0), []);
@@ -148,6 +179,18 @@ describe('core/anchors: matching', () => {
     assert.equal(m.findTolerant('1070'), undefined); // not at a word boundary
     assert.equal(m.findTolerant('ledger 4107 in src core x'), undefined);
     assert.equal(m.findTolerant('...'), undefined);
+  });
+
+  it('a long path also matches by its last directory and file name', () => {
+    const t = turn(0, 'Edited /home/USER/projects/app/lib/spotter/transcripts/message.ex');
+    const index = new AnchorIndex([t, turn(1, 'message.ex'), turn(2, 'message.ex')]);
+    const derived = index.anchorsFor(0);
+    assert.deepEqual(derived.map((a) => a.anchor), ['/home/USER/projects/app/lib/spotter/transcripts/message.ex']);
+    const summary = 'We changed transcripts/message.ex to add refs.';
+    const check = checkAnchors(t, derived, new SummaryMatcher(summary), 'any');
+    assert.equal(check.outcome, 'found');
+    assert.equal(check.anchors[0].at, summary.indexOf('transcripts/'));
+    assert.equal(checkAnchors(t, derived, new SummaryMatcher('We changed message.ex.'), 'any').outcome, 'absent');
   });
 
   it('reports offsets in the original string even when lowercasing changes lengths', () => {

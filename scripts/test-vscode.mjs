@@ -7,12 +7,13 @@
 //     themselves (test/workbench/workbench.ts starts their server and browser).
 // Needs `npm run build && npm run compile` first (npm test does both). Exit code: 0 when everything passed.
 // Env: VSCODE_TEST_TIMEOUT_MS (extension-host run, default 300000), COMPACTION_LENS_TEST_GREP (mocha grep),
-// KEEP_TEST_RUNS=1 (keep .test-runs/<run> even on success).
+// KEEP_TEST_RUNS=1 (keep .test-runs/<run> even on success), VERBOSE_WORKBENCH_LOG=1 (print the workbench's own log).
 // Usage: node scripts/test-vscode.mjs [--extension-only | --workbench-only]
 
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { format } from 'node:util';
 import { ROOT, ensureTools } from './ensure-tools.mjs';
 import { launchBrowser } from './browser.mjs';
 import { remoteUri, startServer, workbenchUrl } from './vscodeServer.mjs';
@@ -22,6 +23,17 @@ const WORKBENCH_TESTS = path.join(ROOT, 'out', 'test', 'workbench');
 const FIXTURE_WORKSPACE = path.join(ROOT, 'test', 'fixtures', 'workspace');
 const RUNS_DIR = path.join(ROOT, '.test-runs');
 const TIMEOUT_MS = Number(process.env.VSCODE_TEST_TIMEOUT_MS ?? 300_000);
+const VERBOSE = Boolean(process.env.VERBOSE_WORKBENCH_LOG);
+
+// The workbench forwards its own logging too (agent host, chat, sockets, the unreachable marketplace). Every
+// line goes to <run>/workbench.log; the terminal shows the rest (the tests' output) unless VERBOSE_WORKBENCH_LOG=1.
+const WORKBENCH_NOISE = [
+  /^\[(AgentHost|AgentHost:remote|ChatModelSelection|AccountPolicyGate|reconnection-grace-time|Service Worker)\]/,
+  /^(Creating a socket|Resolving connection token|Resolved connection token|Updating additional builtin extensions cache)/,
+  /^Creation of workbench contribution/,
+  /getaddrinfo (ENOTFOUND|EAI_AGAIN)/,
+  /^Timed out waiting for authentication provider/,
+];
 
 function log(message) {
   console.log(`[test-vscode] ${message}`);
@@ -29,6 +41,20 @@ function log(message) {
 
 function seconds(since) {
   return `${((Date.now() - since) / 1000).toFixed(1)} s`;
+}
+
+/** Removes run folders (kept after failures) older than a day; recent ones may belong to a run in progress. */
+function pruneOldRuns() {
+  if (!existsSync(RUNS_DIR)) {
+    return;
+  }
+  const cutoff = Date.now() - 24 * 3600_000;
+  for (const name of readdirSync(RUNS_DIR)) {
+    const dir = path.join(RUNS_DIR, name);
+    if (statSync(dir).mtimeMs < cutoff) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 }
 
 function newRunDir(kind) {
@@ -72,9 +98,13 @@ async function runExtensionHostTests() {
     const exited = new Promise((resolve) => {
       settle = resolve;
     });
+    const workbenchLog = createWriteStream(path.join(runDir, 'workbench.log'));
     await page.exposeFunction('codeAutomationLog', (type, args) => {
-      const write = type === 'error' ? console.error : type === 'warn' ? console.warn : console.log;
-      write(...(Array.isArray(args) ? args : [args]));
+      const text = format(...(Array.isArray(args) ? args : [args]));
+      workbenchLog.write(`[${type}] ${text}\n`);
+      if (VERBOSE || !WORKBENCH_NOISE.some((pattern) => pattern.test(text))) {
+        (type === 'error' ? process.stderr : process.stdout).write(`${text}\n`);
+      }
     });
     await page.exposeFunction('codeAutomationExit', (code) => {
       settle({ code: Number(code) });
@@ -138,6 +168,7 @@ async function main() {
   const only = process.argv[2];
   ensureTools();
   requireBuilt();
+  pruneOldRuns();
   let failed = false;
   if (only !== '--workbench-only') {
     const { code, runDir } = await runExtensionHostTests();

@@ -56,6 +56,7 @@ export class TimelinePanel implements vscode.Disposable {
       title: `Compaction timeline: ${this.name}`,
     });
     this.disposables.push(
+      services.store.hold(uri),
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
       panel.onDidChangeViewState(() => {
         if (!panel.visible) this.ready = false; // the webview is torn down; it sends `ready` again when shown

@@ -12,6 +12,12 @@ import { isAbort, reportFailure } from './userErrors';
 
 /** How long a burst of file changes is collapsed before the transcript is re-read. */
 export const REFRESH_DEBOUNCE_MS = 250;
+/**
+ * How often transcripts someone is looking at (open in an editor or a timeline) are checked for growth.
+ * File watchers miss files outside the workspace (agents write to ~/.claude, ~/.codex); a stat per second
+ * per watched file is the fallback. A check that finds the size unchanged costs one stat call.
+ */
+export const POLL_INTERVAL_MS = 1000;
 
 /** A transcript file with its current snapshot and the analysis of that snapshot. */
 export class AnalysedTranscript {
@@ -92,6 +98,9 @@ export class TranscriptStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<AnalysedTranscript>();
   private readonly removed = new vscode.EventEmitter<vscode.Uri>();
   private readonly disposables: vscode.Disposable[] = [this.changed, this.removed];
+  private readonly holders = new Map<string, number>();
+  private readonly lastRefreshError = new Map<string, string>();
+  private poller?: ReturnType<typeof setInterval>;
   private settings: Settings = readSettings();
   private counter?: { encoding: EncodingName; count: TokenCounter };
 
@@ -201,6 +210,21 @@ export class TranscriptStore implements vscode.Disposable {
     return next;
   }
 
+  /** Keeps `uri` live (checked for growth every POLL_INTERVAL_MS) until the returned disposable is disposed. */
+  hold(uri: vscode.Uri): vscode.Disposable {
+    const key = uri.toString();
+    this.holders.set(key, (this.holders.get(key) ?? 0) + 1);
+    this.startPolling();
+    let released = false;
+    return new vscode.Disposable(() => {
+      if (released) return;
+      released = true;
+      const count = (this.holders.get(key) ?? 1) - 1;
+      if (count > 0) this.holders.set(key, count);
+      else this.holders.delete(key);
+    });
+  }
+
   /** Forgets a transcript (its diagnostics, tree items and panels follow through onDidRemove). */
   remove(uri: vscode.Uri): void {
     const key = uri.toString();
@@ -213,6 +237,7 @@ export class TranscriptStore implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearInterval(this.poller);
     for (const timer of this.timers.values()) clearTimeout(timer);
     for (const watcher of this.watchers.values()) watcher.dispose();
     for (const disposable of this.disposables) disposable.dispose();
@@ -242,6 +267,7 @@ export class TranscriptStore implements vscode.Disposable {
     const entry = new AnalysedTranscript(uri, file, transcript, analysis, tokenCache);
     this.entries.set(key, entry);
     this.watch(uri);
+    this.startPolling();
     this.changed.fire(entry);
     return entry;
   }
@@ -256,14 +282,32 @@ export class TranscriptStore implements vscode.Disposable {
       if (error instanceof UnusableTranscriptError) {
         this.log.info(`dropped ${entry.uri.fsPath}: ${error.message}`);
         this.remove(entry.uri);
-      } else {
+      } else if (this.lastRefreshError.get(key) !== String(error)) {
+        // Logged once per distinct error: the poller retries every second.
+        this.lastRefreshError.set(key, String(error));
         this.log.error(`re-reading ${entry.uri.fsPath}`, error);
       }
       return;
     }
+    this.lastRefreshError.delete(key);
     if (result === 'unchanged' || this.entries.get(key) !== entry) return;
     this.reanalyse(entry);
     this.log.info(`${entry.name}: ${result}, ${entry.transcript.turns.length} turns, ${entry.analysis.checkpoints.length} checkpoints`);
+  }
+
+  private startPolling(): void {
+    if (this.poller) return;
+    this.poller = setInterval(() => this.poll(), POLL_INTERVAL_MS);
+  }
+
+  /** Refreshes the transcripts that are open in an editor or held by a timeline (unchanged ones cost a stat). */
+  private poll(): void {
+    const open = new Set(vscode.workspace.textDocuments.map((document) => document.uri.toString()));
+    for (const [key, entry] of this.entries) {
+      if ((open.has(key) || this.holders.has(key)) && !this.refreshing.has(key) && !this.timers.has(key)) {
+        void this.refresh(entry.uri);
+      }
+    }
   }
 
   private reanalyse(entry: AnalysedTranscript): void {

@@ -63,7 +63,9 @@ describe('tree, CodeLens, hover, status bar and navigation', () => {
     const text = hovers
       .flatMap((hover) => hover.contents)
       .map((content) => (typeof content === 'string' ? content : 'value' in content ? content.value : ''))
-      .join('\n');
+      .join('\n')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/\\(.)/g, '$1');
     assert.match(text, /turn 390/);
     assert.match(text, /S1: claimed-missing/);
   });

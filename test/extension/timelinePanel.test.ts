@@ -28,14 +28,24 @@ describe('timeline panel', () => {
       roots.map((root) => root.fsPath),
       [vscode.Uri.joinPath(vscode.Uri.file(extensionPath()), 'dist').fsPath],
     );
-    const html = timeline.panel.webview.html;
+    const html = timeline.panel.webview.html.replace(/&#39;/g, "'").replace(/&quot;/g, '"');
     assert.match(html, /default-src 'none'/);
     const nonce = /script-src 'nonce-([0-9a-f]+)'/.exec(html)?.[1];
     assert.ok(nonce && nonce.length >= 32, 'the CSP has no fresh nonce');
-    const tab = vscode.window.tabGroups.all
-      .flatMap((group) => group.tabs)
-      .find((candidate) => candidate.input instanceof vscode.TabInputWebview && candidate.label === 'Timeline: incident.jsonl');
-    assert.ok(tab, 'the panel is not among the open tabs');
+    // The tab model reaches the extension host asynchronously.
+    const tab = await waitFor(
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((group) => group.tabs)
+          .find(
+            (candidate) =>
+              candidate.input instanceof vscode.TabInputWebview &&
+              candidate.input.viewType.endsWith('compactionLens.timeline'),
+          ),
+      'the panel to appear among the open tabs',
+    );
+    assert.equal(tab.label, 'Timeline: incident.jsonl');
+    assert.equal(tab.isActive, true);
     await waitFor(() => timeline.isReady, 'the webview to send ready', 30000);
   });
 

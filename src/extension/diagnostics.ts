@@ -21,6 +21,8 @@ export const DiagnosticCode = {
 
 /** Related-information entries listed per claimed-missing range (the rest are summarised in the message). */
 const MAX_RELATED = 50;
+/** Parse problems listed per file; a damaged file can have one per line. */
+const MAX_PROBLEMS = 500;
 /** End column used for lines of documents that are not open (the editor clamps it to the line). */
 const LINE_END = 1_000_000;
 
@@ -72,16 +74,29 @@ export function diagnosticsFor(entry: AnalysedTranscript): vscode.Diagnostic[] {
     if (verdict) result.push(verdict);
     result.push(...claimedMissingDiagnostics(entry, checkpoint));
   }
-  result.push(...entry.analysis.problems.map(problemDiagnostic));
+  const problems = entry.analysis.problems;
+  result.push(...problems.slice(0, MAX_PROBLEMS).map(problemDiagnostic));
+  if (problems.length > MAX_PROBLEMS) {
+    result.push(
+      diagnostic(
+        lines(problems[MAX_PROBLEMS].line || 1, problems[MAX_PROBLEMS].line || 1),
+        `${problems.length - MAX_PROBLEMS} more problems in this transcript are not listed (the first ${MAX_PROBLEMS} are).`,
+        vscode.DiagnosticSeverity.Information,
+        DiagnosticCode.transcriptProblem,
+      ),
+    );
+  }
   return result;
 }
 
 /** "summary appears cut off: ends mid-clause, no closing section; 4093 of 4096 tokens" */
 export function truncationMessage(checkpoint: CheckpointAnalysis): string {
-  const reasons = checkpoint.truncation.reasons.length > 0 ? checkpoint.truncation.reasons.join(', ') : 'it ends abruptly';
+  const reasons = checkpoint.truncation.reasons.length > 0 ? checkpoint.truncation.reasons.join('; ') : 'it ends abruptly';
   let size = `${checkpoint.summaryTokens} tokens`;
   if (checkpoint.summaryBudget !== undefined) {
-    size = `${checkpoint.summaryTokens} of ${checkpoint.summaryBudget} tokens${checkpoint.budgetAssumed ? ' (assumed budget)' : ''}`;
+    size = `${checkpoint.summaryTokens} of ${checkpoint.summaryBudget} tokens`;
+    if (reasons.includes(size)) return `${checkpoint.summaryId}: summary appears cut off: ${reasons}${checkpoint.budgetAssumed ? ' (assumed budget)' : ''}`;
+    if (checkpoint.budgetAssumed) size += ' (assumed budget)';
   }
   return `${checkpoint.summaryId}: summary appears cut off: ${reasons}; ${size}`;
 }
@@ -98,7 +113,7 @@ function truncationDiagnostic(checkpoint: CheckpointAnalysis): vscode.Diagnostic
 
 function verdictDiagnostic(checkpoint: CheckpointAnalysis): vscode.Diagnostic | undefined {
   if (checkpoint.verdict === 'reversible') return undefined;
-  const reasons = checkpoint.reasons.slice(0, 3).join('; ');
+  const reasons = checkpoint.reasons.slice(0, 2).join('; ');
   const failClosed = checkpoint.verdict === 'fail-closed';
   const message = failClosed
     ? `${checkpoint.summaryId} is not reversible (fail-closed): ${reasons}`

@@ -19,6 +19,7 @@ function checkpointJson(cp: CheckpointAnalysis) {
     over_ceiling: cp.overCeiling,
     summary_tokens: cp.summaryTokens,
     opaque: cp.opaque,
+    unverifiable: cp.unverifiable ?? null,
     truncated: cp.truncation.truncated,
     truncation_reasons: cp.truncation.reasons,
     counts: cp.counts,

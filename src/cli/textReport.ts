@@ -59,7 +59,7 @@ function safeSetText(cp: CheckpointAnalysis, orderedIds: TurnId[]): string {
 function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
   const lines: string[] = [];
   const orderedIds = cp.turns.map((turn) => turn.id);
-  const verdictText = cp.opaque && cp.verdict !== 'reversible' ? `${cp.verdict.toUpperCase()} (unverifiable)` : cp.verdict.toUpperCase();
+  const verdictText = (cp.opaque || cp.unverifiable !== undefined) && cp.verdict !== 'reversible' ? `${cp.verdict.toUpperCase()} (unverifiable)` : cp.verdict.toUpperCase();
   lines.push(`  ${paint.bold(cp.summaryId)}  line ${cp.line}  ${paint.verdict(cp.verdict, verdictText)}  ${paint.dim(`(Path ${cp.path})`)}`);
 
   const source = cp.prefixTokenSource === 'recorded' ? 'recorded' : cp.prefixTokenSource === 'counted' ? 'counted' : 'recorded + counted';

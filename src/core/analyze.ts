@@ -248,6 +248,10 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
     verdictReason =
       `summary is encrypted: coverage of its ${fmt(claimedTurns.length)} claimed turns cannot be verified, ` +
       'so none may be claimed (fail closed)';
+  } else if (typeof cp.unverifiable === 'string') {
+    safe = [];
+    verdict = 'fail-closed';
+    verdictReason = `coverage cannot be checked in this file: ${cp.unverifiable}`;
   } else if (ceiling === undefined || overCeiling) {
     safe = runFromStart(claimedTurns);
     verdict = 'fail-closed';
@@ -297,6 +301,7 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
     ratioFloor: ctx.ratioFloor,
     overCeiling,
     opaque,
+    unverifiable: typeof cp.unverifiable === 'string' ? cp.unverifiable : undefined,
     truncation,
     turns: results,
     counts,

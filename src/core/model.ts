@@ -64,6 +64,11 @@ export interface Checkpoint {
   turnsBefore: number;
   /** True when the summary is encrypted or otherwise unreadable: coverage cannot be verified. */
   opaque?: boolean;
+  /**
+   * Set when coverage cannot be checked in this file although the summary is readable, saying why
+   * (e.g. the summarised turns are in a parent session's file). Judged fail-closed.
+   */
+  unverifiable?: string;
   /** Prefix size the agent itself recorded (Claude Code preTokens, Codex token_count). */
   recordedPrefixTokens?: number;
   /** Summary size the transcript recorded, when it did. */
@@ -199,6 +204,8 @@ export interface CheckpointAnalysis {
   ceiling?: number;
   overCeiling: boolean;
   opaque: boolean;
+  /** Why coverage cannot be checked in this file, when it cannot (see Checkpoint.unverifiable). */
+  unverifiable?: string;
   truncation: TruncationReport;
   /** One entry per turn that precedes the checkpoint, in log order. */
   turns: TurnResult[];

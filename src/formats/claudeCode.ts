@@ -313,6 +313,7 @@ export class ClaudeCodeReader implements TranscriptReader {
     const session = str(rec.sessionId) ?? str(boundary.summary?.rec.sessionId);
     const fromParentSession = session !== undefined && claim.mainSession !== undefined && session !== claim.mainSession;
     let claimed: Set<number> = new Set();
+    let unverifiable: string | undefined;
     if (pointer !== undefined && claim.byUuid.has(pointer)) {
       claimed = this.walk(pointer, claim, boundary.turnsBefore);
     } else if (fromParentSession) {
@@ -323,6 +324,7 @@ export class ClaudeCodeReader implements TranscriptReader {
         message: `line ${n}: compaction ${summaryId} belongs to the parent session ${session}, not to this file's session ${claim.mainSession}: the turns it summarised are in the parent session's file${missing}. Its summary is shown, but no turn here can be checked against it; open ${session}.jsonl to check them.`,
       });
       notes.push(`covered turns are in the parent session ${session} (not in this file): nothing here is claimed`);
+      unverifiable = `the summarised turns are in the parent session ${session}'s file, not in this one`;
     } else {
       const leaf = this.lastMessageBefore(n, claim);
       const why = pointer !== undefined ? `its ${pointerName} ${pointer} is not in this file` : `it has no ${pointerName}`;
@@ -371,6 +373,7 @@ export class ClaudeCodeReader implements TranscriptReader {
     const claimedIds: TurnId[] = [...claimed].sort((a, b) => a - b).map((i) => turns[i].id);
     const checkpoint: Checkpoint = { summaryId, summary, claimedIds, span, turnsBefore: boundary.turnsBefore, notes };
     if (preTokens !== undefined) checkpoint.recordedPrefixTokens = preTokens;
+    if (unverifiable !== undefined) checkpoint.unverifiable = unverifiable;
     if (this.context.defaultBudget !== undefined) {
       checkpoint.summaryBudget = this.context.defaultBudget;
       checkpoint.budgetAssumed = true;

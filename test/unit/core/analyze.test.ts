@@ -229,6 +229,22 @@ describe('core/analyze: encrypted summaries', () => {
   });
 });
 
+describe('core/analyze: coverage that cannot be checked in this file', () => {
+  it('a readable summary whose turns are elsewhere is fail-closed with the reader\'s reason, never vacuously reversible', () => {
+    const turns = [turn(0, 'ERR_A_1')];
+    const cp = analyze(
+      transcript(turns, [checkpoint({ summary: 'ERR_A_1 done.', summaryBudget: 100, claimedIds: [], turnsBefore: 1, unverifiable: 'the summarised turns are in the parent session P\'s file' })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.equal(cp.verdict, 'fail-closed');
+    assert.equal(cp.unverifiable, 'the summarised turns are in the parent session P\'s file');
+    assert.match(cp.reasons[0], /^coverage cannot be checked in this file: the summarised turns are in the parent session P's file/);
+    assert.deepEqual(cp.safeCovered, []);
+    const vacuous = analyze(transcript(turns, [checkpoint({ summary: 'x.', summaryBudget: 100, claimedIds: [], turnsBefore: 1 })]), OPTS).checkpoints[0];
+    assert.equal(vacuous.verdict, 'reversible', 'a checkpoint that claims nothing, with nothing elsewhere, has nothing to get wrong');
+  });
+});
+
 describe('core/analyze: sizes and tokens', () => {
   let enc: Tiktoken;
   before(function () {

@@ -124,6 +124,7 @@ describe('formats/claudeCode: real sessions of the corpus', function () {
     assert.ok(problem, JSON.stringify(t.problems));
     assert.match(problem.message, /parent session b7cdaede-8019-4996-a292-76cc672c3c63/);
     assert.ok(cp.notes?.some((n) => n.includes('parent session b7cdaede')));
+    assert.match(cp.unverifiable ?? '', /parent session b7cdaede-8019-4996-a292-76cc672c3c63's file/, 'judged unverifiable, not vacuously reversible');
     // line 1 is a type:"summary" title record, not a compaction
     assert.ok(!t.problems.some((p) => p.line === 1));
   });

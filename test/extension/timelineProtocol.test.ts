@@ -1,0 +1,126 @@
+// The host side of the timeline protocol in a real extension host, observed by recording what the host
+// posts to the webview: ready -> init with the checkpoint headers, rows paged on request (with statuses
+// relative to the selected checkpoint), turn and summary details, and `updated` after the file grows.
+import * as assert from 'node:assert/strict';
+import { appendFileSync, readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { CompactionLensApi } from '../../src/extension/extension';
+import type { TimelinePanel } from '../../src/extension/timelinePanel';
+import type { HostMessage } from '../../src/protocol';
+import { closeAllEditors, copySample, extensionApi, waitFor } from './helpers';
+
+/** Records every message the host posts to the panel's webview (the real postMessage still runs). */
+function recordPosts(timeline: TimelinePanel): HostMessage[] {
+  const posted: HostMessage[] = [];
+  const webview = timeline.panel.webview;
+  const post = webview.postMessage.bind(webview);
+  Object.defineProperty(webview, 'postMessage', {
+    configurable: true,
+    value: (message: HostMessage) => {
+      posted.push(message);
+      return post(message);
+    },
+  });
+  return posted;
+}
+
+function last<T extends HostMessage['type']>(posted: HostMessage[], type: T): Extract<HostMessage, { type: T }> {
+  const found = posted.filter((message) => message.type === type).at(-1);
+  assert.ok(found, `the host posted no ${type}`);
+  return found as Extract<HostMessage, { type: T }>;
+}
+
+describe('timeline protocol (host side)', () => {
+  let api: CompactionLensApi;
+  let uri: vscode.Uri;
+  let timeline: TimelinePanel;
+  let posted: HostMessage[];
+
+  before(async () => {
+    api = await extensionApi();
+    uri = copySample();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const panel = api.panels.get(uri);
+    assert.ok(panel);
+    timeline = panel;
+    posted = recordPosts(timeline);
+  });
+
+  after(closeAllEditors);
+
+  it('answers ready with init: file info and checkpoint headers, no rows', async () => {
+    assert.equal(await timeline.receive({ type: 'ready' }), 'handled');
+    const init = last(posted, 'init');
+    assert.equal(init.file.turnCount, 422);
+    assert.equal(init.file.format, 'canonical');
+    assert.equal(init.checkpoints.length, 1);
+    const [header] = init.checkpoints;
+    assert.equal(header.summaryId, 'S1');
+    assert.equal(header.line, 421);
+    assert.equal(header.turnsBefore, 420);
+    assert.equal(header.verdict, 'fail-closed');
+    assert.deepEqual(header.counts, { covered: 380, 'claimed-missing': 40, uncovered: 0 });
+    assert.deepEqual(header.claimedMissingIndexes, Array.from({ length: 40 }, (_, index) => 380 + index));
+    assert.equal(header.safeBoundaryIndex, 379);
+    assert.equal(header.safeCoveredCount, 380);
+    assert.equal(header.summaryBudget, 4096);
+    assert.equal(header.truncation.truncated, true);
+    assert.equal(JSON.stringify(init).includes('"rows"'), false, 'init carries no rows');
+  });
+
+  it('pages rows on request with statuses for the selected checkpoint', async () => {
+    assert.equal(await timeline.receive({ type: 'getRows', requestId: 7, checkpointIndex: 0, start: 370, count: 20 }), 'handled');
+    const page = last(posted, 'rows');
+    assert.equal(page.requestId, 7);
+    assert.equal(page.start, 370);
+    assert.deepEqual(page.rows.map((row) => row.index), Array.from({ length: 20 }, (_, index) => 370 + index));
+    assert.equal(page.rows[9].status, 'covered');
+    assert.equal(page.rows[10].status, 'claimed-missing');
+    assert.equal(page.rows[10].line, 381);
+    assert.ok(page.rows.every((row) => !/[\n\r]/.test(row.preview)), 'previews are single-line');
+
+    assert.equal(await timeline.receive({ type: 'getRows', requestId: 8, checkpointIndex: 0, start: 415, count: 100 }), 'handled');
+    const tail = last(posted, 'rows');
+    assert.equal(tail.requestId, 8);
+    assert.deepEqual(tail.rows.map((row) => row.status), [
+      ...Array<string>(5).fill('claimed-missing'),
+      'after',
+      'after',
+    ]);
+  });
+
+  it('sends turn details and the summary with its cut point', async () => {
+    assert.equal(await timeline.receive({ type: 'getTurnDetails', requestId: 9, checkpointIndex: 0, turnIndex: 385 }), 'handled');
+    const details = last(posted, 'turnDetails');
+    assert.equal(details.requestId, 9);
+    assert.equal(details.details.id, 385);
+    assert.equal(details.details.status, 'claimed-missing');
+    assert.equal(details.details.line, 386);
+    assert.ok(details.details.anchors.length > 0 && details.details.anchors.every((anchor) => !anchor.found));
+    assert.ok(details.details.reason.length > 0);
+
+    assert.equal(await timeline.receive({ type: 'getSummary', requestId: 10, checkpointIndex: 0 }), 'handled');
+    const summary = last(posted, 'summary');
+    assert.equal(summary.requestId, 10);
+    assert.equal(summary.details.summaryId, 'S1');
+    assert.ok(summary.details.text.startsWith('# Session summary'));
+    assert.equal(typeof summary.details.cutAt, 'number');
+    assert.ok(summary.details.foundAnchors.length >= 380);
+  });
+
+  it('posts updated when the transcript grows, and later pages see the new turn', async () => {
+    const before = posted.length;
+    const text = readFileSync(uri.fsPath, 'utf8');
+    const turn = JSON.stringify({ type: 'turn', id: 422, role: 'user', content: 'Any news on the reconcile job?', tokens: 9 });
+    appendFileSync(uri.fsPath, `${text.endsWith('\n') ? '' : '\n'}${turn}\n`);
+    const updated = await waitFor(
+      () => posted.slice(before).find((message) => message.type === 'updated'),
+      'an updated message after the append',
+      20000,
+    );
+    assert.equal(updated.type === 'updated' && updated.file.turnCount, 423);
+    assert.equal(await timeline.receive({ type: 'getRows', requestId: 11, checkpointIndex: 0, start: 420, count: 10 }), 'handled');
+    const rows = last(posted, 'rows');
+    assert.deepEqual(rows.rows.map((row) => row.id), [420, 421, 422]);
+  });
+});

@@ -1,23 +1,16 @@
-// Test helper: splits bytes into RawLines (1-based numbers, byte offsets, a trailing "\r" dropped, the last line
-// marked unterminated when no newline follows it) and reads them with a reader; also finds the shared corpus.
+// Test helper: splits bytes into RawLines with the same LineSplitter the CLI and the extension use, and reads
+// them with a reader; also finds the shared corpus.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { RawLine, Transcript, TranscriptReader } from '../../../src/core/model';
+import { LineSplitter } from '../../../src/node/lineSplitter';
 
 export function splitLines(bytes: Buffer): RawLine[] {
   const lines: RawLine[] = [];
-  let start = 0;
-  let number = 1;
-  while (start < bytes.length) {
-    const newline = bytes.indexOf(0x0a, start);
-    const terminated = newline !== -1;
-    let end = terminated ? newline : bytes.length;
-    if (end > start && bytes[end - 1] === 0x0d) end -= 1;
-    lines.push({ line: number, offset: start, endOffset: end, text: bytes.subarray(start, end).toString('utf8'), terminated });
-    number += 1;
-    start = terminated ? newline + 1 : bytes.length;
-  }
+  const splitter = new LineSplitter({ maxLineBytes: Number.MAX_SAFE_INTEGER }, (line) => lines.push(line), () => undefined);
+  splitter.write(bytes);
+  splitter.end();
   return lines;
 }
 

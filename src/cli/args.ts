@@ -7,6 +7,7 @@ import { DEFAULT_ENCODING, ENCODINGS, isEncodingName, type EncodingName } from '
 export interface CheckOptions {
   files: string[];
   json: boolean;
+  sarif: boolean;
   ratioFloor: number;
   encoding: EncodingName;
   format?: FormatId;
@@ -30,6 +31,7 @@ pointer set claims?
 
 Options:
   --json                 print one JSON document instead of text
+  --sarif                print SARIF 2.1.0 (for CI code-scanning) instead of text
   --ratio-floor N        R_low, the compression-ratio floor (default ${DEFAULT_RATIO_FLOOR}); ceiling = budget × N
   --encoding E           tiktoken encoding for counting: ${ENCODINGS.join(' | ')} (default ${DEFAULT_ENCODING})
   --format F             read every FILE as this format instead of detecting it:
@@ -61,6 +63,7 @@ export function parseArgs(argv: string[], stdoutIsTty: boolean): ParsedArgs {
   const options: CheckOptions = {
     files: [],
     json: false,
+    sarif: false,
     ratioFloor: DEFAULT_RATIO_FLOOR,
     encoding: DEFAULT_ENCODING,
     anchorMatching: 'any',
@@ -73,6 +76,9 @@ export function parseArgs(argv: string[], stdoutIsTty: boolean): ParsedArgs {
     switch (flag) {
       case '--json':
         options.json = true;
+        break;
+      case '--sarif':
+        options.sarif = true;
         break;
       case '--no-color':
         options.color = false;
@@ -121,6 +127,7 @@ export function parseArgs(argv: string[], stdoutIsTty: boolean): ParsedArgs {
         options.files.push(arg);
     }
   }
+  if (options.json && options.sarif) return { kind: 'error', message: '--json and --sarif cannot be used together' };
   if (options.files.length === 0) return { kind: 'error', message: 'check needs at least one FILE (see --help)' };
   return { kind: 'check', options };
 }

@@ -3,6 +3,7 @@
 import { parseArgs, USAGE } from './args';
 import { checkFiles, exitStatus } from './checkFiles';
 import { jsonReport } from './jsonReport';
+import { sarifReport } from './sarifReport';
 import { textReport } from './textReport';
 
 declare const PACKAGE_VERSION: string | undefined;
@@ -33,7 +34,8 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     case 'check': {
       const reports = await checkFiles(parsed.options, progressPrinter());
-      const output = parsed.options.json ? jsonReport(reports) : textReport(reports, parsed.options.color);
+      const { options } = parsed;
+      const output = options.json ? jsonReport(reports) : options.sarif ? sarifReport(reports) : textReport(reports, options.color);
       process.stdout.write(`${output}\n`);
       return exitStatus(reports);
     }

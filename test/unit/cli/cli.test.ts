@@ -72,6 +72,20 @@ describe('compaction-lens CLI (child process)', function () {
     assert.deepEqual(file.problems, []);
   });
 
+  it('prints SARIF 2.1.0 with each finding on its transcript line', () => {
+    const { status, stdout } = run('check', '--sarif', incident);
+    assert.equal(status, 1);
+    const sarif = JSON.parse(stdout);
+    assert.equal(sarif.version, '2.1.0');
+    const results = sarif.runs[0].results as { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[];
+    assert.deepEqual(results.map((r) => [r.ruleId, r.level]), [['CL001', 'warning'], ['CL002', 'warning'], ['CL003', 'error']]);
+    assert.match(results[0].message.text, /S1: 40 claimed turns not substantiated by the summary: 380–419/);
+    for (const r of results) {
+      assert.equal(r.locations[0].physicalLocation.region.startLine, 421);
+      assert.ok(r.locations[0].physicalLocation.artifactLocation.uri.endsWith('/samples/incident.jsonl'));
+    }
+  });
+
   it('exits 0 when every checkpoint is reversible', () => {
     const lines = [turn(0), turn(1), JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: 'Both done: TOKEN_0 and TOKEN_1.', summary_budget: 1000, covered: [0, 1] })];
     const { status, stdout } = run('check', write('ok.jsonl', lines.join('\n') + '\n'));

@@ -1,0 +1,78 @@
+// The --sarif output: SARIF 2.1.0 for CI code-scanning gates. One result per finding, located on the
+// transcript line it concerns: claimed-missing ranges, truncated summaries, non-reversible verdicts, bad lines.
+import { pathToFileURL } from 'node:url';
+import type { CheckpointAnalysis } from '../core/model';
+import { formatRanges } from '../core/idRanges';
+import type { FileReport } from './checkFiles';
+
+declare const PACKAGE_VERSION: string | undefined;
+
+const RULES = [
+  { id: 'CL001', name: 'ClaimedMissingTurns', text: 'The pointer set claims turns the summary does not substantiate.' },
+  { id: 'CL002', name: 'TruncatedSummary', text: 'The compaction summary appears cut off.' },
+  { id: 'CL003', name: 'NotReversible', text: 'The checkpoint is not reversible as recorded (conditional or fail-closed).' },
+  { id: 'CL004', name: 'TranscriptProblem', text: 'A transcript line could not be read or does not add up.' },
+  { id: 'CL005', name: 'UnusableTranscript', text: 'The file could not be analysed at all.' },
+] as const;
+
+type RuleId = (typeof RULES)[number]['id'];
+
+interface SarifResult {
+  ruleId: RuleId;
+  level: 'error' | 'warning' | 'note';
+  message: { text: string };
+  locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; endLine?: number } } }[];
+}
+
+function result(ruleId: RuleId, level: SarifResult['level'], text: string, uri: string, startLine: number, endLine?: number): SarifResult {
+  const region = startLine > 0 ? { startLine, ...(endLine !== undefined && endLine > startLine ? { endLine } : {}) } : undefined;
+  return { ruleId, level, message: { text }, locations: [{ physicalLocation: { artifactLocation: { uri }, ...(region ? { region } : {}) } }] };
+}
+
+function checkpointResults(cp: CheckpointAnalysis, uri: string): SarifResult[] {
+  const results: SarifResult[] = [];
+  const missing = cp.counts['claimed-missing'];
+  if (missing > 0) {
+    results.push(result('CL001', 'warning', `${cp.summaryId}: ${missing} claimed turn${missing === 1 ? '' : 's'} not substantiated by the summary: ${formatRanges(cp.claimedMissingRanges.slice(0, 20))}`, uri, cp.line, cp.endLine));
+  }
+  if (cp.truncation.truncated) {
+    results.push(result('CL002', 'warning', `${cp.summaryId}: summary appears cut off: ${cp.truncation.reasons.join('; ')}`, uri, cp.line, cp.endLine));
+  }
+  if (cp.verdict !== 'reversible') {
+    results.push(result('CL003', cp.verdict === 'fail-closed' ? 'error' : 'warning', `${cp.summaryId}: ${cp.verdict}: ${cp.reasons[0] ?? ''}`, uri, cp.line, cp.endLine));
+  }
+  return results;
+}
+
+export function sarifReport(reports: FileReport[]): string {
+  const results: SarifResult[] = [];
+  for (const report of reports) {
+    const uri = pathToFileURL(report.path).href;
+    if (report.analysis === undefined) {
+      results.push(result('CL005', 'error', report.error ?? 'could not be analysed', uri, 0));
+      continue;
+    }
+    for (const cp of report.analysis.checkpoints) results.push(...checkpointResults(cp, uri));
+    for (const problem of report.analysis.problems) {
+      const level = problem.severity === 'error' ? 'error' : problem.severity === 'warning' ? 'warning' : 'note';
+      results.push(result('CL004', level, problem.message, uri, problem.line));
+    }
+  }
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'Compaction Lens',
+            version: typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'dev',
+            rules: RULES.map((rule) => ({ id: rule.id, name: rule.name, shortDescription: { text: rule.text } })),
+          },
+        },
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(sarif, null, 2);
+}

@@ -1,6 +1,7 @@
 // The extension's settings, read and typed in one place. Every other file asks `readSettings()`;
 // the defaults here mirror `contributes.configuration` in package.json (keep both in step).
 import * as vscode from 'vscode';
+import { DEFAULT_RATIO_FLOOR, DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import type { AnchorMatching, FormatId } from '../core/model';
 import { DEFAULT_ENCODING, isEncodingName, type EncodingName } from '../node/tokenCounter';
 
@@ -8,8 +9,8 @@ export interface Settings {
   /** R_low, the compression-ratio floor of the design note. */
   ratioFloor: number;
   encoding: EncodingName;
-  /** Summary budget assumed per format when a transcript records none. */
-  defaultSummaryBudget: Record<FormatId, number>;
+  /** Summary budget assumed per format when a transcript records none (none for canonical by default). */
+  defaultSummaryBudget: Partial<Record<FormatId, number>>;
   anchorMatching: AnchorMatching;
   /** Globs that find transcripts; entries starting with `!` exclude. */
   transcriptGlobs: string[];
@@ -18,16 +19,6 @@ export interface Settings {
 }
 
 export const SECTION = 'compactionLens';
-
-/** Budgets assumed when a transcript does not record one (documented in package.json). */
-export const DEFAULT_SUMMARY_BUDGETS: Record<FormatId, number> = {
-  canonical: 4096,
-  'claude-code': 20000,
-  codex: 4096,
-  openhands: 4096,
-  langchain: 256,
-  'message-array': 4096,
-};
 
 export const DEFAULT_TRANSCRIPT_GLOBS = [
   '**/*.jsonl',
@@ -53,7 +44,7 @@ export function readSettings(): Settings {
   const globs = config.get<unknown>('transcriptGlobs');
   const budgets = config.get<unknown>('defaultSummaryBudget');
   return {
-    ratioFloor: typeof ratioFloor === 'number' && Number.isFinite(ratioFloor) && ratioFloor > 0 ? ratioFloor : 5,
+    ratioFloor: typeof ratioFloor === 'number' && Number.isFinite(ratioFloor) && ratioFloor > 0 ? ratioFloor : DEFAULT_RATIO_FLOOR,
     encoding: typeof encoding === 'string' && isEncodingName(encoding) ? encoding : DEFAULT_ENCODING,
     anchorMatching: MATCHINGS.includes(anchorMatching as AnchorMatching) ? (anchorMatching as AnchorMatching) : 'any',
     transcriptGlobs:
@@ -65,10 +56,12 @@ export function readSettings(): Settings {
   };
 }
 
-function readBudgets(value: unknown): Record<FormatId, number> {
-  const budgets = { ...DEFAULT_SUMMARY_BUDGETS };
+const FORMAT_IDS: readonly FormatId[] = ['canonical', 'claude-code', 'codex', 'openhands', 'langchain', 'message-array'];
+
+function readBudgets(value: unknown): Partial<Record<FormatId, number>> {
+  const budgets: Partial<Record<FormatId, number>> = { ...DEFAULT_SUMMARY_BUDGETS };
   if (value && typeof value === 'object') {
-    for (const format of Object.keys(budgets) as FormatId[]) {
+    for (const format of FORMAT_IDS) {
       const budget = (value as Record<string, unknown>)[format];
       if (typeof budget === 'number' && Number.isInteger(budget) && budget > 0) budgets[format] = budget;
     }

@@ -97,6 +97,15 @@ function populateWorkspace(workspace: string, options: WorkbenchOptions): void {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Closes the secondary side bar (VS Code opens Chat there) so the editors get the room; Ctrl+Alt+B toggles it. */
+export async function hideSecondarySideBar(page: Page): Promise<void> {
+  const bar = page.locator('.part.auxiliarybar');
+  if (await bar.isVisible()) {
+    await page.keyboard.press('Control+Alt+B');
+    await bar.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  }
+}
+
 /** Starts server + browser and waits for the workbench. Call close() in an `after` hook. */
 export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
   const tools = await loadScript<ToolsModule>('ensure-tools.mjs');
@@ -130,6 +139,8 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
     // The explorer shows the folder once the remote connection is up.
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+
+    await hideSecondarySideBar(page);
 
     const quickInput = page.locator('.quick-input-widget');
     const quickInputBox = quickInput.locator('input.input');

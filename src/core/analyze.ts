@@ -1,7 +1,8 @@
 // analyze(transcript, options): the non-throwing checkpoint analysis. For every checkpoint it gives each earlier
 // turn a status (covered / claimed-missing / uncovered) with the evidence, the prefix and summary sizes against
 // the ceiling, the truncation tells, the verdict of the note's decision boundary and the safe pointer set —
-// and explains in sentences where the note's reference API (reference.ts) would raise.
+// and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
+// texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand.
 import { AnchorIndex, checkAnchors, SummaryMatcher, type AnchorCheck } from './anchors';
 import { rangesFromIndexes } from './idRanges';
 import type {
@@ -93,10 +94,7 @@ function makeContext(
   const ratio = options?.ratioFloor;
   const near = options?.nearBudgetFraction;
   const count = options?.countTokens;
-  const claimedByAny = new Set<TurnId>();
-  for (const cp of checkpoints) {
-    if (Array.isArray(cp?.claimedIds)) for (const id of cp.claimedIds) claimedByAny.add(id);
-  }
+  const claimedByAny = claimedIdsOfAll(checkpoints);
   return {
     turns,
     ratioFloor: typeof ratio === 'number' && Number.isFinite(ratio) && ratio > 0 ? ratio : COMPRESSION_RATIO_LOW,
@@ -117,6 +115,74 @@ function makeContext(
   };
 }
 
+/** Ids claimed by any checkpoint: only these turns are tokenized. */
+function claimedIdsOfAll(checkpoints: readonly Checkpoint[]): Set<TurnId> {
+  const claimedByAny = new Set<TurnId>();
+  for (const cp of checkpoints) {
+    if (Array.isArray(cp?.claimedIds)) for (const id of cp.claimedIds) claimedByAny.add(id);
+  }
+  return claimedByAny;
+}
+
+/** The turn's own token count when the transcript recorded a usable one. */
+function recordedTurnTokens(turn: Turn): number | undefined {
+  return typeof turn.tokens === 'number' && Number.isFinite(turn.tokens) && turn.tokens >= 0 ? turn.tokens : undefined;
+}
+
+/** The summary's token count when the transcript recorded a usable one; otherwise the summary is counted. */
+function recordedSummaryTokens(cp: Checkpoint): number | undefined {
+  const n = cp.recordedSummaryTokens;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/** The text analyze hands the token counter for a summary (a missing summary counts as ''). */
+function summaryText(cp: Checkpoint): string {
+  return typeof cp.summary === 'string' ? cp.summary : '';
+}
+
+/** The checkpoint's position clamped into the transcript; `valid` is false when it had to be clamped. */
+function clampTurnsBefore(cp: Checkpoint, total: number): { used: number; valid: boolean } {
+  const n = cp.turnsBefore;
+  if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= total) return { used: n, valid: true };
+  const used = typeof n === 'number' && Number.isFinite(n) ? Math.min(total, Math.max(0, Math.floor(n))) : total;
+  return { used, valid: false };
+}
+
+/**
+ * The texts analyze(transcript, { tokenCache }) will hand its token counter: the turns some checkpoint claims
+ * that precede a checkpoint, have no recorded count and are not in `tokenCache` (each Turn once, in log order),
+ * and the summaries with no recorded count (each distinct text once; encrypted summaries are counted too).
+ * A shell counts these beforehand — e.g. in worker threads — puts the turns' counts into the cache and serves
+ * the summaries' counts from a map; analyze then calls countTokens for nothing else. Pure; never throws.
+ */
+export function textsToCount(transcript: Transcript, tokenCache?: WeakMap<Turn, number>): { turns: Turn[]; summaries: string[] } {
+  const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
+  const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
+  const cache = tokenCache instanceof WeakMap ? tokenCache : undefined;
+  const claimedByAny = claimedIdsOfAll(checkpoints);
+  const summaries = new Set<string>();
+  let reach = 0; // turns[0..reach-1] precede some checkpoint
+  for (const cp of checkpoints) {
+    if (!cp || typeof cp !== 'object') continue; // analyze fails such a checkpoint before counting anything
+    reach = Math.max(reach, clampTurnsBefore(cp, turns.length).used);
+    if (recordedSummaryTokens(cp) === undefined) summaries.add(summaryText(cp));
+  }
+  const seen = new Set<Turn>();
+  const counted: Turn[] = [];
+  for (let i = 0; i < reach; i++) {
+    const turn = turns[i];
+    if (!turn || typeof turn !== 'object' || seen.has(turn)) continue;
+    seen.add(turn);
+    if (needsCount(turn, claimedByAny) && !cache?.has(turn)) counted.push(turn);
+  }
+  return { turns: counted, summaries: [...summaries] };
+}
+
+/** Whether analyze tokenizes this turn (when it precedes a checkpoint and is not in the cache yet). */
+function needsCount(turn: Turn, claimedByAny: ReadonlySet<TurnId>): boolean {
+  return claimedByAny.has(turn.id) && recordedTurnTokens(turn) === undefined;
+}
+
 function countText(ctx: Context, text: string): number {
   const n = ctx.countTokens(typeof text === 'string' ? text : '');
   if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) {
@@ -127,9 +193,8 @@ function countText(ctx: Context, text: string): number {
 
 /** A turn's tokens: the recorded count wins; otherwise counted once and memoised. */
 function turnTokens(ctx: Context, turn: Turn): { tokens: number; source: TokenSource } {
-  if (typeof turn.tokens === 'number' && Number.isFinite(turn.tokens) && turn.tokens >= 0) {
-    return { tokens: turn.tokens, source: 'recorded' };
-  }
+  const recorded = recordedTurnTokens(turn);
+  if (recorded !== undefined) return { tokens: recorded, source: 'recorded' };
   let n = ctx.tokenCache.get(turn);
   if (n === undefined) {
     n = countText(ctx, turn.text);
@@ -155,7 +220,7 @@ function anchorIndex(ctx: Context): AnchorIndex {
 function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): CheckpointAnalysis {
   if (!cp || typeof cp !== 'object') throw new Error('the checkpoint record is not an object');
   const name = typeof cp.summaryId === 'string' ? cp.summaryId : `#${index + 1}`;
-  const summary = typeof cp.summary === 'string' ? cp.summary : '';
+  const summary = summaryText(cp);
   const opaque = cp.opaque === true;
   const claimedIds: TurnId[] = Array.isArray(cp.claimedIds) ? cp.claimedIds : [];
   const claimedSet = new Set<TurnId>(claimedIds);
@@ -170,9 +235,7 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
   let counted = 0;
   const tokensOf: (number | undefined)[] = earlier.map((turn) => {
     const claimed = claimedSet.has(turn.id);
-    if (!claimed && !ctx.claimedByAny.has(turn.id)) {
-      return typeof turn.tokens === 'number' && Number.isFinite(turn.tokens) && turn.tokens >= 0 ? turn.tokens : undefined;
-    }
+    if (!claimed && !ctx.claimedByAny.has(turn.id)) return recordedTurnTokens(turn);
     if (!claimed) {
       // Shown for a turn another checkpoint claims; a counting failure there is that checkpoint's problem.
       try {
@@ -188,10 +251,7 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
     return t.tokens;
   });
   const prefixTokenSource: TokenSource | 'mixed' = counted === 0 ? 'recorded' : recorded === 0 ? 'counted' : 'mixed';
-  const summaryTokens =
-    typeof cp.recordedSummaryTokens === 'number' && Number.isFinite(cp.recordedSummaryTokens) && cp.recordedSummaryTokens >= 0
-      ? cp.recordedSummaryTokens
-      : summaryTokenCount(ctx, summary);
+  const summaryTokens = recordedSummaryTokens(cp) ?? summaryTokenCount(ctx, summary);
   const rawBudget = cp.summaryBudget;
   const budgetKnown = typeof rawBudget === 'number' && Number.isFinite(rawBudget) && rawBudget > 0;
   const summaryBudget = budgetKnown ? rawBudget : undefined;
@@ -322,8 +382,8 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
 function turnsBefore(cp: Checkpoint, name: string, ctx: Context): number {
   const n = cp.turnsBefore;
   const total = ctx.turns.length;
-  if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= total) return n;
-  const used = typeof n === 'number' && Number.isFinite(n) ? Math.min(total, Math.max(0, Math.floor(n))) : total;
+  const { used, valid } = clampTurnsBefore(cp, total);
+  if (valid) return used;
   ctx.problems.push({
     line: lineOf(cp),
     severity: 'warning',

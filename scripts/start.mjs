@@ -70,7 +70,6 @@ async function serveInBrowser() {
   log(`VS Code ${server.version} is serving ${path.relative(ROOT, SAMPLES)}/ with Compaction Lens loaded.`);
   log('Open this URL in a browser (the timeline of incident.jsonl opens by itself):');
   console.log(`\n  ${url}\n`);
-  log(`Plain workbench without the timeline hook: ${server.url}/?folder=${encodeURIComponent(SAMPLES)}`);
   log(`Server log: ${path.relative(ROOT, server.logFile)}. Press Ctrl-C to stop.`);
 
   let stopping = false;

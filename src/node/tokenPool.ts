@@ -1,0 +1,388 @@
+// Counts tokens in worker threads (tokenWorker.js), so that tiktoken's start-up (~0.8 s) and its counting
+// (~0.5 s per MB) never block the calling thread — the VS Code extension host's. Work is cut into batches of
+// a bounded byte size, shared by up to maxWorkers lazily spawned workers; each batch that comes back reports
+// progress, and a cancelled count stops at the batches already sent. Idle workers are ended after a while.
+// When no worker can start, counting falls back to this thread, batch by batch, yielding in between.
+import { availableParallelism, cpus } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { TokenCounter } from '../core/model';
+import { chunkText, createTokenCounter, type EncodingName } from './tokenCounter';
+import type { TokenReply, TokenRequest } from './tokenWorker';
+
+/** Largest batch, in UTF-8 bytes (~0.1 s of tiktoken): bounds how late a cancellation or progress report comes. */
+export const MAX_BATCH_BYTES = 256 * 1024;
+/** Smallest batch: below this, the cost of a message outweighs sharing the work. */
+const MIN_BATCH_BYTES = 16 * 1024;
+/** Texts longer than this are sent in pieces, cut where chunkText cuts, so the pieces' counts add up exactly. */
+const SPLIT_CHARS = 256 * 1024;
+const PIECE_CHARS = 64 * 1024;
+/** An idle worker is ended after this long (a live transcript's appends reuse it meanwhile). */
+export const DEFAULT_IDLE_MS = 60_000;
+/** After this many crashes of workers that had been working, counting moves into this thread. */
+const MAX_CRASHES = 3;
+
+/** Progress of one count: UTF-8 bytes counted so far, of the total. */
+export type CountProgress = (doneBytes: number, totalBytes: number) => void;
+
+export interface TokenPoolOptions {
+  /** Most worker threads to run at once. Default: defaultWorkerCount(). */
+  maxWorkers?: number;
+  /** The worker's entry file. Default: tokenWorker.js beside this module (dist/ in the bundles, out/src/node/ in tests). */
+  workerFile?: string;
+  /** Largest batch in UTF-8 bytes. Default MAX_BATCH_BYTES. */
+  maxBatchBytes?: number;
+  /** Idle workers are ended after this many milliseconds. Default DEFAULT_IDLE_MS. */
+  idleMs?: number;
+  /** Told once, with the reason, when counting moves into this thread because workers cannot run. */
+  onFallback?: (reason: string) => void;
+}
+
+/**
+ * Two workers, or one on a single core. Measured on 2 cores (scripts/bench.mjs): two workers count about twice
+ * as fast as one; the calling thread waits meanwhile. More workers cost ~0.8 s of start-up and tens of MB each.
+ */
+export function defaultWorkerCount(): number {
+  const cores = typeof availableParallelism === 'function' ? availableParallelism() : cpus().length;
+  return Math.max(1, Math.min(2, cores));
+}
+
+/** tokenWorker.js beside this module: dist/ for the bundles (extension.js, cli.js), out/src/node/ for tsc output. */
+export function defaultWorkerFile(): string {
+  return join(__dirname, 'tokenWorker.js');
+}
+
+/**
+ * The pieces a text is sent as. Short texts go whole; a long one is cut at chunkText's cuts and the chunks are
+ * regrouped, so createTokenCounter gives the same total over the pieces as over the whole text.
+ */
+export function piecesOf(text: string): string[] {
+  if (text.length <= SPLIT_CHARS) return [text];
+  const pieces: string[] = [];
+  let current = '';
+  for (const chunk of chunkText(text)) {
+    if (current !== '' && current.length + chunk.length > PIECE_CHARS) {
+      pieces.push(current);
+      current = '';
+    }
+    current += chunk;
+  }
+  if (current !== '') pieces.push(current);
+  return pieces;
+}
+
+interface Job {
+  encoding: EncodingName;
+  counts: number[];
+  /** Batches not counted yet. */
+  pending: number;
+  doneBytes: number;
+  totalBytes: number;
+  onProgress?: CountProgress;
+  settled: boolean;
+  resolve(counts: number[]): void;
+  reject(error: Error): void;
+  cleanup(): void;
+}
+
+interface Batch {
+  job: Job;
+  texts: string[];
+  /** For each text of the batch, the index in job.counts its count adds to. */
+  targets: number[];
+  bytes: number;
+}
+
+interface Thread {
+  worker: Worker;
+  batch?: Batch;
+  requestId: number;
+  idleTimer?: ReturnType<typeof setTimeout>;
+  /** Ended on purpose (idle, fallback, dispose): its exit is expected. */
+  retiring: boolean;
+  gone: boolean;
+}
+
+function abortError(): Error {
+  return Object.assign(new Error('cancelled'), { name: 'AbortError' });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class TokenPool {
+  private readonly maxWorkers: number;
+  private readonly workerFile: string;
+  private readonly maxBatchBytes: number;
+  private readonly idleMs: number;
+  private readonly onFallback?: (reason: string) => void;
+  private readonly threads: Thread[] = [];
+  private queue: Batch[] = [];
+  private readonly jobs = new Set<Job>();
+  private readonly hereCounters = new Map<EncodingName, TokenCounter>();
+  private nextRequestId = 0;
+  private everServed = false;
+  private crashes = 0;
+  private draining = false;
+  private disposed = false;
+  private fallback?: string;
+
+  constructor(options: TokenPoolOptions = {}) {
+    this.maxWorkers = Math.max(1, Math.floor(options.maxWorkers ?? defaultWorkerCount()));
+    this.workerFile = options.workerFile ?? defaultWorkerFile();
+    this.maxBatchBytes = Math.max(1, options.maxBatchBytes ?? MAX_BATCH_BYTES);
+    this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.onFallback = options.onFallback;
+  }
+
+  /** Why counting runs in this thread, once workers could not; undefined while workers are used. */
+  get fallbackReason(): string | undefined {
+    return this.fallback;
+  }
+
+  /** Worker threads alive now. */
+  get workerCount(): number {
+    return this.threads.length;
+  }
+
+  /**
+   * The token count of each text (as createTokenCounter(encoding) gives it), counted in worker threads.
+   * Rejects with an AbortError when `signal` aborts, and with an error when the pool is disposed meanwhile.
+   */
+  count(texts: readonly string[], encoding: EncodingName, signal?: AbortSignal, onProgress?: CountProgress): Promise<number[]> {
+    if (this.disposed) return Promise.reject(new Error('the token pool was disposed'));
+    if (signal?.aborted) return Promise.reject(abortError());
+    return new Promise<number[]>((resolve, reject) => {
+      const onAbort = (): void => this.fail(job, abortError());
+      const job: Job = {
+        encoding,
+        counts: new Array<number>(texts.length).fill(0),
+        pending: 0,
+        doneBytes: 0,
+        totalBytes: 0,
+        onProgress,
+        settled: false,
+        resolve,
+        reject,
+        cleanup: () => signal?.removeEventListener('abort', onAbort),
+      };
+      const batches = this.batchesOf(job, texts);
+      if (batches.length === 0) {
+        resolve(job.counts);
+        return;
+      }
+      job.pending = batches.length;
+      this.jobs.add(job);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(...batches);
+      this.pump();
+    });
+  }
+
+  /** Counts in this thread, synchronously: for the rare text nobody counted beforehand. */
+  countHere(text: string, encoding: EncodingName): number {
+    let counter = this.hereCounters.get(encoding);
+    if (!counter) {
+      counter = createTokenCounter(encoding);
+      this.hereCounters.set(encoding, counter);
+    }
+    return counter(text);
+  }
+
+  /** Ends every worker; counts still running are rejected. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const job of [...this.jobs]) this.fail(job, new Error('the token pool was disposed'));
+    this.queue = [];
+    for (const thread of [...this.threads]) this.retire(thread);
+  }
+
+  /** Cuts the texts into batches of about equal size, enough of them to keep every worker busy. */
+  private batchesOf(job: Job, texts: readonly string[]): Batch[] {
+    const pieces: { text: string; target: number; bytes: number }[] = [];
+    texts.forEach((text, target) => {
+      for (const piece of piecesOf(typeof text === 'string' ? text : '')) {
+        const bytes = Buffer.byteLength(piece, 'utf8');
+        job.totalBytes += bytes;
+        pieces.push({ text: piece, target, bytes });
+      }
+    });
+    const size = Math.min(this.maxBatchBytes, Math.max(MIN_BATCH_BYTES, Math.ceil(job.totalBytes / (4 * this.maxWorkers))));
+    const batches: Batch[] = [];
+    let current: Batch | undefined;
+    for (const piece of pieces) {
+      if (!current || current.bytes + piece.bytes > size) {
+        if (current && current.texts.length > 0) batches.push(current);
+        current = { job, texts: [], targets: [], bytes: 0 };
+      }
+      current.texts.push(piece.text);
+      current.targets.push(piece.target);
+      current.bytes += piece.bytes;
+    }
+    if (current && current.texts.length > 0) batches.push(current);
+    return batches;
+  }
+
+  /** Hands queued batches to idle workers, spawning workers while there is more work than hands. */
+  private pump(): void {
+    if (this.disposed) return;
+    if (this.fallback !== undefined) {
+      void this.drainHere();
+      return;
+    }
+    for (const thread of this.threads) {
+      if (this.queue.length === 0) return;
+      if (!thread.batch) this.send(thread, this.queue.shift()!);
+    }
+    while (this.queue.length > 0 && this.threads.length < this.maxWorkers) {
+      const thread = this.spawn();
+      if (!thread) return; // fell back: spawn() already drained the queue here
+      this.send(thread, this.queue.shift()!);
+    }
+  }
+
+  private spawn(): Thread | undefined {
+    let worker: Worker;
+    try {
+      // No execArgv: the host's flags (an inspector port, for one) are not all valid in a worker.
+      worker = new Worker(this.workerFile, { execArgv: [] });
+    } catch (error) {
+      this.fallBack(`a token-counting worker could not start: ${messageOf(error)}`);
+      return undefined;
+    }
+    const thread: Thread = { worker, requestId: 0, retiring: false, gone: false };
+    worker.on('message', (reply: TokenReply) => this.onReply(thread, reply));
+    worker.on('error', (error) => this.onGone(thread, messageOf(error)));
+    worker.on('exit', (code) => this.onGone(thread, `it exited with code ${code}`));
+    this.threads.push(thread);
+    return thread;
+  }
+
+  private send(thread: Thread, batch: Batch): void {
+    clearTimeout(thread.idleTimer);
+    thread.idleTimer = undefined;
+    thread.batch = batch;
+    thread.requestId = ++this.nextRequestId;
+    thread.worker.ref();
+    const request: TokenRequest = { id: thread.requestId, encoding: batch.job.encoding, texts: batch.texts };
+    thread.worker.postMessage(request);
+  }
+
+  private onReply(thread: Thread, reply: TokenReply): void {
+    const batch = thread.batch;
+    if (thread.retiring || !batch || reply?.id !== thread.requestId) return;
+    thread.batch = undefined;
+    this.everServed = true;
+    if ('error' in reply) this.fail(batch.job, new Error(`token counting failed: ${reply.error}`));
+    else this.credit(batch, reply.counts);
+    this.pump();
+    if (!thread.batch && !thread.retiring) this.idle(thread);
+  }
+
+  /** An idle worker does not keep the process alive, and is ended after idleMs. */
+  private idle(thread: Thread): void {
+    thread.worker.unref();
+    clearTimeout(thread.idleTimer);
+    thread.idleTimer = setTimeout(() => this.retire(thread), this.idleMs);
+    thread.idleTimer.unref?.();
+  }
+
+  private retire(thread: Thread): void {
+    thread.retiring = true;
+    clearTimeout(thread.idleTimer);
+    const index = this.threads.indexOf(thread);
+    if (index >= 0) this.threads.splice(index, 1);
+    void thread.worker.terminate().catch(() => undefined);
+  }
+
+  /** A worker failed or exited without being asked to: its batch goes back to the queue. */
+  private onGone(thread: Thread, why: string): void {
+    if (thread.gone) return;
+    thread.gone = true;
+    if (thread.retiring || this.disposed) return;
+    this.retire(thread);
+    const batch = thread.batch;
+    thread.batch = undefined;
+    if (batch && !batch.job.settled) this.queue.unshift(batch);
+    if (!this.everServed) this.fallBack(`a token-counting worker could not start: ${why}`);
+    else if (++this.crashes >= MAX_CRASHES) this.fallBack(`token-counting workers stopped ${this.crashes} times (last: ${why})`);
+    this.pump();
+  }
+
+  /** From now on, counts run in this thread; workers still alive are ended and their batches queued again. */
+  private fallBack(reason: string): void {
+    if (this.fallback === undefined) {
+      this.fallback = reason;
+      try {
+        this.onFallback?.(reason);
+      } catch {
+        // A failing listener must not stop the counting.
+      }
+    }
+    for (const thread of [...this.threads]) {
+      const batch = thread.batch;
+      thread.batch = undefined;
+      if (batch && !batch.job.settled) this.queue.unshift(batch);
+      this.retire(thread);
+    }
+    void this.drainHere();
+  }
+
+  /** Counts the queued batches in this thread, yielding to the event loop between batches. */
+  private async drainHere(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.queue.length > 0 && !this.disposed) {
+        await new Promise((resolve) => setImmediate(resolve)); // let aborts, I/O and UI messages through
+        const batch = this.queue.shift();
+        if (!batch || batch.job.settled) continue;
+        try {
+          this.credit(batch, batch.texts.map((text) => this.countHere(text, batch.job.encoding)));
+        } catch (error) {
+          this.fail(batch.job, new Error(`token counting failed: ${messageOf(error)}`));
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private credit(batch: Batch, counts: unknown): void {
+    const job = batch.job;
+    if (job.settled) return;
+    if (!Array.isArray(counts) || counts.length !== batch.texts.length) {
+      this.fail(job, new Error('token counting failed: a worker replied with the wrong number of counts'));
+      return;
+    }
+    counts.forEach((n: number, k) => {
+      job.counts[batch.targets[k]] += n;
+    });
+    job.doneBytes += batch.bytes;
+    job.pending--;
+    try {
+      job.onProgress?.(job.doneBytes, job.totalBytes);
+    } catch {
+      // A failing progress listener must not stop the counting.
+    }
+    if (job.pending === 0) {
+      this.settle(job);
+      job.resolve(job.counts);
+    }
+  }
+
+  private fail(job: Job, error: Error): void {
+    if (job.settled) return;
+    this.settle(job);
+    this.queue = this.queue.filter((batch) => batch.job !== job);
+    job.reject(error);
+  }
+
+  private settle(job: Job): void {
+    job.settled = true;
+    job.cleanup();
+    this.jobs.delete(job);
+  }
+}

@@ -1,0 +1,271 @@
+// Tests for TokenPool (worker-thread token counting) and warmTokenCache: counts equal createTokenCounter's on
+// a mixed corpus (prose, code, JSON, '<|endoftext|>', long unbroken runs, texts long enough to be cut into
+// pieces), progress, cancellation, dispose, idle workers ending, a worker that cannot start (fallback to this
+// thread, reported once), workers that crash (their batches are counted again), and analyze after warming
+// the cache calling the counter for nothing.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { analyze } from '../../../src/core/analyze';
+import type { Turn } from '../../../src/core/model';
+import { createTokenCounter } from '../../../src/node/tokenCounter';
+import { defaultWorkerFile, piecesOf, TokenPool } from '../../../src/node/tokenPool';
+import { TranscriptFile } from '../../../src/node/transcriptFile';
+import { warmTokenCache } from '../../../src/node/warmTokenCache';
+
+const CORPUS = resolve(__dirname, '../../../../../shared/corpus/claude-code');
+const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
+
+function mixedTexts(): string[] {
+  const prose = 'The summariser dropped turns 380–419; the pointer set still claims them. ';
+  const code = 'export function f(x: number): number {\n  return x * 2; // doubled\n}\n';
+  const json = JSON.stringify({ tool: 'Read', path: '/home/u/src/a.ts', lines: [1, 2, 3], ok: true, note: 'ünïcödé 🚀' });
+  const base64 = Buffer.from(Array.from({ length: 60_000 }, (_, i) => (i * 7919) % 256)).toString('base64');
+  return [
+    '',
+    'hello',
+    '<|endoftext|>',
+    `before <|endoftext|> after <|im_start|>system<|im_end|>`,
+    prose.repeat(40),
+    code.repeat(200),
+    json,
+    'a'.repeat(30_000), // an unbroken run: quadratic for BPE unless cut
+    '-'.repeat(12_345) + ' tail',
+    base64,
+    ' '.repeat(20_000) + 'x', // a whitespace run longer than a chunk
+    '日本語のテキスト、句読点つき。'.repeat(500),
+    // Long enough to be sent in pieces (> 256k characters), mixing everything above.
+    [prose, code, json, 'z'.repeat(9_000), '<|endoftext|>', ' '.repeat(9_000), base64.slice(0, 50_000)].join('\n').repeat(4),
+  ];
+}
+
+describe('node/tokenPool', function () {
+  this.timeout(120_000);
+  let pool: TokenPool;
+  const direct = createTokenCounter('o200k_base');
+
+  before(() => {
+    assert.ok(existsSync(defaultWorkerFile()), `the worker is compiled beside the pool: ${defaultWorkerFile()}`);
+    pool = new TokenPool({ maxWorkers: 2, maxBatchBytes: 32 * 1024 });
+  });
+  after(() => pool.dispose());
+
+  it('cuts a long text into pieces whose counts add up to the whole text\'s', () => {
+    const long = mixedTexts()[mixedTexts().length - 1];
+    const pieces = piecesOf(long);
+    assert.ok(pieces.length > 1, 'the long text is cut');
+    assert.equal(pieces.join(''), long);
+    assert.equal(pieces.reduce((sum, piece) => sum + direct(piece), 0), direct(long));
+    assert.deepEqual(piecesOf('short'), ['short']);
+  });
+
+  it('counts as createTokenCounter does, on a mixed corpus, with progress up to the total', async () => {
+    const texts = mixedTexts();
+    const progress: [number, number][] = [];
+    const counts = await pool.count(texts, 'o200k_base', undefined, (done, total) => progress.push([done, total]));
+    assert.deepEqual(counts, texts.map((text) => direct(text)));
+    assert.ok(progress.length > 4, `progress reported per batch (${progress.length})`);
+    const total = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    assert.deepEqual(progress[progress.length - 1], [total, total]);
+    for (let i = 1; i < progress.length; i++) assert.ok(progress[i][0] > progress[i - 1][0]);
+    assert.equal(pool.workerCount, 2);
+    assert.equal(pool.fallbackReason, undefined);
+  });
+
+  it('counts with cl100k_base too, and resolves an empty list at once', async () => {
+    const texts = mixedTexts().slice(0, 6);
+    const cl100k = createTokenCounter('cl100k_base');
+    assert.deepEqual(await pool.count(texts, 'cl100k_base'), texts.map((text) => cl100k(text)));
+    assert.deepEqual(await pool.count([], 'o200k_base'), []);
+  });
+
+  it('counts the real Claude Code sessions of the corpus as createTokenCounter does', async function () {
+    if (!existsSync(CORPUS)) {
+      console.log(`      (skipped: corpus not found at ${CORPUS})`);
+      this.skip();
+    }
+    const name = readdirSync(CORPUS).find((file) => file.endsWith('.jsonl.gz'));
+    if (!name) this.skip();
+    const texts = (await TranscriptFile.open(join(CORPUS, name!))).transcript.turns.map((turn) => turn.text);
+    assert.deepEqual(await pool.count(texts, 'o200k_base'), texts.map((text) => direct(text)));
+  });
+
+  it('rejects with an AbortError when cancelled, stops early, and counts correctly afterwards', async () => {
+    const texts = Array.from({ length: 200 }, (_, i) => `${mixedTexts()[5]} ${i}`); // ~2.7 MB
+    const abort = new AbortController();
+    let reports = 0;
+    const started = Date.now();
+    await assert.rejects(
+      pool.count(texts, 'o200k_base', abort.signal, () => {
+        reports++;
+        if (reports === 2) abort.abort();
+      }),
+      (error: Error) => error.name === 'AbortError',
+    );
+    const elapsed = Date.now() - started;
+    assert.equal(reports, 2, 'no progress after the abort');
+    await assert.rejects(pool.count(['x'], 'o200k_base', abort.signal), (error: Error) => error.name === 'AbortError');
+    // Replies to batches still in flight when it was cancelled must not leak into the next count.
+    const next = mixedTexts().slice(4, 9);
+    assert.deepEqual(await pool.count(next, 'o200k_base'), next.map((text) => direct(text)));
+    console.log(`      (cancelled after ${elapsed} ms)`);
+  });
+
+  it('serves concurrent counts, each with its own results', async () => {
+    const a = mixedTexts().slice(0, 7);
+    const b = mixedTexts().slice(7);
+    const [ca, cb] = await Promise.all([pool.count(a, 'o200k_base'), pool.count(b, 'o200k_base')]);
+    assert.deepEqual(ca, a.map((text) => direct(text)));
+    assert.deepEqual(cb, b.map((text) => direct(text)));
+  });
+
+  it('dispose ends the workers and rejects the counts still running, and every later count', async () => {
+    const own = new TokenPool({ maxWorkers: 2, maxBatchBytes: 16 * 1024 });
+    const running = own.count(Array.from({ length: 100 }, () => mixedTexts()[5]), 'o200k_base');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(own.workerCount > 0, 'workers were started');
+    own.dispose();
+    await assert.rejects(running, /disposed/);
+    assert.equal(own.workerCount, 0);
+    await assert.rejects(own.count(['x'], 'o200k_base'), /disposed/);
+  });
+
+  it('ends idle workers after idleMs', async () => {
+    const own = new TokenPool({ maxWorkers: 1, idleMs: 100 });
+    try {
+      assert.deepEqual(await own.count(['one two'], 'o200k_base'), [direct('one two')]);
+      assert.equal(own.workerCount, 1);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(own.workerCount, 0);
+      assert.deepEqual(await own.count(['three'], 'o200k_base'), [direct('three')], 'a new worker is spawned');
+    } finally {
+      own.dispose();
+    }
+  });
+
+  describe('when workers fail', () => {
+    let dir: string;
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'cl-pool-'));
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    for (const [what, source] of [
+      ['does not exist', undefined],
+      ['throws as it loads', 'throw new Error("broken worker");'],
+      ['exits at once', 'process.exit(3);'],
+    ] as const) {
+      it(`counts in this thread when the worker ${what}, and says why once`, async () => {
+        const file = join(dir, `${what.replace(/\W/g, '-')}.js`);
+        if (source) writeFileSync(file, source);
+        const reasons: string[] = [];
+        const own = new TokenPool({ workerFile: file, onFallback: (reason) => reasons.push(reason) });
+        try {
+          const texts = source ? mixedTexts().slice(0, 9) : mixedTexts();
+          assert.deepEqual(await own.count(texts, 'o200k_base'), texts.map((text) => direct(text)));
+          assert.deepEqual(await own.count(['again'], 'o200k_base'), [direct('again')]);
+          assert.equal(reasons.length, 1);
+          assert.match(reasons[0], /could not start/);
+          assert.equal(own.fallbackReason, reasons[0]);
+          assert.equal(own.workerCount, 0);
+        } finally {
+          own.dispose();
+        }
+      });
+    }
+
+    it('counts a crashed worker\'s batch again in a new worker', async () => {
+      // A stand-in worker: "counts" characters; the first one exits instead of answering its third request.
+      const file = join(dir, 'flaky.js');
+      const crashed = join(dir, 'crashed');
+      writeFileSync(
+        file,
+        `const { parentPort } = require('node:worker_threads');
+         const fs = require('node:fs');
+         let n = 0;
+         parentPort.on('message', (r) => {
+           n += 1;
+           if (n === 3 && !fs.existsSync(${JSON.stringify(crashed)})) {
+             fs.writeFileSync(${JSON.stringify(crashed)}, '');
+             process.exit(1);
+           }
+           parentPort.postMessage({ id: r.id, counts: r.texts.map((t) => t.length) });
+         });`,
+      );
+      const reasons: string[] = [];
+      const own = new TokenPool({ workerFile: file, maxWorkers: 1, maxBatchBytes: 16 * 1024, onFallback: (r) => reasons.push(r) });
+      try {
+        const texts = Array.from({ length: 10 }, (_, i) => 'x'.repeat(15_000 + i));
+        assert.deepEqual(await own.count(texts, 'o200k_base'), texts.map((text) => text.length));
+        assert.ok(existsSync(crashed), 'the worker crashed once');
+        assert.deepEqual(reasons, [], 'a crash of a working worker is no reason to give up on workers');
+      } finally {
+        own.dispose();
+      }
+    });
+
+    it('rejects a count when the worker reports an error', async () => {
+      const file = join(dir, 'erring.js');
+      writeFileSync(
+        file,
+        `require('node:worker_threads').parentPort.on('message', (r) => require('node:worker_threads').parentPort.postMessage({ id: r.id, error: 'no wasm' }));`,
+      );
+      const own = new TokenPool({ workerFile: file });
+      try {
+        await assert.rejects(own.count(['x'], 'o200k_base'), /token counting failed: no wasm/);
+      } finally {
+        own.dispose();
+      }
+    });
+  });
+
+  describe('warmTokenCache', () => {
+    for (const [label, path] of [
+      ['samples/incident.jsonl', SAMPLE],
+      ['a real Claude Code session', existsSync(CORPUS) ? join(CORPUS, readdirSync(CORPUS).find((f) => f.endsWith('.jsonl.gz')) ?? '') : ''],
+    ]) {
+      it(`${label}: analyze asks the returned counter only for pre-counted texts, and gives the same analysis`, async function () {
+        if (!path || !existsSync(path)) {
+          console.log(`      (skipped: ${path || 'corpus'} not found)`);
+          this.skip();
+        }
+        const transcript = (await TranscriptFile.open(path)).transcript;
+        const cache = new WeakMap<Turn, number>();
+        const reports: number[] = [];
+        const countTokens = await warmTokenCache(transcript, cache, pool, 'o200k_base', (done) => reports.push(done));
+        const here = pool.countHere;
+        pool.countHere = () => {
+          throw new Error('analyze asked for a text that was not counted beforehand');
+        };
+        try {
+          const warmed = analyze(transcript, { countTokens, tokenCache: cache });
+          assert.deepEqual(warmed, analyze(transcript, { countTokens: direct, tokenCache: new WeakMap() }));
+          assert.equal(warmed.problems.filter((p) => p.severity === 'error').length, 0);
+        } finally {
+          pool.countHere = here;
+        }
+        assert.ok(reports.length > 0);
+      });
+    }
+
+    it('counts nothing on a second warm-up with the same cache but the summaries', async () => {
+      const transcript = (await TranscriptFile.open(SAMPLE)).transcript;
+      const cache = new WeakMap<Turn, number>();
+      await warmTokenCache(transcript, cache, pool, 'o200k_base');
+      const seen: number[] = [];
+      const original = pool.count.bind(pool);
+      pool.count = (texts, ...rest) => {
+        seen.push(texts.length);
+        return original(texts, ...rest);
+      };
+      try {
+        await warmTokenCache(transcript, cache, pool, 'o200k_base');
+      } finally {
+        pool.count = original;
+      }
+      const checkpoints = transcript.checkpoints.filter((cp) => cp.recordedSummaryTokens === undefined).length;
+      assert.deepEqual(seen, [checkpoints]);
+    });
+  });
+});

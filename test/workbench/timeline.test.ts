@@ -120,134 +120,41 @@ async function openTimeline(workbench: Workbench, file: string): Promise<FrameLo
   return view;
 }
 
-describe('timeline webview in the workbench', function () {
+/** A transcript whose texts try HTML injection; the payload sets a global and pings the beacon on `port`. */
+function hostileTranscript(port: number): string {
+  const ping = `fetch('http://127.0.0.1:${port}/ping');window.__compactionLensPwned=1`;
+  const texts = [
+    `look at this <img src=x onerror="${ping}"> image`,
+    `<script>${ping}</script> and more`,
+    `a link: <a href="javascript:${ping}">click me</a> done`,
+  ];
+  const records = texts.map((content, id) => ({ type: 'turn', id, role: id % 2 ? 'assistant' : 'user', content, tokens: 20 }));
+  records.push({
+    type: 'checkpoint',
+    summary_id: 'S1',
+    summary: `summary with <img src=x onerror="${ping}"> and <script>${ping}</script>`,
+    summary_budget: 64,
+    covered: { from: 0, to: 2 },
+  } as never);
+  return `${records.map((record) => JSON.stringify(record)).join('\n')}\n`;
+}
+
+describe('the timeline in a real VS Code workbench', function () {
   this.timeout(240_000);
+  // One server and browser for all the tests below: starting them is the slow part.
   let workbench: Workbench;
-  let view: FrameLocator;
+  let beacon: http.Server | undefined;
+  const beaconHits: string[] = [];
 
   before(async function () {
     this.timeout(300_000);
-    workbench = await startWorkbench();
-    view = await openTimeline(workbench, 'incident.jsonl');
-  });
-
-  after(async () => {
-    await workbench?.close();
-  });
-
-  it('shows 380 covered and 40 claimed-missing turns for the incident, in distinct colours', async () => {
-    const legend = async (status: string) =>
-      Number(await view.locator(`.legend-item[data-status="${status}"]`).getAttribute('data-count'));
-    assert.equal(await legend('covered'), INCIDENT_COVERED);
-    assert.equal(await legend('claimed-missing'), INCIDENT_CLAIMED_MISSING);
-    assert.equal(await legend('uncovered'), 0);
-
-    const rows = await collectRows(view);
-    const lines = turnLines(path.join(workbench.workspace, 'incident.jsonl'));
-    assert.equal(rows.size, lines.length, 'every turn has a row');
-    const counts = countByStatus(rows);
-    assert.equal(counts.covered, INCIDENT_COVERED, `rows by status: ${JSON.stringify(counts)}`);
-    assert.equal(counts['claimed-missing'], INCIDENT_CLAIMED_MISSING);
-    assert.equal(counts.covered + counts['claimed-missing'], INCIDENT_TURNS_BEFORE_CHECKPOINT);
-
-    const coloursOf = (status: string) =>
-      new Set([...rows.values()].filter((row) => row.status === status).map((row) => row.colour));
-    const covered = coloursOf('covered');
-    const missing = coloursOf('claimed-missing');
-    assert.equal(covered.size, 1, `covered rows share one colour: ${[...covered].join(', ')}`);
-    assert.equal(missing.size, 1, `claimed-missing rows share one colour: ${[...missing].join(', ')}`);
-    assert.notEqual([...covered][0], [...missing][0]);
-
-    if (process.env.COMPACTION_LENS_SCREENSHOT) {
-      // Scroll to the first claimed-missing run so the picture shows both colours and the legend.
-      const firstMissing = Math.min(...[...rows.values()].filter((r) => r.status === 'claimed-missing').map((r) => r.index));
-      await view.locator('.tl-scroll').evaluate((scroller: PageElement, top) => (scroller.scrollTop = top), Math.max(0, (firstMissing - 6) * 24));
-      await hideSecondarySideBar(workbench.page);
-      await workbench.page.mouse.move(1, 450); // away from anything with a tooltip
-      await workbench.page.waitForTimeout(800);
-      const target = path.resolve(ROOT, process.env.COMPACTION_LENS_SCREENSHOT);
-      await workbench.page.screenshot({ path: target });
-      console.log(`      screenshot saved to ${path.relative(ROOT, target)}`);
-    }
-  });
-
-  it('clicking a claimed-missing turn opens the transcript with that turn selected', async () => {
-    const lines = turnLines(path.join(workbench.workspace, 'incident.jsonl'));
-    await view.locator('.tl-scroll').evaluate((scroller: PageElement) => (scroller.scrollTop = 0));
-    await view.locator('.tl-scroll').focus();
-    await view.locator('.tl-scroll').press('n');
-    const index = await selectedIndex(view);
-    const row = view.locator(`.row[data-index="${index}"]`);
-    assert.equal(await row.getAttribute('data-status'), 'claimed-missing');
-    await row.click();
-    await workbench.page.waitForFunction(
-      (line) => {
-        const item = (globalThis as unknown as PageGlobals).document.querySelector('[id="status.editor.selection"]');
-        return /Ln (\d+),/.exec(item?.textContent ?? '')?.[1] === String(line);
-      },
-      lines[index],
-      { timeout: 20_000 },
-    ).catch(() => undefined);
-    const selection = await workbench.editorSelection();
-    assert.equal(selection.line, lines[index], `turn ${index} is on line ${lines[index]}`);
-    assert.ok(selection.selected > 0, 'the turn record is selected, not just the cursor placed');
-  });
-
-  it('moves with ArrowDown and jumps to the next claimed-missing turn with n', async () => {
-    const rows = await collectRows(view);
-    const missing = [...rows.values()].filter((row) => row.status === 'claimed-missing').map((row) => row.index).sort((a, b) => a - b);
-    const scroller = view.locator('.tl-scroll');
-    await scroller.evaluate((element: PageElement) => (element.scrollTop = 0));
-    await scroller.focus();
-    await scroller.press('Home');
-    assert.equal(await selectedIndex(view), 0);
-    await scroller.press('ArrowDown');
-    await scroller.press('ArrowDown');
-    assert.equal(await selectedIndex(view), 2);
-    await scroller.press('n');
-    assert.equal(await selectedIndex(view), missing.find((index) => index > 2));
-    const first = await selectedIndex(view);
-    await scroller.press('n');
-    assert.equal(await selectedIndex(view), missing.find((index) => index > first));
-    await scroller.press('p');
-    assert.equal(await selectedIndex(view), first);
-  });
-});
-
-describe('hostile transcript text in the workbench', function () {
-  this.timeout(240_000);
-  let workbench: Workbench;
-  let beacon: http.Server;
-  let beaconHits: string[];
-
-  const hostile = (port: number) => {
-    const ping = `fetch('http://127.0.0.1:${port}/ping');window.__compactionLensPwned=1`;
-    const texts = [
-      `look at this <img src=x onerror="${ping}"> image`,
-      `<script>${ping}</script> and more`,
-      `a link: <a href="javascript:${ping}">click me</a> done`,
-    ];
-    const records = texts.map((content, id) => ({ type: 'turn', id, role: id % 2 ? 'assistant' : 'user', content, tokens: 20 }));
-    records.push({
-      type: 'checkpoint',
-      summary_id: 'S1',
-      summary: `summary with <img src=x onerror="${ping}"> and <script>${ping}</script>`,
-      summary_budget: 64,
-      covered: { from: 0, to: 2 },
-    } as never);
-    return `${records.map((record) => JSON.stringify(record)).join('\n')}\n`;
-  };
-
-  before(async function () {
-    this.timeout(300_000);
-    beaconHits = [];
     beacon = http.createServer((request, response) => {
       beaconHits.push(request.url ?? '');
       response.end();
     });
-    await new Promise<void>((resolve) => beacon.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => beacon?.listen(0, '127.0.0.1', resolve));
     const port = (beacon.address() as AddressInfo).port;
-    workbench = await startWorkbench({ samples: false, files: { 'hostile.jsonl': hostile(port) } });
+    workbench = await startWorkbench({ files: { 'hostile.jsonl': hostileTranscript(port) } });
   });
 
   after(async () => {
@@ -255,27 +162,122 @@ describe('hostile transcript text in the workbench', function () {
     await new Promise((resolve) => beacon?.close(resolve));
   });
 
-  it('renders <img onerror>, <script> and javascript: links as text and runs nothing', async () => {
-    const view = await openTimeline(workbench, 'hostile.jsonl');
-    const scroller = view.locator('.tl-scroll');
-    for (const index of [0, 1, 2]) {
+  describe('on the incident sample', () => {
+    let view: FrameLocator;
+
+    before(async function () {
+      this.timeout(300_000);
+      view = await openTimeline(workbench, 'incident.jsonl');
+    });
+
+    it('shows 380 covered and 40 claimed-missing turns for the incident, in distinct colours', async () => {
+      const legend = async (status: string) =>
+        Number(await view.locator(`.legend-item[data-status="${status}"]`).getAttribute('data-count'));
+      assert.equal(await legend('covered'), INCIDENT_COVERED);
+      assert.equal(await legend('claimed-missing'), INCIDENT_CLAIMED_MISSING);
+      assert.equal(await legend('uncovered'), 0);
+
+      const rows = await collectRows(view);
+      const lines = turnLines(path.join(workbench.workspace, 'incident.jsonl'));
+      assert.equal(rows.size, lines.length, 'every turn has a row');
+      const counts = countByStatus(rows);
+      assert.equal(counts.covered, INCIDENT_COVERED, `rows by status: ${JSON.stringify(counts)}`);
+      assert.equal(counts['claimed-missing'], INCIDENT_CLAIMED_MISSING);
+      assert.equal(counts.covered + counts['claimed-missing'], INCIDENT_TURNS_BEFORE_CHECKPOINT);
+
+      const coloursOf = (status: string) =>
+        new Set([...rows.values()].filter((row) => row.status === status).map((row) => row.colour));
+      const covered = coloursOf('covered');
+      const missing = coloursOf('claimed-missing');
+      assert.equal(covered.size, 1, `covered rows share one colour: ${[...covered].join(', ')}`);
+      assert.equal(missing.size, 1, `claimed-missing rows share one colour: ${[...missing].join(', ')}`);
+      assert.notEqual([...covered][0], [...missing][0]);
+
+      if (process.env.COMPACTION_LENS_SCREENSHOT) {
+        // Scroll to the first claimed-missing run so the picture shows both colours and the legend.
+        const firstMissing = Math.min(...[...rows.values()].filter((r) => r.status === 'claimed-missing').map((r) => r.index));
+        await view.locator('.tl-scroll').evaluate((scroller: PageElement, top) => (scroller.scrollTop = top), Math.max(0, (firstMissing - 6) * 24));
+        await hideSecondarySideBar(workbench.page);
+        await workbench.page.mouse.move(1, 450); // away from anything with a tooltip
+        await workbench.page.waitForTimeout(800);
+        const target = path.resolve(ROOT, process.env.COMPACTION_LENS_SCREENSHOT);
+        await workbench.page.screenshot({ path: target });
+        console.log(`      screenshot saved to ${path.relative(ROOT, target)}`);
+      }
+    });
+
+    it('clicking a claimed-missing turn opens the transcript with that turn selected', async () => {
+      const lines = turnLines(path.join(workbench.workspace, 'incident.jsonl'));
+      await view.locator('.tl-scroll').evaluate((scroller: PageElement) => (scroller.scrollTop = 0));
+      await view.locator('.tl-scroll').focus();
+      await view.locator('.tl-scroll').press('n');
+      const index = await selectedIndex(view);
+      const row = view.locator(`.row[data-index="${index}"]`);
+      assert.equal(await row.getAttribute('data-status'), 'claimed-missing');
+      await row.click();
+      await workbench.page.waitForFunction(
+        (line) => {
+          const item = (globalThis as unknown as PageGlobals).document.querySelector('[id="status.editor.selection"]');
+          return /Ln (\d+),/.exec(item?.textContent ?? '')?.[1] === String(line);
+        },
+        lines[index],
+        { timeout: 20_000 },
+      ).catch(() => undefined);
+      const selection = await workbench.editorSelection();
+      assert.equal(selection.line, lines[index], `turn ${index} is on line ${lines[index]}`);
+      assert.ok(selection.selected > 0, 'the turn record is selected, not just the cursor placed');
+    });
+
+    it('moves with ArrowDown and jumps to the next claimed-missing turn with n', async () => {
+      const rows = await collectRows(view);
+      const missing = [...rows.values()].filter((row) => row.status === 'claimed-missing').map((row) => row.index).sort((a, b) => a - b);
+      const scroller = view.locator('.tl-scroll');
+      await scroller.evaluate((element: PageElement) => (element.scrollTop = 0));
       await scroller.focus();
-      await scroller.press(index === 0 ? 'Home' : 'ArrowDown');
-      assert.equal(await selectedIndex(view), index);
-    }
-    await view.getByText('<script>', { exact: false }).first().waitFor({ timeout: 20_000 });
-    await view.getByText('<img src=x onerror=', { exact: false }).first().waitFor({ timeout: 20_000 });
-    await view.getByText('<a href="javascript:', { exact: false }).first().waitFor({ timeout: 20_000 });
-    assert.equal(await view.locator('img[src="x"]').count(), 0, 'no <img> element was created');
-    assert.equal(await view.locator('a[href^="javascript:"]').count(), 0, 'no javascript: link was created');
-    // VS Code injects one inline script of its own into the webview frame; none may carry the payload.
-    const scripts = await view.locator('script').evaluateAll((elements) => elements.map((element) => element.textContent ?? ''));
-    assert.deepEqual(scripts.filter((text) => text.includes('__compactionLensPwned')), [], 'no payload script element was created');
-    await workbench.page.waitForTimeout(1500);
-    const pwned = await view.locator('body').evaluate(() => (globalThis as unknown as PageGlobals).__compactionLensPwned);
-    assert.equal(pwned, undefined, 'the payload ran in the webview');
-    const pwnedOuter = await workbench.page.evaluate(() => (globalThis as unknown as PageGlobals).__compactionLensPwned);
-    assert.equal(pwnedOuter, undefined, 'the payload ran in the workbench');
-    assert.deepEqual(beaconHits, [], 'the payload reached the network');
+      await scroller.press('Home');
+      assert.equal(await selectedIndex(view), 0);
+      await scroller.press('ArrowDown');
+      await scroller.press('ArrowDown');
+      assert.equal(await selectedIndex(view), 2);
+      await scroller.press('n');
+      assert.equal(await selectedIndex(view), missing.find((index) => index > 2));
+      const first = await selectedIndex(view);
+      await scroller.press('n');
+      assert.equal(await selectedIndex(view), missing.find((index) => index > first));
+      await scroller.press('p');
+      assert.equal(await selectedIndex(view), first);
+    });
+  });
+
+  describe('on a transcript with hostile text', () => {
+    before(async function () {
+      this.timeout(120_000);
+      // Close the incident's panel and editors so that the only webview is the hostile transcript's.
+      await workbench.runCommand('View: Close All Editors');
+    });
+
+    it('renders <img onerror>, <script> and javascript: links as text and runs nothing', async () => {
+      const view = await openTimeline(workbench, 'hostile.jsonl');
+      const scroller = view.locator('.tl-scroll');
+      for (const index of [0, 1, 2]) {
+        await scroller.focus();
+        await scroller.press(index === 0 ? 'Home' : 'ArrowDown');
+        assert.equal(await selectedIndex(view), index);
+      }
+      await view.getByText('<script>', { exact: false }).first().waitFor({ timeout: 20_000 });
+      await view.getByText('<img src=x onerror=', { exact: false }).first().waitFor({ timeout: 20_000 });
+      await view.getByText('<a href="javascript:', { exact: false }).first().waitFor({ timeout: 20_000 });
+      assert.equal(await view.locator('img[src="x"]').count(), 0, 'no <img> element was created');
+      assert.equal(await view.locator('a[href^="javascript:"]').count(), 0, 'no javascript: link was created');
+      // VS Code injects one inline script of its own into the webview frame; none may carry the payload.
+      const scripts = await view.locator('script').evaluateAll((elements) => elements.map((element) => element.textContent ?? ''));
+      assert.deepEqual(scripts.filter((text) => text.includes('__compactionLensPwned')), [], 'no payload script element was created');
+      await workbench.page.waitForTimeout(1500);
+      const pwned = await view.locator('body').evaluate(() => (globalThis as unknown as PageGlobals).__compactionLensPwned);
+      assert.equal(pwned, undefined, 'the payload ran in the webview');
+      const pwnedOuter = await workbench.page.evaluate(() => (globalThis as unknown as PageGlobals).__compactionLensPwned);
+      assert.equal(pwnedOuter, undefined, 'the payload ran in the workbench');
+      assert.deepEqual(beaconHits, [], 'the payload reached the network');
+    });
   });
 });

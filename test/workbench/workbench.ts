@@ -95,6 +95,8 @@ function populateWorkspace(workspace: string, options: WorkbenchOptions): void {
   }
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Closes the secondary side bar (VS Code opens Chat there) so the editors get the room; Ctrl+Alt+B toggles it. */
@@ -172,7 +174,9 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
         await page.keyboard.press('F1');
         await quickInputBox.waitFor({ state: 'visible', timeout: 10_000 });
         await quickInputBox.fill(`>${title}`);
-        const row = quickInput.locator('.monaco-list-row', { hasText: title }).first();
+        // The row whose label is exactly the title (not "…in Group" variants listed next to it).
+        const label = page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) });
+        const row = quickInput.locator('.monaco-list-row', { has: label }).first();
         try {
           await row.waitFor({ state: 'visible', timeout: 3_000 });
           await row.click();

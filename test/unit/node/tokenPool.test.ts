@@ -214,6 +214,11 @@ describe('node/tokenPool', function () {
       const own = new TokenPool({ workerFile: file });
       try {
         await assert.rejects(own.count(['x'], 'o200k_base'), /token counting failed: no wasm/);
+        // warmTokenCache then hands analyze a counter for this thread: it reports as it would without workers.
+        const transcript = (await TranscriptFile.open(SAMPLE)).transcript;
+        const unrecorded = { ...transcript, checkpoints: transcript.checkpoints.map((cp) => ({ ...cp, recordedSummaryTokens: undefined })) };
+        const countTokens = await warmTokenCache(unrecorded, new WeakMap(), own, 'o200k_base');
+        assert.deepEqual(analyze(unrecorded, { countTokens }), analyze(unrecorded, { countTokens: direct }));
       } finally {
         own.dispose();
       }

@@ -1,4 +1,5 @@
-// Builds the three bundles: the extension host (node, cjs), the CLI (node, cjs) and the webview (browser).
+// Builds the bundles: the extension host (node, cjs), the CLI (node, cjs), the token-counting worker they both
+// start (node, cjs; found beside them) and the webview (browser).
 // tiktoken's .wasm is copied beside the node bundles, where tiktoken looks for it first.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
@@ -36,6 +37,14 @@ const builds = [
     target: 'node18',
     banner: { js: '#!/usr/bin/env node' },
     define: { PACKAGE_VERSION: JSON.stringify(require('./package.json').version) },
+  },
+  {
+    ...common,
+    entryPoints: ['src/node/tokenWorker.ts'],
+    outfile: 'dist/tokenWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
   },
   {
     ...common,

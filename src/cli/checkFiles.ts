@@ -1,10 +1,12 @@
 // Opens and analyses each file named on the command line, one at a time, turning every failure into a
-// per-file error message (never a stack trace) so one bad file does not stop the others.
+// per-file error message (never a stack trace) so one bad file does not stop the others. Tokens are counted
+// in worker threads (TokenPool, two on two cores) before each analysis.
 import { analyze } from '../core/analyze';
 import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
-import type { Analysis, FormatId } from '../core/model';
-import { createTokenCounter } from '../node/tokenCounter';
+import type { Analysis, FormatId, Turn } from '../core/model';
+import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
+import { warmTokenCache } from '../node/warmTokenCache';
 import type { CheckOptions } from './args';
 
 export interface FileReport {
@@ -24,26 +26,35 @@ function budgetsFor(options: CheckOptions): Partial<Record<FormatId, number>> {
 }
 
 export async function checkFiles(options: CheckOptions, onProgress?: (path: string, read: number, total: number) => void): Promise<FileReport[]> {
-  const countTokens = createTokenCounter(options.encoding);
+  const pool = new TokenPool({
+    onFallback: (reason) => process.stderr.write(`compaction-lens: ${reason}; counting tokens in the main thread\n`),
+  });
   const reports: FileReport[] = [];
-  for (const path of options.files) {
-    try {
-      const file = await TranscriptFile.open(path, {
-        format: options.format,
-        defaultBudgets: budgetsFor(options),
-        maxLineBytes: options.maxLineBytes,
-        onProgress: onProgress && ((read, total) => onProgress(path, read, total)),
-      });
-      const analysis = analyze(file.transcript, {
-        countTokens,
-        ratioFloor: options.ratioFloor,
-        anchorMatching: options.anchorMatching,
-      });
-      reports.push({ path, format: file.format, analysis });
-    } catch (error) {
-      const message = error instanceof UnusableTranscriptError ? error.message : `${path}: could not be analysed: ${(error as Error).message}`;
-      reports.push({ path, error: message });
+  try {
+    for (const path of options.files) {
+      try {
+        const file = await TranscriptFile.open(path, {
+          format: options.format,
+          defaultBudgets: budgetsFor(options),
+          maxLineBytes: options.maxLineBytes,
+          onProgress: onProgress && ((read, total) => onProgress(path, read, total)),
+        });
+        const tokenCache = new WeakMap<Turn, number>();
+        const countTokens = await warmTokenCache(file.transcript, tokenCache, pool, options.encoding);
+        const analysis = analyze(file.transcript, {
+          countTokens,
+          tokenCache,
+          ratioFloor: options.ratioFloor,
+          anchorMatching: options.anchorMatching,
+        });
+        reports.push({ path, format: file.format, analysis });
+      } catch (error) {
+        const message = error instanceof UnusableTranscriptError ? error.message : `${path}: could not be analysed: ${(error as Error).message}`;
+        reports.push({ path, error: message });
+      }
     }
+  } finally {
+    pool.dispose();
   }
   return reports;
 }

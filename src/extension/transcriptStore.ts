@@ -1,11 +1,13 @@
 // One analysed transcript per file URI, cached. Opens files through TranscriptFile, analyses them with
 // core/analyze (one token cache per file, so a re-analysis after an append does not re-tokenize), keeps
 // them live (debounced refresh when the file changes) and tells listeners when an analysis changes.
+// Tokens are counted beforehand in worker threads (TokenPool), never in the extension host's thread.
 import * as vscode from 'vscode';
 import { analyze } from '../core/analyze';
-import type { Analysis, TokenCounter, Transcript, Turn, TurnId } from '../core/model';
-import { createTokenCounter, type EncodingName } from '../node/tokenCounter';
+import type { Analysis, Transcript, Turn, TurnId } from '../core/model';
+import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
+import { warmTokenCache } from '../node/warmTokenCache';
 import type { Log } from './log';
 import { readSettings, type Settings } from './settings';
 import { isAbort, reportFailure } from './userErrors';
@@ -102,7 +104,8 @@ export class TranscriptStore implements vscode.Disposable {
   private readonly lastRefreshError = new Map<string, string>();
   private poller?: ReturnType<typeof setInterval>;
   private settings: Settings = readSettings();
-  private counter?: { encoding: EncodingName; count: TokenCounter };
+  /** Counts tokens in worker threads; ended with the store (on deactivation). */
+  readonly tokenPool: TokenPool;
 
   /** Fires after a transcript was analysed for the first time or re-analysed. */
   readonly onDidChange = this.changed.event;
@@ -110,6 +113,9 @@ export class TranscriptStore implements vscode.Disposable {
   readonly onDidRemove = this.removed.event;
 
   constructor(private readonly log: Log) {
+    this.tokenPool = new TokenPool({
+      onFallback: (reason) => log.warn(`${reason}; counting tokens in the extension host's thread instead`),
+    });
     this.disposables.push(
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (event.contentChanges.length > 0 && this.entries.has(event.document.uri.toString())) {
@@ -237,6 +243,7 @@ export class TranscriptStore implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.tokenPool.dispose();
     clearInterval(this.poller);
     for (const timer of this.timers.values()) clearTimeout(timer);
     for (const watcher of this.watchers.values()) watcher.dispose();
@@ -254,14 +261,15 @@ export class TranscriptStore implements vscode.Disposable {
     const file = await TranscriptFile.open(uri.fsPath, {
       defaultBudgets: settings.defaultSummaryBudget,
       signal: options.signal,
-      onProgress: (read, total) => options.onProgress?.(total > 0 ? (0.5 * read) / total : 0, 'reading…'),
+      onProgress: (read, total) => options.onProgress?.(total > 0 ? (0.4 * read) / total : 0, 'reading…'),
     });
-    options.onProgress?.(0.5, 'counting tokens and checking coverage…');
-    await new Promise((resolve) => setTimeout(resolve, 0)); // let the progress message show
-    if (options.signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+    options.onProgress?.(0.4, 'counting tokens…');
     const tokenCache = new WeakMap<Turn, number>();
     const transcript = file.transcript;
-    const analysis = this.analyse(transcript, tokenCache);
+    const analysis = await this.analyse(transcript, tokenCache, {
+      signal: options.signal,
+      onProgress: (fraction) => options.onProgress?.(0.4 + 0.5 * fraction, `counting tokens… ${Math.floor(fraction * 100)}%`),
+    });
     options.onProgress?.(1, 'done');
     const key = uri.toString();
     const entry = new AnalysedTranscript(uri, file, transcript, analysis, tokenCache);
@@ -291,7 +299,12 @@ export class TranscriptStore implements vscode.Disposable {
     }
     this.lastRefreshError.delete(key);
     if (result === 'unchanged' || this.entries.get(key) !== entry) return;
-    this.reanalyse(entry);
+    try {
+      if (!(await this.reanalyse(entry))) return;
+    } catch (error) {
+      this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
+      return;
+    }
     this.log.info(`${entry.name}: ${result}, ${entry.transcript.turns.length} turns, ${entry.analysis.checkpoints.length} checkpoints`);
   }
 
@@ -310,27 +323,46 @@ export class TranscriptStore implements vscode.Disposable {
     }
   }
 
-  private reanalyse(entry: AnalysedTranscript): void {
+  /**
+   * Re-analyses the entry's current snapshot. Returns false, changing nothing, when the entry was dropped or
+   * got a newer snapshot or token cache while its tokens were being counted (that newer one is analysed too).
+   */
+  private async reanalyse(entry: AnalysedTranscript): Promise<boolean> {
     const transcript = entry.file.transcript;
-    entry.update(transcript, this.analyse(transcript, entry.tokenCache));
+    const tokenCache = entry.tokenCache;
+    const analysis = await this.analyse(transcript, tokenCache);
+    if (this.entries.get(entry.uri.toString()) !== entry || entry.file.transcript !== transcript || entry.tokenCache !== tokenCache) {
+      return false;
+    }
+    entry.update(transcript, analysis);
     this.changed.fire(entry);
+    return true;
   }
 
-  private analyse(transcript: Transcript, tokenCache: WeakMap<Turn, number>): Analysis {
+  /**
+   * Counts, in the token pool's workers, what the analysis will count (into `tokenCache`), then analyses
+   * synchronously — without tokenizing — with the settings of that moment. `onProgress` gets 0..1.
+   */
+  private async analyse(
+    transcript: Transcript,
+    tokenCache: WeakMap<Turn, number>,
+    options: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+  ): Promise<Analysis> {
+    const countTokens = await warmTokenCache(
+      transcript,
+      tokenCache,
+      this.tokenPool,
+      this.settings.encoding,
+      options.onProgress && ((done, total) => options.onProgress?.(total > 0 ? done / total : 1)),
+      options.signal,
+    );
     const settings = this.settings;
     return analyze(transcript, {
-      countTokens: this.tokenCounter(settings.encoding),
+      countTokens,
       ratioFloor: settings.ratioFloor,
       anchorMatching: settings.anchorMatching,
       tokenCache,
     });
-  }
-
-  private tokenCounter(encoding: EncodingName): TokenCounter {
-    if (!this.counter || this.counter.encoding !== encoding) {
-      this.counter = { encoding, count: createTokenCounter(encoding) };
-    }
-    return this.counter.count;
   }
 
   private watch(uri: vscode.Uri): void {
@@ -376,7 +408,7 @@ export class TranscriptStore implements vscode.Disposable {
           if (newTokens) entry.tokenCache = new WeakMap();
           await new Promise((resolve) => setTimeout(resolve, 0));
           try {
-            this.reanalyse(entry);
+            await this.reanalyse(entry);
           } catch (error) {
             this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
           }

@@ -1,0 +1,70 @@
+// The first analysis of a transcript in a real extension host: its tokens are counted in the token pool's
+// worker threads, never in the extension host's own thread, so VS Code does not see the host as unresponsive.
+// Logs the analysis time and the longest event-loop block (perf_hooks.monitorEventLoopDelay) while it runs;
+// run alone (COMPACTION_LENS_TEST_GREP='first analysis') for cold figures (no worker or tokenizer started yet).
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import type { CompactionLensApi } from '../../src/extension/extension';
+import { copySample, extensionApi, extensionPath } from './helpers';
+
+/** A real Claude Code session (3 MB gzipped JSONL, one compaction) that no other extension-host test opens. */
+const SESSION = 'claude-code/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz';
+
+describe('first analysis of a transcript', () => {
+  let api: CompactionLensApi;
+  before(async () => {
+    api = await extensionApi();
+  });
+
+  async function measure(uri: vscode.Uri, label: string): Promise<void> {
+    api.store.remove(uri);
+    const pool = api.store.tokenPool;
+    const countHere = pool.countHere;
+    let countedHere = 0;
+    pool.countHere = (text, encoding) => {
+      countedHere++;
+      return countHere.call(pool, text, encoding);
+    };
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    await new Promise((resolve) => setTimeout(resolve, 30)); // the histogram records from its second tick on
+    const started = performance.now();
+    try {
+      const entry = await api.store.load(uri);
+      const elapsed = performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the sampling timer records a block when it next fires
+      delay.disable();
+      const longest = delay.max / 1e6;
+      console.log(
+        `      (${label}: first analysis ${elapsed.toFixed(0)} ms, longest event-loop block ${longest.toFixed(0)} ms, ` +
+          `p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms, ${pool.workerCount} token worker(s))`,
+      );
+      assert.ok(entry.analysis.checkpoints.length > 0);
+      assert.equal(pool.fallbackReason, undefined, 'token workers started');
+      assert.equal(countedHere, 0, 'nothing was counted in the extension host thread');
+      // Before the workers, a cold first analysis blocked the thread for tiktoken's start-up and all the
+      // counting (1.4 s for this session on 2 busy cores); what is left is reading and matching anchors.
+      assert.ok(longest < 1500, `the extension host thread was blocked for ${longest.toFixed(0)} ms`);
+    } finally {
+      delay.disable();
+      pool.countHere = countHere;
+    }
+  }
+
+  it('samples/incident.jsonl is counted in worker threads', async () => {
+    await measure(copySample(), 'samples/incident.jsonl');
+  });
+
+  it('a real Claude Code session (gzipped) is counted in worker threads', async function () {
+    const corpus = path.resolve(process.env.COMPACTION_LENS_REPO_ROOT ?? extensionPath(), '..', 'shared', 'corpus');
+    const file = path.join(corpus, SESSION);
+    if (!existsSync(file)) {
+      console.log(`      (skipped: ${file} is not in the corpus)`);
+      this.skip();
+    }
+    await measure(vscode.Uri.file(file), SESSION);
+  });
+});

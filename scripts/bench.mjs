@@ -1,17 +1,21 @@
 // `npm run bench`: measures reading, analysis and the CLI on generated transcripts (100k turns by default),
-// as ratios against a baseline run in the same process (a plain line-by-line JSON.parse of the same file).
+// as ratios against a baseline run in the same process (a plain line-by-line JSON.parse of the same file),
+// and token counting in this thread against TokenPool's worker threads (with the longest event-loop block).
 // Usage: node scripts/bench.mjs [turns]   (needs `npm run build` and `npm run compile` first)
 import { spawnSync } from 'node:child_process';
 import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 
 const require = createRequire(import.meta.url);
 const { TranscriptFile } = require('../out/src/node/transcriptFile.js');
 const { analyze } = require('../out/src/core/analyze.js');
 const { createTokenCounter } = require('../out/src/node/tokenCounter.js');
+const { TokenPool } = require('../out/src/node/tokenPool.js');
+const { warmTokenCache } = require('../out/src/node/warmTokenCache.js');
 
 const TURNS = Number(process.argv[2] ?? 100000);
 const RUNS = 3;
@@ -79,6 +83,45 @@ try {
   analyze(transcriptCounted, { countTokens, tokenCache: cache });
   const reanalyze = await time(() => analyze(transcriptCounted, { countTokens, tokenCache: cache }));
   rows.push(['re-analyse with a warm token cache (live update)', reanalyze.ms]);
+  // Tokenizing alone: this thread against TokenPool's workers (already started, then started each run).
+  const texts = transcriptCounted.turns.map((turn) => turn.text);
+  const here = await time(() => texts.map((text) => countTokens(text)));
+  rows.push(['tokenize every turn in this thread', here.ms]);
+  for (const workers of [1, 2]) {
+    const pool = new TokenPool({ maxWorkers: workers });
+    await pool.count(texts.slice(0, 2 * workers * 50), 'o200k_base'); // start the workers and their tiktoken
+    const pooled = await time(() => pool.count(texts, 'o200k_base'));
+    pool.dispose();
+    if (pooled.result.some((n, i) => n !== here.result[i])) throw new Error(`TokenPool (${workers}) counted differently`);
+    rows.push([`tokenize every turn in TokenPool, ${workers} worker${workers === 1 ? '' : 's'} (started)`, pooled.ms]);
+  }
+  // What the extension does on a first analysis: a new pool (workers spawned, tiktoken loaded), then analyze.
+  const blocks = [];
+  for (const workers of [1, 2]) {
+    let longest = 0;
+    const pooled = await time(async () => {
+      const pool = new TokenPool({ maxWorkers: workers });
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      // The histogram records from its second tick on: let it tick before the measured work (50 ms in all).
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      try {
+        const tokenCache = new WeakMap();
+        const count = await warmTokenCache(transcriptCounted, tokenCache, pool, 'o200k_base');
+        return analyze(transcriptCounted, { countTokens: count, tokenCache });
+      } finally {
+        await new Promise((resolve) => setTimeout(resolve, 20)); // the next tick records the last block
+        delay.disable();
+        longest = Math.max(longest, delay.max / 1e6);
+        pool.dispose();
+      }
+    });
+    if (pooled.result.checkpoints[0].prefixTokens !== analyzeCounted.result.checkpoints[0].prefixTokens) {
+      throw new Error(`TokenPool (${workers}) counted ${pooled.result.checkpoints[0].prefixTokens} tokens, this thread ${analyzeCounted.result.checkpoints[0].prefixTokens}`);
+    }
+    rows.push([`warmTokenCache + analyze, ${workers} worker${workers === 1 ? '' : 's'} (spawned each run)`, pooled.ms]);
+    blocks.push([workers, longest]);
+  }
   for (const [label, path] of [['CLI end to end, tokens counted', counted], ['CLI end to end, tokens recorded', recorded]]) {
     const cli = await time(() => spawnSync(process.execPath, ['dist/cli.js', 'check', '--json', path], { maxBuffer: 1 << 30 }));
     rows.push([label, cli.ms]);
@@ -87,6 +130,7 @@ try {
   for (const [label, ms] of rows) {
     console.log(`${label.padEnd(width)}  ${(ms / 1000).toFixed(2).padStart(7)} s  ${(ms / base.ms).toFixed(1).padStart(6)}× baseline  ${(mb / (ms / 1000)).toFixed(1).padStart(7)} MB/s`);
   }
+  console.log(`\nlongest main-thread block while counting: ${blocks.map(([w, ms]) => `${w} worker${w === 1 ? '' : 's'} ${ms.toFixed(0)} ms`).join(', ')} (in this thread: all of the cold analyze above)`);
   const cp = analyzeCounted.result.checkpoints[0];
   console.log(`\ncheckpoint: ${cp.verdict}, ${cp.counts.covered} covered, ${cp.counts['claimed-missing']} claimed-missing, prefix ${cp.prefixTokens} tokens`);
 } finally {

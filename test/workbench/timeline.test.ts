@@ -198,10 +198,15 @@ describe('the timeline in a real VS Code workbench', function () {
         const firstMissing = Math.min(...[...rows.values()].filter((r) => r.status === 'claimed-missing').map((r) => r.index));
         await view.locator('.tl-scroll').evaluate((scroller: PageElement, top) => (scroller.scrollTop = top), Math.max(0, (firstMissing - 6) * 24));
         await hideSecondarySideBar(workbench.page);
+        // Without the explorer (it lists this suite's other test files), so the timeline gets the width.
+        const sideBar = workbench.page.locator('.part.sidebar');
+        await workbench.page.keyboard.press('Control+B');
+        await sideBar.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
         await workbench.page.mouse.move(1, 450); // away from anything with a tooltip
         await workbench.page.waitForTimeout(800);
         const target = path.resolve(ROOT, process.env.COMPACTION_LENS_SCREENSHOT);
         await workbench.page.screenshot({ path: target });
+        if (!(await sideBar.isVisible())) await workbench.page.keyboard.press('Control+B');
         console.log(`      screenshot saved to ${path.relative(ROOT, target)}`);
       }
     });

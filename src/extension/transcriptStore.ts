@@ -302,7 +302,8 @@ export class TranscriptStore implements vscode.Disposable {
     try {
       if (!(await this.reanalyse(entry))) return;
     } catch (error) {
-      this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
+      // Counting fails only when cancelled or when the store (and its token pool) is being disposed.
+      if (!this.tokenPool.disposed) this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
       return;
     }
     this.log.info(`${entry.name}: ${result}, ${entry.transcript.turns.length} turns, ${entry.analysis.checkpoints.length} checkpoints`);
@@ -404,13 +405,15 @@ export class TranscriptStore implements vscode.Disposable {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'Compaction Lens: re-analysing' },
       async () => {
-        for (const entry of this.all()) {
-          if (newTokens) entry.tokenCache = new WeakMap();
+        const entries = this.all();
+        // Every cache at once: a refresh meanwhile must not analyse with counts of the old encoding.
+        if (newTokens) for (const entry of entries) entry.tokenCache = new WeakMap();
+        for (const entry of entries) {
           await new Promise((resolve) => setTimeout(resolve, 0));
           try {
             await this.reanalyse(entry);
           } catch (error) {
-            this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
+            if (!this.tokenPool.disposed) this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
           }
         }
       },

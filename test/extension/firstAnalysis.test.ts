@@ -44,6 +44,7 @@ describe('first analysis of a transcript', () => {
       );
       assert.ok(entry.analysis.checkpoints.length > 0);
       assert.equal(pool.fallbackReason, undefined, 'token workers started');
+      assert.ok(pool.workerCount > 0, 'the tokens were counted by workers');
       assert.equal(countedHere, 0, 'nothing was counted in the extension host thread');
       // Before the workers, a cold first analysis blocked the thread for tiktoken's start-up and all the
       // counting (1.4 s for this session on 2 busy cores); what is left is reading and matching anchors.

@@ -224,13 +224,15 @@ export class Timeline {
     }
     for (const index of wanted) {
       let entry = this.rendered.get(index);
+      const created = entry === undefined;
       if (!entry) {
         entry = { element: this.createRowElement(index), row: undefined, selected: false };
         this.rendered.set(index, entry);
         this.canvas.append(entry.element);
       }
       const row = this.host.rowAt(index);
-      if (row !== entry.row || entry.element.dataset.stale) {
+      // A new element is always filled, even before its data arrives (it then shows "loading…").
+      if (created || row !== entry.row || entry.element.dataset.stale) {
         delete entry.element.dataset.stale;
         this.fillRow(entry.element, index, row);
         entry.row = row;

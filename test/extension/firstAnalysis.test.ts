@@ -2,6 +2,7 @@
 // worker threads, never in the extension host's own thread, so VS Code does not see the host as unresponsive.
 // Logs the analysis time and the longest event-loop block (perf_hooks.monitorEventLoopDelay) while it runs;
 // run alone (COMPACTION_LENS_TEST_GREP='first analysis') for cold figures (no worker or tokenizer started yet).
+// Cancelling while the tokens are counted stops the analysis.
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -10,8 +11,14 @@ import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import { copySample, extensionApi, extensionPath } from './helpers';
 
-/** A real Claude Code session (3 MB gzipped JSONL, one compaction) that no other extension-host test opens. */
+/** Real Claude Code sessions (3 MB JSONL, gzipped, one compaction) that no other extension-host test opens. */
 const SESSION = 'claude-code/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz';
+const OTHER_SESSION = 'claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl.gz';
+
+function corpusFile(session: string): string {
+  const corpus = path.resolve(process.env.COMPACTION_LENS_REPO_ROOT ?? extensionPath(), '..', 'shared', 'corpus');
+  return path.join(corpus, session);
+}
 
 describe('first analysis of a transcript', () => {
   let api: CompactionLensApi;
@@ -60,12 +67,38 @@ describe('first analysis of a transcript', () => {
   });
 
   it('a real Claude Code session (gzipped) is counted in worker threads', async function () {
-    const corpus = path.resolve(process.env.COMPACTION_LENS_REPO_ROOT ?? extensionPath(), '..', 'shared', 'corpus');
-    const file = path.join(corpus, SESSION);
+    const file = corpusFile(SESSION);
     if (!existsSync(file)) {
       console.log(`      (skipped: ${file} is not in the corpus)`);
       this.skip();
     }
     await measure(vscode.Uri.file(file), SESSION);
+  });
+
+  it('cancelling while its tokens are counted stops the analysis; a later load analyses it', async function () {
+    const file = corpusFile(OTHER_SESSION);
+    if (!existsSync(file)) {
+      console.log(`      (skipped: ${file} is not in the corpus)`);
+      this.skip();
+    }
+    const uri = vscode.Uri.file(file);
+    api.store.remove(uri);
+    const abort = new AbortController();
+    const messages: string[] = [];
+    await assert.rejects(
+      api.store.load(uri, {
+        signal: abort.signal,
+        onProgress: (fraction, message) => {
+          messages.push(message);
+          if (message.startsWith('counting tokens… ') && fraction < 0.85) abort.abort();
+        },
+      }),
+      (error: Error) => error.name === 'AbortError',
+    );
+    assert.ok(messages.some((message) => /^counting tokens… \d+%$/.test(message)), messages.join(' | '));
+    assert.equal(messages.includes('done'), false);
+    assert.equal(api.store.get(uri), undefined);
+    const entry = await api.store.load(uri);
+    assert.ok(entry.analysis.checkpoints.length > 0);
   });
 });

@@ -47,7 +47,7 @@ describe('node/tokenPool', function () {
 
   before(() => {
     assert.ok(existsSync(defaultWorkerFile()), `the worker is compiled beside the pool: ${defaultWorkerFile()}`);
-    pool = new TokenPool({ maxWorkers: 2, maxBatchBytes: 32 * 1024 });
+    pool = new TokenPool({ maxWorkers: 2, maxBatchBytes: 32 * 1024, spawnBytes: 0 });
   });
   after(() => pool.dispose());
 
@@ -71,6 +71,22 @@ describe('node/tokenPool', function () {
     for (let i = 1; i < progress.length; i++) assert.ok(progress[i][0] > progress[i - 1][0]);
     assert.equal(pool.workerCount, 2);
     assert.equal(pool.fallbackReason, undefined);
+  });
+
+  it('starts a second worker only while enough work waits for it', async () => {
+    const own = new TokenPool({ maxWorkers: 2, spawnBytes: 256 * 1024 });
+    try {
+      await own.count(['a small job', 'x'.repeat(50_000)], 'o200k_base');
+      assert.equal(own.workerCount, 1, 'one worker for a small job');
+      const texts = Array.from({ length: 40 }, (_, i) => `${mixedTexts()[4]} ${i}`); // ~120 KB
+      await own.count(texts, 'o200k_base');
+      assert.equal(own.workerCount, 1, 'still one');
+      const big = Array.from({ length: 200 }, (_, i) => `${mixedTexts()[5]} ${i}`); // ~2.7 MB
+      assert.deepEqual(await own.count(big, 'o200k_base'), big.map((text) => direct(text)));
+      assert.equal(own.workerCount, 2, 'a second worker for a big job');
+    } finally {
+      own.dispose();
+    }
   });
 
   it('counts with cl100k_base too, and resolves an empty list at once', async () => {
@@ -121,7 +137,7 @@ describe('node/tokenPool', function () {
   });
 
   it('dispose ends the workers and rejects the counts still running, and every later count', async () => {
-    const own = new TokenPool({ maxWorkers: 2, maxBatchBytes: 16 * 1024 });
+    const own = new TokenPool({ maxWorkers: 2, maxBatchBytes: 16 * 1024, spawnBytes: 0 });
     const running = own.count(Array.from({ length: 100 }, () => mixedTexts()[5]), 'o200k_base');
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.ok(own.workerCount > 0, 'workers were started');

@@ -17,7 +17,8 @@
 
 import type { Checkpoint, Problem, RawLine, ReaderContext, Role, SourceSpan, Transcript, TranscriptReader, Turn, TurnId } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
-import { DocumentLines, locateInLine } from './jsonSpans';
+import { DocumentReader } from './documentReader';
+import { locateInLine } from './jsonSpans';
 import { lineSpan } from './sourceSpan';
 import { textOf, toolCallText, toolCallsText } from './textOf';
 
@@ -131,25 +132,8 @@ function lettaAlert(text: string): { message: string; hidden?: number; total?: n
   }
 }
 
-export class LangChainReader implements TranscriptReader {
+export class LangChainReader extends DocumentReader {
   readonly format = 'langchain' as const;
-  private readonly document = new DocumentLines();
-  private readonly jsonLines = new JsonLinesBuffer();
-  private cache: { key: string; transcript: Transcript } | undefined;
-
-  constructor(private readonly context: ReaderContext = { fileName: '' }) {}
-
-  push(line: RawLine): void {
-    this.document.push(line);
-    this.jsonLines.push(line);
-  }
-
-  finish(): Transcript {
-    const key = `${this.document.lineCount}:${this.document.all.length}:${this.jsonLines.records.length}`;
-    if (this.cache?.key !== key) this.cache = { key, transcript: this.build() };
-    const t = this.cache.transcript;
-    return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
-  }
 
   /** The messages with their spans, and LangMem's running summary when the file holds one. */
   private locate(problems: Problem[]): { messages: Located[]; running?: Located } {
@@ -195,7 +179,7 @@ export class LangChainReader implements TranscriptReader {
     return { messages, running };
   }
 
-  private build(): Transcript {
+  protected build(): Transcript {
     const problems: Problem[] = [];
     const { messages, running } = this.locate(problems);
     const turns: Turn[] = [];

@@ -11,7 +11,8 @@
 
 import type { Checkpoint, Problem, RawLine, ReaderContext, Role, SourceSpan, Transcript, TranscriptReader, Turn } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
-import { DocumentLines, locateInLine } from './jsonSpans';
+import { DocumentReader } from './documentReader';
+import { locateInLine } from './jsonSpans';
 import { lineSpan } from './sourceSpan';
 import { textOf, toolCallText, toolCallsText } from './textOf';
 
@@ -63,25 +64,8 @@ function textOfItem(item: JsonObject): string {
   return parts.filter((p) => p !== '').join('\n');
 }
 
-export class MessageArrayReader implements TranscriptReader {
+export class MessageArrayReader extends DocumentReader {
   readonly format = 'message-array' as const;
-  private readonly document = new DocumentLines();
-  private readonly jsonLines = new JsonLinesBuffer();
-  private cache: { key: string; transcript: Transcript } | undefined;
-
-  constructor(private readonly context: ReaderContext = { fileName: '' }) {}
-
-  push(line: RawLine): void {
-    this.document.push(line);
-    this.jsonLines.push(line);
-  }
-
-  finish(): Transcript {
-    const key = `${this.document.lineCount}:${this.document.all.length}:${this.jsonLines.records.length}`;
-    if (this.cache?.key !== key) this.cache = { key, transcript: this.build() };
-    const t = this.cache.transcript;
-    return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
-  }
 
   private locate(problems: Problem[]): Item[] {
     const items: Item[] = [];
@@ -128,7 +112,7 @@ export class MessageArrayReader implements TranscriptReader {
     return items;
   }
 
-  private build(): Transcript {
+  protected build(): Transcript {
     const problems: Problem[] = [];
     const items = this.locate(problems);
     const turns: Turn[] = [];

@@ -16,7 +16,8 @@
 
 import type { Checkpoint, Problem, RawLine, ReaderContext, Role, SourceSpan, Transcript, TranscriptReader, Turn, TurnId } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
-import { DocumentLines, locateInLine } from './jsonSpans';
+import { DocumentReader } from './documentReader';
+import { locateInLine } from './jsonSpans';
 import { lineSpan } from './sourceSpan';
 import { argsText, textOf } from './textOf';
 
@@ -103,25 +104,8 @@ function v1Text(event: JsonObject): { role: Role; text: string } {
   }
 }
 
-export class OpenHandsReader implements TranscriptReader {
+export class OpenHandsReader extends DocumentReader {
   readonly format = 'openhands' as const;
-  private readonly document = new DocumentLines();
-  private readonly jsonLines = new JsonLinesBuffer();
-  private cache: { key: string; transcript: Transcript } | undefined;
-
-  constructor(private readonly context: ReaderContext = { fileName: '' }) {}
-
-  push(line: RawLine): void {
-    this.document.push(line);
-    this.jsonLines.push(line);
-  }
-
-  finish(): Transcript {
-    const key = `${this.document.lineCount}:${this.document.all.length}:${this.jsonLines.records.length}`;
-    if (this.cache?.key !== key) this.cache = { key, transcript: this.build() };
-    const t = this.cache.transcript;
-    return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
-  }
 
   /** The events with their spans: JSONL when the first record is a one-line object, otherwise one JSON document. */
   private locate(problems: Problem[]): Located[] {
@@ -170,7 +154,7 @@ export class OpenHandsReader implements TranscriptReader {
     return located;
   }
 
-  private build(): Transcript {
+  protected build(): Transcript {
     const problems: Problem[] = [];
     const located = this.locate(problems);
     const runCount = located.reduce((m, l) => Math.max(m, l.run ?? 0), 0);

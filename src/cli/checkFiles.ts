@@ -3,7 +3,7 @@
 // in worker threads (TokenPool, two on two cores) before each analysis.
 import { analyze } from '../core/analyze';
 import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
-import type { Analysis, FormatId, Turn } from '../core/model';
+import type { Analysis, FormatId, TokenCache } from '../core/model';
 import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
 import { warmTokenCache } from '../node/warmTokenCache';
@@ -39,7 +39,7 @@ export async function checkFiles(options: CheckOptions, onProgress?: (path: stri
           maxLineBytes: options.maxLineBytes,
           onProgress: onProgress && ((read, total) => onProgress(path, read, total)),
         });
-        const tokenCache = new WeakMap<Turn, number>();
+        const tokenCache: TokenCache = new Map();
         const countTokens = await warmTokenCache(file.transcript, tokenCache, pool, options.encoding);
         const analysis = analyze(file.transcript, {
           countTokens,

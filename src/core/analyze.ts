@@ -20,6 +20,7 @@ import type {
   TurnResult,
   TurnStatus,
   Verdict,
+  TokenCache,
 } from './model';
 import { COMPRESSION_RATIO_LOW } from './reference';
 import { DEFAULT_NEAR_BUDGET_FRACTION, detectTruncation } from './truncation';
@@ -39,7 +40,7 @@ interface Context {
   matching: AnchorMatching;
   nearBudgetFraction: number;
   countTokens: (text: string) => number;
-  tokenCache: WeakMap<Turn, number>;
+  tokenCache: TokenCache;
   summaryTokens: Map<string, number>;
   /** Ids claimed by any checkpoint: only these turns are tokenized. */
   claimedByAny: Set<TurnId>;
@@ -108,7 +109,7 @@ function makeContext(
         : () => {
             throw new Error('no token counter was given (options.countTokens)');
           },
-    tokenCache: options?.tokenCache instanceof WeakMap ? options.tokenCache : new WeakMap(),
+    tokenCache: options?.tokenCache instanceof Map ? options.tokenCache : new Map(),
     summaryTokens: new Map(),
     claimedByAny,
     problems,
@@ -150,15 +151,15 @@ function clampTurnsBefore(cp: Checkpoint, total: number): { used: number; valid:
 
 /**
  * The texts analyze(transcript, { tokenCache }) will hand its token counter: the turns some checkpoint claims
- * that precede a checkpoint, have no recorded count and are not in `tokenCache` (each Turn once, in log order),
+ * that precede a checkpoint, have no recorded count and whose text is not in `tokenCache` (each text once, in log order),
  * and the summaries with no recorded count (each distinct text once; encrypted summaries are counted too).
  * A shell counts these beforehand — e.g. in worker threads — puts the turns' counts into the cache and serves
  * the summaries' counts from a map; analyze then calls countTokens for nothing else. Pure; never throws.
  */
-export function textsToCount(transcript: Transcript, tokenCache?: WeakMap<Turn, number>): { turns: Turn[]; summaries: string[] } {
+export function textsToCount(transcript: Transcript, tokenCache?: TokenCache): { turns: Turn[]; summaries: string[] } {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
-  const cache = tokenCache instanceof WeakMap ? tokenCache : undefined;
+  const cache = tokenCache instanceof Map ? tokenCache : undefined;
   const claimedByAny = claimedIdsOfAll(checkpoints);
   const summaries = new Set<string>();
   let reach = 0; // turns[0..reach-1] precede some checkpoint
@@ -167,15 +168,22 @@ export function textsToCount(transcript: Transcript, tokenCache?: WeakMap<Turn, 
     reach = Math.max(reach, clampTurnsBefore(cp, turns.length).used);
     if (recordedSummaryTokens(cp) === undefined) summaries.add(summaryText(cp));
   }
-  const seen = new Set<Turn>();
+  const seen = new Set<string>();
   const counted: Turn[] = [];
   for (let i = 0; i < reach; i++) {
     const turn = turns[i];
-    if (!turn || typeof turn !== 'object' || seen.has(turn)) continue;
-    seen.add(turn);
-    if (needsCount(turn, claimedByAny) && !cache?.has(turn)) counted.push(turn);
+    if (!turn || typeof turn !== 'object') continue;
+    const text = turnText(turn);
+    if (seen.has(text) || !needsCount(turn, claimedByAny) || cache?.has(text)) continue;
+    seen.add(text);
+    counted.push(turn);
   }
   return { turns: counted, summaries: [...summaries] };
+}
+
+/** The text a turn is counted by ('' for a malformed turn). */
+function turnText(turn: Turn): string {
+  return typeof turn.text === 'string' ? turn.text : '';
 }
 
 /** Whether analyze tokenizes this turn (when it precedes a checkpoint and is not in the cache yet). */
@@ -195,10 +203,11 @@ function countText(ctx: Context, text: string): number {
 function turnTokens(ctx: Context, turn: Turn): { tokens: number; source: TokenSource } {
   const recorded = recordedTurnTokens(turn);
   if (recorded !== undefined) return { tokens: recorded, source: 'recorded' };
-  let n = ctx.tokenCache.get(turn);
+  const text = turnText(turn);
+  let n = ctx.tokenCache.get(text);
   if (n === undefined) {
-    n = countText(ctx, turn.text);
-    ctx.tokenCache.set(turn, n);
+    n = countText(ctx, text);
+    ctx.tokenCache.set(text, n);
   }
   return { tokens: n, source: 'counted' };
 }

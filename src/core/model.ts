@@ -230,6 +230,13 @@ export type AnchorMatching = 'any' | 'majority' | 'all';
 /** Counts tokens of a text. Shells inject tiktoken; tests may inject it too. */
 export type TokenCounter = (text: string) => number;
 
+/**
+ * Counted tokens keyed by the text itself (a count depends on the text and the encoding only), so a text is
+ * tokenized at most once across re-analyses, even when a reader rebuilds its Turn objects after an append.
+ * One cache per encoding: clear it when the encoding changes.
+ */
+export type TokenCache = Map<string, number>;
+
 export interface AnalysisOptions {
   /** R_low, the compression-ratio floor. Default 5. */
   ratioFloor?: number;
@@ -238,6 +245,6 @@ export interface AnalysisOptions {
   anchorMatching?: AnchorMatching;
   /** Summary tokens within this fraction of the budget count as "at the budget". Default 0.03. */
   nearBudgetFraction?: number;
-  /** Memo of counted tokens per turn, so a text is tokenized at most once across re-analyses. */
-  tokenCache?: WeakMap<Turn, number>;
+  /** Memo of counted tokens, so a text is tokenized at most once across re-analyses. */
+  tokenCache?: TokenCache;
 }

@@ -4,7 +4,7 @@
 // Tokens are counted beforehand in worker threads (TokenPool), never in the extension host's thread.
 import * as vscode from 'vscode';
 import { analyze } from '../core/analyze';
-import type { Analysis, Transcript, Turn, TurnId } from '../core/model';
+import type { Analysis, TokenCache, Transcript, TurnId } from '../core/model';
 import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
 import { warmTokenCache } from '../node/warmTokenCache';
@@ -33,7 +33,7 @@ export class AnalysedTranscript {
     readonly file: TranscriptFile,
     public transcript: Transcript,
     public analysis: Analysis,
-    public tokenCache: WeakMap<Turn, number>,
+    public tokenCache: TokenCache,
   ) {}
 
   get name(): string {
@@ -264,7 +264,7 @@ export class TranscriptStore implements vscode.Disposable {
       onProgress: (read, total) => options.onProgress?.(total > 0 ? (0.4 * read) / total : 0, 'reading…'),
     });
     options.onProgress?.(0.4, 'counting tokens…');
-    const tokenCache = new WeakMap<Turn, number>();
+    const tokenCache: TokenCache = new Map();
     const transcript = file.transcript;
     const analysis = await this.analyse(transcript, tokenCache, {
       signal: options.signal,
@@ -346,7 +346,7 @@ export class TranscriptStore implements vscode.Disposable {
    */
   private async analyse(
     transcript: Transcript,
-    tokenCache: WeakMap<Turn, number>,
+    tokenCache: TokenCache,
     options: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
   ): Promise<Analysis> {
     const countTokens = await warmTokenCache(
@@ -407,7 +407,7 @@ export class TranscriptStore implements vscode.Disposable {
       async () => {
         const entries = this.all();
         // Every cache at once: a refresh meanwhile must not analyse with counts of the old encoding.
-        if (newTokens) for (const entry of entries) entry.tokenCache = new WeakMap();
+        if (newTokens) for (const entry of entries) entry.tokenCache = new Map();
         for (const entry of entries) {
           await new Promise((resolve) => setTimeout(resolve, 0));
           try {

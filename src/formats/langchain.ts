@@ -15,8 +15,8 @@
 //  - Letta system_alert user message ("prior messages (H of T total messages) have been hidden"): counts only, no
 //    ids; it claims the first H messages of the file (other than system prompts) before the alert, by position.
 
-import type { Checkpoint, Problem, RawLine, ReaderContext, Role, SourceSpan, Transcript, TranscriptReader, Turn, TurnId } from '../core/model';
-import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import type { Checkpoint, Problem, Role, SourceSpan, Transcript, Turn, TurnId } from '../core/model';
+import { isObject, type JsonObject } from './jsonLines';
 import { DocumentReader } from './documentReader';
 import { locateInLine } from './jsonSpans';
 import { lineSpan } from './sourceSpan';

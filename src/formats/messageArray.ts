@@ -9,8 +9,8 @@
 // (encrypted: opaque), or a message whose text opens with a known summary phrase. A summary is not a turn; it claims
 // the turns before it since the previous summary (no pointer set is recorded by these APIs).
 
-import type { Checkpoint, Problem, RawLine, ReaderContext, Role, SourceSpan, Transcript, TranscriptReader, Turn } from '../core/model';
-import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import type { Checkpoint, Problem, Role, SourceSpan, Transcript, Turn } from '../core/model';
+import { isObject, type JsonObject } from './jsonLines';
 import { DocumentReader } from './documentReader';
 import { locateInLine } from './jsonSpans';
 import { lineSpan } from './sourceSpan';

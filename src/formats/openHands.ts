@@ -14,8 +14,8 @@
 // condensation claimed: OpenHands folds the previous summary into the new one and shows only the newest.
 // A null summary means the events were dropped, not summarised: the claim is kept, with a note.
 
-import type { Checkpoint, Problem, RawLine, ReaderContext, Role, SourceSpan, Transcript, TranscriptReader, Turn, TurnId } from '../core/model';
-import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import type { Checkpoint, Problem, Role, SourceSpan, Transcript, Turn, TurnId } from '../core/model';
+import { isObject, type JsonObject } from './jsonLines';
 import { DocumentReader } from './documentReader';
 import { locateInLine } from './jsonSpans';
 import { lineSpan } from './sourceSpan';

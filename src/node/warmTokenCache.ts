@@ -2,7 +2,7 @@
 // textsToCount), before the analysis runs: the turns' counts go into the per-file token cache, and the
 // returned counter serves the summaries' counts. analyze() then runs synchronously without tokenizing.
 import { textsToCount } from '../core/analyze';
-import type { TokenCounter, Transcript, Turn } from '../core/model';
+import type { TokenCache, TokenCounter, Transcript } from '../core/model';
 import type { EncodingName } from './tokenCounter';
 import type { CountProgress, TokenPool } from './tokenPool';
 
@@ -17,25 +17,25 @@ import type { CountProgress, TokenPool } from './tokenPool';
  */
 export async function warmTokenCache(
   transcript: Transcript,
-  cache: WeakMap<Turn, number>,
+  cache: TokenCache,
   pool: TokenPool,
   encoding: EncodingName,
   onProgress?: CountProgress,
   signal?: AbortSignal,
 ): Promise<TokenCounter> {
   const { turns, summaries } = textsToCount(transcript, cache);
-  const texts = turns.map((turn) => (typeof turn.text === 'string' ? turn.text : ''));
-  texts.push(...summaries);
+  // Turns come back one per text; summaries are counted once per text, and not again once cached.
+  const texts = [...new Set([...turns.map((turn) => (typeof turn.text === 'string' ? turn.text : '')), ...summaries.filter((s) => !cache.has(s))])];
   const here: TokenCounter = (text) => pool.countHere(text, encoding);
-  let counts: number[];
-  try {
-    counts = await pool.count(texts, encoding, signal, onProgress);
-  } catch (error) {
-    if ((error as Error)?.name === 'AbortError' || pool.disposed) throw error;
-    return here;
+  if (texts.length > 0) {
+    let counts: number[];
+    try {
+      counts = await pool.count(texts, encoding, signal, onProgress);
+    } catch (error) {
+      if ((error as Error)?.name === 'AbortError' || pool.disposed) throw error;
+      return here;
+    }
+    texts.forEach((text, i) => cache.set(text, counts[i]));
   }
-  turns.forEach((turn, i) => cache.set(turn, counts[i]));
-  const counted = new Map<string, number>();
-  summaries.forEach((summary, i) => counted.set(summary, counts[turns.length + i]));
-  return (text: string) => counted.get(text) ?? here(text);
+  return (text: string) => cache.get(text) ?? here(text);
 }

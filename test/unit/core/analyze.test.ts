@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import { analyze } from '../../../src/core/analyze';
 import { formatRanges } from '../../../src/core/idRanges';
-import type { AnalysisOptions, CheckpointAnalysis, Turn, TurnStatus } from '../../../src/core/model';
+import type { AnalysisOptions, CheckpointAnalysis, TokenCache, Turn, TurnStatus } from '../../../src/core/model';
 import { checkpoint, incident, range, span, transcript, turn } from './transcripts';
 
 // Where the exact count does not matter: one token per whitespace-separated word (deterministic).
@@ -269,7 +269,7 @@ describe('core/analyze: sizes and tokens', () => {
       checkpoint({ summary: 'ERR_LEDGER_4107 happened.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 3 }),
       checkpoint({ summaryId: 'S2', summary: 'ERR_LEDGER_4107 happened.', summaryBudget: 1000, claimedIds: [3], turnsBefore: 4 }),
     ]);
-    const tokenCache = new WeakMap<Turn, number>();
+    const tokenCache: TokenCache = new Map();
     const first = analyze(t, { countTokens: count, tokenCache });
     const expected0 = enc.encode_ordinary(turns[0].text).length;
     assert.equal(first.checkpoints[0].prefixTokens, expected0 + 1234);

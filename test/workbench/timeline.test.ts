@@ -116,7 +116,18 @@ async function openTimeline(workbench: Workbench, file: string): Promise<FrameLo
   await workbench.openFile(file);
   await workbench.runCommand('Compaction Lens: Open Timeline');
   const view = workbench.webview();
-  await view.locator('.row[data-status]').first().waitFor({ timeout: 60_000 });
+  try {
+    // The first open of a fresh workbench starts the extension host, the extension and a token worker:
+    // on a loaded 2-core machine that has taken over a minute.
+    await view.locator('.row[data-status]').first().waitFor({ timeout: 150_000 });
+  } catch (error) {
+    // Say what the workbench showed instead, so a failure on CI can be understood from its log.
+    const shot = path.join(workbench.runDir, `open-timeline-${file}.png`);
+    await workbench.page.screenshot({ path: shot }).catch(() => undefined);
+    const notifications = await workbench.page.locator('.notifications-toasts').innerText({ timeout: 2_000 }).catch(() => '(none)');
+    const webviewText = await view.locator('body').innerText({ timeout: 2_000 }).catch(() => '(no webview content)');
+    throw new Error(`${(error as Error).message}\nnotifications: ${notifications}\nwebview: ${webviewText.slice(0, 2000)}\nscreenshot: ${shot}`);
+  }
   return view;
 }
 
@@ -256,7 +267,7 @@ describe('the timeline in a real VS Code workbench', function () {
 
   describe('on a transcript with hostile text', () => {
     before(async function () {
-      this.timeout(120_000);
+      this.timeout(300_000);
       // Close the incident's panel and editors so that the only webview is the hostile transcript's.
       await workbench.runCommand('View: Close All Editors');
     });

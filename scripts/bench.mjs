@@ -78,9 +78,9 @@ try {
   const analyzeRecorded = await time(() => analyze(transcriptRecorded, { countTokens }));
   rows.push(['analyze, tokens recorded (only the summary is counted)', analyzeRecorded.ms]);
   const transcriptCounted = open.result.transcript;
-  const analyzeCounted = await time(() => analyze(transcriptCounted, { countTokens, tokenCache: new WeakMap() }));
+  const analyzeCounted = await time(() => analyze(transcriptCounted, { countTokens, tokenCache: new Map() }));
   rows.push(['analyze, tokens counted by tiktoken o200k (cold cache)', analyzeCounted.ms]);
-  const cache = new WeakMap();
+  const cache = new Map();
   analyze(transcriptCounted, { countTokens, tokenCache: cache });
   const reanalyze = await time(() => analyze(transcriptCounted, { countTokens, tokenCache: cache }));
   rows.push(['re-analyse with a warm token cache (live update)', reanalyze.ms]);
@@ -108,7 +108,7 @@ try {
       // The histogram records from its second tick on: let it tick before the measured work (50 ms in all).
       await new Promise((resolve) => setTimeout(resolve, 30));
       try {
-        const tokenCache = new WeakMap();
+        const tokenCache = new Map();
         const count = await warmTokenCache(transcriptCounted, tokenCache, pool, 'o200k_base');
         await new Promise((resolve) => setTimeout(resolve, 20)); // the next tick records the last block
         delay.disable();

@@ -229,10 +229,10 @@ export class Header {
   }
 }
 
-/** The dropdown text for a checkpoint. */
-export function checkpointTitle(checkpoint: CheckpointHeader): string {
+/** The dropdown text for a checkpoint: "1. S1 · line 421 · fail-closed" (its position, then its own id). */
+function checkpointTitle(checkpoint: CheckpointHeader): string {
   const id = checkpoint.summaryId.length > 28 ? `${checkpoint.summaryId.slice(0, 27)}…` : checkpoint.summaryId;
-  return `S${checkpoint.index + 1} · ${id} · line ${checkpoint.line} · ${checkpoint.verdict}`;
+  return `${checkpoint.index + 1}. ${id} · line ${checkpoint.line} · ${checkpoint.verdict}`;
 }
 
 function sourceText(source: CheckpointHeader['prefixTokenSource']): string {

@@ -77,7 +77,7 @@ export class DetailsPane {
   }
 
   showSummary(details: SummaryDetails, checkpoint: CheckpointHeader | undefined): void {
-    const heading = el('h2', 'det-heading', `Summary S${details.checkpointIndex + 1} · ${details.summaryId}`);
+    const heading = el('h2', 'det-heading', `Summary ${details.summaryId} (checkpoint ${details.checkpointIndex + 1})`);
     const facts = el('div', 'det-facts');
     facts.append(
       el('span', 'det-fact', `${fmt(details.text.length)} characters`),

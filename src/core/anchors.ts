@@ -198,6 +198,15 @@ export function extractCandidates(text: string): AnchorCandidate[] {
     if (key.length === 0 || seen.has(key)) return;
     seen.set(key, { text: raw, key, kind, at });
   };
+  /** Adds each part of `token` split on `separator`; parts after the first are classified as if after `inner`. */
+  const addParts = (token: string, separator: string, at: number, before: string, inner: string): void => {
+    let offset = 0;
+    for (const part of token.split(separator)) {
+      const kind = part.length > 0 ? classify(part, offset === 0 ? before : inner) : undefined;
+      if (kind) add(part, at + offset, kind);
+      offset += part.length + 1;
+    }
+  };
 
   CHUNK.lastIndex = 0;
   for (let m = CHUNK.exec(src); m; m = CHUNK.exec(src)) {
@@ -218,22 +227,12 @@ export function extractCandidates(text: string): AnchorCandidate[] {
 
     // key:value and the like split into their parts (paths, URLs and Foo::bar keep their colons).
     if (token.includes(':') && !token.includes('::') && !/[/\\]/.test(token)) {
-      let offset = 0;
-      for (const part of token.split(':')) {
-        const kind = part.length > 0 ? classify(part, offset === 0 ? before : ':') : undefined;
-        if (kind) add(part, at + offset, kind);
-        offset += part.length + 1;
-      }
+      addParts(token, ':', at, before, ':');
       continue;
     }
     // A backslash outside a Windows path is more likely an escape (\n in logged JSON): split on it.
     if (token.includes('\\') && !token.includes('/') && !/^([A-Za-z]:\\|\\\\)/.test(token)) {
-      let offset = 0;
-      for (const part of token.split('\\')) {
-        const kind = part.length > 0 ? classify(part, offset === 0 ? before : ' ') : undefined;
-        if (kind) add(part, at + offset, kind);
-        offset += part.length + 1;
-      }
+      addParts(token, '\\', at, before, ' ');
       continue;
     }
     // file.ts:42:5 — the line and column are not part of the path.

@@ -23,15 +23,14 @@ import type {
   Checkpoint,
   Problem,
   RawLine,
-  ReaderContext,
   SourceSpan,
   Transcript,
-  TranscriptReader,
   Turn,
   TurnId,
   TruncationHints,
 } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import { RebuildingReader } from './rebuildingReader';
 import { joinSpans, lineSpan } from './sourceSpan';
 import { formatCount, textOf, toolNames } from './textOf';
 
@@ -106,25 +105,19 @@ function rawSummariserOutput(text: string): string | undefined {
   return lastId === undefined ? undefined : parts.join('');
 }
 
-export class ClaudeCodeReader implements TranscriptReader {
+export class ClaudeCodeReader extends RebuildingReader {
   readonly format = 'claude-code' as const;
   private readonly lines = new JsonLinesBuffer();
-  private cache: { key: string; transcript: Transcript } | undefined;
-
-  constructor(private readonly context: ReaderContext = { fileName: '' }) {}
 
   push(line: RawLine): void {
     this.lines.push(line);
   }
 
-  finish(): Transcript {
-    const key = `${this.lines.lineCount}:${this.lines.records.length}:${this.lines.problems.length}`;
-    if (this.cache?.key !== key) this.cache = { key, transcript: this.build() };
-    const t = this.cache.transcript;
-    return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
+  protected stateKey(): string {
+    return `${this.lines.lineCount}:${this.lines.records.length}:${this.lines.problems.length}`;
   }
 
-  private build(): Transcript {
+  protected build(): Transcript {
     const problems: Problem[] = [...this.lines.problems];
     const entries: Entry[] = [];
     for (const { line, value } of this.lines.records) {

@@ -14,8 +14,9 @@
 // compaction whose request had input (input_tokens > 0); the zero-input token_count Codex writes around a
 // compaction describes no request and is passed over.
 
-import type { Checkpoint, Problem, RawLine, ReaderContext, Role, Transcript, TranscriptReader, Turn } from '../core/model';
+import type { Checkpoint, Problem, RawLine, Role, Transcript, Turn } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
 import { formatCount, textOf, toolCallText } from './textOf';
 
@@ -92,25 +93,19 @@ function itemKey(item: JsonObject): string {
   return `${String(type)}\u0000${JSON.stringify(rest)}`;
 }
 
-export class CodexReader implements TranscriptReader {
+export class CodexReader extends RebuildingReader {
   readonly format = 'codex' as const;
   private readonly lines = new JsonLinesBuffer();
-  private cache: { key: string; transcript: Transcript } | undefined;
-
-  constructor(private readonly context: ReaderContext = { fileName: '' }) {}
 
   push(line: RawLine): void {
     this.lines.push(line);
   }
 
-  finish(): Transcript {
-    const key = `${this.lines.lineCount}:${this.lines.records.length}:${this.lines.problems.length}`;
-    if (this.cache?.key !== key) this.cache = { key, transcript: this.build() };
-    const t = this.cache.transcript;
-    return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
+  protected stateKey(): string {
+    return `${this.lines.lineCount}:${this.lines.records.length}:${this.lines.problems.length}`;
   }
 
-  private build(): Transcript {
+  protected build(): Transcript {
     const problems: Problem[] = [...this.lines.problems];
     const turns: Turn[] = [];
     const keys: string[] = [];

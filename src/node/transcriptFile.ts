@@ -182,7 +182,7 @@ export class TranscriptFile {
       }
     }
     if (canAppend && !this.openTail) {
-      await this.read(this.consumed, info.size);
+      await this.read(this.consumed, info.size, info.ino);
       return 'appended';
     }
     await this.readFromStart();
@@ -201,14 +201,14 @@ export class TranscriptFile {
     this.openTail = false;
     this.splitProblems = [];
     const info = await stat(this.path);
-    await this.read(0, info.size);
+    await this.read(0, info.size, info.ino);
   }
 
   /** Streams bytes [start, end) of the file (all of it when gzip) into the reader. */
-  private async read(start: number, end: number): Promise<void> {
-    const info = await stat(this.path);
-    this.fileSize = info.size;
-    this.inode = info.ino;
+  private async read(start: number, end: number, inode: number): Promise<void> {
+    // Remember the size this read went up to, not a later one: bytes appended meanwhile are read next time.
+    this.fileSize = end;
+    this.inode = inode;
     this.transientProblems = [];
     const readerProblems: Problem[] = [];
     const splitter = new LineSplitter(
@@ -254,7 +254,7 @@ export class TranscriptFile {
     } else {
       splitter.end();
       this.openTail = tail !== undefined;
-      this.consumed = this.gzip ? info.size : end;
+      this.consumed = end;
       this.nextLine = splitter.nextLine;
     }
     this.splitProblems.push(...readerProblems);

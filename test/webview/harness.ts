@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { renderWebviewHtml } from '../../src/extension/webviewHtml';
 import type { HostMessage, ViewState, WebviewMessage } from '../../src/protocol';
@@ -15,6 +16,15 @@ import { FakeHost, type FixtureDataset } from './fixture';
 
 const repoRoot = resolve(__dirname, '..', '..', '..');
 export const CHROMIUM = '/usr/bin/chromium';
+
+// TypeScript turns import() into require() under "module": "commonjs"; scripts/browser.mjs is an ES module.
+const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
+
+/** The Chromium flags the real-VS-Code tests use (scripts/browser.mjs), so both launch the same browser. */
+async function chromiumArgs(): Promise<string[]> {
+  const browser = (await importEsm(pathToFileURL(resolve(__dirname, '../../../scripts/browser.mjs')).href)) as { CHROMIUM_ARGS: string[] };
+  return browser.CHROMIUM_ARGS;
+}
 
 /** Theme variables as VS Code sets them (a few of each), so colours and contrast can be checked. */
 export const THEMES = {
@@ -177,16 +187,7 @@ export class WebviewHarness {
     this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     this.browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: await chromiumArgs(),
     });
   }
 

@@ -1,0 +1,26 @@
+// Base of the readers that keep every pushed line and read the whole transcript again in finish(): the
+// result is cached, and rebuilt only when lines were pushed since the last finish(). Subclasses say what
+// they keep (push), what identifies that state (stateKey) and how to read it (build).
+import type { FormatId, RawLine, ReaderContext, Transcript, TranscriptReader } from '../core/model';
+
+export abstract class RebuildingReader implements TranscriptReader {
+  abstract readonly format: FormatId;
+  private cache: { key: string; transcript: Transcript } | undefined;
+
+  constructor(protected readonly context: ReaderContext = { fileName: '' }) {}
+
+  abstract push(line: RawLine): void;
+
+  finish(): Transcript {
+    const key = this.stateKey();
+    if (this.cache?.key !== key) this.cache = { key, transcript: this.build() };
+    const t = this.cache.transcript;
+    return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
+  }
+
+  /** Changes whenever push() kept something new. */
+  protected abstract stateKey(): string;
+
+  /** Reads everything pushed so far into a transcript. */
+  protected abstract build(): Transcript;
+}

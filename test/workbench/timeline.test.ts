@@ -3,7 +3,7 @@
 // keyboard navigation, and hostile transcript text rendered as text with nothing executed.
 // COMPACTION_LENS_SCREENSHOT=<path> (e.g. media/timeline.png) also saves a screenshot of the incident timeline.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -112,21 +112,45 @@ async function selectedIndex(view: FrameLocator): Promise<number> {
   return Number(await selected.first().getAttribute('data-index'));
 }
 
+/** What the workbench shows, for a failure message: tabs, notifications, quick input, iframes, webview text. */
+async function describeWorkbench(workbench: Workbench, view: FrameLocator, file: string): Promise<string> {
+  // Kept outside the run folder, which is removed when the workbench closes.
+  const failures = path.join(ROOT, '.test-runs', 'failures');
+  mkdirSync(failures, { recursive: true });
+  const shot = path.join(failures, `open-timeline-${Date.now()}-${file}.png`);
+  const { page } = workbench;
+  await page.screenshot({ path: shot }).catch(() => undefined);
+  const text = (selector: string) => page.locator(selector).allInnerTexts().then((t) => t.join(' | ') || '(none)', () => '(none)');
+  const iframes = await page.locator('iframe').evaluateAll((frames) => frames.map((f) => f.className).join(', ')).catch(() => '?');
+  const webviewText = await view.locator('body').innerText({ timeout: 2_000 }).catch(() => '(no webview content)');
+  return (
+    `notifications: ${await text('.notifications-toasts')}\ntabs: ${await text('.tabs-container .tab')}\n` +
+    `quick input: ${await text('.quick-input-widget:visible')}\niframes: ${iframes}\n` +
+    `webview: ${webviewText.slice(0, 2000)}\nscreenshot: ${shot}`
+  );
+}
+
 async function openTimeline(workbench: Workbench, file: string): Promise<FrameLocator> {
-  await workbench.openFile(file);
-  await workbench.runCommand('Compaction Lens: Open Timeline');
   const view = workbench.webview();
+  const open = async (timeout: number) => {
+    await workbench.openFile(file);
+    await workbench.runCommand('Compaction Lens: Open Timeline');
+    await view.locator('.row[data-status]').first().waitFor({ timeout });
+  };
   try {
-    // The first open of a fresh workbench starts the extension host, the extension and a token worker:
-    // on a loaded 2-core machine that has taken over a minute.
-    await view.locator('.row[data-status]').first().waitFor({ timeout: 150_000 });
-  } catch (error) {
-    // Say what the workbench showed instead, so a failure on CI can be understood from its log.
-    const shot = path.join(workbench.runDir, `open-timeline-${file}.png`);
-    await workbench.page.screenshot({ path: shot }).catch(() => undefined);
-    const notifications = await workbench.page.locator('.notifications-toasts').innerText({ timeout: 2_000 }).catch(() => '(none)');
-    const webviewText = await view.locator('body').innerText({ timeout: 2_000 }).catch(() => '(no webview content)');
-    throw new Error(`${(error as Error).message}\nnotifications: ${notifications}\nwebview: ${webviewText.slice(0, 2000)}\nscreenshot: ${shot}`);
+    // The first open of a fresh workbench starts the extension host, the extension and a token worker.
+    await open(90_000);
+  } catch (first) {
+    // Seen intermittently in full `npm test` runs (never alone): no webview appears. Say what the workbench
+    // showed, then try once more from closed editors; a second failure fails the test with both descriptions.
+    const before = await describeWorkbench(workbench, view, file);
+    console.warn(`      (the timeline did not appear within 90 s; retrying once)\n${before}`);
+    await workbench.runCommand('View: Close All Editors');
+    try {
+      await open(150_000);
+    } catch (second) {
+      throw new Error(`${(second as Error).message}\nfirst attempt: ${(first as Error).message}\n${before}\nsecond attempt:\n${await describeWorkbench(workbench, view, file)}`);
+    }
   }
   return view;
 }
@@ -177,7 +201,7 @@ describe('the timeline in a real VS Code workbench', function () {
     let view: FrameLocator;
 
     before(async function () {
-      this.timeout(300_000);
+      this.timeout(420_000);
       view = await openTimeline(workbench, 'incident.jsonl');
     });
 
@@ -267,7 +291,7 @@ describe('the timeline in a real VS Code workbench', function () {
 
   describe('on a transcript with hostile text', () => {
     before(async function () {
-      this.timeout(300_000);
+      this.timeout(420_000);
       // Close the incident's panel and editors so that the only webview is the hostile transcript's.
       await workbench.runCommand('View: Close All Editors');
     });

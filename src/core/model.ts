@@ -32,6 +32,12 @@ export interface Turn {
   externalSource?: string;
   /** Free-form label for the UI (tool name, record kind). */
   label?: string;
+  /**
+   * For a tool result: the call it answers. `callText` is that call rendered as text ("[tool call NAME] ARGS",
+   * see formats/textOf.ts) and `turnId` the turn that made it. A result takes its identity (the path read, the
+   * command run, the task) from its call, and the two are judged together.
+   */
+  answers?: { turnId: TurnId; callText: string };
 }
 
 /** Format-specific evidence that helps the truncation check. All optional. */
@@ -140,17 +146,55 @@ export interface TranscriptReader {
 // ---------------------------------------------------------------------------------------------------------
 // Analysis
 
-export type TurnStatus = 'covered' | 'claimed-missing' | 'uncovered';
+/**
+ * A turn's status for one checkpoint. The main three: `covered` (claimed and substantiated), `claimed-missing`
+ * (claimed, not substantiated: the silent failure), `uncovered` (not claimed). Two neutral ones, never evidence
+ * of coverage: `nothing-to-check` (claimed, but holds nothing worth carrying) and `unverifiable` (the summary
+ * cannot be read, or the claimed turns are not in this file).
+ */
+export type TurnStatus = 'covered' | 'claimed-missing' | 'uncovered' | 'nothing-to-check' | 'unverifiable';
+export const TURN_STATUSES: readonly TurnStatus[] = ['covered', 'claimed-missing', 'uncovered', 'nothing-to-check', 'unverifiable'];
 export type Verdict = 'reversible' | 'conditional' | 'fail-closed';
 
-export type AnchorKind = 'explicit' | 'path' | 'identifier' | 'number' | 'error-code' | 'quoted' | 'word';
+/**
+ * What a piece of evidence is. `explicit`: the transcript's own anchor (matched exactly). The rest are derived
+ * from the turn's text (and, for a tool result, from its call): `path` (a path or file name), `command` (a
+ * command and its arguments), `identifier` (code names and their parts), `reference` (task, issue or PR ids),
+ * `url`, `count` (a number with its noun, "49 tests"), `number`, `key-value` (the value is required),
+ * `error-code`, `quoted` (a quoted phrase), `name` (a proper noun), `weak` (colours, timestamps, record ids,
+ * hashes, line numbers: rarely what a summary keeps).
+ */
+export type EvidenceKind =
+  | 'explicit'
+  | 'path'
+  | 'command'
+  | 'identifier'
+  | 'reference'
+  | 'url'
+  | 'count'
+  | 'number'
+  | 'key-value'
+  | 'error-code'
+  | 'quoted'
+  | 'name'
+  | 'weak';
 
-export interface AnchorEvidence {
-  anchor: string;
-  kind: AnchorKind;
+/** One piece of evidence that a turn's content survived into a summary, found or not. */
+export interface Evidence {
+  /** As the turn spells it (shown to the user). */
+  text: string;
+  kind: EvidenceKind;
   found: boolean;
   /** Character offset of the first match in the summary, when found. */
   at?: number;
+  /** What was matched, when it is not `text` itself (a path's file name, a key=value's value…). */
+  matched?: string;
+  /** How much it counts towards the turn's score: salience of its kind × specificity to this turn. */
+  weight: number;
+  /** How many of the checkpoint's claimed turns (a call and its results count once) hold it. */
+  sharedBy: number;
+  /** True when it comes from the call a tool result answers rather than from the result's own text. */
+  fromCall?: boolean;
 }
 
 export interface TurnResult {
@@ -160,7 +204,12 @@ export interface TurnResult {
   claimed: boolean;
   /** Path A only: whether the summariser reported consuming this turn. */
   reported?: boolean;
-  anchors: AnchorEvidence[];
+  /** The evidence weighed for this turn, heaviest first ([] when nothing was weighed). */
+  evidence: Evidence[];
+  /** Sum of the weights of the evidence found in the summary (Path B, readable summary, claimed turn only). */
+  score?: number;
+  /** The score a turn needs to count as covered (the analysis's coverage threshold), when a score was computed. */
+  threshold?: number;
   /** One sentence saying why the turn has this status. */
   reason: string;
   line: number;
@@ -213,7 +262,7 @@ export interface CheckpointAnalysis {
   /** What the pointer set should have been. */
   safeCovered: TurnId[];
   claimedMissingRanges: IdRange[];
-  /** Anchors that were found in the summary, with their offsets, for highlighting. */
+  /** Evidence that was found in the summary, with its offsets, for highlighting. */
   foundAnchors: { anchor: string; at: number }[];
   notes: string[];
 }
@@ -224,8 +273,6 @@ export interface Analysis {
   checkpoints: CheckpointAnalysis[];
   problems: Problem[];
 }
-
-export type AnchorMatching = 'any' | 'majority' | 'all';
 
 /** Counts tokens of a text. Shells inject tiktoken; tests may inject it too. */
 export type TokenCounter = (text: string) => number;
@@ -241,8 +288,11 @@ export interface AnalysisOptions {
   /** R_low, the compression-ratio floor. Default 5. */
   ratioFloor?: number;
   countTokens: TokenCounter;
-  /** How many of a turn's derived anchors must be found for it to count as covered. Default 'any'. */
-  anchorMatching?: AnchorMatching;
+  /**
+   * The weighted evidence a claimed turn needs found in its summary to count as covered (see core/evidence.ts,
+   * DEFAULT_COVERAGE_THRESHOLD). The same for every format.
+   */
+  coverageThreshold?: number;
   /** Summary tokens within this fraction of the budget count as "at the budget". Default 0.03. */
   nearBudgetFraction?: number;
   /** Memo of counted tokens, so a text is tokenized at most once across re-analyses. */

@@ -2,7 +2,8 @@
 // the defaults here mirror `contributes.configuration` in package.json (keep both in step).
 import * as vscode from 'vscode';
 import { DEFAULT_RATIO_FLOOR, DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
-import type { AnchorMatching, FormatId } from '../core/model';
+import { DEFAULT_COVERAGE_THRESHOLD } from '../core/evidence';
+import type { FormatId } from '../core/model';
 import { DEFAULT_ENCODING, isEncodingName, type EncodingName } from '../node/tokenCounter';
 
 export interface Settings {
@@ -11,7 +12,8 @@ export interface Settings {
   encoding: EncodingName;
   /** Summary budget assumed per format when a transcript records none (none for canonical by default). */
   defaultSummaryBudget: Partial<Record<FormatId, number>>;
-  anchorMatching: AnchorMatching;
+  /** How much weighted evidence a claimed turn needs found in its summary to count as covered. */
+  coverageThreshold: number;
   /** Globs that find transcripts; entries starting with `!` exclude. */
   transcriptGlobs: string[];
   /** Analyse a transcript when it is opened in an editor (only once the extension is active). */
@@ -33,20 +35,18 @@ export const DEFAULT_TRANSCRIPT_GLOBS = [
   '!**/jsconfig*.json',
 ];
 
-const MATCHINGS: readonly AnchorMatching[] = ['any', 'majority', 'all'];
-
 /** Reads the current settings, replacing any invalid value with its default. */
 export function readSettings(): Settings {
   const config = vscode.workspace.getConfiguration(SECTION);
   const ratioFloor = config.get<unknown>('ratioFloor');
   const encoding = config.get<unknown>('encoding');
-  const anchorMatching = config.get<unknown>('anchorMatching');
+  const coverageThreshold = config.get<unknown>('coverageThreshold');
   const globs = config.get<unknown>('transcriptGlobs');
   const budgets = config.get<unknown>('defaultSummaryBudget');
   return {
-    ratioFloor: typeof ratioFloor === 'number' && Number.isFinite(ratioFloor) && ratioFloor > 0 ? ratioFloor : DEFAULT_RATIO_FLOOR,
+    ratioFloor: isPositive(ratioFloor) ? ratioFloor : DEFAULT_RATIO_FLOOR,
     encoding: typeof encoding === 'string' && isEncodingName(encoding) ? encoding : DEFAULT_ENCODING,
-    anchorMatching: MATCHINGS.includes(anchorMatching as AnchorMatching) ? (anchorMatching as AnchorMatching) : 'any',
+    coverageThreshold: isPositive(coverageThreshold) ? coverageThreshold : DEFAULT_COVERAGE_THRESHOLD,
     transcriptGlobs:
       Array.isArray(globs) && globs.every((glob) => typeof glob === 'string') && globs.length > 0
         ? (globs as string[])
@@ -54,6 +54,10 @@ export function readSettings(): Settings {
     defaultSummaryBudget: readBudgets(budgets),
     analyzeOnOpen: config.get<boolean>('analyzeOnOpen') !== false,
   };
+}
+
+function isPositive(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0;
 }
 
 const FORMAT_IDS: readonly FormatId[] = ['canonical', 'claude-code', 'codex', 'openhands', 'langchain', 'message-array'];

@@ -361,7 +361,7 @@ export class TranscriptStore implements vscode.Disposable {
     return analyze(transcript, {
       countTokens,
       ratioFloor: settings.ratioFloor,
-      anchorMatching: settings.anchorMatching,
+      coverageThreshold: settings.coverageThreshold,
       tokenCache,
     });
   }
@@ -386,7 +386,7 @@ export class TranscriptStore implements vscode.Disposable {
     const reanalyse =
       newTokens ||
       previous.ratioFloor !== this.settings.ratioFloor ||
-      previous.anchorMatching !== this.settings.anchorMatching;
+      previous.coverageThreshold !== this.settings.coverageThreshold;
     if (rereadFiles) {
       // Assumed budgets are applied by the reader: open each file again.
       const uris = this.all().map((entry) => entry.uri);

@@ -3,7 +3,7 @@
 // and is answered with `init`. Large data is paged: the webview asks for ranges of timeline rows.
 
 import type {
-  AnchorEvidence,
+  Evidence,
   FormatId,
   IdRange,
   Problem,
@@ -35,8 +35,12 @@ export interface CheckpointHeader {
   budgetAssumed: boolean;
   ceiling?: number;
   ratioFloor: number;
+  /** True when the summary is encrypted or otherwise unreadable: coverage cannot be checked. */
   opaque: boolean;
+  /** Why coverage cannot be checked in this file although the summary is readable, when it cannot. */
+  unverifiable?: string;
   truncation: TruncationReport;
+  /** Turns per status (the compacted prefix only; the webview counts the turns after the checkpoint). */
   counts: Record<TurnStatus, number>;
   claimedMissingRanges: IdRange[];
   /** Indexes (into turns, ascending) of the claimed-missing turns: lets the webview's `n`/`p` keys jump without paging. */
@@ -69,7 +73,12 @@ export interface TurnDetails {
   line: number;
   endLine: number;
   reason: string;
-  anchors: AnchorEvidence[];
+  /** The evidence weighed for the turn, heaviest first; its `text` is transcript text (plain). */
+  evidence: Evidence[];
+  /** Summed weight of the evidence found, when a score was computed (Path B, readable summary, claimed turn). */
+  score?: number;
+  /** The score a turn needs to count as covered, when a score was computed. */
+  threshold?: number;
   externalSource?: string;
   /** The turn's text, capped in length (`textTruncated` says so). Plain text. */
   text: string;

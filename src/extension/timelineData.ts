@@ -1,5 +1,6 @@
 // Builds the protocol's payloads (checkpoint headers, pages of timeline rows, turn and summary details,
-// the safe pointer set) from a transcript and its analysis, on request. Pure: no vscode import.
+// the safe pointer set) from a transcript and its analysis, on request, and the short descriptions of a
+// checkpoint the tree, CodeLens, diagnostics and status bar share. Pure: no vscode import.
 import type { Analysis, CheckpointAnalysis, Transcript, TurnId, TurnResult } from '../core/model';
 import type { CheckpointHeader, FileInfo, RowStatus, SummaryDetails, TimelineRow, TurnDetails } from '../protocol';
 
@@ -58,6 +59,7 @@ function checkpointHeader(transcript: Transcript, checkpoint: CheckpointAnalysis
     ceiling: checkpoint.ceiling,
     ratioFloor: checkpoint.ratioFloor,
     opaque: checkpoint.opaque,
+    unverifiable: checkpoint.unverifiable,
     truncation: checkpoint.truncation,
     counts: checkpoint.counts,
     claimedMissingRanges: checkpoint.claimedMissingRanges,
@@ -131,7 +133,9 @@ export function turnDetails(
     line: turn.span.startLine,
     endLine: turn.span.endLine,
     reason,
-    anchors: result?.anchors ?? [],
+    evidence: result?.evidence ?? [],
+    score: result?.score,
+    threshold: result?.threshold,
     externalSource: turn.externalSource,
     text: turn.text.length > MAX_DETAIL_TEXT ? turn.text.slice(0, MAX_DETAIL_TEXT) : turn.text,
     textTruncated: turn.text.length > MAX_DETAIL_TEXT,
@@ -173,14 +177,33 @@ export function worstVerdict(analysis: Analysis): CheckpointAnalysis['verdict'] 
   return worst < 0 ? undefined : order[worst];
 }
 
-/** "380 covered · 40 claimed-missing · fail-closed", the one-line description of a checkpoint. */
+/**
+ * "380 covered · 40 claimed-missing · 3 nothing to check · fail-closed", the one-line description of a
+ * checkpoint: covered always, the other statuses when there are any.
+ */
 export function describeCheckpoint(checkpoint: CheckpointAnalysis): string {
-  const parts = [`${checkpoint.counts.covered} covered`];
-  if (checkpoint.counts['claimed-missing'] > 0) parts.push(`${checkpoint.counts['claimed-missing']} claimed-missing`);
-  if (checkpoint.counts.uncovered > 0) parts.push(`${checkpoint.counts.uncovered} uncovered`);
+  const { counts } = checkpoint;
+  const parts = [`${counts.covered} covered`];
+  if (counts['claimed-missing'] > 0) parts.push(`${counts['claimed-missing']} claimed-missing`);
+  if (counts.uncovered > 0) parts.push(`${counts.uncovered} uncovered`);
+  if (counts['nothing-to-check'] > 0) parts.push(`${counts['nothing-to-check']} nothing to check`);
+  if (counts.unverifiable > 0) parts.push(`${counts.unverifiable} unverifiable`);
   if (checkpoint.truncation.truncated) parts.push('truncated');
   parts.push(checkpoint.verdict);
   return parts.join(' · ');
+}
+
+/**
+ * Why coverage of a checkpoint could not be checked (its summary is unreadable, or the turns it claims are
+ * not in this file), or undefined when it could.
+ */
+export function whyUnverifiable(checkpoint: CheckpointAnalysis): string | undefined {
+  if (checkpoint.opaque) return 'the summary is encrypted or otherwise unreadable';
+  if (checkpoint.unverifiable) return checkpoint.unverifiable;
+  if (checkpoint.counts.unverifiable > 0) {
+    return checkpoint.turns.find((result) => result.status === 'unverifiable')?.reason ?? 'the claimed turns are not in this file';
+  }
+  return undefined;
 }
 
 /** "turns 380–419" / "turn 7". */

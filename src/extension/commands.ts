@@ -7,6 +7,7 @@ import { REVEAL_COMMAND, type RevealTarget } from './checkpointTree';
 import { revealLines, revealTurn } from './editorReveal';
 import type { Log } from './log';
 import { joinGlobs, readSettings, splitGlobs } from './settings';
+import { STATUS_ICONS, statusName } from './statusWords';
 import { copySafePointerSet, type TimelinePanels } from './timelinePanel';
 import { turnResult, turnsBefore, worstVerdict } from './timelineData';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
@@ -210,7 +211,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     }
     const items: TurnItem[] = entry.transcript.turns.map((turn, index) => {
       const statuses = statusesOf(entry, index);
-      const described = statuses.map(({ summaryId, status }) => `${summaryId}: ${status}`).join(', ');
+      const described = statuses.map(({ summaryId, status }) => `${summaryId}: ${statusName(status)}`).join(', ');
       return {
         turnIndex: index,
         label: `${STATUS_ICONS[worstStatus(statuses)]} ${String(turn.id)}`,
@@ -307,13 +308,6 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   ];
 }
 
-const STATUS_ICONS: Record<TurnStatus | 'after', string> = {
-  covered: '$(pass)',
-  'claimed-missing': '$(warning)',
-  uncovered: '$(circle-outline)',
-  after: '$(circle-outline)',
-};
-
 /** The turn's status for each checkpoint whose compacted prefix holds it. */
 function statusesOf(entry: AnalysedTranscript, turnIndex: number): { summaryId: string; status: TurnStatus }[] {
   const statuses: { summaryId: string; status: TurnStatus }[] = [];
@@ -324,10 +318,11 @@ function statusesOf(entry: AnalysedTranscript, turnIndex: number): { summaryId: 
   return statuses;
 }
 
+/** Statuses from the one that most needs attention to the least, for the quick pick's icon. */
+const ATTENTION_ORDER: readonly TurnStatus[] = ['claimed-missing', 'covered', 'unverifiable', 'nothing-to-check', 'uncovered'];
+
 function worstStatus(statuses: { status: TurnStatus }[]): TurnStatus | 'after' {
-  if (statuses.some(({ status }) => status === 'claimed-missing')) return 'claimed-missing';
-  if (statuses.some(({ status }) => status === 'covered')) return 'covered';
-  return statuses.length > 0 ? 'uncovered' : 'after';
+  return ATTENTION_ORDER.find((candidate) => statuses.some(({ status }) => status === candidate)) ?? 'after';
 }
 
 /** The turn to select when a checkpoint is chosen: its first claimed-missing turn, else its last compacted turn. */

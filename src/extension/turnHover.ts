@@ -1,10 +1,16 @@
-// Hover on a turn record of an analysed transcript: the turn's status for each checkpoint whose
-// compacted prefix contains it (covered / claimed-missing / uncovered) and why.
+// Hover on a turn record of an analysed transcript: for each checkpoint whose compacted prefix contains the
+// turn, its status in plain words and why, then its evidence found and not found in the summary (heaviest
+// first, with kind and weight) and its score against the coverage threshold.
 import * as vscode from 'vscode';
+import type { Evidence, TurnResult } from '../core/model';
+import { byWeight, describeEvidence, describeScore, STATUS_ICONS, statusName } from './statusWords';
 import { turnResult } from './timelineData';
 import type { TranscriptStore } from './transcriptStore';
 
-const STATUS_ICONS = { covered: '$(pass)', 'claimed-missing': '$(warning)', uncovered: '$(circle-outline)' } as const;
+/** Pieces of evidence listed per group (found / not found); the rest are counted. */
+const MAX_LISTED = 5;
+/** Characters of one piece of evidence shown (a command can be long). */
+const MAX_EVIDENCE_CHARS = 80;
 
 export class TurnHoverProvider implements vscode.HoverProvider {
   constructor(private readonly store: TranscriptStore) {}
@@ -24,11 +30,49 @@ export class TurnHoverProvider implements vscode.HoverProvider {
       if (!result) continue;
       listed++;
       markdown.appendMarkdown(`\n\n${STATUS_ICONS[result.status]} `);
-      markdown.appendText(`${checkpoint.summaryId}: ${result.status}${result.claimed ? '' : ' (not claimed)'} — ${result.reason}`);
+      markdown.appendText(`${checkpoint.summaryId}: ${statusName(result.status)} — ${result.reason}`);
+      appendEvidence(markdown, result);
     }
     if (listed === 0) markdown.appendMarkdown('\n\nNo checkpoint compacts this turn: it is kept verbatim.');
     const start = turn.span.startLine - 1;
     const end = turn.span.endLine - 1;
     return new vscode.Hover(markdown, new vscode.Range(start, 0, end, document.lineAt(Math.min(end, document.lineCount - 1)).text.length));
   }
+}
+
+/** "Evidence (score 0.6 of 1.0 needed):" then found / not found lists, as text (evidence is transcript text). */
+function appendEvidence(markdown: vscode.MarkdownString, result: TurnResult): void {
+  const score = describeScore(result);
+  if (result.evidence.length === 0) {
+    if (score) {
+      markdown.appendMarkdown('\n\n');
+      markdown.appendText(`Evidence: none (${score})`);
+    }
+    return;
+  }
+  const ordered = byWeight(result.evidence);
+  const found = ordered.filter((evidence) => evidence.found);
+  const missing = ordered.filter((evidence) => !evidence.found);
+  markdown.appendMarkdown('\n\n');
+  markdown.appendText(`Evidence${score ? ` (${score})` : ''}:`);
+  markdown.appendMarkdown('\n');
+  if (found.length > 0) {
+    markdown.appendMarkdown('\n- ');
+    markdown.appendText(`found in the summary: ${listEvidence(found)}`);
+  }
+  if (missing.length > 0) {
+    markdown.appendMarkdown('\n- ');
+    markdown.appendText(`not found: ${listEvidence(missing)}`);
+  }
+}
+
+function listEvidence(evidence: Evidence[]): string {
+  const shown = evidence.slice(0, MAX_LISTED).map((piece) => `“${oneLine(piece.text)}” (${describeEvidence(piece)})`);
+  if (evidence.length > MAX_LISTED) shown.push(`and ${evidence.length - MAX_LISTED} more`);
+  return shown.join('; ');
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_EVIDENCE_CHARS ? `${flat.slice(0, MAX_EVIDENCE_CHARS - 1)}…` : flat;
 }

@@ -1,12 +1,14 @@
 // Problems-panel flags on a transcript file: a truncated summary (on the summary record), a checkpoint
-// whose verdict is not reversible, one flag per range of claimed-missing turns (on the checkpoint, with
-// related information pointing at the turns), and the readers' parse problems at their lines.
+// whose verdict is not reversible, a checkpoint whose coverage could not be checked (one flag saying why,
+// never one per turn), one flag per range of claimed-missing turns (on the checkpoint, with related
+// information pointing at the turns), and the readers' parse problems at their lines. Turns with nothing to
+// check are never flagged.
 // Severities: truncated summary and claimed-missing = Warning; fail-closed = Error (the design note would
-// raise CompactionReversibilityError: no coverage may be claimed); conditional = Warning; parse problems
-// keep their own severity.
+// raise CompactionReversibilityError: no coverage may be claimed); conditional = Warning; coverage not
+// checkable = Information (the verdict's own flag carries the severity); parse problems keep their own.
 import * as vscode from 'vscode';
 import type { CheckpointAnalysis, Problem } from '../core/model';
-import { describeRange } from './timelineData';
+import { describeRange, whyUnverifiable } from './timelineData';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 
 export const DIAGNOSTIC_SOURCE = 'Compaction Lens';
@@ -16,6 +18,7 @@ export const DiagnosticCode = {
   failClosed: 'fail-closed',
   conditional: 'conditional',
   claimedMissing: 'claimed-missing',
+  unverifiable: 'unverifiable',
   transcriptProblem: 'transcript-problem',
 } as const;
 
@@ -72,6 +75,8 @@ export function diagnosticsFor(entry: AnalysedTranscript): vscode.Diagnostic[] {
     if (truncation) result.push(truncation);
     const verdict = verdictDiagnostic(checkpoint);
     if (verdict) result.push(verdict);
+    const unverifiable = unverifiableDiagnostic(checkpoint);
+    if (unverifiable) result.push(unverifiable);
     result.push(...claimedMissingDiagnostics(entry, checkpoint));
   }
   const problems = entry.analysis.problems;
@@ -123,6 +128,19 @@ function verdictDiagnostic(checkpoint: CheckpointAnalysis): vscode.Diagnostic | 
     message,
     failClosed ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
     failClosed ? DiagnosticCode.failClosed : DiagnosticCode.conditional,
+  );
+}
+
+function unverifiableDiagnostic(checkpoint: CheckpointAnalysis): vscode.Diagnostic | undefined {
+  const why = whyUnverifiable(checkpoint);
+  if (why === undefined) return undefined;
+  const turns = checkpoint.counts.unverifiable;
+  const which = turns > 0 ? ` for its ${turns} claimed turn${turns === 1 ? '' : 's'}` : '';
+  return diagnostic(
+    lines(checkpoint.line, checkpoint.line),
+    `${checkpoint.summaryId}: coverage could not be checked${which}: ${why}`,
+    vscode.DiagnosticSeverity.Information,
+    DiagnosticCode.unverifiable,
   );
 }
 

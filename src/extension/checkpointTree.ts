@@ -1,8 +1,10 @@
 // The "Compaction Checkpoints" tree (explorer view compactionLens.checkpoints): analysed transcript files ->
-// their checkpoints (verdict icon, counts) -> ranges of claimed-missing turns. Selecting an item reveals it.
+// their checkpoints (verdict icon, turns per status, why coverage could not be checked when it could not) ->
+// ranges of claimed-missing turns, the only turns listed as problems. Selecting an item reveals it.
 import * as vscode from 'vscode';
-import type { Verdict } from '../core/model';
-import { describeCheckpoint, describeRange } from './timelineData';
+import { TURN_STATUSES, type CheckpointAnalysis, type Verdict } from '../core/model';
+import { statusName } from './statusWords';
+import { describeCheckpoint, describeRange, whyUnverifiable } from './timelineData';
 import type { TranscriptStore } from './transcriptStore';
 
 export const CHECKPOINT_VIEW_ID = 'compactionLens.checkpoints';
@@ -96,9 +98,7 @@ export class CheckpointTreeProvider implements vscode.TreeDataProvider<Checkpoin
       item.contextValue = 'checkpoint';
       item.description = describeCheckpoint(checkpoint);
       item.iconPath = verdictIcon(checkpoint.verdict);
-      const tooltip = new vscode.MarkdownString();
-      tooltip.appendText(`${checkpoint.summaryId} (line ${checkpoint.line}): ${checkpoint.verdict}\n\n${checkpoint.reasons.join('\n')}`);
-      item.tooltip = tooltip;
+      item.tooltip = checkpointTooltip(checkpoint);
       item.command = this.revealCommand({ uri: key, checkpointIndex: node.checkpointIndex });
       return item;
     }
@@ -120,4 +120,17 @@ export class CheckpointTreeProvider implements vscode.TreeDataProvider<Checkpoin
   private revealCommand(target: RevealTarget): vscode.Command {
     return { command: REVEAL_COMMAND, title: 'Reveal', arguments: [target] };
   }
+}
+
+/** Verdict and reasons, turns per status in plain words, and why coverage could not be checked if it could not. */
+function checkpointTooltip(checkpoint: CheckpointAnalysis): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString();
+  tooltip.appendText(`${checkpoint.summaryId} (line ${checkpoint.line}): ${checkpoint.verdict}\n\n${checkpoint.reasons.join('\n')}`);
+  const counts = TURN_STATUSES.filter((status) => checkpoint.counts[status] > 0).map(
+    (status) => `${checkpoint.counts[status]} ${statusName(status)}`,
+  );
+  if (counts.length > 0) tooltip.appendText(`\n\nTurns: ${counts.join(', ')}`);
+  const why = whyUnverifiable(checkpoint);
+  if (why !== undefined) tooltip.appendText(`\n\nCoverage could not be checked: ${why}`);
+  return tooltip;
 }

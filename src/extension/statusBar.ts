@@ -1,8 +1,11 @@
-// Status bar item for the transcript in the active editor: the worst verdict across its checkpoints and the
-// number of claimed-missing turns. Clicking it opens the timeline.
+// Status bar item for the transcript in the active editor: the worst verdict across its checkpoints, the
+// number of claimed-missing turns and of checkpoints whose coverage could not be checked; the tooltip has
+// each checkpoint's turns per status. Clicking it opens the timeline.
 import * as vscode from 'vscode';
 import type { ActiveTranscript } from './activeTranscript';
-import { worstVerdict } from './timelineData';
+import { TURN_STATUSES } from '../core/model';
+import { statusName } from './statusWords';
+import { whyUnverifiable, worstVerdict } from './timelineData';
 import type { AnalysedTranscript } from './transcriptStore';
 
 const ICONS = { reversible: '$(pass)', conditional: '$(warning)', 'fail-closed': '$(error)' } as const;
@@ -38,11 +41,13 @@ export class TranscriptStatusBar implements vscode.Disposable {
     const { analysis } = entry;
     const verdict = worstVerdict(analysis);
     const missing = analysis.checkpoints.reduce((sum, checkpoint) => sum + checkpoint.counts['claimed-missing'], 0);
+    const uncheckable = analysis.checkpoints.filter((checkpoint) => whyUnverifiable(checkpoint) !== undefined).length;
     if (verdict === undefined) {
       this.item.text = '$(history) no compactions';
       this.item.backgroundColor = undefined;
     } else {
       this.item.text = `${ICONS[verdict]} ${verdict} · ${missing} claimed-missing`;
+      if (uncheckable > 0) this.item.text += ` · ${uncheckable} not checkable`;
       this.item.backgroundColor =
         verdict === 'fail-closed'
           ? new vscode.ThemeColor('statusBarItem.errorBackground')
@@ -53,9 +58,13 @@ export class TranscriptStatusBar implements vscode.Disposable {
     const tooltip = new vscode.MarkdownString();
     tooltip.appendText(`Compaction Lens: ${entry.name}\n\n`);
     for (const checkpoint of analysis.checkpoints) {
+      const counts = TURN_STATUSES.filter((status) => checkpoint.counts[status] > 0 || status === 'covered').map(
+        (status) => `${checkpoint.counts[status]} ${statusName(status)}`,
+      );
+      const why = whyUnverifiable(checkpoint);
       tooltip.appendText(
-        `${checkpoint.summaryId} (line ${checkpoint.line}): ${checkpoint.verdict}, ` +
-          `${checkpoint.counts.covered} covered, ${checkpoint.counts['claimed-missing']} claimed-missing\n\n`,
+        `${checkpoint.summaryId} (line ${checkpoint.line}): ${checkpoint.verdict}, ${counts.join(', ')}` +
+          `${why === undefined ? '' : ` (coverage could not be checked: ${why})`}\n\n`,
       );
     }
     tooltip.appendMarkdown('Click to open the timeline.');

@@ -1,17 +1,17 @@
 // analyze(transcript, options): the non-throwing checkpoint analysis. For every checkpoint it gives each earlier
-// turn a status (covered / claimed-missing / uncovered) with the evidence, the prefix and summary sizes against
+// turn a status (covered / claimed-missing / uncovered, or the neutral nothing-to-check / unverifiable) with the
+// weighted evidence (core/evidence.ts), the prefix and summary sizes against
 // the ceiling, the truncation tells, the verdict of the note's decision boundary and the safe pointer set —
 // and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
 // texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand.
-import { AnchorIndex, checkAnchors, SummaryMatcher, type AnchorCheck } from './anchors';
+import { DEFAULT_COVERAGE_THRESHOLD, judge, SummaryMatcher, turnPieces, type TurnPieces } from './evidence';
 import { rangesFromIndexes } from './idRanges';
 import type {
-  AnchorEvidence,
-  AnchorMatching,
   Analysis,
   AnalysisOptions,
   Checkpoint,
   CheckpointAnalysis,
+  Evidence,
   Problem,
   TokenSource,
   Transcript,
@@ -25,26 +25,29 @@ import type {
 import { COMPRESSION_RATIO_LOW } from './reference';
 import { DEFAULT_NEAR_BUDGET_FRACTION, detectTruncation } from './truncation';
 
-const MATCHING_RULES: readonly AnchorMatching[] = ['any', 'majority', 'all'];
-
 const REASON_UNCLAIMED = 'not in the pointer set: kept verbatim, or read from the raw log when needed';
 const REASON_REPORTED = 'reported consumed by the summariser';
 const REASON_NOT_REPORTED = 'claimed by the pointer set, but the summariser did not report consuming it';
-const REASON_OPAQUE = 'summary is encrypted; coverage cannot be verified';
-const REASON_NO_ANCHOR = 'no distinctive content to check (no anchor): not counted as missing';
+const REASON_OPAQUE = 'the summary is encrypted: whether it carries this turn cannot be checked';
+const REASON_EMPTY = 'the summary is empty: it carries nothing of this turn';
 
 /** Everything shared by the checkpoints of one analysis. */
 interface Context {
   turns: readonly Turn[];
   ratioFloor: number;
-  matching: AnchorMatching;
+  threshold: number;
   nearBudgetFraction: number;
   countTokens: (text: string) => number;
   tokenCache: TokenCache;
   summaryTokens: Map<string, number>;
   /** Ids claimed by any checkpoint: only these turns are tokenized. */
   claimedByAny: Set<TurnId>;
-  anchorIndex?: AnchorIndex;
+  /** Each turn's evidence pieces, worked out once per analysis. */
+  pieces: Map<number, TurnPieces>;
+  /** Ids of turns whose calls are answered by result turns of their own. */
+  answeredIds: Set<TurnId>;
+  /** Index of each turn id (first occurrence). */
+  indexOfId: Map<TurnId, number>;
   problems: Problem[];
 }
 
@@ -96,12 +99,22 @@ function makeContext(
   const near = options?.nearBudgetFraction;
   const count = options?.countTokens;
   const claimedByAny = claimedIdsOfAll(checkpoints);
+  const threshold = options?.coverageThreshold;
+  const answeredIds = new Set<TurnId>();
+  const indexOfId = new Map<TurnId, number>();
+  turns.forEach((turn, i) => {
+    if (!turn || typeof turn !== 'object') return;
+    if (!indexOfId.has(turn.id)) indexOfId.set(turn.id, i);
+    const answers = turn.answers;
+    if (answers && typeof answers === 'object' && (typeof answers.turnId === 'string' || typeof answers.turnId === 'number')) {
+      answeredIds.add(answers.turnId);
+    }
+  });
   return {
     turns,
     ratioFloor: typeof ratio === 'number' && Number.isFinite(ratio) && ratio > 0 ? ratio : COMPRESSION_RATIO_LOW,
-    matching: MATCHING_RULES.includes(options?.anchorMatching as AnchorMatching)
-      ? (options.anchorMatching as AnchorMatching)
-      : 'any',
+    threshold:
+      typeof threshold === 'number' && Number.isFinite(threshold) && threshold > 0 ? threshold : DEFAULT_COVERAGE_THRESHOLD,
     nearBudgetFraction: typeof near === 'number' && Number.isFinite(near) && near >= 0 ? near : DEFAULT_NEAR_BUDGET_FRACTION,
     countTokens:
       typeof count === 'function'
@@ -112,6 +125,9 @@ function makeContext(
     tokenCache: options?.tokenCache instanceof Map ? options.tokenCache : new Map(),
     summaryTokens: new Map(),
     claimedByAny,
+    pieces: new Map(),
+    answeredIds,
+    indexOfId,
     problems,
   };
 }
@@ -221,9 +237,41 @@ function summaryTokenCount(ctx: Context, summary: string): number {
   return n;
 }
 
-function anchorIndex(ctx: Context): AnchorIndex {
-  if (!ctx.anchorIndex) ctx.anchorIndex = new AnchorIndex(ctx.turns);
-  return ctx.anchorIndex;
+function piecesOf(ctx: Context, index: number): TurnPieces {
+  let p = ctx.pieces.get(index);
+  if (!p) {
+    const turn = ctx.turns[index];
+    p = turnPieces(turn, ctx.answeredIds.has(turn.id));
+    ctx.pieces.set(index, p);
+  }
+  return p;
+}
+
+/** The unit a turn belongs to for sharing: a tool result counts with the turn that made its call. */
+function unitOf(ctx: Context, index: number, before: number): number {
+  const answers = ctx.turns[index].answers;
+  if (!answers) return index;
+  const call = ctx.indexOfId.get(answers.turnId);
+  return call !== undefined && call < before ? call : index;
+}
+
+/**
+ * How many units (a call and its results count once) among the checkpoint's claimed turns hold each piece.
+ * It depends only on turns before the checkpoint, so lines appended later never change a past verdict.
+ */
+function sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Map<string, number> {
+  const units = new Map<string, Set<number>>();
+  for (const i of claimedIndexes) {
+    const unit = unitOf(ctx, i, before);
+    for (const p of piecesOf(ctx, i).pieces) {
+      let set = units.get(p.shareKey);
+      if (!set) units.set(p.shareKey, (set = new Set()));
+      set.add(unit);
+    }
+  }
+  const counts = new Map<string, number>();
+  for (const [key, set] of units) counts.set(key, set.size);
+  return counts;
 }
 
 function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): CheckpointAnalysis {
@@ -269,75 +317,93 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
   const overCeiling = ceiling !== undefined && prefixTokens > ceiling;
 
   // Evidence per turn.
-  const matcher = opaque ? undefined : new SummaryMatcher(summary);
-  const index_ = matcher && earlier.length > 0 ? anchorIndex(ctx) : undefined;
+  const summaryEmpty = !opaque && summary.trim() === '';
+  const readable = !opaque && typeof cp.unverifiable !== 'string' && !summaryEmpty;
+  const matcher = readable ? new SummaryMatcher(summary) : undefined;
+  const claimedIndexes: number[] = [];
+  earlier.forEach((turn, i) => {
+    if (claimedSet.has(turn.id)) claimedIndexes.push(i);
+  });
+  const shared = matcher && !reportedSet ? sharing(ctx, claimedIndexes, before) : undefined;
   const results: TurnResult[] = earlier.map((turn, i) => {
     const claimed = claimedSet.has(turn.id);
-    let check: AnchorCheck | undefined;
-    if (matcher && index_) {
-      check = checkAnchors(turn, typeof turn.anchor === 'string' ? [] : index_.anchorsFor(i), matcher, ctx.matching);
-    }
     const reported = reportedSet ? reportedSet.has(turn.id) : undefined;
-    const { status, reason } = statusOf(claimed, reported, opaque, check, ctx.matching);
+    const judged = judgeTurn(ctx, i, turn, claimed, reported, { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared });
     const result: TurnResult = {
       id: turn.id,
       index: i,
-      status,
+      status: judged.status,
       claimed,
-      anchors: check ? check.anchors : [],
-      reason,
+      evidence: judged.evidence ?? [],
+      reason: judged.reason,
       line: turn.span?.startLine ?? 0,
       endLine: turn.span?.endLine ?? turn.span?.startLine ?? 0,
     };
+    if (judged.score !== undefined) {
+      result.score = judged.score;
+      result.threshold = ctx.threshold;
+    }
     if (reported !== undefined) result.reported = reported;
     if (tokensOf[i] !== undefined) result.tokens = tokensOf[i];
     return result;
   });
 
-  const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0 };
+  const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 };
   for (const r of results) counts[r.status]++;
   const claimedTurns = results.filter((r) => r.claimed);
   const missing = counts['claimed-missing'];
 
-  // Verdict and safe pointer set.
+  // Verdict and safe pointer set. "Reversible" needs positive evidence: an empty or unreadable summary, claimed
+  // turns with no text, or a pointer set that is mostly turns with nothing to check never is.
+  const nothing = counts['nothing-to-check'];
+  const withText = claimedTurns.filter((r) => {
+    const t = earlier[r.index];
+    return typeof t.text === 'string' && t.text.trim() !== '';
+  }).length;
   let verdict: Verdict;
   let verdictReason: string;
   let safe: TurnResult[];
-  if (path === 'A') {
+  const vacuous = vacuousReason(claimedTurns.length, withText, nothing, summaryEmpty);
+  if (opaque && path === 'B') {
+    safe = [];
+    verdict = 'fail-closed';
+    verdictReason =
+      `the summary is encrypted: whether it carries its ${fmt(claimedTurns.length)} claimed turns cannot be checked, ` +
+      'so none may be counted as covered (fail closed)';
+  } else if (typeof cp.unverifiable === 'string') {
+    safe = [];
+    verdict = 'fail-closed';
+    verdictReason = `coverage cannot be checked in this file: ${cp.unverifiable}`;
+  } else if (vacuous !== undefined) {
+    safe = path === 'A' ? claimedTurns.filter((r) => r.reported) : [];
+    verdict = 'fail-closed';
+    verdictReason = `${vacuous}: there is no positive evidence of coverage, so none may be claimed (fail closed)`;
+  } else if (path === 'A') {
     safe = claimedTurns.filter((r) => r.reported);
     verdict = missing === 0 ? 'reversible' : 'conditional';
     verdictReason =
       missing === 0
         ? `the summariser reported consuming every claimed turn (${fmt(claimedTurns.length)})`
-        : `pointer set claims ${fmt(missing)} turn${missing === 1 ? '' : 's'} the summariser did not report consuming; ` +
+        : `the pointer set claims ${fmt(missing)} turn${missing === 1 ? '' : 's'} the summariser did not report consuming; ` +
           'narrow it to the reported ids';
-  } else if (opaque) {
-    safe = [];
-    verdict = 'fail-closed';
-    verdictReason =
-      `summary is encrypted: coverage of its ${fmt(claimedTurns.length)} claimed turns cannot be verified, ` +
-      'so none may be claimed (fail closed)';
-  } else if (typeof cp.unverifiable === 'string') {
-    safe = [];
-    verdict = 'fail-closed';
-    verdictReason = `coverage cannot be checked in this file: ${cp.unverifiable}`;
   } else if (ceiling === undefined || overCeiling) {
     safe = runFromStart(claimedTurns);
     verdict = 'fail-closed';
     const why =
       ceiling === undefined
-        ? 'summary budget is unknown, so the ceiling cannot be checked'
-        : 'prefix is over the ceiling and the summariser reported no coverage';
+        ? 'the summary budget is unknown, so the ceiling cannot be checked'
+        : 'the prefix is over the ceiling and the summariser reported no coverage';
     verdictReason =
-      `${why}: fail closed — the pointer set may not advance past the last turn whose anchors are in the summary` +
-      (missing > 0 ? ` (${fmt(missing)} claimed turn${missing === 1 ? ' is' : 's are'} missing from it)` : '');
+      `${why}: fail closed — the pointer set may not advance past the last turn whose evidence is in the summary` +
+      (missing > 0 ? ` (${fmt(missing)} claimed turn${missing === 1 ? ' is' : 's are'} not carried by it)` : '');
   } else {
     safe = claimedTurns.filter((r) => r.status === 'covered');
     verdict = missing === 0 ? 'reversible' : 'conditional';
+    const neutral = nothing > 0 ? ` (${fmt(nothing)} more hold nothing to check)` : '';
     verdictReason =
       missing === 0
-        ? 'within the ceiling, and every claimed turn with an anchor has it in the summary'
-        : `summary omits the anchors of ${fmt(missing)} claimed turn${missing === 1 ? '' : 's'}; ` +
+        ? `within the ceiling, and the summary carries every claimed turn that holds something to carry: ${fmt(counts.covered)} covered${neutral}`
+        : `the summary does not carry ${fmt(missing)} claimed turn${missing === 1 ? '' : 's'}; ` +
           'narrow the pointer set to the turns it covers';
   }
 
@@ -376,7 +442,7 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
     counts,
     safeCovered: safe.map((r) => r.id),
     claimedMissingRanges: rangesFromIndexes(orderedIds, missingIndexes),
-    foundAnchors: foundAnchors(results),
+    foundAnchors: foundAnchors(results, summary),
     notes,
   };
   if (typeof cp.recordedPrefixTokens === 'number' && Number.isFinite(cp.recordedPrefixTokens)) {
@@ -402,60 +468,111 @@ function turnsBefore(cp: Checkpoint, name: string, ctx: Context): number {
   return used;
 }
 
-function statusOf(
+/** Why a checkpoint's coverage would be vacuous (no positive evidence is possible), or undefined. */
+function vacuousReason(claimed: number, withText: number, nothing: number, summaryEmpty: boolean): string | undefined {
+  if (summaryEmpty) return 'the summary is empty';
+  if (claimed > 0 && withText === 0) return 'none of its claimed turns has any text';
+  if (claimed > 0 && nothing * 2 > claimed) {
+    return `${fmt(nothing)} of its ${fmt(claimed)} claimed turns hold nothing to check`;
+  }
+  return undefined;
+}
+
+interface SummaryState {
+  opaque: boolean;
+  summaryEmpty: boolean;
+  unverifiable?: string;
+  matcher?: SummaryMatcher;
+  shared?: Map<string, number>;
+}
+
+interface TurnJudgement {
+  status: TurnStatus;
+  reason: string;
+  evidence?: Evidence[];
+  score?: number;
+}
+
+/** One turn's status for one checkpoint, with the evidence and the sentence that explains it. */
+function judgeTurn(
+  ctx: Context,
+  index: number,
+  turn: Turn,
   claimed: boolean,
   reported: boolean | undefined,
-  opaque: boolean,
-  check: AnchorCheck | undefined,
-  matching: AnchorMatching,
-): { status: TurnStatus; reason: string } {
+  state: SummaryState,
+): TurnJudgement {
   if (!claimed) return { status: 'uncovered', reason: REASON_UNCLAIMED };
   if (reported !== undefined) {
     if (reported) return { status: 'covered', reason: REASON_REPORTED };
-    return { status: 'claimed-missing', reason: opaque ? `${REASON_NOT_REPORTED}; ${REASON_OPAQUE}` : REASON_NOT_REPORTED };
+    return { status: 'claimed-missing', reason: REASON_NOT_REPORTED };
   }
-  if (opaque || !check) return { status: 'claimed-missing', reason: REASON_OPAQUE };
-  if (check.outcome === 'none') return { status: 'covered', reason: REASON_NO_ANCHOR };
-  return check.outcome === 'found'
-    ? { status: 'covered', reason: foundReason(check, matching) }
-    : { status: 'claimed-missing', reason: absentReason(check, matching) };
-}
-
-function quoteList(anchors: readonly AnchorEvidence[]): string {
-  return anchors.map((a) => `“${a.anchor}”`).join(', ');
-}
-
-function foundReason(check: AnchorCheck, matching: AnchorMatching): string {
-  const found = check.anchors.filter((a) => a.found);
-  if (check.anchors[0]?.kind === 'explicit') return `anchor ${quoteList(found)} found in the summary`;
-  const rule = matching === 'any' ? '' : ` (rule: ${matching})`;
-  return `${found.length} of ${check.anchors.length} anchors found in the summary: ${quoteList(found)}${rule}`;
-}
-
-function absentReason(check: AnchorCheck, matching: AnchorMatching): string {
-  if (check.anchors[0]?.kind === 'explicit') {
-    return `claimed, but its anchor ${quoteList(check.anchors)} is not in the summary`;
+  if (state.opaque) return { status: 'unverifiable', reason: REASON_OPAQUE };
+  if (typeof state.unverifiable === 'string') {
+    return { status: 'unverifiable', reason: `coverage cannot be checked in this file: ${state.unverifiable}` };
   }
-  const found = check.anchors.filter((a) => a.found);
-  const absent = check.anchors.filter((a) => !a.found);
-  if (found.length === 0) return `claimed, but none of its anchors are in the summary: ${quoteList(absent)}`;
-  return (
-    `claimed, but only ${found.length} of ${check.anchors.length} anchors are in the summary ` +
-    `(rule: ${matching}); absent: ${quoteList(absent)}`
-  );
+  if (typeof turn.anchor === 'string') {
+    // The note's anchor_token: matched exactly, as Python's `in`.
+    const at = state.matcher?.findExact(turn.anchor);
+    const e: Evidence = { text: turn.anchor, kind: 'explicit', found: at !== undefined, weight: 1, sharedBy: 1 };
+    if (at !== undefined) {
+      e.at = at;
+      e.length = turn.anchor.length;
+    }
+    return at !== undefined
+      ? { status: 'covered', reason: `its anchor “${turn.anchor}” is in the summary`, evidence: [e], score: 1 }
+      : { status: 'claimed-missing', reason: `claimed, but its anchor “${turn.anchor}” is not in the summary`, evidence: [e], score: 0 };
+  }
+  const pieces = piecesOf(ctx, index);
+  if (pieces.nothing !== undefined) {
+    return { status: 'nothing-to-check', reason: `nothing worth carrying: ${pieces.nothing}` };
+  }
+  if (state.summaryEmpty || !state.matcher) {
+    return { status: 'claimed-missing', reason: REASON_EMPTY };
+  }
+  const shared = state.shared;
+  const j = judge(pieces.pieces, state.matcher, (key) => shared?.get(key) ?? 1, ctx.threshold);
+  return {
+    status: j.covered ? 'covered' : 'claimed-missing',
+    reason: j.covered ? coveredReason(j.evidence, j.score, ctx.threshold) : missingReason(j.evidence, j.score, ctx.threshold),
+    evidence: j.evidence,
+    score: j.score,
+  };
+}
+
+function quoteList(evidence: readonly Evidence[], max = 4): string {
+  const shown = evidence.slice(0, max).map((e) => `“${e.text}”`).join(', ');
+  return evidence.length > max ? `${shown} and ${evidence.length - max} more` : shown;
+}
+
+function coveredReason(evidence: readonly Evidence[], score: number, threshold: number): string {
+  const found = evidence.filter((e) => e.found);
+  return `the summary carries ${quoteList(found)} (score ${fmtScore(score)} of ${fmtScore(threshold)} needed)`;
+}
+
+function missingReason(evidence: readonly Evidence[], score: number, threshold: number): string {
+  const found = evidence.filter((e) => e.found);
+  const absent = evidence.filter((e) => !e.found);
+  const lacking = absent.length > 0 ? `the summary lacks ${quoteList(absent)}` : 'too little of it is specific to this turn';
+  const weak = found.length > 0 ? `; what it does carry (${quoteList(found, 3)}) is shared with other turns or weak` : '';
+  return `claimed, but ${lacking}${weak} (score ${fmtScore(score)} of ${fmtScore(threshold)} needed)`;
+}
+
+function fmtScore(n: number): string {
+  return (Math.round(n * 100) / 100).toFixed(2);
 }
 
 /**
  * Over the ceiling (or with no ceiling) and no report: the longest run of claimed turns from the start whose
- * anchors are in the summary. Turns with no anchor do not break the run, but the run does not end on them:
- * the pointer set stops at the last turn whose anchor is present (the note's fail-closed rule).
+ * evidence is in the summary. Turns with nothing to check do not break the run, but the run does not end on
+ * them: the pointer set stops at the last covered turn (the note's fail-closed rule).
  */
 function runFromStart(claimedTurns: readonly TurnResult[]): TurnResult[] {
-  let end = 0; // exclusive end of the run, after the last turn with an anchor present
+  let end = 0; // exclusive end of the run, after the last covered turn
   for (let i = 0; i < claimedTurns.length; i++) {
     const r = claimedTurns[i];
-    if (r.status !== 'covered') break;
-    if (r.anchors.some((a) => a.found)) end = i + 1;
+    if (r.status === 'covered') end = i + 1;
+    else if (r.status !== 'nothing-to-check') break;
   }
   return claimedTurns.slice(0, end);
 }
@@ -492,16 +609,19 @@ function ceilingFacts(
   return facts;
 }
 
-function foundAnchors(results: readonly TurnResult[]): { anchor: string; at: number }[] {
+/** Evidence found in the summary, as the summary spells it, for highlighting. */
+function foundAnchors(results: readonly TurnResult[], summary: string): { anchor: string; at: number }[] {
   const seen = new Set<string>();
   const out: { anchor: string; at: number }[] = [];
   for (const r of results) {
-    for (const a of r.anchors) {
-      if (!a.found || a.at === undefined || a.anchor.length === 0) continue;
-      const key = `${a.at}\u0000${a.anchor}`;
+    for (const e of r.evidence) {
+      if (!e.found || e.at === undefined) continue;
+      const anchor = summary.slice(e.at, e.at + (e.length ?? e.text.length));
+      if (anchor.length === 0) continue;
+      const key = `${e.at}\u0000${anchor}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ anchor: a.anchor, at: a.at });
+      out.push({ anchor, at: e.at });
     }
   }
   return out.sort((x, y) => x.at - y.at || x.anchor.localeCompare(y.anchor));
@@ -528,7 +648,7 @@ function failedCheckpoint(cp: Checkpoint, index: number, name: string, message: 
     opaque: cp?.opaque === true,
     truncation: { truncated: false, reasons: [] },
     turns: [],
-    counts: { covered: 0, 'claimed-missing': 0, uncovered: 0 },
+    counts: { covered: 0, 'claimed-missing': 0, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 },
     safeCovered: [],
     claimedMissingRanges: [],
     foundAnchors: [],

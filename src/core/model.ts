@@ -187,6 +187,8 @@ export interface Evidence {
   found: boolean;
   /** Character offset of the first match in the summary, when found. */
   at?: number;
+  /** Length of that match in the summary, when found. */
+  length?: number;
   /** What was matched, when it is not `text` itself (a path's file name, a key=value's value…). */
   matched?: string;
   /** How much it counts towards the turn's score: salience of its kind × specificity to this turn. */

@@ -1,0 +1,381 @@
+// Coverage judged from evidence. For each claimed turn: what it holds (its prose, the arguments of the calls
+// it makes, and — for a tool result — the call it answers), which of those pieces the summary carries, and
+// how much each counts: the salience of its kind divided by how many claimed turns share it (a call and its
+// results count once). A turn is covered when the weight found reaches the coverage threshold; a turn with
+// nothing worth carrying (acknowledgements, bare lookups whose result is its own turn, "updated
+// successfully" confirmations) is `nothing-to-check`. The rules are the same for every format and name no
+// words of any one session.
+import { extractPieces, keyOf, wordsOf, type Piece } from './evidenceText';
+import type { Evidence, EvidenceKind, Turn } from './model';
+
+/** The weight of found evidence a claimed turn needs to count as covered. */
+export const DEFAULT_COVERAGE_THRESHOLD = 1;
+/** At most this many pieces of a turn are weighed and shown (heaviest first). */
+export const MAX_EVIDENCE = 12;
+
+/** How much a piece of each kind says about a turn, before sharing is taken into account. */
+export const SALIENCE: Record<EvidenceKind, number> = {
+  explicit: 1,
+  path: 1,
+  reference: 1,
+  'error-code': 1,
+  url: 0.8,
+  identifier: 0.8,
+  'key-value': 0.8,
+  count: 0.7,
+  quoted: 0.6,
+  command: 0.5,
+  name: 0.5,
+  number: 0.4,
+  weak: 0.1,
+};
+
+/** Call fields that hold what the call changes (the substance of a write or edit). */
+const CONTENT_FIELDS = new Set(['content', 'new_string', 'new_str', 'file_text', 'edits', 'patch', 'new_source', 'diff', 'code', 'insert_text']);
+/** Call fields that only say what a call changes away from: left out. */
+const SKIPPED_FIELDS = new Set(['old_string', 'old_str', 'timeout', 'block', 'limit', 'offset', 'output_mode', 'replace_all', 'run_in_background', '-n', '-i', '-A', '-B', '-C', 'head_limit', 'multiline', 'type', 'security_risk', 'thought']);
+/** Tools that only look things up (normalised names: lower case, letters only). */
+const LOOKUP_TOOLS = new Set([
+  'read', 'readfile', 'view', 'viewfile', 'cat', 'open', 'grep', 'grepsearch', 'glob', 'ls', 'list', 'listdir',
+  'listfiles', 'listdirectory', 'find', 'findfiles', 'filesearch', 'search', 'codebasesearch', 'websearch',
+  'webfetch', 'fetch', 'taskoutput', 'bashoutput', 'getoutput', 'readmanypages', 'lookup', 'todoread',
+]);
+/** Tools that write or edit (normalised names). */
+const WRITE_TOOLS = new Set(['write', 'edit', 'multiedit', 'notebookedit', 'applypatch', 'create', 'writefile', 'editfile', 'strreplace', 'insert']);
+/** Shell verbs that change something: a shell call using one carries its substance in the call itself. */
+const CHANGING_VERBS = new Set([
+  'commit', 'close', 'update', 'install', 'uninstall', 'add', 'rm', 'mv', 'cp', 'mkdir', 'touch', 'push', 'merge',
+  'rebase', 'checkout', 'switch', 'reset', 'revert', 'apply', 'create', 'delete', 'remove', 'claim', 'init', 'tee',
+  'write', 'patch', 'tag', 'publish', 'deploy', 'kill', 'chmod', 'chown', 'ln', 'restore', 'stash', 'cherry',
+]);
+
+/** One tool call found in a turn's text ("[tool call NAME] ARGS", see formats/textOf.ts). */
+export interface ParsedCall {
+  name: string;
+  args: unknown;
+  /** 'lookup': only reads; 'change': writes, edits or runs a changing command; 'action': anything else. */
+  effect: 'lookup' | 'change' | 'action';
+}
+
+/** A turn's prose (every line that is not a tool call) and its calls. */
+export function splitCalls(text: string): { prose: string; calls: ParsedCall[] } {
+  const src = typeof text === 'string' ? text : '';
+  if (!src.includes('[tool call ')) return { prose: src, calls: [] };
+  const prose: string[] = [];
+  const calls: ParsedCall[] = [];
+  let start = 0;
+  while (start <= src.length) {
+    let end = src.indexOf('\n', start);
+    if (end < 0) end = src.length;
+    const line = src.slice(start, end);
+    if (line.startsWith('[tool call ')) {
+      const close = line.indexOf(']');
+      const name = close > 11 ? line.slice(11, close) : 'tool';
+      const rawArgs = close > 0 ? line.slice(close + 1).trim() : '';
+      const args = parseArgs(rawArgs);
+      calls.push({ name, args, effect: effectOf(name, args) });
+    } else {
+      prose.push(line);
+    }
+    start = end + 1;
+  }
+  return { prose: prose.join('\n'), calls };
+}
+
+function parseArgs(raw: string): unknown {
+  if (raw.startsWith('{') || raw.startsWith('[')) {
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+function normalName(name: string): string {
+  let out = '';
+  for (let i = 0; i < name.length && out.length < 40; i++) {
+    const c = name.charCodeAt(i) | 32;
+    if (c >= 97 && c <= 122) out += String.fromCharCode(c);
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The shell command a call runs, when it runs one. */
+function commandOf(args: unknown): string | undefined {
+  if (!isRecord(args)) return undefined;
+  const cmd = args.command ?? args.cmd;
+  if (typeof cmd === 'string') return cmd;
+  if (Array.isArray(cmd)) return cmd.filter((x) => typeof x === 'string').join(' ');
+  return undefined;
+}
+
+function effectOf(name: string, args: unknown): ParsedCall['effect'] {
+  const n = normalName(name);
+  if (isRecord(args)) {
+    for (const field of Object.keys(args)) if (CONTENT_FIELDS.has(field)) return 'change';
+    // An editor tool's sub-command (str_replace_editor view / create).
+    const sub = typeof args.command === 'string' ? normalName(args.command) : '';
+    if (sub === 'view') return 'lookup';
+  }
+  if (WRITE_TOOLS.has(n)) return 'change';
+  if (LOOKUP_TOOLS.has(n)) return 'lookup';
+  const command = commandOf(args);
+  if (command !== undefined) return shellEffect(command);
+  return 'action';
+}
+
+/** A shell command is a lookup unless one of its words is a changing verb or it redirects into a file. */
+function shellEffect(command: string): ParsedCall['effect'] {
+  if (command.includes('>') && !command.includes('2>&1') && !/>\s*\/dev\/null/.test(command.slice(0, 2000))) return 'change';
+  for (const word of wordsOf(command.slice(0, 2000))) if (CHANGING_VERBS.has(word)) return 'change';
+  return 'lookup';
+}
+
+/** Texts of a call's arguments, split into what identifies the call and what it writes. */
+function callTexts(call: ParsedCall): { identity: string[]; content: string[]; prose: string[] } {
+  const identity: string[] = [];
+  const content: string[] = [];
+  const prose: string[] = [];
+  const args = call.args;
+  if (typeof args === 'string') {
+    (call.effect === 'change' ? content : identity).push(args);
+    return { identity, content, prose };
+  }
+  if (!isRecord(args)) return { identity, content, prose };
+  for (const [field, value] of Object.entries(args)) {
+    if (SKIPPED_FIELDS.has(field)) continue;
+    const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : safeJson(value);
+    if (text === '') continue;
+    if (CONTENT_FIELDS.has(field)) content.push(text);
+    else if (field === 'description' || field === 'reason' || field === 'message' || field === 'prompt') prose.push(text);
+    else identity.push(text);
+  }
+  return { identity, content, prose };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** The pieces of a turn before sharing and matching, and whether it holds anything worth carrying. */
+export interface TurnPieces {
+  pieces: (Piece & { fromCall?: boolean })[];
+  /** Why the turn holds nothing worth carrying, when it does not. */
+  nothing?: string;
+}
+
+function isSubstantial(p: Piece): boolean {
+  return p.kind !== 'weak';
+}
+
+/** The command and sub-command a shell call runs ("git commit", "mix test"), as a piece. */
+function commandPiece(command: string): Piece | undefined {
+  const words = command.trim().split(/\s+/, 3);
+  const head = words.slice(0, 2).filter((w) => /^[a-z][a-z0-9_-]*$/.test(w));
+  if (head.length === 0) return undefined;
+  const text = head.join(' ');
+  const key = keyOf(text);
+  return key.length >= 3 ? { text, kind: 'command', key, shareKey: key, at: 0 } : undefined;
+}
+
+function piecesOf(texts: readonly string[]): Piece[] {
+  const out: Piece[] = [];
+  for (const t of texts) out.push(...extractPieces(t));
+  return out;
+}
+
+/**
+ * What a turn holds. `call` is the call a tool result answers; `answeredSeparately` says whether this turn's own
+ * calls have their results in turns of their own.
+ */
+export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces {
+  const text = typeof turn.text === 'string' ? turn.text : '';
+  if (text.trim() === '') return { pieces: [], nothing: 'the turn has no text' };
+  const { prose, calls } = splitCalls(text);
+  const own: (Piece & { fromCall?: boolean })[] = [...extractPieces(prose)];
+  let allLookups = calls.length > 0;
+  for (const call of calls) {
+    const texts = callTexts(call);
+    if (call.effect !== 'lookup') allLookups = false;
+    own.push(...piecesOf(texts.prose));
+    if (call.effect === 'lookup' && answeredSeparately) continue; // its substance is its result's
+    own.push(...piecesOf(texts.identity), ...piecesOf(texts.content));
+    const command = commandOf(call.args);
+    const cp = command !== undefined ? commandPiece(command) : undefined;
+    if (cp) own.push(cp);
+  }
+
+  const answered = turn.answers;
+  if (answered && typeof answered.callText === 'string') {
+    const { calls: answeredCalls } = splitCalls(answered.callText);
+    const identity: Piece[] = [];
+    let change = false;
+    for (const call of answeredCalls) {
+      if (call.effect === 'change') change = true;
+      identity.push(...piecesOf(callTexts(call).identity));
+    }
+    const identityKeys = new Set(identity.map((p) => p.key));
+    const ownNew = own.filter((p) => !identityKeys.has(p.key) && !(p.alt ?? []).some((a) => identityKeys.has(a)));
+    if (change && !ownNew.some(isSubstantial)) {
+      return { pieces: [], nothing: 'a confirmation of a write or edit: the change itself is in the call' };
+    }
+    if (!ownNew.some(isSubstantial) && identity.length === 0) {
+      return { pieces: [], nothing: 'a result with nothing specific in it' };
+    }
+    const merged = dedupe([...ownNew, ...identity.map((p) => ({ ...p, fromCall: true }))]);
+    return { pieces: merged };
+  }
+
+  const pieces = dedupe(own);
+  if (!pieces.some(isSubstantial)) {
+    if (allLookups && answeredSeparately) return { pieces, nothing: 'a bare lookup: what it found is in its result' };
+    return { pieces, nothing: 'no names, paths, numbers or other specifics to carry' };
+  }
+  return { pieces };
+}
+
+function dedupe<T extends Piece>(pieces: T[]): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const p of pieces) {
+    if (seen.has(p.key)) continue;
+    seen.add(p.key);
+    out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Finds pieces in one summary: both sides are reduced to their words (wordsOf), and a piece's words must
+ * appear consecutively. Offsets returned are in the original summary string.
+ */
+export class SummaryMatcher {
+  private readonly words: string[] = [];
+  private readonly starts: number[] = [];
+  private readonly positions = new Map<string, number[]>();
+
+  constructor(readonly summary: string) {
+    const text = typeof summary === 'string' ? summary : '';
+    // wordsOf without offsets would lose positions: walk the text once more to record where each word starts.
+    let offset = 0;
+    for (const w of wordsOf(text)) {
+      const at = findWordStart(text, w, offset);
+      const list = this.positions.get(w);
+      if (list) list.push(this.words.length);
+      else this.positions.set(w, [this.words.length]);
+      this.words.push(w);
+      this.starts.push(at);
+      offset = at + w.length;
+    }
+  }
+
+  /** Offset of the exact (case-sensitive) substring, as Python's `in` finds it; "" is found at 0. */
+  findExact(anchor: string): number | undefined {
+    const at = this.summary.indexOf(anchor);
+    return at >= 0 ? at : undefined;
+  }
+
+  /** Offset where the words of `key` (a normal form, see keyOf) appear in a row, or undefined. */
+  findKey(key: string): number | undefined {
+    return this.findSpan(key)?.at;
+  }
+
+  /** Where the words of `key` appear in a row: start offset and the end of the last word (exclusive). */
+  findSpan(key: string): { at: number; end: number } | undefined {
+    if (key.length === 0) return undefined;
+    const needle = key.split(' ');
+    let pivot = 0;
+    let occurrences: number[] | undefined;
+    for (let j = 0; j < needle.length; j++) {
+      const list = this.positions.get(needle[j]);
+      if (!list) return undefined;
+      if (!occurrences || list.length < occurrences.length) {
+        occurrences = list;
+        pivot = j;
+      }
+    }
+    for (const q of occurrences ?? []) {
+      const p = q - pivot;
+      if (p < 0 || p + needle.length > this.words.length) continue;
+      let ok = true;
+      for (let j = 0; ok && j < needle.length; j++) ok = j === pivot || this.words[p + j] === needle[j];
+      if (ok) {
+        const last = p + needle.length - 1;
+        return { at: this.starts[p], end: this.starts[last] + this.words[last].length };
+      }
+    }
+    return undefined;
+  }
+}
+
+/** Where word `w` (lower case) starts in `text` at or after `from`, tolerant of case. */
+function findWordStart(text: string, w: string, from: number): number {
+  // Words come out of wordsOf in order, so the next case-insensitive occurrence is the one.
+  const n = text.length;
+  for (let i = from; i < n; i++) {
+    if (text[i].toLowerCase() === w[0]) {
+      if (text.slice(i, i + w.length).toLowerCase() === w) return i;
+    }
+  }
+  return from;
+}
+
+export interface Judgement {
+  evidence: Evidence[];
+  score: number;
+  covered: boolean;
+}
+
+/** Weighs a turn's pieces against a summary. `sharedBy(shareKey)` says how many claimed turns hold a piece. */
+export function judge(
+  pieces: TurnPieces['pieces'],
+  matcher: SummaryMatcher,
+  sharedBy: (shareKey: string) => number,
+  threshold: number,
+): Judgement {
+  const weighed = pieces.map((p) => {
+    const shared = Math.max(1, sharedBy(p.shareKey));
+    return { p, shared, weight: round(SALIENCE[p.kind] / shared) };
+  });
+  weighed.sort((x, y) => y.weight - x.weight || x.p.at - y.p.at);
+  const top = weighed.slice(0, MAX_EVIDENCE);
+  let score = 0;
+  const evidence = top.map(({ p, shared, weight }): Evidence => {
+    let span = matcher.findSpan(p.key);
+    let matched: string | undefined;
+    if (span === undefined) {
+      for (const alt of p.alt ?? []) {
+        span = matcher.findSpan(alt);
+        if (span !== undefined) {
+          matched = matcher.summary.slice(span.at, span.end);
+          break;
+        }
+      }
+    }
+    const e: Evidence = { text: p.text, kind: p.kind, found: span !== undefined, weight, sharedBy: shared };
+    if (span !== undefined) {
+      e.at = span.at;
+      e.length = span.end - span.at;
+      score += weight;
+    }
+    if (matched !== undefined) e.matched = matched;
+    if (p.fromCall) e.fromCall = true;
+    return e;
+  });
+  score = round(score);
+  return { evidence, score, covered: score >= threshold };
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

@@ -1,0 +1,554 @@
+// Evidence in a text: the salient names and facts a faithful summary would keep — paths and file names,
+// identifiers and their parts, task/issue/PR ids, URLs, counts with their nouns ("49 tests"), key=value (the
+// value), error codes, quoted phrases, proper nouns — and the weak ones it rarely keeps (colours, timestamps,
+// record ids, hashes, line numbers). Also `wordsOf`, the one normal form both a piece and a summary are
+// compared in. Everything here is a single pass over the text with plain loops: no regex that can backtrack
+// runs on transcript text, and only the first MAX_SCAN_CHARS of a text are scanned.
+import type { EvidenceKind } from './model';
+
+/** Only this much of a text is scanned for evidence (huge tool outputs stay cheap). */
+export const MAX_SCAN_CHARS = 60_000;
+/** A piece longer than this is not a name (minified code, base64): skipped. */
+const MAX_PIECE_CHARS = 200;
+
+/** One piece of evidence found in a text. */
+export interface Piece {
+  /** As the text spells it. */
+  text: string;
+  kind: EvidenceKind;
+  /** Normal form (see wordsOf) that must appear in the summary, words in order. */
+  key: string;
+  /** Other normal forms that also count as found (a path's file name or last two segments, a name's last part). */
+  alt?: string[];
+  /** The form used to count how many turns share this piece (a path's file name; otherwise the key). */
+  shareKey: string;
+  /** Offset of the first occurrence in the text. */
+  at: number;
+}
+
+// Common English words and ubiquitous tech words: never distinctive on their own.
+export const COMMON_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again against all also am an and any are as at be because been before being below ' +
+    'between both but by can could did do does doing done down during each else even ever every few first for ' +
+    'from further get gets go going good got had has have having he her here hers him his how however i if in ' +
+    'into is it its itself just last let lets like make made many may me might more most much must my need ' +
+    'needs new next no nor not now of off ok okay on once one only or other our out over own please same see ' +
+    'she should so some still such sure than thank thanks that the their them then there these they this those ' +
+    'though through to too try two under until up us use used using very via want was way we well were what ' +
+    'when where whether which while who whom why will with within without would yes yet you your ' +
+    'add added back change changed check code continue create created data default error errors file files ' +
+    'fix fixed great help input issue item line lines list look looks name note number output part path read ' +
+    'right run running set start step string task test tests text thing think time true false null none type ' +
+    'update updated user value work working write sounds ahead perfect nice cool done good found total ' +
+    'json http https api url uri html css todo readme yaml sql cli utf ascii uuid id ids pr ci cd ui ux os ' +
+    'monday tuesday wednesday thursday friday saturday sunday january february march april june july august ' +
+    'september october november december the this that these those'
+  ).split(/\s+/),
+);
+
+// Character classes, by code unit; non-ASCII letters are tested once each with a Unicode property.
+const LETTER_RE = /[\p{L}\p{M}]/u;
+function isAsciiLower(c: number): boolean {
+  return c >= 97 && c <= 122;
+}
+function isAsciiUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function isLetterCode(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return isAsciiLower(c) || isAsciiUpper(c);
+  return LETTER_RE.test(text[i]);
+}
+function isUpperAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return isAsciiUpper(c);
+  const ch = text[i];
+  return ch !== ch.toLowerCase() && ch === ch.toUpperCase();
+}
+function isAlnumAt(text: string, i: number): boolean {
+  return isDigit(text.charCodeAt(i)) || isLetterCode(text, i);
+}
+
+/**
+ * The words of a text in the form both sides are compared in: lowercase runs of letters and digits, with
+ * camelCase and PascalCase split ("agentId" → "agent id", "HTMLParser" → "html parser"), so `agent_id`,
+ * `agentId` and "agent id" are the same words. Linear in the text.
+ */
+export function wordsOf(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isAlnumAt(text, i)) {
+      i++;
+      continue;
+    }
+    let start = i;
+    let j = i + 1;
+    while (j < n && isAlnumAt(text, j)) {
+      // Split before an upper-case letter that follows a lower-case one (agentId), or that starts a
+      // capitalised word after an upper-case run (HTMLParser → HTML|Parser).
+      const prevLower = isAsciiLower(text.charCodeAt(j - 1)) || (text.charCodeAt(j - 1) > 127 && !isUpperAt(text, j - 1) && isLetterCode(text, j - 1));
+      const upper = isUpperAt(text, j);
+      const splitCamel = upper && prevLower;
+      const splitRun = upper && j + 1 < n && isUpperAt(text, j - 1) && isAsciiLower(text.charCodeAt(j + 1)) && j - start >= 2;
+      if (splitCamel || splitRun) {
+        out.push(text.slice(start, j).toLowerCase());
+        start = j;
+      }
+      j++;
+    }
+    out.push(text.slice(start, j).toLowerCase());
+    i = j;
+  }
+  return out;
+}
+
+/** The normal form of a text: its words joined by one space. */
+export function keyOf(text: string): string {
+  return wordsOf(text).join(' ');
+}
+
+function isCommonKey(key: string): boolean {
+  if (key.length === 0) return true;
+  for (const w of key.split(' ')) if (!(w.length < 3 || COMMON_WORDS.has(w) || isAllDigits(w))) return false;
+  return true;
+}
+
+function isAllDigits(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return false;
+  return true;
+}
+
+function isHex(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!(isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) return false;
+  }
+  return true;
+}
+
+function hasDigit(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (isDigit(s.charCodeAt(i))) return true;
+  return false;
+}
+
+function hasLetter(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (isLetterCode(s, i)) return true;
+  return false;
+}
+
+function hasInnerCapital(s: string): boolean {
+  for (let i = 1; i < s.length; i++) {
+    if (isUpperAt(s, i) && (isAsciiLower(s.charCodeAt(i - 1)) || isDigit(s.charCodeAt(i - 1)))) return true;
+  }
+  return false;
+}
+
+/** Characters that may be part of a name-like chunk (besides letters and digits). */
+function isChunkPunct(c: number): boolean {
+  // _ - . / \ : @ # $ ~ + = %
+  return c === 95 || c === 45 || c === 46 || c === 47 || c === 92 || c === 58 || c === 64 || c === 35 || c === 36 ||
+    c === 126 || c === 43 || c === 61 || c === 37;
+}
+
+/** Trailing characters that end a sentence or a list, not a name. */
+function isTrailingPunct(c: number): boolean {
+  return c === 46 || c === 58 || c === 45 || c === 47 || c === 92 || c === 61 || c === 43 || c === 64 || c === 37 || c === 126 || c === 36;
+}
+function isLeadingPunct(c: number): boolean {
+  return c === 45 || c === 58 || c === 61 || c === 43 || c === 64 || c === 37 || c === 36;
+}
+
+/** A file extension: 1–5 lower-case letters/digits starting with a letter (ex, ts, jsonl, heex). */
+function isExtension(segment: string): boolean {
+  if (segment.length < 1 || segment.length > 5 || !isAsciiLower(segment.charCodeAt(0))) return false;
+  for (let i = 1; i < segment.length; i++) {
+    const c = segment.charCodeAt(i);
+    if (!isAsciiLower(c) && !isDigit(c)) return false;
+  }
+  return true;
+}
+
+/** Words of a sentence end: a capitalised word right after one of these is not a proper noun. */
+function startsSentence(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i--;
+  if (i < 0) return true;
+  const c = text.charCodeAt(i);
+  // . ! ? : ; newline, opening quotes/brackets, list markers
+  return c === 46 || c === 33 || c === 63 || c === 58 || c === 59 || c === 10 || c === 13 || c === 34 || c === 39 ||
+    c === 40 || c === 91 || c === 96 || c === 8220 || c === 8216 || c === 42 || c === 35 || c === 62 || c === 8594 ||
+    (c === 45 && (i === 0 || text.charCodeAt(i - 1) === 10 || text.charCodeAt(i - 1) === 32));
+}
+
+/** The plain word right after offset `end` (skipping spaces), lowercase, or '' (for counts: "49 tests"). */
+function nextWord(text: string, end: number): string {
+  let i = end;
+  while (i < text.length && text.charCodeAt(i) === 32) i++;
+  let j = i;
+  while (j < text.length && j - i < 24 && isAsciiLower(text.charCodeAt(j) | 32) && isLetterCode(text, j)) j++;
+  if (j < text.length && isAlnumAt(text, j)) return '';
+  return text.slice(i, j).toLowerCase();
+}
+
+/** Singular/plural twin of a noun, so "1 file" and "2 files" style nouns both match ("tests" ↔ "test"). */
+function nounTwin(noun: string): string {
+  return noun.endsWith('s') ? noun.slice(0, -1) : `${noun}s`;
+}
+
+/** Collects the pieces of one text, de-duplicated by key. */
+class PieceSink {
+  readonly pieces: Piece[] = [];
+  private readonly seen = new Set<string>();
+
+  add(text: string, kind: EvidenceKind, key: string, at: number, alt?: string[], shareKey?: string): void {
+    if (key.length === 0 || this.seen.has(key)) return;
+    this.seen.add(key);
+    const piece: Piece = { text, kind, key, at, shareKey: shareKey ?? key };
+    const alts = alt?.filter((a) => a.length > 0 && a !== key && !isCommonKey(a));
+    if (alts && alts.length > 0) piece.alt = alts;
+    this.pieces.push(piece);
+  }
+}
+
+/** Classifies one chunk (already trimmed) found at `at` in `text`, adding what it yields to `sink`. */
+function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink): void {
+  if (chunk.length < 2 || chunk.length > MAX_PIECE_CHARS) return;
+  const lower = chunk.toLowerCase();
+
+  // URLs: the address without its scheme.
+  if (lower.startsWith('http://') || lower.startsWith('https://')) {
+    const rest = chunk.slice(chunk.indexOf('//') + 2);
+    const key = keyOf(rest);
+    if (key.length > 0) sink.add(chunk, 'url', key, at);
+    return;
+  }
+
+  // key=value: the value is the fact (--status=done, PORT=8080).
+  const eq = chunk.indexOf('=');
+  if (eq > 0 && eq < chunk.length - 1) {
+    const value = chunk.slice(eq + 1);
+    const valueKey = keyOf(value);
+    if (valueKey.length > 0 && (valueKey.length >= 3 || hasDigit(value)) && !isCommonKey(valueKey)) {
+      sink.add(chunk, 'key-value', `${keyOf(chunk.slice(0, eq))} ${valueKey}`.trim(), at, [valueKey], valueKey);
+    }
+    return;
+  }
+
+  // #1234, PR #1234: a reference by number.
+  if (chunk.charCodeAt(0) === 35 /* # */) {
+    const rest = chunk.slice(1);
+    if (isAllDigits(rest) && rest.length >= 2) {
+      sink.add(chunk, 'reference', rest, at);
+      return;
+    }
+    if (isHex(rest) && (rest.length === 3 || rest.length === 6 || rest.length === 8)) {
+      sink.add(chunk, 'weak', keyOf(rest), at); // a colour
+      return;
+    }
+  }
+
+  const hasSlash = chunk.includes('/') || chunk.includes('\\');
+  if (hasSlash) {
+    classifyPath(chunk, at, sink);
+    return;
+  }
+
+  // Namespaced names: Foo::bar, Mod:func.
+  if (chunk.includes('::')) {
+    const parts = chunk.split('::').filter((p) => p.length > 0);
+    const last = parts[parts.length - 1] ?? '';
+    const key = keyOf(chunk);
+    if (parts.length >= 2) sink.add(chunk, 'identifier', key, at, [keyOf(last)]);
+    return;
+  }
+  if (chunk.includes(':')) {
+    // key:value, file.ts:42, 21:54:53 — split and classify the parts.
+    if (isTimeLike(chunk)) {
+      sink.add(chunk, 'weak', keyOf(chunk), at);
+      return;
+    }
+    let offset = 0;
+    for (const part of chunk.split(':')) {
+      if (part.length > 0) classifyChunk(part, at + offset, text, sink);
+      offset += part.length + 1;
+    }
+    return;
+  }
+
+  // Numbers.
+  if (isAllDigits(chunk)) {
+    const noun = nextWord(text, at + chunk.length);
+    if (noun.length >= 3 && !COMMON_WORDS.has(noun)) {
+      sink.add(`${chunk} ${noun}`, 'count', `${chunk} ${noun}`, at, [`${chunk} ${nounTwin(noun)}`], `${chunk} ${noun}`);
+      return;
+    }
+    if (chunk.length >= 3) sink.add(chunk, 'number', chunk, at);
+    return;
+  }
+  if (isVersionOrDate(chunk)) {
+    const kind: EvidenceKind = isDateLike(chunk) ? 'weak' : 'number';
+    sink.add(chunk, kind, keyOf(chunk), at);
+    return;
+  }
+  if (isUuidLike(chunk)) {
+    sink.add(chunk, 'weak', keyOf(chunk), at);
+    return;
+  }
+  // Hashes: 7+ hex digits with letters and digits (git shas, record ids).
+  if (chunk.length >= 7 && isHex(chunk) && hasDigit(chunk) && hasLetter(chunk)) {
+    sink.add(chunk, 'weak', lower, at);
+    return;
+  }
+
+  // Error codes: upper-case letters with digits (E0308, TS2345, ERR_LEDGER_4107, JIRA-123).
+  if (isErrorCode(chunk)) {
+    sink.add(chunk, hasDash(chunk) && !chunk.includes('_') ? 'reference' : 'error-code', keyOf(chunk), at);
+    return;
+  }
+
+  // Dotted names: name.ext is a file, a.b.c a qualified identifier, spotter-fum.1 a task id.
+  if (chunk.includes('.')) {
+    classifyDotted(chunk, at, sink);
+    return;
+  }
+
+  const key = keyOf(chunk);
+  if (key.length === 0) return;
+  const digit = hasDigit(chunk);
+  const letter = hasLetter(chunk);
+  if (chunk.includes('_') && letter) {
+    if (key.replace(/ /g, '').length >= 4) sink.add(chunk, 'identifier', key, at);
+    return;
+  }
+  if (hasInnerCapital(chunk) && letter) {
+    sink.add(chunk, 'identifier', key, at);
+    return;
+  }
+  if (hasDash(chunk)) {
+    if (digit && letter) sink.add(chunk, 'reference', key, at);
+    else if (letter && !isCommonKey(key) && key.split(' ').length >= 2) sink.add(chunk, 'identifier', key, at);
+    return;
+  }
+  if (digit && letter) {
+    if (chunk.length >= 4) sink.add(chunk, 'identifier', key, at);
+    return;
+  }
+  if (!letter || chunk.length < 4 || COMMON_WORDS.has(lower)) return;
+  // Plain words: upper-case names (ENOENT) and proper nouns (capitalised mid-sentence).
+  if (isAllUpper(chunk) && chunk.length >= 4) {
+    sink.add(chunk, 'name', key, at);
+    return;
+  }
+  if (isUpperAt(chunk, 0) && !startsSentence(text, at)) sink.add(chunk, 'name', key, at);
+}
+
+function hasDash(s: string): boolean {
+  return s.includes('-');
+}
+
+function isAllUpper(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!(isAsciiUpper(c) || c === 95)) return false;
+  }
+  return true;
+}
+
+function isErrorCode(s: string): boolean {
+  if (s.length < 3 || !isAsciiUpper(s.charCodeAt(0)) || !hasDigit(s)) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!(isAsciiUpper(c) || isDigit(c) || c === 95 || c === 45)) return false;
+  }
+  return true;
+}
+
+/** 12:30, 21:54:53.209Z, 2026-02-10T21:54:53 */
+function isTimeLike(s: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (isDigit(c)) digits++;
+    else if (!(c === 58 || c === 46 || c === 45 || c === 84 || c === 90 || c === 43)) return false;
+  }
+  return digits >= 4;
+}
+
+/** 1.2.3, v2.1.38, 2026-02-11, 3.14 */
+function isVersionOrDate(s: string): boolean {
+  let i = s.charCodeAt(0) === 118 || s.charCodeAt(0) === 86 ? 1 : 0;
+  if (i >= s.length || !isDigit(s.charCodeAt(i))) return false;
+  let separators = 0;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46 || c === 45) {
+      separators++;
+      if (i + 1 >= s.length || !isDigit(s.charCodeAt(i + 1))) return false;
+    } else if (!isDigit(c)) return false;
+  }
+  return separators >= 1;
+}
+
+function isDateLike(s: string): boolean {
+  return s.length === 10 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45;
+}
+
+/** 8-4-4-4-12 hex groups, or any dashed run of hex groups of which one is 8+ long. */
+function isUuidLike(s: string): boolean {
+  const groups = s.split('-');
+  if (groups.length < 3) return false;
+  let long = false;
+  for (const g of groups) {
+    if (!isHex(g)) return false;
+    if (g.length >= 8) long = true;
+  }
+  return long;
+}
+
+function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
+  const segs = chunk.split('.');
+  if (segs.some((s) => s.length === 0)) return;
+  if (segs.every((s) => s.length <= 1)) return; // e.g, i.e
+  const key = keyOf(chunk);
+  const last = segs[segs.length - 1];
+  const first = segs[0];
+  // spotter-fum.1, obz.2: a task id (a name, then a number).
+  if (segs.length === 2 && isAllDigits(last) && hasLetter(first)) {
+    sink.add(chunk, 'reference', key, at);
+    return;
+  }
+  if (!hasLetter(chunk)) return;
+  if (segs.length === 2 && isExtension(last) && !isAllDigits(first)) {
+    // A file name; its stem counts too when it is distinctive (jsonl_parser.ex → "jsonl parser").
+    const stem = keyOf(first);
+    const stemDistinctive = stem.length >= 5 && (first.includes('_') || first.includes('-') || hasInnerCapital(first));
+    sink.add(chunk, 'path', key, at, stemDistinctive ? [stem] : undefined, key);
+    return;
+  }
+  // Qualified names: Foo.Bar.baz → also its last part when that is itself a name.
+  const lastKey = keyOf(last);
+  const lastDistinctive = last.length >= 4 && (last.includes('_') || hasInnerCapital(last) || !COMMON_WORDS.has(last.toLowerCase()));
+  sink.add(chunk, 'identifier', key, at, lastDistinctive && lastKey.includes(' ') ? [lastKey] : undefined);
+}
+
+function classifyPath(chunk: string, at: number, sink: PieceSink): void {
+  const segments: string[] = [];
+  for (const s of chunk.split(/[/\\]/)) if (s.length > 0) segments.push(s);
+  if (segments.length === 0) return;
+  const key = keyOf(chunk);
+  if (key.length === 0) return;
+  // name/arity (render/2, length/1): an identifier.
+  if (segments.length === 2 && isAllDigits(segments[1]) && segments[1].length <= 2 && hasLetter(segments[0])) {
+    if (segments[0].length >= 3) sink.add(chunk, 'identifier', key, at);
+    return;
+  }
+  const rooted = chunk.startsWith('/') || chunk.startsWith('~') || chunk.startsWith('.') || chunk.startsWith('\\');
+  if (segments.length === 1 && (!rooted || chunk.length < 4)) return;
+  const base = segments[segments.length - 1];
+  const baseDot = base.lastIndexOf('.');
+  const baseHasExt = baseDot > 0 && isExtension(base.slice(baseDot + 1));
+  if (!rooted && !baseHasExt && !hasDigit(chunk) && isCommonKey(key)) return; // and/or
+  // Two plain lower-case words (creation/loading): as likely prose as a directory.
+  if (!rooted && !baseHasExt && segments.length === 2 && segments.every((s) => /^[a-z]+$/.test(s))) return;
+  const alt: string[] = [];
+  const baseKey = keyOf(base);
+  if (segments.length >= 2 && (baseHasExt || base.length >= 6)) alt.push(baseKey);
+  if (segments.length >= 3) alt.push(keyOf(`${segments[segments.length - 2]}/${base}`));
+  // The file name decides how many turns share the path (the same file under two roots is one file).
+  sink.add(chunk, 'path', key, at, alt, baseHasExt ? baseKey : key);
+}
+
+/** Index just past the quoted phrase that opens at `i` (its closing quote), or -1. Looks at most 80 chars ahead. */
+function quoteEnd(text: string, i: number): number {
+  const open = text.charCodeAt(i);
+  const close = open === 8220 ? 8221 : open === 8216 ? 8217 : open;
+  const limit = Math.min(text.length, i + 82);
+  for (let j = i + 1; j < limit; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 10) return -1;
+    if (c === close) return j;
+  }
+  return -1;
+}
+
+function isQuote(c: number): boolean {
+  return c === 34 || c === 39 || c === 96 || c === 8220 || c === 8216;
+}
+
+/** Quoted phrases of 2–10 words that are not code: "Closed bead and committed". */
+function addQuoted(text: string, sink: PieceSink): void {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (!isQuote(c)) continue;
+    // A single quote touching a letter on its outer side is an apostrophe (don't, it's).
+    if (c === 39 && i > 0 && isAlnumAt(text, i - 1)) continue;
+    const end = quoteEnd(text, i);
+    if (end < 0) continue;
+    const inner = text.slice(i + 1, end).trim();
+    i = end; // phrases do not nest
+    if (inner.length < 6) continue;
+    let code = false;
+    for (let k = 0; k < inner.length && !code; k++) {
+      const d = inner.charCodeAt(k);
+      code = d === 92 || d === 60 || d === 62 || d === 61 || d === 59 || d === 123 || d === 125 || d === 124 || d === 36 || d === 40 || d === 91;
+    }
+    if (code) continue;
+    const words = wordsOf(inner);
+    if (words.length < 2 || words.length > 10) continue;
+    const key = words.join(' ');
+    if (isCommonKey(key)) continue;
+    sink.add(inner, 'quoted', key, i + 1);
+  }
+}
+
+/** Every distinct piece of evidence in a text, in text order of first occurrence (quoted phrases last). */
+export function extractPieces(text: string): Piece[] {
+  const src = typeof text === 'string' ? (text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text) : '';
+  const sink = new PieceSink();
+  const n = src.length;
+  let i = 0;
+  while (i < n) {
+    const c = src.charCodeAt(i);
+    if (!(isAlnumAt(src, i) || isChunkPunct(c))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n && (isAlnumAt(src, j) || isChunkPunct(src.charCodeAt(j)))) {
+      // A literal escape of logged JSON (\n, \t, \") ends the chunk.
+      if (src.charCodeAt(j) === 92 && j + 1 < n && 'ntr"'.includes(src[j + 1])) break;
+      j++;
+    }
+    let start = i;
+    let end = j;
+    while (start < end && isLeadingPunct(src.charCodeAt(start))) start++;
+    while (end > start && isTrailingPunct(src.charCodeAt(end - 1))) end--;
+    // A literal escape at the start (\n in logged JSON) is not part of the name.
+    while (start + 1 < end && src.charCodeAt(start) === 92 && 'ntr'.includes(src[start + 1])) start += 2;
+    if (end > start) {
+      const chunk = src.slice(start, end);
+      let alnum = false;
+      for (let k = 0; k < chunk.length && !alnum; k++) alnum = isAlnumAt(chunk, k);
+      if (alnum && !isPlainLowerWord(chunk)) classifyChunk(chunk, start, src, sink);
+    }
+    i = j + (j < n && src.charCodeAt(j) === 92 ? 2 : 0);
+    if (i === j && j === start) i++;
+  }
+  addQuoted(src, sink);
+  return sink.pieces;
+}
+
+/** Plain lower-case a–z words (most of any prose) are never evidence on their own. */
+function isPlainLowerWord(token: string): boolean {
+  for (let i = 0; i < token.length; i++) if (!isAsciiLower(token.charCodeAt(i))) return false;
+  return true;
+}

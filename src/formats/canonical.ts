@@ -13,6 +13,7 @@ import type {
   Turn,
   TurnId,
 } from '../core/model';
+import { withUnreadableTextProblems } from './unreadableText';
 
 const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
 
@@ -79,13 +80,13 @@ export class CanonicalReader implements TranscriptReader {
   }
 
   finish(): Transcript {
-    return {
+    return withUnreadableTextProblems({
       format: this.format,
       turns: this.turns.slice(),
       checkpoints: this.checkpoints.slice(),
       problems: this.problems.slice(),
       lineCount: this.lineCount,
-    };
+    });
   }
 
   private problem(line: number, severity: Problem['severity'], message: string): void {

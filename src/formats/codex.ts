@@ -222,8 +222,6 @@ export class CodexReader extends RebuildingReader {
     if (opaque) {
       notes.unshift(OPAQUE_NOTE);
       problems.push({ line: n, severity: 'info', message: `line ${n}: compaction ${summaryId} was done remotely; its summary is encrypted, so whether it covers the ${claimedIds.length} claimed items cannot be verified.` });
-    } else if (message.trim() === '') {
-      problems.push({ line: n, severity: 'warning', message: `line ${n}: compaction ${summaryId} has an empty summary message and no encrypted summary: the claimed items are covered by nothing.` });
     }
     const checkpoint: Checkpoint = { summaryId, summary: message, claimedIds, span: lineSpan(line), turnsBefore: turns.length, notes };
     if (opaque) checkpoint.opaque = true;

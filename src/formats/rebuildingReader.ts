@@ -1,7 +1,9 @@
 // Base of the readers that keep every pushed line and read the whole transcript again in finish(): the
 // result is cached, and rebuilt only when lines were pushed since the last finish(). Subclasses say what
-// they keep (push), what identifies that state (stateKey) and how to read it (build).
+// they keep (push), what identifies that state (stateKey) and how to read it (build). What is built gets the
+// problems of turns and summaries with no readable text (unreadableText.ts).
 import type { FormatId, RawLine, ReaderContext, Transcript, TranscriptReader } from '../core/model';
+import { withUnreadableTextProblems } from './unreadableText';
 
 export abstract class RebuildingReader implements TranscriptReader {
   abstract readonly format: FormatId;
@@ -13,7 +15,7 @@ export abstract class RebuildingReader implements TranscriptReader {
 
   finish(): Transcript {
     const key = this.stateKey();
-    if (this.cache?.key !== key) this.cache = { key, transcript: this.build() };
+    if (this.cache?.key !== key) this.cache = { key, transcript: withUnreadableTextProblems(this.build()) };
     const t = this.cache.transcript;
     return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
   }

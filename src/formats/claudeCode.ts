@@ -5,7 +5,8 @@
 // turn's recorded size), one per user prompt, one per tool-result record (role 'tool'). Skipped: progress,
 // file-history-snapshot, queue-operation and other bookkeeping records, `system` records other than
 // compact_boundary, `type:"summary"` title records, `isMeta` reminders, transcript-only records and
-// sidechain (sub-agent) records. Thinking blocks are not part of a turn's text (see textOf.ts).
+// sidechain (sub-agent) records. Thinking blocks are not part of a turn's text (see textOf.ts). A tool-result turn
+// `answers` the reply whose tool_use blocks its tool_result blocks name (tool_use_id = tool_use id).
 //
 // Checkpoints: each `compact_boundary` with the `isCompactSummary` record after it. Claimed turns: walk
 // `parentUuid` back from the boundary's `logicalParentUuid` to the previous boundary; every turn with a record on
@@ -33,6 +34,7 @@ import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { joinSpans, lineSpan } from './sourceSpan';
 import { formatCount, textOf, toolNames } from './textOf';
+import { CallLinks, callsOf } from './toolLinks';
 
 /** Record types that carry nothing the model saw. */
 const NOISE_TYPES = new Set([
@@ -145,6 +147,7 @@ export class ClaudeCodeReader extends RebuildingReader {
     const assistantTurns = new Map<number, AssistantTurn>();
     const toolNameById = new Map<string, string>();
     const resultTurnsByToolUse = new Map<string, number[]>();
+    const calls = new CallLinks();
     const usedIds = new Set<string>();
     const boundaries: Boundary[] = [];
     const unknownTypes = new Set<string>();
@@ -202,6 +205,7 @@ export class ClaudeCodeReader extends RebuildingReader {
             if (typeof block.name === 'string') toolNameById.set(block.id, block.name);
           }
         }
+        for (const call of callsOf(message)) calls.add(call.id, turn.id, call.text);
         const names = toolNames(message.content);
         if (names.length > 0) {
           const previous = turn.label === 'reply' ? [] : (turn.label ?? '').split(', ');
@@ -222,7 +226,10 @@ export class ClaudeCodeReader extends RebuildingReader {
         const useIds = results.map((b) => (b as JsonObject).tool_use_id).filter((x): x is string => typeof x === 'string');
         for (const useId of useIds) resultTurnsByToolUse.set(useId, [...(resultTurnsByToolUse.get(useId) ?? []), index]);
         const names = [...new Set(useIds.map((u) => toolNameById.get(u)).filter((n): n is string => n !== undefined))];
-        turns.push({ id, role: 'tool', text: textOf(content).trim(), span: lineSpan(line), label: names.length > 0 ? `${names.join(', ')} result` : 'tool result' });
+        const turn: Turn = { id, role: 'tool', text: textOf(content).trim(), span: lineSpan(line), label: names.length > 0 ? `${names.join(', ')} result` : 'tool result' };
+        const answers = calls.answersFor(useIds);
+        if (answers !== undefined) turn.answers = answers;
+        turns.push(turn);
       } else {
         turns.push({ id, role: 'user', text: textOf(content).trim(), span: lineSpan(line), label: 'prompt' });
       }

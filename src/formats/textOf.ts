@@ -72,15 +72,18 @@ export function textOf(content: unknown): string {
   return blockText(content);
 }
 
-/** OpenAI chat `tool_calls` ([{function:{name, arguments}}]) or LangChain `tool_calls` ([{name, args}]) as text. */
+/** One entry of OpenAI chat `tool_calls` ({function:{name, arguments}}) or LangChain `tool_calls` ({name, args}) as text. */
+export function toolCallEntryText(call: unknown): string {
+  if (!isObject(call)) return '';
+  if (isObject(call.function)) return toolCallText(call.function.name, call.function.arguments);
+  return toolCallText(call.name, call.args ?? call.arguments ?? call.input);
+}
+
+/** OpenAI chat or LangChain `tool_calls` as text, one call a line. */
 export function toolCallsText(toolCalls: unknown): string {
   if (!Array.isArray(toolCalls)) return '';
   return toolCalls
-    .map((call) => {
-      if (!isObject(call)) return '';
-      if (isObject(call.function)) return toolCallText(call.function.name, call.function.arguments);
-      return toolCallText(call.name, call.args ?? call.arguments ?? call.input);
-    })
+    .map(toolCallEntryText)
     .filter((text) => text !== '')
     .join('\n');
 }

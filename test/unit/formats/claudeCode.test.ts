@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SideFile, Transcript } from '../../../src/core/model';
 import { ClaudeCodeReader } from '../../../src/formats/claudeCode';
-import { CORPUS, corpusBytes, feed, requireCorpus, splitLines } from './feedLines';
+import { CORPUS, corpusBytes, feed, feedAppending, requireCorpus, splitLines } from './feedLines';
 import { fuzzReader } from './fuzz';
 
 function sideFilesOf(relative: string): SideFile[] {
@@ -76,6 +76,17 @@ describe('formats/claudeCode: real sessions of the corpus', function () {
         assert.equal(hints.expectedLastSection, 9);
         if (s.trigger === 'auto') assert.deepEqual(hints.expectedClosings, ['Please continue the conversation']);
         else assert.equal(hints.expectedClosings, undefined); // a manual /compact gets no "Please continue" line
+      });
+      it('links every tool result to the reply whose tool_use it answers', () => {
+        const byId = new Map(t.turns.map((turn) => [turn.id, turn]));
+        const results = t.turns.filter((turn) => turn.role === 'tool');
+        assert.ok(results.length > 0);
+        for (const result of results) {
+          assert.ok(result.answers, `turn ${result.id} answers nothing`);
+          const call = byId.get(result.answers.turnId);
+          assert.equal(call?.role, 'assistant');
+          for (const text of result.answers.callText.split('\n')) assert.ok(text.startsWith('[tool call ') && call.text.includes(text), `${result.id}: ${text}`);
+        }
       });
       it('marks the budget as assumed, and records reply sizes from usage', () => {
         const cp = t.checkpoints[0];
@@ -316,5 +327,37 @@ describe('formats/claudeCode: compaction shapes', () => {
 
   it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
     fuzzReader(() => new ClaudeCodeReader({ fileName: 'x.jsonl', defaultBudget: 100 }), jsonl(session()).trimEnd());
+  });
+});
+
+describe('formats/claudeCode: tool results answer their calls', () => {
+  it('a tool_result answers the reply (grouped by message.id) whose tool_use has its tool_use_id', () => {
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(session()));
+    const [r1, r2] = [t.turns[2], t.turns[3]];
+    assert.deepEqual(r1.answers, { turnId: 'msg_A', callText: '[tool call Read] {"file_path":"ledger.ts"}' });
+    assert.deepEqual(r2.answers, { turnId: 'msg_A', callText: '[tool call Grep] {"pattern":"ERR"}' });
+    assert.ok(t.turns.filter((turn) => turn.role !== 'tool').every((turn) => turn.answers === undefined));
+  });
+
+  it('one record answering two calls gets both, one a line; a call not in the file gives no answers', () => {
+    const records = [
+      user('u1', null, 'Fix ERR_4107'),
+      reply('a1', 'u1', 'msg_A', [{ type: 'tool_use', id: 'tu1', name: 'Read', input: { file_path: 'a.ts' } }]),
+      reply('a2', 'a1', 'msg_A', [{ type: 'tool_use', id: 'tu2', name: 'Bash', input: { command: 'npm test' } }]),
+      user('r1', 'a2', [{ type: 'tool_result', tool_use_id: 'tu1', content: 'a' }, { type: 'tool_result', tool_use_id: 'tu2', content: '3 passing' }]),
+      user('r2', 'r1', [{ type: 'tool_result', tool_use_id: 'tu_gone', content: 'from an earlier session' }]),
+    ];
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(records));
+    assert.deepEqual(t.turns[2].answers, { turnId: 'msg_A', callText: '[tool call Read] {"file_path":"a.ts"}\n[tool call Bash] {"command":"npm test"}' });
+    assert.equal(t.turns[3].answers, undefined);
+  });
+
+  it('the links are the same when the file is read as it grows', () => {
+    const text = jsonl(session());
+    const whole = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), text);
+    for (const cut of [5, 6, 7, 11]) {
+      const grown = feedAppending(new ClaudeCodeReader({ fileName: 'x.jsonl' }), text, cut);
+      assert.deepEqual(grown.turns.map((turn) => turn.answers), whole.turns.map((turn) => turn.answers), `cut after line ${cut}`);
+    }
   });
 });

@@ -1,5 +1,5 @@
 // Test helper: splits bytes into RawLines with the same LineSplitter the CLI and the extension use, and reads
-// them with a reader; also finds the shared corpus.
+// them with a reader (at once, or in two parts as a file that grows); also finds the shared corpus.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -17,6 +17,18 @@ export function splitLines(bytes: Buffer): RawLine[] {
 /** Pushes every line of `input` into `reader` and returns what it read. */
 export function feed(reader: TranscriptReader, input: Buffer | string): Transcript {
   for (const line of splitLines(typeof input === 'string' ? Buffer.from(input, 'utf8') : input)) reader.push(line);
+  return reader.finish();
+}
+
+/**
+ * Reads `input` as an agent still writing would leave it: the first `cut` lines, finish(), then the rest and
+ * finish() again. Returns what the last finish() read, to compare with a read of the whole file at once.
+ */
+export function feedAppending(reader: TranscriptReader, input: string, cut: number): Transcript {
+  const lines = splitLines(Buffer.from(input, 'utf8'));
+  for (const line of lines.slice(0, cut)) reader.push(line);
+  reader.finish();
+  for (const line of lines.slice(cut)) reader.push(line);
   return reader.finish();
 }
 

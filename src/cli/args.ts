@@ -1,50 +1,76 @@
-// Parses the command line of `compaction-lens`. Returns either the options or a user-facing error.
-import type { AnchorMatching, FormatId } from '../core/model';
+// Parses the command line of `compaction-lens` (the `check` and `eval` commands). Returns either the options
+// or a user-facing error.
+import type { FormatId } from '../core/model';
 import { DEFAULT_RATIO_FLOOR } from '../core/defaults';
+import { DEFAULT_COVERAGE_THRESHOLD } from '../core/evidence';
 import { isFormatId, FORMATS } from '../formats/readers';
 import { DEFAULT_ENCODING, ENCODINGS, isEncodingName, type EncodingName } from '../node/tokenCounter';
 
-export interface CheckOptions {
-  files: string[];
-  json: boolean;
-  sarif: boolean;
+/** What steers the analysis of a transcript, shared by `check` and `eval`. */
+export interface AnalysisSettings {
   ratioFloor: number;
   encoding: EncodingName;
   format?: FormatId;
-  anchorMatching: AnchorMatching;
+  /** The weighted evidence a claimed turn needs found in the summary; undefined = the core's default. */
+  coverageThreshold?: number;
   /** Summary budget to assume when a transcript records none (overrides the per-format default). */
   budget?: number;
   maxLineBytes?: number;
+}
+
+export interface CheckOptions extends AnalysisSettings {
+  files: string[];
+  json: boolean;
+  sarif: boolean;
   color: boolean;
+}
+
+export interface EvalOptions extends AnalysisSettings {
+  labelsPath: string;
+  /** The transcript to analyse; undefined = the labels' `file`, relative to the corpus folder. */
+  transcriptPath?: string;
+  json: boolean;
+  /** Exit 1 when the agreement on covered/missing labels is lower than this fraction (0–1). */
+  minAgreement?: number;
 }
 
 export type ParsedArgs =
   | { kind: 'check'; options: CheckOptions }
+  | { kind: 'eval'; options: EvalOptions }
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'error'; message: string };
 
 export const USAGE = `Usage: compaction-lens check FILE… [options]
+       compaction-lens eval LABELS.json [TRANSCRIPT] [--json] [--threshold N] [--min-agreement X]
 
-Checks every compaction checkpoint in each transcript: does its summary really cover the turns its
+check: checks every compaction checkpoint in each transcript: does its summary really cover the turns its
 pointer set claims?
+
+eval: compares the statuses of one checkpoint's turns with hand-made labels (see docs/accuracy.md) and
+prints the agreement, the confusion matrix and every disagreement with its evidence. TRANSCRIPT defaults to
+the labels' "file", relative to the folder above the labels file.
 
 Options:
   --json                 print one JSON document instead of text
-  --sarif                print SARIF 2.1.0 (for CI code-scanning) instead of text
+  --sarif                (check) print SARIF 2.1.0 (for CI code-scanning) instead of text
+  --threshold N          weighted evidence a claimed turn needs found in the summary to count as covered
+                         (default ${DEFAULT_COVERAGE_THRESHOLD})
+  --min-agreement X      (eval) exit 1 when the agreement is below X (a fraction, 0–1); without it eval exits 0
   --ratio-floor N        R_low, the compression-ratio floor (default ${DEFAULT_RATIO_FLOOR}); ceiling = budget × N
   --encoding E           tiktoken encoding for counting: ${ENCODINGS.join(' | ')} (default ${DEFAULT_ENCODING})
-  --format F             read every FILE as this format instead of detecting it:
+  --format F             read every transcript as this format instead of detecting it:
                          ${FORMATS.map((format) => format.id).join(' | ')}
-  --anchor-matching M    derived anchors a turn needs in the summary: any | majority | all (default any)
   --budget N             summary budget (tokens) to assume when a transcript records none
   --max-line-mb N        skip records longer than N MB (default 16)
   --no-color             plain text even on a terminal
   -h, --help             show this help
   --version              show the version
 
-Exit status: 0 every checkpoint is reversible and nothing is wrong; 1 findings (claimed-missing turns,
-a truncated summary, a verdict other than reversible, or unreadable lines); 2 an input could not be used.`;
+Exit status of check: 0 every checkpoint is reversible and nothing is wrong; 1 findings (claimed-missing
+turns, a truncated summary, a verdict other than reversible — unverifiable coverage is fail-closed — or
+unreadable lines); 2 an input could not be used.
+Exit status of eval: 0 measured; 1 agreement below --min-agreement; 2 bad labels or an unusable transcript.`;
 
 function positiveNumber(flag: string, value: string | undefined): number | string {
   const number = Number(value);
@@ -54,80 +80,116 @@ function positiveNumber(flag: string, value: string | undefined): number | strin
   return number;
 }
 
-export function parseArgs(argv: string[], stdoutIsTty: boolean): ParsedArgs {
-  if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { kind: 'help' };
-  if (argv[0] === '--version') return { kind: 'version' };
-  if (argv[0] !== 'check') {
-    return { kind: 'error', message: `unknown command ${JSON.stringify(argv[0])}; the command is "check" (see --help)` };
+function fraction(flag: string, value: string | undefined): number | string {
+  const number = Number(value);
+  if (value === undefined || value === '' || !Number.isFinite(number) || number < 0 || number > 1) {
+    return `${flag} needs a fraction from 0 to 1 (e.g. 0.9), got ${value === undefined ? 'nothing' : JSON.stringify(value)}`;
   }
-  const options: CheckOptions = {
-    files: [],
-    json: false,
-    sarif: false,
-    ratioFloor: DEFAULT_RATIO_FLOOR,
-    encoding: DEFAULT_ENCODING,
-    anchorMatching: 'any',
-    color: stdoutIsTty && process.env.NO_COLOR === undefined,
-  };
-  for (let i = 1; i < argv.length; i += 1) {
+  return number;
+}
+
+/** Mutable state of one parse: the settings both commands share, the flags of each, and the positionals. */
+interface Parsed {
+  settings: AnalysisSettings;
+  positionals: string[];
+  json: boolean;
+  sarif: boolean;
+  color: boolean;
+  minAgreement?: number;
+}
+
+/** Reads the flags after the command name; returns an error message, 'help', or undefined when all is well. */
+function readFlags(command: 'check' | 'eval', argv: string[], parsed: Parsed): string | 'help' | undefined {
+  const { settings } = parsed;
+  for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = () => (inline !== undefined ? inline : argv[++i]);
+    const checked = (parse: (flag: string, value: string | undefined) => number | string, set: (n: number) => void): string | undefined => {
+      const n = parse(flag, value());
+      if (typeof n === 'string') return n;
+      set(n);
+      return undefined;
+    };
+    let error: string | undefined;
     switch (flag) {
       case '--json':
-        options.json = true;
+        parsed.json = true;
         break;
       case '--sarif':
-        options.sarif = true;
+        if (command === 'eval') return '--sarif is for check; eval prints text or --json';
+        parsed.sarif = true;
         break;
       case '--no-color':
-        options.color = false;
+        parsed.color = false;
         break;
       case '-h':
       case '--help':
-        return { kind: 'help' };
-      case '--ratio-floor': {
-        const n = positiveNumber(flag, value());
-        if (typeof n === 'string') return { kind: 'error', message: n };
-        options.ratioFloor = n;
+        return 'help';
+      case '--ratio-floor':
+        error = checked(positiveNumber, (n) => (settings.ratioFloor = n));
         break;
-      }
-      case '--budget': {
-        const n = positiveNumber(flag, value());
-        if (typeof n === 'string') return { kind: 'error', message: n };
-        options.budget = n;
+      case '--threshold':
+        error = checked(positiveNumber, (n) => (settings.coverageThreshold = n));
         break;
-      }
-      case '--max-line-mb': {
-        const n = positiveNumber(flag, value());
-        if (typeof n === 'string') return { kind: 'error', message: n };
-        options.maxLineBytes = Math.round(n * 1024 * 1024);
+      case '--budget':
+        error = checked(positiveNumber, (n) => (settings.budget = n));
         break;
-      }
+      case '--max-line-mb':
+        error = checked(positiveNumber, (n) => (settings.maxLineBytes = Math.round(n * 1024 * 1024)));
+        break;
+      case '--min-agreement':
+        if (command === 'check') return '--min-agreement is for eval (see --help)';
+        error = checked(fraction, (n) => (parsed.minAgreement = n));
+        break;
+      case '--anchor-matching':
+        return '--anchor-matching is gone: a turn is now covered when enough of its weighted evidence is in the summary; use --threshold N';
       case '--encoding': {
         const v = value() ?? '';
-        if (!isEncodingName(v)) return { kind: 'error', message: `--encoding must be one of ${ENCODINGS.join(', ')}, got ${JSON.stringify(v)}` };
-        options.encoding = v;
+        if (!isEncodingName(v)) return `--encoding must be one of ${ENCODINGS.join(', ')}, got ${JSON.stringify(v)}`;
+        settings.encoding = v;
         break;
       }
       case '--format': {
         const v = value() ?? '';
-        if (!isFormatId(v)) return { kind: 'error', message: `--format must be one of ${FORMATS.map((f) => f.id).join(', ')}, got ${JSON.stringify(v)}` };
-        options.format = v;
-        break;
-      }
-      case '--anchor-matching': {
-        const v = value() ?? '';
-        if (v !== 'any' && v !== 'majority' && v !== 'all') return { kind: 'error', message: `--anchor-matching must be any, majority or all, got ${JSON.stringify(v)}` };
-        options.anchorMatching = v;
+        if (!isFormatId(v)) return `--format must be one of ${FORMATS.map((f) => f.id).join(', ')}, got ${JSON.stringify(v)}`;
+        settings.format = v;
         break;
       }
       default:
-        if (arg.startsWith('-') && arg !== '-') return { kind: 'error', message: `unknown option ${arg} (see --help)` };
-        options.files.push(arg);
+        if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg} (see --help)`;
+        parsed.positionals.push(arg);
     }
+    if (error !== undefined) return error;
   }
-  if (options.json && options.sarif) return { kind: 'error', message: '--json and --sarif cannot be used together' };
-  if (options.files.length === 0) return { kind: 'error', message: 'check needs at least one FILE (see --help)' };
-  return { kind: 'check', options };
+  return undefined;
+}
+
+export function parseArgs(argv: string[], stdoutIsTty: boolean): ParsedArgs {
+  if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { kind: 'help' };
+  if (argv[0] === '--version') return { kind: 'version' };
+  const command = argv[0];
+  if (command !== 'check' && command !== 'eval') {
+    return { kind: 'error', message: `unknown command ${JSON.stringify(command)}; the commands are "check" and "eval" (see --help)` };
+  }
+  const parsed: Parsed = {
+    settings: { ratioFloor: DEFAULT_RATIO_FLOOR, encoding: DEFAULT_ENCODING },
+    positionals: [],
+    json: false,
+    sarif: false,
+    color: stdoutIsTty && process.env.NO_COLOR === undefined,
+  };
+  const outcome = readFlags(command, argv.slice(1), parsed);
+  if (outcome === 'help') return { kind: 'help' };
+  if (outcome !== undefined) return { kind: 'error', message: outcome };
+
+  if (command === 'eval') {
+    const [labelsPath, transcriptPath, ...extra] = parsed.positionals;
+    if (labelsPath === undefined) return { kind: 'error', message: 'eval needs a LABELS.json file (see --help)' };
+    if (extra.length > 0) return { kind: 'error', message: `eval takes one LABELS.json and at most one TRANSCRIPT, got also ${extra.map((e) => JSON.stringify(e)).join(', ')}` };
+    return { kind: 'eval', options: { ...parsed.settings, labelsPath, transcriptPath, json: parsed.json, minAgreement: parsed.minAgreement } };
+  }
+  if (parsed.json && parsed.sarif) return { kind: 'error', message: '--json and --sarif cannot be used together' };
+  if (parsed.positionals.length === 0) return { kind: 'error', message: 'check needs at least one FILE (see --help)' };
+  return { kind: 'check', options: { ...parsed.settings, files: parsed.positionals, json: parsed.json, sarif: parsed.sarif, color: parsed.color } };
 }

@@ -1,13 +1,13 @@
 // Opens and analyses each file named on the command line, one at a time, turning every failure into a
 // per-file error message (never a stack trace) so one bad file does not stop the others. Tokens are counted
-// in worker threads (TokenPool, two on two cores) before each analysis.
+// in worker threads (TokenPool, two on two cores) before each analysis. `check` and `eval` both use it.
 import { analyze } from '../core/analyze';
 import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import type { Analysis, FormatId, TokenCache } from '../core/model';
 import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
 import { warmTokenCache } from '../node/warmTokenCache';
-import type { CheckOptions } from './args';
+import type { AnalysisSettings } from './args';
 
 export interface FileReport {
   path: string;
@@ -17,7 +17,7 @@ export interface FileReport {
   error?: string;
 }
 
-function budgetsFor(options: CheckOptions): Partial<Record<FormatId, number>> {
+function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, number>> {
   if (options.budget === undefined) return DEFAULT_SUMMARY_BUDGETS;
   const budgets: Partial<Record<FormatId, number>> = {};
   for (const format of Object.keys(DEFAULT_SUMMARY_BUDGETS) as FormatId[]) budgets[format] = options.budget;
@@ -25,13 +25,17 @@ function budgetsFor(options: CheckOptions): Partial<Record<FormatId, number>> {
   return budgets;
 }
 
-export async function checkFiles(options: CheckOptions, onProgress?: (path: string, read: number, total: number) => void): Promise<FileReport[]> {
+export async function checkFiles(
+  files: string[],
+  options: AnalysisSettings,
+  onProgress?: (path: string, read: number, total: number) => void,
+): Promise<FileReport[]> {
   const pool = new TokenPool({
     onFallback: (reason) => process.stderr.write(`compaction-lens: ${reason}; counting tokens in the main thread\n`),
   });
   const reports: FileReport[] = [];
   try {
-    for (const path of options.files) {
+    for (const path of files) {
       try {
         const file = await TranscriptFile.open(path, {
           format: options.format,
@@ -45,7 +49,7 @@ export async function checkFiles(options: CheckOptions, onProgress?: (path: stri
           countTokens,
           tokenCache,
           ratioFloor: options.ratioFloor,
-          anchorMatching: options.anchorMatching,
+          coverageThreshold: options.coverageThreshold,
         });
         reports.push({ path, format: file.format, analysis });
       } catch (error) {
@@ -59,7 +63,10 @@ export async function checkFiles(options: CheckOptions, onProgress?: (path: stri
   return reports;
 }
 
-/** 2 when a file was unusable, 1 when anything was found, 0 when every checkpoint is reversible and clean. */
+/**
+ * 2 when a file was unusable, 1 when anything was found, 0 when every checkpoint is reversible and clean.
+ * A checkpoint whose coverage could not be checked is fail-closed, so it gives 1.
+ */
 export function exitStatus(reports: FileReport[]): number {
   let status = 0;
   for (const report of reports) {
@@ -67,7 +74,9 @@ export function exitStatus(reports: FileReport[]): number {
     const { checkpoints, problems } = report.analysis;
     const findings =
       problems.some((problem) => problem.severity === 'error') ||
-      checkpoints.some((cp) => cp.verdict !== 'reversible' || cp.counts['claimed-missing'] > 0 || cp.truncation.truncated);
+      checkpoints.some(
+        (cp) => cp.verdict !== 'reversible' || cp.counts['claimed-missing'] > 0 || cp.counts.unverifiable > 0 || cp.truncation.truncated,
+      );
     if (findings) status = 1;
   }
   return status;

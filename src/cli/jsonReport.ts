@@ -1,6 +1,36 @@
-// The --json output: one document for all files, with the keys issue #2 lists and a few more.
-import type { CheckpointAnalysis } from '../core/model';
+// The --json output: one document for all files, with the keys issue #2 lists and a few more. Keys are
+// snake_case; every turn carries its status, reason, score against the threshold and its evidence.
+import { TURN_STATUSES, type CheckpointAnalysis, type Evidence, type TurnResult, type TurnStatus } from '../core/model';
 import type { FileReport } from './checkFiles';
+
+export function evidenceJson(evidence: Evidence) {
+  return {
+    text: evidence.text,
+    kind: evidence.kind,
+    found: evidence.found,
+    weight: evidence.weight,
+    shared_by: evidence.sharedBy,
+    from_call: evidence.fromCall ?? false,
+    matched: evidence.matched ?? null,
+  };
+}
+
+export function turnJson(turn: TurnResult) {
+  return {
+    id: turn.id,
+    status: turn.status,
+    line: turn.line,
+    reason: turn.reason,
+    score: turn.score ?? null,
+    threshold: turn.threshold ?? null,
+    evidence: turn.evidence.map(evidenceJson),
+  };
+}
+
+/** All five statuses, zero when no turn has one. */
+export function countsJson(counts: Partial<Record<TurnStatus, number>>): Record<TurnStatus, number> {
+  return Object.fromEntries(TURN_STATUSES.map((status) => [status, counts[status] ?? 0])) as Record<TurnStatus, number>;
+}
 
 function checkpointJson(cp: CheckpointAnalysis) {
   return {
@@ -22,17 +52,11 @@ function checkpointJson(cp: CheckpointAnalysis) {
     unverifiable: cp.unverifiable ?? null,
     truncated: cp.truncation.truncated,
     truncation_reasons: cp.truncation.reasons,
-    counts: cp.counts,
+    counts: countsJson(cp.counts),
     claimed: cp.claimedIds.length,
     claimed_missing: cp.claimedMissingRanges.map((range) => ({ from: range.from, to: range.to, count: range.count })),
     notes: cp.notes,
-    turns: cp.turns.map((turn) => ({
-      id: turn.id,
-      status: turn.status,
-      line: turn.line,
-      reason: turn.reason,
-      anchors: turn.anchors.map((anchor) => ({ anchor: anchor.anchor, kind: anchor.kind, found: anchor.found })),
-    })),
+    turns: cp.turns.map(turnJson),
     safe_covered: cp.safeCovered,
   };
 }

@@ -1,7 +1,9 @@
-// Entry point of the `compaction-lens` CLI: parse arguments, check each file, print text or JSON, set
-// the exit status. Any unexpected failure is reported in one line, never as a stack trace.
+// Entry point of the `compaction-lens` CLI: parse arguments, run `check` (each file, printed as text, JSON or
+// SARIF) or `eval` (labels against one checkpoint), set the exit status. Any unexpected failure is reported in
+// one line, never as a stack trace.
 import { parseArgs, USAGE } from './args';
 import { checkFiles, exitStatus } from './checkFiles';
+import { runEval } from './evalCommand';
 import { jsonReport } from './jsonReport';
 import { sarifReport } from './sarifReport';
 import { textReport } from './textReport';
@@ -33,11 +35,20 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`compaction-lens: ${parsed.message}\n`);
       return 2;
     case 'check': {
-      const reports = await checkFiles(parsed.options, progressPrinter());
       const { options } = parsed;
+      const reports = await checkFiles(options.files, options, progressPrinter());
       const output = options.json ? jsonReport(reports) : options.sarif ? sarifReport(reports) : textReport(reports, options.color);
       process.stdout.write(`${output}\n`);
       return exitStatus(reports);
+    }
+    case 'eval': {
+      const outcome = await runEval(parsed.options);
+      if (outcome.kind === 'error') {
+        process.stderr.write(`compaction-lens: ${outcome.message}\n`);
+        return 2;
+      }
+      process.stdout.write(`${outcome.output}\n`);
+      return outcome.status;
     }
   }
 }

@@ -1,5 +1,7 @@
 // The --sarif output: SARIF 2.1.0 for CI code-scanning gates. One result per finding, located on the
-// transcript line it concerns: claimed-missing ranges, truncated summaries, non-reversible verdicts, bad lines.
+// transcript line it concerns: claimed-missing ranges, truncated summaries, non-reversible verdicts, checkpoints
+// whose coverage could not be checked, bad lines. The neutral statuses (nothing-to-check, unverifiable) are
+// never counted as claimed-missing.
 import { pathToFileURL } from 'node:url';
 import type { CheckpointAnalysis } from '../core/model';
 import { formatRanges } from '../core/idRanges';
@@ -13,6 +15,7 @@ const RULES = [
   { id: 'CL003', name: 'NotReversible', text: 'The checkpoint is not reversible as recorded (conditional or fail-closed).' },
   { id: 'CL004', name: 'TranscriptProblem', text: 'A transcript line could not be read or does not add up.' },
   { id: 'CL005', name: 'UnusableTranscript', text: 'The file could not be analysed at all.' },
+  { id: 'CL006', name: 'CoverageUnverifiable', text: 'The summary\'s coverage could not be checked (unreadable summary, or claimed turns not in this file); the checkpoint fails closed.' },
 ] as const;
 
 type RuleId = (typeof RULES)[number]['id'];
@@ -29,6 +32,16 @@ function result(ruleId: RuleId, level: SarifResult['level'], text: string, uri: 
   return { ruleId, level, message: { text }, locations: [{ physicalLocation: { artifactLocation: { uri }, ...(region ? { region } : {}) } }] };
 }
 
+/** Why the checkpoint's coverage could not be checked, or undefined when it could. */
+function unverifiableReason(cp: CheckpointAnalysis): string | undefined {
+  if (cp.unverifiable !== undefined) return cp.unverifiable;
+  if (cp.opaque) return 'the summary is encrypted or unreadable';
+  const n = cp.counts.unverifiable ?? 0;
+  if (n > 0) return `${n} claimed turn${n === 1 ? '' : 's'} could not be checked`;
+  return undefined;
+}
+
+/** An unverifiable checkpoint gets CL006 instead of CL003: one result per cause. */
 function checkpointResults(cp: CheckpointAnalysis, uri: string): SarifResult[] {
   const results: SarifResult[] = [];
   const missing = cp.counts['claimed-missing'];
@@ -38,7 +51,10 @@ function checkpointResults(cp: CheckpointAnalysis, uri: string): SarifResult[] {
   if (cp.truncation.truncated) {
     results.push(result('CL002', 'warning', `${cp.summaryId}: summary appears cut off: ${cp.truncation.reasons.join('; ')}`, uri, cp.line, cp.endLine));
   }
-  if (cp.verdict !== 'reversible') {
+  const unverifiable = unverifiableReason(cp);
+  if (unverifiable !== undefined) {
+    results.push(result('CL006', 'warning', `${cp.summaryId}: coverage could not be checked (${cp.verdict}): ${unverifiable}`, uri, cp.line, cp.endLine));
+  } else if (cp.verdict !== 'reversible') {
     results.push(result('CL003', cp.verdict === 'fail-closed' ? 'error' : 'warning', `${cp.summaryId}: ${cp.verdict}: ${cp.reasons[0] ?? ''}`, uri, cp.line, cp.endLine));
   }
   return results;

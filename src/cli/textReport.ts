@@ -1,6 +1,6 @@
 // The terminal output of `compaction-lens check`: one block per checkpoint, colour only when asked (a TTY).
 import { formatRanges, idRanges } from '../core/idRanges';
-import type { CheckpointAnalysis, IdRange, Problem, TurnId, Verdict } from '../core/model';
+import type { CheckpointAnalysis, IdRange, Problem, TurnId, TurnStatus, Verdict } from '../core/model';
 import type { FileReport } from './checkFiles';
 
 interface Paint {
@@ -56,6 +56,25 @@ function safeSetText(cp: CheckpointAnalysis, orderedIds: TurnId[]): string {
   return `${rangesText(idRanges(orderedIds, cp.safeCovered), cp)} (${plural(cp.safeCovered.length, 'turn')})`;
 }
 
+/** The order of the counts line: uncovered last, after the claimed turns' statuses. */
+const COUNTS_ORDER: readonly TurnStatus[] = ['covered', 'claimed-missing', 'nothing-to-check', 'unverifiable', 'uncovered'];
+
+/**
+ * "380 covered · 40 claimed-missing · 30 nothing to check · 2 unverifiable · 0 uncovered": covered,
+ * claimed-missing and uncovered always, the two neutral statuses only when some turn has them.
+ */
+function countsText(cp: CheckpointAnalysis, paint: Paint): string {
+  const parts: string[] = [];
+  for (const status of COUNTS_ORDER) {
+    const n = cp.counts[status] ?? 0;
+    const neutral = status === 'nothing-to-check' || status === 'unverifiable';
+    if (neutral && n === 0) continue;
+    const text = `${number(n)} ${status === 'nothing-to-check' ? 'nothing to check' : status}`;
+    parts.push(status === 'claimed-missing' && n > 0 ? paint.red(text) : text);
+  }
+  return parts.join(' · ');
+}
+
 function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
   const lines: string[] = [];
   const orderedIds = cp.turns.map((turn) => turn.id);
@@ -78,10 +97,8 @@ function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
   lines.push(`    summary ${number(cp.summaryTokens)}${budgetText} tokens · ${truncated}`);
   for (const reason of cp.truncation.reasons) lines.push(`      - ${reason}`);
 
-  const { covered, uncovered } = cp.counts;
   const missing = cp.counts['claimed-missing'];
-  const missingText = missing > 0 ? paint.red(`${number(missing)} claimed-missing`) : `${number(missing)} claimed-missing`;
-  lines.push(`    turns: ${number(covered)} covered · ${missingText} · ${number(uncovered)} uncovered`);
+  lines.push(`    turns: ${countsText(cp, paint)}`);
   if (missing > 0) lines.push(`    claimed-missing: ${rangesText(cp.claimedMissingRanges, cp)}`);
   lines.push(`    safe pointer set: ${safeSetText(cp, orderedIds)}`);
   if (cp.reasons.length > 0) {

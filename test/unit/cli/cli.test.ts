@@ -1,5 +1,6 @@
-// The CLI run as a child process (dist/cli.js, built by `npm run build`): the note's incident, exit
-// statuses, JSON shape, options, and every bad input of issue #2 — clear messages, no stack traces.
+// The `check` command run as a child process (dist/cli.js, built by `npm run build`): the note's incident, exit
+// statuses, JSON shape (five statuses, evidence), SARIF, options, and every bad input of issue #2 — clear
+// messages, no stack traces. `eval` has its own tests (eval.test.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -72,6 +73,24 @@ describe('compaction-lens CLI (child process)', function () {
     assert.deepEqual(file.problems, []);
   });
 
+  it('JSON: counts for all five statuses, and each turn\'s score, threshold and evidence in snake_case', () => {
+    const cp = JSON.parse(run('check', '--json', incident).stdout).files[0].checkpoints[0];
+    assert.deepEqual(Object.keys(cp.counts).sort(), ['claimed-missing', 'covered', 'nothing-to-check', 'uncovered', 'unverifiable']);
+    assert.equal(cp.counts.covered, 380);
+    assert.equal(cp.counts['claimed-missing'], 40);
+    for (const t of cp.turns) {
+      assert.deepEqual(Object.keys(t).sort(), ['evidence', 'id', 'line', 'reason', 'score', 'status', 'threshold']);
+      assert.ok(typeof t.reason === 'string' && t.reason.length > 0);
+      for (const e of t.evidence) assert.deepEqual(Object.keys(e).sort(), ['found', 'from_call', 'kind', 'matched', 'shared_by', 'text', 'weight']);
+    }
+    const first = cp.turns[0].evidence.find((e: { kind: string }) => e.kind === 'explicit');
+    assert.equal(first.text, 'LEDGER_1000');
+    assert.equal(first.found, true);
+    const lost = cp.turns[380].evidence.find((e: { kind: string }) => e.kind === 'explicit');
+    assert.equal(lost.text, 'SETTLEMENT_3660');
+    assert.equal(lost.found, false);
+  });
+
   it('prints SARIF 2.1.0 with each finding on its transcript line', () => {
     const { status, stdout } = run('check', '--sarif', incident);
     assert.equal(status, 1);
@@ -91,6 +110,44 @@ describe('compaction-lens CLI (child process)', function () {
     const { status, stdout } = run('check', write('ok.jsonl', lines.join('\n') + '\n'));
     assert.equal(status, 0, stdout);
     assert.match(stdout, /REVERSIBLE/);
+  });
+
+  it('--threshold is passed to the analysis as the coverage threshold', () => {
+    // A claimed turn without an explicit anchor is judged by its weighted evidence: with a huge threshold nothing
+    // it holds can be enough, so it is never shown covered.
+    const content = 'Renamed parseLedgerEntry in src/ledger/parse.ts; 49 tests pass.';
+    const lines = [JSON.stringify({ type: 'turn', id: 0, role: 'assistant', content }), JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: content, summary_budget: 1000, covered: [0] })];
+    const path = write('threshold.jsonl', lines.join('\n') + '\n');
+    const strict = JSON.parse(run('check', '--json', '--threshold', '1000000', path).stdout).files[0].checkpoints[0].turns[0];
+    assert.notEqual(strict.status, 'covered');
+    if (strict.threshold !== null) assert.equal(strict.threshold, 1000000);
+    const loose = JSON.parse(run('check', '--json', '--threshold=0.0001', path).stdout).files[0].checkpoints[0].turns[0];
+    assert.equal(loose.status, 'covered', 'the summary repeats the turn word for word');
+  });
+
+  it('SARIF: an unverifiable checkpoint is one warning saying coverage could not be checked, not claimed-missing turns (exit 1)', () => {
+    const line = (type: string, payload: unknown) => JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type, payload });
+    const msg = (role: string, text: string) => ({ type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }] });
+    const rollout = [
+      line('session_meta', { id: 's' }),
+      line('response_item', msg('user', 'Fix ERR_4107 in ledger.rs')),
+      line('response_item', { type: 'function_call', name: 'shell', arguments: '{"command":["cat","ledger.rs"]}', call_id: 'c1' }),
+      line('response_item', { type: 'function_call_output', call_id: 'c1', output: 'fn post() { ERR_4107 }' }),
+      line('response_item', msg('assistant', 'Fixed ledger.rs')),
+      line('compacted', { message: '', replacement_history: [msg('user', 'Fix ERR_4107 in ledger.rs'), { type: 'compaction', encrypted_content: 'gAAAA' }] }),
+      line('response_item', msg('user', 'now run tests')),
+    ];
+    const path = write('rollout-remote.jsonl', rollout.join('\n') + '\n');
+    const { status, stdout } = run('check', '--sarif', path);
+    assert.equal(status, 1, 'an unverifiable checkpoint is fail-closed');
+    const results = JSON.parse(stdout).runs[0].results as { ruleId: string; level: string; message: { text: string } }[];
+    const checkpointResults = results.filter((r) => r.ruleId !== 'CL004');
+    assert.deepEqual(checkpointResults.map((r) => r.ruleId), ['CL006']);
+    assert.match(checkpointResults[0].level, /^(note|warning)$/);
+    assert.match(checkpointResults[0].message.text, /coverage could not be checked/);
+    const text = run('check', path).stdout;
+    assert.match(text, /\(unverifiable\)/);
+    assert.match(text, /turns: \d+ covered · 0 claimed-missing · (\d+ nothing to check · )?\d+ unverifiable · \d+ uncovered/);
   });
 
   it('--ratio-floor moves the ceiling', () => {
@@ -155,11 +212,25 @@ describe('compaction-lens CLI (child process)', function () {
   });
 
   it('rejects bad options with exit 2 and a one-line message', () => {
-    for (const args of [['frobnicate'], ['check'], ['check', '--ratio-floor', '-1', incident], ['check', '--encoding', 'gpt2', incident], ['check', '--bogus', incident]]) {
+    const bad = [
+      ['frobnicate'],
+      ['check'],
+      ['check', '--ratio-floor', '-1', incident],
+      ['check', '--encoding', 'gpt2', incident],
+      ['check', '--bogus', incident],
+      ['check', '--threshold', '0', incident],
+      ['check', '--threshold', 'abc', incident],
+      ['check', '--threshold'],
+      ['check', '--anchor-matching', 'all', incident],
+    ];
+    for (const args of bad) {
       const { status, stderr } = run(...args);
       assert.equal(status, 2, args.join(' '));
       assert.match(stderr, /^compaction-lens: .+\n$/);
     }
+    assert.match(run('check', '--threshold', '-2', incident).stderr, /--threshold needs a positive number, got "-2"/);
+    assert.match(run('check', '--anchor-matching', 'all', incident).stderr, /use --threshold/);
     assert.match(run('--help').stdout, /Usage: compaction-lens check FILE/);
+    assert.match(run('--help').stdout, /compaction-lens eval LABELS\.json/);
   });
 });

@@ -5,7 +5,8 @@
 // Turns: every `response_item` (message, function_call, function_call_output, custom_tool_call and its output,
 // reasoning, web_search_call, local_shell_call), numbered 0, 1, 2… in log order. `event_msg` user_message and
 // agent_message repeat response items for the UI and are not turns (counting them would double every message).
-// Tokens are left to be counted: a token_count reports a whole request, which spans several items.
+// Tokens are left to be counted: a token_count reports a whole request, which spans several items. An output item
+// `answers` the call item with the same `call_id` (function_call, custom_tool_call, local_shell_call).
 //
 // Checkpoints: each `compacted` line. Claimed = the items since the previous compaction that are not kept in its
 // `replacement_history` (a kept item is matched by content to the latest equal item not yet matched). Remote
@@ -19,6 +20,7 @@ import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
 import { formatCount, textOf, toolCallText } from './textOf';
+import { CallLinks, answeredIdsOf, callsOf } from './toolLinks';
 
 const ITEM_TYPES = new Set([
   'message',
@@ -113,6 +115,7 @@ export class CodexReader extends RebuildingReader {
     const unknown = new Set<string>();
     let segmentStart = 0;
     let lastTokens: TokenMark | undefined;
+    const calls = new CallLinks();
 
     for (const { line, value } of this.lines.records) {
       const n = line.line;
@@ -163,7 +166,11 @@ export class CodexReader extends RebuildingReader {
         continue;
       }
       keys.push(itemKey(item));
-      turns.push({ id: turns.length, role: itemRole(item), text: itemText(item), span: lineSpan(line), label: itemLabel(item) });
+      const turn: Turn = { id: turns.length, role: itemRole(item), text: itemText(item), span: lineSpan(line), label: itemLabel(item) };
+      const answers = calls.answersFor(answeredIdsOf(item));
+      if (answers !== undefined) turn.answers = answers;
+      for (const call of callsOf(item)) calls.add(call.id, turn.id, call.text);
+      turns.push(turn);
     }
     problems.sort((a, b) => a.line - b.line);
     return { format: this.format, turns, checkpoints, problems, lineCount: this.lines.lineCount };

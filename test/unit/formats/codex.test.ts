@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Transcript } from '../../../src/core/model';
 import { CodexReader, OPAQUE_NOTE } from '../../../src/formats/codex';
-import { corpusBytes, feed, requireCorpus } from './feedLines';
+import { corpusBytes, feed, feedAppending, requireCorpus } from './feedLines';
 import { fuzzReader } from './fuzz';
 
 const BIG = 'rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl';
@@ -49,6 +49,19 @@ describe('formats/codex: real rollouts of the corpus', function () {
     // event_msg user_message / agent_message repeat response items and are not turns
     assert.equal(t.turns.filter((turn) => turn.role === 'user').length, 46);
     assert.ok(t.problems.every((p) => p.severity === 'info'));
+  });
+
+  it(`${BIG}: every output answers the call with its call_id`, () => {
+    // 316 function_call_output + 49 custom_tool_call_output items (see above), each after its call
+    const t = readCorpus(BIG);
+    const outputs = t.turns.filter((turn) => turn.role === 'tool');
+    assert.equal(outputs.length, 316 + 49);
+    for (const output of outputs) {
+      assert.ok(output.answers, `item ${output.id} answers nothing`);
+      const call = t.turns[output.answers.turnId as number];
+      assert.ok((output.answers.turnId as number) < (output.id as number));
+      assert.equal(output.answers.callText, call.text);
+    }
   });
 
   it(`${SMALL}: 29 turns, no checkpoint`, () => {
@@ -137,6 +150,20 @@ describe('formats/codex: compaction shapes', () => {
     const t = feed(new CodexReader({ fileName: 'rollout-x.jsonl' }), text);
     assert.equal(t.turns.length, 2);
     assert.deepEqual(t.problems, []);
+  });
+
+  it('an output answers the call item with its call_id, across a compaction and as the file grows', () => {
+    const text = rollout({ message: 'first' }) + [line('response_item', { type: 'custom_tool_call', name: 'apply_patch', input: '*** Begin Patch', call_id: 'c2' }), line('response_item', { type: 'function_call_output', call_id: 'c1', output: 'again' }), line('response_item', { type: 'custom_tool_call_output', call_id: 'c2', output: 'Done!' }), line('response_item', { type: 'function_call_output', call_id: 'gone', output: '?' })].join('\n') + '\n';
+    const t = feed(new CodexReader({ fileName: 'rollout-x.jsonl' }), text);
+    const call = '[tool call shell] {"command":["cat","ledger.rs"]}';
+    assert.deepEqual(t.turns[4].answers, { turnId: 3, callText: call });
+    assert.deepEqual(t.turns[8].answers, { turnId: 3, callText: call }); // after the compaction, the call is still in the file
+    assert.deepEqual(t.turns[9].answers, { turnId: 7, callText: '[tool call apply_patch] *** Begin Patch' });
+    assert.equal(t.turns[10].answers, undefined);
+    assert.deepEqual(t.turns.filter((turn) => turn.answers !== undefined).map((turn) => turn.id), [4, 8, 9]);
+    for (const cut of [6, 15, 16]) {
+      assert.deepEqual(feedAppending(new CodexReader({ fileName: 'rollout-x.jsonl' }), text, cut).turns.map((turn) => turn.answers), t.turns.map((turn) => turn.answers), `cut after line ${cut}`);
+    }
   });
 
   it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {

@@ -4,6 +4,8 @@
 //
 // Turns: every event the model sees (user/agent messages, actions, observations, system prompt, recall), id = the
 // event id. Agent-state changes, null events and condensation requests are not shown to the model and are skipped.
+// A result `answers` the action it observes: a V0 observation its `cause` (the action rendered as a tool call of the
+// action's name with its args, bookkeeping args left out), a V1 observation its `action_id` (or `tool_call_id`).
 // An evaluation file holds one run per record: the runs are read one after the other, and each event id is
 // prefixed with its record number ("2:17") so ids stay unique; a condensation claims ids of its own run only.
 //
@@ -19,7 +21,8 @@ import { isObject, type JsonObject } from './jsonLines';
 import { DocumentReader } from './documentReader';
 import { locateInLine } from './jsonSpans';
 import { lineSpan } from './sourceSpan';
-import { argsText, textOf } from './textOf';
+import { argsText, textOf, toolCallText } from './textOf';
+import { CallLinks } from './toolLinks';
 
 const SKIPPED_ACTIONS = new Set(['change_agent_state', 'null', 'condensation_request']);
 const SKIPPED_OBSERVATIONS = new Set(['agent_state_changed', 'null']);
@@ -73,6 +76,20 @@ function v0Text(event: JsonObject): string {
   return content !== '' ? content : textOf(event.message);
 }
 
+/** A V0 action's args as a call's arguments: without the bookkeeping args and the empty ones. */
+function callArgs(args: JsonObject): JsonObject {
+  const kept: JsonObject = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (ARG_NOISE.has(key) || value === null || value === undefined || value === '') continue;
+    kept[key] = value;
+  }
+  return kept;
+}
+
+/** Keys of a V1 action in CallLinks: by event id (what an observation's action_id names) and by tool_call_id. */
+const byEvent = (id: TurnId) => `event ${String(id)}`;
+const byToolCall = (id: string) => `tool call ${id}`;
+
 function v1Text(event: JsonObject): { role: Role; text: string } {
   switch (event.kind) {
     case 'MessageEvent': {
@@ -83,7 +100,7 @@ function v1Text(event: JsonObject): { role: Role; text: string } {
     case 'ActionEvent': {
       const parts = [textOf(event.thought), textOf(event.reasoning_content)];
       const call = isObject(event.tool_call) ? event.tool_call : undefined;
-      parts.push(`[tool call ${str(event.tool_name) ?? 'tool'}] ${argsText(event.action ?? call)}`);
+      parts.push(toolCallText(event.tool_name, event.action ?? call));
       return { role: 'assistant', text: parts.filter((p) => p !== '').join('\n') };
     }
     case 'ObservationEvent': {
@@ -168,6 +185,7 @@ export class OpenHandsReader extends DocumentReader {
     const hidden = new Set<string>();
     const folded = new Map<number, TurnId[]>();
     const idOf = (run: number | undefined, id: number | string): TurnId => (run === undefined ? id : `${run}:${id}`);
+    const calls = new CallLinks();
     let unnamed = 0;
 
     for (const { event, span, run } of located) {
@@ -223,10 +241,35 @@ export class OpenHandsReader extends DocumentReader {
         continue;
       }
       turnIds.add(String(id));
-      turns.push({ id, role, text, span, label });
+      const turn: Turn = { id, role, text, span, label };
+      this.link(event, turn, run, calls, idOf);
+      turns.push(turn);
     }
     problems.sort((a, b) => a.line - b.line);
     return { format: this.format, turns, checkpoints, problems, lineCount: this.document.lineCount };
+  }
+
+  /** Records an action as a call, or links an observation to the action it observes. */
+  private link(event: JsonObject, turn: Turn, run: number | undefined, calls: CallLinks, idOf: (run: number | undefined, id: number | string) => TurnId): void {
+    let answers: Turn['answers'];
+    if (event.kind === 'ActionEvent') {
+      const call = isObject(event.tool_call) ? event.tool_call : undefined;
+      const text = toolCallText(event.tool_name, event.action ?? call);
+      calls.add(byEvent(turn.id), turn.id, text);
+      const callId = str(event.tool_call_id) ?? (call !== undefined ? str(call.id) : undefined);
+      if (callId !== undefined) calls.add(byToolCall(callId), turn.id, text);
+    } else if (typeof event.kind === 'string') {
+      if (isEventId(event.action_id)) answers = calls.answersFor([byEvent(idOf(run, event.action_id))]);
+      const callId = str(event.tool_call_id);
+      if (answers === undefined && callId !== undefined) answers = calls.answersFor([byToolCall(callId)]);
+    } else if (typeof event.action === 'string') {
+      if (event.action !== 'message' && event.action !== 'system') {
+        calls.add(byEvent(turn.id), turn.id, toolCallText(event.action, callArgs(isObject(event.args) ? event.args : {})));
+      }
+    } else if (isEventId(event.cause)) {
+      answers = calls.answersFor([byEvent(idOf(run, event.cause))]);
+    }
+    if (answers !== undefined) turn.answers = answers;
   }
 
   private checkpointOf(

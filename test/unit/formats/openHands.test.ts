@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { OpenHandsReader } from '../../../src/formats/openHands';
-import { corpusBytes, feed, requireCorpus } from './feedLines';
+import { corpusBytes, feed, feedAppending, requireCorpus } from './feedLines';
 import { fuzzReader } from './fuzz';
 
 describe('formats/openhands: real event files of the corpus', function () {
@@ -41,6 +41,20 @@ describe('formats/openhands: real event files of the corpus', function () {
     // each event's span is its own object inside the long line
     const raw = JSON.parse(bytes.subarray(t.turns[60].span.startOffset, t.turns[60].span.endOffset).toString('utf8')) as { id: number };
     assert.equal(`2:${raw.id}`, t.turns[60].id);
+  });
+
+  it('observations answer the action their cause names', () => {
+    const basic = feed(new OpenHandsReader({ fileName: 'basic.json' }), corpusBytes(join('openhands', 'basic.json')));
+    // event 4 is the edit observation with cause 3 (jq '.[2].cause')
+    assert.equal(basic.turns[2].answers?.turnId, 3);
+    assert.ok(basic.turns[2].answers?.callText.startsWith('[tool call edit] {"path":"/workspace/game_2048.py"'));
+    const runs = feed(new OpenHandsReader({ fileName: 'multi_swe_bench-output.jsonl' }), corpusBytes(join('openhands', 'multi_swe_bench-output.jsonl')));
+    // 108 observations; all but the 2 error observations without a cause name an action event of their run
+    const observations = runs.turns.filter((turn) => turn.role === 'tool');
+    assert.equal(observations.length, 108);
+    const linked = observations.filter((turn) => turn.answers !== undefined);
+    assert.equal(linked.length, 106);
+    for (const turn of linked) assert.equal(String(turn.answers!.turnId).split(':')[0], String(turn.id).split(':')[0], `${turn.id} answers another run`);
   });
 });
 
@@ -109,6 +123,46 @@ describe('formats/openhands: condensation shapes', () => {
     assert.equal(t.turns[2].text, 'look\n[tool call terminal] {"command":"ls"}');
     assert.deepEqual(t.checkpoints[0].claimedIds, ['e1', 'e2', 'e3']);
     assert.deepEqual(t.problems, []);
+  });
+
+  it('V0: an observation answers the action its cause names, rendered without bookkeeping args', () => {
+    const list = [...events({ forgotten_event_ids: [2, 3] }), ev(10, { observation: 'run', cause: 77, content: 'orphan' }), ev(11, { observation: 'recall', cause: 0, content: 'workspace info' })];
+    const t = feed(new OpenHandsReader({ fileName: 'e.json' }), JSON.stringify(list, null, 2));
+    const byId = new Map(t.turns.map((turn) => [turn.id, turn]));
+    assert.deepEqual(byId.get(3)!.answers, { turnId: 2, callText: '[tool call run] {"command":"cat ledger.py"}' });
+    assert.deepEqual(byId.get(5)!.answers, { turnId: 4, callText: '[tool call edit] {"path":"ledger.py","new_str":"def post(): pass"}' });
+    assert.equal(byId.get(10)!.answers, undefined, 'its action is not in the file');
+    assert.equal(byId.get(11)!.answers, undefined, 'a user message is not a call');
+    assert.ok(t.turns.filter((turn) => turn.role !== 'tool').every((turn) => turn.answers === undefined));
+  });
+
+  it('V0 JSONL: the links are the same when the file is read as it grows', () => {
+    const text = events({ forgotten_event_ids: [2, 3] }).map((e) => JSON.stringify(e)).join('\n') + '\n';
+    const whole = feed(new OpenHandsReader({ fileName: 'e.jsonl' }), text);
+    for (const cut of [3, 4, 5]) {
+      assert.deepEqual(feedAppending(new OpenHandsReader({ fileName: 'e.jsonl' }), text, cut).turns.map((turn) => turn.answers), whole.turns.map((turn) => turn.answers), `cut after line ${cut}`);
+    }
+  });
+
+  it('evaluation runs: a cause names an action of its own run', () => {
+    const run = (instance: string) => ({ instance_id: instance, history: [ev(0, { action: 'run', args: { command: `ls ${instance}` } }), ev(1, { observation: 'run', cause: 0, content: 'files' })] });
+    const t = feed(new OpenHandsReader({ fileName: 'output.jsonl' }), [run('a'), run('b')].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    assert.deepEqual(t.turns[3].answers, { turnId: '2:0', callText: '[tool call run] {"command":"ls b"}' });
+  });
+
+  it('V1: an ObservationEvent answers the ActionEvent its action_id (or tool_call_id) names', () => {
+    const v1 = [
+      { kind: 'ActionEvent', id: 'e2', source: 'agent', tool_name: 'terminal', tool_call_id: 'call_1', action: { command: 'ls' } },
+      { kind: 'ActionEvent', id: 'e3', source: 'agent', tool_name: 'file_editor', tool_call_id: 'call_2', action: { command: 'view', path: 'a.py' } },
+      { kind: 'ObservationEvent', id: 'e4', source: 'environment', tool_name: 'terminal', tool_call_id: 'call_1', action_id: 'e2', observation: { content: 'a.py' } },
+      { kind: 'ObservationEvent', id: 'e5', source: 'environment', tool_name: 'file_editor', tool_call_id: 'call_2', observation: { content: 'print(1)' } },
+      { kind: 'AgentErrorEvent', id: 'e6', source: 'agent', tool_name: 'x', tool_call_id: 'call_9', error: 'no such tool' },
+    ];
+    const t = feed(new OpenHandsReader({ fileName: 'v1.jsonl' }), v1.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    assert.deepEqual(t.turns[2].answers, { turnId: 'e2', callText: '[tool call terminal] {"command":"ls"}' });
+    assert.deepEqual(t.turns[3].answers, { turnId: 'e3', callText: '[tool call file_editor] {"command":"view","path":"a.py"}' });
+    assert.equal(t.turns[4].answers, undefined);
+    assert.equal(t.turns[0].text, '[tool call terminal] {"command":"ls"}');
   });
 
   it('a truncated JSON array keeps the complete events and reports the cut', () => {

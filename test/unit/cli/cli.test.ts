@@ -150,6 +150,20 @@ describe('compaction-lens CLI (child process)', function () {
     assert.match(text, /turns: \d+ covered · 0 claimed-missing · (\d+ nothing to check · )?\d+ unverifiable · \d+ uncovered/);
   });
 
+  it('a turn with nothing to check is counted apart, is no finding and no SARIF result', () => {
+    const lines = [
+      JSON.stringify({ type: 'turn', id: 0, role: 'user', content: 'Fix LEDGER_1000 in src/ledger.ts' }),
+      JSON.stringify({ type: 'turn', id: 1, role: 'assistant', content: 'OK.' }),
+      JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: 'Fixed LEDGER_1000 in src/ledger.ts.', summary_budget: 1000, covered: [0, 1] }),
+    ];
+    const path = write('nothing.jsonl', lines.join('\n') + '\n');
+    const { status, stdout } = run('check', path);
+    assert.equal(status, 0, stdout);
+    assert.match(stdout, /turns: 1 covered · 0 claimed-missing · 1 nothing to check · 0 uncovered\n/);
+    assert.deepEqual(JSON.parse(run('check', '--sarif', path).stdout).runs[0].results, []);
+    assert.equal(JSON.parse(run('check', '--json', path).stdout).files[0].checkpoints[0].counts['nothing-to-check'], 1);
+  });
+
   it('--ratio-floor moves the ceiling', () => {
     const { stdout } = run('check', '--json', '--ratio-floor', '20', incident);
     const cp = JSON.parse(stdout).files[0].checkpoints[0];

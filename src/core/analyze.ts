@@ -4,7 +4,7 @@
 // the ceiling, the truncation tells, the verdict of the note's decision boundary and the safe pointer set —
 // and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
 // texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand.
-import { DEFAULT_COVERAGE_THRESHOLD, judge, SummaryMatcher, turnPieces, type TurnPieces } from './evidence';
+import { DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, SummaryMatcher, turnPieces, type TurnPieces } from './evidence';
 import { rangesFromIndexes } from './idRanges';
 import type {
   Analysis,
@@ -259,18 +259,24 @@ function unitOf(ctx: Context, index: number, before: number): number {
  * How many units (a call and its results count once) among the checkpoint's claimed turns hold each piece.
  * It depends only on turns before the checkpoint, so lines appended later never change a past verdict.
  */
-function sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Map<string, number> {
+function sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Map<string, { count: number; first: number }> {
   const units = new Map<string, Set<number>>();
   for (const i of claimedIndexes) {
     const unit = unitOf(ctx, i, before);
-    for (const p of piecesOf(ctx, i).pieces) {
-      let set = units.get(p.shareKey);
-      if (!set) units.set(p.shareKey, (set = new Set()));
+    const turnPieces = piecesOf(ctx, i);
+    turnPieces.mentions ??= mentionsOf(turnPieces.pieces);
+    for (const form of turnPieces.mentions) {
+      let set = units.get(form);
+      if (!set) units.set(form, (set = new Set()));
       set.add(unit);
     }
   }
-  const counts = new Map<string, number>();
-  for (const [key, set] of units) counts.set(key, set.size);
+  const counts = new Map<string, { count: number; first: number }>();
+  for (const [key, set] of units) {
+    let first = Infinity;
+    for (const u of set) if (u < first) first = u;
+    counts.set(key, { count: set.size, first });
+  }
   return counts;
 }
 
@@ -483,7 +489,7 @@ interface SummaryState {
   summaryEmpty: boolean;
   unverifiable?: string;
   matcher?: SummaryMatcher;
-  shared?: Map<string, number>;
+  shared?: Map<string, { count: number; first: number }>;
 }
 
 interface TurnJudgement {
@@ -531,7 +537,16 @@ function judgeTurn(
     return { status: 'claimed-missing', reason: REASON_EMPTY };
   }
   const shared = state.shared;
-  const j = judge(pieces.pieces, state.matcher, (key) => shared?.get(key) ?? 1, ctx.threshold);
+  const unit = unitOf(ctx, index, index + 1);
+  const j = judge(
+    pieces.pieces,
+    state.matcher,
+    (form) => {
+      const s = shared?.get(form);
+      return s ? { count: s.count, first: s.first === unit } : { count: 1, first: true };
+    },
+    ctx.threshold,
+  );
   return {
     status: j.covered ? 'covered' : 'claimed-missing',
     reason: j.covered ? coveredReason(j.evidence, j.score, ctx.threshold) : missingReason(j.evidence, j.score, ctx.threshold),

@@ -25,7 +25,7 @@ export const SALIENCE: Record<EvidenceKind, number> = {
   count: 0.7,
   quoted: 0.6,
   command: 0.5,
-  name: 0.5,
+  name: 0.3,
   number: 0.4,
   weak: 0.1,
 };
@@ -170,6 +170,8 @@ function safeJson(value: unknown): string {
 /** The pieces of a turn before sharing and matching, and whether it holds anything worth carrying. */
 export interface TurnPieces {
   pieces: (Piece & { fromCall?: boolean })[];
+  /** Every form the turn names things by (keys, alternatives, a path's directories): what sharing is counted on. */
+  mentions?: Set<string>;
   /** Why the turn holds nothing worth carrying, when it does not. */
   nothing?: string;
 }
@@ -202,7 +204,7 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
   const text = typeof turn.text === 'string' ? turn.text : '';
   if (text.trim() === '') return { pieces: [], nothing: 'the turn has no text' };
   const { prose, calls } = splitCalls(text);
-  const own: (Piece & { fromCall?: boolean })[] = [...extractPieces(prose)];
+  const own: (Piece & { fromCall?: boolean })[] = [...extractPieces(prose, { sentences: turn.role === 'user' })];
   let allLookups = calls.length > 0;
   for (const call of calls) {
     const texts = callTexts(call);
@@ -232,7 +234,9 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     if (!ownNew.some(isSubstantial) && identity.length === 0) {
       return { pieces: [], nothing: 'a result with nothing specific in it' };
     }
-    const merged = dedupe([...ownNew, ...identity.map((p) => ({ ...p, fromCall: true }))]);
+    // Capitalised words in tool output are data (JSON values, log lines), not proper nouns of the conversation.
+    const content = ownNew.filter((p) => p.kind !== 'name');
+    const merged = dedupe([...content, ...identity.map((p) => ({ ...p, fromCall: true }))]);
     return { pieces: merged };
   }
 
@@ -242,6 +246,18 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     return { pieces, nothing: 'no names, paths, numbers or other specifics to carry' };
   }
   return { pieces };
+}
+
+/** Every form a set of pieces names things by. */
+export function mentionsOf(pieces: readonly Piece[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of pieces) {
+    out.add(p.key);
+    out.add(p.shareKey);
+    for (const a of p.alt ?? []) out.add(a);
+    for (const a of p.parts ?? []) out.add(a);
+  }
+  return out;
 }
 
 function dedupe<T extends Piece>(pieces: T[]): T[] {
@@ -267,9 +283,15 @@ export class SummaryMatcher {
   constructor(readonly summary: string) {
     const text = typeof summary === 'string' ? summary : '';
     // wordsOf without offsets would lose positions: walk the text once more to record where each word starts.
+    // A line break between two words is kept as a break word, so a piece never matches across lines.
     let offset = 0;
     for (const w of wordsOf(text)) {
       const at = findWordStart(text, w, offset);
+      const gap = text.slice(offset, at);
+      if (this.words.length > 0 && gap.includes('\n')) {
+        this.words.push('\n');
+        this.starts.push(offset);
+      }
       const list = this.positions.get(w);
       if (list) list.push(this.words.length);
       else this.positions.set(w, [this.words.length]);
@@ -290,8 +312,11 @@ export class SummaryMatcher {
     return this.findSpan(key)?.at;
   }
 
-  /** Where the words of `key` appear in a row: start offset and the end of the last word (exclusive). */
-  findSpan(key: string): { at: number; end: number } | undefined {
+  /**
+   * Where the words of `key` appear in a row: start offset and the end of the last word (exclusive). `strict`:
+   * only where the match is not part of a longer name (no letter, digit, - or _ right before or after it).
+   */
+  findSpan(key: string, strict = false): { at: number; end: number } | undefined {
     if (key.length === 0) return undefined;
     const needle = key.split(' ');
     let pivot = 0;
@@ -311,11 +336,22 @@ export class SummaryMatcher {
       for (let j = 0; ok && j < needle.length; j++) ok = j === pivot || this.words[p + j] === needle[j];
       if (ok) {
         const last = p + needle.length - 1;
-        return { at: this.starts[p], end: this.starts[last] + this.words[last].length };
+        const span = { at: this.starts[p], end: this.starts[last] + this.words[last].length };
+        if (!strict || (isBoundary(this.summary, span.at - 1) && isBoundary(this.summary, span.end))) return span;
       }
     }
     return undefined;
   }
+}
+
+/** Whether the character at `i` may border a name (not a letter, digit, - or _). */
+function isBoundary(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return true;
+  const c = text.charCodeAt(i);
+  if (c === 45 || c === 95) return false;
+  if (c >= 48 && c <= 57) return false;
+  if ((c | 32) >= 97 && (c | 32) <= 122) return false;
+  return c < 128 || !/[\p{L}\p{N}]/u.test(text[i]);
 }
 
 /** Where word `w` (lower case) starts in `text` at or after `from`, tolerant of case. */
@@ -337,31 +373,54 @@ export interface Judgement {
 }
 
 /** Weighs a turn's pieces against a summary. `sharedBy(shareKey)` says how many claimed turns hold a piece. */
+/** How many claimed turns name a form, and whether this turn is the first of them (the one that introduced it). */
+export interface Sharing {
+  count: number;
+  first: boolean;
+}
+
+/** Pieces shared by at most this many claimed turns count in full; beyond it their weight falls as 1/shared. */
+export const SHARED_FREELY = 3;
+
+/** Weight of a piece of `kind` that `shared` claimed turns hold. */
+export function weightOf(kind: EvidenceKind, shared: number): number {
+  return round(SALIENCE[kind] * Math.min(1, SHARED_FREELY / Math.max(1, shared)));
+}
+
+/**
+ * Weighs a turn's pieces against a summary. `sharedBy(form)` says how many claimed turns name a form; a found
+ * piece is weighed by the form the summary used (a file name shared by many turns is weak evidence for each).
+ * The score is the sum of the weights found; the evidence shown is the heaviest MAX_EVIDENCE pieces, found
+ * ones first.
+ */
 export function judge(
   pieces: TurnPieces['pieces'],
   matcher: SummaryMatcher,
-  sharedBy: (shareKey: string) => number,
+  sharedBy: (form: string) => Sharing,
   threshold: number,
 ): Judgement {
-  const weighed = pieces.map((p) => {
-    const shared = Math.max(1, sharedBy(p.shareKey));
-    return { p, shared, weight: round(SALIENCE[p.kind] / shared) };
-  });
-  weighed.sort((x, y) => y.weight - x.weight || x.p.at - y.p.at);
-  const top = weighed.slice(0, MAX_EVIDENCE);
   let score = 0;
-  const evidence = top.map(({ p, shared, weight }): Evidence => {
-    let span = matcher.findSpan(p.key);
+  const all = pieces.map((p): Evidence => {
+    const strict = p.kind === 'path' || p.kind === 'identifier' || p.kind === 'reference';
+    let span = matcher.findSpan(p.key, strict);
+    let form = p.key;
     let matched: string | undefined;
     if (span === undefined) {
       for (const alt of p.alt ?? []) {
-        span = matcher.findSpan(alt);
+        span = matcher.findSpan(alt, strict);
         if (span !== undefined) {
+          form = alt;
           matched = matcher.summary.slice(span.at, span.end);
           break;
         }
       }
     }
+    // A path is shared by every turn naming its file, whatever form the summary used.
+    const byForm = sharedBy(form);
+    const byKey = sharedBy(p.shareKey);
+    const sharing = byKey.count > byForm.count ? byKey : byForm;
+    const shared = Math.max(1, sharing.count);
+    const weight = weightOf(p.kind, sharing.first ? 1 : shared);
     const e: Evidence = { text: p.text, kind: p.kind, found: span !== undefined, weight, sharedBy: shared };
     if (span !== undefined) {
       e.at = span.at;
@@ -372,8 +431,11 @@ export function judge(
     if (p.fromCall) e.fromCall = true;
     return e;
   });
+  all.sort((x, y) => Number(y.found) - Number(x.found) || y.weight - x.weight);
+  const found = all.filter((e) => e.found).slice(0, MAX_EVIDENCE);
+  const absent = all.filter((e) => !e.found).slice(0, Math.max(3, MAX_EVIDENCE - found.length));
   score = round(score);
-  return { evidence, score, covered: score >= threshold };
+  return { evidence: [...found, ...absent], score, covered: score >= threshold };
 }
 
 function round(n: number): number {

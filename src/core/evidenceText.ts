@@ -24,6 +24,8 @@ export interface Piece {
   shareKey: string;
   /** Offset of the first occurrence in the text. */
   at: number;
+  /** Shorter forms a summary may use for the same thing (a path's directories), for counting sharing only. */
+  parts?: string[];
 }
 
 // Common English words and ubiquitous tech words: never distinctive on their own.
@@ -45,6 +47,11 @@ export const COMMON_WORDS: ReadonlySet<string> = new Set(
     'monday tuesday wednesday thursday friday saturday sunday january february march april june july august ' +
     'september october november december the this that these those'
   ).split(/\s+/),
+);
+
+/** Words that never make a count's noun ("3 of", "10 and"). */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  'and the for but nor not was were are has had have with from into than then that this these those its our out per via'.split(' '),
 );
 
 // Character classes, by code unit; non-ASCII letters are tested once each with a Unicode property.
@@ -208,10 +215,11 @@ class PieceSink {
   readonly pieces: Piece[] = [];
   private readonly seen = new Set<string>();
 
-  add(text: string, kind: EvidenceKind, key: string, at: number, alt?: string[], shareKey?: string): void {
+  add(text: string, kind: EvidenceKind, key: string, at: number, alt?: string[], shareKey?: string, parts?: string[]): void {
     if (key.length === 0 || this.seen.has(key)) return;
     this.seen.add(key);
     const piece: Piece = { text, kind, key, at, shareKey: shareKey ?? key };
+    if (parts && parts.length > 0) piece.parts = parts;
     const alts = alt?.filter((a) => a.length > 0 && a !== key && !isCommonKey(a));
     if (alts && alts.length > 0) piece.alt = alts;
     this.pieces.push(piece);
@@ -286,7 +294,7 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
   // Numbers.
   if (isAllDigits(chunk)) {
     const noun = nextWord(text, at + chunk.length);
-    if (noun.length >= 3 && !COMMON_WORDS.has(noun)) {
+    if (noun.length >= 3 && !FUNCTION_WORDS.has(noun)) {
       sink.add(`${chunk} ${noun}`, 'count', `${chunk} ${noun}`, at, [`${chunk} ${nounTwin(noun)}`], `${chunk} ${noun}`);
       return;
     }
@@ -439,7 +447,13 @@ function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
   sink.add(chunk, 'identifier', key, at, lastDistinctive && lastKey.includes(' ') ? [lastKey] : undefined);
 }
 
-function classifyPath(chunk: string, at: number, sink: PieceSink): void {
+function classifyPath(full: string, at: number, sink: PieceSink): void {
+  // file.ts:42:5 — the line and column are not part of the path.
+  let chunk = full;
+  for (let k = 0; k < 2; k++) {
+    const colon = chunk.lastIndexOf(':');
+    if (colon > 0 && isAllDigits(chunk.slice(colon + 1))) chunk = chunk.slice(0, colon);
+  }
   const segments: string[] = [];
   for (const s of chunk.split(/[/\\]/)) if (s.length > 0) segments.push(s);
   if (segments.length === 0) return;
@@ -456,14 +470,19 @@ function classifyPath(chunk: string, at: number, sink: PieceSink): void {
   const baseDot = base.lastIndexOf('.');
   const baseHasExt = baseDot > 0 && isExtension(base.slice(baseDot + 1));
   if (!rooted && !baseHasExt && !hasDigit(chunk) && isCommonKey(key)) return; // and/or
-  // Two plain lower-case words (creation/loading): as likely prose as a directory.
-  if (!rooted && !baseHasExt && segments.length === 2 && segments.every((s) => /^[a-z]+$/.test(s))) return;
+  // Two words with no extension (creation/loading, Elixir/Phoenix): as likely prose alternatives as a directory.
+  if (!rooted && !baseHasExt && segments.length === 2) return;
   const alt: string[] = [];
   const baseKey = keyOf(base);
-  if (segments.length >= 2 && (baseHasExt || base.length >= 6)) alt.push(baseKey);
+  // The file name alone counts when it is a file name or a distinctive name, not a plain word (assets, spotter).
+  const baseDistinctive = baseHasExt || base.includes('_') || base.includes('-') || hasInnerCapital(base) || hasDigit(base);
+  if (segments.length >= 2 && baseDistinctive) alt.push(baseKey);
   if (segments.length >= 3) alt.push(keyOf(`${segments[segments.length - 2]}/${base}`));
+  // Every directory pair is a form a summary may name too (fixtures/transcripts for a file under it).
+  const parts: string[] = [];
+  for (let k = 0; k + 1 < segments.length && k < 24; k++) parts.push(keyOf(`${segments[k]}/${segments[k + 1]}`));
   // The file name decides how many turns share the path (the same file under two roots is one file).
-  sink.add(chunk, 'path', key, at, alt, baseHasExt ? baseKey : key);
+  sink.add(chunk, 'path', key, at, alt, baseHasExt ? baseKey : key, parts);
 }
 
 /** Index just past the quoted phrase that opens at `i` (its closing quote), or -1. Looks at most 80 chars ahead. */
@@ -510,8 +529,31 @@ function addQuoted(text: string, sink: PieceSink): void {
   }
 }
 
+/**
+ * Sentences of prose (6–40 words, mostly plain words): carried word for word, they show a passage survived
+ * (a user's request quoted in the summary). Split at . ! ? and line ends.
+ */
+function addSentences(text: string, sink: PieceSink): void {
+  let start = 0;
+  const n = text.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 10;
+    const end = c === 10 || ((c === 46 || c === 33 || c === 63) && (i + 1 >= n || text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 10));
+    if (!end) continue;
+    const sentence = text.slice(start, i).trim();
+    start = i + 1;
+    if (sentence.length < 30 || sentence.length > 400) continue;
+    const words = wordsOf(sentence);
+    if (words.length < 6 || words.length > 40) continue;
+    let plain = 0;
+    for (const w of words) if (/^[a-z]+$/.test(w)) plain++;
+    if (plain * 4 < words.length * 3) continue; // code or data, not prose
+    sink.add(sentence, 'quoted', words.join(' '), start);
+  }
+}
+
 /** Every distinct piece of evidence in a text, in text order of first occurrence (quoted phrases last). */
-export function extractPieces(text: string): Piece[] {
+export function extractPieces(text: string, options: { sentences?: boolean } = {}): Piece[] {
   const src = typeof text === 'string' ? (text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text) : '';
   const sink = new PieceSink();
   const n = src.length;
@@ -544,6 +586,7 @@ export function extractPieces(text: string): Piece[] {
     if (i === j && j === start) i++;
   }
   addQuoted(src, sink);
+  if (options.sentences) addSentences(src, sink);
   return sink.pieces;
 }
 

@@ -1,10 +1,12 @@
 // The header above the timeline: which file, the checkpoint selector, the selected checkpoint's verdict
-// and reasons, its prefix tokens drawn against the ceiling, the truncation flag, a legend with counts per
-// status, the safe pointer set (with a copy button), notes and the number of problems.
+// and reasons, why its coverage cannot be checked (when it cannot), its prefix tokens drawn against the
+// ceiling, the truncation flag, a legend with counts per status (the main three, the two neutral ones, the
+// turns after it), the safe pointer set (with a copy button), notes and the number of problems.
 
 import type { CheckpointHeader, FileInfo, RowStatus } from '../src/protocol';
 import type { Problem } from '../src/core/model';
-import { ROW_STATUSES, statusDescription, statusGlyph, statusName, verdictGlyph } from './statusText';
+import { statusDescription, statusName } from '../src/extension/statusWords';
+import { ROW_STATUSES, statusGlyph, verdictGlyph } from './statusText';
 import { el, fmt, text } from './dom';
 import { createBadge, createButton, createChoice, type Choice } from './toolkit';
 
@@ -100,7 +102,7 @@ export class Header {
       'hdr-path',
       checkpoint.path === 'A'
         ? 'Path A: the summariser reported what it consumed'
-        : 'Path B: anchors in the summary are the evidence',
+        : 'Path B: evidence found in the summary decides',
     );
     const line = el('div', 'hdr-verdict-line');
     line.append(badge, path);
@@ -112,8 +114,15 @@ export class Header {
       for (const reason of checkpoint.reasons) reasons.append(el('li', '', reason));
       box.append(reasons);
     }
-    if (checkpoint.opaque) {
-      box.append(el('p', 'hdr-flag flag-opaque', '\u26BF The summary is opaque (encrypted): coverage cannot be verified.'));
+    const unverifiable = checkpoint.opaque
+      ? 'The summary is opaque (encrypted): coverage cannot be checked.'
+      : checkpoint.unverifiable && `Coverage cannot be checked in this file: ${checkpoint.unverifiable}`;
+    if (unverifiable) {
+      const flag = el('p', 'hdr-flag flag-unverifiable');
+      const glyph = el('span', 'flag-glyph', statusGlyph('unverifiable'));
+      glyph.setAttribute('aria-hidden', 'true');
+      flag.append(glyph, text(` ${unverifiable}`));
+      box.append(flag);
     }
     if (checkpoint.truncation.truncated) {
       const flag = el('div', 'hdr-flag flag-truncated');
@@ -209,9 +218,7 @@ export class Header {
     legend.className = 'legend';
     legend.setAttribute('aria-label', 'Legend: turns per status');
     const counts: Record<RowStatus, number> = {
-      covered: checkpoint.counts.covered,
-      'claimed-missing': checkpoint.counts['claimed-missing'],
-      uncovered: checkpoint.counts.uncovered,
+      ...checkpoint.counts,
       after: Math.max(0, turnCount - checkpoint.turnsBefore),
     };
     for (const status of ROW_STATUSES) {

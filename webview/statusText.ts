@@ -1,10 +1,12 @@
-// Words and glyphs for statuses, verdicts and roles, shared by the timeline, the header and the details
-// pane so colour is never the only signal (each status also has a glyph, a pattern in CSS and a name).
+// Glyphs for statuses, verdicts and roles, shared by the timeline, the header and the details pane so colour
+// is never the only signal: each status also has a glyph, a pattern in CSS and a name (the names are in
+// src/extension/statusWords.ts, shared with the host's hover).
 
 import type { RowStatus } from '../src/protocol';
 import type { Verdict } from '../src/core/model';
 
-export const ROW_STATUSES: readonly RowStatus[] = ['covered', 'claimed-missing', 'uncovered', 'after'];
+/** The main three statuses, then the two neutral ones, then the turns after the checkpoint. */
+export const ROW_STATUSES: readonly RowStatus[] = ['covered', 'claimed-missing', 'uncovered', 'nothing-to-check', 'unverifiable', 'after'];
 
 export function statusGlyph(status: RowStatus): string {
   switch (status) {
@@ -14,34 +16,12 @@ export function statusGlyph(status: RowStatus): string {
       return '\u2717'; // ✗
     case 'uncovered':
       return '\u25CB'; // ○
+    case 'nothing-to-check':
+      return '\u2205'; // ∅
+    case 'unverifiable':
+      return '?';
     case 'after':
       return '\u00B7'; // ·
-  }
-}
-
-export function statusName(status: RowStatus): string {
-  switch (status) {
-    case 'covered':
-      return 'covered';
-    case 'claimed-missing':
-      return 'claimed but missing';
-    case 'uncovered':
-      return 'not claimed';
-    case 'after':
-      return 'after the checkpoint';
-  }
-}
-
-export function statusDescription(status: RowStatus): string {
-  switch (status) {
-    case 'covered':
-      return 'claimed, and the summary substantiates it';
-    case 'claimed-missing':
-      return 'claimed, but the summary does not show it';
-    case 'uncovered':
-      return 'kept verbatim or left to the raw log';
-    case 'after':
-      return 'comes after this checkpoint';
   }
 }
 

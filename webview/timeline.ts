@@ -4,7 +4,8 @@
 // Home/End move the selection, Enter opens, n/p jump between claimed-missing turns.
 
 import type { RowStatus, TimelineRow } from '../src/protocol';
-import { roleGlyph, statusGlyph, statusName } from './statusText';
+import { statusName } from '../src/extension/statusWords';
+import { roleGlyph, statusGlyph } from './statusText';
 
 export const ROW_HEIGHT = 24;
 export const BAND_HEIGHT = 22;

@@ -1,10 +1,13 @@
-// The details pane: the selected turn (role, tokens, lines, status and why, anchors found / not found in
-// the summary, its text) and the checkpoint's summary with found anchors highlighted and the point where it
+// The details pane: the selected turn (role, tokens, lines, status and why, its evidence found and not found
+// in the summary — heaviest first, each with its kind and weight — and its score against the coverage
+// threshold, its text) and the checkpoint's summary with found evidence highlighted and the point where it
 // appears cut off marked. Built from text nodes and <mark> elements only — never HTML.
 
+import type { Evidence } from '../src/core/model';
 import type { CheckpointHeader, SummaryDetails, TurnDetails } from '../src/protocol';
+import { byWeight, describeEvidence, describeScore, statusName } from '../src/extension/statusWords';
 import { el, fmt, text } from './dom';
-import { statusGlyph, statusName } from './statusText';
+import { statusGlyph } from './statusText';
 import { createButton } from './toolkit';
 
 export interface DetailsActions {
@@ -64,7 +67,7 @@ export class DetailsPane {
     if (details.externalSource) {
       parts.push(el('p', 'det-external', `\u2139 This turn's raw text lives in another file: ${details.externalSource}`));
     }
-    parts.push(this.renderAnchors(details));
+    parts.push(this.renderEvidence(details));
     parts.push(el('h3', 'det-subheading', 'Text'));
     parts.push(el('pre', 'det-text', details.text));
     if (details.textTruncated) parts.push(el('p', 'det-note', 'The text is shortened here; open the turn to read all of it.'));
@@ -81,7 +84,7 @@ export class DetailsPane {
     const facts = el('div', 'det-facts');
     facts.append(
       el('span', 'det-fact', `${fmt(details.text.length)} characters`),
-      el('span', 'det-fact', `${fmt(details.foundAnchors.length)} anchors found`),
+      el('span', 'det-fact', `${fmt(details.foundAnchors.length)} matches highlighted`),
     );
     if (checkpoint) facts.append(el('span', 'det-fact', `${fmt(checkpoint.summaryTokens)} tokens`));
     if (details.cutAt !== undefined) facts.append(el('span', 'det-fact det-cut-fact', '\u2702 appears cut off (marked below)'));
@@ -94,7 +97,7 @@ export class DetailsPane {
     this.summary.replaceChildren(el('h2', 'det-heading', 'Summary'), el('p', 'det-error', message));
   }
 
-  /** Scrolls the summary to the highlight of the anchor found at `at`. */
+  /** Scrolls the summary to the highlight of the evidence found at `at`. */
   revealAnchor(at: number): void {
     const mark = [...this.summary.querySelectorAll<HTMLElement>('mark.anchor-mark')].find(
       (candidate) => Number(candidate.dataset.start) <= at && at < Number(candidate.dataset.end),
@@ -105,38 +108,83 @@ export class DetailsPane {
     mark.scrollIntoView({ block: 'center' });
   }
 
-  private renderAnchors(details: TurnDetails): HTMLElement {
-    const box = el('div', 'det-anchors');
-    const found = details.anchors.filter((a) => a.found).length;
-    box.append(
-      el(
-        'h3',
-        'det-subheading',
-        details.anchors.length === 0 ? 'Anchors: none' : `Anchors: ${found} of ${details.anchors.length} found in the summary`,
-      ),
-    );
-    if (details.anchors.length === 0) return box;
-    const items = el('ul', 'anchor-list');
-    for (const anchor of details.anchors) {
-      const item = el('li', `anchor ${anchor.found ? 'found' : 'missing'}`);
-      const glyph = el('span', 'anchor-glyph', anchor.found ? '\u2713' : '\u2717');
-      glyph.setAttribute('aria-hidden', 'true');
-      const where = anchor.found ? `found${anchor.at !== undefined ? ` at character ${fmt(anchor.at)}` : ''}` : 'not found';
-      item.append(glyph, el('code', 'anchor-text', anchor.anchor), el('span', 'anchor-kind', ` ${anchor.kind} · ${where}`));
-      if (anchor.found && anchor.at !== undefined) {
-        const at = anchor.at;
-        item.classList.add('clickable');
-        item.tabIndex = 0;
-        item.title = 'Show in the summary';
-        item.addEventListener('click', () => this.revealAnchor(at));
-        item.addEventListener('keydown', (event) => {
-          if (event.key === 'Enter') this.revealAnchor(at);
-        });
-      }
-      items.append(item);
+  private renderEvidence(details: TurnDetails): HTMLElement {
+    const box = el('div', 'det-evidence');
+    box.append(el('h3', 'det-subheading', 'Evidence'));
+    const score = describeScore(details);
+    if (score !== undefined && details.score !== undefined && details.threshold !== undefined) {
+      const enough = details.score >= details.threshold;
+      const line = el('p', `det-score ${enough ? 'enough' : 'short'}`, `${score} — `);
+      line.dataset.enough = String(enough);
+      line.append(el('strong', '', enough ? 'enough to count as covered' : 'not enough to count as covered'));
+      box.append(line);
     }
-    box.append(items);
+    if (details.evidence.length === 0) {
+      box.append(el('p', 'det-empty', noEvidenceText(details)));
+      return box;
+    }
+    const ordered = byWeight(details.evidence);
+    const found = ordered.filter((evidence) => evidence.found);
+    const missing = ordered.filter((evidence) => !evidence.found);
+    box.append(
+      this.renderEvidenceGroup('Found in the summary', found, 'found'),
+      this.renderEvidenceGroup('Not found in the summary', missing, 'missing'),
+    );
     return box;
+  }
+
+  private renderEvidenceGroup(title: string, evidence: Evidence[], kind: 'found' | 'missing'): HTMLElement {
+    const group = el('div', `evidence-group ${kind}`);
+    const heading = el('h4', 'evidence-heading', `${title} (${evidence.length})`);
+    group.append(heading);
+    if (evidence.length === 0) return group;
+    const items = el('ul', 'evidence-list');
+    items.setAttribute('aria-label', title);
+    for (const piece of evidence) items.append(this.renderEvidenceItem(piece));
+    group.append(items);
+    return group;
+  }
+
+  private renderEvidenceItem(evidence: Evidence): HTMLElement {
+    const item = el('li', `evidence ${evidence.found ? 'found' : 'missing'}`);
+    item.dataset.kind = evidence.kind;
+    item.dataset.weight = String(evidence.weight);
+    const glyph = el('span', 'evidence-glyph', evidence.found ? '\u2713' : '\u2717');
+    glyph.setAttribute('aria-hidden', 'true');
+    const facts = [describeEvidence(evidence)];
+    if (evidence.found && evidence.matched !== undefined && evidence.matched !== evidence.text) {
+      facts.push(`matched as “${evidence.matched}”`);
+    }
+    if (evidence.found && evidence.at !== undefined) facts.push(`at character ${fmt(evidence.at)}`);
+    item.append(glyph, el('code', 'evidence-text', evidence.text), el('span', 'evidence-facts', facts.join(' · ')));
+    if (evidence.found && evidence.at !== undefined) {
+      const at = evidence.at;
+      item.classList.add('clickable');
+      item.tabIndex = 0;
+      item.setAttribute('role', 'button');
+      item.title = 'Show in the summary';
+      item.addEventListener('click', () => this.revealAnchor(at));
+      item.addEventListener('keydown', (event) => {
+        if (event.key !== 'Enter' && event.key !== ' ') return;
+        event.preventDefault();
+        this.revealAnchor(at);
+      });
+    }
+    return item;
+  }
+}
+
+/** Why a turn has no evidence to list, by its status. */
+function noEvidenceText(details: TurnDetails): string {
+  switch (details.status) {
+    case 'nothing-to-check':
+      return 'None: this turn holds nothing worth carrying into a summary.';
+    case 'unverifiable':
+      return 'Not weighed: coverage cannot be checked for this checkpoint.';
+    case 'after':
+      return 'Not weighed: the turn comes after this checkpoint.';
+    default:
+      return 'None weighed for this turn.';
   }
 }
 

@@ -2,7 +2,7 @@
 // them, speaking src/protocol.ts. Turns are generated on demand, so a 100k-turn dataset costs nothing
 // until rows are asked for.
 
-import type { AnchorEvidence, TurnStatus, Verdict } from '../../src/core/model';
+import type { Evidence, TurnStatus, Verdict } from '../../src/core/model';
 import type {
   CheckpointHeader,
   FileInfo,
@@ -33,6 +33,8 @@ export interface FixtureCheckpointSpec {
   budgetAssumed: boolean;
   truncated: boolean;
   notes?: string[];
+  /** The summary is encrypted: nothing in it can be matched. */
+  opaque?: boolean;
 }
 
 export interface FixtureSpec {
@@ -40,15 +42,22 @@ export interface FixtureSpec {
   turnCount: number;
   turnAt(index: number): FixtureTurn;
   checkpoints: FixtureCheckpointSpec[];
-  /** The anchor each turn would leave in a faithful summary. */
+  /** The path each turn would leave in a faithful summary (its heaviest evidence). */
   anchorOf(index: number): string;
 }
+
+/** The coverage threshold of every fixture checkpoint (core/evidence.ts's default). */
+export const THRESHOLD = 1;
+/** A phrase many turns share, found once near the start of every summary: light evidence. */
+export const SHARED_PHRASE = 'refresh token';
 
 interface BuiltCheckpoint {
   header: CheckpointHeader;
   spec: FixtureCheckpointSpec;
   summary: SummaryDetails;
   anchorAt: Map<number, number>;
+  /** Where SHARED_PHRASE sits in the summary, and how many claimed turns hold it. */
+  shared: { at: number; sharedBy: number };
 }
 
 export class FixtureDataset {
@@ -86,15 +95,15 @@ export class FixtureDataset {
   details(checkpointIndex: number, index: number): TurnDetails {
     const turn = this.spec.turnAt(index);
     const status = this.status(checkpointIndex, index);
-    const built = this.checkpoints[checkpointIndex];
     const anchor = this.spec.anchorOf(index);
-    const at = built.anchorAt.get(index);
-    const anchors: AnchorEvidence[] =
-      status === 'after' ? [] : [{ anchor, kind: 'path', found: at !== undefined, ...(at !== undefined ? { at } : {}) }];
+    const weighed = status === 'covered' || status === 'claimed-missing';
+    const evidence = weighed ? this.evidence(checkpointIndex, index, status === 'covered') : [];
     const reasons: Record<RowStatus, string> = {
-      covered: `Claimed, and its anchor ${anchor} is in the summary.`,
-      'claimed-missing': `Claimed by the pointer set, but its anchor ${anchor} is not in the summary.`,
+      covered: `Claimed, and its evidence ${anchor} is in the summary.`,
+      'claimed-missing': `Claimed by the pointer set, but its evidence ${anchor} is not in the summary.`,
       uncovered: 'Not claimed: kept verbatim after the summary.',
+      'nothing-to-check': 'Claimed, but it is an acknowledgement: nothing in it needs carrying.',
+      unverifiable: 'Claimed, but the summary is encrypted: coverage cannot be checked.',
       after: `Comes after checkpoint S${checkpointIndex + 1}.`,
     };
     return {
@@ -107,25 +116,61 @@ export class FixtureDataset {
       line: index + 1,
       endLine: index + 1,
       reason: reasons[status],
-      anchors,
+      evidence,
+      ...(weighed
+        ? { score: evidence.filter((piece) => piece.found).reduce((sum, piece) => sum + piece.weight, 0), threshold: THRESHOLD }
+        : {}),
       text: turn.text,
       textTruncated: false,
     };
   }
 
+  /**
+   * A claimed turn's evidence, in no particular order (the pane sorts it): its path (weight 1, from its call
+   * for a tool result; found when the turn is covered), an error code and an identifier its text holds (never
+   * found), and the shared phrase (light, found: it is in every summary).
+   */
+  private evidence(checkpointIndex: number, index: number, covered: boolean): Evidence[] {
+    const turn = this.spec.turnAt(index);
+    const built = this.checkpoints[checkpointIndex];
+    const at = covered ? built.anchorAt.get(index) : undefined;
+    const evidence: Evidence[] = [];
+    const identifier = `EXPIRY_${index}`;
+    if (turn.text.includes(identifier)) evidence.push({ text: identifier, kind: 'identifier', found: false, weight: 0.4, sharedBy: 1 });
+    evidence.push({
+      text: this.spec.anchorOf(index),
+      kind: 'path',
+      found: covered,
+      ...(at !== undefined ? { at } : {}),
+      weight: 1,
+      sharedBy: 1,
+      ...(turn.role === 'tool' ? { fromCall: true } : {}),
+    });
+    const code = `E${1000 + index}`;
+    if (turn.text.includes(`error ${code}`)) evidence.push({ text: code, kind: 'error-code', found: false, weight: 0.6, sharedBy: 1 });
+    if (turn.text.includes(SHARED_PHRASE)) {
+      evidence.push({ text: SHARED_PHRASE, kind: 'name', found: true, at: built.shared.at, weight: 0.1, sharedBy: built.shared.sharedBy });
+    }
+    return evidence;
+  }
+
   private build(spec: FixtureCheckpointSpec, index: number): BuiltCheckpoint {
-    const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0 };
+    const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 };
     const claimedMissingIndexes: number[] = [];
     const anchorAt = new Map<number, number>();
-    let summaryText = `<analysis>Summary of the first ${spec.turnsBefore} turns.</analysis>\n1. Primary request: fix the session handling.\n2. Files touched: `;
-    const foundAnchors: { anchor: string; at: number }[] = [];
+    let summaryText = `<analysis>Summary of the first ${spec.turnsBefore} turns.</analysis>\n1. Primary request: fix the session handling (the `;
+    const shared = { at: summaryText.length, sharedBy: 0 };
+    summaryText += `${SHARED_PHRASE} expires early).\n2. Files touched: `;
+    const foundAnchors: { anchor: string; at: number }[] = [{ anchor: SHARED_PHRASE, at: shared.at }];
     let prefixTokens = 0;
     let safeBoundaryIndex = -1;
     let runUnbroken = true;
     for (let turn = 0; turn < spec.turnsBefore; turn++) {
       const status = spec.statusOf(turn);
       counts[status]++;
-      prefixTokens += this.spec.turnAt(turn).tokens;
+      const { tokens, text } = this.spec.turnAt(turn);
+      prefixTokens += tokens;
+      if (text.includes(SHARED_PHRASE)) shared.sharedBy++;
       if (status === 'claimed-missing') claimedMissingIndexes.push(turn);
       if (status === 'covered') {
         const anchor = this.spec.anchorOf(turn);
@@ -140,6 +185,10 @@ export class FixtureDataset {
       }
     }
     summaryText += spec.truncated ? '\n3. Next step: the user asked to re' : '\n9. Please continue from here.';
+    if (spec.opaque) {
+      summaryText = 'gAAAAABn2x8k-encrypted-compaction-summary==';
+      foundAnchors.length = 0;
+    }
     const ratioFloor = 5;
     const ceiling = spec.summaryBudget === undefined ? undefined : spec.summaryBudget * ratioFloor;
     const header: CheckpointHeader = {
@@ -157,7 +206,7 @@ export class FixtureDataset {
       budgetAssumed: spec.budgetAssumed,
       ceiling,
       ratioFloor,
-      opaque: false,
+      opaque: spec.opaque ?? false,
       truncation: spec.truncated
         ? {
             truncated: true,
@@ -179,7 +228,7 @@ export class FixtureDataset {
       foundAnchors,
       cutAt: header.truncation.cutAt,
     };
-    return { header, spec, summary, anchorAt };
+    return { header, spec, summary, anchorAt, shared };
   }
 }
 
@@ -280,6 +329,45 @@ export function largeSpec(): FixtureSpec {
         summaryBudget: undefined,
         budgetAssumed: false,
         truncated: false,
+      },
+    ],
+  };
+}
+
+/**
+ * Every status: S1 after turn 23 covers turns 0–9, finds nothing to check in the acknowledgements 10–13,
+ * misses 14–17 and does not claim 18–23; S2 after turn 27 has an encrypted summary, so every turn it claims
+ * is unverifiable.
+ */
+export function everyStatusSpec(): FixtureSpec {
+  return {
+    name: 'every-status',
+    turnCount: 30,
+    turnAt: (index) =>
+      index >= 10 && index <= 13 ? { id: index, role: 'user', text: 'OK, thanks — go ahead.', tokens: 8 } : ordinaryTurn(index),
+    anchorOf: (index) => `src/session/mod${index}.ts`,
+    checkpoints: [
+      {
+        summaryId: 'S1-mixed',
+        turnsBefore: 24,
+        statusOf: (index) =>
+          index < 10 ? 'covered' : index < 14 ? 'nothing-to-check' : index < 18 ? 'claimed-missing' : 'uncovered',
+        verdict: 'conditional',
+        reasons: ['4 claimed turns (14–17) have too little evidence in the summary'],
+        summaryBudget: 4096,
+        budgetAssumed: false,
+        truncated: false,
+      },
+      {
+        summaryId: 'S2-encrypted',
+        turnsBefore: 28,
+        statusOf: () => 'unverifiable',
+        verdict: 'fail-closed',
+        reasons: ['the summary is encrypted: no coverage can be shown'],
+        summaryBudget: 20000,
+        budgetAssumed: true,
+        truncated: false,
+        opaque: true,
       },
     ],
   };

@@ -1,11 +1,13 @@
 // The timeline webview in a real browser (Debian Chromium via playwright-core): rows and colours per
-// status, legend counts, keyboard and mouse, details and summary, hostile transcript text, view state,
-// live updates, errors and a 100k-turn transcript. Skips with a message when Chromium is not installed.
+// status (the main three and the two neutral ones), legend counts, keyboard and mouse, details (evidence
+// with its weights and the score) and summary, hostile transcript text, view state, live updates, errors and
+// a 100k-turn transcript. Skips with a message when Chromium is not installed.
 
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { ViewState } from '../../src/protocol';
 import {
+  everyStatusSpec,
   FixtureDataset,
   HOSTILE,
   hostileSpec,
@@ -78,6 +80,53 @@ async function statusOfRow(page: Page, index: number): Promise<string | null> {
   return row.getAttribute('data-status');
 }
 
+interface RowLook {
+  stripe: string;
+  stripeStyle: string;
+  image: string;
+  glyph: string;
+  label: string;
+}
+
+/** How row `index` (in the DOM) looks: its stripe, background pattern, glyph and screen-reader label. */
+async function rowLook(page: Page, index: number): Promise<RowLook> {
+  await statusOfRow(page, index);
+  return js<RowLook>(
+    page,
+    `(() => {
+      const row = document.querySelector('.row[data-index="${index}"][data-status]');
+      const style = getComputedStyle(row);
+      return {
+        stripe: style.borderLeftColor,
+        stripeStyle: style.borderLeftStyle,
+        image: style.backgroundImage,
+        glyph: row.querySelector('.row-glyph').textContent,
+        label: row.querySelector('.sr-only').textContent,
+      };
+    })()`,
+  );
+}
+
+/** The legend as { status: count }. */
+async function legendCounts(page: Page): Promise<Record<string, number>> {
+  return js<Record<string, number>>(
+    page,
+    `Object.fromEntries([...document.querySelectorAll('.legend-item')].map((item) => [item.dataset.status, Number(item.dataset.count)]))`,
+  );
+}
+
+/** The evidence items of one group of the details pane, as text, facts and weight. */
+async function evidenceItems(page: Page, group: 'found' | 'missing'): Promise<{ text: string; facts: string; weight: number }[]> {
+  return js(
+    page,
+    `[...document.querySelectorAll('.evidence-group.${group} .evidence')].map((item) => ({
+      text: item.querySelector('.evidence-text').textContent,
+      facts: item.querySelector('.evidence-facts').textContent,
+      weight: Number(item.dataset.weight),
+    }))`,
+  );
+}
+
 async function assertClean(opened: OpenedPage): Promise<void> {
   assert.deepEqual(await opened.problems(), [], 'no CSP violation, console error or page error');
 }
@@ -97,11 +146,8 @@ async function assertClean(opened: OpenedPage): Promise<void> {
   it('shows the incident: legend counts, verdict, truncation, statuses and bands', async () => {
     const opened = await harness.open(new FixtureDataset(incidentSpec()));
     const { page } = opened;
-    const counts = await js(
-      page,
-      `Object.fromEntries([...document.querySelectorAll('.legend-item')].map((item) => [item.dataset.status, Number(item.dataset.count)]))`,
-    );
-    assert.deepEqual(counts, { covered: 380, 'claimed-missing': 40, uncovered: 0, after: 6 });
+    const counts = await legendCounts(page);
+    assert.deepEqual(counts, { covered: 380, 'claimed-missing': 40, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0, after: 6 });
     assert.equal(await page.getAttribute('.verdict', 'data-verdict'), 'fail-closed');
     assert.match((await page.textContent('.hdr-reasons')) ?? '', /40 claimed turns/);
     assert.equal(await page.getAttribute('.flag-truncated', 'data-truncated'), 'true');
@@ -129,23 +175,8 @@ async function assertClean(opened: OpenedPage): Promise<void> {
   it('distinguishes statuses by theme colour, glyph, pattern and a screen-reader label', async () => {
     const opened = await harness.open(new FixtureDataset(incidentSpec()));
     const { page } = opened;
-    const look = async (index: number) =>
-      js<{ stripe: string; stripeStyle: string; image: string; glyph: string; label: string }>(
-        page,
-        `(() => {
-          const row = document.querySelector('.row[data-index="${index}"][data-status]');
-          const style = getComputedStyle(row);
-          return {
-            stripe: style.borderLeftColor,
-            stripeStyle: style.borderLeftStyle,
-            image: style.backgroundImage,
-            glyph: row.querySelector('.row-glyph').textContent,
-            label: row.querySelector('.sr-only').textContent,
-          };
-        })()`,
-      );
-    const covered = await look(379);
-    const missing = await look(380);
+    const covered = await rowLook(page, 379);
+    const missing = await rowLook(page, 380);
     assert.equal(covered.stripe, 'rgb(115, 201, 145)', 'covered uses --vscode-testing-iconPassed');
     assert.equal(missing.stripe, 'rgb(248, 81, 73)', 'claimed-missing uses --vscode-errorForeground');
     assert.equal(covered.glyph, '✓');
@@ -157,6 +188,97 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     assert.equal(missing.label, 'claimed but missing, ');
     assert.equal(await page.getAttribute('.tl-scroll', 'role'), 'listbox');
     assert.equal(await page.getAttribute('.row[data-index="380"]', 'role'), 'option');
+    await assertClean(opened);
+  });
+
+  it('gives the two neutral statuses their own grey, glyph, stripe, label and legend entry', async () => {
+    const opened = await harness.open(new FixtureDataset(everyStatusSpec()));
+    const { page, host } = opened;
+    // Opens on S1, the first checkpoint that is not reversible.
+    assert.deepEqual(await legendCounts(page), {
+      covered: 10,
+      'claimed-missing': 4,
+      uncovered: 6,
+      'nothing-to-check': 4,
+      unverifiable: 0,
+      after: 6,
+    });
+    const legendNames = await js<string[]>(page, `[...document.querySelectorAll('.legend-name')].map((name) => name.textContent)`);
+    assert.deepEqual(legendNames, ['covered', 'claimed but missing', 'not claimed', 'nothing to check', 'cannot be checked', 'after the checkpoint']);
+    const looks = [await rowLook(page, 0), await rowLook(page, 14), await rowLook(page, 18), await rowLook(page, 10)];
+
+    // S2's summary is encrypted: every turn it claims is unverifiable, and the header says why.
+    await page.evaluate('window.postMessage({ type: "selectTurn", checkpointIndex: 1, turnIndex: 2 }, "*")');
+    await until('S2 legend', async () => (await legendCounts(page)).unverifiable === 28 || undefined);
+    assert.match((await page.textContent('.flag-unverifiable')) ?? '', /opaque \(encrypted\): coverage cannot be checked/);
+    looks.push(await rowLook(page, 0));
+
+    const [covered, missing, uncovered, nothing, unverifiable] = looks;
+    assert.deepEqual(
+      looks.map((look) => look.label),
+      ['covered, ', 'claimed but missing, ', 'not claimed, ', 'nothing to check, ', 'cannot be checked, '],
+    );
+    assert.equal(new Set(looks.map((look) => look.glyph)).size, 5, `one glyph per status: ${looks.map((l) => l.glyph).join(' ')}`);
+    assert.equal(new Set(looks.map((look) => look.stripeStyle)).size, 5, 'one stripe style per status');
+    assert.equal(new Set(looks.map((look) => look.stripe)).size, 5, 'one colour per status');
+    assert.equal(nothing.glyph, '\u2205');
+    assert.equal(unverifiable.glyph, '?');
+    assert.match(unverifiable.image, /radial-gradient/, 'unverifiable rows are dotted');
+    for (const neutral of [nothing, unverifiable]) {
+      assert.doesNotMatch(neutral.image, /repeating/, 'a neutral row is never hatched like claimed-missing');
+      assert.ok(![covered.stripe, missing.stripe, uncovered.stripe].includes(neutral.stripe));
+    }
+
+    // A neutral turn has no evidence to list, and says why.
+    await page.waitForSelector('.det-turn[data-index="2"]');
+    assert.equal(await page.getAttribute('.det-status', 'data-status'), 'unverifiable');
+    assert.match((await page.textContent('.det-evidence')) ?? '', /coverage cannot be checked/);
+    await page.evaluate('window.postMessage({ type: "selectTurn", checkpointIndex: 0, turnIndex: 11 }, "*")');
+    await page.waitForSelector('.det-turn[data-index="11"]');
+    assert.equal(await page.getAttribute('.det-status', 'data-status'), 'nothing-to-check');
+    assert.match((await page.textContent('.det-evidence')) ?? '', /nothing worth carrying/);
+    assert.equal(await page.locator('.det-evidence .evidence').count(), 0);
+    assert.equal(await page.locator('.det-score').count(), 0, 'no score for a turn with nothing to check');
+    assert.equal(host.ofType('openTurn').length, 0);
+    await assertClean(opened);
+  });
+
+  it('lists the evidence found and not found, heaviest first, with kind, weight, sharing, its call and the score', async () => {
+    const opened = await harness.open(new FixtureDataset(incidentSpec()));
+    const { page } = opened;
+    // Opens on turn 380, a user turn: its path is missing, the phrase it shares with 104 other turns is found.
+    await page.waitForSelector('.det-turn[data-index="380"]');
+    assert.equal(await page.textContent('.det-score'), 'score 0.1 of 1.0 needed — not enough to count as covered');
+    assert.equal(await page.getAttribute('.det-score', 'data-enough'), 'false');
+    assert.deepEqual(await evidenceItems(page, 'found'), [
+      { text: 'refresh token', facts: 'name, weight 0.1, shared by 105 turns · at character 103', weight: 0.1 },
+    ]);
+    assert.deepEqual(await evidenceItems(page, 'missing'), [{ text: 'src/session/mod380.ts', facts: 'path, weight 1.0', weight: 1 }]);
+    assert.match((await page.textContent('.evidence-group.found .evidence-heading')) ?? '', /Found in the summary \(1\)/);
+
+    // Turn 382, a tool result: its path comes from its call; heaviest first.
+    await page.focus('.tl-scroll');
+    await press(page, 'n', 'n');
+    await page.waitForSelector('.det-turn[data-index="382"]');
+    assert.deepEqual(await evidenceItems(page, 'missing'), [
+      { text: 'src/session/mod382.ts', facts: 'path, weight 1.0, from its call', weight: 1 },
+      { text: 'E1382', facts: 'error code, weight 0.6', weight: 0.6 },
+      { text: 'EXPIRY_382', facts: 'identifier, weight 0.4', weight: 0.4 },
+    ]);
+    assert.equal(await page.textContent('.det-score'), 'score 0.0 of 1.0 needed — not enough to count as covered');
+    assert.equal(await page.locator('.evidence-group.found .evidence').count(), 0);
+
+    // A covered turn reaches the threshold; its found evidence is reachable with the keyboard and shows its match.
+    await press(page, 'Home');
+    for (let step = 0; step < 7; step++) await press(page, 'ArrowDown');
+    await page.waitForSelector('.det-turn[data-index="7"]');
+    assert.equal(await page.textContent('.det-score'), 'score 1.0 of 1.0 needed — enough to count as covered');
+    const found = page.locator('.evidence-group.found .evidence');
+    assert.equal(await found.getAttribute('role'), 'button');
+    assert.equal(await found.getAttribute('tabindex'), '0');
+    await found.focus();
+    await press(page, 'Enter');
+    assert.equal(await page.textContent('mark.anchor-mark.flash'), 'src/session/mod7.ts');
     await assertClean(opened);
   });
 
@@ -212,13 +334,14 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     await page.waitForSelector('.det-turn[data-index="7"]');
     assert.match((await page.textContent('.det-heading')) ?? '', /Turn 7 · #7/);
     assert.equal(await page.getAttribute('.det-status', 'data-status'), 'covered');
-    assert.equal(await page.locator('.anchor.found').count(), 1);
+    assert.equal(await page.locator('.evidence.found').count(), 1);
+    assert.equal(await page.locator('.evidence.missing').count(), 1);
 
     await page.focus('.tl-scroll');
     await press(page, 'n');
     await page.waitForSelector('.det-turn[data-index="380"]');
     assert.equal(await page.getAttribute('.det-status', 'data-status'), 'claimed-missing');
-    assert.equal(await page.locator('.anchor.missing').count(), 1);
+    assert.equal(await page.locator('.evidence.missing').count(), 1);
     assert.match((await page.textContent('.det-reason')) ?? '', /not in the summary/);
     await page.click('text=Copy safe pointer set');
     await page.click('text=Open summary record');
@@ -237,7 +360,7 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     await page.waitForSelector('.det-summary-text mark');
     const summary = dataset.checkpoints[0].summary;
     const marks = await js<string[]>(page, `[...document.querySelectorAll('.det-summary-text mark')].map((mark) => mark.textContent)`);
-    assert.equal(marks.length, 380);
+    assert.equal(marks.length, 381, "the shared phrase and the covered turns' paths");
     assert.deepEqual(marks, summary.foundAnchors.map((found) => found.anchor));
     // The text reads back exactly (marks and text nodes), and the cut marker sits at the end.
     const readBack = await js<{ text: string; cutAt: number }>(

@@ -4,7 +4,9 @@
 // id, additional_kwargs, tool_calls}), LangChain serialised constructors ({lc:1, id:[…,"HumanMessage"], kwargs}),
 // or Letta messages ({id:"message-…", role, content|text} or {message_type: user_message|assistant_message|…}).
 //
-// Turns: one per message, id = the message id (its position when it has none or repeats one).
+// Turns: one per message, id = the message id (its position when it has none or repeats one). A tool message
+// `answers` the message whose call its `tool_call_id` names (`tool_calls[].id`, a Letta `tool_call`, or an Anthropic
+// tool_use block; a tool_result block's `tool_use_id`, a Letta `tool_returns[].tool_call_id` likewise).
 // Checkpoints:
 //  - LangMem `running_summary {summary, summarized_message_ids, last_summarized_message_id}`: claims exactly
 //    summarized_message_ids — LangMem adds every id it was given, even when it trimmed the input. The injected
@@ -21,6 +23,7 @@ import { DocumentReader } from './documentReader';
 import { locateInLine } from './jsonSpans';
 import { lineSpan } from './sourceSpan';
 import { textOf, toolCallText, toolCallsText } from './textOf';
+import { CallLinks, answeredIdsOf, callsOf, type ToolCall } from './toolLinks';
 
 const LANGCHAIN_OPENING = 'Here is a summary of the conversation to date:';
 const LANGMEM_OPENING = 'Summary of the conversation so far:';
@@ -37,6 +40,10 @@ interface Message {
   text: string;
   kind: string;
   summarization: boolean;
+  /** The tool calls it makes, by id. */
+  calls: ToolCall[];
+  /** The ids of the tool calls it answers. */
+  answers: string[];
 }
 
 function str(value: unknown): string | undefined {
@@ -100,6 +107,8 @@ function normalize(value: unknown): Message | undefined {
     text: parts.filter((p) => p !== '').join('\n'),
     kind,
     summarization: extra.lc_source === 'summarization' || metadata.lc_source === 'summarization',
+    calls: callsOf(fields),
+    answers: answeredIdsOf(fields),
   };
 }
 
@@ -190,6 +199,7 @@ export class LangChainReader extends DocumentReader {
     const normalized = messages.map((m) => normalize(m.value));
     for (const n of normalized) laterIds.push(n?.id);
     let segmentStart = 0;
+    const calls = new CallLinks();
 
     const finishCheckpoint = (checkpoint: Checkpoint) => {
       if (this.context.defaultBudget !== undefined) {
@@ -252,7 +262,11 @@ export class LangChainReader extends DocumentReader {
         id = i;
       }
       used.add(String(id));
-      turns.push({ id, role: message.role, text: message.text, span: located.span, label: message.kind });
+      const turn: Turn = { id, role: message.role, text: message.text, span: located.span, label: message.kind };
+      const answers = calls.answersFor(message.answers);
+      if (answers !== undefined) turn.answers = answers;
+      for (const call of message.calls) calls.add(call.id, id, call.text);
+      turns.push(turn);
     });
 
     if (running !== undefined) this.runningSummary(running, turns, problems, finishCheckpoint);

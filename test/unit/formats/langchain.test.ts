@@ -2,7 +2,7 @@
 // corpus/SOURCES.md), and a fuzz test.
 import assert from 'node:assert/strict';
 import { LangChainReader } from '../../../src/formats/langchain';
-import { feed } from './feedLines';
+import { feed, feedAppending } from './feedLines';
 import { fuzzReader } from './fuzz';
 
 const human = (id: string, content: string, extra: Record<string, unknown> = {}) => ({ type: 'human', id, content, additional_kwargs: {}, ...extra });
@@ -106,6 +106,53 @@ describe('formats/langchain: Letta system_alert', () => {
     assert.ok(cp.summary.includes('Ledger renamed.'));
     assert.ok(cp.notes?.[0].startsWith('Letta records counts only (3 of 6 messages hidden), no ids'));
     assert.deepEqual(t.problems, []);
+  });
+});
+
+describe('formats/langchain: tool messages answer their calls', () => {
+  it('LangChain dicts: tool_call_id names an AI message\'s tool_calls[].id', () => {
+    const log = [
+      human('h1', 'Fix ERR_4107'),
+      ai('a1', '', { tool_calls: [{ id: 'c1', name: 'read_file', args: { path: 'ledger.py' } }, { id: 'c2', name: 'grep', args: { q: 'ERR' } }] }),
+      { type: 'tool', id: 't1', content: 'def post()', tool_call_id: 'c1' },
+      { type: 'tool', id: 't2', content: 'ledger.py:12', tool_call_id: 'c2' },
+      { type: 'tool', id: 't3', content: 'orphan', tool_call_id: 'c_gone' },
+    ];
+    const text = log.map((m) => JSON.stringify(m)).join('\n') + '\n';
+    const t = feed(new LangChainReader({ fileName: 'log.jsonl' }), text);
+    assert.deepEqual(t.turns[2].answers, { turnId: 'a1', callText: '[tool call read_file] {"path":"ledger.py"}' });
+    assert.deepEqual(t.turns[3].answers, { turnId: 'a1', callText: '[tool call grep] {"q":"ERR"}' });
+    assert.equal(t.turns[4].answers, undefined);
+    assert.ok(t.turns[1].text.includes(t.turns[2].answers!.callText));
+    for (const cut of [2, 3]) {
+      assert.deepEqual(feedAppending(new LangChainReader({ fileName: 'log.jsonl' }), text, cut).turns.map((turn) => turn.answers), t.turns.map((turn) => turn.answers), `cut after line ${cut}`);
+    }
+  });
+
+  it('serialised constructors, and Anthropic tool_use / tool_result blocks', () => {
+    const ctor = (cls: string, kwargs: Record<string, unknown>) => ({ lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', cls], kwargs });
+    const state = {
+      messages: [
+        ctor('AIMessage', { id: 'a', content: [{ type: 'tool_use', id: 'tu1', name: 'bash', input: { command: 'pytest' } }] }),
+        ctor('ToolMessage', { id: 't', content: '3 passed', tool_call_id: 'tu1' }),
+        ctor('HumanMessage', { id: 'h', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: 'again' }] }),
+      ],
+    };
+    const t = feed(new LangChainReader({ fileName: 'state.json' }), JSON.stringify(state, null, 2));
+    assert.deepEqual(t.turns[1].answers, { turnId: 'a', callText: '[tool call bash] {"command":"pytest"}' });
+    assert.deepEqual(t.turns[2].answers, { turnId: 'a', callText: '[tool call bash] {"command":"pytest"}' });
+  });
+
+  it('Letta: tool_calls and tool_call_id / tool_returns, and tool_call_message / tool_return_message', () => {
+    const messages = [
+      { id: 'message-1', role: 'assistant', content: [], tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'memory_insert', arguments: '{"label":"human"}' } }] },
+      { id: 'message-2', role: 'tool', content: [{ type: 'text', text: 'inserted' }], tool_call_id: 'call_1', tool_returns: [{ tool_call_id: 'call_1', status: 'success' }] },
+      { id: 'message-3', message_type: 'tool_call_message', tool_call: { name: 'send_message', arguments: '{"message":"hi"}', tool_call_id: 'call_2' } },
+      { id: 'message-4', message_type: 'tool_return_message', tool_return: 'sent', tool_call_id: 'call_2' },
+    ];
+    const t = feed(new LangChainReader({ fileName: 'letta.json' }), JSON.stringify(messages, null, 1));
+    assert.deepEqual(t.turns[1].answers, { turnId: 'message-1', callText: '[tool call memory_insert] {"label":"human"}' });
+    assert.deepEqual(t.turns[3].answers, { turnId: 'message-3', callText: '[tool call send_message] {"message":"hi"}' });
   });
 });
 

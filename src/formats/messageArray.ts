@@ -4,7 +4,9 @@
 // with one message per line. A JSONL file whose lines are whole conversations ({"messages": […]} per line, as in
 // fine-tuning sets) is read from its first line only (a problem says so).
 //
-// Turns: one per message or item, id = its position in the array (0, 1, 2…; the "system" field is "system").
+// Turns: one per message or item, id = its position in the array (0, 1, 2…; the "system" field is "system"). A tool
+// result `answers` the turn holding its call: `tool_call_id` ↔ `tool_calls[].id` (OpenAI chat), tool_result
+// `tool_use_id` ↔ tool_use `id` (Anthropic), function_call_output ↔ function_call by `call_id` (Responses).
 // Summaries: an Anthropic `compaction` content block (its text is the summary), an OpenAI `compaction` item
 // (encrypted: opaque), or a message whose text opens with a known summary phrase. A summary is not a turn; it claims
 // the turns before it since the previous summary (no pointer set is recorded by these APIs).
@@ -15,6 +17,7 @@ import { DocumentReader } from './documentReader';
 import { locateInLine } from './jsonSpans';
 import { lineSpan } from './sourceSpan';
 import { textOf, toolCallText, toolCallsText } from './textOf';
+import { CallLinks, answeredIdsOf, callsOf } from './toolLinks';
 
 /** Opening words of the summaries agents inject as messages. */
 export const SUMMARY_OPENINGS: readonly string[] = [
@@ -118,6 +121,14 @@ export class MessageArrayReader extends DocumentReader {
     const turns: Turn[] = [];
     const checkpoints: Checkpoint[] = [];
     let segmentStart = 0;
+    const calls = new CallLinks();
+    /** Adds the turn of a message, linked to the calls it answers; its own calls are recorded. */
+    const addTurn = (turn: Turn, message: JsonObject) => {
+      const answers = calls.answersFor(answeredIdsOf(message));
+      if (answers !== undefined) turn.answers = answers;
+      for (const call of callsOf(message)) calls.add(call.id, turn.id, call.text);
+      turns.push(turn);
+    };
     const addCheckpoint = (item: Item, summary: string, how: string, opaque: boolean) => {
       const n = item.span.startLine;
       const claimedIds = turns.slice(segmentStart).map((t) => t.id);
@@ -160,7 +171,7 @@ export class MessageArrayReader extends DocumentReader {
         addCheckpoint(item, textOf(compaction.content), 'Anthropic compaction block', !readable && compaction.encrypted_content !== undefined);
         const rest = blocks.filter((b) => b !== compaction);
         const text = textOf(rest);
-        if (text.trim() !== '') turns.push({ id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) });
+        if (text.trim() !== '') addTurn({ id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) }, value);
         continue;
       }
       const text = textOfItem(value);
@@ -169,7 +180,7 @@ export class MessageArrayReader extends DocumentReader {
         addCheckpoint(item, text, opening === 'system_alert' ? 'a Letta system_alert message' : `a summary message (opens with "${opening}")`, false);
         continue;
       }
-      turns.push({ id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) });
+      addTurn({ id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) }, value);
     }
     problems.sort((a, b) => a.line - b.line);
     return { format: this.format, turns, checkpoints, problems, lineCount: this.document.lineCount };

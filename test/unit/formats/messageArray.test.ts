@@ -2,7 +2,7 @@
 // Responses items), and a fuzz test.
 import assert from 'node:assert/strict';
 import { MessageArrayReader } from '../../../src/formats/messageArray';
-import { feed } from './feedLines';
+import { feed, feedAppending } from './feedLines';
 import { fuzzReader } from './fuzz';
 
 describe('formats/message-array', () => {
@@ -64,6 +64,50 @@ describe('formats/message-array', () => {
     assert.deepEqual(cp.claimedIds, [0, 1, 2]);
     assert.equal(cp.span.startLine, 4);
     assert.equal(t.problems.length, 1);
+  });
+
+  it('OpenAI chat: a tool message answers the assistant turn whose tool_calls[].id its tool_call_id names', () => {
+    const chat = [
+      { role: 'user', content: 'Fix ERR_4107' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } }, { id: 'c2', type: 'function', function: { name: 'run', arguments: '{"cmd":"pytest"}' } }] },
+      { role: 'tool', tool_call_id: 'c2', content: '1 failed' },
+      { role: 'tool', tool_call_id: 'c1', content: 'def post()' },
+      { role: 'tool', tool_call_id: 'c9', content: 'from before this file' },
+    ];
+    const t = feed(new MessageArrayReader({ fileName: 'chat.json' }), JSON.stringify(chat, null, 2));
+    assert.deepEqual(t.turns[2].answers, { turnId: 1, callText: '[tool call run] {"cmd":"pytest"}' });
+    assert.deepEqual(t.turns[3].answers, { turnId: 1, callText: '[tool call read_file] {"path":"ledger.py"}' });
+    assert.equal(t.turns[4].answers, undefined);
+    assert.ok(t.turns.slice(0, 2).every((turn) => turn.answers === undefined));
+  });
+
+  it('Anthropic: a user message of tool_result blocks answers the tool_use blocks they name, one call a line', () => {
+    const body = {
+      system: 'You are Claude.',
+      messages: [
+        { role: 'user', content: 'Rename Ledger' },
+        { role: 'assistant', content: [{ type: 'text', text: 'Looking' }, { type: 'tool_use', id: 't1', name: 'read', input: { path: 'a.py' } }, { type: 'tool_use', id: 't2', name: 'read', input: { path: 'b.py' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'class Ledger' }, { type: 'tool_result', tool_use_id: 't2', content: 'Ledger()' }] },
+      ],
+    };
+    const t = feed(new MessageArrayReader({ fileName: 'anthropic.json' }), JSON.stringify(body));
+    assert.deepEqual(t.turns[3].answers, { turnId: 1, callText: '[tool call read] {"path":"a.py"}\n[tool call read] {"path":"b.py"}' });
+  });
+
+  it('Responses items: function_call_output answers function_call by call_id, also when the file grows', () => {
+    const items = [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix ERR_4107' }] },
+      { type: 'function_call', name: 'shell', arguments: '{"cmd":"pytest"}', call_id: 'c' },
+      { type: 'compaction', encrypted_content: 'gAAAAB…' },
+      { type: 'function_call_output', call_id: 'c', output: '1 failed' },
+    ];
+    const text = items.map((i) => JSON.stringify(i)).join('\n') + '\n';
+    const t = feed(new MessageArrayReader({ fileName: 'items.jsonl' }), text);
+    assert.deepEqual(t.turns[2].answers, { turnId: 1, callText: '[tool call shell] {"cmd":"pytest"}' });
+    assert.equal(t.turns[1].text, t.turns[2].answers?.callText);
+    for (const cut of [2, 3]) {
+      assert.deepEqual(feedAppending(new MessageArrayReader({ fileName: 'items.jsonl' }), text, cut).turns.map((turn) => turn.answers), t.turns.map((turn) => turn.answers), `cut after line ${cut}`);
+    }
   });
 
   it('a JSON document that is not a message array is a problem', () => {

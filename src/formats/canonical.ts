@@ -1,6 +1,7 @@
 // Reader for Compaction Lens's own transcript format (docs/transcript-format.md): JSON Lines of
 // {"type":"turn",…} and {"type":"checkpoint",…} records in log order. Streaming and incremental: each
-// pushed line is validated on its own, and a checkpoint resolves its pointer set against the turns read so far.
+// pushed line is validated on its own, and a checkpoint resolves its pointer set, and a turn its `answers`
+// (or `reply_to`: the earlier turn whose call it answers), against the turns read so far.
 
 import type {
   Checkpoint,
@@ -128,8 +129,28 @@ export class CanonicalReader implements TranscriptReader {
       if (typeof record.anchor === 'string' && record.anchor !== '') turn.anchor = record.anchor;
       else this.problem(n, 'warning', `turn ${quoteId(id)} on line ${n} has an empty or non-string "anchor"; anchors will be derived from its text instead.`);
     }
+    this.readAnswers(record, turn, n);
     this.indexById.set(idKey(id), this.turns.length);
     this.turns.push(turn);
+  }
+
+  /** `answers` (or its synonym `reply_to`): the id of an earlier turn whose call this turn answers. */
+  private readAnswers(record: JsonObject, turn: Turn, n: number): void {
+    const field = record.answers !== undefined ? 'answers' : record.reply_to !== undefined ? 'reply_to' : undefined;
+    if (field === undefined) return;
+    const target = record[field];
+    const label = `turn ${quoteId(turn.id)} on line ${n}`;
+    if (!isTurnId(target)) {
+      this.problem(n, 'warning', `${label} has "${field}" ${JSON.stringify(target)}, not a turn id; it was ignored.`);
+      return;
+    }
+    const index = this.indexById.get(idKey(target));
+    if (index === undefined) {
+      this.problem(n, 'warning', `${label} answers turn ${quoteId(target)}, which is not a turn before it in this file; it is read as answering nothing.`);
+      return;
+    }
+    const call = this.turns[index];
+    turn.answers = { turnId: call.id, callText: call.text };
   }
 
   private readCheckpoint(record: JsonObject, line: RawLine): void {

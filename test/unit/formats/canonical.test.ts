@@ -100,4 +100,30 @@ describe('canonical reader', () => {
     assert.equal(t.turns.length, 2);
     assert.deepEqual(t.checkpoints[0].claimedIds, [0, 1]);
   });
+
+  it('a turn answers the earlier turn its "answers" (or "reply_to") names, with that turn\'s text as the call', () => {
+    const call = JSON.stringify({ type: 'turn', id: 'c', role: 'assistant', content: '[tool call read] {"path":"ledger.py"}' });
+    const t = read([turn(0), call, turn('r1', { role: 'tool', answers: 'c' }), turn('r2', { role: 'tool', reply_to: 'c' }), turn(5)]);
+    assert.deepEqual(t.problems, []);
+    assert.deepEqual(t.turns[2].answers, { turnId: 'c', callText: '[tool call read] {"path":"ledger.py"}' });
+    assert.deepEqual(t.turns[3].answers, { turnId: 'c', callText: '[tool call read] {"path":"ledger.py"}' });
+    assert.equal(t.turns[4].answers, undefined);
+    // ids are matched by their text, as in "covered"
+    assert.deepEqual(read([turn(7), turn(8, { answers: '7' })]).turns[1].answers, { turnId: 7, callText: 'text of 7' });
+  });
+
+  it('an "answers" that is not an earlier turn id is a warning, and the turn answers nothing', () => {
+    const t = read([turn(0, { answers: 0 }), turn(1, { answers: 9 }), turn(2, { reply_to: { id: 1 } }), turn(3, { answers: 4 }), turn(4)]);
+    assert.deepEqual(t.problems.map((p) => [p.line, p.severity]), [[1, 'warning'], [2, 'warning'], [3, 'warning'], [4, 'warning']]);
+    assert.match(t.problems[1].message, /turn 1 on line 2 answers turn 9, which is not a turn before it in this file/);
+    assert.match(t.problems[2].message, /has "reply_to" \{"id":1\}, not a turn id/);
+    assert.ok(t.turns.every((x) => x.answers === undefined));
+  });
+
+  it('turns with no text, and an empty summary, are warnings', () => {
+    const t = read([turn(0, { content: '' }), turn(1, { content: ' ' }), checkpoint({ covered: [0, 1], summary: '' })]);
+    assert.deepEqual(t.problems.map((p) => [p.line, p.severity]), [[1, 'warning'], [3, 'warning']]);
+    assert.match(t.problems[0].message, /no text could be read from any of its 2 turns: the canonical reader/);
+    assert.match(t.problems[1].message, /the summary of checkpoint S1 has no readable text/);
+  });
 });

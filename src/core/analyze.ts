@@ -415,7 +415,7 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
 
   const truncation = opaque
     ? { truncated: false, reasons: [] }
-    : detectTruncation(summary, summaryTokens, summaryBudget, cp.truncationHints, ctx.nearBudgetFraction);
+    : detectTruncation(summary, summaryTokens, summaryBudget, cp.truncationHints, ctx.nearBudgetFraction, earlier.map(turnText));
 
   const notes = Array.isArray(cp.notes) ? cp.notes.filter((n) => typeof n === 'string') : [];
   const reasons = [verdictReason, ...ceilingFacts(cp, prefixTokens, prefixTokenSource, summaryBudget, budgetAssumed, ceiling, ctx.ratioFloor)];

@@ -1,5 +1,7 @@
-// Reads a summary for the note's tell of truncation: empty, cut mid-clause or mid-word, at its token budget,
-// or missing a closing marker the format's complete summaries have (closing line, </summary>, last section).
+// Reads a summary for the note's tell of truncation: empty, cut mid-clause or mid-word (its last word is the
+// start of a longer word used elsewhere), a last list item without the full stop every earlier item has, at its
+// token budget, or missing a closing marker the format's complete summaries have (closing line, </summary>,
+// last section). Scans are linear: no regex that can backtrack runs over the summary's end.
 // Every reason is a specific sentence a user can check against the text.
 import type { TruncationHints, TruncationReport } from './model';
 
@@ -27,6 +29,8 @@ export function detectTruncation(
   budget: number | undefined,
   hints: TruncationHints | undefined,
   nearBudgetFraction: number = DEFAULT_NEAR_BUDGET_FRACTION,
+  /** Texts the summary was written from (the turns before the checkpoint), for the cut-word tell. */
+  sourceTexts: readonly string[] = [],
 ): TruncationReport {
   const reasons: string[] = [];
   const text = typeof summary === 'string' ? summary : '';
@@ -37,6 +41,10 @@ export function detectTruncation(
   } else {
     const midClause = midClauseEnding(trimmed);
     if (midClause) reasons.push(midClause);
+    const cut = midClause ? undefined : cutWord(trimmed, sourceTexts);
+    if (cut) reasons.push(cut);
+    const item = midClause || cut ? undefined : unfinishedListItem(trimmed);
+    if (item) reasons.push(item);
   }
 
   const fraction = Number.isFinite(nearBudgetFraction) && nearBudgetFraction >= 0 ? nearBudgetFraction : DEFAULT_NEAR_BUDGET_FRACTION;
@@ -81,7 +89,7 @@ function midClauseEnding(trimmed: string): string | undefined {
   if (/^(```|~~~)[\w-]*$/.test(lastLine) || /^(-{3,}|\*{3,}|_{3,})$/.test(lastLine) || /^\|.*\|$/.test(lastLine)) {
     return undefined;
   }
-  const lastWord = /([\p{L}\p{N}_'’-]+)\W*$/u.exec(trimmed)?.[1]?.toLowerCase();
+  const lastWord = lastWordOf(trimmed)?.toLowerCase();
 
   if (/[.!?…)\]}>"'”’»`*|]/.test(last)) {
     // Ends on terminal punctuation, but "… and the." is unusual; a dangling word before a period is still
@@ -100,6 +108,76 @@ function midClauseEnding(trimmed: string): string | undefined {
     return `ends mid-clause: “${quoteEnd(trimmed)}”`;
   }
   return undefined;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}_'’-]/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** The text's last word (letters, digits, _ ' ’ -), skipping trailing non-word characters; scans backwards. */
+function lastWordOf(text: string): string | undefined {
+  let end = text.length;
+  const floor = Math.max(0, text.length - 400);
+  while (end > floor && !LETTER_OR_DIGIT.test(text[end - 1])) end--;
+  let start = end;
+  while (start > floor && WORD_CHAR.test(text[start - 1])) start--;
+  return end > start ? text.slice(start, end) : undefined;
+}
+
+/**
+ * The cut-word tell: the summary ends on letters that start a longer word used in the summary or its source
+ * texts, and are not themselves a word used there ("… started to rena" where "rename" is used).
+ */
+function cutWord(trimmed: string, sourceTexts: readonly string[]): string | undefined {
+  if (!LETTER_OR_DIGIT.test(trimmed[trimmed.length - 1])) return undefined;
+  let start = trimmed.length;
+  while (start > 0 && LETTER_OR_DIGIT.test(trimmed[start - 1])) start--;
+  const word = trimmed.slice(start).toLowerCase();
+  if (word.length < 3 || /^\d+$/.test(word)) return undefined;
+  const before = trimmed.slice(0, start);
+  let longer: string | undefined;
+  for (const text of [before, ...sourceTexts]) {
+    if (typeof text !== 'string') continue;
+    const use = wordUse(text, word);
+    if (use.exact) return undefined;
+    longer ??= use.longer;
+  }
+  return longer === undefined ? undefined : `ends mid-word: “…${word}” is the start of “${longer}”, used elsewhere`;
+}
+
+/** Whether `word` (lower case) occurs in `text` as a whole word, and a longer word it starts, if any. */
+function wordUse(text: string, word: string): { exact: boolean; longer?: string } {
+  const lower = text.toLowerCase();
+  let longer: string | undefined;
+  for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+    if (at > 0 && LETTER_OR_DIGIT.test(lower[at - 1])) continue;
+    let end = at + word.length;
+    if (end >= lower.length || !LETTER_OR_DIGIT.test(lower[end])) return { exact: true };
+    if (longer === undefined) {
+      while (end < lower.length && end - at < 40 && LETTER_OR_DIGIT.test(lower[end])) end++;
+      longer = lower.slice(at, end);
+    }
+  }
+  return { exact: false, longer };
+}
+
+const LIST_ITEM = /^\s{0,8}(?:[-*+•]|\d{1,3}[.)])[ \t]+\S/;
+
+/** The list tell: every earlier item of the final list ends with a full stop, the last one does not. */
+function unfinishedListItem(trimmed: string): string | undefined {
+  const lines = trimmed.split('\n');
+  const last = lines[lines.length - 1];
+  if (!LIST_ITEM.test(last)) return undefined;
+  let earlier = 0;
+  for (let i = lines.length - 2; i >= 0; i--) {
+    const line = lines[i].trimEnd();
+    if (line.trim() === '') break;
+    if (!LIST_ITEM.test(line)) continue; // an item's continuation line
+    if (!/[.!?…]$/.test(line)) return undefined;
+    earlier++;
+  }
+  const end = last.trimEnd();
+  if (earlier < 2 || /[.!?…:)\]]$/.test(end)) return undefined;
+  return `the last list item ends without the full stop all ${earlier} earlier items have: “${quoteEnd(trimmed)}”`;
 }
 
 /** The last ~30 characters, whitespace collapsed, prefixed with … when cut. */

@@ -1,6 +1,7 @@
 // Shared helpers for the extension-host tests: the activated extension's API, fresh copies of the sample
-// transcript in temporary folders (tests never touch samples/), and polling for asynchronous effects.
-import { copyFileSync, mkdtempSync } from 'node:fs';
+// transcript (or small transcripts written by a test) in temporary folders (tests never touch samples/), and
+// polling for asynchronous effects.
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -25,6 +26,13 @@ export function copySample(name = 'incident.jsonl', folder?: string): vscode.Uri
   const target = folder ?? mkdtempSync(path.join(tmpdir(), 'compaction-lens-test-'));
   const file = path.join(target, name);
   copyFileSync(path.join(extensionPath(), 'samples', name), file);
+  return vscode.Uri.file(file);
+}
+
+/** Writes `records` as JSON Lines to <new temporary folder>/<name> and returns the file's URI. */
+export function writeTranscript(name: string, records: unknown[]): vscode.Uri {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'compaction-lens-test-')), name);
+  writeFileSync(file, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
   return vscode.Uri.file(file);
 }
 

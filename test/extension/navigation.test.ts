@@ -46,7 +46,7 @@ describe('tree, CodeLens, hover, status bar and navigation', () => {
     assert.ok(api.panels.get(uri));
   });
 
-  it('shows a CodeLens on the checkpoint record and a hover with the turn status', async () => {
+  it('shows a CodeLens on the checkpoint record and a hover with the turn status and evidence', async () => {
     const uri = copySample();
     const editor = await vscode.window.showTextDocument(uri);
     await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
@@ -67,7 +67,9 @@ describe('tree, CodeLens, hover, status bar and navigation', () => {
       .replace(/&nbsp;/g, ' ')
       .replace(/\\(.)/g, '$1');
     assert.match(text, /turn 390/);
-    assert.match(text, /S1: claimed-missing/);
+    assert.match(text, /S1: claimed but missing — /);
+    assert.match(text, /Evidence \(score 0\.0 of 1\.0 needed\):/);
+    assert.match(text, /not found: “[A-Z]+_\d+” \(explicit anchor, weight 1\.0\)/);
   });
 
   it('the status bar shows the worst verdict and the claimed-missing count of the active transcript', async () => {

@@ -1,6 +1,7 @@
 // The host side of the timeline protocol in a real extension host, observed by recording what the host
 // posts to the webview: ready -> init with the checkpoint headers, rows paged on request (with statuses
-// relative to the selected checkpoint), turn and summary details, and `updated` after the file grows.
+// relative to the selected checkpoint), turn details (evidence, score, threshold) and the summary, and
+// `updated` after the file grows.
 import * as assert from 'node:assert/strict';
 import { appendFileSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
@@ -59,7 +60,9 @@ describe('timeline protocol (host side)', () => {
     assert.equal(header.line, 421);
     assert.equal(header.turnsBefore, 420);
     assert.equal(header.verdict, 'fail-closed');
-    assert.deepEqual(header.counts, { covered: 380, 'claimed-missing': 40, uncovered: 0 });
+    assert.deepEqual(header.counts, { covered: 380, 'claimed-missing': 40, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 });
+    assert.equal(header.opaque, false);
+    assert.equal(header.unverifiable, undefined);
     assert.deepEqual(header.claimedMissingIndexes, Array.from({ length: 40 }, (_, index) => 380 + index));
     assert.equal(header.safeBoundaryIndex, 379);
     assert.equal(header.safeCoveredCount, 380);
@@ -96,7 +99,13 @@ describe('timeline protocol (host side)', () => {
     assert.equal(details.details.id, 385);
     assert.equal(details.details.status, 'claimed-missing');
     assert.equal(details.details.line, 386);
-    assert.ok(details.details.anchors.length > 0 && details.details.anchors.every((anchor) => !anchor.found));
+    // The incident's turns carry explicit anchors: one piece of evidence each, weight 1, not in the summary.
+    assert.deepEqual(
+      details.details.evidence.map(({ kind, found, weight }) => ({ kind, found, weight })),
+      [{ kind: 'explicit', found: false, weight: 1 }],
+    );
+    assert.equal(details.details.score, 0);
+    assert.equal(details.details.threshold, 1);
     assert.ok(details.details.reason.length > 0);
 
     assert.equal(await timeline.receive({ type: 'getSummary', requestId: 10, checkpointIndex: 0 }), 'handled');

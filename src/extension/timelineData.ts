@@ -198,7 +198,11 @@ export function describeCheckpoint(checkpoint: CheckpointAnalysis): string {
  * not in this file), or undefined when it could.
  */
 export function whyUnverifiable(checkpoint: CheckpointAnalysis): string | undefined {
-  if (checkpoint.opaque) return 'the summary is encrypted or otherwise unreadable';
+  if (checkpoint.opaque) {
+    return checkpoint.path === 'A'
+      ? "the summary is encrypted, so coverage rests on the summariser's report alone"
+      : 'the summary is encrypted or otherwise unreadable';
+  }
   if (checkpoint.unverifiable) return checkpoint.unverifiable;
   if (checkpoint.counts.unverifiable > 0) {
     return checkpoint.turns.find((result) => result.status === 'unverifiable')?.reason ?? 'the claimed turns are not in this file';

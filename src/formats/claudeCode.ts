@@ -297,7 +297,7 @@ export class ClaudeCodeReader extends RebuildingReader {
     if (boundary.entry && boundary.summary) span = joinSpans(lineSpan(boundary.entry.line), lineSpan(boundary.summary.line));
     const notes: string[] = [];
     if (boundary.entry && !boundary.summary) {
-      problems.push({ line: n, severity: 'warning', message: `line ${n}: compact_boundary ${summaryId} has no summary record (isCompactSummary) after it; it is shown with an empty summary. If the agent is still writing, it will appear on the next read.` });
+      problems.push({ line: n, severity: 'warning', message: `line ${n}: compact_boundary ${summaryId} has no summary record (isCompactSummary) after it. If the agent is still writing, it will appear on the next read.` });
     }
 
     const metadata = isObject(rec.compactMetadata) ? rec.compactMetadata : {};

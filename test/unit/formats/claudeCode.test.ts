@@ -300,6 +300,9 @@ describe('formats/claudeCode: compaction shapes', () => {
     assert.equal(t.checkpoints.length, 1);
     assert.equal(t.checkpoints[0].summary, '');
     assert.match(t.problems[0].message, /has no summary record/);
+    // the cause, then what it means (said for every reader by unreadableText.ts)
+    assert.deepEqual(t.problems.map((p) => [p.line, p.severity]), [[12, 'warning'], [12, 'warning']]);
+    assert.match(t.problems[1].message, /the summary of checkpoint b1 has no readable text/);
   });
 
   it('can finish again after more lines are pushed (an agent still writing)', () => {

@@ -48,6 +48,7 @@ export function corpusBytes(relative: string): Buffer {
 /** Call in a before() hook: skips the suite, visibly, when the corpus is not beside the project. */
 export function requireCorpus(context: Mocha.Context): void {
   if (!corpusAvailable()) {
+    if (process.env.CI === 'true') throw new Error(`the shared corpus folder ${CORPUS} is absent, and CI=true requires it`);
     console.log(`    (skipped: the shared corpus folder ${CORPUS} is absent; these tests read real transcripts in place)`);
     context.skip();
   }

@@ -54,12 +54,13 @@ const KIND_NAMES: Record<EvidenceKind, string> = {
   'error-code': 'error code',
   quoted: 'quoted phrase',
   name: 'name',
+  term: 'term',
   weak: 'weak',
 };
 
 /** The kind of a piece of evidence in plain words ("error code"). */
 export function evidenceKindName(kind: EvidenceKind): string {
-  return KIND_NAMES[kind] ?? kind;
+  return KIND_NAMES[kind] ?? kind; // a kind added to the model later still shows, by its own name
 }
 
 /** A weight or score with one or two decimals: 1 -> "1.0", 0.6 -> "0.6", 0.35 -> "0.35". */

@@ -546,6 +546,8 @@ function judgeTurn(
       return s ? { count: s.count, first: s.first === unit } : { count: 1, first: true };
     },
     ctx.threshold,
+    pieces.confirmation === true,
+    pieces.lookupResult === true,
   );
   return {
     status: j.covered ? 'covered' : 'claimed-missing',

@@ -26,12 +26,15 @@ export const SALIENCE: Record<EvidenceKind, number> = {
   quoted: 0.6,
   command: 0.5,
   name: 0.3,
+  term: 0.25,
   number: 0.4,
   weak: 0.1,
 };
 
 /** Call fields that hold what the call changes (the substance of a write or edit). */
 const CONTENT_FIELDS = new Set(['content', 'new_string', 'new_str', 'file_text', 'edits', 'patch', 'new_source', 'diff', 'code', 'insert_text']);
+/** Call fields that hold what an edit replaces. */
+const PREVIOUS_FIELDS = new Set(['old_string', 'old_str']);
 /** Call fields that only say what a call changes away from: left out. */
 const SKIPPED_FIELDS = new Set(['old_string', 'old_str', 'timeout', 'block', 'limit', 'offset', 'output_mode', 'replace_all', 'run_in_background', '-n', '-i', '-A', '-B', '-C', 'head_limit', 'multiline', 'type', 'security_risk', 'thought']);
 /** Tools that only look things up (normalised names: lower case, letters only). */
@@ -138,17 +141,19 @@ function shellEffect(command: string): ParsedCall['effect'] {
 }
 
 /** Texts of a call's arguments, split into what identifies the call and what it writes. */
-function callTexts(call: ParsedCall): { identity: string[]; content: string[]; prose: string[] } {
+function callTexts(call: ParsedCall): { identity: string[]; content: string[]; prose: string[]; previous: string[] } {
   const identity: string[] = [];
   const content: string[] = [];
   const prose: string[] = [];
+  const previous: string[] = [];
   const args = call.args;
   if (typeof args === 'string') {
     (call.effect === 'change' ? content : identity).push(args);
-    return { identity, content, prose };
+    return { identity, content, prose, previous };
   }
-  if (!isRecord(args)) return { identity, content, prose };
+  if (!isRecord(args)) return { identity, content, prose, previous };
   for (const [field, value] of Object.entries(args)) {
+    if (PREVIOUS_FIELDS.has(field) && typeof value === 'string') previous.push(value);
     if (SKIPPED_FIELDS.has(field)) continue;
     const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : safeJson(value);
     if (text === '') continue;
@@ -156,7 +161,7 @@ function callTexts(call: ParsedCall): { identity: string[]; content: string[]; p
     else if (field === 'description' || field === 'reason' || field === 'message' || field === 'prompt') prose.push(text);
     else identity.push(text);
   }
-  return { identity, content, prose };
+  return { identity, content, prose, previous };
 }
 
 function safeJson(value: unknown): string {
@@ -167,13 +172,27 @@ function safeJson(value: unknown): string {
   }
 }
 
+/** A piece as a turn holds it: from its own text, from the call it answers, or introduced by its edit. */
+export type EvidencePiece = Piece & {
+  fromCall?: boolean;
+  /** Written by this turn's edit and absent from what the edit replaced. */
+  introduced?: boolean;
+};
+
 /** The pieces of a turn before sharing and matching, and whether it holds anything worth carrying. */
 export interface TurnPieces {
-  pieces: (Piece & { fromCall?: boolean })[];
+  pieces: EvidencePiece[];
+  /**
+   * Set for the result of a write or edit that adds nothing of its own: it is covered when the summary knows
+   * what it confirms (any of its call's names), claimed-missing when it does not.
+   */
+  confirmation?: boolean;
   /** Every form the turn names things by (keys, alternatives, a path's directories): what sharing is counted on. */
   mentions?: Set<string>;
   /** Why the turn holds nothing worth carrying, when it does not. */
   nothing?: string;
+  /** Set for the result of a lookup (a read, a search): the file it read is what a summary records of it. */
+  lookupResult?: boolean;
 }
 
 function isSubstantial(p: Piece): boolean {
@@ -190,10 +209,24 @@ function commandPiece(command: string): Piece | undefined {
   return key.length >= 3 ? { text, kind: 'command', key, shareKey: key, at: 0 } : undefined;
 }
 
-function piecesOf(texts: readonly string[]): Piece[] {
+function piecesOf(texts: readonly string[], terms = false): Piece[] {
   const out: Piece[] = [];
-  for (const t of texts) out.push(...extractPieces(t));
+  for (const t of texts) out.push(...extractPieces(t, { terms }));
   return out;
+}
+
+/**
+ * The pieces of what a call writes, those it introduces (absent from what it replaces) marked: the turn that
+ * introduces a name is the turn that name is specific to.
+ */
+function introduced(content: readonly string[], previous: readonly string[]): EvidencePiece[] {
+  const before = new Set<string>();
+  for (const p of piecesOf(previous)) before.add(p.key);
+  return piecesOf(content).map((p) => (before.has(p.key) ? p : asIntroduced(p)));
+}
+
+function asIntroduced(p: Piece): EvidencePiece {
+  return p.kind === 'weak' ? p : { ...p, introduced: true };
 }
 
 /**
@@ -204,14 +237,20 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
   const text = typeof turn.text === 'string' ? turn.text : '';
   if (text.trim() === '') return { pieces: [], nothing: 'the turn has no text' };
   const { prose, calls } = splitCalls(text);
-  const own: (Piece & { fromCall?: boolean })[] = [...extractPieces(prose, { sentences: turn.role === 'user' })];
+  // The conversation's own prose (not tool output) also yields its distinctive words.
+  const conversational = turn.role === 'user' || turn.role === 'assistant';
+  const own: EvidencePiece[] = [...extractPieces(prose, { sentences: turn.role === 'user', terms: conversational })];
   let allLookups = calls.length > 0;
   for (const call of calls) {
     const texts = callTexts(call);
     if (call.effect !== 'lookup') allLookups = false;
-    own.push(...piecesOf(texts.prose));
-    if (call.effect === 'lookup' && answeredSeparately) continue; // its substance is its result's
-    own.push(...piecesOf(texts.identity), ...piecesOf(texts.content));
+    // A lookup answered by a turn of its own carries its substance in that result, description and all.
+    if (call.effect === 'lookup' && answeredSeparately) continue;
+    own.push(...piecesOf(texts.prose, true));
+    // What a changing command acts on (the package installed, the task closed, the files committed) is its own.
+    const identity = piecesOf(texts.identity);
+    own.push(...(call.effect === 'change' && commandOf(call.args) !== undefined ? identity.map(asIntroduced) : identity));
+    own.push(...introduced(texts.content, texts.previous));
     const command = commandOf(call.args);
     const cp = command !== undefined ? commandPiece(command) : undefined;
     if (cp) own.push(cp);
@@ -229,7 +268,10 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     const identityKeys = new Set(identity.map((p) => p.key));
     const ownNew = own.filter((p) => !identityKeys.has(p.key) && !(p.alt ?? []).some((a) => identityKeys.has(a)));
     if (change && !ownNew.some(isSubstantial)) {
-      return { pieces: [], nothing: 'a confirmation of a write or edit: the change itself is in the call' };
+      if (!identity.some(isSubstantial)) {
+        return { pieces: [], nothing: 'a confirmation of a write or edit: the change itself is in the call' };
+      }
+      return { pieces: dedupe(identity.map((p) => ({ ...p, fromCall: true }))), confirmation: true };
     }
     if (!ownNew.some(isSubstantial) && identity.length === 0) {
       return { pieces: [], nothing: 'a result with nothing specific in it' };
@@ -237,14 +279,15 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     // Capitalised words in tool output are data (JSON values, log lines), not proper nouns of the conversation.
     const content = ownNew.filter((p) => p.kind !== 'name');
     const merged = dedupe([...content, ...identity.map((p) => ({ ...p, fromCall: true }))]);
-    return { pieces: merged };
+    return { pieces: merged, lookupResult: answeredCalls.length > 0 && answeredCalls.every((c) => c.effect === 'lookup') };
   }
 
   const pieces = dedupe(own);
-  if (!pieces.some(isSubstantial)) {
-    if (allLookups && answeredSeparately) return { pieces, nothing: 'a bare lookup: what it found is in its result' };
-    return { pieces, nothing: 'no names, paths, numbers or other specifics to carry' };
+  if (allLookups && answeredSeparately && !pieces.some((p) => isSubstantial(p) && p.kind !== 'term')) {
+    // Words alone do not make a lookup more than a lookup ("let me check the project").
+    return { pieces, nothing: 'a bare lookup: what it found is in its result' };
   }
+  if (!pieces.some(isSubstantial)) return { pieces, nothing: 'no names, paths, numbers or other specifics to carry' };
   return { pieces };
 }
 
@@ -398,8 +441,14 @@ export function judge(
   matcher: SummaryMatcher,
   sharedBy: (form: string) => Sharing,
   threshold: number,
+  confirmation = false,
+  lookupResult = false,
 ): Judgement {
   let score = 0;
+  let knownTarget = false;
+  // Covered needs at least one found piece that is this turn's own (introduced here, or named by few turns):
+  // names the whole session shares add up, but never make a turn covered on their own.
+  let specific = false;
   const all = pieces.map((p): Evidence => {
     const strict = p.kind === 'path' || p.kind === 'identifier' || p.kind === 'reference';
     let span = matcher.findSpan(p.key, strict);
@@ -420,12 +469,17 @@ export function judge(
     const byKey = sharedBy(p.shareKey);
     const sharing = byKey.count > byForm.count ? byKey : byForm;
     const shared = Math.max(1, sharing.count);
-    const weight = weightOf(p.kind, sharing.first ? 1 : shared);
+    // The file a lookup read is what a summary records of the read ("read jsonl_parser.ex"): its own.
+    const readFile = p.fromCall === true && p.file === true && lookupResult;
+    const own = sharing.first || p.introduced === true || shared <= SHARED_FREELY;
+    const weight = weightOf(p.kind, own ? 1 : shared);
     const e: Evidence = { text: p.text, kind: p.kind, found: span !== undefined, weight, sharedBy: shared };
     if (span !== undefined) {
       e.at = span.at;
       e.length = span.end - span.at;
       score += weight;
+      if (p.kind !== 'weak') knownTarget = true;
+      if ((own || readFile) && p.kind !== 'weak' && p.kind !== 'term') specific = true;
     }
     if (matched !== undefined) e.matched = matched;
     if (p.fromCall) e.fromCall = true;
@@ -435,7 +489,7 @@ export function judge(
   const found = all.filter((e) => e.found).slice(0, MAX_EVIDENCE);
   const absent = all.filter((e) => !e.found).slice(0, Math.max(3, MAX_EVIDENCE - found.length));
   score = round(score);
-  return { evidence: [...found, ...absent], score, covered: score >= threshold };
+  return { evidence: [...found, ...absent], score, covered: confirmation ? knownTarget : specific && score >= threshold };
 }
 
 function round(n: number): number {

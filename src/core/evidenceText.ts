@@ -26,6 +26,8 @@ export interface Piece {
   at: number;
   /** Shorter forms a summary may use for the same thing (a path's directories), for counting sharing only. */
   parts?: string[];
+  /** Set on a path that names a file (it has an extension), not a directory. */
+  file?: boolean;
 }
 
 // Common English words and ubiquitous tech words: never distinctive on their own.
@@ -215,11 +217,12 @@ class PieceSink {
   readonly pieces: Piece[] = [];
   private readonly seen = new Set<string>();
 
-  add(text: string, kind: EvidenceKind, key: string, at: number, alt?: string[], shareKey?: string, parts?: string[]): void {
+  add(text: string, kind: EvidenceKind, key: string, at: number, alt?: string[], shareKey?: string, parts?: string[], file?: boolean): void {
     if (key.length === 0 || this.seen.has(key)) return;
     this.seen.add(key);
     const piece: Piece = { text, kind, key, at, shareKey: shareKey ?? key };
     if (parts && parts.length > 0) piece.parts = parts;
+    if (file) piece.file = true;
     const alts = alt?.filter((a) => a.length > 0 && a !== key && !isCommonKey(a));
     if (alts && alts.length > 0) piece.alt = alts;
     this.pieces.push(piece);
@@ -438,7 +441,7 @@ function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
     // A file name; its stem counts too when it is distinctive (jsonl_parser.ex → "jsonl parser").
     const stem = keyOf(first);
     const stemDistinctive = stem.length >= 5 && (first.includes('_') || first.includes('-') || hasInnerCapital(first));
-    sink.add(chunk, 'path', key, at, stemDistinctive ? [stem] : undefined, key);
+    sink.add(chunk, 'path', key, at, stemDistinctive ? [stem] : undefined, key, undefined, true);
     return;
   }
   // Qualified names: Foo.Bar.baz → also its last part when that is itself a name.
@@ -482,7 +485,7 @@ function classifyPath(full: string, at: number, sink: PieceSink): void {
   const parts: string[] = [];
   for (let k = 0; k + 1 < segments.length && k < 24; k++) parts.push(keyOf(`${segments[k]}/${segments[k + 1]}`));
   // The file name decides how many turns share the path (the same file under two roots is one file).
-  sink.add(chunk, 'path', key, at, alt, baseHasExt ? baseKey : key, parts);
+  sink.add(chunk, 'path', key, at, alt, baseHasExt ? baseKey : key, parts, baseHasExt);
 }
 
 /** Index just past the quoted phrase that opens at `i` (its closing quote), or -1. Looks at most 80 chars ahead. */
@@ -553,7 +556,7 @@ function addSentences(text: string, sink: PieceSink): void {
 }
 
 /** Every distinct piece of evidence in a text, in text order of first occurrence (quoted phrases last). */
-export function extractPieces(text: string, options: { sentences?: boolean } = {}): Piece[] {
+export function extractPieces(text: string, options: { sentences?: boolean; terms?: boolean } = {}): Piece[] {
   const src = typeof text === 'string' ? (text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text) : '';
   const sink = new PieceSink();
   const n = src.length;
@@ -580,7 +583,13 @@ export function extractPieces(text: string, options: { sentences?: boolean } = {
       const chunk = src.slice(start, end);
       let alnum = false;
       for (let k = 0; k < chunk.length && !alnum; k++) alnum = isAlnumAt(chunk, k);
-      if (alnum && !isPlainLowerWord(chunk)) classifyChunk(chunk, start, src, sink);
+      if (!alnum) {
+        // punctuation only
+      } else if (!isPlainLowerWord(chunk)) {
+        classifyChunk(chunk, start, src, sink);
+      } else if (options.terms && chunk.length >= TERM_MIN_LENGTH && !COMMON_WORDS.has(chunk)) {
+        sink.add(chunk, 'term', chunk, start);
+      }
     }
     i = j + (j < n && src.charCodeAt(j) === 92 ? 2 : 0);
     if (i === j && j === start) i++;
@@ -589,6 +598,9 @@ export function extractPieces(text: string, options: { sentences?: boolean } = {
   if (options.sentences) addSentences(src, sink);
   return sink.pieces;
 }
+
+/** A plain word counts as a term of the prose only from this length on (shorter words are rarely telling). */
+const TERM_MIN_LENGTH = 6;
 
 /** Plain lower-case a–z words (most of any prose) are never evidence on their own. */
 function isPlainLowerWord(token: string): boolean {

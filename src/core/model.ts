@@ -161,7 +161,8 @@ export type Verdict = 'reversible' | 'conditional' | 'fail-closed';
  * from the turn's text (and, for a tool result, from its call): `path` (a path or file name), `command` (a
  * command and its arguments), `identifier` (code names and their parts), `reference` (task, issue or PR ids),
  * `url`, `count` (a number with its noun, "49 tests"), `number`, `key-value` (the value is required),
- * `error-code`, `quoted` (a quoted phrase), `name` (a proper noun), `weak` (colours, timestamps, record ids,
+ * `error-code`, `quoted` (a quoted phrase or a sentence), `name` (a proper noun), `term` (a distinctive word of
+ * the conversation's prose, "gitignored"), `weak` (colours, timestamps, record ids,
  * hashes, line numbers: rarely what a summary keeps).
  */
 export type EvidenceKind =
@@ -177,6 +178,7 @@ export type EvidenceKind =
   | 'error-code'
   | 'quoted'
   | 'name'
+  | 'term'
   | 'weak';
 
 /** One piece of evidence that a turn's content survived into a summary, found or not. */

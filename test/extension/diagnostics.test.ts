@@ -83,10 +83,11 @@ describe('diagnostics', () => {
     const parse = after.find((diagnostic) => diagnostic.code === 'transcript-problem' && diagnostic.range.start.line === 425);
     assert.ok(parse, 'the broken line 426 is flagged');
     assert.equal(parse.severity, vscode.DiagnosticSeverity.Error);
-    const missing = after.find((diagnostic) => diagnostic.code === 'claimed-missing' && diagnostic.range.start.line === 426);
-    assert.ok(missing, 'S2 claims turns its summary lacks');
+    // One flag per claimed-missing range; how the prose turns 420–421 are judged may split the range.
+    const missing = after.filter((diagnostic) => diagnostic.code === 'claimed-missing' && diagnostic.range.start.line === 426);
+    assert.ok(missing.length > 0, 'S2 claims turns its summary lacks');
     assert.ok(
-      (missing.relatedInformation ?? []).some((info) => info.location.range.start.line === 424),
+      missing.some((diagnostic) => (diagnostic.relatedInformation ?? []).some((info) => info.location.range.start.line === 424)),
       'turn 423 (line 425) is among the related locations',
     );
     const earlier = after.filter((diagnostic) => diagnostic.code === 'truncated-summary' && diagnostic.range.start.line === 420);

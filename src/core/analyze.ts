@@ -4,7 +4,7 @@
 // the ceiling, the truncation tells, the verdict of the note's decision boundary and the safe pointer set —
 // and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
 // texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand.
-import { DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, SummaryMatcher, turnPieces, type TurnPieces } from './evidence';
+import { DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, SummaryMatcher, turnPieces, verbatimPassage, type TurnPieces } from './evidence';
 import { rangesFromIndexes } from './idRanges';
 import type {
   Analysis,
@@ -538,8 +538,9 @@ function judgeTurn(
   }
   const shared = state.shared;
   const unit = unitOf(ctx, index, index + 1);
+  const passage = verbatimPassage(turnText(turn), state.matcher);
   const j = judge(
-    pieces.pieces,
+    passage && !pieces.pieces.some((p) => p.key === passage.key) ? [...pieces.pieces, passage] : pieces.pieces,
     state.matcher,
     (form) => {
       const s = shared?.get(form);

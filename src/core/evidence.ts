@@ -5,7 +5,7 @@
 // nothing worth carrying (acknowledgements, bare lookups whose result is its own turn, "updated
 // successfully" confirmations) is `nothing-to-check`. The rules are the same for every format and name no
 // words of any one session.
-import { extractPieces, keyOf, wordsOf, type Piece } from './evidenceText';
+import { extractPieces, keyOf, MAX_SCAN_CHARS, wordsOf, type Piece } from './evidenceText';
 import type { Evidence, EvidenceKind, Turn } from './model';
 
 /** The weight of found evidence a claimed turn needs to count as covered. */
@@ -303,15 +303,14 @@ export function mentionsOf(pieces: readonly Piece[]): Set<string> {
   return out;
 }
 
-function dedupe<T extends Piece>(pieces: T[]): T[] {
-  const seen = new Set<string>();
-  const out: T[] = [];
+/** One piece per key; a piece the turn introduces wins over a mere mention of the same name. */
+function dedupe<T extends EvidencePiece>(pieces: T[]): T[] {
+  const byKey = new Map<string, T>();
   for (const p of pieces) {
-    if (seen.has(p.key)) continue;
-    seen.add(p.key);
-    out.push(p);
+    const seen = byKey.get(p.key);
+    if (!seen || (p.introduced && !seen.introduced)) byKey.set(p.key, p);
   }
-  return out;
+  return [...byKey.values()];
 }
 
 /**
@@ -322,6 +321,7 @@ export class SummaryMatcher {
   private readonly words: string[] = [];
   private readonly starts: number[] = [];
   private readonly positions = new Map<string, number[]>();
+  private trigrams?: Set<string>;
 
   constructor(readonly summary: string) {
     const text = typeof summary === 'string' ? summary : '';
@@ -342,6 +342,15 @@ export class SummaryMatcher {
       this.starts.push(at);
       offset = at + w.length;
     }
+  }
+
+  /** Whether the summary has these three words in a row. */
+  hasTrigram(a: string, b: string, c: string): boolean {
+    if (!this.trigrams) {
+      this.trigrams = new Set();
+      for (let i = 0; i + 2 < this.words.length; i++) this.trigrams.add(`${this.words[i]} ${this.words[i + 1]} ${this.words[i + 2]}`);
+    }
+    return this.trigrams.has(`${a} ${b} ${c}`);
   }
 
   /** Offset of the exact (case-sensitive) substring, as Python's `in` finds it; "" is found at 0. */
@@ -407,6 +416,39 @@ function findWordStart(text: string, w: string, from: number): number {
     }
   }
   return from;
+}
+
+/** A passage must be at least this many words long to count as carried word for word. */
+export const PASSAGE_WORDS = 8;
+
+/**
+ * The longest passage of prose (PASSAGE_WORDS words or more, mostly plain words) that the summary repeats word
+ * for word, as a piece: a task title, a request quoted back. One pass over the text's words.
+ */
+export function verbatimPassage(text: string, matcher: SummaryMatcher): Piece | undefined {
+  const words = wordsOf(typeof text === 'string' ? text.slice(0, MAX_SCAN_CHARS) : '');
+  let bestStart = 0;
+  let bestLength = 0;
+  let runStart = -1;
+  for (let i = 0; i + 2 < words.length; i++) {
+    if (matcher.hasTrigram(words[i], words[i + 1], words[i + 2])) {
+      if (runStart < 0) runStart = i;
+      const length = i + 3 - runStart;
+      if (length > bestLength) {
+        bestLength = length;
+        bestStart = runStart;
+      }
+    } else {
+      runStart = -1;
+    }
+  }
+  if (bestLength < PASSAGE_WORDS) return undefined;
+  const passage = words.slice(bestStart, bestStart + Math.min(bestLength, 40));
+  let plain = 0;
+  for (const w of passage) if (/^[a-z]+$/.test(w)) plain++;
+  if (plain * 5 < passage.length * 3) return undefined; // code or data, not prose
+  const key = passage.join(' ');
+  return { text: key, kind: 'quoted', key, shareKey: key, at: 0 };
 }
 
 export interface Judgement {

@@ -22,7 +22,7 @@ export const SALIENCE: Record<EvidenceKind, number> = {
   url: 0.8,
   identifier: 0.8,
   'key-value': 0.8,
-  count: 0.7,
+  count: 1,
   quoted: 0.6,
   command: 0.5,
   name: 0.3,
@@ -426,12 +426,13 @@ export const PASSAGE_WORDS = 8;
  * for word, as a piece: a task title, a request quoted back. One pass over the text's words.
  */
 export function verbatimPassage(text: string, matcher: SummaryMatcher): Piece | undefined {
-  const words = wordsOf(typeof text === 'string' ? text.slice(0, MAX_SCAN_CHARS) : '');
+  const words = proseWords(typeof text === 'string' ? text.slice(0, MAX_SCAN_CHARS) : '');
   let bestStart = 0;
   let bestLength = 0;
   let runStart = -1;
   for (let i = 0; i + 2 < words.length; i++) {
-    if (matcher.hasTrigram(words[i], words[i + 1], words[i + 2])) {
+    const joined = words[i] !== '\n' && words[i + 1] !== '\n' && words[i + 2] !== '\n';
+    if (joined && matcher.hasTrigram(words[i], words[i + 1], words[i + 2])) {
       if (runStart < 0) runStart = i;
       const length = i + 3 - runStart;
       if (length > bestLength) {
@@ -443,12 +444,35 @@ export function verbatimPassage(text: string, matcher: SummaryMatcher): Piece | 
     }
   }
   if (bestLength < PASSAGE_WORDS) return undefined;
-  const passage = words.slice(bestStart, bestStart + Math.min(bestLength, 40));
-  let plain = 0;
-  for (const w of passage) if (/^[a-z]+$/.test(w)) plain++;
-  if (plain * 5 < passage.length * 3) return undefined; // code or data, not prose
-  const key = passage.join(' ');
+  const key = words.slice(bestStart, bestStart + Math.min(bestLength, 40)).join(' ');
   return { text: key, kind: 'quoted', key, shareKey: key, at: 0 };
+}
+
+/**
+ * The plain words of a text's prose, lower case, in order: whitespace-separated tokens that are words once
+ * their surrounding punctuation is dropped. Anything else (a path, code, a number) becomes a break ("\n"),
+ * so a passage never runs through it.
+ */
+function proseWords(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    let j = i;
+    while (j < n && !isSpace(text.charCodeAt(j))) j++;
+    if (j > i) {
+      const token = text.slice(i, j).replace(/^["'`(\[*]+|["'`)\],.;:!?*]+$/g, '');
+      if (/^[a-z]+(?:['’][a-z]+)?$/i.test(token)) out.push(...wordsOf(token));
+      else if (out.length > 0 && out[out.length - 1] !== '\n') out.push('\n');
+    }
+    i = j;
+  }
+  return out;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13;
 }
 
 export interface Judgement {

@@ -185,6 +185,15 @@ function isExtension(segment: string): boolean {
   return true;
 }
 
+/** Extensions that make `name.ext` a file name rather than a qualified name (MapSet.new, ctx.then). */
+const FILE_EXTENSIONS: ReadonlySet<string> = new Set(
+  ('ex exs ts tsx js jsx mjs cjs json jsonl md mdx txt py pyi rb go rs java kt kts c h cc cpp hpp cs css scss ' +
+    'sass less html htm heex eex leex xml yml yaml toml ini cfg conf lock sh bash zsh fish sql csv tsv log env ' +
+    'gz tgz zip tar png jpg jpeg gif svg ico pdf swift scala php pl lua dart vue svelte astro proto graphql gql ' +
+    'ipynb gradle mod sum mk cmake erl hrl ml hs clj nix tf vim el bat ps1 wasm map snap patch diff rst tex ' +
+    'properties plist db sqlite').split(' '),
+);
+
 /** Words of a sentence end: a capitalised word right after one of these is not a proper noun. */
 function startsSentence(text: string, at: number): boolean {
   let i = at - 1;
@@ -268,7 +277,8 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
 
   const hasSlash = chunk.includes('/') || chunk.includes('\\');
   if (hasSlash) {
-    classifyPath(chunk, at, sink);
+    // </button>: a closing tag, not a path.
+    classifyPath(chunk, at, sink, at > 0 && text.charCodeAt(at - 1) === 60);
     return;
   }
 
@@ -437,7 +447,8 @@ function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
     return;
   }
   if (!hasLetter(chunk)) return;
-  if (segs.length === 2 && isExtension(last) && !isAllDigits(first)) {
+  const fileLike = FILE_EXTENSIONS.has(last) || (isExtension(last) && /[_\-0-9]/.test(first) && !isUpperAt(first, 0));
+  if (segs.length === 2 && fileLike && !isAllDigits(first)) {
     // A file name; its stem counts too when it is distinctive (jsonl_parser.ex → "jsonl parser").
     const stem = keyOf(first);
     const stemDistinctive = stem.length >= 5 && (first.includes('_') || first.includes('-') || hasInnerCapital(first));
@@ -450,7 +461,7 @@ function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
   sink.add(chunk, 'identifier', key, at, lastDistinctive && lastKey.includes(' ') ? [lastKey] : undefined);
 }
 
-function classifyPath(full: string, at: number, sink: PieceSink): void {
+function classifyPath(full: string, at: number, sink: PieceSink, closingTag: boolean): void {
   // file.ts:42:5 — the line and column are not part of the path.
   let chunk = full;
   for (let k = 0; k < 2; k++) {
@@ -468,7 +479,7 @@ function classifyPath(full: string, at: number, sink: PieceSink): void {
     return;
   }
   const rooted = chunk.startsWith('/') || chunk.startsWith('~') || chunk.startsWith('.') || chunk.startsWith('\\');
-  if (segments.length === 1 && (!rooted || chunk.length < 4)) return;
+  if (segments.length === 1 && (!rooted || chunk.length < 4 || closingTag)) return;
   const base = segments[segments.length - 1];
   const baseDot = base.lastIndexOf('.');
   const baseHasExt = baseDot > 0 && isExtension(base.slice(baseDot + 1));

@@ -5,7 +5,7 @@
 
 import type { Evidence } from '../src/core/model';
 import type { CheckpointHeader, SummaryDetails, TurnDetails } from '../src/protocol';
-import { byWeight, describeEvidence, describeScore, statusName } from '../src/extension/statusWords';
+import { byWeight, describeEvidence, describeScore, statusName } from '../src/statusWords';
 import { el, fmt, text } from './dom';
 import { statusGlyph } from './statusText';
 import { createButton } from './toolkit';

@@ -5,7 +5,7 @@
 
 import type { CheckpointHeader, FileInfo, RowStatus } from '../src/protocol';
 import type { Problem } from '../src/core/model';
-import { statusDescription, statusName } from '../src/extension/statusWords';
+import { statusDescription, statusName } from '../src/statusWords';
 import { ROW_STATUSES, statusGlyph, verdictGlyph } from './statusText';
 import { el, fmt, text } from './dom';
 import { createBadge, createButton, createChoice, type Choice } from './toolkit';

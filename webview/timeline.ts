@@ -4,7 +4,7 @@
 // Home/End move the selection, Enter opens, n/p jump between claimed-missing turns.
 
 import type { RowStatus, TimelineRow } from '../src/protocol';
-import { statusName } from '../src/extension/statusWords';
+import { statusName } from '../src/statusWords';
 import { roleGlyph, statusGlyph } from './statusText';
 
 export const ROW_HEIGHT = 24;

@@ -3,7 +3,7 @@
 // ranges of claimed-missing turns, the only turns listed as problems. Selecting an item reveals it.
 import * as vscode from 'vscode';
 import { TURN_STATUSES, type CheckpointAnalysis, type Verdict } from '../core/model';
-import { statusName } from './statusWords';
+import { statusName } from '../statusWords';
 import { describeCheckpoint, describeRange, whyUnverifiable } from './timelineData';
 import type { TranscriptStore } from './transcriptStore';
 

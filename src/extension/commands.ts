@@ -7,7 +7,7 @@ import { REVEAL_COMMAND, type RevealTarget } from './checkpointTree';
 import { revealLines, revealTurn } from './editorReveal';
 import type { Log } from './log';
 import { joinGlobs, readSettings, splitGlobs } from './settings';
-import { STATUS_ICONS, statusName } from './statusWords';
+import { STATUS_ICONS, statusName } from '../statusWords';
 import { copySafePointerSet, type TimelinePanels } from './timelinePanel';
 import { turnResult, turnsBefore, worstVerdict } from './timelineData';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';

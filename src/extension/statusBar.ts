@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ActiveTranscript } from './activeTranscript';
 import { TURN_STATUSES } from '../core/model';
-import { statusName } from './statusWords';
+import { statusName } from '../statusWords';
 import { whyUnverifiable, worstVerdict } from './timelineData';
 import type { AnalysedTranscript } from './transcriptStore';
 

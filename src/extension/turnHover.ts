@@ -3,7 +3,7 @@
 // first, with kind and weight) and its score against the coverage threshold.
 import * as vscode from 'vscode';
 import type { Evidence, TurnResult } from '../core/model';
-import { byWeight, describeEvidence, describeScore, STATUS_ICONS, statusName } from './statusWords';
+import { byWeight, describeEvidence, describeScore, STATUS_ICONS, statusName } from '../statusWords';
 import { turnResult } from './timelineData';
 import type { TranscriptStore } from './transcriptStore';
 

@@ -1,7 +1,7 @@
 // Plain words for a turn's status and its evidence, shared by the host (hover, quick pick, tooltips) and the
 // webview (rows, legend, details pane; its glyphs are in webview/statusText.ts), so both say the same thing.
 // Codicons for the host's surfaces too. Pure: no vscode import, no DOM.
-import type { Evidence, EvidenceKind, TurnResult, TurnStatus } from '../core/model';
+import type { Evidence, EvidenceKind, TurnResult, TurnStatus } from './core/model';
 
 /** One codicon per status, so the status never rests on colour alone. */
 export const STATUS_ICONS: Record<TurnStatus | 'after', string> = {

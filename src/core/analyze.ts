@@ -4,7 +4,7 @@
 // the ceiling, the truncation tells, the verdict of the note's decision boundary and the safe pointer set —
 // and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
 // texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand.
-import { DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, SummaryMatcher, turnPieces, verbatimPassage, type TurnPieces } from './evidence';
+import { BARE_LOOKUP, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, SummaryMatcher, turnPieces, verbatimPassage, type TurnPieces } from './evidence';
 import { rangesFromIndexes } from './idRanges';
 import type {
   Analysis,
@@ -547,9 +547,12 @@ function judgeTurn(
       return s ? { count: s.count, first: s.first === unit } : { count: 1, first: true };
     },
     ctx.threshold,
-    pieces.confirmation === true,
-    pieces.lookupResult === true,
+    { confirmation: pieces.confirmation, lookupResult: pieces.lookupResult, error: pieces.error },
   );
+  if (!j.covered && pieces.lookupOnly) {
+    // A lookup whose prose the summary does not carry has still lost nothing: what it found is in its result.
+    return { status: 'nothing-to-check', reason: `nothing worth carrying: ${BARE_LOOKUP}`, evidence: j.evidence, score: j.score };
+  }
   return {
     status: j.covered ? 'covered' : 'claimed-missing',
     reason: j.covered ? coveredReason(j.evidence, j.score, ctx.threshold) : missingReason(j.evidence, j.score, ctx.threshold),

@@ -172,6 +172,9 @@ function safeJson(value: unknown): string {
   }
 }
 
+/** Why a bare lookup holds nothing to check. */
+export const BARE_LOOKUP = 'a bare lookup: what it found is in its result';
+
 /** A piece as a turn holds it: from its own text, from the call it answers, or introduced by its edit. */
 export type EvidencePiece = Piece & {
   fromCall?: boolean;
@@ -193,6 +196,13 @@ export interface TurnPieces {
   nothing?: string;
   /** Set for the result of a lookup (a read, a search): the file it read is what a summary records of it. */
   lookupResult?: boolean;
+  /** Set for the result of a failed call: only its own (error) text can show the summary carries it. */
+  error?: boolean;
+  /**
+   * Set for a turn that only looks things up (its results are turns of their own) but says something in its
+   * prose: covered when the summary carries what it says; otherwise it holds nothing that can be lost.
+   */
+  lookupOnly?: boolean;
 }
 
 function isSubstantial(p: Piece): boolean {
@@ -265,8 +275,17 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
       if (call.effect === 'change') change = true;
       identity.push(...piecesOf(callTexts(call).identity));
     }
+    if (turn.error === true) {
+      // A failed call's result is its error: the summary carries it only if it carries the error's own words.
+      const errorPieces = extractPieces(text, { terms: true }).filter((p) => p.kind !== 'name');
+      const pieces = dedupe([...errorPieces, ...identity.map((p) => ({ ...p, fromCall: true }))]);
+      return { pieces, error: true };
+    }
     const identityKeys = new Set(identity.map((p) => p.key));
-    const ownNew = own.filter((p) => !identityKeys.has(p.key) && !(p.alt ?? []).some((a) => identityKeys.has(a)));
+    // Capitalised words in tool output are data (JSON values, log lines), not proper nouns of the conversation.
+    const ownNew = own.filter(
+      (p) => p.kind !== 'name' && !identityKeys.has(p.key) && !(p.alt ?? []).some((a) => identityKeys.has(a)),
+    );
     if (change && !ownNew.some(isSubstantial)) {
       if (!identity.some(isSubstantial)) {
         return { pieces: [], nothing: 'a confirmation of a write or edit: the change itself is in the call' };
@@ -276,16 +295,15 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     if (!ownNew.some(isSubstantial) && identity.length === 0) {
       return { pieces: [], nothing: 'a result with nothing specific in it' };
     }
-    // Capitalised words in tool output are data (JSON values, log lines), not proper nouns of the conversation.
-    const content = ownNew.filter((p) => p.kind !== 'name');
-    const merged = dedupe([...content, ...identity.map((p) => ({ ...p, fromCall: true }))]);
+    const merged = dedupe([...ownNew, ...identity.map((p) => ({ ...p, fromCall: true }))]);
     return { pieces: merged, lookupResult: answeredCalls.length > 0 && answeredCalls.every((c) => c.effect === 'lookup') };
   }
 
   const pieces = dedupe(own);
-  if (allLookups && answeredSeparately && !pieces.some((p) => isSubstantial(p) && p.kind !== 'term')) {
+  if (allLookups && answeredSeparately) {
     // Words alone do not make a lookup more than a lookup ("let me check the project").
-    return { pieces, nothing: 'a bare lookup: what it found is in its result' };
+    if (!pieces.some((p) => isSubstantial(p) && p.kind !== 'term')) return { pieces, nothing: BARE_LOOKUP };
+    return { pieces, lookupOnly: true };
   }
   if (!pieces.some(isSubstantial)) return { pieces, nothing: 'no names, paths, numbers or other specifics to carry' };
   return { pieces };
@@ -482,6 +500,11 @@ export interface Judgement {
 }
 
 /** Weighs a turn's pieces against a summary. `sharedBy(shareKey)` says how many claimed turns hold a piece. */
+/** Kinds of evidence that can make a turn's own case on their own (not numbers, proper nouns or plain words). */
+const SPECIFIC_KINDS: ReadonlySet<EvidenceKind> = new Set<EvidenceKind>([
+  'explicit', 'path', 'reference', 'error-code', 'url', 'identifier', 'key-value', 'count', 'quoted', 'command',
+]);
+
 /** How many claimed turns name a form, and whether this turn is the first of them (the one that introduced it). */
 export interface Sharing {
   count: number;
@@ -507,14 +530,15 @@ export function judge(
   matcher: SummaryMatcher,
   sharedBy: (form: string) => Sharing,
   threshold: number,
-  confirmation = false,
-  lookupResult = false,
+  options: { confirmation?: boolean; lookupResult?: boolean; error?: boolean } = {},
 ): Judgement {
+  const lookupResult = options.lookupResult === true;
   let score = 0;
   let knownTarget = false;
   // Covered needs at least one found piece that is this turn's own (introduced here, or named by few turns):
   // names the whole session shares add up, but never make a turn covered on their own.
   let specific = false;
+  let ownTextFound = false;
   const all = pieces.map((p): Evidence => {
     const strict = p.kind === 'path' || p.kind === 'identifier' || p.kind === 'reference';
     let span = matcher.findSpan(p.key, strict);
@@ -537,7 +561,7 @@ export function judge(
     const shared = Math.max(1, sharing.count);
     // The file a lookup read is what a summary records of the read ("read jsonl_parser.ex"): its own.
     const readFile = p.fromCall === true && p.file === true && lookupResult;
-    const own = sharing.first || p.introduced === true || shared <= SHARED_FREELY;
+    const own = sharing.first || shared <= SHARED_FREELY || (p.introduced === true && shared <= 3 * SHARED_FREELY);
     const weight = weightOf(p.kind, own ? 1 : shared);
     const e: Evidence = { text: p.text, kind: p.kind, found: span !== undefined, weight, sharedBy: shared };
     if (span !== undefined) {
@@ -545,7 +569,8 @@ export function judge(
       e.length = span.end - span.at;
       score += weight;
       if (p.kind !== 'weak') knownTarget = true;
-      if ((own || readFile) && p.kind !== 'weak' && p.kind !== 'term') specific = true;
+      if ((own || readFile) && SPECIFIC_KINDS.has(p.kind)) specific = true;
+      if (!p.fromCall && p.kind !== 'weak') ownTextFound = true;
     }
     if (matched !== undefined) e.matched = matched;
     if (p.fromCall) e.fromCall = true;
@@ -555,7 +580,10 @@ export function judge(
   const found = all.filter((e) => e.found).slice(0, MAX_EVIDENCE);
   const absent = all.filter((e) => !e.found).slice(0, Math.max(3, MAX_EVIDENCE - found.length));
   score = round(score);
-  return { evidence: [...found, ...absent], score, covered: confirmation ? knownTarget : specific && score >= threshold };
+  const covered = options.confirmation
+    ? knownTarget
+    : specific && score >= threshold && (!options.error || ownTextFound);
+  return { evidence: [...found, ...absent], score, covered };
 }
 
 function round(n: number): number {

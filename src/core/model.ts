@@ -38,6 +38,8 @@ export interface Turn {
    * command run, the task) from its call, and the two are judged together.
    */
   answers?: { turnId: TurnId; callText: string };
+  /** For a tool result: true when the tool reported failure (Claude Code's and Anthropic's `is_error`). */
+  error?: boolean;
 }
 
 /** Format-specific evidence that helps the truncation check. All optional. */

@@ -229,6 +229,7 @@ export class ClaudeCodeReader extends RebuildingReader {
         const turn: Turn = { id, role: 'tool', text: textOf(content).trim(), span: lineSpan(line), label: names.length > 0 ? `${names.join(', ')} result` : 'tool result' };
         const answers = calls.answersFor(useIds);
         if (answers !== undefined) turn.answers = answers;
+        if (results.some((b) => (b as JsonObject).is_error === true)) turn.error = true;
         turns.push(turn);
       } else {
         turns.push({ id, role: 'user', text: textOf(content).trim(), span: lineSpan(line), label: 'prompt' });

@@ -5,7 +5,7 @@
 // nothing worth carrying (acknowledgements, bare lookups whose result is its own turn, "updated
 // successfully" confirmations) is `nothing-to-check`. The rules are the same for every format and name no
 // words of any one session.
-import { extractPieces, keyOf, MAX_SCAN_CHARS, wordsOf, type Piece } from './evidenceText';
+import { extractPieces, keyOf, MAX_SCAN_CHARS, stemOf, wordsOf, type Piece } from './evidenceText';
 import type { Evidence, EvidenceKind, Turn } from './model';
 
 /** The weight of found evidence a claimed turn needs to count as covered. */
@@ -340,6 +340,7 @@ export class SummaryMatcher {
   private readonly starts: number[] = [];
   private readonly positions = new Map<string, number[]>();
   private trigrams?: Set<string>;
+  private stems?: Map<string, number>;
 
   constructor(readonly summary: string) {
     const text = typeof summary === 'string' ? summary : '';
@@ -360,6 +361,20 @@ export class SummaryMatcher {
       this.starts.push(at);
       offset = at + w.length;
     }
+  }
+
+  /** Where a word with this stem (see stemOf) first appears in the summary, or undefined. */
+  findStem(stem: string): { at: number; end: number } | undefined {
+    if (!this.stems) {
+      this.stems = new Map();
+      this.words.forEach((w, i) => {
+        if (w === '\n') return;
+        const s = stemOf(w);
+        if (!this.stems!.has(s)) this.stems!.set(s, i);
+      });
+    }
+    const i = this.stems.get(stem);
+    return i === undefined ? undefined : { at: this.starts[i], end: this.starts[i] + this.words[i].length };
   }
 
   /** Whether the summary has these three words in a row. */
@@ -541,7 +556,7 @@ export function judge(
   let ownTextFound = false;
   const all = pieces.map((p): Evidence => {
     const strict = p.kind === 'path' || p.kind === 'identifier' || p.kind === 'reference';
-    let span = matcher.findSpan(p.key, strict);
+    let span = p.kind === 'term' ? matcher.findStem(p.shareKey) : matcher.findSpan(p.key, strict);
     let form = p.key;
     let matched: string | undefined;
     if (span === undefined) {

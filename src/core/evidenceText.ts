@@ -599,7 +599,8 @@ export function extractPieces(text: string, options: { sentences?: boolean; term
       } else if (!isPlainLowerWord(chunk)) {
         classifyChunk(chunk, start, src, sink);
       } else if (options.terms && chunk.length >= TERM_MIN_LENGTH && !COMMON_WORDS.has(chunk)) {
-        sink.add(chunk, 'term', chunk, start);
+        // A term is matched and shared by its stem ("committed" and "commit" are one term).
+        sink.add(chunk, 'term', chunk, start, undefined, stemOf(chunk));
       }
     }
     i = j + (j < n && src.charCodeAt(j) === 92 ? 2 : 0);
@@ -612,6 +613,25 @@ export function extractPieces(text: string, options: { sentences?: boolean; term
 
 /** A plain word counts as a term of the prose only from this length on (shorter words are rarely telling). */
 const TERM_MIN_LENGTH = 6;
+
+/**
+ * A light stem of a lower-case word, for matching the words of prose: common inflections are dropped
+ * ("committed" → "commit", "passes" → "pass", "compiling" → "compil", "compiles" → "compil"). Both sides of a
+ * comparison go through it, so it only has to be consistent, not linguistically right.
+ */
+export function stemOf(word: string): string {
+  let w = word;
+  for (const suffix of ['ingly', 'edly', 'ing', 'ed', 'es', 'ly', 's', 'e']) {
+    if (w.length - suffix.length >= 4 && w.endsWith(suffix) && !(suffix === 's' && w.endsWith('ss'))) {
+      w = w.slice(0, -suffix.length);
+      break;
+    }
+  }
+  // committ → commit, stopp → stop
+  const n = w.length;
+  if (n >= 5 && w[n - 1] === w[n - 2] && !'aeiousl'.includes(w[n - 1])) w = w.slice(0, -1);
+  return w;
+}
 
 /** Plain lower-case a–z words (most of any prose) are never evidence on their own. */
 function isPlainLowerWord(token: string): boolean {

@@ -1,0 +1,449 @@
+// Tests for src/core/evidence.ts and the way analyze uses it: tool calls split out of a turn's text (splitCalls)
+// and what a turn holds (turnPieces: a result takes its identity from its call, confirmations and bare lookups
+// hold nothing to check, a confirmation is judged by what it confirms), finding pieces in a summary
+// (SummaryMatcher), weighing them (weightOf, judge), sharing
+// among the claimed turns, verdicts that never change when lines are appended after their checkpoint, and no
+// vacuous verdict (empty or encrypted summary, claimed turns without text, mostly nothing to check).
+import * as assert from 'node:assert/strict';
+import { analyze } from '../../../src/core/analyze';
+import {
+  DEFAULT_COVERAGE_THRESHOLD,
+  judge,
+  SALIENCE,
+  SHARED_FREELY,
+  splitCalls,
+  SummaryMatcher,
+  turnPieces,
+  weightOf,
+  type Sharing,
+} from '../../../src/core/evidence';
+import { extractPieces } from '../../../src/core/evidenceText';
+import type { AnalysisOptions, CheckpointAnalysis, Turn, TurnStatus } from '../../../src/core/model';
+import { checkpoint, transcript, turn } from './transcripts';
+
+const OPTS: AnalysisOptions = { countTokens: (t) => t.split(/\s+/).filter(Boolean).length };
+const ALONE = (): Sharing => ({ count: 1, first: true });
+
+function statuses(cp: CheckpointAnalysis): TurnStatus[] {
+  return cp.turns.map((t) => t.status);
+}
+
+function call(name: string, args: unknown): string {
+  return `[tool call ${name}] ${JSON.stringify(args)}`;
+}
+
+function result(id: number, text: string, callTurn: number, callText: string): Turn {
+  return turn(id, text, { role: 'tool', answers: { turnId: callTurn, callText } });
+}
+
+describe('core/evidence: splitCalls', () => {
+  it('separates "[tool call NAME] ARGS" lines from the prose and parses their JSON arguments', () => {
+    const text = [
+      'Let me look.',
+      call('Read', { file_path: '/repo/src/core/analyze.ts' }),
+      call('Bash', { command: 'git commit -m "fix"' }),
+      'Done.',
+    ].join('\n');
+    const { prose, calls } = splitCalls(text);
+    assert.equal(prose, 'Let me look.\nDone.');
+    assert.deepEqual(calls, [
+      { name: 'Read', args: { file_path: '/repo/src/core/analyze.ts' }, effect: 'lookup' },
+      { name: 'Bash', args: { command: 'git commit -m "fix"' }, effect: 'change' },
+    ]);
+  });
+
+  it('a text without calls is all prose; arguments that are not JSON are kept as text', () => {
+    assert.deepEqual(splitCalls('just words'), { prose: 'just words', calls: [] });
+    assert.deepEqual(splitCalls('[tool call Edit] {bad json').calls, [{ name: 'Edit', args: '{bad json', effect: 'change' }]);
+    assert.deepEqual(splitCalls(42 as unknown as string), { prose: '', calls: [] });
+  });
+
+  it('tells lookups from changes and other actions', () => {
+    const effect = (name: string, args: unknown) => splitCalls(call(name, args)).calls[0].effect;
+    assert.equal(effect('Edit', { file_path: 'a.ts', old_string: 'x', new_string: 'y' }), 'change');
+    assert.equal(effect('Write', { file_path: 'a.ts', content: 'x' }), 'change');
+    assert.equal(effect('Grep', { pattern: 'TODO' }), 'lookup');
+    assert.equal(effect('Bash', { command: 'ls -la src' }), 'lookup');
+    assert.equal(effect('Bash', { command: 'npm test 2>&1' }), 'lookup');
+    assert.equal(effect('Bash', { command: 'npm test > /dev/null' }), 'lookup');
+    assert.equal(effect('Bash', { command: 'echo hi > out.txt' }), 'change');
+    assert.equal(effect('Bash', { command: 'bd close spotter-fum.1' }), 'change');
+    assert.equal(effect('str_replace_editor', { command: 'view', path: '/repo/x.py' }), 'lookup');
+    assert.equal(effect('Deploy', { target: 'prod' }), 'action');
+  });
+});
+
+describe('core/evidence: what a turn holds (turnPieces)', () => {
+  const readCall = call('Read', { file_path: '/repo/src/core/ledger_parser.ts' });
+
+  it('a tool result takes its identity from its call (fromCall evidence), besides what it says itself', () => {
+    const p = turnPieces(result(2, 'parse failed with ERR_PARSE_9 on line 3', 1, readCall), false);
+    assert.equal(p.nothing, undefined);
+    const path = p.pieces.find((x) => x.kind === 'path');
+    assert.ok(path, JSON.stringify(p.pieces));
+    assert.equal(path.text, '/repo/src/core/ledger_parser.ts');
+    assert.equal(path.fromCall, true);
+    const own = p.pieces.find((x) => x.text === 'ERR_PARSE_9');
+    assert.ok(own && own.fromCall === undefined);
+  });
+
+  it('capitalised words in tool output are data, not proper nouns', () => {
+    const p = turnPieces(result(2, 'Service Running on Postgres, code ERR_DB_7', 1, call('Bash', { command: 'systemctl status db' })), false);
+    assert.deepEqual(p.pieces.map((x) => x.text), ['ERR_DB_7']);
+  });
+
+  it('a confirmation of a write or edit holds only what its call names, marked as a confirmation', () => {
+    const edit = call('Edit', { file_path: '/repo/src/core/ledger_parser.ts', old_string: 'a', new_string: 'b' });
+    const p = turnPieces(result(2, 'The file /repo/src/core/ledger_parser.ts has been updated successfully.', 1, edit), false);
+    assert.equal(p.nothing, undefined);
+    assert.equal(p.confirmation, true);
+    assert.deepEqual(p.pieces.map((x) => [x.kind, x.text, x.fromCall]), [['path', '/repo/src/core/ledger_parser.ts', true]]);
+  });
+
+  it('a confirmation of a write or edit whose call names nothing is nothing-to-check: the change is in the call', () => {
+    const edit = call('Edit', { old_string: 'a', new_string: 'b' });
+    const p = turnPieces(result(2, 'The edit was applied successfully.', 1, edit), false);
+    assert.deepEqual(p, { pieces: [], nothing: 'a confirmation of a write or edit: the change itself is in the call' });
+  });
+
+  it('a result that says nothing specific to a call that names nothing holds nothing', () => {
+    assert.deepEqual(turnPieces(result(2, 'ok', 1, '[tool call TodoRead]'), false), { pieces: [], nothing: 'a result with nothing specific in it' });
+  });
+
+  it('a bare lookup call whose result is its own turn, with no prose, is nothing-to-check', () => {
+    const p = turnPieces(turn(1, readCall, { role: 'assistant' }), true);
+    assert.equal(p.nothing, 'a bare lookup: what it found is in its result');
+    // The same call with its result in no turn of its own holds the path it read.
+    const alone = turnPieces(turn(1, readCall, { role: 'assistant' }), false);
+    assert.equal(alone.nothing, undefined);
+    assert.equal(alone.pieces[0].text, '/repo/src/core/ledger_parser.ts');
+    // Prose beside the lookup is weighed.
+    const withProse = turnPieces(turn(1, `The parser fails on ERR_PARSE_9.\n${readCall}`, { role: 'assistant' }), true);
+    assert.equal(withProse.nothing, undefined);
+    assert.ok(withProse.pieces.some((x) => x.text === 'ERR_PARSE_9'));
+    assert.ok(!withProse.pieces.some((x) => x.kind === 'path'), 'the path read is its result\'s');
+    // Distinctive words of the prose alone do not make a lookup more than a lookup.
+    const wordsOnly = turnPieces(turn(1, `Checking the tokenizer implementation.\n${readCall}`, { role: 'assistant' }), true);
+    assert.equal(wordsOnly.nothing, 'a bare lookup: what it found is in its result');
+  });
+
+  it('a write carries its substance in the call: the path and the names it writes', () => {
+    const write = call('Write', { file_path: '/repo/src/jobs.ts', content: 'export const ledgerSyncJob = 1' });
+    const p = turnPieces(turn(1, write, { role: 'assistant' }), true);
+    assert.deepEqual(p.pieces.map((x) => [x.kind, x.text]), [['path', '/repo/src/jobs.ts'], ['identifier', 'ledgerSyncJob']]);
+  });
+
+  it('"PR #8021" in an otherwise plain turn is evidence, not nothing-to-check', () => {
+    const p = turnPieces(turn(5, 'Opened PR #8021 for it.', { role: 'assistant' }), false);
+    assert.equal(p.nothing, undefined);
+    assert.deepEqual(p.pieces.map((x) => [x.kind, x.text]), [['reference', '#8021']]);
+    const cp = analyze(
+      transcript([turn(4, 'Fix ERR_LEDGER_4107 please'), turn(5, 'Opened PR #8021 for it.', { role: 'assistant' })], [
+        checkpoint({ summary: 'ERR_LEDGER_4107 is fixed in PR #8021.', summaryBudget: 1000, claimedIds: [4, 5], turnsBefore: 2 }),
+      ]),
+      OPTS,
+    ).checkpoints[0];
+    assert.deepEqual(statuses(cp), ['covered', 'covered']);
+    assert.equal(cp.verdict, 'reversible');
+  });
+
+  it('acknowledgements, weak-only turns and empty turns hold nothing to check', () => {
+    assert.equal(turnPieces(turn(0, 'ok, sounds good, go ahead'), false).nothing, 'no names, paths, numbers or other specifics to carry');
+    const weak = turnPieces(turn(0, 'see #ff00aa', { role: 'assistant' }), false);
+    assert.equal(weak.nothing, 'no names, paths, numbers or other specifics to carry');
+    assert.deepEqual(weak.pieces.map((x) => x.kind), ['weak'], 'weak pieces are kept for display');
+    assert.deepEqual(turnPieces(turn(0, '   '), false), { pieces: [], nothing: 'the turn has no text' });
+  });
+});
+
+describe('core/evidence: SummaryMatcher', () => {
+  const summary = 'Fixed ERR_X_1 in src/core\nanalyze.ts; the Foo module and agent_id. Ledger-7 too.';
+  const m = new SummaryMatcher(summary);
+
+  it('finds the words of a key in a row, case-insensitively, at offsets of the original summary', () => {
+    const span = m.findSpan('err x 1');
+    assert.ok(span);
+    assert.equal(summary.slice(span.at, span.end), 'ERR_X_1');
+    assert.equal(m.findKey('agent id'), summary.indexOf('agent_id'));
+    assert.equal(m.findKey('x err'), undefined, 'words in order');
+    assert.equal(m.findKey(''), undefined);
+    assert.equal(m.findKey('nowhere'), undefined);
+  });
+
+  it('never matches across a line break', () => {
+    assert.equal(m.findKey('src core analyze ts'), undefined);
+    assert.equal(m.findKey('core analyze'), undefined);
+    assert.ok(m.findKey('analyze ts') !== undefined);
+  });
+
+  it('strict: not inside a longer name', () => {
+    const s = new SummaryMatcher('see my_agent_id and agent_ids, not agent id-x');
+    assert.ok(s.findSpan('agent id') !== undefined, 'loosely, inside my_agent_id');
+    assert.equal(s.findSpan('agent id', true), undefined);
+    assert.ok(new SummaryMatcher('the agent_id, now').findSpan('agent id', true) !== undefined);
+  });
+
+  it('findExact is the note\'s `in`: case-sensitive, and "" is found at 0', () => {
+    assert.equal(m.findExact('Foo'), summary.indexOf('Foo'));
+    assert.equal(m.findExact('foo'), undefined);
+    assert.equal(m.findExact('ledger-7'), undefined);
+    assert.equal(m.findExact(''), 0);
+  });
+
+  // KNOWN BUG (reported, src/core/evidence.ts findWordStart): after a letter whose lower case is longer than itself
+  // (U+0130 “İ” → “i̇”), every offset is wrong, so highlights land on the wrong text (here an empty slice).
+  it.skip('offsets stay right after “İ” (a letter whose lower case is longer)', () => {
+    const s = 'İİİİ ERR_X_1';
+    const span = new SummaryMatcher(s).findSpan('err x 1');
+    assert.ok(span);
+    assert.equal(s.slice(span.at, span.end), 'ERR_X_1');
+  });
+});
+
+describe('core/evidence: weighing (weightOf, judge)', () => {
+  it('a piece weighs its kind\'s salience, in full up to SHARED_FREELY sharers, then falling as 1/shared', () => {
+    assert.equal(SHARED_FREELY, 3);
+    assert.equal(DEFAULT_COVERAGE_THRESHOLD, 1);
+    assert.equal(weightOf('path', 1), SALIENCE.path);
+    assert.equal(weightOf('path', 3), SALIENCE.path);
+    assert.equal(weightOf('path', 6), SALIENCE.path * (SHARED_FREELY / 6));
+    assert.equal(weightOf('identifier', 6), SALIENCE.identifier * (SHARED_FREELY / 6));
+    assert.equal(weightOf('identifier', 12), SALIENCE.identifier * (SHARED_FREELY / 12));
+    assert.equal(weightOf('weak', 1), SALIENCE.weak);
+    assert.equal(weightOf('path', 0), SALIENCE.path, 'nonsense sharing counts as one');
+    for (const kind of Object.keys(SALIENCE) as (keyof typeof SALIENCE)[]) {
+      for (let n = 1; n < 40; n++) assert.ok(weightOf(kind, n + 1) <= weightOf(kind, n), `${kind} ${n}`);
+    }
+    // Weak pieces weigh least; names of things (paths, ids, error codes) most.
+    for (const kind of Object.keys(SALIENCE) as (keyof typeof SALIENCE)[]) if (kind !== 'weak') assert.ok(SALIENCE.weak < SALIENCE[kind], kind);
+    for (const kind of ['path', 'reference', 'error-code', 'explicit'] as const) assert.equal(SALIENCE[kind], DEFAULT_COVERAGE_THRESHOLD, kind);
+    assert.ok(SALIENCE.name < SALIENCE.identifier && SALIENCE.term < SALIENCE.identifier);
+  });
+
+  it('judge: found evidence first, heaviest first; the score is the weight found; covered from the threshold', () => {
+    const pieces = extractPieces('Fixed ERR_LEDGER_4107 in src/ledger/post_entry.ts; renamed parseEntry, colour #ff00aa');
+    const m = new SummaryMatcher('We fixed err-ledger-4107, renamed parseEntry and changed the colour #ff00aa.');
+    const j = judge(pieces, m, ALONE, 1);
+    assert.deepEqual(
+      j.evidence.map((e) => [e.text, e.kind, e.found, e.weight]),
+      [
+        ['ERR_LEDGER_4107', 'error-code', true, SALIENCE['error-code']],
+        ['parseEntry', 'identifier', true, SALIENCE.identifier],
+        ['#ff00aa', 'weak', true, SALIENCE.weak],
+        ['src/ledger/post_entry.ts', 'path', false, SALIENCE.path],
+      ],
+    );
+    const total = Math.round((SALIENCE['error-code'] + SALIENCE.identifier + SALIENCE.weak) * 1000) / 1000;
+    assert.equal(j.score, total);
+    assert.equal(j.covered, true);
+    assert.equal(judge(pieces, m, ALONE, total).covered, true);
+    assert.equal(judge(pieces, m, ALONE, total + 0.01).covered, false);
+    const found = j.evidence[0];
+    assert.equal(m.summary.slice(found.at, (found.at ?? 0) + (found.length ?? 0)), 'err-ledger-4107');
+  });
+
+  it('judge: a path found by its file name says what was matched, and carries fromCall', () => {
+    const { pieces } = turnPieces(result(2, 'nothing new', 1, call('Read', { file_path: '/repo/src/core/ledger_parser.ts' })), false);
+    const j = judge(pieces, new SummaryMatcher('Read ledger_parser.ts.'), ALONE, 1);
+    assert.equal(j.evidence[0].found, true);
+    assert.equal(j.evidence[0].matched, 'ledger_parser.ts');
+    assert.equal(j.evidence[0].fromCall, true);
+    assert.equal(j.covered, true);
+  });
+
+  it('judge: a piece shared widely weighs less, unless this turn introduced it', () => {
+    const pieces = extractPieces('Edited src/core/analyze.ts');
+    const m = new SummaryMatcher('analyze.ts changed');
+    const later = judge(pieces, m, () => ({ count: 6, first: false }), 1);
+    assert.equal(later.evidence[0].weight, SALIENCE.path * (SHARED_FREELY / 6));
+    assert.equal(later.evidence[0].sharedBy, 6);
+    assert.equal(later.covered, false);
+    const first = judge(pieces, m, () => ({ count: 6, first: true }), 1);
+    assert.equal(first.evidence[0].weight, 1);
+    assert.equal(first.covered, true);
+  });
+});
+
+describe('core/evidence in analyze: sharing, calls and results', () => {
+  it('a name shared by many claimed turns weighs less for each; the turn that introduced it counts it in full', () => {
+    const turns = [0, 1, 2, 3, 4, 5].map((i) => turn(i, `Edited src/core/analyze.ts again, step ${i}`, { role: 'assistant' }));
+    const cp = analyze(
+      transcript(turns, [checkpoint({ summary: 'We edited analyze.ts several times.', summaryBudget: 1000, claimedIds: [0, 1, 2, 3, 4, 5], turnsBefore: 6 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.deepEqual(statuses(cp), ['covered', 'claimed-missing', 'claimed-missing', 'claimed-missing', 'claimed-missing', 'claimed-missing']);
+    const pathOf = (i: number) => cp.turns[i].evidence.find((e) => e.kind === 'path');
+    assert.deepEqual([pathOf(0)?.weight, pathOf(0)?.sharedBy], [1, 6]);
+    for (let i = 1; i < 6; i++) assert.deepEqual([pathOf(i)?.weight, pathOf(i)?.sharedBy, pathOf(i)?.found], [SALIENCE.path * (SHARED_FREELY / 6), 6, true]);
+    assert.match(cp.turns[3].reason, /is shared with other turns or weak \(score 0\.50 of 1\.00 needed\)$/);
+    // Up to SHARED_FREELY turns share a name at no cost.
+    const three = analyze(
+      transcript(turns.slice(0, 3), [checkpoint({ summary: 'We edited analyze.ts several times.', summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.deepEqual(statuses(three), ['covered', 'covered', 'covered']);
+  });
+
+  it('a call and its result count once for sharing, and the result is judged by its call\'s identity', () => {
+    const readCall = call('Read', { file_path: '/repo/src/core/ledger_parser.ts' });
+    const turns = [
+      turn(0, 'Please look into ERR_PARSE_9'),
+      turn(1, readCall, { role: 'assistant' }),
+      result(2, '   1\texport function parse() {}', 1, readCall),
+    ];
+    const cp = analyze(
+      transcript(turns, [checkpoint({ summary: 'Looked into ERR_PARSE_9 in ledger_parser.ts.', summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.deepEqual(statuses(cp), ['covered', 'nothing-to-check', 'covered']);
+    assert.equal(cp.turns[1].reason, 'nothing worth carrying: a bare lookup: what it found is in its result');
+    const e = cp.turns[2].evidence[0];
+    assert.deepEqual([e.kind, e.found, e.fromCall, e.sharedBy, e.matched], ['path', true, true, 1, 'ledger_parser.ts']);
+  });
+
+  it('a confirmation of an edit is covered when the summary knows what it confirms, claimed-missing when not', () => {
+    const edit = call('Edit', { file_path: '/repo/src/jobs.ts', old_string: 'a', new_string: 'export const ledgerSyncJob = retryPolicyFor(2)' });
+    const turns = [
+      turn(0, 'Make ERR_JOB_3 go away'),
+      turn(1, edit, { role: 'assistant' }),
+      result(2, 'The file /repo/src/jobs.ts has been updated successfully.', 1, edit),
+    ];
+    const mk = (summary: string) =>
+      analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })]), OPTS).checkpoints[0];
+    const known = mk('Fixed ERR_JOB_3 by changing ledgerSyncJob in src/jobs.ts.');
+    assert.deepEqual(statuses(known), ['covered', 'covered', 'covered']);
+    assert.equal(known.verdict, 'reversible');
+    const e = known.turns[2].evidence[0];
+    assert.deepEqual([e.kind, e.found, e.fromCall], ['path', true, true]);
+    // The edit is judged by the names it introduces; the confirmation by the file it confirms.
+    const unknown = mk('Fixed ERR_JOB_3: ledgerSyncJob now uses retryPolicyFor.');
+    assert.deepEqual(statuses(unknown), ['covered', 'covered', 'claimed-missing']);
+    assert.equal(unknown.verdict, 'conditional');
+  });
+});
+
+describe('core/evidence in analyze: false alarms', () => {
+  // KNOWN BUG (reported, src/core/evidence.ts turnPieces/judge): a 'term' (a distinctive word of the prose) makes a
+  // turn more than nothing-to-check, but can never make it covered (`specific` excludes terms). A turn whose only
+  // evidence is terms is therefore claimed-missing whatever the summary says — here the summary repeats it.
+  it.skip('a turn whose only evidence is words of its prose is never claimed-missing when the summary repeats them', () => {
+    const turns = [turn(0, 'Fix ERR_LEDGER_4107 please'), turn(1, 'I will refactor the parser module.', { role: 'assistant' })];
+    const cp = analyze(
+      transcript(turns, [
+        checkpoint({ summary: 'Fixed ERR_LEDGER_4107; next the assistant will refactor the parser module.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 2 }),
+      ]),
+      OPTS,
+    ).checkpoints[0];
+    assert.notEqual(cp.turns[1].status, 'claimed-missing');
+    assert.equal(cp.verdict, 'reversible');
+  });
+
+  // Was a false alarm while an identifier or key=value weighed 0.8 (< the threshold of 1); fixed in 1da51b6.
+  it('a turn whose one fact is an identifier or a key=value, carried verbatim, is covered', () => {
+    const turns = [turn(0, 'Renamed ledger_sync_job.', { role: 'assistant' }), turn(1, 'Ran it with --status=in_progress', { role: 'assistant' })];
+    const cp = analyze(
+      transcript(turns, [checkpoint({ summary: 'Renamed ledger_sync_job. Ran it with --status=in_progress.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 2 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.deepEqual(statuses(cp), ['covered', 'covered']);
+  });
+});
+
+describe('core/evidence in analyze: lines appended after a checkpoint never change it', () => {
+  const base = [
+    turn(0, 'Fix ERR_LEDGER_4107 in src/ledger.ts'),
+    turn(1, 'ok, go ahead'),
+    turn(2, 'Renamed parseEntry to readEntry in src/ledger.ts', { role: 'assistant' }),
+    turn(3, 'Edited src/ledger.ts and src/entry.ts', { role: 'assistant' }),
+  ];
+  const cp1 = checkpoint({ summary: 'We fixed ERR_LEDGER_4107 in src/ledger.ts and renamed parseEntry.', summaryBudget: 1000, claimedIds: [0, 1, 2, 3], turnsBefore: 4 });
+
+  it('unrelated turns, turns naming the same files, and later checkpoints leave it as it was', () => {
+    const before = analyze(transcript(base, [cp1]), OPTS);
+    const appended = [
+      turn(4, 'Edited src/ledger.ts again', { role: 'assistant' }),
+      turn(5, 'Edited src/ledger.ts once more; parseEntry is gone', { role: 'assistant' }),
+      turn(6, 'Unrelated: bumped ERR_OTHER_1', { role: 'assistant' }),
+      result(7, 'parseEntry readEntry src/ledger.ts', 6, call('Read', { file_path: '/repo/src/ledger.ts' })),
+    ];
+    const cp2 = checkpoint({ summaryId: 'S2', summary: 'src/ledger.ts edited.', summaryBudget: 1000, claimedIds: [0, 1, 2, 3, 4, 5, 6, 7], turnsBefore: 8 });
+    const after = analyze(transcript([...base, ...appended], [cp1, cp2]), OPTS);
+    assert.deepEqual(after.checkpoints[0], before.checkpoints[0]);
+    assert.equal(after.checkpoints.length, 2);
+  });
+
+  // KNOWN BUG (reported, src/core/analyze.ts makeContext): whether a call "is answered separately" is worked out
+  // from every turn in the file, so a result appended after the checkpoint turns an earlier claimed lookup into
+  // nothing-to-check and changes the checkpoint's statuses and verdict (conditional → reversible here).
+  it.skip('a result appended after the checkpoint, answering a call before it, leaves it as it was', () => {
+    const readCall = call('Read', { file_path: '/repo/src/core/ledger_parser.ts' });
+    const turns = [turn(0, 'Please look into ERR_PARSE_9'), turn(1, readCall, { role: 'assistant' })];
+    const cp = checkpoint({ summary: 'Looked into ERR_PARSE_9.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 2 });
+    const before = analyze(transcript(turns, [cp]), OPTS).checkpoints[0];
+    const after = analyze(transcript([...turns, result(2, 'export const x = 1', 1, readCall)], [cp]), OPTS).checkpoints[0];
+    assert.deepEqual(after, before);
+  });
+});
+
+describe('core/evidence in analyze: no vacuous verdict', () => {
+  const turns = [turn(0, 'Fix ERR_LEDGER_4107'), turn(1, 'Opened PR #8021'), turn(2, 'ok, go ahead')];
+  const cpWith = (extra: Partial<Parameters<typeof checkpoint>[0]>) =>
+    analyze(transcript(turns, [checkpoint({ summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3, ...extra })]), OPTS).checkpoints[0];
+
+  it('an empty summary: fail-closed, its claimed turns not carried', () => {
+    for (const summary of ['', '  \n\t']) {
+      const cp = cpWith({ summary });
+      assert.equal(cp.verdict, 'fail-closed');
+      assert.equal(cp.reasons[0], 'the summary is empty: there is no positive evidence of coverage, so none may be claimed (fail closed)');
+      assert.deepEqual(statuses(cp), ['claimed-missing', 'claimed-missing', 'nothing-to-check']);
+      assert.equal(cp.turns[0].reason, 'the summary is empty: it carries nothing of this turn');
+      assert.deepEqual(cp.safeCovered, []);
+    }
+  });
+
+  it('an encrypted summary: fail-closed, its claimed turns unverifiable', () => {
+    const cp = cpWith({ summary: 'gAAAAABk…', opaque: true });
+    assert.equal(cp.verdict, 'fail-closed');
+    assert.deepEqual(statuses(cp), ['unverifiable', 'unverifiable', 'unverifiable']);
+    assert.equal(cp.counts.covered, 0);
+    assert.deepEqual(cp.safeCovered, []);
+  });
+
+  it('claimed turns without text: fail-closed, whatever the summary says', () => {
+    const empty = [turn(0, ''), turn(1, '  ')];
+    const cp = analyze(
+      transcript(empty, [checkpoint({ summary: 'Everything was done.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 2 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.equal(cp.verdict, 'fail-closed');
+    assert.equal(cp.reasons[0], 'none of its claimed turns has any text: there is no positive evidence of coverage, so none may be claimed (fail closed)');
+    assert.deepEqual(statuses(cp), ['nothing-to-check', 'nothing-to-check']);
+    assert.equal(cp.turns[0].reason, 'nothing worth carrying: the turn has no text');
+    assert.deepEqual(cp.safeCovered, []);
+  });
+
+  it('more than half the claimed turns with nothing to check: fail-closed; exactly half: judged as usual', () => {
+    const mostly = [turn(0, 'Fix ERR_LEDGER_4107'), turn(1, 'ok'), turn(2, 'thanks, go ahead')];
+    const cp = analyze(
+      transcript(mostly, [checkpoint({ summary: 'Fixed ERR_LEDGER_4107.', summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.deepEqual(statuses(cp), ['covered', 'nothing-to-check', 'nothing-to-check']);
+    assert.equal(cp.verdict, 'fail-closed');
+    assert.equal(cp.reasons[0], '2 of its 3 claimed turns hold nothing to check: there is no positive evidence of coverage, so none may be claimed (fail closed)');
+    assert.deepEqual(cp.safeCovered, []);
+    const half = analyze(
+      transcript(mostly.slice(0, 2), [checkpoint({ summary: 'Fixed ERR_LEDGER_4107.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 2 })]),
+      OPTS,
+    ).checkpoints[0];
+    assert.equal(half.verdict, 'reversible');
+    assert.deepEqual(half.safeCovered, [0]);
+  });
+
+  it('with positive evidence for every claimed turn that holds something: reversible', () => {
+    const cp = cpWith({ summary: 'Fixed ERR_LEDGER_4107; PR #8021 is open.' });
+    assert.equal(cp.verdict, 'reversible');
+    assert.deepEqual(statuses(cp), ['covered', 'covered', 'nothing-to-check']);
+    assert.deepEqual(cp.safeCovered, [0, 1]);
+  });
+});

@@ -1,0 +1,234 @@
+// Tests for src/core/evidenceText.ts: which salient names and facts extractPieces finds in a text and of what kind
+// (paths and their shorter forms, name/arity, task/issue/PR references, counts, key=value, weak pieces), the one
+// normal form wordsOf/keyOf (camelCase and snake_case spelt as words), and that pathological inputs of 200k
+// characters go through in linear time (no timed assertion: mocha's per-test timeout is the guard).
+import * as assert from 'node:assert/strict';
+import { SummaryMatcher } from '../../../src/core/evidence';
+import { extractPieces, keyOf, MAX_SCAN_CHARS, wordsOf, type Piece } from '../../../src/core/evidenceText';
+
+/** The one piece of `text` spelt `spelt`. */
+function pieceOf(text: string, spelt: string): Piece {
+  const pieces = extractPieces(text);
+  const p = pieces.find((x) => x.text === spelt);
+  assert.ok(p, `“${spelt}” is a piece of “${text}”; pieces: ${JSON.stringify(pieces.map((x) => x.text))}`);
+  return p;
+}
+
+/** Whether a piece is found in a summary the way judge looks for it: its key, else one of its alternatives. */
+function foundIn(p: Piece, summary: string): boolean {
+  const m = new SummaryMatcher(summary);
+  const strict = p.kind === 'path' || p.kind === 'identifier' || p.kind === 'reference';
+  return [p.key, ...(p.alt ?? [])].some((k) => m.findSpan(k, strict) !== undefined);
+}
+
+describe('core/evidenceText: wordsOf and keyOf', () => {
+  it('splits camelCase, PascalCase runs, snake_case, kebab-case and dots into lower-case words', () => {
+    assert.deepEqual(wordsOf('agentId'), ['agent', 'id']);
+    assert.deepEqual(wordsOf('HTMLParser'), ['html', 'parser']);
+    assert.deepEqual(wordsOf('agent_id'), ['agent', 'id']);
+    assert.deepEqual(wordsOf('agent-id'), ['agent', 'id']);
+    assert.deepEqual(wordsOf('src/core/analyze.ts'), ['src', 'core', 'analyze', 'ts']);
+    assert.deepEqual(wordsOf('  '), []);
+    assert.equal(keyOf('parseEntry'), 'parse entry');
+    assert.equal(keyOf('ERR_LEDGER_4107'), 'err ledger 4107');
+    assert.equal(keyOf('err-ledger-4107'), 'err ledger 4107');
+  });
+
+  it('keeps non-ASCII letters inside words', () => {
+    assert.deepEqual(wordsOf('café résumé'), ['café', 'résumé']);
+    assert.deepEqual(wordsOf('naïveRésumé'), ['naïve', 'résumé']);
+  });
+});
+
+describe('core/evidenceText: extractPieces', () => {
+  it('a path: its file name and its last two segments count as found too', () => {
+    const p = pieceOf('Edited lib/spotter_web/live/dashboard_live.ex today.', 'lib/spotter_web/live/dashboard_live.ex');
+    assert.equal(p.kind, 'path');
+    assert.equal(p.key, 'lib spotter web live dashboard live ex');
+    assert.deepEqual(p.alt, ['dashboard live ex', 'live dashboard live ex']);
+    assert.equal(p.shareKey, 'dashboard live ex', 'sharing is counted on the file name');
+    assert.ok(foundIn(p, 'We changed dashboard_live.ex.'), 'file name alone');
+    assert.ok(foundIn(p, 'We changed live/dashboard_live.ex.'), 'last two segments');
+    assert.ok(foundIn(p, 'We changed lib/spotter_web/live/dashboard_live.ex.'), 'full path');
+    assert.ok(!foundIn(p, 'We changed the live dashboard.'), 'words of the path, not the file');
+    assert.ok(!foundIn(p, 'We changed my_dashboard_live.ex.'), 'a longer name that contains it');
+  });
+
+  it('an absolute path, and a path with a line and column', () => {
+    const abs = pieceOf('Read /home/u/proj/src/core/analyze.ts', '/home/u/proj/src/core/analyze.ts');
+    assert.equal(abs.kind, 'path');
+    assert.deepEqual(abs.alt, ['analyze ts', 'core analyze ts']);
+    const withLine = extractPieces('failed at src/core/evidence.ts:42:5 again');
+    assert.ok(withLine.some((p) => p.kind === 'path' && p.key === 'src core evidence ts'), JSON.stringify(withLine));
+  });
+
+  it('a plain file name is a path; two words joined by a slash are not', () => {
+    assert.equal(pieceOf('see config.yaml', 'config.yaml').kind, 'path');
+    assert.deepEqual(extractPieces('creation/loading and Elixir/Phoenix and and/or'), []);
+  });
+
+  it('`render/2` is an identifier (name/arity)', () => {
+    const p = pieceOf('call render/2 now', 'render/2');
+    assert.equal(p.kind, 'identifier');
+    assert.equal(p.key, 'render 2');
+  });
+
+  it('`spotter-fum.1`, `#1234` and `PR #8021` are references', () => {
+    const task = pieceOf('closed spotter-fum.1 today', 'spotter-fum.1');
+    assert.equal(task.kind, 'reference');
+    assert.equal(task.key, 'spotter fum 1');
+    const issue = pieceOf('see #1234', '#1234');
+    assert.equal(issue.kind, 'reference');
+    assert.equal(issue.key, '1234');
+    const pr = pieceOf('merged PR #8021 this morning', '#8021');
+    assert.equal(pr.kind, 'reference');
+    assert.ok(foundIn(pr, 'PR #8021 merged'));
+    assert.ok(foundIn(pr, 'pull request 8021 merged'));
+    assert.ok(!foundIn(pr, 'PR #80210 merged'), 'a longer number is another reference');
+    assert.ok(!foundIn(task, 'closed spotter-fum.12'), 'another task of the same name');
+    assert.equal(pieceOf('ticket JIRA-881 is open', 'JIRA-881').kind, 'reference');
+  });
+
+  it('`49 tests` is a count (a number with its noun); a number before a function word is not', () => {
+    const p = pieceOf('all 49 tests pass', '49 tests');
+    assert.equal(p.kind, 'count');
+    assert.equal(p.key, '49 tests');
+    const twin = pieceOf('ran 12 migrations', '12 migrations');
+    assert.deepEqual(twin.alt, ['12 migration'], 'singular and plural of a noun both count');
+    assert.ok(foundIn(p, 'the 49 tests passed'));
+    assert.ok(!foundIn(p, 'the 48 tests passed'));
+    assert.deepEqual(extractPieces('3 of them'), []);
+  });
+
+  it('`--status=in_progress` is key-value: the value is required, the key alone is not found', () => {
+    const p = pieceOf('ran bd update --status=in_progress', 'status=in_progress');
+    assert.equal(p.kind, 'key-value');
+    assert.equal(p.key, 'status in progress');
+    assert.deepEqual(p.alt, ['in progress']);
+    assert.ok(foundIn(p, 'moved it to in_progress'), 'the value alone');
+    assert.ok(foundIn(p, 'status=in_progress'));
+    assert.ok(foundIn(p, 'set the status to in progress'), 'the value spelt as words');
+    assert.ok(!foundIn(p, 'updated the status'), 'the key alone is not the fact');
+    assert.ok(!foundIn(p, 'updated --status'), 'the key alone is not the fact');
+  });
+
+  // KNOWN BUG (reported, src/core/evidenceText.ts classifyChunk): a key=value whose value is a number is dropped,
+  // because isCommonKey treats an all-digit key as common. The file's own header names PORT=8080 as an example.
+  it.skip('`PORT=8080` is key-value: the value is required, the key alone is not found', () => {
+    const p = pieceOf('set PORT=8080 for the dev server', 'PORT=8080');
+    assert.equal(p.kind, 'key-value');
+    assert.ok(foundIn(p, 'the server listens on 8080'));
+    assert.ok(!foundIn(p, 'set the PORT'));
+  });
+
+  it('hex colours, UUIDs, timestamps, dates and hashes are weak', () => {
+    const cases: [string, string][] = [
+      ['colour #ff00aa here', '#ff00aa'],
+      ['colour #fa0 here', '#fa0'],
+      ['id 123e4567-e89b-12d3-a456-426614174000 here', '123e4567-e89b-12d3-a456-426614174000'],
+      ['at 2026-02-10T21:54:53.209Z here', '2026-02-10T21:54:53.209Z'],
+      ['at 21:54:53 here', '21:54:53'],
+      ['on 2026-02-11 here', '2026-02-11'],
+      ['commit a1b2c3d4e5f6 here', 'a1b2c3d4e5f6'],
+    ];
+    for (const [text, spelt] of cases) assert.equal(pieceOf(text, spelt).kind, 'weak', spelt);
+  });
+
+  it('camelCase and snake_case are identifiers found “spelt as words”', () => {
+    const camel = pieceOf('fixed agentId in the record', 'agentId');
+    assert.equal(camel.kind, 'identifier');
+    assert.ok(foundIn(camel, 'the agent id is fixed'));
+    assert.ok(foundIn(camel, 'the agent_id is fixed'));
+    assert.ok(!foundIn(camel, 'the agent is fixed'));
+    assert.ok(!foundIn(camel, 'the subagent id is fixed'), 'part of a longer word');
+    const snake = pieceOf('renamed ledger_sync_job', 'ledger_sync_job');
+    assert.equal(snake.kind, 'identifier');
+    assert.ok(foundIn(snake, 'the ledgerSyncJob was renamed'));
+    assert.ok(foundIn(snake, 'the ledger sync job was renamed'));
+  });
+
+  it('error codes, URLs, versions, quoted phrases and proper nouns', () => {
+    assert.equal(pieceOf('E0308 and TS2345', 'E0308').kind, 'error-code');
+    assert.equal(pieceOf('failed with ERR_LEDGER_4107', 'ERR_LEDGER_4107').kind, 'error-code');
+    const url = pieceOf('see https://example.com/docs/page for more', 'https://example.com/docs/page');
+    assert.equal(url.kind, 'url');
+    assert.equal(url.key, 'example com docs page');
+    assert.equal(pieceOf('bumped to v4.17.21', 'v4.17.21').kind, 'number');
+    assert.equal(pieceOf('she said "reconciliation mismatch on shard" today', 'reconciliation mismatch on shard').kind, 'quoted');
+    assert.equal(pieceOf('we moved to Postgres last week', 'Postgres').kind, 'name');
+    assert.deepEqual(extractPieces('Postgres is next.'), [], 'a capitalised word that starts a sentence is not a name');
+  });
+
+  it('plain prose, acknowledgements and apostrophes hold nothing', () => {
+    assert.deepEqual(extractPieces('ok, sounds good, go ahead'), []);
+    assert.deepEqual(extractPieces("it's done and we don't need more"), []);
+    assert.deepEqual(extractPieces(''), []);
+  });
+
+  it('sentences of a prompt are pieces only when asked for', () => {
+    const text = 'Please make the nightly reconcile job retry twice before it pages anyone.';
+    assert.deepEqual(extractPieces(text), []);
+    const withSentences = extractPieces(text, { sentences: true });
+    assert.equal(withSentences.length, 1);
+    assert.equal(withSentences[0].kind, 'quoted');
+  });
+
+  it('pieces are de-duplicated by key and kept in text order', () => {
+    const pieces = extractPieces('ERR_A_10 then src/a/b_c.ts then ERR_A_10 again and err-a-10');
+    assert.deepEqual(pieces.map((p) => p.text), ['ERR_A_10', 'src/a/b_c.ts']);
+    assert.ok(pieces[0].at < pieces[1].at);
+  });
+
+  it('only the first MAX_SCAN_CHARS of a text are scanned', () => {
+    const text = `${'word '.repeat(MAX_SCAN_CHARS / 5)} ERR_LATE_1`;
+    assert.deepEqual(extractPieces(text), []);
+    assert.deepEqual(extractPieces(`ERR_EARLY_1 ${text}`).map((p) => p.text), ['ERR_EARLY_1']);
+  });
+});
+
+describe('core/evidenceText and SummaryMatcher: pathological inputs go through in linear time', () => {
+  // No timed assertion: a quadratic scan of 200k characters would take far beyond mocha's 2 s per test; a linear
+  // one takes a few milliseconds. Each input goes through extractPieces (with sentences), wordsOf and the matcher.
+  const N = 200_000;
+  const inputs: [string, string][] = [
+    ['dashes', '-'.repeat(N)],
+    ['apostrophes', "'".repeat(N)],
+    ['double quotes', '"'.repeat(N)],
+    ['slashes', '/'.repeat(N)],
+    ['backslash escapes', '\\n'.repeat(N / 2)],
+    ['spaces', ' '.repeat(N)],
+    ['newlines', '\n'.repeat(N)],
+    ['x, dashes, x', `x${'-'.repeat(N - 2)}x`],
+    ['x, slashes, x', `x${'/'.repeat(N - 2)}x`],
+    ['one long word', 'a'.repeat(N)],
+    ['camel humps', 'aA'.repeat(N / 2)],
+    ['dotted', 'a.'.repeat(N / 2)],
+    ['colons', 'a:'.repeat(N / 2)],
+    ['hashes', '#1'.repeat(N / 2)],
+    ['equals', 'a='.repeat(N / 2)],
+    ['apostrophe words', "it's ".repeat(N / 5)],
+    ['open quotes', "'a ".repeat(N / 3)],
+    ['short words', 'ab '.repeat(N / 3)],
+    ['digits', '1 '.repeat(N / 2)],
+    ['non-ASCII letters', 'é'.repeat(N)],
+  ];
+  for (const [name, text] of inputs) {
+    it(`${name} (${text.length} characters)`, () => {
+      assert.ok(Array.isArray(extractPieces(text, { sentences: true })));
+      assert.ok(Array.isArray(wordsOf(text)));
+      const m = new SummaryMatcher(text);
+      m.findSpan('a b');
+      m.findSpan('a', true);
+      m.findSpan('x x x', true);
+      m.findExact('x-');
+    });
+  }
+
+  // KNOWN BUG (reported, src/core/evidence.ts findWordStart): a letter whose lower case is longer than itself
+  // (U+0130 “İ” → “i̇”) is never found again in the summary, so the matcher scans to the end for every such word:
+  // quadratic. 20k characters take seconds; 200k would take hours (mocha's timeout cannot interrupt it).
+  it.skip('a run of “İ ” (a letter whose lower case is longer) goes through too', () => {
+    const m = new SummaryMatcher('İ '.repeat(20_000));
+    assert.equal(m.findSpan('x'), undefined);
+  });
+});

@@ -4,7 +4,7 @@
 // the ceiling, the truncation tells, the verdict of the note's decision boundary and the safe pointer set —
 // and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
 // texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand.
-import { BARE_LOOKUP, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, SummaryMatcher, turnPieces, verbatimPassage, type TurnPieces } from './evidence';
+import { BARE_LOOKUP, WORDS_ONLY, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, SummaryMatcher, turnPieces, verbatimPassage, type TurnPieces } from './evidence';
 import { rangesFromIndexes } from './idRanges';
 import type {
   Analysis,
@@ -43,9 +43,9 @@ interface Context {
   /** Ids claimed by any checkpoint: only these turns are tokenized. */
   claimedByAny: Set<TurnId>;
   /** Each turn's evidence pieces, worked out once per analysis. */
-  pieces: Map<number, TurnPieces>;
-  /** Ids of turns whose calls are answered by result turns of their own. */
-  answeredIds: Set<TurnId>;
+  pieces: Map<string, TurnPieces>;
+  /** For each turn whose calls are answered by result turns of their own, the index of the first such result. */
+  firstAnswer: Map<TurnId, number>;
   /** Index of each turn id (first occurrence). */
   indexOfId: Map<TurnId, number>;
   problems: Problem[];
@@ -100,14 +100,14 @@ function makeContext(
   const count = options?.countTokens;
   const claimedByAny = claimedIdsOfAll(checkpoints);
   const threshold = options?.coverageThreshold;
-  const answeredIds = new Set<TurnId>();
+  const firstAnswer = new Map<TurnId, number>();
   const indexOfId = new Map<TurnId, number>();
   turns.forEach((turn, i) => {
     if (!turn || typeof turn !== 'object') return;
     if (!indexOfId.has(turn.id)) indexOfId.set(turn.id, i);
     const answers = turn.answers;
     if (answers && typeof answers === 'object' && (typeof answers.turnId === 'string' || typeof answers.turnId === 'number')) {
-      answeredIds.add(answers.turnId);
+      if (!firstAnswer.has(answers.turnId)) firstAnswer.set(answers.turnId, i);
     }
   });
   return {
@@ -126,7 +126,7 @@ function makeContext(
     summaryTokens: new Map(),
     claimedByAny,
     pieces: new Map(),
-    answeredIds,
+    firstAnswer,
     indexOfId,
     problems,
   };
@@ -237,12 +237,19 @@ function summaryTokenCount(ctx: Context, summary: string): number {
   return n;
 }
 
-function piecesOf(ctx: Context, index: number): TurnPieces {
-  let p = ctx.pieces.get(index);
+/**
+ * A turn's evidence as a checkpoint before turn `before` sees it: whether its calls have results of their own
+ * counts only when those results precede the checkpoint (lines appended later never change a past verdict).
+ */
+function piecesOf(ctx: Context, index: number, before: number): TurnPieces {
+  const turn = ctx.turns[index];
+  const answer = ctx.firstAnswer.get(turn.id);
+  const answeredSeparately = answer !== undefined && answer < before;
+  const key = `${index}:${answeredSeparately ? 1 : 0}`;
+  let p = ctx.pieces.get(key);
   if (!p) {
-    const turn = ctx.turns[index];
-    p = turnPieces(turn, ctx.answeredIds.has(turn.id));
-    ctx.pieces.set(index, p);
+    p = turnPieces(turn, answeredSeparately);
+    ctx.pieces.set(key, p);
   }
   return p;
 }
@@ -263,7 +270,7 @@ function sharing(ctx: Context, claimedIndexes: readonly number[], before: number
   const units = new Map<string, Set<number>>();
   for (const i of claimedIndexes) {
     const unit = unitOf(ctx, i, before);
-    const turnPieces = piecesOf(ctx, i);
+    const turnPieces = piecesOf(ctx, i, before);
     turnPieces.mentions ??= mentionsOf(turnPieces.pieces);
     for (const form of turnPieces.mentions) {
       let set = units.get(form);
@@ -334,7 +341,7 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
   const results: TurnResult[] = earlier.map((turn, i) => {
     const claimed = claimedSet.has(turn.id);
     const reported = reportedSet ? reportedSet.has(turn.id) : undefined;
-    const judged = judgeTurn(ctx, i, turn, claimed, reported, { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared });
+    const judged = judgeTurn(ctx, i, turn, claimed, reported, { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared, before });
     const result: TurnResult = {
       id: turn.id,
       index: i,
@@ -384,6 +391,12 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
     safe = path === 'A' ? claimedTurns.filter((r) => r.reported) : [];
     verdict = 'fail-closed';
     verdictReason = `${vacuous}: there is no positive evidence of coverage, so none may be claimed (fail closed)`;
+  } else if (path === 'A' && opaque) {
+    safe = claimedTurns.filter((r) => r.reported);
+    verdict = 'fail-closed';
+    verdictReason =
+      'the summary is encrypted: coverage rests on the summariser\'s report alone and cannot be checked in its text, ' +
+      'so it is never reversible (the safe pointer set is what the summariser reported)';
   } else if (path === 'A') {
     safe = claimedTurns.filter((r) => r.reported);
     verdict = missing === 0 ? 'reversible' : 'conditional';
@@ -419,7 +432,6 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
 
   const notes = Array.isArray(cp.notes) ? cp.notes.filter((n) => typeof n === 'string') : [];
   const reasons = [verdictReason, ...ceilingFacts(cp, prefixTokens, prefixTokenSource, summaryBudget, budgetAssumed, ceiling, ctx.ratioFloor)];
-  if (opaque && path === 'A') reasons.push('summary is encrypted: coverage rests on the summariser\'s report alone and cannot be verified in its text');
   if (truncation.truncated) reasons.push(`summary appears truncated: ${truncation.reasons.join('; ')}`);
   reasons.push(...notes);
 
@@ -490,6 +502,8 @@ interface SummaryState {
   unverifiable?: string;
   matcher?: SummaryMatcher;
   shared?: Map<string, { count: number; first: number }>;
+  /** Number of turns before the checkpoint. */
+  before: number;
 }
 
 interface TurnJudgement {
@@ -529,7 +543,7 @@ function judgeTurn(
       ? { status: 'covered', reason: `its anchor “${turn.anchor}” is in the summary`, evidence: [e], score: 1 }
       : { status: 'claimed-missing', reason: `claimed, but its anchor “${turn.anchor}” is not in the summary`, evidence: [e], score: 0 };
   }
-  const pieces = piecesOf(ctx, index);
+  const pieces = piecesOf(ctx, index, state.before);
   if (pieces.nothing !== undefined) {
     return { status: 'nothing-to-check', reason: `nothing worth carrying: ${pieces.nothing}` };
   }
@@ -552,6 +566,10 @@ function judgeTurn(
   if (!j.covered && pieces.lookupOnly) {
     // A lookup whose prose the summary does not carry has still lost nothing: what it found is in its result.
     return { status: 'nothing-to-check', reason: `nothing worth carrying: ${BARE_LOOKUP}`, evidence: j.evidence, score: j.score };
+  }
+  if (!j.covered && j.wordsOnly) {
+    // Plain words are evidence when the summary repeats them, but their absence loses no specific fact.
+    return { status: 'nothing-to-check', reason: `nothing worth carrying: ${WORDS_ONLY}`, evidence: j.evidence, score: j.score };
   }
   return {
     status: j.covered ? 'covered' : 'claimed-missing',
@@ -595,7 +613,8 @@ function runFromStart(claimedTurns: readonly TurnResult[]): TurnResult[] {
     if (r.status === 'covered') end = i + 1;
     else if (r.status !== 'nothing-to-check') break;
   }
-  return claimedTurns.slice(0, end);
+  // A neutral status is never evidence of coverage: the safe set holds the covered turns of the run only.
+  return claimedTurns.slice(0, end).filter((r) => r.status === 'covered');
 }
 
 function ceilingFacts(

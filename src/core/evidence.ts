@@ -5,7 +5,7 @@
 // nothing worth carrying (acknowledgements, bare lookups whose result is its own turn, "updated
 // successfully" confirmations) is `nothing-to-check`. The rules are the same for every format and name no
 // words of any one session.
-import { extractPieces, keyOf, MAX_SCAN_CHARS, stemOf, wordsOf, type Piece } from './evidenceText';
+import { eachWord, extractPieces, keyOf, MAX_SCAN_CHARS, stemOf, wordsOf, type Piece } from './evidenceText';
 import type { Evidence, EvidenceKind, Turn } from './model';
 
 /** The weight of found evidence a claimed turn needs to count as covered. */
@@ -171,6 +171,9 @@ function safeJson(value: unknown): string {
     return '';
   }
 }
+
+/** Why a turn of plain words alone, not repeated by the summary, holds nothing to check. */
+export const WORDS_ONLY = 'only plain words, no name, path, number or other specific fact that could be lost';
 
 /** Why a bare lookup holds nothing to check. */
 export const BARE_LOOKUP = 'a bare lookup: what it found is in its result';
@@ -338,29 +341,30 @@ function dedupe<T extends EvidencePiece>(pieces: T[]): T[] {
 export class SummaryMatcher {
   private readonly words: string[] = [];
   private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
   private readonly positions = new Map<string, number[]>();
   private trigrams?: Set<string>;
   private stems?: Map<string, number>;
 
   constructor(readonly summary: string) {
     const text = typeof summary === 'string' ? summary : '';
-    // wordsOf without offsets would lose positions: walk the text once more to record where each word starts.
     // A line break between two words is kept as a break word, so a piece never matches across lines.
-    let offset = 0;
-    for (const w of wordsOf(text)) {
-      const at = findWordStart(text, w, offset);
-      const gap = text.slice(offset, at);
-      if (this.words.length > 0 && gap.includes('\n')) {
+    let previousEnd = 0;
+    eachWord(text, (start, end) => {
+      if (this.words.length > 0 && text.slice(previousEnd, start).includes('\n')) {
         this.words.push('\n');
-        this.starts.push(offset);
+        this.starts.push(previousEnd);
+        this.ends.push(previousEnd);
       }
+      const w = text.slice(start, end).toLowerCase();
       const list = this.positions.get(w);
       if (list) list.push(this.words.length);
       else this.positions.set(w, [this.words.length]);
       this.words.push(w);
-      this.starts.push(at);
-      offset = at + w.length;
-    }
+      this.starts.push(start);
+      this.ends.push(end);
+      previousEnd = end;
+    });
   }
 
   /** Where a word with this stem (see stemOf) first appears in the summary, or undefined. */
@@ -374,7 +378,7 @@ export class SummaryMatcher {
       });
     }
     const i = this.stems.get(stem);
-    return i === undefined ? undefined : { at: this.starts[i], end: this.starts[i] + this.words[i].length };
+    return i === undefined ? undefined : { at: this.starts[i], end: this.ends[i] };
   }
 
   /** Whether the summary has these three words in a row. */
@@ -421,7 +425,7 @@ export class SummaryMatcher {
       for (let j = 0; ok && j < needle.length; j++) ok = j === pivot || this.words[p + j] === needle[j];
       if (ok) {
         const last = p + needle.length - 1;
-        const span = { at: this.starts[p], end: this.starts[last] + this.words[last].length };
+        const span = { at: this.starts[p], end: this.ends[last] };
         if (!strict || (isBoundary(this.summary, span.at - 1) && isBoundary(this.summary, span.end))) return span;
       }
     }
@@ -439,17 +443,6 @@ function isBoundary(text: string, i: number): boolean {
   return c < 128 || !/[\p{L}\p{N}]/u.test(text[i]);
 }
 
-/** Where word `w` (lower case) starts in `text` at or after `from`, tolerant of case. */
-function findWordStart(text: string, w: string, from: number): number {
-  // Words come out of wordsOf in order, so the next case-insensitive occurrence is the one.
-  const n = text.length;
-  for (let i = from; i < n; i++) {
-    if (text[i].toLowerCase() === w[0]) {
-      if (text.slice(i, i + w.length).toLowerCase() === w) return i;
-    }
-  }
-  return from;
-}
 
 /** A passage must be at least this many words long to count as carried word for word. */
 export const PASSAGE_WORDS = 8;
@@ -512,6 +505,8 @@ export interface Judgement {
   evidence: Evidence[];
   score: number;
   covered: boolean;
+  /** True when the turn holds no specific fact (no name, path, id, count or phrase), only words. */
+  wordsOnly: boolean;
 }
 
 /** Weighs a turn's pieces against a summary. `sharedBy(shareKey)` says how many claimed turns hold a piece. */
@@ -595,10 +590,12 @@ export function judge(
   const found = all.filter((e) => e.found).slice(0, MAX_EVIDENCE);
   const absent = all.filter((e) => !e.found).slice(0, Math.max(3, MAX_EVIDENCE - found.length));
   score = round(score);
+  // A turn of plain words alone (no specific fact to look for) is covered when the summary repeats enough of them.
+  const wordsOnly = !pieces.some((p) => SPECIFIC_KINDS.has(p.kind));
   const covered = options.confirmation
     ? knownTarget
-    : specific && score >= threshold && (!options.error || ownTextFound);
-  return { evidence: [...found, ...absent], score, covered };
+    : (specific || wordsOnly) && score >= threshold && (!options.error || ownTextFound);
+  return { evidence: [...found, ...absent], score, covered, wordsOnly };
 }
 
 function round(n: number): number {

@@ -89,6 +89,12 @@ function isAlnumAt(text: string, i: number): boolean {
  */
 export function wordsOf(text: string): string[] {
   const out: string[] = [];
+  eachWord(text, (start, end) => out.push(text.slice(start, end).toLowerCase()));
+  return out;
+}
+
+/** Calls `visit(start, end)` for each word of `text` as wordsOf splits them, with its offsets in `text`. */
+export function eachWord(text: string, visit: (start: number, end: number) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -106,15 +112,14 @@ export function wordsOf(text: string): string[] {
       const splitCamel = upper && prevLower;
       const splitRun = upper && j + 1 < n && isUpperAt(text, j - 1) && isAsciiLower(text.charCodeAt(j + 1)) && j - start >= 2;
       if (splitCamel || splitRun) {
-        out.push(text.slice(start, j).toLowerCase());
+        visit(start, j);
         start = j;
       }
       j++;
     }
-    out.push(text.slice(start, j).toLowerCase());
+    visit(start, j);
     i = j;
   }
-  return out;
 }
 
 /** The normal form of a text: its words joined by one space. */
@@ -232,7 +237,8 @@ class PieceSink {
     const piece: Piece = { text, kind, key, at, shareKey: shareKey ?? key };
     if (parts && parts.length > 0) piece.parts = parts;
     if (file) piece.file = true;
-    const alts = alt?.filter((a) => a.length > 0 && a !== key && !isCommonKey(a));
+    // An alternative must be distinctive on its own: a common word is not, a number of two digits or more is.
+    const alts = alt?.filter((a) => a.length > 0 && a !== key && (!isCommonKey(a) || /\d\d/.test(a)));
     if (alts && alts.length > 0) piece.alt = alts;
     this.pieces.push(piece);
   }
@@ -256,7 +262,8 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
   if (eq > 0 && eq < chunk.length - 1) {
     const value = chunk.slice(eq + 1);
     const valueKey = keyOf(value);
-    if (valueKey.length > 0 && (valueKey.length >= 3 || hasDigit(value)) && !isCommonKey(valueKey)) {
+    const numeric = isAllDigits(valueKey.replace(/ /g, '')) && valueKey.length >= 2;
+    if (valueKey.length > 0 && (numeric || (valueKey.length >= 3 && !isCommonKey(valueKey)))) {
       sink.add(chunk, 'key-value', `${keyOf(chunk.slice(0, eq))} ${valueKey}`.trim(), at, [valueKey], valueKey);
     }
     return;

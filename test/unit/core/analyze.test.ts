@@ -192,8 +192,9 @@ describe('core/analyze: Path B', () => {
   it('over the ceiling with every claimed turn carried: still fail-closed, the run covers all', () => {
     const cp = analyze(transcript(turns, [checkpoint({ summary: fullSummary, summaryBudget: 2, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS).checkpoints[0];
     assert.equal(cp.verdict, 'fail-closed');
-    // The run from the start passes over the nothing-to-check turn 1 and ends on the last covered turn.
-    assert.deepEqual(cp.safeCovered, [0, 1, 2, 3]);
+    // The run from the start passes over the nothing-to-check turn 1 and ends on the last covered turn; a
+    // neutral status is never evidence of coverage, so turn 1 itself is not in the safe set.
+    assert.deepEqual(cp.safeCovered, [0, 2, 3]);
     assert.equal(cp.counts['claimed-missing'], 0);
     assert.doesNotMatch(cp.reasons[0], /not carried by it/);
   });
@@ -205,7 +206,7 @@ describe('core/analyze: Path B', () => {
     assert.equal(cp.summaryBudget, undefined);
     assert.match(cp.reasons[0], /^the summary budget is unknown, so the ceiling cannot be checked: fail closed/);
     assert.match(cp.reasons[1], /the summary budget is not recorded, so there is no ceiling to compare with/);
-    assert.deepEqual(cp.safeCovered, [0, 1, 2, 3]);
+    assert.deepEqual(cp.safeCovered, [0, 2, 3]);
   });
 
   it('a nonsense budget is treated as unknown and named', () => {
@@ -322,14 +323,15 @@ describe('core/analyze: encrypted summaries', () => {
     assert.deepEqual(cp.foundAnchors, []);
   });
 
-  it('Path A: the report decides, and a reason says the text could not be checked', () => {
+  it('Path A: the report decides the statuses and the safe set, but an encrypted summary is never reversible', () => {
     const cp = analyze(
       transcript(turns, [checkpoint({ summary: '', opaque: true, claimedIds: [0, 1], reportedIds: [0, 1], turnsBefore: 3 })]),
       OPTS,
     ).checkpoints[0];
-    assert.equal(cp.verdict, 'reversible');
+    assert.equal(cp.verdict, 'fail-closed');
     assert.deepEqual(statuses(cp), ['covered', 'covered', 'uncovered']);
-    assert.ok(cp.reasons.includes('summary is encrypted: coverage rests on the summariser\'s report alone and cannot be verified in its text'));
+    assert.deepEqual(cp.safeCovered, [0, 1]);
+    assert.match(cp.reasons[0], /^the summary is encrypted: coverage rests on the summariser's report alone/);
   });
 });
 

@@ -190,9 +190,7 @@ describe('core/evidence: SummaryMatcher', () => {
     assert.equal(m.findExact(''), 0);
   });
 
-  // KNOWN BUG (reported, src/core/evidence.ts findWordStart): after a letter whose lower case is longer than itself
-  // (U+0130 “İ” → “i̇”), every offset is wrong, so highlights land on the wrong text (here an empty slice).
-  it.skip('offsets stay right after “İ” (a letter whose lower case is longer)', () => {
+  it('offsets stay right after “İ” (a letter whose lower case is longer)', () => {
     const s = 'İİİİ ERR_X_1';
     const span = new SummaryMatcher(s).findSpan('err x 1');
     assert.ok(span);
@@ -323,10 +321,7 @@ describe('core/evidence in analyze: sharing, calls and results', () => {
 });
 
 describe('core/evidence in analyze: false alarms', () => {
-  // KNOWN BUG (reported, src/core/evidence.ts turnPieces/judge): a 'term' (a distinctive word of the prose) makes a
-  // turn more than nothing-to-check, but can never make it covered (`specific` excludes terms). A turn whose only
-  // evidence is terms is therefore claimed-missing whatever the summary says — here the summary repeats it.
-  it.skip('a turn whose only evidence is words of its prose is never claimed-missing when the summary repeats them', () => {
+  it('a turn whose only evidence is words of its prose is never claimed-missing when the summary repeats them', () => {
     const turns = [turn(0, 'Fix ERR_LEDGER_4107 please'), turn(1, 'I will refactor the parser module.', { role: 'assistant' })];
     const cp = analyze(
       transcript(turns, [
@@ -372,10 +367,7 @@ describe('core/evidence in analyze: lines appended after a checkpoint never chan
     assert.equal(after.checkpoints.length, 2);
   });
 
-  // KNOWN BUG (reported, src/core/analyze.ts makeContext): whether a call "is answered separately" is worked out
-  // from every turn in the file, so a result appended after the checkpoint turns an earlier claimed lookup into
-  // nothing-to-check and changes the checkpoint's statuses and verdict (conditional → reversible here).
-  it.skip('a result appended after the checkpoint, answering a call before it, leaves it as it was', () => {
+  it('a result appended after the checkpoint, answering a call before it, leaves it as it was', () => {
     const readCall = call('Read', { file_path: '/repo/src/core/ledger_parser.ts' });
     const turns = [turn(0, 'Please look into ERR_PARSE_9'), turn(1, readCall, { role: 'assistant' })];
     const cp = checkpoint({ summary: 'Looked into ERR_PARSE_9.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 2 });

@@ -112,9 +112,7 @@ describe('core/evidenceText: extractPieces', () => {
     assert.ok(!foundIn(p, 'updated --status'), 'the key alone is not the fact');
   });
 
-  // KNOWN BUG (reported, src/core/evidenceText.ts classifyChunk): a key=value whose value is a number is dropped,
-  // because isCommonKey treats an all-digit key as common. The file's own header names PORT=8080 as an example.
-  it.skip('`PORT=8080` is key-value: the value is required, the key alone is not found', () => {
+  it('`PORT=8080` is key-value: the value is required, the key alone is not found', () => {
     const p = pieceOf('set PORT=8080 for the dev server', 'PORT=8080');
     assert.equal(p.kind, 'key-value');
     assert.ok(foundIn(p, 'the server listens on 8080'));
@@ -224,10 +222,7 @@ describe('core/evidenceText and SummaryMatcher: pathological inputs go through i
     });
   }
 
-  // KNOWN BUG (reported, src/core/evidence.ts findWordStart): a letter whose lower case is longer than itself
-  // (U+0130 “İ” → “i̇”) is never found again in the summary, so the matcher scans to the end for every such word:
-  // quadratic. 20k characters take seconds; 200k would take hours (mocha's timeout cannot interrupt it).
-  it.skip('a run of “İ ” (a letter whose lower case is longer) goes through too', () => {
+  it('a run of “İ ” (a letter whose lower case is longer) goes through too', () => {
     const m = new SummaryMatcher('İ '.repeat(20_000));
     assert.equal(m.findSpan('x'), undefined);
   });

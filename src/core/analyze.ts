@@ -266,25 +266,47 @@ function unitOf(ctx: Context, index: number, before: number): number {
  * How many units (a call and its results count once) among the checkpoint's claimed turns hold each piece.
  * It depends only on turns before the checkpoint, so lines appended later never change a past verdict.
  */
-function sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Map<string, { count: number; first: number }> {
-  const units = new Map<string, Set<number>>();
+/** Sharing of a form, packed in one number (no object per form): count × UNIT_SPAN + the first unit. */
+const UNIT_SPAN = 2 ** 26;
+
+function sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Map<string, number> {
+  // Group the claimed turns by unit (a call with its results), then count each form once per unit, in unit order.
+  const byUnit = new Map<number, number[]>();
   for (const i of claimedIndexes) {
     const unit = unitOf(ctx, i, before);
-    const turnPieces = piecesOf(ctx, i, before);
-    turnPieces.mentions ??= mentionsOf(turnPieces.pieces);
-    for (const form of turnPieces.mentions) {
-      let set = units.get(form);
-      if (!set) units.set(form, (set = new Set()));
-      set.add(unit);
+    const members = byUnit.get(unit);
+    if (members) members.push(i);
+    else byUnit.set(unit, [i]);
+  }
+  const packed = new Map<string, number>();
+  const units = [...byUnit.keys()].sort((x, y) => x - y);
+  for (const unit of units) {
+    const members = byUnit.get(unit) ?? [];
+    const forms = members.length === 1 ? mentionsOfTurn(ctx, members[0], before) : unionOf(members.map((i) => mentionsOfTurn(ctx, i, before)));
+    for (const form of forms) {
+      const p = packed.get(form);
+      packed.set(form, p === undefined ? UNIT_SPAN + (unit % UNIT_SPAN) : p + UNIT_SPAN);
     }
   }
-  const counts = new Map<string, { count: number; first: number }>();
-  for (const [key, set] of units) {
-    let first = Infinity;
-    for (const u of set) if (u < first) first = u;
-    counts.set(key, { count: set.size, first });
-  }
-  return counts;
+  return packed;
+}
+
+/** How many units name a form, and whether `unit` is the first of them. */
+function unpackSharing(packed: number | undefined, unit: number): { count: number; first: boolean } {
+  if (packed === undefined) return { count: 1, first: true };
+  return { count: Math.floor(packed / UNIT_SPAN), first: packed % UNIT_SPAN === unit % UNIT_SPAN };
+}
+
+function mentionsOfTurn(ctx: Context, index: number, before: number): Set<string> {
+  const turnPieces = piecesOf(ctx, index, before);
+  turnPieces.mentions ??= mentionsOf(turnPieces.pieces);
+  return turnPieces.mentions;
+}
+
+function unionOf(sets: readonly Set<string>[]): Set<string> {
+  const out = new Set<string>();
+  for (const set of sets) for (const x of set) out.add(x);
+  return out;
 }
 
 function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): CheckpointAnalysis {
@@ -501,7 +523,7 @@ interface SummaryState {
   summaryEmpty: boolean;
   unverifiable?: string;
   matcher?: SummaryMatcher;
-  shared?: Map<string, { count: number; first: number }>;
+  shared?: Map<string, number>;
   /** Number of turns before the checkpoint. */
   before: number;
 }
@@ -556,10 +578,7 @@ function judgeTurn(
   const j = judge(
     passage && !pieces.pieces.some((p) => p.key === passage.key) ? [...pieces.pieces, passage] : pieces.pieces,
     state.matcher,
-    (form) => {
-      const s = shared?.get(form);
-      return s ? { count: s.count, first: s.first === unit } : { count: 1, first: true };
-    },
+    (form) => unpackSharing(shared?.get(form), unit),
     ctx.threshold,
     { confirmation: pieces.confirmation, lookupResult: pieces.lookupResult, error: pieces.error },
   );

@@ -4,7 +4,8 @@
 // the ceiling, the truncation tells, the verdict of the note's decision boundary and the safe pointer set —
 // and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
 // texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand.
-import { BARE_LOOKUP, WORDS_ONLY, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, SummaryMatcher, turnPieces, verbatimPassage, type TurnPieces } from './evidence';
+import { BARE_LOOKUP, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, turnPieces, WORDS_ONLY, type TurnPieces } from './evidence';
+import { SummaryMatcher, verbatimPassage } from './summaryMatcher';
 import { rangesFromIndexes } from './idRanges';
 import type {
   Analysis,

@@ -11,13 +11,13 @@ import {
   judge,
   SALIENCE,
   SHARED_FREELY,
-  splitCalls,
-  SummaryMatcher,
   turnPieces,
   weightOf,
   type Sharing,
 } from '../../../src/core/evidence';
 import { extractPieces } from '../../../src/core/evidenceText';
+import { SummaryMatcher } from '../../../src/core/summaryMatcher';
+import { splitCalls } from '../../../src/core/toolCalls';
 import type { AnalysisOptions, CheckpointAnalysis, Turn, TurnStatus } from '../../../src/core/model';
 import { checkpoint, transcript, turn } from './transcripts';
 

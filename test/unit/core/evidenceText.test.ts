@@ -3,7 +3,7 @@
 // normal form wordsOf/keyOf (camelCase and snake_case spelt as words), and that pathological inputs of 200k
 // characters go through in linear time (no timed assertion: mocha's per-test timeout is the guard).
 import * as assert from 'node:assert/strict';
-import { SummaryMatcher } from '../../../src/core/evidence';
+import { SummaryMatcher } from '../../../src/core/summaryMatcher';
 import { extractPieces, keyOf, MAX_SCAN_CHARS, wordsOf, type Piece } from '../../../src/core/evidenceText';
 
 /** The one piece of `text` spelt `spelt`. */

@@ -1,0 +1,171 @@
+// Finding evidence in one summary: both sides reduced to their words (evidenceText.wordsOf), a piece's words
+// matched in a row, never across a line break, at name boundaries when asked; plain-word stems for terms; and
+// the longest passage of prose a turn shares word for word with the summary. Built once per summary, linear.
+import { eachWord, MAX_SCAN_CHARS, stemOf, wordsOf, type Piece } from './evidenceText';
+
+/**
+ * Finds pieces in one summary: both sides are reduced to their words (wordsOf), and a piece's words must
+ * appear consecutively. Offsets returned are in the original summary string.
+ */
+export class SummaryMatcher {
+  private readonly words: string[] = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly positions = new Map<string, number[]>();
+  private trigrams?: Set<string>;
+  private stems?: Map<string, number>;
+
+  constructor(readonly summary: string) {
+    const text = typeof summary === 'string' ? summary : '';
+    // A line break between two words is kept as a break word, so a piece never matches across lines.
+    let previousEnd = 0;
+    eachWord(text, (start, end) => {
+      if (this.words.length > 0 && text.slice(previousEnd, start).includes('\n')) {
+        this.words.push('\n');
+        this.starts.push(previousEnd);
+        this.ends.push(previousEnd);
+      }
+      const w = text.slice(start, end).toLowerCase();
+      const list = this.positions.get(w);
+      if (list) list.push(this.words.length);
+      else this.positions.set(w, [this.words.length]);
+      this.words.push(w);
+      this.starts.push(start);
+      this.ends.push(end);
+      previousEnd = end;
+    });
+  }
+
+  /** Where a word with this stem (see stemOf) first appears in the summary, or undefined. */
+  findStem(stem: string): { at: number; end: number } | undefined {
+    if (!this.stems) {
+      this.stems = new Map();
+      this.words.forEach((w, i) => {
+        if (w === '\n') return;
+        const s = stemOf(w);
+        if (!this.stems!.has(s)) this.stems!.set(s, i);
+      });
+    }
+    const i = this.stems.get(stem);
+    return i === undefined ? undefined : { at: this.starts[i], end: this.ends[i] };
+  }
+
+  /** Whether the summary has these three words in a row. */
+  hasTrigram(a: string, b: string, c: string): boolean {
+    if (!this.trigrams) {
+      this.trigrams = new Set();
+      for (let i = 0; i + 2 < this.words.length; i++) this.trigrams.add(`${this.words[i]} ${this.words[i + 1]} ${this.words[i + 2]}`);
+    }
+    return this.trigrams.has(`${a} ${b} ${c}`);
+  }
+
+  /** Offset of the exact (case-sensitive) substring, as Python's `in` finds it; "" is found at 0. */
+  findExact(anchor: string): number | undefined {
+    const at = this.summary.indexOf(anchor);
+    return at >= 0 ? at : undefined;
+  }
+
+  /** Offset where the words of `key` (a normal form, see keyOf) appear in a row, or undefined. */
+  findKey(key: string): number | undefined {
+    return this.findSpan(key)?.at;
+  }
+
+  /**
+   * Where the words of `key` appear in a row: start offset and the end of the last word (exclusive). `strict`:
+   * only where the match is not part of a longer name (no letter, digit, - or _ right before or after it).
+   */
+  findSpan(key: string, strict = false): { at: number; end: number } | undefined {
+    if (key.length === 0) return undefined;
+    const needle = key.split(' ');
+    let pivot = 0;
+    let occurrences: number[] | undefined;
+    for (let j = 0; j < needle.length; j++) {
+      const list = this.positions.get(needle[j]);
+      if (!list) return undefined;
+      if (!occurrences || list.length < occurrences.length) {
+        occurrences = list;
+        pivot = j;
+      }
+    }
+    for (const q of occurrences ?? []) {
+      const p = q - pivot;
+      if (p < 0 || p + needle.length > this.words.length) continue;
+      let ok = true;
+      for (let j = 0; ok && j < needle.length; j++) ok = j === pivot || this.words[p + j] === needle[j];
+      if (ok) {
+        const last = p + needle.length - 1;
+        const span = { at: this.starts[p], end: this.ends[last] };
+        if (!strict || (isBoundary(this.summary, span.at - 1) && isBoundary(this.summary, span.end))) return span;
+      }
+    }
+    return undefined;
+  }
+}
+
+/** Whether the character at `i` may border a name (not a letter, digit, - or _). */
+function isBoundary(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return true;
+  const c = text.charCodeAt(i);
+  if (c === 45 || c === 95) return false;
+  if (c >= 48 && c <= 57) return false;
+  if ((c | 32) >= 97 && (c | 32) <= 122) return false;
+  return c < 128 || !/[\p{L}\p{N}]/u.test(text[i]);
+}
+
+
+/** A passage must be at least this many words long to count as carried word for word. */
+export const PASSAGE_WORDS = 8;
+
+/**
+ * The longest passage of prose (PASSAGE_WORDS words or more, mostly plain words) that the summary repeats word
+ * for word, as a piece: a task title, a request quoted back. One pass over the text's words.
+ */
+export function verbatimPassage(text: string, matcher: SummaryMatcher): Piece | undefined {
+  const words = proseWords(typeof text === 'string' ? text.slice(0, MAX_SCAN_CHARS) : '');
+  let bestStart = 0;
+  let bestLength = 0;
+  let runStart = -1;
+  for (let i = 0; i + 2 < words.length; i++) {
+    const joined = words[i] !== '\n' && words[i + 1] !== '\n' && words[i + 2] !== '\n';
+    if (joined && matcher.hasTrigram(words[i], words[i + 1], words[i + 2])) {
+      if (runStart < 0) runStart = i;
+      const length = i + 3 - runStart;
+      if (length > bestLength) {
+        bestLength = length;
+        bestStart = runStart;
+      }
+    } else {
+      runStart = -1;
+    }
+  }
+  if (bestLength < PASSAGE_WORDS) return undefined;
+  const key = words.slice(bestStart, bestStart + Math.min(bestLength, 40)).join(' ');
+  return { text: key, kind: 'quoted', key, shareKey: key, at: 0 };
+}
+
+/**
+ * The plain words of a text's prose, lower case, in order: whitespace-separated tokens that are words once
+ * their surrounding punctuation is dropped. Anything else (a path, code, a number) becomes a break ("\n"),
+ * so a passage never runs through it.
+ */
+function proseWords(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    let j = i;
+    while (j < n && !isSpace(text.charCodeAt(j))) j++;
+    if (j > i) {
+      const token = text.slice(i, j).replace(/^["'`(\[*]+|["'`)\],.;:!?*]+$/g, '');
+      if (/^[a-z]+(?:['’][a-z]+)?$/i.test(token)) out.push(...wordsOf(token));
+      else if (out.length > 0 && out[out.length - 1] !== '\n') out.push('\n');
+    }
+    i = j;
+  }
+  return out;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13;
+}

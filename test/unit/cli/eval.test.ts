@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { skipWithoutShared } from '../../sharedFolder';
 
 const root = resolve(__dirname, '../../../..');
 const cli = join(root, 'dist/cli.js');
@@ -195,11 +196,7 @@ describe('compaction-lens eval (child process)', function () {
 
   describe('over the shared labels', function () {
     before(function () {
-      if (!existsSync(sharedLabels)) {
-        if (process.env.CI === 'true') throw new Error(`${sharedLabels} is missing, and CI=true requires the shared corpus`);
-        console.log(`      (skipped: ${sharedLabels} is absent)`);
-        this.skip();
-      }
+      skipWithoutShared(this, existsSync(sharedLabels), sharedLabels);
     });
 
     it('runs on every *-labels.json and prints the figures (no accuracy is asserted: it is measured)', function () {

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { TurnId } from '../../../src/core/model';
 import { buildCheckpoint, reconstruct, type ReferenceCheckpoint, type ReferenceTurn } from '../../../src/core/reference';
+import { skipWithoutShared } from '../../sharedFolder';
 
 const NOTE = resolve(__dirname, '../../../../../shared/seed/compaction-reversibility.md');
 
@@ -103,10 +104,7 @@ describe('core/reference agrees with the note\'s Python sketch', function () {
   let dir = '';
 
   before(function () {
-    if (!existsSync(NOTE)) {
-      console.log(`      (skipped: the design note is not at ${NOTE})`);
-      this.skip();
-    }
+    skipWithoutShared(this, existsSync(NOTE), `the design note at ${NOTE}`);
     const probe = spawnSync('python3', ['--version'], { encoding: 'utf8' });
     if (probe.error || probe.status !== 0) {
       console.log('      (skipped: python3 is not available to run the sketch)');

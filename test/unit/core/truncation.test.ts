@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { detectTruncation } from '../../../src/core/truncation';
+import { skipWithoutShared } from '../../sharedFolder';
 
 const CLAUDE_HINTS = {
   expectedClosings: ['Please continue the conversation'],
@@ -137,10 +138,7 @@ describe('core/truncation: complete summaries are not flagged', () => {
 
   it('the real Claude Code summaries in the corpus do not end mid-clause', function () {
     const dir = resolve(__dirname, '../../../../../shared/corpus/claude-code');
-    if (!existsSync(dir)) {
-      console.log(`      (skipped: corpus not found at ${dir})`);
-      this.skip();
-    }
+    skipWithoutShared(this, existsSync(dir), `the corpus at ${dir}`);
     let seen = 0;
     for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl.gz'))) {
       for (const line of gunzipSync(readFileSync(join(dir, name))).toString('utf8').split('\n')) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { RawLine, Transcript, TranscriptReader } from '../../../src/core/model';
 import { LineSplitter } from '../../../src/node/lineSplitter';
+import { skipWithoutShared } from '../../sharedFolder';
 
 export function splitLines(bytes: Buffer): RawLine[] {
   const lines: RawLine[] = [];
@@ -47,9 +48,5 @@ export function corpusBytes(relative: string): Buffer {
 
 /** Call in a before() hook: skips the suite, visibly, when the corpus is not beside the project. */
 export function requireCorpus(context: Mocha.Context): void {
-  if (!corpusAvailable()) {
-    if (process.env.CI === 'true') throw new Error(`the shared corpus folder ${CORPUS} is absent, and CI=true requires it`);
-    console.log(`    (skipped: the shared corpus folder ${CORPUS} is absent; these tests read real transcripts in place)`);
-    context.skip();
-  }
+  skipWithoutShared(context, corpusAvailable(), `the shared corpus folder ${CORPUS}`);
 }

@@ -12,6 +12,7 @@ import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { defaultWorkerFile, piecesOf, TokenPool } from '../../../src/node/tokenPool';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { warmTokenCache } from '../../../src/node/warmTokenCache';
+import { skipWithoutShared } from '../../sharedFolder';
 
 const CORPUS = resolve(__dirname, '../../../../../shared/corpus/claude-code');
 const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
@@ -96,10 +97,7 @@ describe('node/tokenPool', function () {
   });
 
   it('counts the real Claude Code sessions of the corpus as createTokenCounter does', async function () {
-    if (!existsSync(CORPUS)) {
-      console.log(`      (skipped: corpus not found at ${CORPUS})`);
-      this.skip();
-    }
+    skipWithoutShared(this, existsSync(CORPUS), `the corpus at ${CORPUS}`);
     const name = readdirSync(CORPUS).find((file) => file.endsWith('.jsonl.gz'));
     if (!name) this.skip();
     const texts = (await TranscriptFile.open(join(CORPUS, name!))).transcript.turns.map((turn) => turn.text);
@@ -246,10 +244,7 @@ describe('node/tokenPool', function () {
       ['a real Claude Code session', existsSync(CORPUS) ? join(CORPUS, readdirSync(CORPUS).find((f) => f.endsWith('.jsonl.gz')) ?? '') : ''],
     ]) {
       it(`${label}: analyze asks the returned counter only for pre-counted texts, and gives the same analysis`, async function () {
-        if (!path || !existsSync(path)) {
-          console.log(`      (skipped: ${path || 'corpus'} not found)`);
-          this.skip();
-        }
+        skipWithoutShared(this, path !== '' && existsSync(path), path || `the corpus at ${CORPUS}`);
         const transcript = (await TranscriptFile.open(path)).transcript;
         const cache = new Map<string, number>();
         const reports: number[] = [];

@@ -1,8 +1,10 @@
 // Base of the readers that keep every pushed line and read the whole transcript again in finish(): the
 // result is cached, and rebuilt only when lines were pushed since the last finish(). Subclasses say what
 // they keep (push), what identifies that state (stateKey) and how to read it (build). What is built gets the
-// problems of turns and summaries with no readable text (unreadableText.ts).
+// problems of turns and summaries with no readable text (unreadableText.ts), and its problems are capped
+// (problemCap.ts): the first MAX_KEPT_PROBLEMS in line order, the rest as one summary.
 import type { FormatId, RawLine, ReaderContext, Transcript, TranscriptReader } from '../core/model';
+import { capProblems } from './problemCap';
 import { withUnreadableTextProblems } from './unreadableText';
 
 export abstract class RebuildingReader implements TranscriptReader {
@@ -15,7 +17,7 @@ export abstract class RebuildingReader implements TranscriptReader {
 
   finish(): Transcript {
     const key = this.stateKey();
-    if (this.cache?.key !== key) this.cache = { key, transcript: withUnreadableTextProblems(this.build()) };
+    if (this.cache?.key !== key) this.cache = { key, transcript: capped(withUnreadableTextProblems(this.build())) };
     const t = this.cache.transcript;
     return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
   }
@@ -25,4 +27,12 @@ export abstract class RebuildingReader implements TranscriptReader {
 
   /** Reads everything pushed so far into a transcript. */
   protected abstract build(): Transcript;
+}
+
+/** The transcript with its problems in line order and capped. */
+function capped(transcript: Transcript): Transcript {
+  const { problems } = transcript;
+  let sorted = true;
+  for (let i = 1; i < problems.length && sorted; i++) sorted = problems[i - 1].line <= problems[i].line;
+  return { ...transcript, problems: capProblems(sorted ? problems : problems.slice().sort((a, b) => a.line - b.line)) };
 }

@@ -54,11 +54,66 @@ describe('canonical reader', () => {
     assert.match(t.problems[0].message, /comes before any turn/);
   });
 
-  it('skips a range written backwards, and a range pointing at ids that do not exist', () => {
-    const t = read([turn(0), turn(1), checkpoint({ covered: { from: 1, to: 0 } }), checkpoint({ covered: { from: 0, to: 99 } })]);
+  it('skips a range written backwards', () => {
+    const t = read([turn(0), turn(1), checkpoint({ covered: { from: 1, to: 0 } })]);
     assert.equal(t.checkpoints.length, 0);
     assert.match(t.problems[0].message, /turn 1 comes after turn 0 in the log/);
-    assert.match(t.problems[1].message, /not turns before it: 99/);
+  });
+
+  it('keeps a range whose end is not in the file: with integer ids in order it claims the turns up to it by id', () => {
+    const t = read([turn(0), turn(1), checkpoint({ covered: { from: 0, to: 99 } })]);
+    assert.deepEqual(t.checkpoints[0].claimedIds, [0, 1]);
+    assert.equal(t.checkpoints[0].unverifiable, undefined);
+    assert.equal(t.problems.length, 1);
+    assert.equal(t.problems[0].severity, 'error');
+    assert.match(t.problems[0].message, /claims a range from 0 to 99, but turn 99 is not in this file\. The checkpoint claims the readable turns of the range \(2 turns, 0–1\)/);
+  });
+
+  it('one unreadable line at a range endpoint costs that turn, not the checkpoint (issue 10)', () => {
+    const broken = '{"type":"turn","id":"a","role":"user","content":"cut off';
+    // string ids: the range is placed by where the unreadable line was
+    const atStart = read([broken, turn('b'), turn('c'), turn('d'), checkpoint({ covered: { from: 'a', to: 'c' } })]);
+    assert.deepEqual(atStart.checkpoints[0].claimedIds, ['b', 'c']);
+    assert.equal(atStart.checkpoints[0].unverifiable, undefined);
+    assert.deepEqual(atStart.problems.map((p) => [p.line, p.severity]), [[1, 'error'], [5, 'error']]);
+    assert.match(atStart.problems[1].message, /turn "a" is on line 1, which could not be read\. The checkpoint claims the readable turns of the range \(2 turns, "b"–"c"\).*Fix the unreadable line/);
+
+    const brokenEnd = '{"type":"turn","id":"c","role":"user","content":"cut off';
+    const atEnd = read([turn('a'), turn('b'), brokenEnd, turn('d'), checkpoint({ covered: { from: 'a', to: 'c' } })]);
+    assert.deepEqual(atEnd.checkpoints[0].claimedIds, ['a', 'b']);
+
+    // a turn that parses but is unusable (no content) leaves its place too
+    const unusable = JSON.stringify({ type: 'turn', id: 0, role: 'user' });
+    const numeric = read([unusable, turn(1), turn(2), checkpoint({ covered: { from: 0, to: 2 } })]);
+    assert.deepEqual(numeric.checkpoints[0].claimedIds, [1, 2]);
+    assert.match(numeric.problems[1].message, /turn 0 is on line 1, which could not be read/);
+  });
+
+  it('a range naming only unreadable turns claims nothing and is unverifiable; one naming an unknown string id is unverifiable', () => {
+    const broken = '{"type":"turn","id":"x","role":"user","content":"cut';
+    const only = read([turn('a'), broken, turn('b'), checkpoint({ covered: { from: 'x', to: 'x' } })]);
+    assert.deepEqual(only.checkpoints[0].claimedIds, []);
+    assert.match(only.checkpoints[0].unverifiable ?? '', /could not be read from this file/);
+
+    const unknown = read([turn('a'), turn('b'), turn('c'), checkpoint({ covered: { from: 'zz', to: 'b' } })]);
+    assert.equal(unknown.checkpoints.length, 1);
+    assert.deepEqual(unknown.checkpoints[0].claimedIds, ['a', 'b']);
+    assert.match(unknown.checkpoints[0].unverifiable ?? '', /names a turn not in this file \("zz"\), so which turns it claims is not known/);
+    assert.match(unknown.problems[0].message, /"zz" is not a turn before it.*cannot be checked \(fail closed\)/);
+  });
+
+  it('keeps the first 1,000 problems and counts the rest in one summary problem', () => {
+    const lines = [turn(0), turn(1), checkpoint({ covered: { from: 0, to: 1 } })];
+    for (let i = 0; i < 5000; i++) lines.push(i % 2 === 0 ? 'junk' : '{"broken": ');
+    const t = read(lines);
+    assert.equal(t.turns.length, 2);
+    assert.equal(t.checkpoints.length, 1);
+    assert.equal(t.problems.length, 1001);
+    assert.equal(t.problems[999].line, 1003);
+    const summary = t.problems[1000];
+    assert.equal(summary.line, 1004);
+    assert.equal(summary.severity, 'error');
+    assert.match(summary.message, /^…and 4,000 more unreadable or unusable lines on lines 1,004–5,003 \(4,000 errors\), not listed one by one: only the first 1,000 problems are kept/);
   });
 
   it('ignores pointers in an id list that do not exist, with a problem, and keeps the rest', () => {

@@ -2,6 +2,7 @@
 
 import { el } from './dom';
 import { createButton } from './toolkit';
+import { transcriptText } from './transcriptText';
 
 export class ErrorBanner {
   readonly element: HTMLElement;
@@ -22,7 +23,10 @@ export class ErrorBanner {
     glyph.setAttribute('aria-hidden', 'true');
     const dismiss = createButton('Dismiss', () => banner.remove(), 'secondary', 'Dismiss this message');
     dismiss.classList.add('banner-dismiss');
-    banner.append(glyph, el('span', 'banner-text', message), dismiss);
+    // Host errors can quote the transcript (ids, file names): shown as transcript text.
+    const body = el('span', 'banner-text');
+    body.append(transcriptText(message));
+    banner.append(glyph, body, dismiss);
     this.element.prepend(banner);
     while (this.element.children.length > 3) this.element.lastElementChild?.remove();
   }

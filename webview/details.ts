@@ -1,7 +1,8 @@
 // The details pane: the selected turn (role, tokens, lines, status and why, its evidence found and not found
 // in the summary — heaviest first, each with its kind and weight — and its score against the coverage
 // threshold, its text) and the checkpoint's summary with found evidence highlighted and the point where it
-// appears cut off marked. Built from text nodes and <mark> elements only — never HTML.
+// appears cut off marked. Built from text nodes and <mark> elements only — never HTML; every piece of
+// transcript text goes through transcriptText.ts (isolated, hidden characters shown as chips).
 
 import type { Evidence } from '../src/core/model';
 import type { CheckpointHeader, SummaryDetails, TurnDetails } from '../src/protocol';
@@ -9,6 +10,7 @@ import { byWeight, describeEvidence, describeScore, statusName } from '../src/st
 import { el, fmt, text } from './dom';
 import { statusGlyph } from './statusText';
 import { createButton } from './toolkit';
+import { appendTranscriptText, transcriptText } from './transcriptText';
 
 export interface DetailsActions {
   onOpenTurn(index: number): void;
@@ -48,28 +50,39 @@ export class DetailsPane {
     this.turn.dataset.index = String(details.index);
     delete this.turn.dataset.loading;
     this.turn.removeAttribute('aria-busy');
-    const heading = el('h2', 'det-heading', `Turn ${details.index} · #${details.id}`);
+    const heading = el('h2', 'det-heading', `Turn ${details.index} · #`);
+    heading.append(transcriptText(String(details.id)));
     const facts = el('div', 'det-facts');
     const status = el('span', `det-status status-${details.status}`);
     status.dataset.status = details.status;
     const glyph = el('span', 'row-glyph', statusGlyph(details.status));
     glyph.setAttribute('aria-hidden', 'true');
     status.append(glyph, text(` ${statusName(details.status)}`));
+    const role = el('span', 'det-fact det-role');
+    role.append(transcriptText(details.role));
+    if (details.label) role.append(text(' · '), transcriptText(details.label));
     facts.append(
       status,
-      el('span', 'det-fact', details.role + (details.label ? ` · ${details.label}` : '')),
+      role,
       el('span', 'det-fact', details.tokens === undefined ? 'tokens unknown' : `${fmt(details.tokens)} tokens`),
       el('span', 'det-fact', details.line === details.endLine ? `line ${details.line}` : `lines ${details.line}–${details.endLine}`),
     );
     const open = createButton('Open in editor', () => this.actions.onOpenTurn(details.index), 'secondary');
     open.classList.add('det-open');
-    const parts: Node[] = [heading, facts, el('p', 'det-reason', details.reason), open];
+    const reason = el('p', 'det-reason');
+    reason.append(transcriptText(details.reason));
+    const parts: Node[] = [heading, facts, reason, open];
     if (details.externalSource) {
-      parts.push(el('p', 'det-external', `\u2139 This turn's raw text lives in another file: ${details.externalSource}`));
+      const external = el('p', 'det-external', "\u2139 This turn's raw text lives in another file: ");
+      external.append(transcriptText(details.externalSource));
+      parts.push(external);
     }
     parts.push(this.renderEvidence(details));
     parts.push(el('h3', 'det-subheading', 'Text'));
-    parts.push(el('pre', 'det-text', details.text));
+    const body = el('pre', 'det-text');
+    body.dir = 'auto';
+    appendTranscriptText(body, details.text);
+    parts.push(body);
     if (details.textTruncated) parts.push(el('p', 'det-note', 'The text is shortened here; open the turn to read all of it.'));
     this.turn.replaceChildren(...parts);
   }
@@ -80,7 +93,8 @@ export class DetailsPane {
   }
 
   showSummary(details: SummaryDetails, checkpoint: CheckpointHeader | undefined): void {
-    const heading = el('h2', 'det-heading', `Summary ${details.summaryId} (checkpoint ${details.checkpointIndex + 1})`);
+    const heading = el('h2', 'det-heading', 'Summary ');
+    heading.append(transcriptText(details.summaryId), text(` (checkpoint ${details.checkpointIndex + 1})`));
     const facts = el('div', 'det-facts');
     facts.append(
       el('span', 'det-fact', `${fmt(details.text.length)} characters`),
@@ -88,7 +102,9 @@ export class DetailsPane {
     );
     if (checkpoint) facts.append(el('span', 'det-fact', `${fmt(checkpoint.summaryTokens)} tokens`));
     if (details.cutAt !== undefined) facts.append(el('span', 'det-fact det-cut-fact', '\u2702 appears cut off (marked below)'));
+    // A block of transcript text: its own bidi paragraph, its direction from its own first strong character.
     const body = el('pre', 'det-summary-text');
+    body.dir = 'auto';
     body.append(renderSummaryText(details.text, details.foundAnchors, details.cutAt));
     this.summary.replaceChildren(heading, facts, body);
   }
@@ -151,12 +167,14 @@ export class DetailsPane {
     item.dataset.weight = String(evidence.weight);
     const glyph = el('span', 'evidence-glyph', evidence.found ? '\u2713' : '\u2717');
     glyph.setAttribute('aria-hidden', 'true');
-    const facts = [describeEvidence(evidence)];
+    const facts = el('span', 'evidence-facts', describeEvidence(evidence));
     if (evidence.found && evidence.matched !== undefined && evidence.matched !== evidence.text) {
-      facts.push(`matched as “${evidence.matched}”`);
+      facts.append(text(' · matched as “'), transcriptText(evidence.matched), text('”'));
     }
-    if (evidence.found && evidence.at !== undefined) facts.push(`at character ${fmt(evidence.at)}`);
-    item.append(glyph, el('code', 'evidence-text', evidence.text), el('span', 'evidence-facts', facts.join(' · ')));
+    if (evidence.found && evidence.at !== undefined) facts.append(text(` · at character ${fmt(evidence.at)}`));
+    const code = el('code', 'evidence-text');
+    code.append(transcriptText(evidence.text));
+    item.append(glyph, code, facts);
     if (evidence.found && evidence.at !== undefined) {
       const at = evidence.at;
       item.classList.add('clickable');
@@ -189,7 +207,8 @@ function noEvidenceText(details: TurnDetails): string {
 }
 
 /**
- * The summary as text nodes, with each found anchor wrapped in <mark> and a cut marker at `cutAt`.
+ * The summary as text nodes (hidden characters as chips, by transcriptText.ts), with each found anchor
+ * wrapped in <mark> and a cut marker at `cutAt`.
  * Overlapping anchors are merged into one highlight; offsets outside the text are ignored.
  */
 export function renderSummaryText(
@@ -212,17 +231,18 @@ export function renderSummaryText(
   let cutDone = cut === undefined;
   const plain = (from: number, to: number): void => {
     if (!cutDone && cut !== undefined && cut >= from && cut < to) {
-      if (cut > from) fragment.append(text(summary.slice(from, cut)));
+      if (cut > from) appendTranscriptText(fragment, summary.slice(from, cut));
       fragment.append(cutMarker());
       cutDone = true;
-      if (to > cut) fragment.append(text(summary.slice(cut, to)));
+      if (to > cut) appendTranscriptText(fragment, summary.slice(cut, to));
       return;
     }
-    if (to > from) fragment.append(text(summary.slice(from, to)));
+    if (to > from) appendTranscriptText(fragment, summary.slice(from, to));
   };
   for (const range of ranges) {
     plain(position, range.start);
-    const mark = el('mark', 'anchor-mark', summary.slice(range.start, range.end));
+    const mark = el('mark', 'anchor-mark');
+    appendTranscriptText(mark, summary.slice(range.start, range.end));
     mark.dataset.start = String(range.start);
     mark.dataset.end = String(range.end);
     fragment.append(mark);

@@ -1,7 +1,8 @@
 // The header above the timeline: which file, the checkpoint selector, the selected checkpoint's verdict
 // and reasons, why its coverage cannot be checked (when it cannot), its prefix tokens drawn against the
 // ceiling, the truncation flag, a legend with counts per status (the main three, the two neutral ones, the
-// turns after it), the safe pointer set (with a copy button), notes and the number of problems.
+// turns after it), the safe pointer set (with a copy button), notes and the number of problems. Text that may
+// quote the transcript (file name, ids, reasons, notes, problems) goes through transcriptText.ts.
 
 import type { CheckpointHeader, FileInfo, RowStatus } from '../src/protocol';
 import type { Problem } from '../src/core/model';
@@ -9,6 +10,7 @@ import { statusDescription, statusName } from '../src/statusWords';
 import { ROW_STATUSES, statusGlyph, verdictGlyph } from './statusText';
 import { el, fmt, text } from './dom';
 import { createBadge, createButton, createChoice, type Choice } from './toolkit';
+import { transcriptLabel, transcriptText } from './transcriptText';
 
 export interface HeaderActions {
   onCheckpointChange(index: number): void;
@@ -41,7 +43,11 @@ export class Header {
   render(file: FileInfo, checkpoints: CheckpointHeader[], checkpointIndex: number, problems: Problem[]): void {
     this.renderTitle(file, checkpoints, problems);
     this.choice.setOptions(
-      checkpoints.map((checkpoint) => ({ value: String(checkpoint.index), text: checkpointTitle(checkpoint) })),
+      checkpoints.map((checkpoint) => ({
+        value: String(checkpoint.index),
+        text: checkpointTitle(checkpoint),
+        render: () => checkpointTitleNode(checkpoint),
+      })),
       String(checkpointIndex),
     );
     this.choice.element.toggleAttribute('disabled', checkpoints.length < 2);
@@ -60,8 +66,9 @@ export class Header {
   }
 
   private renderTitle(file: FileInfo, checkpoints: CheckpointHeader[], problems: Problem[]): void {
-    const name = el('span', 'hdr-file', file.name);
-    name.title = file.path;
+    const name = el('span', 'hdr-file');
+    name.append(transcriptText(file.name));
+    name.title = transcriptLabel(file.path);
     const facts = el(
       'span',
       'hdr-facts',
@@ -81,7 +88,9 @@ export class Header {
       );
       const list = document.createElement('ul');
       for (const problem of problems.slice(0, 20)) {
-        list.append(el('li', '', `line ${problem.line}: ${problem.severity}: ${problem.message}`));
+        const item = el('li', '', `line ${problem.line}: ${problem.severity}: `);
+        item.append(transcriptText(problem.message));
+        list.append(item);
       }
       if (problems.length > 20) list.append(el('li', '', `… and ${problems.length - 20} more (see the Problems panel)`));
       details.append(summary, list);
@@ -111,7 +120,7 @@ export class Header {
       const reasons = document.createElement('ul');
       reasons.className = 'hdr-reasons';
       reasons.setAttribute('aria-label', 'Reasons for the verdict');
-      for (const reason of checkpoint.reasons) reasons.append(el('li', '', reason));
+      for (const reason of checkpoint.reasons) reasons.append(textItem('', reason));
       box.append(reasons);
     }
     const unverifiable = checkpoint.opaque
@@ -121,7 +130,7 @@ export class Header {
       const flag = el('p', 'hdr-flag flag-unverifiable');
       const glyph = el('span', 'flag-glyph', statusGlyph('unverifiable'));
       glyph.setAttribute('aria-hidden', 'true');
-      flag.append(glyph, text(` ${unverifiable}`));
+      flag.append(glyph, text(' '), transcriptText(unverifiable));
       box.append(flag);
     }
     if (checkpoint.truncation.truncated) {
@@ -129,7 +138,7 @@ export class Header {
       flag.dataset.truncated = 'true';
       flag.append(el('span', 'flag-title', '\u2702 The summary appears cut off'));
       const reasons = document.createElement('ul');
-      for (const reason of checkpoint.truncation.reasons) reasons.append(el('li', '', reason));
+      for (const reason of checkpoint.truncation.reasons) reasons.append(textItem('', reason));
       flag.append(reasons);
       box.append(flag);
     }
@@ -137,7 +146,7 @@ export class Header {
       const notes = document.createElement('ul');
       notes.className = 'hdr-notes';
       notes.setAttribute('aria-label', 'Notes');
-      for (const note of checkpoint.notes) notes.append(el('li', '', `\u2139 ${note}`));
+      for (const note of checkpoint.notes) notes.append(textItem('\u2139 ', note));
       box.append(notes);
     }
     return box;
@@ -236,10 +245,33 @@ export class Header {
   }
 }
 
-/** The dropdown text for a checkpoint: "1. S1 · line 421 · fail-closed" (its position, then its own id). */
+/** A list item: our own prefix, then text that may quote the transcript. */
+function textItem(prefix: string, value: string): HTMLElement {
+  const item = el('li', '', prefix);
+  item.append(transcriptText(value));
+  return item;
+}
+
+/**
+ * The dropdown label of a checkpoint: "1. S1 · line 421 · fail-closed" (its position, then its own id), as
+ * text (the option's plain text: isolated, hidden characters written out) and as drawn (chips).
+ */
 function checkpointTitle(checkpoint: CheckpointHeader): string {
-  const id = checkpoint.summaryId.length > 28 ? `${checkpoint.summaryId.slice(0, 27)}…` : checkpoint.summaryId;
-  return `${checkpoint.index + 1}. ${id} · line ${checkpoint.line} · ${checkpoint.verdict}`;
+  return `${checkpoint.index + 1}. ${transcriptLabel(shortId(checkpoint.summaryId))} · line ${checkpoint.line} · ${checkpoint.verdict}`;
+}
+
+function checkpointTitleNode(checkpoint: CheckpointHeader): Node {
+  const label = el('span', 'choice-label', `${checkpoint.index + 1}. `);
+  label.append(transcriptText(shortId(checkpoint.summaryId)), text(` · line ${checkpoint.line} · ${checkpoint.verdict}`));
+  return label;
+}
+
+function shortId(id: string): string {
+  if (id.length <= 28) return id;
+  let end = 27;
+  const last = id.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--; // never half a surrogate pair
+  return `${id.slice(0, end)}…`;
 }
 
 function sourceText(source: CheckpointHeader['prefixTokenSource']): string {

@@ -48,6 +48,8 @@ export function roleGlyph(role: string): string {
     case 'system':
       return 'S';
     default:
-      return role.slice(0, 1).toUpperCase() || '?';
+      // The first character (a whole code point, never half a surrogate pair); the caller renders it as
+      // transcript text, so a bidi control or an invisible one shows as a chip.
+      return role.length > 0 ? String.fromCodePoint(role.codePointAt(0)!).toUpperCase() : '?';
   }
 }

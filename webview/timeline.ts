@@ -6,6 +6,7 @@
 import type { RowStatus, TimelineRow } from '../src/protocol';
 import { statusName } from '../src/statusWords';
 import { roleGlyph, statusGlyph } from './statusText';
+import { appendTranscriptText, transcriptLabel, transcriptText } from './transcriptText';
 
 export const ROW_HEIGHT = 24;
 export const BAND_HEIGHT = 22;
@@ -283,12 +284,16 @@ export class Timeline {
     const glyph = span('row-glyph', statusGlyph(status));
     glyph.setAttribute('aria-hidden', 'true');
     const statusText = span('sr-only', `${statusName(status)}, `);
-    const role = span(`row-role role-${safeClass(row.role)}`, roleGlyph(row.role));
-    role.title = row.role;
-    role.setAttribute('aria-label', row.role);
-    const children: Node[] = [glyph, statusText, span('row-index', String(index)), role, span('row-id', `#${row.id}`)];
-    if (row.label) children.push(span('row-label', row.label));
-    children.push(span('row-preview', row.preview));
+    // Everything from the transcript (role, id, label, preview) goes through transcriptText.ts.
+    const role = span(`row-role role-${safeClass(row.role)}`, '');
+    appendTranscriptText(role, roleGlyph(row.role));
+    role.title = transcriptLabel(row.role);
+    role.setAttribute('aria-label', transcriptLabel(row.role));
+    const id = span('row-id', '#');
+    id.append(transcriptText(String(row.id)));
+    const children: Node[] = [glyph, statusText, span('row-index', String(index)), role, id];
+    if (row.label) children.push(withText('row-label', row.label));
+    children.push(withText('row-preview', row.preview));
     children.push(span('row-tokens', row.tokens === undefined ? '' : `${row.tokens.toLocaleString('en-US')} tok`));
     element.replaceChildren(...children);
   }
@@ -386,7 +391,20 @@ function span(className: string, text: string): HTMLElement {
   return element;
 }
 
-/** A role name reduced to characters safe in a class name. */
+/** A span holding transcript text (isolated, hidden characters shown as chips). */
+function withText(className: string, value: string): HTMLElement {
+  const element = span(className, '');
+  element.append(transcriptText(value));
+  return element;
+}
+
+/** A role name reduced to characters safe in a class name (a scan: no regular expression on transcript text). */
 function safeClass(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9-]/g, '');
+  let out = '';
+  for (let i = 0; i < value.length && out.length < 40; i++) {
+    const c = value[i];
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c === '-') out += c;
+    else if (c >= 'A' && c <= 'Z') out += c.toLowerCase();
+  }
+  return out;
 }

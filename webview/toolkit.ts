@@ -23,6 +23,11 @@ export function registerToolkit(): void {
 export interface ChoiceOption {
   value: string;
   text: string;
+  /**
+   * Draws the option (in the list and, when chosen, in the closed dropdown) instead of `text`: for labels
+   * holding transcript text, whose hidden characters are drawn as chips (transcriptText.ts).
+   */
+  render?: () => Node;
 }
 
 /** A dropdown of choices; `onChange` receives the chosen value. */
@@ -37,7 +42,20 @@ export function createChoice(ariaLabel: string, onChange: (value: string) => voi
   dropdown.setAttribute('aria-label', ariaLabel);
   dropdown.setAttribute('position', 'below');
   let current = '';
+  let renderers = new Map<string, () => Node>();
+  // The closed dropdown shows its chosen option's text as a string; an element in its "selected-value" slot
+  // replaces that, so a rendered option looks the same open and closed.
+  const shown = document.createElement('span');
+  shown.slot = 'selected-value';
+  shown.className = 'choice-value';
+  const showValue = (value: string): void => {
+    const render = renderers.get(value);
+    if (render) shown.replaceChildren(render());
+    if (render && !shown.isConnected) dropdown.append(shown);
+    if (!render) shown.remove();
+  };
   dropdown.addEventListener('change', () => {
+    showValue(dropdown.value);
     if (dropdown.value !== current) {
       current = dropdown.value;
       onChange(dropdown.value);
@@ -45,6 +63,7 @@ export function createChoice(ariaLabel: string, onChange: (value: string) => voi
   });
   const setValue = (value: string): void => {
     current = value;
+    showValue(value);
     for (const option of Array.from(dropdown.children)) {
       const selected = (option as HTMLElement & { value: string }).value === value;
       option.toggleAttribute('selected', selected);
@@ -55,12 +74,14 @@ export function createChoice(ariaLabel: string, onChange: (value: string) => voi
   return {
     element: dropdown,
     setOptions(options, selected) {
+      renderers = new Map(options.flatMap((choice) => (choice.render ? [[choice.value, choice.render] as const] : [])));
       dropdown.replaceChildren(
         ...options.map((choice) => {
           const option = document.createElement('vscode-option') as HTMLElement & { value: string };
           option.setAttribute('value', choice.value);
           option.value = choice.value;
-          option.textContent = choice.text;
+          if (choice.render) option.append(choice.render());
+          else option.textContent = choice.text;
           return option;
         }),
       );

@@ -472,3 +472,62 @@ export class FakeHost {
     return this.received.filter((message): message is Extract<WebviewMessage, { type: T }> => message.type === type);
   }
 }
+
+/**
+ * Transcript text that tries visual trickery: a right-to-left override left open (`1‮ 99-05` reads
+ * "1 50-99", `src/‮txt.exe` reads "src/exe.txt"), zero-width and invisible characters, tag characters
+ * spelling hidden text, an emoji joined by zero width joiners (legitimate: kept), and a 4,000-character word.
+ */
+export const TRICKY = {
+  date: '1\u202E 99-05',
+  anchor: 'src/\u202Etxt.exe',
+  zeroWidth: 'pass\u200Bword\u200C\u2060\uFEFFok\u00ADay',
+  tags: 'see \u{E0068}\u{E0069} here',
+  family: '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}',
+  long: 'Q'.repeat(4000),
+};
+
+/** Six turns before S1 (id `1‮ 99-05`, turns 0–2 covered, 3–4 claimed-missing), then S2; turn 1 is the tricky one. */
+export function trickySpec(): FixtureSpec {
+  return {
+    name: 'report\u202Etxt.exe',
+    turnCount: 8,
+    turnAt: (index) => {
+      if (index === 1) {
+        return {
+          id: TRICKY.date,
+          role: 'assistant',
+          label: `Read\u200B`,
+          text: `the date ${TRICKY.date} and ${TRICKY.anchor}; ${TRICKY.zeroWidth}; ${TRICKY.tags}; ${TRICKY.family} family`,
+          tokens: 30,
+        };
+      }
+      if (index === 2) return { id: 2, role: '\u202Etool', label: TRICKY.long, text: `long ${TRICKY.long} end`, tokens: 40 };
+      return { id: index, role: index % 2 ? 'assistant' : 'user', text: `turn ${index} says nothing odd`, tokens: 20 };
+    },
+    anchorOf: (index) => (index === 1 ? TRICKY.anchor : index === 2 ? TRICKY.long : `src/t${index}.ts`),
+    checkpoints: [
+      {
+        summaryId: TRICKY.date,
+        turnsBefore: 6,
+        statusOf: (index) => (index < 3 ? 'covered' : index < 5 ? 'claimed-missing' : 'uncovered'),
+        verdict: 'fail-closed',
+        reasons: [`turn ${TRICKY.date} is claimed but missing`, `a long word: ${TRICKY.long}`],
+        summaryBudget: 100,
+        budgetAssumed: false,
+        truncated: true,
+        notes: [`a note with ${TRICKY.zeroWidth}`],
+      },
+      {
+        summaryId: 'S2',
+        turnsBefore: 8,
+        statusOf: () => 'covered',
+        verdict: 'reversible',
+        reasons: ['every claimed turn has its anchor in the summary'],
+        summaryBudget: 100,
+        budgetAssumed: false,
+        truncated: false,
+      },
+    ],
+  };
+}

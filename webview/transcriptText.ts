@@ -89,7 +89,7 @@ function isControl(cp: number, next: number | undefined): boolean {
 
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 
-/** A zero width joiner inside an emoji sequence (👨‍👩‍👧) joins pictures: it is kept. */
+/** A zero width joiner inside an emoji sequence (man, ZWJ, woman, ZWJ, girl) joins pictures: it is kept. */
 function joinsEmoji(previous: number | undefined, next: number | undefined): boolean {
   if (previous === undefined || next === undefined) return false;
   const before = previous === 0xfe0f || between(previous, 0x1f3fb, 0x1f3ff) || PICTOGRAPH.test(String.fromCodePoint(previous));

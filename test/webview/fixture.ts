@@ -474,8 +474,8 @@ export class FakeHost {
 }
 
 /**
- * Transcript text that tries visual trickery: a right-to-left override left open (`1‮ 99-05` reads
- * "1 50-99", `src/‮txt.exe` reads "src/exe.txt"), zero-width and invisible characters, tag characters
+ * Transcript text that tries visual trickery: a right-to-left override left open (`1\u202E 99-05` reads
+ * "1 50-99", `src/\u202Etxt.exe` reads "src/exe.txt"), zero-width and invisible characters, tag characters
  * spelling hidden text, an emoji joined by zero width joiners (legitimate: kept), and a 4,000-character word.
  */
 export const TRICKY = {
@@ -487,7 +487,7 @@ export const TRICKY = {
   long: 'Q'.repeat(4000),
 };
 
-/** Six turns before S1 (id `1‮ 99-05`, turns 0–2 covered, 3–4 claimed-missing), then S2; turn 1 is the tricky one. */
+/** Six turns before S1 (id `1\u202E 99-05`, turns 0–2 covered, 3–4 claimed-missing), then S2; turn 1 is the tricky one. */
 export function trickySpec(): FixtureSpec {
   return {
     name: 'report\u202Etxt.exe',

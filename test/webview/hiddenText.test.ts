@@ -1,7 +1,7 @@
 // Visible trickery in a real browser (Debian Chromium via playwright-core): bidi controls and invisible
 // characters in transcript text are drawn as bordered chips naming their code point wherever the webview
 // shows transcript text (rows, details, evidence, summary, header, checkpoint selector); a right-to-left
-// override left open (`1‮ 99-05`) reorders none of our labels, measured from where each character is drawn;
+// override left open (`1\u202E 99-05`) reorders none of our labels, measured from where each character is drawn;
 // long unbroken words wrap instead of overflowing the details pane. Skips when Chromium is not installed.
 
 import assert from 'node:assert/strict';

@@ -98,7 +98,7 @@ function midClauseEnding(trimmed: string): string | undefined {
   }
   if (/[\p{L}\p{N}]/u.test(last)) {
     const isListItem = /^([-*+•]|\d{1,3}[.)])\s+\S/.test(lastLine);
-    const isPathOrUrl = /^\S*[/\\]\S*\.[A-Za-z0-9]{1,8}$/.test(lastLine.split(/\s+/).pop() ?? '');
+    const isPathOrUrl = isPathWithExtension(lastLine.split(/\s+/).pop() ?? '');
     // A list item or heading often has no final punctuation: only a dangling word gives it away there.
     const isHeading = /^#{1,6}\s/.test(lastLine);
     if ((isListItem || isHeading || isPathOrUrl) && !(lastWord && DANGLING_WORDS.has(lastWord))) return undefined;
@@ -108,6 +108,29 @@ function midClauseEnding(trimmed: string): string | undefined {
     return `ends mid-clause: “${quoteEnd(trimmed)}”`;
   }
   return undefined;
+}
+
+/**
+ * Whether a word (whitespace makes it none) is a path or URL ending in a file extension: a slash or backslash
+ * somewhere before the last `.`, which is followed by 1 to 8 ASCII letters or digits up to the end ("src/a.ts",
+ * "https://x.io/a.html"). One backward scan, where `/^\S*[/\\]\S*\.[A-Za-z0-9]{1,8}$/` backtracked
+ * cubically on a run of slashes.
+ */
+export function isPathWithExtension(word: string): boolean {
+  if (/\s/.test(word)) return false;
+  let dot = word.length;
+  while (dot > 0 && isAsciiAlphanumeric(word.charCodeAt(dot - 1))) dot--;
+  const extension = word.length - dot;
+  if (extension < 1 || extension > 8 || dot === 0 || word[dot - 1] !== '.') return false;
+  for (let i = dot - 2; i >= 0; i--) {
+    const c = word[i];
+    if (c === '/' || c === '\\') return true;
+  }
+  return false;
+}
+
+function isAsciiAlphanumeric(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
 const WORD_CHAR = /[\p{L}\p{N}_'’-]/u;
@@ -148,16 +171,57 @@ function cutWord(trimmed: string, sourceTexts: readonly string[]): string | unde
 function wordUse(text: string, word: string): { exact: boolean; longer?: string } {
   const lower = text.toLowerCase();
   let longer: string | undefined;
-  for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
-    if (at > 0 && LETTER_OR_DIGIT.test(lower[at - 1])) continue;
+  /** Looks at one occurrence; true when it is the whole word. */
+  const visit = (at: number): boolean => {
+    if (at > 0 && LETTER_OR_DIGIT.test(lower[at - 1])) return false;
     let end = at + word.length;
-    if (end >= lower.length || !LETTER_OR_DIGIT.test(lower[end])) return { exact: true };
+    if (end >= lower.length || !LETTER_OR_DIGIT.test(lower[end])) return true;
     if (longer === undefined) {
       while (end < lower.length && end - at < 40 && LETTER_OR_DIGIT.test(lower[end])) end++;
       longer = lower.slice(at, end);
     }
+    return false;
+  };
+  if (!allLettersOrDigits(word)) return { exact: someOccurrence(lower, word, visit), longer };
+  // A start that follows a letter or digit is no word's start, so the search goes on after the run of letters
+  // and digits an occurrence is in: the runs are passed once (searching again from at + 1 was quadratic).
+  for (let at = lower.indexOf(word); at >= 0; ) {
+    if (visit(at)) return { exact: true };
+    let from = at + word.length;
+    while (from < lower.length && LETTER_OR_DIGIT.test(lower[from])) from++;
+    at = lower.indexOf(word, from);
   }
   return { exact: false, longer };
+}
+
+function allLettersOrDigits(word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (!LETTER_OR_DIGIT.test(word[i])) return false;
+  return true;
+}
+
+/**
+ * Calls `visit` with each start of `word` in `text`, in order, until it returns true (then true). Knuth–Morris–
+ * Pratt, linear whatever the text: for the rare word that lower-casing gave a mark (İ → i̇), whose occurrences
+ * may overlap after it.
+ */
+function someOccurrence(text: string, word: string, visit: (at: number) => boolean): boolean {
+  const m = word.length;
+  if (m === 0) return false;
+  const fallback = new Int32Array(m);
+  for (let i = 1, k = 0; i < m; i++) {
+    while (k > 0 && word[i] !== word[k]) k = fallback[k - 1];
+    if (word[i] === word[k]) k++;
+    fallback[i] = k;
+  }
+  for (let i = 0, k = 0; i < text.length; i++) {
+    while (k > 0 && text[i] !== word[k]) k = fallback[k - 1];
+    if (text[i] === word[k]) k++;
+    if (k === m) {
+      if (visit(i - m + 1)) return true;
+      k = fallback[k - 1];
+    }
+  }
+  return false;
 }
 
 const LIST_ITEM = /^\s{0,8}(?:[-*+•]|\d{1,3}[.)])[ \t]+\S/;

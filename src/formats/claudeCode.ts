@@ -52,7 +52,7 @@ const NOISE_TYPES = new Set([
 
 /** The phrase Claude Code appends to an automatic compaction's summary (not to a manual /compact). */
 export const CLAUDE_CODE_CLOSING = 'Please continue the conversation';
-const NINE_SECTIONS = /(^|\n)\s*\**1\.\s*\**\s*Primary Request and Intent/i;
+const NINE_SECTIONS = /(?:^|\n)[^\S\n]*\**1\.\s*(?:\*+\s*)?Primary Request and Intent/i; // unambiguous: linear on runs of newlines, spaces or stars
 
 interface Entry {
   line: RawLine;

@@ -26,7 +26,7 @@ export const SUMMARY_OPENINGS: readonly string[] = [
   'Here is a summary of the conversation to date:',
   'Summary of the conversation so far:',
 ];
-const NINE_SECTIONS = /(^|\n)\s*\**1\.\s*\**\s*Primary Request and Intent/i;
+const NINE_SECTIONS = /(?:^|\n)[^\S\n]*\**1\.\s*(?:\*+\s*)?Primary Request and Intent/i; // unambiguous: linear on runs of newlines, spaces or stars
 
 /** The summary phrase a text opens with, or a Letta system_alert; undefined when it is not a summary. */
 export function summaryOpening(text: string): string | undefined {

@@ -1,5 +1,8 @@
-// The extension's settings, read and typed in one place. Every other file asks `readSettings()`;
-// the defaults here mirror `contributes.configuration` in package.json (keep both in step).
+// The extension's settings, read, range-checked and typed in one place. Every other file asks `readSettings()`;
+// the defaults and ranges here mirror `contributes.configuration` in package.json (keep both in step). A value
+// of the wrong type or out of range (1e300, NaN, a negative) is never used: the default is, and a one-line
+// warning says so. Every setting here can soften a verdict or widen a scan, so each is also listed in
+// package.json's `capabilities.untrustedWorkspaces.restrictedConfigurations`: an untrusted workspace cannot set it.
 import * as vscode from 'vscode';
 import { DEFAULT_RATIO_FLOOR, DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../core/evidence';
@@ -18,7 +21,32 @@ export interface Settings {
   transcriptGlobs: string[];
   /** Analyse a transcript when it is opened in an editor (only once the extension is active). */
   analyzeOnOpen: boolean;
+  /** Most bytes a gzip transcript (or side file) may inflate to (TranscriptFile's `maxInflatedBytes`). */
+  maxInflatedBytes: number;
+  /** Most a gzip transcript may inflate relative to its size on disk (TranscriptFile's `maxInflateRatio`). */
+  maxInflateRatio: number;
 }
+
+/** The range a numeric setting must lie in (inclusive), as package.json's schema states it. */
+export interface NumberRange {
+  minimum: number;
+  maximum: number;
+  integer?: boolean;
+}
+
+export const DEFAULT_MAX_DECOMPRESSED_MEGABYTES = 2048;
+export const DEFAULT_MAX_DECOMPRESSION_RATIO = 200;
+
+/** Ranges of the numeric settings (each per-format summary budget uses `summaryBudget`). */
+export const RANGES = {
+  /** R_low below 1 would claim a summary longer than what it replaced; above 100 it trusts any summary. */
+  ratioFloor: { minimum: 1, maximum: 100 },
+  coverageThreshold: { minimum: 0.1, maximum: 100 },
+  summaryBudget: { minimum: 1, maximum: 1_000_000, integer: true },
+  maxDecompressedMegabytes: { minimum: 1, maximum: 65_536, integer: true },
+  /** Deflate cannot exceed about 1,032:1, so 2,000 already means "no ratio limit". */
+  maxDecompressionRatio: { minimum: 2, maximum: 2_000 },
+} as const satisfies Record<string, NumberRange>;
 
 export const SECTION = 'compactionLens';
 
@@ -35,39 +63,100 @@ export const DEFAULT_TRANSCRIPT_GLOBS = [
   '!**/jsconfig*.json',
 ];
 
-/** Reads the current settings, replacing any invalid value with its default. */
-export function readSettings(): Settings {
+/** Where a rejected value is reported: one line each (the store passes its log's warn). */
+export type SettingsWarn = (message: string) => void;
+
+/** Reads the current settings, replacing any invalid or out-of-range value with its default (and warning). */
+export function readSettings(warn: SettingsWarn = () => undefined): Settings {
   const config = vscode.workspace.getConfiguration(SECTION);
-  const ratioFloor = config.get<unknown>('ratioFloor');
-  const encoding = config.get<unknown>('encoding');
-  const coverageThreshold = config.get<unknown>('coverageThreshold');
-  const globs = config.get<unknown>('transcriptGlobs');
-  const budgets = config.get<unknown>('defaultSummaryBudget');
+  return checkSettings((key) => config.get<unknown>(key), warn);
+}
+
+/**
+ * The settings from raw values (`get(key)` for a key under `compactionLens.`; undefined when unset), every
+ * value checked: wrong types, NaN, infinities, negatives and values outside RANGES give the default.
+ */
+export function checkSettings(get: (key: string) => unknown, warn: SettingsWarn = () => undefined): Settings {
+  const encoding = get('encoding');
+  const globs = get('transcriptGlobs');
+  const analyzeOnOpen = get('analyzeOnOpen');
+  const megabytes = checkNumber('maxDecompressedMegabytes', get('maxDecompressedMegabytes'), RANGES.maxDecompressedMegabytes, DEFAULT_MAX_DECOMPRESSED_MEGABYTES, warn);
   return {
-    ratioFloor: isPositive(ratioFloor) ? ratioFloor : DEFAULT_RATIO_FLOOR,
-    encoding: typeof encoding === 'string' && isEncodingName(encoding) ? encoding : DEFAULT_ENCODING,
-    coverageThreshold: isPositive(coverageThreshold) ? coverageThreshold : DEFAULT_COVERAGE_THRESHOLD,
-    transcriptGlobs:
-      Array.isArray(globs) && globs.every((glob) => typeof glob === 'string') && globs.length > 0
-        ? (globs as string[])
-        : DEFAULT_TRANSCRIPT_GLOBS,
-    defaultSummaryBudget: readBudgets(budgets),
-    analyzeOnOpen: config.get<boolean>('analyzeOnOpen') !== false,
+    ratioFloor: checkNumber('ratioFloor', get('ratioFloor'), RANGES.ratioFloor, DEFAULT_RATIO_FLOOR, warn),
+    encoding: check('encoding', encoding, typeof encoding === 'string' && isEncodingName(encoding), DEFAULT_ENCODING, warn),
+    coverageThreshold: checkNumber('coverageThreshold', get('coverageThreshold'), RANGES.coverageThreshold, DEFAULT_COVERAGE_THRESHOLD, warn),
+    transcriptGlobs: check(
+      'transcriptGlobs',
+      globs,
+      Array.isArray(globs) && globs.length > 0 && globs.every((glob) => typeof glob === 'string'),
+      DEFAULT_TRANSCRIPT_GLOBS,
+      warn,
+    ),
+    defaultSummaryBudget: checkBudgets(get('defaultSummaryBudget'), warn),
+    analyzeOnOpen: check('analyzeOnOpen', analyzeOnOpen, typeof analyzeOnOpen === 'boolean', true, warn),
+    maxInflatedBytes: megabytes * 1024 * 1024,
+    maxInflateRatio: checkNumber('maxDecompressionRatio', get('maxDecompressionRatio'), RANGES.maxDecompressionRatio, DEFAULT_MAX_DECOMPRESSION_RATIO, warn),
   };
 }
 
-function isPositive(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0;
+/** A value shown in a warning: JSON-like, and short (a setting can hold anything). */
+function shown(value: unknown): string {
+  let text: string;
+  if (typeof value === 'number') text = String(value);
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function check<T>(key: string, value: unknown, valid: boolean, fallback: T, warn: SettingsWarn): T {
+  if (value === undefined) return fallback;
+  if (valid) return value as T;
+  warn(`${SECTION}.${key}: ${shown(value)} is not a valid value; using the default ${shown(fallback)}.`);
+  return fallback;
+}
+
+/** Why `value` is not a number in `range`, or undefined when it is. */
+export function outOfRange(value: unknown, range: NumberRange): string | undefined {
+  if (typeof value !== 'number' || Number.isNaN(value)) return 'is not a number';
+  const bounds = `${range.minimum.toLocaleString('en-US')}–${range.maximum.toLocaleString('en-US')}`;
+  if (!Number.isFinite(value) || value < range.minimum || value > range.maximum) return `is outside ${bounds}`;
+  if (range.integer && !Number.isInteger(value)) return `is not a whole number in ${bounds}`;
+  return undefined;
+}
+
+function checkNumber(key: string, value: unknown, range: NumberRange, fallback: number, warn: SettingsWarn): number {
+  if (value === undefined) return fallback;
+  const problem = outOfRange(value, range);
+  if (problem === undefined) return value as number;
+  warn(`${SECTION}.${key}: ${shown(value)} ${problem}; using the default ${shown(fallback)}.`);
+  return fallback;
 }
 
 const FORMAT_IDS: readonly FormatId[] = ['canonical', 'claude-code', 'codex', 'openhands', 'langchain', 'message-array'];
 
-function readBudgets(value: unknown): Partial<Record<FormatId, number>> {
+function checkBudgets(value: unknown, warn: SettingsWarn): Partial<Record<FormatId, number>> {
   const budgets: Partial<Record<FormatId, number>> = { ...DEFAULT_SUMMARY_BUDGETS };
-  if (value && typeof value === 'object') {
-    for (const format of FORMAT_IDS) {
-      const budget = (value as Record<string, unknown>)[format];
-      if (typeof budget === 'number' && Number.isInteger(budget) && budget > 0) budgets[format] = budget;
+  if (value === undefined) return budgets;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    warn(`${SECTION}.defaultSummaryBudget: ${shown(value)} is not an object of budgets per format; using the defaults.`);
+    return budgets;
+  }
+  for (const format of FORMAT_IDS) {
+    const budget = (value as Record<string, unknown>)[format];
+    if (budget === undefined) continue;
+    const problem = outOfRange(budget, RANGES.summaryBudget);
+    if (problem === undefined) budgets[format] = budget as number;
+    else {
+      const fallback = DEFAULT_SUMMARY_BUDGETS[format];
+      warn(
+        `${SECTION}.defaultSummaryBudget.${format}: ${shown(budget)} ${problem}; ` +
+          (fallback === undefined ? 'no budget is assumed.' : `using the default ${shown(fallback)}.`),
+      );
     }
   }
   return budgets;

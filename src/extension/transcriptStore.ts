@@ -103,7 +103,7 @@ export class TranscriptStore implements vscode.Disposable {
   private readonly holders = new Map<string, number>();
   private readonly lastRefreshError = new Map<string, string>();
   private poller?: ReturnType<typeof setInterval>;
-  private settings: Settings = readSettings();
+  private settings: Settings;
   /** Counts tokens in worker threads; ended with the store (on deactivation). */
   readonly tokenPool: TokenPool;
 
@@ -113,6 +113,7 @@ export class TranscriptStore implements vscode.Disposable {
   readonly onDidRemove = this.removed.event;
 
   constructor(private readonly log: Log) {
+    this.settings = this.readSettings();
     this.tokenPool = new TokenPool({
       onFallback: (reason) => log.warn(`${reason}; counting tokens in the extension host's thread instead`),
     });
@@ -242,6 +243,11 @@ export class TranscriptStore implements vscode.Disposable {
     this.removed.fire(uri);
   }
 
+  /** The settings, each rejected value (wrong type, out of range) warned about in one line of the log. */
+  private readSettings(): Settings {
+    return readSettings((message) => this.log.warn(message));
+  }
+
   dispose(): void {
     this.tokenPool.dispose();
     clearInterval(this.poller);
@@ -258,11 +264,16 @@ export class TranscriptStore implements vscode.Disposable {
       );
     }
     const settings = this.settings;
-    const file = await TranscriptFile.open(uri.fsPath, {
+    // The decompression limits are TranscriptFile options (maxInflatedBytes, maxInflateRatio); typed here as
+    // well so this compiles whether or not OpenOptions declares them yet.
+    const openOptions: Parameters<typeof TranscriptFile.open>[1] & { maxInflatedBytes?: number; maxInflateRatio?: number } = {
       defaultBudgets: settings.defaultSummaryBudget,
+      maxInflatedBytes: settings.maxInflatedBytes,
+      maxInflateRatio: settings.maxInflateRatio,
       signal: options.signal,
       onProgress: (read, total) => options.onProgress?.(total > 0 ? (0.4 * read) / total : 0, 'reading…'),
-    });
+    };
+    const file = await TranscriptFile.open(uri.fsPath, openOptions);
     options.onProgress?.(0.4, 'counting tokens…');
     const tokenCache: TokenCache = new Map();
     const transcript = file.transcript;
@@ -380,15 +391,19 @@ export class TranscriptStore implements vscode.Disposable {
 
   private async settingsChanged(event: vscode.ConfigurationChangeEvent): Promise<void> {
     const previous = this.settings;
-    this.settings = readSettings();
-    const rereadFiles = event.affectsConfiguration('compactionLens.defaultSummaryBudget');
+    this.settings = this.readSettings();
+    // Assumed budgets are applied by the reader, and the decompression limits decide what it reads at all.
+    const rereadFiles =
+      event.affectsConfiguration('compactionLens.defaultSummaryBudget') ||
+      previous.maxInflatedBytes !== this.settings.maxInflatedBytes ||
+      previous.maxInflateRatio !== this.settings.maxInflateRatio;
     const newTokens = previous.encoding !== this.settings.encoding;
     const reanalyse =
       newTokens ||
       previous.ratioFloor !== this.settings.ratioFloor ||
       previous.coverageThreshold !== this.settings.coverageThreshold;
     if (rereadFiles) {
-      // Assumed budgets are applied by the reader: open each file again.
+      // Open each file again.
       const uris = this.all().map((entry) => entry.uri);
       for (const uri of uris) {
         this.entries.delete(uri.toString());

@@ -1,6 +1,7 @@
 // Workbench tests of the timeline webview, in a real VS Code (VS Code's server + Debian Chromium, see
 // workbench.ts): row counts and colours on the incident sample, click-through to the transcript's line,
-// keyboard navigation, and hostile transcript text rendered as text with nothing executed.
+// keyboard navigation, hostile transcript text rendered as text with nothing executed, and bidi controls and
+// zero-width characters drawn as chips without reordering the labels around them.
 // COMPACTION_LENS_SCREENSHOT=<path> (e.g. media/timeline.png) also saves a screenshot of the incident timeline.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -174,6 +175,60 @@ function hostileTranscript(port: number): string {
   return `${records.map((record) => JSON.stringify(record)).join('\n')}\n`;
 }
 
+/** An id that reads "1 50-99" when its right-to-left override (left open) is applied. */
+const REVERSING_ID = '1\u202E 99-05';
+
+/** A transcript whose ids, texts and summary hold a right-to-left override and zero-width characters. */
+function bidiTranscript(): string {
+  const records: Record<string, unknown>[] = [
+    { type: 'turn', id: 0, role: 'user', content: 'look at src/\u202Etxt.exe and the pass\u200Bword', tokens: 20, anchor: 'src/\u202Etxt.exe' },
+    { type: 'turn', id: REVERSING_ID, role: 'assistant', content: `noted on ${REVERSING_ID}, then zero\u200Bwidth\uFEFF`, tokens: 20 },
+    { type: 'turn', id: 2, role: 'tool', content: 'ok', tokens: 20 },
+    {
+      type: 'checkpoint',
+      summary_id: REVERSING_ID,
+      summary: 'The user asked about src/\u202Etxt.exe and the pass\u200Bword; noted.',
+      summary_budget: 64,
+      covered: { from: 0, to: 2 },
+    },
+  ];
+  return `${records.map((record) => JSON.stringify(record)).join('\n')}\n`;
+}
+
+/**
+ * Runs in the webview frame on an element: every visible character (spaces and zero-width ones left out) and
+ * every chip of the element, in logical order, and the same read off the screen (sorted by line, then left to
+ * right). Written as the body of a function (this tsconfig has no DOM lib); Playwright sends its source.
+ */
+const readings = new Function(
+  'root',
+  `const units = [];
+  const walk = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) {
+      for (let i = 0; i < node.data.length; ) {
+        const width = node.data.codePointAt(i) > 0xffff ? 2 : 1;
+        const text = node.data.slice(i, i + width);
+        if (text.trim() !== '') {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + width);
+          const rect = range.getBoundingClientRect();
+          if (rect.width > 0.5) units.push({ text, x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
+        }
+        i += width;
+      }
+    } else if (node.nodeType === Node.ELEMENT_NODE && node.classList.contains('tx-chip')) {
+      const rect = node.getBoundingClientRect();
+      units.push({ text: '[' + node.textContent + ']', x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
+    } else {
+      for (const child of node.childNodes) walk(child);
+    }
+  };
+  walk(root);
+  const visual = [...units].sort((a, b) => (Math.abs(a.y - b.y) > 3 ? a.y - b.y : a.x - b.x));
+  return { logical: units.map((u) => u.text).join(''), visual: visual.map((u) => u.text).join('') };`,
+) as (root: unknown) => { logical: string; visual: string };
+
 describe('the timeline in a real VS Code workbench', function () {
   this.timeout(240_000);
   // One server and browser for all the tests below: starting them is the slow part.
@@ -189,7 +244,7 @@ describe('the timeline in a real VS Code workbench', function () {
     });
     await new Promise<void>((resolve) => beacon?.listen(0, '127.0.0.1', resolve));
     const port = (beacon.address() as AddressInfo).port;
-    workbench = await startWorkbench({ files: { 'hostile.jsonl': hostileTranscript(port) } });
+    workbench = await startWorkbench({ files: { 'hostile.jsonl': hostileTranscript(port), 'bidi.jsonl': bidiTranscript() } });
   });
 
   after(async () => {
@@ -318,6 +373,41 @@ describe('the timeline in a real VS Code workbench', function () {
       const pwnedOuter = await workbench.page.evaluate(() => (globalThis as unknown as PageGlobals).__compactionLensPwned);
       assert.equal(pwnedOuter, undefined, 'the payload ran in the workbench');
       assert.deepEqual(beaconHits, [], 'the payload reached the network');
+    });
+
+    it('draws a right-to-left override and zero-width characters as chips, and reorders none of its labels', async () => {
+      await workbench.runCommand('View: Close All Editors');
+      const view = await openTimeline(workbench, 'bidi.jsonl');
+      const scroller = view.locator('.tl-scroll');
+      await scroller.focus();
+      await scroller.press('Home');
+      await scroller.press('ArrowDown');
+      assert.equal(await selectedIndex(view), 1);
+      await view.locator('.det-turn[data-index="1"] .det-text').waitFor({ timeout: 20_000 });
+      await view.locator('.det-summary-text').waitFor({ timeout: 20_000 });
+
+      const chips = (selector: string) =>
+        view.locator(`${selector} .tx-chip`).evaluateAll((elements) => elements.map((chip) => (chip as unknown as PageElement).dataset.code ?? ''));
+      for (const place of ['.row[data-index="1"] .row-id', '.det-turn .det-heading', '.det-turn .det-text', '.det-summary .det-heading', '.det-summary-text', 'vscode-dropdown .choice-value']) {
+        assert.ok((await chips(place)).includes('202E'), `a U+202E chip in ${place}`);
+      }
+      assert.ok((await chips('.det-summary-text')).includes('200B'), 'a U+200B chip in the summary');
+      assert.ok((await chips('.det-turn .det-text')).includes('FEFF'), 'a U+FEFF chip in the turn text');
+      const chip = view.locator('.det-summary-text .tx-chip[data-code="202E"]').first();
+      assert.equal(await chip.textContent(), 'U+202E');
+      assert.ok(((await chip.boundingBox())?.width ?? 0) > 10, 'the chip is drawn');
+
+      for (const [selector, expected] of [
+        ['.row[data-index="1"] .row-id', '#1[U+202E]99-05'],
+        ['.det-turn .det-heading', '#1[U+202E]99-05'],
+        ['.det-summary .det-heading', 'Summary1[U+202E]99-05(checkpoint1)'],
+        ['vscode-dropdown .choice-value', '1[U+202E]99-05·line4·'],
+        ['.det-summary-text', 'src/[U+202E]txt.exe'],
+      ] as const) {
+        const read = await view.locator(selector).first().evaluate(readings);
+        assert.ok(read.logical.includes(expected), `${selector} holds ${expected}: ${read.logical}`);
+        assert.equal(read.visual, read.logical, `${selector} reads on screen as it is written`);
+      }
     });
   });
 });

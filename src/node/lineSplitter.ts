@@ -1,5 +1,7 @@
 // Splits a stream of bytes into RawLines with 1-based line numbers and byte offsets, decoding each line as
-// strict UTF-8. Lines over the size limit and lines that are not UTF-8 are reported, not returned.
+// strict UTF-8. Lines over the size limit and lines that are not UTF-8 are reported, not returned. NUL padding
+// (what a crash or an interrupted write leaves) is one problem: a line of NULs only is reported and skipped,
+// NULs before or after a line's text are reported and dropped, and the rest of the line is read.
 
 import type { Problem, RawLine } from '../core/model';
 
@@ -16,6 +18,10 @@ const CARRIAGE_RETURN = 0x0d;
 
 function formatSize(bytes: number): string {
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function nulBytes(n: number): string {
+  return `${n.toLocaleString('en-US')} NUL byte${n === 1 ? '' : 's'}`;
 }
 
 export class LineSplitter {
@@ -102,21 +108,47 @@ export class LineSplitter {
       });
     } else {
       let bytes = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+      let startAt = startOffset;
       if (bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN) {
         bytes = bytes.subarray(0, bytes.length - 1);
         endOffset -= 1;
       }
       let text: string | undefined;
-      try {
-        text = this.decoder.decode(bytes);
-      } catch {
+      let lead = 0;
+      while (lead < bytes.length && bytes[lead] === 0) lead++;
+      let trail = bytes.length;
+      while (trail > lead && bytes[trail - 1] === 0) trail--;
+      if (lead === bytes.length && lead > 0) {
         this.onProblem({
           line,
-          severity: 'error',
-          message: `line ${line} is not valid UTF-8 text (binary data or a different encoding); it was skipped. Re-save the transcript as UTF-8.`,
+          severity: 'warning',
+          message: `line ${line} holds only ${nulBytes(lead)}: zero padding, such as a crash or an interrupted write leaves; it was skipped. Records written before and after it are read.`,
         });
+        bytes = bytes.subarray(0, 0);
+      } else if (lead > 0 || trail < bytes.length) {
+        const where = lead > 0 && trail < bytes.length ? `starts with ${nulBytes(lead)} and ends with ${nulBytes(bytes.length - trail)}` : lead > 0 ? `starts with ${nulBytes(lead)}` : `ends with ${nulBytes(bytes.length - trail)}`;
+        this.onProblem({
+          line,
+          severity: 'warning',
+          message: `line ${line} ${where} (zero padding, such as a crash or an interrupted write leaves); they were ignored and the rest of the line was read.`,
+        });
+        endOffset -= bytes.length - trail;
+        startAt += lead;
+        bytes = bytes.subarray(lead, trail);
       }
-      if (text !== undefined) this.onLine({ line, offset: startOffset, endOffset, text, terminated });
+      const paddingOnly = bytes.length === 0 && lead > 0;
+      if (!paddingOnly) {
+        try {
+          text = this.decoder.decode(bytes);
+        } catch {
+          this.onProblem({
+            line,
+            severity: 'error',
+            message: `line ${line} is not valid UTF-8 text (binary data or a different encoding); it was skipped. Re-save the transcript as UTF-8.`,
+          });
+        }
+      }
+      if (text !== undefined) this.onLine({ line, offset: startAt, endOffset, text, terminated });
     }
     this.pending = [];
     this.pendingBytes = 0;

@@ -1,14 +1,19 @@
 // Opens a transcript file on disk (read-only, streamed line by line), detects its format, feeds a reader,
 // and keeps reading as the file grows: refresh() reads only the appended bytes when it can.
 // Used by the CLI and the extension host; never writes to the transcript.
+// Hostile input is bounded: gzip is inflated up to a size and a ratio limit, problems are capped
+// (formats/problemCap.ts), UTF-16 with a byte-order mark is decoded to UTF-8 before lines are split, binary
+// is judged by the share of non-text bytes (inputKind.ts), and special files are named for what they are.
 
 import { createReadStream } from 'node:fs';
 import { open as openFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, type Gunzip } from 'node:zlib';
 import type { FormatId, Problem, RawLine, Transcript, TranscriptReader } from '../core/model';
 import { detectFormat } from '../formats/detect';
+import { ProblemList, capProblems } from '../formats/problemCap';
 import { FORMATS, createReader } from '../formats/readers';
+import { describeSpecialFile, describeUnopenable, formatBytes, judgeHead, textEncodingOf, TextTranscoder, type TextEncodingName } from './inputKind';
 import { LineSplitter } from './lineSplitter';
 import { loadSideFiles } from './sideFiles';
 
@@ -19,6 +24,17 @@ export interface OpenOptions {
   defaultBudgets?: Partial<Record<FormatId, number>>;
   /** Lines longer than this are skipped with a problem. Default 16 MiB. */
   maxLineBytes?: number;
+  /**
+   * A gzip-compressed transcript is decompressed up to this many bytes; past it reading stops with a problem
+   * and what came before is analysed. Default DEFAULT_MAX_INFLATED_BYTES (2 GiB).
+   */
+  maxInflatedBytes?: number;
+  /**
+   * A gzip-compressed transcript may inflate to at most this many times the compressed bytes consumed (checked
+   * once INFLATE_RATIO_FLOOR bytes are out, so small repetitive files are never refused); past it reading stops
+   * with a problem, as for a decompression bomb. Default DEFAULT_MAX_INFLATE_RATIO (200).
+   */
+  maxInflateRatio?: number;
   onProgress?: (readBytes: number, totalBytes: number) => void;
   signal?: AbortSignal;
 }
@@ -32,6 +48,12 @@ export class UnusableTranscriptError extends Error {
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** Default of OpenOptions.maxInflatedBytes: 2 GiB. */
+export const DEFAULT_MAX_INFLATED_BYTES = 2 * 1024 * 1024 * 1024;
+/** Default of OpenOptions.maxInflateRatio. Transcripts compress 5–30×; a bomb, a thousand times and more. */
+export const DEFAULT_MAX_INFLATE_RATIO = 200;
+/** The inflate ratio is judged only once this much is decompressed (a small file may compress very well). */
+export const INFLATE_RATIO_FLOOR = 64 * 1024 * 1024;
 const HEAD_BYTES = 256 * 1024;
 const DETECTION_LINES = 50;
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -73,12 +95,13 @@ async function readGzipHead(path: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function looksBinary(head: Buffer): boolean {
-  return head.subarray(0, 8192).includes(0);
+function firstLinesOf(head: Buffer): string[] {
+  return head.toString('utf8').replace(/^\uFEFF/, '').split('\n').slice(0, DETECTION_LINES);
 }
 
-function firstLinesOf(head: Buffer): string[] {
-  return head.toString('utf8').split('\n').slice(0, DETECTION_LINES);
+/** A limit as given when it is a positive number (Infinity turns the limit off), else undefined (the default). */
+function positive(value: number | undefined): number | undefined {
+  return typeof value === 'number' && value > 0 ? value : undefined;
 }
 
 function parsesAsJson(text: string): boolean {
@@ -104,8 +127,12 @@ export class TranscriptFile {
   private fileSize = 0;
   private inode = 0;
   private queue: Promise<unknown> = Promise.resolve();
-  /** Problems found while splitting lines (size, encoding, read errors), kept across appends. */
-  private splitProblems: Problem[] = [];
+  /** Problems found while splitting lines (size, encoding, read errors), kept across appends; capped. */
+  private splitProblems = new ProblemList();
+  /** Side files left out (too many, too large, outside the session's folder). */
+  private sideFileProblems: Problem[] = [];
+  /** Why the last read stopped before the end (a decompression limit), if it did. */
+  private stoppedBecause: Problem | undefined;
 
   private constructor(
     readonly path: string,
@@ -114,37 +141,49 @@ export class TranscriptFile {
     private readonly gzip: boolean,
     /** JSON Lines (each line a record) as opposed to one JSON document over many lines. */
     private readonly jsonLines: boolean,
+    /** How the text is encoded: UTF-16 is decoded to UTF-8 before lines are split (offsets are then UTF-8's). */
+    private readonly encoding: TextEncodingName,
   ) {}
 
   static async open(path: string, options: OpenOptions = {}): Promise<TranscriptFile> {
     let info;
     try {
       info = await stat(path);
-    } catch {
-      throw new UnusableTranscriptError(`${path}: no such file. Check the path.`, path);
+    } catch (error) {
+      throw new UnusableTranscriptError(await describeUnopenable(path, error as NodeJS.ErrnoException), path);
     }
-    if (info.isDirectory()) throw new UnusableTranscriptError(`${path} is a folder, not a transcript file.`, path);
-    if (info.size === 0) throw new UnusableTranscriptError(`${path} is empty: there are no records to analyse.`, path);
+    const special = await describeSpecialFile(path, info);
+    if (special !== undefined) throw new UnusableTranscriptError(special, path);
 
-    let head = await readHead(path);
+    let head: Buffer;
+    try {
+      head = await readHead(path);
+    } catch (error) {
+      throw new UnusableTranscriptError(await describeUnopenable(path, error as NodeJS.ErrnoException), path);
+    }
     const gzip = isGzip(head);
     if (gzip) head = await readGzipHead(path);
-    if (looksBinary(head)) {
-      throw new UnusableTranscriptError(`${path} looks like binary data, not a transcript (it contains NUL bytes). Supported formats: ${supportedFormats()}.`, path);
+    const wholeFile = gzip ? head.length < HEAD_BYTES : head.length >= info.size;
+    const encoding = textEncodingOf(head);
+    if (encoding !== 'utf-8') {
+      const transcoder = new TextTranscoder(encoding);
+      head = Buffer.concat([transcoder.write(head), transcoder.end()]);
     }
-    const firstLines = firstLinesOf(head);
+    const judged = judgeHead(head, wholeFile);
+    if (judged.kind !== 'text') throw new UnusableTranscriptError(`${path} ${judged.message} Supported formats: ${supportedFormats()}.`, path);
+    const firstLines = firstLinesOf(judged.text);
     const name = basename(path).replace(/\.gz$/, '');
     const format = options.format ?? detectFormat(firstLines, name);
     if (format === undefined) {
       throw new UnusableTranscriptError(`${path} is not a transcript I know. Supported formats: ${supportedFormats()}. If it is one of them, name it with --format.`, path);
     }
     const firstRecord = firstLines.find((line) => line.trim() !== '') ?? '';
-    const file = new TranscriptFile(path, format, options, gzip, parsesAsJson(firstRecord.trim()));
+    const file = new TranscriptFile(path, format, options, gzip, parsesAsJson(firstRecord.trim()), encoding);
     await file.readFromStart();
     const { turns, checkpoints } = file.snapshot;
     if (turns.length === 0 && checkpoints.length === 0) {
-      const first = file.snapshot.problems[0];
-      const why = first ? ` The first problem: line ${first.line}: ${first.message}` : '';
+      const first = file.stoppedBecause ?? file.snapshot.problems[0];
+      const why = first ? ` ${first === file.stoppedBecause ? 'Reading stopped' : 'The first problem'}: line ${first.line}: ${first.message}` : '';
       throw new UnusableTranscriptError(`${path} has no usable records (read as ${format}).${why}`, path);
     }
     return file;
@@ -170,7 +209,7 @@ export class TranscriptFile {
       throw new UnusableTranscriptError(`${this.path} was deleted or moved.`, this.path);
     }
     if (info.size === this.fileSize && info.ino === this.inode) return 'unchanged';
-    const canAppend = !this.gzip && this.jsonLines && info.ino === this.inode && info.size > this.fileSize;
+    const canAppend = !this.gzip && this.encoding === 'utf-8' && this.jsonLines && info.ino === this.inode && info.size > this.fileSize;
     if (canAppend && this.openTail) {
       // The last line had no newline; it may only continue with one.
       const handle = await openFile(this.path, 'r');
@@ -191,15 +230,17 @@ export class TranscriptFile {
 
   private async readFromStart(): Promise<void> {
     const sideFiles = await loadSideFiles(this.format, this.path);
+    this.sideFileProblems = sideFiles.problems;
     this.reader = createReader(this.format, {
       fileName: this.path,
-      sideFiles,
+      sideFiles: sideFiles.files,
       defaultBudget: this.options.defaultBudgets?.[this.format],
     });
     this.consumed = 0;
     this.nextLine = 1;
     this.openTail = false;
-    this.splitProblems = [];
+    this.splitProblems = new ProblemList();
+    this.stoppedBecause = undefined;
     const info = await stat(this.path);
     await this.read(0, info.size, info.ino);
   }
@@ -210,16 +251,19 @@ export class TranscriptFile {
     this.fileSize = end;
     this.inode = inode;
     this.transientProblems = [];
-    const readerProblems: Problem[] = [];
     const splitter = new LineSplitter(
       { maxLineBytes: this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, startLine: this.nextLine, startOffset: start },
       (line: RawLine) => this.reader.push(line),
-      (problem) => readerProblems.push(problem),
+      (problem) => this.splitProblems.push(problem),
     );
+    let stopped: Problem | undefined;
     if (end > start) {
       const raw = createReadStream(this.path, this.gzip ? {} : { start, end: end - 1, highWaterMark: 1024 * 1024 });
-      const stream = this.gzip ? raw.pipe(createGunzip()) : raw;
+      const gunzip = this.gzip ? createGunzip() : undefined;
+      const stream = gunzip ? raw.pipe(gunzip) : raw;
+      const transcoder = this.encoding === 'utf-8' ? undefined : new TextTranscoder(this.encoding);
       let readBytes = 0;
+      let inflated = 0;
       raw.on('data', (chunk) => {
         readBytes += chunk.length;
         this.options.onProgress?.(readBytes, end - start);
@@ -230,19 +274,45 @@ export class TranscriptFile {
             raw.destroy();
             throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
           }
-          splitter.write(chunk);
+          if (gunzip) {
+            inflated += chunk.length;
+            stopped = this.inflationLimitProblem(inflated, gunzip, splitter.nextLine);
+            if (stopped) break;
+          }
+          splitter.write(transcoder ? transcoder.write(chunk) : chunk);
         }
+        if (transcoder && !stopped) splitter.write(transcoder.end());
       } catch (error) {
         if ((error as Error).name === 'AbortError') throw error;
-        readerProblems.push({
+        this.splitProblems.push({
           line: splitter.nextLine,
           severity: 'error',
           message: `reading stopped at line ${splitter.nextLine}: ${(error as Error).message}. The file may be damaged; what was read before is analysed.`,
         });
+      } finally {
+        if (stopped) {
+          raw.destroy();
+          stream.destroy();
+        }
       }
     }
+    if (stopped) {
+      // The line being read was cut by the limit: it is not given to the reader.
+      this.stoppedBecause = stopped;
+      this.openTail = false;
+      this.consumed = end;
+      this.nextLine = splitter.nextLine;
+      this.snapshot = this.composeSnapshot();
+      return;
+    }
     const tail = splitter.takePendingText();
-    if (tail !== undefined && !this.gzip && this.jsonLines && !parsesAsJson(tail.text.trim())) {
+    if (tail !== undefined && tail.text.endsWith('\0')) {
+      // NUL padding at the end (a crash or an interrupted write): one problem line, not a record still being written.
+      splitter.end();
+      this.openTail = true;
+      this.consumed = end;
+      this.nextLine = splitter.nextLine;
+    } else if (tail !== undefined && !this.gzip && this.encoding === 'utf-8' && this.jsonLines && !parsesAsJson(tail.text.trim())) {
       // An agent is probably still writing this line: leave it for the next read.
       this.transientProblems.push({
         line: tail.line,
@@ -257,14 +327,39 @@ export class TranscriptFile {
       this.consumed = end;
       this.nextLine = splitter.nextLine;
     }
-    this.splitProblems.push(...readerProblems);
     this.snapshot = this.composeSnapshot();
+  }
+
+  /** The problem that stops decompression, when `inflated` bytes out of the gzip stream are past a limit. */
+  private inflationLimitProblem(inflated: number, gunzip: Gunzip, line: number): Problem | undefined {
+    const name = basename(this.path);
+    const maxBytes = positive(this.options.maxInflatedBytes) ?? DEFAULT_MAX_INFLATED_BYTES;
+    if (inflated > maxBytes) {
+      return {
+        line,
+        severity: 'error',
+        message: `decompression stopped at line ${line}: ${name} inflates to more than ${formatBytes(maxBytes)}, the limit for a compressed transcript (maxInflatedBytes), so only the lines before were read and analysed. If the transcript really is this large, decompress it (gunzip -k) and open the .jsonl, or raise the limit; if it should not be, the file may be a decompression bomb.`,
+      };
+    }
+    const maxRatio = positive(this.options.maxInflateRatio) ?? DEFAULT_MAX_INFLATE_RATIO;
+    const compressed = Math.max(1, gunzip.bytesWritten);
+    if (inflated >= INFLATE_RATIO_FLOOR && inflated > maxRatio * compressed) {
+      return {
+        line,
+        severity: 'error',
+        message: `decompression stopped at line ${line}: ${name} inflated to ${formatBytes(inflated)} from ${formatBytes(compressed)} of compressed data, more than ${maxRatio} times its size (the limit, maxInflateRatio). Transcripts compress about 5 to 30 times; this is what a decompression bomb does, so only the lines before were read and analysed. If it is a genuine transcript, decompress it (gunzip -k) and open the .jsonl, or raise the limit.`,
+      };
+    }
+    return undefined;
   }
 
   private composeSnapshot(): Transcript {
     const transcript = this.reader.finish();
-    const problems = [...this.splitProblems, ...transcript.problems, ...this.transientProblems];
+    const problems = [...this.sideFileProblems, ...this.splitProblems.list(), ...transcript.problems, ...this.transientProblems];
     problems.sort((a, b) => a.line - b.line);
-    return { ...transcript, problems, lineCount: Math.max(transcript.lineCount, this.nextLine - 1) };
+    // Why reading stopped is never capped away: it comes after every line read.
+    const capped = capProblems(problems);
+    if (this.stoppedBecause) capped.push(this.stoppedBecause);
+    return { ...transcript, problems: capped, lineCount: Math.max(transcript.lineCount, this.nextLine - 1) };
   }
 }

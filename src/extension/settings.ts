@@ -6,8 +6,9 @@
 import * as vscode from 'vscode';
 import { DEFAULT_RATIO_FLOOR, DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../core/evidence';
-import type { FormatId } from '../core/model';
+import type { FormatId, Problem } from '../core/model';
 import { DEFAULT_ENCODING, isEncodingName, type EncodingName } from '../node/tokenCounter';
+import { DEFAULT_MAX_INFLATE_RATIO, DEFAULT_MAX_INFLATED_BYTES } from '../node/transcriptFile';
 
 export interface Settings {
   /** R_low, the compression-ratio floor of the design note. */
@@ -34,8 +35,9 @@ export interface NumberRange {
   integer?: boolean;
 }
 
-export const DEFAULT_MAX_DECOMPRESSED_MEGABYTES = 2048;
-export const DEFAULT_MAX_DECOMPRESSION_RATIO = 200;
+/** TranscriptFile's own defaults, in the settings' units (megabytes; times the compressed size). */
+export const DEFAULT_MAX_DECOMPRESSED_MEGABYTES = DEFAULT_MAX_INFLATED_BYTES / (1024 * 1024);
+export const DEFAULT_MAX_DECOMPRESSION_RATIO = DEFAULT_MAX_INFLATE_RATIO;
 
 /** Ranges of the numeric settings (each per-format summary budget uses `summaryBudget`). */
 export const RANGES = {
@@ -160,6 +162,21 @@ function checkBudgets(value: unknown, warn: SettingsWarn): Partial<Record<Format
     }
   }
   return budgets;
+}
+
+/** TranscriptFile's option names, as the settings that set them in VS Code. */
+const OPTION_SETTINGS: readonly [string, string][] = [
+  ['maxInflatedBytes', `${SECTION}.maxDecompressedMegabytes`],
+  ['maxInflateRatio', `${SECTION}.maxDecompressionRatio`],
+];
+
+/** A problem that names a TranscriptFile option (the decompression limits), naming its setting instead. */
+export function inSettingTerms(problem: Problem): Problem {
+  let message = problem.message;
+  for (const [option, setting] of OPTION_SETTINGS) {
+    if (message.includes(option)) message = message.split(option).join(setting);
+  }
+  return message === problem.message ? problem : { ...problem, message };
 }
 
 /** Splits transcriptGlobs into include and exclude patterns (without the `!`). */

@@ -9,7 +9,7 @@ import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
 import { warmTokenCache } from '../node/warmTokenCache';
 import type { Log } from './log';
-import { readSettings, type Settings } from './settings';
+import { inSettingTerms, readSettings, type Settings } from './settings';
 import { isAbort, reportFailure } from './userErrors';
 
 /** How long a burst of file changes is collapsed before the transcript is re-read. */
@@ -264,16 +264,14 @@ export class TranscriptStore implements vscode.Disposable {
       );
     }
     const settings = this.settings;
-    // The decompression limits are TranscriptFile options (maxInflatedBytes, maxInflateRatio); typed here as
-    // well so this compiles whether or not OpenOptions declares them yet.
-    const openOptions: Parameters<typeof TranscriptFile.open>[1] & { maxInflatedBytes?: number; maxInflateRatio?: number } = {
+    const file = await TranscriptFile.open(uri.fsPath, {
       defaultBudgets: settings.defaultSummaryBudget,
+      // compactionLens.maxDecompressedMegabytes (in bytes) and compactionLens.maxDecompressionRatio.
       maxInflatedBytes: settings.maxInflatedBytes,
       maxInflateRatio: settings.maxInflateRatio,
       signal: options.signal,
       onProgress: (read, total) => options.onProgress?.(total > 0 ? (0.4 * read) / total : 0, 'reading…'),
-    };
-    const file = await TranscriptFile.open(uri.fsPath, openOptions);
+    });
     options.onProgress?.(0.4, 'counting tokens…');
     const tokenCache: TokenCache = new Map();
     const transcript = file.transcript;
@@ -369,12 +367,14 @@ export class TranscriptStore implements vscode.Disposable {
       options.signal,
     );
     const settings = this.settings;
-    return analyze(transcript, {
+    const analysis = analyze(transcript, {
       countTokens,
       ratioFloor: settings.ratioFloor,
       coverageThreshold: settings.coverageThreshold,
       tokenCache,
     });
+    // Problems name TranscriptFile's options; here the user changes them as settings.
+    return { ...analysis, problems: analysis.problems.map(inSettingTerms) };
   }
 
   private watch(uri: vscode.Uri): void {

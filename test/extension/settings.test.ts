@@ -1,8 +1,13 @@
 // Settings range checks in a real extension host: every numeric setting and flag is checked (wrong types,
 // NaN, infinities, negatives, 1e300 give the default and one line of warning), the manifest's schema states the
 // same ranges, every setting that can soften a verdict or widen a scan is restricted in untrusted workspaces,
-// and a user setting of ratioFloor = 1e300 does not turn a fail-closed checkpoint into a trusted one.
+// a user setting of ratioFloor = 1e300 does not turn a fail-closed checkpoint into a trusted one, and
+// maxDecompressedMegabytes reaches TranscriptFile (a .gz past it stops with a problem naming the setting).
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import * as vscode from 'vscode';
 import { DEFAULT_RATIO_FLOOR, DEFAULT_SUMMARY_BUDGETS } from '../../src/core/defaults';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../../src/core/evidence';
@@ -190,7 +195,7 @@ describe('settings in the manifest', () => {
   });
 });
 
-describe('an out-of-range setting in a real workbench', function () {
+describe('settings at work in the extension host', function () {
   this.timeout(60_000);
   const config = () => vscode.workspace.getConfiguration('compactionLens');
 
@@ -214,14 +219,16 @@ describe('an out-of-range setting in a real workbench', function () {
     return writeTranscript('ratio-floor.jsonl', [...turns, checkpoint]);
   }
 
-  async function setRatioFloor(value: number | undefined): Promise<void> {
-    await config().update('ratioFloor', value, vscode.ConfigurationTarget.Global);
-    await waitFor(() => config().inspect('ratioFloor')?.globalValue === value, `ratioFloor = ${value}`);
+  async function setSetting(key: string, value: number | undefined): Promise<void> {
+    await config().update(key, value, vscode.ConfigurationTarget.Global);
+    await waitFor(() => config().inspect(key)?.globalValue === value, `${key} = ${value}`);
     await new Promise((resolve) => setTimeout(resolve, 200)); // the store re-reads its settings on the change event
   }
+  const setRatioFloor = (value: number | undefined) => setSetting('ratioFloor', value);
 
   after(async () => {
-    await setRatioFloor(undefined);
+    await setSetting('ratioFloor', undefined);
+    await setSetting('maxDecompressedMegabytes', undefined);
   });
 
   it('ratioFloor = 1e300 does not lift the ceiling: the checkpoint stays fail-closed at R_low 5', async () => {
@@ -239,6 +246,31 @@ describe('an out-of-range setting in a real workbench', function () {
     assert.equal(atMaximum.ratioFloor, 100);
     assert.notEqual(atMaximum.verdict, 'fail-closed');
     assert.deepEqual(await verdictWith(1e300), { verdict: 'fail-closed', ratioFloor: 5 }, '1e300 is rejected');
+    api.store.remove(uri);
+  });
+
+  it('maxDecompressedMegabytes stops inflating a .gz transcript, with a problem naming the setting', async () => {
+    const api = await extensionApi();
+    const turns = 30_000; // about 3 MB inflated, a few dozen KB compressed
+    const lines = Array.from({ length: turns }, (_, id) =>
+      JSON.stringify({ type: 'turn', id, role: id % 2 ? 'assistant' : 'user', content: `step ${id} of the long session, nothing odd`, tokens: 12 }),
+    );
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'compaction-lens-test-')), 'long.jsonl.gz');
+    writeFileSync(file, gzipSync(`${lines.join('\n')}\n`));
+    const uri = vscode.Uri.file(file);
+    const read = async () => {
+      api.store.remove(uri);
+      return (await api.store.load(uri)).transcript;
+    };
+    await setSetting('maxDecompressedMegabytes', 1);
+    const limited = await read();
+    assert.ok(limited.turns.length > 0 && limited.turns.length < turns, `read ${limited.turns.length} of ${turns} turns`);
+    const entry = api.store.get(uri);
+    const stopped = entry?.analysis.problems.find((problem) => problem.message.includes('compactionLens.maxDecompressedMegabytes'));
+    assert.ok(stopped, `a problem names the setting: ${JSON.stringify(entry?.analysis.problems.slice(-3))}`);
+    assert.ok(!stopped.message.includes('maxInflatedBytes'), 'not the option name the extension user cannot set');
+    await setSetting('maxDecompressedMegabytes', undefined);
+    assert.equal((await read()).turns.length, turns, 'the default limit reads it all');
     api.store.remove(uri);
   });
 });

@@ -733,7 +733,7 @@ export interface Tally {
 export function signatureOf(f: Pick<Failure, 'kind' | 'message'>): string {
   const first = f.message.split(' | ')[0];
   const generic = first
-    .replace(/^\S+ \(lines \d+–\d+\): /, '')
+    .replace(/^.*? \(lines \d+–\d+\): /, '')
     .replace(/"(?:[^"\\]|\\.)*"/g, '…')
     .replace(/“[^”]*”/g, '…')
     .replace(/checkpoint \S+/g, 'checkpoint …')

@@ -64,6 +64,7 @@ Options:
   --budget N             summary budget (tokens) to assume when a transcript records none
   --max-line-mb N        skip records longer than N MB (default 16)
   --no-color             plain text even on a terminal
+  --color                colour even when the output is not a terminal
   -h, --help             show this help
   --version              show the version
 
@@ -122,6 +123,9 @@ function readFlags(command: 'check' | 'eval', argv: string[], parsed: Parsed): s
         break;
       case '--no-color':
         parsed.color = false;
+        break;
+      case '--color':
+        parsed.color = true;
         break;
       case '-h':
       case '--help':

@@ -8,6 +8,7 @@ import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
 import { warmTokenCache } from '../node/warmTokenCache';
 import type { AnalysisSettings } from './args';
+import { terminalText } from './terminalText';
 
 export interface FileReport {
   path: string;
@@ -31,7 +32,7 @@ export async function checkFiles(
   onProgress?: (path: string, read: number, total: number) => void,
 ): Promise<FileReport[]> {
   const pool = new TokenPool({
-    onFallback: (reason) => process.stderr.write(`compaction-lens: ${reason}; counting tokens in the main thread\n`),
+    onFallback: (reason) => process.stderr.write(`compaction-lens: ${terminalText(reason)}; counting tokens in the main thread\n`),
   });
   const reports: FileReport[] = [];
   try {

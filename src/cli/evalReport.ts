@@ -5,6 +5,7 @@ import { TURN_STATUSES, type Evidence, type FormatId } from '../core/model';
 import type { EvalScore, LabelledTurn, Share } from './evalScore';
 import { turnJson } from './jsonReport';
 import { LABEL_VALUES, type Label } from './labels';
+import { jsonText, terminalText } from './terminalText';
 
 export interface EvalRun {
   labelsPath: string;
@@ -114,7 +115,8 @@ export function evalText(run: EvalRun): string {
     out.push('', `  no-content shown claimed-missing (${score.noise.length}):`);
     for (const labelled of score.noise) out.push(...turnLines(labelled));
   }
-  return out.join('\n');
+  // Summary ids, reasons, evidence, labels' why and paths come from files: their control characters show escaped.
+  return out.map(terminalText).join('\n');
 }
 
 function labelledJson({ label, turn }: LabelledTurn) {
@@ -126,7 +128,7 @@ const shareJson = (s: Share) => ({ count: s.count, of: s.of, rate: s.rate ?? nul
 export function evalJson(run: EvalRun): string {
   const { score } = run;
   const { checkpoint } = score.pick;
-  return JSON.stringify(
+  return jsonText(JSON.stringify(
     {
       labels: run.labelsPath,
       transcript: run.transcriptPath,
@@ -154,5 +156,5 @@ export function evalJson(run: EvalRun): string {
     },
     null,
     2,
-  );
+  ));
 }

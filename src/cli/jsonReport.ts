@@ -2,6 +2,7 @@
 // snake_case; every turn carries its status, reason, score against the threshold and its evidence.
 import { TURN_STATUSES, type CheckpointAnalysis, type Evidence, type TurnResult, type TurnStatus } from '../core/model';
 import type { FileReport } from './checkFiles';
+import { jsonText } from './terminalText';
 
 export function evidenceJson(evidence: Evidence) {
   return {
@@ -73,5 +74,5 @@ export function jsonReport(reports: FileReport[]): string {
       problems: analysis.problems,
     };
   });
-  return JSON.stringify({ files }, null, 2);
+  return jsonText(JSON.stringify({ files }, null, 2));
 }

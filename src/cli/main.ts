@@ -1,11 +1,12 @@
 // Entry point of the `compaction-lens` CLI: parse arguments, run `check` (each file, printed as text, JSON or
 // SARIF) or `eval` (labels against one checkpoint), set the exit status. Any unexpected failure is reported in
-// one line, never as a stack trace.
+// one line, never as a stack trace. Messages that name files or quote them show control characters escaped.
 import { parseArgs, USAGE } from './args';
 import { checkFiles, exitStatus } from './checkFiles';
 import { runEval } from './evalCommand';
 import { jsonReport } from './jsonReport';
 import { sarifReport } from './sarifReport';
+import { terminalText } from './terminalText';
 import { textReport } from './textReport';
 
 declare const PACKAGE_VERSION: string | undefined;
@@ -17,7 +18,7 @@ function progressPrinter(): ((path: string, read: number, total: number) => void
     const now = Date.now();
     if (total < 16 * 1024 * 1024 || now - last < 200) return;
     last = now;
-    process.stderr.write(`\rreading ${path}: ${Math.floor((read / total) * 100)}%`);
+    process.stderr.write(`\rreading ${terminalText(path)}: ${Math.floor((read / total) * 100)}%`);
     if (read >= total) process.stderr.write('\r\u001b[K');
   };
 }
@@ -32,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'dev'}\n`);
       return 0;
     case 'error':
-      process.stderr.write(`compaction-lens: ${parsed.message}\n`);
+      process.stderr.write(`compaction-lens: ${terminalText(parsed.message)}\n`);
       return 2;
     case 'check': {
       const { options } = parsed;
@@ -44,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
     case 'eval': {
       const outcome = await runEval(parsed.options);
       if (outcome.kind === 'error') {
-        process.stderr.write(`compaction-lens: ${outcome.message}\n`);
+        process.stderr.write(`compaction-lens: ${terminalText(outcome.message)}\n`);
         return 2;
       }
       process.stdout.write(`${outcome.output}\n`);
@@ -58,7 +59,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = status;
   },
   (error: unknown) => {
-    process.stderr.write(`compaction-lens: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`compaction-lens: internal error: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
     process.exitCode = 2;
   },
 );

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { CheckpointAnalysis } from '../core/model';
 import { formatRanges } from '../core/idRanges';
 import type { FileReport } from './checkFiles';
+import { jsonText } from './terminalText';
 
 declare const PACKAGE_VERSION: string | undefined;
 
@@ -90,5 +91,5 @@ export function sarifReport(reports: FileReport[]): string {
       },
     ],
   };
-  return JSON.stringify(sarif, null, 2);
+  return jsonText(JSON.stringify(sarif, null, 2));
 }

@@ -1,7 +1,11 @@
 // The terminal output of `compaction-lens check`: one block per checkpoint, colour only when asked (a TTY).
+// Everything that comes from a transcript or a path (summary ids, turn ids, reasons quoting the summary or
+// evidence, problem messages, file names) goes through terminalText, so its control characters show escaped
+// and the colours are the only escape sequences printed.
 import { formatRanges, idRanges } from '../core/idRanges';
 import type { CheckpointAnalysis, IdRange, Problem, TurnId, TurnStatus, Verdict } from '../core/model';
 import type { FileReport } from './checkFiles';
+import { terminalText as safe } from './terminalText';
 
 interface Paint {
   bold(text: string): string;
@@ -41,7 +45,7 @@ const MAX_RANGES = 12;
 function rangesText(ranges: IdRange[], cp: CheckpointAnalysis): string {
   const shown = ranges.slice(0, MAX_RANGES);
   const more = ranges.length > shown.length ? `, … ${ranges.length - shown.length} more ranges (--json lists all)` : '';
-  if (cp.turns.every((turn) => typeof turn.id === 'number')) return formatRanges(shown) + more;
+  if (cp.turns.every((turn) => typeof turn.id === 'number')) return safe(formatRanges(shown)) + more;
   const lineOf = new Map(cp.turns.map((turn) => [turn.id, turn]));
   const parts = shown.map((range) => {
     const first = lineOf.get(range.from)?.line;
@@ -79,7 +83,7 @@ function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
   const lines: string[] = [];
   const orderedIds = cp.turns.map((turn) => turn.id);
   const verdictText = (cp.opaque || cp.unverifiable !== undefined) && cp.verdict !== 'reversible' ? `${cp.verdict.toUpperCase()} (unverifiable)` : cp.verdict.toUpperCase();
-  lines.push(`  ${paint.bold(cp.summaryId)}  line ${cp.line}  ${paint.verdict(cp.verdict, verdictText)}  ${paint.dim(`(Path ${cp.path})`)}`);
+  lines.push(`  ${paint.bold(safe(cp.summaryId))}  line ${cp.line}  ${paint.verdict(cp.verdict, verdictText)}  ${paint.dim(`(Path ${cp.path})`)}`);
 
   const source = cp.prefixTokenSource === 'recorded' ? 'recorded' : cp.prefixTokenSource === 'counted' ? 'counted' : 'recorded + counted';
   const prefix = `prefix ${number(cp.prefixTokens)} tokens (${source}, ${plural(cp.claimedIds.length, 'claimed turn')})`;
@@ -95,7 +99,7 @@ function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
   const budgetText = cp.summaryBudget !== undefined ? ` of ${number(cp.summaryBudget)}` : '';
   const truncated = cp.truncation.truncated ? paint.red('truncated: yes') : 'truncated: no';
   lines.push(`    summary ${number(cp.summaryTokens)}${budgetText} tokens · ${truncated}`);
-  for (const reason of cp.truncation.reasons) lines.push(`      - ${reason}`);
+  for (const reason of cp.truncation.reasons) lines.push(`      - ${safe(reason)}`);
 
   const missing = cp.counts['claimed-missing'];
   lines.push(`    turns: ${countsText(cp, paint)}`);
@@ -103,7 +107,7 @@ function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
   lines.push(`    safe pointer set: ${safeSetText(cp, orderedIds)}`);
   if (cp.reasons.length > 0) {
     lines.push('    why:');
-    for (const reason of cp.reasons) lines.push(`      - ${reason}`);
+    for (const reason of cp.reasons) lines.push(`      - ${safe(reason)}`);
   }
   return lines;
 }
@@ -114,7 +118,7 @@ function problemLines(problems: Problem[], paint: Paint): string[] {
   const lines = [`  ${plural(problems.length, 'problem')}:`];
   for (const problem of shown) {
     const severity = problem.severity === 'error' ? paint.red(problem.severity) : problem.severity === 'warning' ? paint.yellow(problem.severity) : problem.severity;
-    lines.push(`    line ${problem.line}: ${severity}: ${problem.message}`);
+    lines.push(`    line ${problem.line}: ${severity}: ${safe(problem.message)}`);
   }
   if (problems.length > shown.length) lines.push(`    … and ${number(problems.length - shown.length)} more (use --json for all of them)`);
   return lines;
@@ -125,11 +129,11 @@ export function textReport(reports: FileReport[], color: boolean): string {
   const out: string[] = [];
   for (const report of reports) {
     if (report.analysis === undefined) {
-      out.push(`${paint.bold(report.path)}`, `  ${paint.red('error')}: ${report.error ?? 'unknown error'}`, '');
+      out.push(`${paint.bold(safe(report.path))}`, `  ${paint.red('error')}: ${safe(report.error ?? 'unknown error')}`, '');
       continue;
     }
     const { analysis } = report;
-    out.push(`${paint.bold(report.path)}  ${paint.dim(`(${analysis.format}, ${plural(analysis.turnCount, 'turn')}, ${plural(analysis.checkpoints.length, 'checkpoint')})`)}`);
+    out.push(`${paint.bold(safe(report.path))}  ${paint.dim(`(${safe(analysis.format)}, ${plural(analysis.turnCount, 'turn')}, ${plural(analysis.checkpoints.length, 'checkpoint')})`)}`);
     if (analysis.checkpoints.length === 0) out.push('  no compaction checkpoints found');
     for (const cp of analysis.checkpoints) out.push(...checkpointBlock(cp, paint));
     out.push(...problemLines(analysis.problems, paint), '');

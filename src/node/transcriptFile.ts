@@ -15,6 +15,7 @@ import { ProblemList, capProblems } from '../formats/problemCap';
 import { FORMATS, createReader } from '../formats/readers';
 import { describeSpecialFile, describeUnopenable, formatBytes, judgeHead, textEncodingOf, TextTranscoder, type TextEncodingName } from './inputKind';
 import { LineSplitter } from './lineSplitter';
+import { RecordGate } from './recordGate';
 import { loadSideFiles } from './sideFiles';
 
 export interface OpenOptions {
@@ -133,6 +134,8 @@ export class TranscriptFile {
   private sideFileProblems: Problem[] = [];
   /** Why the last read stopped before the end (a decompression limit), if it did. */
   private stoppedBecause: Problem | undefined;
+  /** In a JSON Lines file, past 1,000 lines that cannot be records such lines are counted, not read. */
+  private readonly gate = new RecordGate();
 
   private constructor(
     readonly path: string,
@@ -241,6 +244,7 @@ export class TranscriptFile {
     this.openTail = false;
     this.splitProblems = new ProblemList();
     this.stoppedBecause = undefined;
+    this.gate.reset();
     const info = await stat(this.path);
     await this.read(0, info.size, info.ino);
   }
@@ -253,7 +257,7 @@ export class TranscriptFile {
     this.transientProblems = [];
     const splitter = new LineSplitter(
       { maxLineBytes: this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, startLine: this.nextLine, startOffset: start },
-      (line: RawLine) => this.reader.push(line),
+      (line: RawLine) => this.feed(line),
       (problem) => this.splitProblems.push(problem),
     );
     let stopped: Problem | undefined;
@@ -328,6 +332,12 @@ export class TranscriptFile {
       this.nextLine = splitter.nextLine;
     }
     this.snapshot = this.composeSnapshot();
+  }
+
+  /** Gives a line to the reader, or counts it as unreadable when the record gate withholds it. */
+  private feed(line: RawLine): void {
+    if (!this.jsonLines || this.gate.admits(line)) this.reader.push(line);
+    else this.splitProblems.count(line.line, line.terminated ? 'error' : 'warning');
   }
 
   /** The problem that stops decompression, when `inflated` bytes out of the gzip stream are past a limit. */

@@ -91,7 +91,7 @@ async function writeChunks(path, chunks, gzip = false) {
 
 function* junkLines(totalBytes, prefix = '') {
   if (prefix) yield Buffer.from(prefix);
-  const block = Buffer.from(`junk ${'x'.repeat(1018)}\n`.repeat(1024)); // 1 MB of 1 KB lines
+  const block = Buffer.from(`junk ${'x'.repeat(58)}\n`.repeat(16 * 1024)); // 1 MB of 64-byte lines
   for (let written = 0; written < totalBytes; written += block.length) yield block;
 }
 

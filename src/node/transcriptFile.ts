@@ -5,7 +5,7 @@
 // (formats/problemCap.ts), UTF-16 with a byte-order mark is decoded to UTF-8 before lines are split, binary
 // is judged by the share of non-text bytes (inputKind.ts), and special files are named for what they are.
 
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import { open as openFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createGunzip, type Gunzip } from 'node:zlib';
@@ -64,7 +64,8 @@ function supportedFormats(): string {
 }
 
 async function readHead(path: string): Promise<Buffer> {
-  const handle = await openFile(path, 'r');
+  // O_NONBLOCK: a named pipe swapped in after the check is not waited on (no effect on a regular file).
+  const handle = await openFile(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const buffer = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);

@@ -4,7 +4,7 @@
 // never followed outside the session's folder. The full-size bombs are scripts/bombs.mjs.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -61,6 +61,12 @@ describe('TranscriptFile on hostile input', () => {
       assert.equal(file.transcript.problems.length, 1);
       assert.deepEqual([file.transcript.problems[0].line, file.transcript.problems[0].severity], [4, 'warning']);
       assert.match(file.transcript.problems[0].message, /line 4 holds only 8,192 NUL bytes: zero padding, such as a crash or an interrupted write leaves; it was skipped/);
+      // the agent restarts and appends after the padding: the new record is read, the padding stays one warning
+      appendFileSync(path, `${turn(2)}\n`);
+      assert.equal(await file.refresh(), 'reloaded');
+      assert.deepEqual(file.transcript.turns.map((t) => t.id), [0, 1, 2]);
+      assert.equal(file.transcript.problems.length, 1);
+      assert.match(file.transcript.problems[0].message, /line 4 starts with 8,192 NUL bytes/);
     });
 
     it('NUL padding before records written after a crash is dropped with one warning, and the records are read', async () => {

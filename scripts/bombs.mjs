@@ -7,7 +7,7 @@
 //
 // --out DIR runs another compiled tree (e.g. an older commit's out/) to compare; --timeout kills a child after
 // S seconds (default 600); --keep leaves the generated files. Bombs: side-files (200 small .gz side files, each
-// inflating to just under 32 MB), gzip-1gb (a ~1 MB .gz inflating to ~1 GB of junk lines), bad-lines-10m (a
+// inflating to just under 32 MB), gzip-1gb (a 3 MB .gz inflating to 1 GB of junk lines), bad-lines-10m (a
 // canonical transcript followed by 10 million unreadable lines), bad-lines-10m-claude (the same after a Claude
 // Code session, read by a RebuildingReader), braced-lines-10m-claude (10 million lines shaped like records,
 // {"junk": 1 1}, that are not JSON).
@@ -120,7 +120,7 @@ const BOMBS = {
     },
   },
   'gzip-1gb': {
-    what: 'a ~1 MB .gz inflating to ~1 GB of junk lines after a canonical transcript',
+    what: 'a 3 MB .gz inflating to 1 GB of 64-byte junk lines after a canonical transcript',
     async make(dir) {
       const path = join(dir, 'bomb.jsonl.gz');
       await writeChunks(path, junkLines(1024 * MB, canonicalHead()), true);

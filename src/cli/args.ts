@@ -16,6 +16,10 @@ export interface AnalysisSettings {
   /** Summary budget to assume when a transcript records none (overrides the per-format default). */
   budget?: number;
   maxLineBytes?: number;
+  /** Most bytes a .gz transcript may inflate to (TranscriptFile's maxInflatedBytes). */
+  maxInflatedBytes?: number;
+  /** Most a .gz transcript may inflate relative to its compressed size (TranscriptFile's maxInflateRatio). */
+  maxInflateRatio?: number;
 }
 
 export interface CheckOptions extends AnalysisSettings {
@@ -63,6 +67,8 @@ Options:
                          ${FORMATS.map((format) => format.id).join(' | ')}
   --budget N             summary budget (tokens) to assume when a transcript records none
   --max-line-mb N        skip records longer than N MB (default 16)
+  --max-inflated-mb N    stop reading a .gz transcript past N MB decompressed (default 2048)
+  --max-inflate-ratio N  stop reading a .gz transcript that inflates more than N times its size (default 200)
   --no-color             plain text even on a terminal
   --color                colour even when the output is not a terminal
   -h, --help             show this help
@@ -141,6 +147,12 @@ function readFlags(command: 'check' | 'eval', argv: string[], parsed: Parsed): s
         break;
       case '--max-line-mb':
         error = checked(positiveNumber, (n) => (settings.maxLineBytes = Math.round(n * 1024 * 1024)));
+        break;
+      case '--max-inflated-mb':
+        error = checked(positiveNumber, (n) => (settings.maxInflatedBytes = Math.round(n * 1024 * 1024)));
+        break;
+      case '--max-inflate-ratio':
+        error = checked(positiveNumber, (n) => (settings.maxInflateRatio = n));
         break;
       case '--min-agreement':
         if (command === 'check') return '--min-agreement is for eval (see --help)';

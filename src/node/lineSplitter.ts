@@ -104,7 +104,7 @@ export class LineSplitter {
       this.onProblem({
         line,
         severity: 'error',
-        message: `line ${line} is ${formatSize(size)}, over the ${formatSize(this.options.maxLineBytes)} limit for one record; it was skipped. Split the record, or raise the limit (CLI --max-line-mb, setting compactionLens.maxLineMegabytes).`,
+        message: `line ${line} is ${formatSize(size)}, over the ${formatSize(this.options.maxLineBytes)} limit for one record; it was skipped. Split the record, or raise the limit with the CLI's --max-line-mb (the VS Code extension reads records of up to 16 MB).`,
       });
     } else {
       let bytes = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const root = resolve(__dirname, '../../../..');
 const cli = join(root, 'dist/cli.js');
@@ -246,5 +247,17 @@ describe('compaction-lens CLI (child process)', function () {
     assert.match(run('check', '--anchor-matching', 'all', incident).stderr, /use --threshold/);
     assert.match(run('--help').stdout, /Usage: compaction-lens check FILE/);
     assert.match(run('--help').stdout, /compaction-lens eval LABELS\.json/);
+  });
+
+  it('stops a .gz past --max-inflated-mb with a problem that names the flag, and analyses what came before', () => {
+    // About 3 MB of ordinary turns, compressed; a limit of 1 MB stops the inflation part-way.
+    const lines: string[] = [];
+    for (let i = 0; i < 20000; i++) lines.push(turn(i, `turn ${i} mentions TOKEN_${i} and a little more text to read`));
+    const gz = write('big.jsonl.gz', gzipSync(Buffer.from(lines.join('\n') + '\n')));
+    const { stdout, status } = run('check', '--max-inflated-mb', '1', gz);
+    assert.equal(status, 1);
+    assert.match(stdout, /decompression stopped at line \d+: .*--max-inflated-mb/);
+    assert.doesNotMatch(stdout, /maxInflatedBytes/);
+    assert.match(run('check', '--max-inflate-ratio', '0', gz).stderr, /--max-inflate-ratio/);
   });
 });

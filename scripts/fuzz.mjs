@@ -9,12 +9,13 @@
 //                              [--corpus DIR] [--quick]
 //                              [--shrink-groups]   (shrink the first failure of each kind at the end)
 //        node scripts/fuzz.mjs --reader R --seed N --only I [--dump FILE] [--shrink]   (one mutant: show, save, shrink)
+//        node scripts/fuzz.mjs --reader R --file TRANSCRIPT [--shrink] [--dump FILE]   (the same checks on a file)
 // (needs `tsc -p .` first: `npm run fuzz` does it)
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
@@ -27,7 +28,7 @@ function loadSeeds(corpus) {
 }
 
 function parseArgs(argv) {
-  const args = { seed: 1, count: 100000, readers: [...core.READERS], budgetMs: 2000, killMs: undefined, workers: Math.max(1, Math.min(availableParallelism(), 8)), corpus: join(ROOT, '..', 'shared', 'corpus'), quick: false, only: undefined, dump: undefined, shrink: false, shrinkGroups: false };
+  const args = { seed: 1, count: 100000, readers: [...core.READERS], budgetMs: 2000, killMs: undefined, workers: Math.max(1, Math.min(availableParallelism(), 8)), corpus: join(ROOT, '..', 'shared', 'corpus'), quick: false, only: undefined, file: undefined, dump: undefined, shrink: false, shrinkGroups: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -49,12 +50,14 @@ function parseArgs(argv) {
       case '--corpus': args.corpus = resolve(value()); break;
       case '--quick': args.quick = true; break;
       case '--only': args.only = number(); break;
+      case '--file': args.file = resolve(value()); break;
       case '--dump': args.dump = resolve(value()); break;
       case '--shrink': args.shrink = true; break;
       case '--shrink-groups': args.shrinkGroups = true; break;
       case '--help':
         console.log('node scripts/fuzz.mjs [--seed N] [--count N] [--reader R[,R…]] [--budget MS] [--kill MS] [--workers N] [--corpus DIR] [--quick] [--shrink-groups]\n' +
-          'node scripts/fuzz.mjs --reader R --seed N --only I [--dump FILE] [--shrink]');
+          'node scripts/fuzz.mjs --reader R --seed N --only I [--dump FILE] [--shrink]\n' +
+          'node scripts/fuzz.mjs --reader R --file TRANSCRIPT [--shrink] [--dump FILE]   (the checks on a file of your own)');
         process.exit(0);
       default:
         throw new Error(`unknown option ${flag} (see --help)`);
@@ -76,9 +79,12 @@ const n = (x) => x.toLocaleString('en-US');
 /** One mutant, in this thread: what it is, what happened, optionally saved and shrunk. */
 function showOne(args, seeds) {
   const reader = args.readers[0];
-  const m = core.makeMutant(seeds, reader, args.seed, args.only, args.quick ? 'quick' : 'full');
+  const m = args.file !== undefined
+    ? { reader, index: -1, seedName: args.file, fileName: basename(args.file).replace(/\.gz$/, ''), bytes: args.file.endsWith('.gz') ? core.gunzipPartial(readFileSync(args.file)) : readFileSync(args.file), ops: [] }
+    : core.makeMutant(seeds, reader, args.seed, args.only, args.quick ? 'quick' : 'full');
   const o = core.runMutant(m);
-  console.log(`mutant ${args.only} of ${reader} (seed ${args.seed}): from ${m.seedName}, ops ${m.ops.join(', ') || '(none)'}, ${n(m.bytes.length)} bytes`);
+  if (args.file !== undefined) console.log(`${args.file} read as ${reader}: ${n(m.bytes.length)} bytes`);
+  else console.log(`mutant ${args.only} of ${reader} (seed ${args.seed}): from ${m.seedName}, ops ${m.ops.join(', ') || '(none)'}, ${n(m.bytes.length)} bytes`);
   console.log(`  ${fmtMs(o.ms)}, ${o.turns} turns, ${o.checkpoints} checkpoints, ${o.jsonLines ? 'JSON Lines' : 'not JSON Lines'}`);
   if (o.crash) console.log(`  CRASH in ${o.crash.stage}: ${o.crash.stack ?? o.crash.message}`);
   for (const c of o.contained) console.log(`  contained: ${c}`);
@@ -181,7 +187,7 @@ async function main() {
   const fixtures = fixtureSeeds(ROOT);
   const corpus = corpusSeeds(args.corpus);
   const seeds = [...fixtures, ...corpus];
-  if (args.only !== undefined) process.exit(showOne(args, seeds));
+  if (args.only !== undefined || args.file !== undefined) process.exit(showOne(args, seeds));
 
   console.log(`fuzz: seed ${args.seed}, ${n(args.count)} mutants per reader, budget ${fmtMs(args.budgetMs)} a mutant (stopped at ${fmtMs(args.killMs)}), ${args.workers} worker thread(s), node ${process.version}`);
   console.log(`seeds: ${fixtures.length} fixtures${corpus.length > 0 ? `, ${corpus.length} from the corpus (${args.corpus}, read in place)` : ''}`);

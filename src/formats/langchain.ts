@@ -12,8 +12,12 @@
 //    summarized_message_ids — LangMem adds every id it was given, even when it trimmed the input. The injected
 //    "Summary of the conversation so far:" system message is the same summary and is not a turn.
 //  - LangChain summarisation message (additional_kwargs.lc_source == "summarization", "Here is a summary of the
-//    conversation to date:"): no pointer set is stored; it claims the messages before it since the previous summary
-//    that are not kept after it (kept = same id reappears later).
+//    conversation to date:"): no pointer set is stored; it claims every message before it since the previous summary.
+//    Which of those the summariser kept verbatim shows only in the lines after it (the same ids again), and a
+//    checkpoint's result depends only on the records up to it, so kept messages are claimed too.
+//  - A running_summary without last_summarized_message_id (and none of its ids before it) sits where its own record
+//    sits: after the messages that precede it in the file. In a single-document state that is its place in the
+//    document text, so messages appended to the list after it do not move it.
 //  - Letta system_alert user message ("prior messages (H of T total messages) have been hidden"): counts only, no
 //    ids; it claims the first H messages of the file (other than system prompts) before the alert, by position.
 
@@ -145,9 +149,9 @@ export class LangChainReader extends DocumentReader {
   readonly format = 'langchain' as const;
 
   /** The messages with their spans, and LangMem's running summary when the file holds one. */
-  private locate(problems: Problem[]): { messages: Located[]; running?: Located } {
+  private locate(problems: Problem[]): { messages: Located[]; running: Located[]; jsonl: boolean } {
     const messages: Located[] = [];
-    let running: Located | undefined;
+    const running: Located[] = [];
     const fromState = (state: unknown, spanOf: (node: unknown) => SourceSpan): boolean => {
       if (Array.isArray(state)) {
         for (const m of state) messages.push({ value: m, span: spanOf(m) });
@@ -155,7 +159,7 @@ export class LangChainReader extends DocumentReader {
       }
       const list = findKey(state, 'messages', Array.isArray) as unknown[] | undefined;
       const summary = findKey(state, 'running_summary', isObject);
-      if (summary !== undefined) running = { value: summary, span: spanOf(summary) };
+      if (summary !== undefined) running.push({ value: summary, span: spanOf(summary) });
       for (const m of list ?? []) messages.push({ value: m, span: spanOf(m) });
       return list !== undefined || summary !== undefined;
     };
@@ -172,9 +176,9 @@ export class LangChainReader extends DocumentReader {
         const inLine = locateInLine(line);
         if (!fromState(inLine.value, (node) => inLine.spanOf(node))) messages.push({ value, span: lineSpan(line) });
       }
-      return { messages, running };
+      return { messages, running, jsonl: true };
     }
-    if (this.document.all.every((l) => l.text.trim() === '')) return { messages };
+    if (this.document.all.every((l) => l.text.trim() === '')) return { messages, running, jsonl: false };
     const { located, problem } = this.document.parse('LangChain / LangMem / Letta file');
     if (problem) problems.push(problem);
     const whole = this.document.spanOf(0, this.document.text.length);
@@ -185,19 +189,16 @@ export class LangChainReader extends DocumentReader {
     if (located.value !== undefined && !fromState(located.value, spanOf)) {
       problems.push({ line: whole.startLine, severity: 'error', message: 'the file is JSON but holds no "messages" list and no "running_summary": it is not a LangGraph state or a message list.' });
     }
-    return { messages, running };
+    return { messages, running, jsonl: false };
   }
 
   protected build(): Transcript {
     const problems: Problem[] = [];
-    const { messages, running } = this.locate(problems);
+    const { messages, running, jsonl } = this.locate(problems);
     const turns: Turn[] = [];
     const checkpoints: Checkpoint[] = [];
     const used = new Set<string>();
-    /** Message ids in file order (including summaries), for "kept after the summary" checks. */
-    const laterIds: (string | undefined)[] = [];
     const normalized = messages.map((m) => normalize(m.value));
-    for (const n of normalized) laterIds.push(n?.id);
     let segmentStart = 0;
     const calls = new CallLinks();
 
@@ -240,17 +241,16 @@ export class LangChainReader extends DocumentReader {
       }
       const opensLangChain = message.text.trimStart().startsWith(LANGCHAIN_OPENING);
       if (message.summarization || (message.role === 'user' && opensLangChain)) {
-        const keptLater = new Set(laterIds.slice(i + 1).filter((x): x is string => x !== undefined));
-        const since = turns.slice(segmentStart);
-        const claimed = since.filter((t) => !(typeof t.id === 'string' && keptLater.has(t.id)));
-        const notes = [`LangChain stores no pointer set: it claims the ${claimed.length} messages before the summary since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}, minus those kept after it; trim_tokens_to_summarize (default 4000) may have cut what the summariser saw`];
-        if (since.length === 0) notes.push('the summarised messages were removed from the state (RemoveMessage) and are not in this file: nothing can be checked');
-        if (since.length > claimed.length) notes.push(`${since.length - claimed.length} messages are kept verbatim after the summary and are not claimed`);
+        // Only the messages before the summary decide what it claims: the ones kept verbatim reappear after it, and
+        // lines after a checkpoint must not change it.
+        const claimed = turns.slice(segmentStart);
+        const notes = [`LangChain stores no pointer set: it claims the ${claimed.length} messages before the summary since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}, including any it kept verbatim after it (those show only in later lines); trim_tokens_to_summarize (default 4000) may have cut what the summariser saw`];
+        if (claimed.length === 0) notes.push('the summarised messages were removed from the state (RemoveMessage) and are not in this file: nothing can be checked');
         finishCheckpoint({ summaryId: message.id ?? `summary ${i}`, summary: message.text, claimedIds: claimed.map((t) => t.id), span: located.span, turnsBefore: turns.length, notes });
         return;
       }
       if (message.role === 'system' && message.text.trimStart().startsWith(LANGMEM_OPENING)) {
-        if (running !== undefined) return; // the running summary injected into the prompt: not a turn
+        if (running.length > 0) return; // the running summary injected into the prompt: not a turn
         const claimed = turns.slice(segmentStart);
         const notes = [`LangMem summary message without its running_summary state: it claims the ${claimed.length} messages before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`];
         finishCheckpoint({ summaryId: message.id ?? `summary ${i}`, summary: message.text, claimedIds: claimed.map((t) => t.id), span: located.span, turnsBefore: turns.length, notes });
@@ -269,13 +269,13 @@ export class LangChainReader extends DocumentReader {
       turns.push(turn);
     });
 
-    if (running !== undefined) this.runningSummary(running, turns, problems, finishCheckpoint);
+    running.forEach((r, k) => this.runningSummary(r, k, jsonl, turns, problems, finishCheckpoint));
     checkpoints.sort((a, b) => a.turnsBefore - b.turnsBefore);
     problems.sort((a, b) => a.line - b.line);
     return { format: this.format, turns, checkpoints, problems, lineCount: this.document.lineCount };
   }
 
-  private runningSummary(running: Located, turns: Turn[], problems: Problem[], finish: (c: Checkpoint) => void): void {
+  private runningSummary(running: Located, k: number, jsonl: boolean, allTurns: Turn[], problems: Problem[], finish: (c: Checkpoint) => void): void {
     const n = running.span.startLine;
     const value = running.value as JsonObject;
     const summary = typeof value.summary === 'string' ? value.summary : '';
@@ -283,9 +283,12 @@ export class LangChainReader extends DocumentReader {
     if (!Array.isArray(value.summarized_message_ids)) {
       problems.push({ line: n, severity: 'warning', message: `line ${n}: running_summary has no summarized_message_ids list; it claims nothing.` });
     }
+    // In JSON Lines only the records up to the summary's own line are looked at; a single document is one record.
+    const turns = jsonl ? allTurns.filter((t) => t.span.startLine <= running.span.endLine) : allTurns;
     const indexOf = new Map(turns.map((t, i) => [String(t.id), i]));
     const last = str(value.last_summarized_message_id);
-    let turnsBefore = turns.length;
+    // Without a usable pointer it sits where its own record sits: after the messages that start before it.
+    let turnsBefore = turns.filter((t) => t.span.startOffset < running.span.startOffset).length;
     if (last !== undefined && indexOf.has(last)) turnsBefore = indexOf.get(last)! + 1;
     else if (ids.some((id) => indexOf.has(id))) turnsBefore = Math.max(...ids.filter((id) => indexOf.has(id)).map((id) => indexOf.get(id)!)) + 1;
     const notes = ['LangMem adds every message it was given to summarized_message_ids, even when trim_messages cut the input to fit (max_summary_tokens, default 256)'];
@@ -295,6 +298,6 @@ export class LangChainReader extends DocumentReader {
       problems.push({ line: n, severity: 'warning', message: `line ${n}: running_summary claims ${missing.length} message ids that are not in this file (${missing.slice(0, 4).join(', ')}${missing.length > 4 ? ', …' : ''}); they cannot be checked.` });
     }
     if (last !== undefined && !indexOf.has(last)) notes.push(`last_summarized_message_id ${last} is not a message in this file`);
-    finish({ summaryId: 'running_summary', summary, claimedIds: ids, span: running.span, turnsBefore, notes });
+    finish({ summaryId: k === 0 ? 'running_summary' : `running_summary ${k + 1}`, summary, claimedIds: ids, span: running.span, turnsBefore, notes });
   }
 }

@@ -49,8 +49,33 @@ describe('formats/langchain: LangMem running summary', () => {
   });
 });
 
+describe('formats/langchain: running_summary without last_summarized_message_id', () => {
+  it('regression (fuzz): JSON Lines — it sits at its own line, not after the last message of the file', () => {
+    const lines = [
+      JSON.stringify(human('m0', 'Rename Ledger to Journal')),
+      JSON.stringify({ running_summary: { summary: 'Renamed Ledger to Journal.' } }),
+      JSON.stringify(ai('m1', 'Renamed Ledger to Journal in ledger.py.')),
+    ];
+    const prefix = feed(new LangChainReader({ fileName: 'log.jsonl' }), lines.slice(0, 2).join('\n') + '\n');
+    const whole = feed(new LangChainReader({ fileName: 'log.jsonl' }), lines.join('\n') + '\n');
+    assert.equal(prefix.checkpoints[0].turnsBefore, 1);
+    assert.equal(whole.checkpoints[0].turnsBefore, 1);
+    assert.equal(whole.turns.length, 2);
+  });
+
+  it('a single-document state: it sits at its place in the document, so appended messages do not move it', () => {
+    const doc = (messages: unknown[]) => JSON.stringify({ running_summary: { summary: 'Renamed Ledger to Journal.', summarized_message_ids: [] }, messages }, null, 2);
+    const one = feed(new LangChainReader({ fileName: 'state.json' }), doc([human('m0', 'Rename Ledger to Journal')]));
+    const two = feed(new LangChainReader({ fileName: 'state.json' }), doc([human('m0', 'Rename Ledger to Journal'), ai('m1', 'Renamed.')]));
+    assert.equal(one.checkpoints[0].turnsBefore, 0);
+    assert.equal(two.checkpoints[0].turnsBefore, 0);
+  });
+});
+
 describe('formats/langchain: LangChain summarisation message', () => {
-  it('claims the messages before the summary that are not kept after it', () => {
+  // Before: it claimed only h1, a1 — h2, a2 were "kept" because their ids reappear after the summary. That read lines
+  // after the checkpoint (lines 1–5 alone claimed all four), so now every message before it is claimed.
+  it('claims every message before the summary since the previous one, kept or not', () => {
     const log = [
       human('h1', 'Deploy build 4107 to staging'),
       ai('a1', 'Deployed build 4107.'),
@@ -63,14 +88,28 @@ describe('formats/langchain: LangChain summarisation message', () => {
     const t = feed(new LangChainReader({ fileName: 'log.jsonl' }), log.map((m) => JSON.stringify(m)).join('\n') + '\n');
     assert.equal(t.checkpoints.length, 1);
     const cp = t.checkpoints[0];
-    assert.deepEqual(cp.claimedIds, ['h1', 'a1']);
+    assert.deepEqual(cp.claimedIds, ['h1', 'a1', 'h2', 'a2']);
     assert.equal(cp.turnsBefore, 4);
     assert.ok(cp.summary.startsWith('Here is a summary of the conversation to date:'));
     assert.ok(cp.notes?.[0].startsWith('LangChain stores no pointer set'));
-    assert.ok(cp.notes?.includes('2 messages are kept verbatim after the summary and are not claimed'));
+    assert.ok(cp.notes?.[0].includes('including any it kept verbatim'));
     // the re-added messages reuse their ids: shown by position, with a problem
     assert.equal(t.turns.length, 6);
     assert.equal(t.problems.length, 2);
+  });
+
+  it('regression (fuzz): messages repeated after the summary do not change what it claims', () => {
+    const lines = [
+      human('h1', 'Deploy build 4107 to staging'),
+      ai('a1', 'Deployed build 4107.'),
+      human('sum', 'Here is a summary of the conversation to date:\n\nBuild 4107 deployed to staging.', { additional_kwargs: { lc_source: 'summarization' } }),
+      ai('a1', 'Deployed build 4107.'),
+    ].map((m) => JSON.stringify(m));
+    const prefix = feed(new LangChainReader({ fileName: 'log.jsonl' }), lines.slice(0, 3).join('\n') + '\n');
+    const whole = feed(new LangChainReader({ fileName: 'log.jsonl' }), lines.join('\n') + '\n');
+    assert.deepEqual(prefix.checkpoints[0].claimedIds, ['h1', 'a1']);
+    assert.deepEqual(whole.checkpoints[0].claimedIds, ['h1', 'a1']);
+    assert.equal(whole.checkpoints[0].turnsBefore, prefix.checkpoints[0].turnsBefore);
   });
 
   it('serialised constructors ({lc:1, kwargs}) are read, and a summary after removal claims nothing', () => {

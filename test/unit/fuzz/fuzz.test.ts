@@ -20,10 +20,8 @@ const CORPUS = join(ROOT, '..', 'shared', 'corpus');
  *    the whole file (a record after the checkpoint completes a chain or a dangling pointer); the file's main
  *    session is counted over the whole file (a continued session's copied compaction turns from reversible to
  *    unverifiable as the new session's records arrive).
- *  - langchain: a summarisation message claims the messages before it that are not "kept" after it (kept = the
- *    same id again later); a running_summary is placed after the last message of the whole file.
  */
-const KNOWN_HISTORY_BUGS: ReadonlySet<FormatId> = new Set(['claude-code', 'langchain']);
+const KNOWN_HISTORY_BUGS: ReadonlySet<FormatId> = new Set(['claude-code']);
 
 /** How the seeded mutants are shared out: 2,000 in all. */
 function countFor(i: number): number {

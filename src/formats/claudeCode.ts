@@ -1,6 +1,6 @@
 // Reader for Claude Code session files (~/.claude/projects/<project>/<sessionId>.jsonl).
 //
-// Turns: one per assistant reply (records sharing `message.id` are one turn, spanning first to last record; its
+// Turns: one per assistant reply (records sharing `message.id` between two compactions are one turn, spanning first to last record; its
 // `usage.output_tokens` — the largest value among those records, the earlier ones are streaming stubs — is the
 // turn's recorded size), one per user prompt, one per tool-result record (role 'tool'). Skipped: progress,
 // file-history-snapshot, queue-operation and other bookkeeping records, `system` records other than
@@ -12,9 +12,12 @@
 // `parentUuid` back from the boundary's `logicalParentUuid` to the previous boundary; every turn with a record on
 // that chain is claimed, plus the tool results answering a claimed reply's tool calls (parallel tool results
 // hang off the chain as siblings); turns of `preservedSegment` (head..tail) or `preservedMessages` are removed.
+// A checkpoint reads only the records up to its own last record (stable history, issue #10): a uuid stands for its
+// first record, and uuids first seen later are not in the file for it.
 // When `logicalParentUuid` is not in the file:
-//  - if the boundary belongs to another session than the file (a continued session that copied the parent's
-//    compaction in), nothing is claimed: the summarised turns are in the parent session's file;
+//  - if the boundary belongs to another session than the file's (the session with the most messages before the
+//    boundary: a continued session that copied the parent's compaction in), nothing is claimed: the summarised
+//    turns are in the parent session's file;
 //  - otherwise the walk starts from the last message before the boundary — an inference, said so in a problem
 //    and a note on the checkpoint.
 // The summariser's own run (`<sessionId>/subagents/agent-acompact-*.jsonl`, given as side files) tells whether its
@@ -127,19 +130,13 @@ export class ClaudeCodeReader extends RebuildingReader {
       else problems.push({ line: line.line, severity: 'error', message: `line ${line.line} is not a JSON object, so it is not a Claude Code record; it was skipped.` });
     }
 
+    // The first record of each uuid (later copies never replace it). A checkpoint sees only the uuids whose first
+    // record is at or before its last record, so lines appended later cannot change its claim.
     const byUuid = new Map<string, Entry>();
-    const sessions = new Map<string, number>();
     for (const entry of entries) {
       const uuid = str(entry.rec.uuid);
       if (uuid !== undefined && !byUuid.has(uuid)) byUuid.set(uuid, entry);
-      const type = entry.rec.type;
-      const session = str(entry.rec.sessionId);
-      if ((type === 'user' || type === 'assistant') && session && entry.rec.isSidechain !== true) {
-        sessions.set(session, (sessions.get(session) ?? 0) + 1);
-      }
     }
-    let mainSession: string | undefined;
-    for (const [session, count] of sessions) if (mainSession === undefined || count > sessions.get(mainSession)!) mainSession = session;
 
     const turns: Turn[] = [];
     const turnOfUuid = new Map<string, number>();
@@ -156,7 +153,12 @@ export class ClaudeCodeReader extends RebuildingReader {
       const { rec, line } = entry;
       const type = rec.type;
       if (type === 'system') {
-        if (rec.subtype === 'compact_boundary') boundaries.push({ entry, turnsBefore: turns.length });
+        if (rec.subtype === 'compact_boundary') {
+          boundaries.push({ entry, turnsBefore: turns.length });
+          // A message.id never spans a compaction: a later record reusing one starts a new turn, so it cannot
+          // change a turn that a checkpoint already judged.
+          assistantByMessageId.clear();
+        }
         continue;
       }
       if (type !== 'user' && type !== 'assistant') {
@@ -171,6 +173,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       if (rec.isSidechain === true) continue;
       if (rec.isCompactSummary === true) {
         this.attachSummary(entry, boundaries, turns.length, problems);
+        assistantByMessageId.clear();
         continue;
       }
       if (rec.isMeta === true || rec.isVisibleInTranscriptOnly === true) continue;
@@ -187,11 +190,14 @@ export class ClaudeCodeReader extends RebuildingReader {
         const tokens = typeof usage === 'number' && Number.isFinite(usage) && usage > 0 ? usage : undefined;
         let assistant = assistantByMessageId.get(messageId);
         if (assistant === undefined) {
+          // A copy of a record read before a compaction adds nothing (its turn is already there).
+          if (uuid !== undefined && turnOfUuid.has(uuid)) continue;
           assistant = { index: turns.length, toolUseIds: [] };
           assistantByMessageId.set(messageId, assistant);
           assistantTurns.set(assistant.index, assistant);
-          usedIds.add(messageId);
-          turns.push({ id: messageId, role: 'assistant', text, span: lineSpan(line), label: 'reply' });
+          const id = usedIds.has(messageId) ? `${messageId}@${line.line}` : messageId;
+          usedIds.add(id);
+          turns.push({ id, role: 'assistant', text, span: lineSpan(line), label: 'reply' });
         } else {
           const turn = turns[assistant.index];
           if (text !== '' && !(uuid !== undefined && turnOfUuid.has(uuid))) turn.text = turn.text === '' ? text : `${turn.text}\n${text}`;
@@ -211,7 +217,7 @@ export class ClaudeCodeReader extends RebuildingReader {
           const previous = turn.label === 'reply' ? [] : (turn.label ?? '').split(', ');
           turn.label = [...new Set([...previous, ...names])].join(', ');
         }
-        if (uuid !== undefined) turnOfUuid.set(uuid, assistant.index);
+        if (uuid !== undefined && !turnOfUuid.has(uuid)) turnOfUuid.set(uuid, assistant.index);
         continue;
       }
       // user: a prompt, or the results of tool calls
@@ -237,6 +243,32 @@ export class ClaudeCodeReader extends RebuildingReader {
       if (uuid !== undefined) turnOfUuid.set(uuid, index);
     }
 
+    // Each checkpoint's main session: the session with the most messages (sub-agent ones included) before its
+    // boundary — not in the whole file, which would let later lines change it. A continued session that copied its
+    // parent's compaction in has its own records (at least its sub-agent warmup) before the copied boundary.
+    const horizonOf = (b: Boundary) => Math.max(b.entry?.line.line ?? 0, b.summary?.line.line ?? 0);
+    const headOf = (b: Boundary) => (b.entry ?? b.summary)!.line.line;
+    const order = boundaries.map((b, k) => k).sort((a, b) => headOf(boundaries[a]) - headOf(boundaries[b]));
+    const mainSessions: (string | undefined)[] = [];
+    const sessions = new Map<string, number>();
+    let next = 0;
+    const settle = (before: number) => {
+      while (next < order.length && headOf(boundaries[order[next]]) <= before) {
+        let main: string | undefined;
+        for (const [session, count] of sessions) if (main === undefined || count > sessions.get(main)!) main = session;
+        mainSessions[order[next++]] = main;
+      }
+    };
+    for (const entry of entries) {
+      settle(entry.line.line);
+      const type = entry.rec.type;
+      const session = str(entry.rec.sessionId);
+      if ((type === 'user' || type === 'assistant') && session && entry.rec.isCompactSummary !== true) {
+        sessions.set(session, (sessions.get(session) ?? 0) + 1);
+      }
+    }
+    settle(Infinity);
+
     const checkpoints: Checkpoint[] = [];
     boundaries.forEach((boundary, k) => {
       const claim = {
@@ -244,8 +276,9 @@ export class ClaudeCodeReader extends RebuildingReader {
         turnOfUuid,
         assistantTurns,
         resultTurnsByToolUse,
-        mainSession,
+        mainSession: mainSessions[k],
         entries,
+        horizon: horizonOf(boundary),
       };
       checkpoints.push(this.checkpointOf(boundary, k, turns, claim, problems));
     });
@@ -284,9 +317,11 @@ export class ClaudeCodeReader extends RebuildingReader {
       resultTurnsByToolUse: Map<string, number[]>;
       mainSession?: string;
       entries: Entry[];
+      horizon: number;
     },
     problems: Problem[],
   ): Checkpoint {
+    const visible = (u: string | undefined): u is string => u !== undefined && (claim.byUuid.get(u)?.line.line ?? Infinity) <= claim.horizon;
     const head = (boundary.entry ?? boundary.summary)!;
     const n = head.line.line;
     const rec = boundary.entry?.rec ?? {};
@@ -315,7 +350,7 @@ export class ClaudeCodeReader extends RebuildingReader {
     const fromParentSession = session !== undefined && claim.mainSession !== undefined && session !== claim.mainSession;
     let claimed: Set<number> = new Set();
     let unverifiable: string | undefined;
-    if (pointer !== undefined && claim.byUuid.has(pointer)) {
+    if (visible(pointer)) {
       claimed = this.walk(pointer, claim, boundary.turnsBefore);
     } else if (fromParentSession) {
       const missing = pointer !== undefined ? ` (its ${pointerName} ${short(pointer)} is not here)` : '';
@@ -327,7 +362,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       notes.push(`covered turns are in the parent session ${session} (not in this file): nothing here is claimed`);
       unverifiable = `the summarised turns are in the parent session ${session}'s file, not in this one`;
     } else {
-      const leaf = this.lastMessageBefore(n, claim);
+      const leaf = this.lastMessageBefore(n, claim, boundary.turnsBefore);
       const why = pointer !== undefined ? `its ${pointerName} ${pointer} is not in this file` : `it has no ${pointerName}`;
       if (leaf !== undefined) {
         claimed = this.walk(str(leaf.rec.uuid)!, claim, boundary.turnsBefore);
@@ -350,7 +385,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       const tailUuid = str(metadata.preservedSegment.tailUuid);
       let u = tailUuid;
       const seen = new Set<string>();
-      while (u !== undefined && !seen.has(u) && claim.byUuid.has(u)) {
+      while (visible(u) && !seen.has(u)) {
         seen.add(u);
         const t = claim.turnOfUuid.get(u);
         if (t !== undefined) preserved.add(t);
@@ -361,7 +396,7 @@ export class ClaudeCodeReader extends RebuildingReader {
     if (Array.isArray(metadata.preservedMessages)) {
       for (const p of metadata.preservedMessages) {
         const u = typeof p === 'string' ? p : isObject(p) ? str(p.uuid) : undefined;
-        const t = u !== undefined ? claim.turnOfUuid.get(u) : undefined;
+        const t = visible(u) ? claim.turnOfUuid.get(u) : undefined;
         if (t !== undefined) preserved.add(t);
       }
     } else if (typeof metadata.preservedMessages === 'number') {
@@ -386,7 +421,7 @@ export class ClaudeCodeReader extends RebuildingReader {
   /** Turn indexes (before `limit`) on the parentUuid chain from `start` back to the previous boundary. */
   private walk(
     start: string,
-    claim: { byUuid: Map<string, Entry>; turnOfUuid: Map<string, number>; assistantTurns: Map<number, AssistantTurn>; resultTurnsByToolUse: Map<string, number[]> },
+    claim: { byUuid: Map<string, Entry>; turnOfUuid: Map<string, number>; assistantTurns: Map<number, AssistantTurn>; resultTurnsByToolUse: Map<string, number[]>; horizon: number },
     limit: number,
   ): Set<number> {
     const claimed = new Set<number>();
@@ -395,7 +430,7 @@ export class ClaudeCodeReader extends RebuildingReader {
     while (u !== undefined && !seen.has(u)) {
       seen.add(u);
       const entry = claim.byUuid.get(u);
-      if (entry === undefined) break;
+      if (entry === undefined || entry.line.line > claim.horizon) break;
       if (entry.rec.type === 'system' && entry.rec.subtype === 'compact_boundary') break;
       const t = claim.turnOfUuid.get(u);
       if (t !== undefined && t < limit) claimed.add(t);
@@ -411,12 +446,13 @@ export class ClaudeCodeReader extends RebuildingReader {
     return claimed;
   }
 
-  private lastMessageBefore(lineNumber: number, claim: { entries: Entry[]; turnOfUuid: Map<string, number> }): Entry | undefined {
+  private lastMessageBefore(lineNumber: number, claim: { entries: Entry[]; turnOfUuid: Map<string, number> }, limit: number): Entry | undefined {
     let found: Entry | undefined;
     for (const entry of claim.entries) {
       if (entry.line.line >= lineNumber) break;
       const uuid = str(entry.rec.uuid);
-      if (uuid !== undefined && claim.turnOfUuid.has(uuid)) found = entry;
+      const t = uuid !== undefined ? claim.turnOfUuid.get(uuid) : undefined;
+      if (t !== undefined && t < limit) found = entry;
     }
     return found;
   }

@@ -7,6 +7,8 @@ import type { SideFile, Transcript } from '../../../src/core/model';
 import { ClaudeCodeReader } from '../../../src/formats/claudeCode';
 import { CORPUS, corpusBytes, feed, feedAppending, requireCorpus, splitLines } from './feedLines';
 import { fuzzReader } from './fuzz';
+import { analyze } from '../../../src/core/analyze';
+import { cheapTokens } from '../fuzz/fuzzCore';
 
 function sideFilesOf(relative: string): SideFile[] {
   const stem = relative.replace(/\.jsonl(\.gz)?$/, '');
@@ -361,6 +363,88 @@ describe('formats/claudeCode: tool results answer their calls', () => {
     for (const cut of [5, 6, 7, 11]) {
       const grown = feedAppending(new ClaudeCodeReader({ fileName: 'x.jsonl' }), text, cut);
       assert.deepEqual(grown.turns.map((turn) => turn.answers), whole.turns.map((turn) => turn.answers), `cut after line ${cut}`);
+    }
+  });
+});
+
+describe('formats/claudeCode: a checkpoint depends only on the records up to it (stable history, issue #10)', () => {
+  const intro = (session = 's') => ({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: session, message: { role: 'user', content: 'Fix ERR_4107 in ledger.ts' } });
+  const summaryOf = (session = 's', extra = '') => ({ type: 'user', uuid: 's1', parentUuid: 'b1', sessionId: session, isCompactSummary: true, message: { role: 'user', content: `${OPENING}\n\n1. Primary Request and Intent: fix ERR_4107 in ledger.ts${extra}` } });
+  const boundaryOf = (logical: string, session = 's', trigger = 'auto') => ({ type: 'system', subtype: 'compact_boundary', uuid: 'b1', parentUuid: null, logicalParentUuid: logical, sessionId: session, compactMetadata: { trigger, preTokens: 1000 } });
+
+  /** The first checkpoint of the first `cut` records and of all of them: same claim, same analysis. */
+  function assertSame(records: Rec[], cut: number) {
+    const read = (rs: Rec[]) => feed(new ClaudeCodeReader({ fileName: 'x.jsonl', defaultBudget: 20000 }), jsonl(rs));
+    const prefix = read(records.slice(0, cut));
+    const whole = read(records);
+    const [a, b] = [prefix, whole].map((t) => analyze(t, { countTokens: cheapTokens }).checkpoints[0]);
+    assert.deepEqual(whole.checkpoints[0].claimedIds, prefix.checkpoints[0].claimedIds);
+    assert.deepEqual(b.turns.map((t) => [t.id, t.status]), a.turns.map((t) => [t.id, t.status]));
+    assert.equal(b.verdict, a.verdict);
+    assert.deepEqual(b.safeCovered, a.safeCovered);
+    return { prefix, whole, before: a, after: b };
+  }
+
+  it('bug 1: a record after the checkpoint reusing an earlier message.id starts a new turn, not the earlier one', () => {
+    const records = [
+      intro(),
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Looking.' }] } },
+      boundaryOf('a1'),
+      summaryOf('s', ', ran npm test'),
+      { type: 'assistant', uuid: 'a2', parentUuid: 's1', sessionId: 's', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }] } },
+    ];
+    const { whole, after } = assertSame(records, 4);
+    assert.deepEqual(whole.turns.map((t) => t.id), ['u1', 'm1', 'm1@5']);
+    assert.equal(whole.turns.find((t) => t.id === 'm1')!.text, 'Looking.');
+    assert.equal(after.turns.find((t) => t.id === 'm1')!.status, 'nothing-to-check');
+    // a copy of the earlier record after the checkpoint adds no turn
+    const copied = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl([...records.slice(0, 4), records[1]]));
+    assert.equal(copied.turns.length, 2);
+  });
+
+  it('bug 2: a record after the checkpoint cannot complete its dangling logicalParentUuid', () => {
+    const records = [intro(), boundaryOf('x9'), summaryOf(), { type: 'user', uuid: 'x9', parentUuid: 's1', sessionId: 's', message: { role: 'user', content: 'thanks' } }];
+    const { whole } = assertSame(records, 3);
+    assert.deepEqual(whole.checkpoints[0].claimedIds, ['u1']);
+    assert.ok(whole.checkpoints[0].notes?.some((n) => /logicalParentUuid x9 is not in this file/.test(n)));
+  });
+
+  it('bug 2: nor a missing link of the parent chain', () => {
+    const records = [
+      intro(),
+      { type: 'user', uuid: 'u2', parentUuid: 'gap', sessionId: 's', message: { role: 'user', content: 'and bump lodash' } },
+      boundaryOf('u2'),
+      summaryOf(),
+      { type: 'user', uuid: 'gap', parentUuid: 'u1', sessionId: 's', message: { role: 'user', content: 'late' } },
+    ];
+    const { whole } = assertSame(records, 4);
+    assert.deepEqual(whole.checkpoints[0].claimedIds, ['u2']);
+  });
+
+  it('bug 3: the main session is decided from the records before the checkpoint', () => {
+    const records = [
+      intro('old'),
+      boundaryOf('gone', 'old', 'manual'),
+      summaryOf('old'),
+      { type: 'user', uuid: 'n1', parentUuid: 's1', sessionId: 'new', message: { role: 'user', content: 'go on' } },
+      { type: 'assistant', uuid: 'n2', parentUuid: 'n1', sessionId: 'new', message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'ok' }] } },
+      { type: 'user', uuid: 'n3', parentUuid: 'n2', sessionId: 'new', message: { role: 'user', content: 'and then' } },
+    ];
+    const { whole } = assertSame(records, 3);
+    assert.deepEqual(whole.checkpoints[0].claimedIds, ['u1']);
+    assert.equal(whole.checkpoints[0].unverifiable, undefined);
+  });
+
+  it('bug 3: session_with_compact gives the same fail-closed checkpoint read up to line 13 and whole', function () {
+    requireCorpus(this);
+    const bytes = corpusBytes(join('claude-code', 'wpfleger96/session_with_compact.jsonl'));
+    const lines = bytes.toString('utf8').split('\n');
+    const read = (text: string) => feed(new ClaudeCodeReader({ fileName: 'session_with_compact.jsonl', defaultBudget: 20000 }), text);
+    for (const cut of [13, 23, lines.length]) {
+      const t = read(lines.slice(0, cut).join('\n') + '\n');
+      const cp = analyze(t, { countTokens: cheapTokens }).checkpoints[0];
+      assert.match(t.checkpoints[0].unverifiable ?? '', /parent session b7cdaede/, `read up to line ${cut}`);
+      assert.equal(cp.verdict, 'fail-closed', `read up to line ${cut}`);
     }
   });
 });

@@ -16,12 +16,9 @@ const CORPUS = join(ROOT, '..', 'shared', 'corpus');
 /**
  * Readers with known history bugs found by `npm run fuzz` (reported on issue #10). Their history check is pending
  * while it finds changes; the crash check still runs. Remove a reader once its history holds.
- *  - claude-code: records sharing a message.id after a checkpoint join the turn before it; uuids are looked up in
- *    the whole file (a record after the checkpoint completes a chain or a dangling pointer); the file's main
- *    session is counted over the whole file (a continued session's copied compaction turns from reversible to
- *    unverifiable as the new session's records arrive).
+ *  (none at present: the claude-code and langchain history bugs are fixed.)
  */
-const KNOWN_HISTORY_BUGS: ReadonlySet<FormatId> = new Set(['claude-code']);
+const KNOWN_HISTORY_BUGS: ReadonlySet<FormatId> = new Set<FormatId>([]);
 
 /** How the seeded mutants are shared out: 2,000 in all. */
 function countFor(i: number): number {

@@ -1,10 +1,11 @@
 // Coverage judged from evidence. For each claimed turn: what it holds (its prose, the arguments of the calls
 // it makes, and — for a tool result — the call it answers), which of those pieces the summary carries, and
-// how much each counts: the salience of its kind divided by how many claimed turns share it (a call and its
-// results count once). A turn is covered when the weight found reaches the coverage threshold; a turn with
-// nothing worth carrying (acknowledgements, bare lookups whose result is its own turn, "updated
-// successfully" confirmations) is `nothing-to-check`. The rules are the same for every format and name no
-// words of any one session.
+// how much each counts: the salience of its kind, divided (past SHARED_FREELY) by how many claimed turns share
+// it, a call and its results counting once, unless this turn named it first or introduced it. A turn is
+// covered when the summary carries one piece that is its own and the weight found reaches the coverage
+// threshold. A turn with nothing worth carrying (acknowledgements, bare lookups whose result is its own turn,
+// confirmations of a change, plain words the summary does not repeat) is `nothing-to-check`. The rules are
+// the same for every format and name no words of any one session.
 import { extractPieces, keyOf, type Piece } from './evidenceText';
 import type { Evidence, EvidenceKind, Turn } from './model';
 import type { SummaryMatcher } from './summaryMatcher';
@@ -104,8 +105,8 @@ function asIntroduced(p: Piece): EvidencePiece {
 }
 
 /**
- * What a turn holds. `call` is the call a tool result answers; `answeredSeparately` says whether this turn's own
- * calls have their results in turns of their own.
+ * What a turn holds. `answeredSeparately` says whether this turn's own calls have their results in turns of
+ * their own (before the checkpoint being judged); a tool result's call comes from `turn.answers`.
  */
 export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces {
   const text = typeof turn.text === 'string' ? turn.text : '';

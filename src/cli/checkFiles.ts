@@ -3,7 +3,7 @@
 // in worker threads (TokenPool, two on two cores) before each analysis. `check` and `eval` both use it.
 import { analyze } from '../core/analyze';
 import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
-import type { Analysis, FormatId, Problem, TokenCache } from '../core/model';
+import type { Analysis, FormatId, TokenCache } from '../core/model';
 import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
 import { warmTokenCache } from '../node/warmTokenCache';
@@ -44,6 +44,7 @@ export async function checkFiles(
           maxLineBytes: options.maxLineBytes,
           maxInflatedBytes: options.maxInflatedBytes,
           maxInflateRatio: options.maxInflateRatio,
+          limitNames: { maxInflatedBytes: '--max-inflated-mb', maxInflateRatio: '--max-inflate-ratio' },
           onProgress: onProgress && ((read, total) => onProgress(path, read, total)),
         });
         const tokenCache: TokenCache = new Map();
@@ -54,7 +55,6 @@ export async function checkFiles(
           ratioFloor: options.ratioFloor,
           coverageThreshold: options.coverageThreshold,
         });
-        analysis.problems = analysis.problems.map(inFlagTerms);
         reports.push({ path, format: file.format, analysis });
       } catch (error) {
         const message = error instanceof UnusableTranscriptError ? error.message : `${path}: could not be analysed: ${(error as Error).message}`;
@@ -65,19 +65,6 @@ export async function checkFiles(
     pool.dispose();
   }
   return reports;
-}
-
-/** TranscriptFile's option names, as the flags that set them on the command line. */
-const OPTION_FLAGS: readonly [string, string][] = [
-  ['maxInflatedBytes', '--max-inflated-mb'],
-  ['maxInflateRatio', '--max-inflate-ratio'],
-];
-
-/** A problem that names a TranscriptFile option (the decompression limits), naming its flag instead. */
-function inFlagTerms(problem: Problem): Problem {
-  let message = problem.message;
-  for (const [option, flag] of OPTION_FLAGS) if (message.includes(option)) message = message.split(option).join(flag);
-  return message === problem.message ? problem : { ...problem, message };
 }
 
 /**

@@ -123,10 +123,10 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     if (call.effect === 'lookup' && answeredSeparately) continue;
     own.push(...piecesOf(texts.prose, true));
     // What a changing command acts on (the package installed, the task closed, the files committed) is its own.
-    const identity = piecesOf(texts.identity);
-    own.push(...(call.effect === 'change' && commandOf(call.args) !== undefined ? identity.map(asIntroduced) : identity));
-    own.push(...introduced(texts.content, texts.previous));
     const command = commandOf(call.args);
+    const identity = piecesOf(texts.identity);
+    own.push(...(call.effect === 'change' && command !== undefined ? identity.map(asIntroduced) : identity));
+    own.push(...introduced(texts.content, texts.previous));
     const cp = command !== undefined ? commandPiece(command) : undefined;
     if (cp) own.push(cp);
   }

@@ -44,10 +44,10 @@ export const COMMON_WORDS: ReadonlySet<string> = new Set(
     'add added back change changed check code continue create created data default error errors file files ' +
     'fix fixed great help input issue item line lines list look looks name note number output part path read ' +
     'right run running set start step string task test tests text thing think time true false null none type ' +
-    'update updated user value work working write sounds ahead perfect nice cool done good found total ' +
+    'update updated user value work working write sounds ahead perfect nice cool found total ' +
     'json http https api url uri html css todo readme yaml sql cli utf ascii uuid id ids pr ci cd ui ux os ' +
     'monday tuesday wednesday thursday friday saturday sunday january february march april june july august ' +
-    'september october november december the this that these those'
+    'september october november december'
   ).split(/\s+/),
 );
 

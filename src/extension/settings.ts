@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_RATIO_FLOOR, DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../core/evidence';
-import type { FormatId, Problem } from '../core/model';
+import type { FormatId } from '../core/model';
 import { DEFAULT_ENCODING, isEncodingName, type EncodingName } from '../node/tokenCounter';
 import { DEFAULT_MAX_INFLATE_RATIO, DEFAULT_MAX_INFLATED_BYTES } from '../node/transcriptFile';
 
@@ -164,20 +164,11 @@ function checkBudgets(value: unknown, warn: SettingsWarn): Partial<Record<Format
   return budgets;
 }
 
-/** TranscriptFile's option names, as the settings that set them in VS Code. */
-const OPTION_SETTINGS: readonly [string, string][] = [
-  ['maxInflatedBytes', `${SECTION}.maxDecompressedMegabytes`],
-  ['maxInflateRatio', `${SECTION}.maxDecompressionRatio`],
-];
-
-/** A problem that names a TranscriptFile option (the decompression limits), naming its setting instead. */
-export function inSettingTerms(problem: Problem): Problem {
-  let message = problem.message;
-  for (const [option, setting] of OPTION_SETTINGS) {
-    if (message.includes(option)) message = message.split(option).join(setting);
-  }
-  return message === problem.message ? problem : { ...problem, message };
-}
+/** The decompression limits as the user sets them in VS Code (TranscriptFile's OpenOptions.limitNames). */
+export const LIMIT_SETTING_NAMES = {
+  maxInflatedBytes: `${SECTION}.maxDecompressedMegabytes`,
+  maxInflateRatio: `${SECTION}.maxDecompressionRatio`,
+};
 
 /** Splits transcriptGlobs into include and exclude patterns (without the `!`). */
 export function splitGlobs(globs: string[]): { include: string[]; exclude: string[] } {

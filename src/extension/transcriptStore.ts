@@ -9,7 +9,7 @@ import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
 import { warmTokenCache } from '../node/warmTokenCache';
 import type { Log } from './log';
-import { inSettingTerms, readSettings, type Settings } from './settings';
+import { LIMIT_SETTING_NAMES, readSettings, type Settings } from './settings';
 import { isAbort, reportFailure } from './userErrors';
 
 /** How long a burst of file changes is collapsed before the transcript is re-read. */
@@ -269,6 +269,7 @@ export class TranscriptStore implements vscode.Disposable {
       // compactionLens.maxDecompressedMegabytes (in bytes) and compactionLens.maxDecompressionRatio.
       maxInflatedBytes: settings.maxInflatedBytes,
       maxInflateRatio: settings.maxInflateRatio,
+      limitNames: LIMIT_SETTING_NAMES,
       signal: options.signal,
       onProgress: (read, total) => options.onProgress?.(total > 0 ? (0.4 * read) / total : 0, 'reading…'),
     });
@@ -367,14 +368,12 @@ export class TranscriptStore implements vscode.Disposable {
       options.signal,
     );
     const settings = this.settings;
-    const analysis = analyze(transcript, {
+    return analyze(transcript, {
       countTokens,
       ratioFloor: settings.ratioFloor,
       coverageThreshold: settings.coverageThreshold,
       tokenCache,
     });
-    // Problems name TranscriptFile's options; here the user changes them as settings.
-    return { ...analysis, problems: analysis.problems.map(inSettingTerms) };
   }
 
   private watch(uri: vscode.Uri): void {

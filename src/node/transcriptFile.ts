@@ -36,6 +36,11 @@ export interface OpenOptions {
    * with a problem, as for a decompression bomb. Default DEFAULT_MAX_INFLATE_RATIO (200).
    */
   maxInflateRatio?: number;
+  /**
+   * What the user calls the two limits where they set them (a CLI flag, an editor setting), for the problem
+   * that says a limit stopped reading. Default: the option names above.
+   */
+  limitNames?: { maxInflatedBytes?: string; maxInflateRatio?: string };
   onProgress?: (readBytes: number, totalBytes: number) => void;
   signal?: AbortSignal;
 }
@@ -349,7 +354,7 @@ export class TranscriptFile {
       return {
         line,
         severity: 'error',
-        message: `decompression stopped at line ${line}: ${name} inflates to more than ${formatBytes(maxBytes)}, the limit for a compressed transcript (maxInflatedBytes), so only the lines before were read and analysed. If the transcript really is this large, decompress it (gunzip -k) and open the .jsonl, or raise the limit; if it should not be, the file may be a decompression bomb.`,
+        message: `decompression stopped at line ${line}: ${name} inflates to more than ${formatBytes(maxBytes)}, the limit for a compressed transcript (${this.options.limitNames?.maxInflatedBytes ?? 'maxInflatedBytes'}), so only the lines before were read and analysed. If the transcript really is this large, decompress it (gunzip -k) and open the .jsonl, or raise the limit; if it should not be, the file may be a decompression bomb.`,
       };
     }
     const maxRatio = positive(this.options.maxInflateRatio) ?? DEFAULT_MAX_INFLATE_RATIO;
@@ -358,7 +363,7 @@ export class TranscriptFile {
       return {
         line,
         severity: 'error',
-        message: `decompression stopped at line ${line}: ${name} inflated to ${formatBytes(inflated)} from ${formatBytes(compressed)} of compressed data, more than ${maxRatio} times its size (the limit, maxInflateRatio). Transcripts compress about 5 to 30 times; this is what a decompression bomb does, so only the lines before were read and analysed. If it is a genuine transcript, decompress it (gunzip -k) and open the .jsonl, or raise the limit.`,
+        message: `decompression stopped at line ${line}: ${name} inflated to ${formatBytes(inflated)} from ${formatBytes(compressed)} of compressed data, more than ${maxRatio} times its size (the limit, ${this.options.limitNames?.maxInflateRatio ?? 'maxInflateRatio'}). Transcripts compress about 5 to 30 times; this is what a decompression bomb does, so only the lines before were read and analysed. If it is a genuine transcript, decompress it (gunzip -k) and open the .jsonl, or raise the limit.`,
       };
     }
     return undefined;

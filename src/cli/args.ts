@@ -1,5 +1,7 @@
-// Parses the command line of `compaction-lens` (the `check` and `eval` commands). Returns either the options
-// or a user-facing error.
+// Parses the command line of `compaction-lens` (the `check` and `eval` commands) with Node's `parseArgs`
+// (node:util): `--flag value`, `--flag=value`, `-h`, and `--` before file names that start with a dash. Returns
+// either the options or a user-facing error; an unknown option is an error, never a file name.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { FormatId } from '../core/model';
 import { DEFAULT_RATIO_FLOOR } from '../core/defaults';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../core/evidence';
@@ -73,29 +75,54 @@ Options:
   --color                colour even when the output is not a terminal
   -h, --help             show this help
   --version              show the version
+  --                     everything after it is a file name, even when it starts with a dash
 
 Exit status of check: 0 every checkpoint is reversible and nothing is wrong; 1 findings (claimed-missing
 turns, a truncated summary, a verdict other than reversible — unverifiable coverage is fail-closed — or
 unreadable lines); 2 an input could not be used.
 Exit status of eval: 0 measured; 1 agreement below --min-agreement; 2 bad labels or an unusable transcript.`;
 
-function positiveNumber(flag: string, value: string | undefined): number | string {
+/** Every option both commands accept; which command may use which is checked in `applyOption`. */
+const OPTIONS = {
+  json: { type: 'boolean' },
+  sarif: { type: 'boolean' },
+  color: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+  'ratio-floor': { type: 'string' },
+  threshold: { type: 'string' },
+  budget: { type: 'string' },
+  'max-line-mb': { type: 'string' },
+  'max-inflated-mb': { type: 'string' },
+  'max-inflate-ratio': { type: 'string' },
+  'min-agreement': { type: 'string' },
+  encoding: { type: 'string' },
+  format: { type: 'string' },
+  'anchor-matching': { type: 'string' },
+} satisfies NonNullable<ParseArgsConfig['options']>;
+
+type OptionName = keyof typeof OPTIONS;
+
+function isOptionName(name: string): name is OptionName {
+  return Object.prototype.hasOwnProperty.call(OPTIONS, name);
+}
+
+function positiveNumber(flag: string, value: string): number | string {
   const number = Number(value);
-  if (value === undefined || value === '' || !Number.isFinite(number) || number <= 0) {
-    return `${flag} needs a positive number, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`;
+  if (value === '' || !Number.isFinite(number) || number <= 0) return `${flag} needs a positive number, got ${JSON.stringify(value)}`;
+  return number;
+}
+
+function fraction(flag: string, value: string): number | string {
+  const number = Number(value);
+  if (value === '' || !Number.isFinite(number) || number < 0 || number > 1) {
+    return `${flag} needs a fraction from 0 to 1 (e.g. 0.9), got ${JSON.stringify(value)}`;
   }
   return number;
 }
 
-function fraction(flag: string, value: string | undefined): number | string {
-  const number = Number(value);
-  if (value === undefined || value === '' || !Number.isFinite(number) || number < 0 || number > 1) {
-    return `${flag} needs a fraction from 0 to 1 (e.g. 0.9), got ${value === undefined ? 'nothing' : JSON.stringify(value)}`;
-  }
-  return number;
-}
-
-/** Mutable state of one parse: the settings both commands share, the flags of each, and the positionals. */
+/** What one parse collects: the settings both commands share, the flags of each, and the file names. */
 interface Parsed {
   settings: AnalysisSettings;
   positionals: string[];
@@ -103,85 +130,90 @@ interface Parsed {
   sarif: boolean;
   color: boolean;
   minAgreement?: number;
+  help: boolean;
+  version: boolean;
 }
 
-/** Reads the flags after the command name; returns an error message, 'help', or undefined when all is well. */
-function readFlags(command: 'check' | 'eval', argv: string[], parsed: Parsed): string | 'help' | undefined {
+/** Applies one option to `parsed`; returns an error message, or undefined when all is well. */
+function applyOption(command: 'check' | 'eval', name: OptionName, flag: string, value: string, parsed: Parsed): string | undefined {
   const { settings } = parsed;
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => (inline !== undefined ? inline : argv[++i]);
-    const checked = (parse: (flag: string, value: string | undefined) => number | string, set: (n: number) => void): string | undefined => {
-      const n = parse(flag, value());
-      if (typeof n === 'string') return n;
-      set(n);
+  const numberInto = (parse: (flag: string, value: string) => number | string, set: (n: number) => void): string | undefined => {
+    const n = parse(flag, value);
+    if (typeof n === 'string') return n;
+    set(n);
+    return undefined;
+  };
+  switch (name) {
+    case 'json':
+      parsed.json = true;
       return undefined;
-    };
-    let error: string | undefined;
-    switch (flag) {
-      case '--json':
-        parsed.json = true;
-        break;
-      case '--sarif':
-        if (command === 'eval') return '--sarif is for check; eval prints text or --json';
-        parsed.sarif = true;
-        break;
-      case '--no-color':
-        parsed.color = false;
-        break;
-      case '--color':
-        parsed.color = true;
-        break;
-      case '-h':
-      case '--help':
-        return 'help';
-      case '--ratio-floor':
-        error = checked(positiveNumber, (n) => (settings.ratioFloor = n));
-        break;
-      case '--threshold':
-        error = checked(positiveNumber, (n) => (settings.coverageThreshold = n));
-        break;
-      case '--budget':
-        error = checked(positiveNumber, (n) => (settings.budget = n));
-        break;
-      case '--max-line-mb':
-        error = checked(positiveNumber, (n) => (settings.maxLineBytes = Math.round(n * 1024 * 1024)));
-        break;
-      case '--max-inflated-mb':
-        error = checked(positiveNumber, (n) => (settings.maxInflatedBytes = Math.round(n * 1024 * 1024)));
-        break;
-      case '--max-inflate-ratio':
-        error = checked(positiveNumber, (n) => (settings.maxInflateRatio = n));
-        break;
-      case '--min-agreement':
-        if (command === 'check') return '--min-agreement is for eval (see --help)';
-        error = checked(fraction, (n) => (parsed.minAgreement = n));
-        break;
-      case '--anchor-matching':
-        return '--anchor-matching is gone: a turn is now covered when enough of its weighted evidence is in the summary; use --threshold N';
-      case '--encoding': {
-        const v = value() ?? '';
-        if (!isEncodingName(v)) return `--encoding must be one of ${ENCODINGS.join(', ')}, got ${JSON.stringify(v)}`;
-        settings.encoding = v;
-        break;
-      }
-      case '--format': {
-        const v = value() ?? '';
-        if (!isFormatId(v)) return `--format must be one of ${FORMATS.map((f) => f.id).join(', ')}, got ${JSON.stringify(v)}`;
-        settings.format = v;
-        break;
-      }
-      default:
-        if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg} (see --help)`;
-        parsed.positionals.push(arg);
+    case 'sarif':
+      if (command === 'eval') return '--sarif is for check; eval prints text or --json';
+      parsed.sarif = true;
+      return undefined;
+    case 'color':
+      parsed.color = true;
+      return undefined;
+    case 'no-color':
+      parsed.color = false;
+      return undefined;
+    case 'help':
+      parsed.help = true;
+      return undefined;
+    case 'version':
+      parsed.version = true;
+      return undefined;
+    case 'ratio-floor':
+      return numberInto(positiveNumber, (n) => (settings.ratioFloor = n));
+    case 'threshold':
+      return numberInto(positiveNumber, (n) => (settings.coverageThreshold = n));
+    case 'budget':
+      return numberInto(positiveNumber, (n) => (settings.budget = n));
+    case 'max-line-mb':
+      return numberInto(positiveNumber, (n) => (settings.maxLineBytes = Math.round(n * 1024 * 1024)));
+    case 'max-inflated-mb':
+      return numberInto(positiveNumber, (n) => (settings.maxInflatedBytes = Math.round(n * 1024 * 1024)));
+    case 'max-inflate-ratio':
+      return numberInto(positiveNumber, (n) => (settings.maxInflateRatio = n));
+    case 'min-agreement':
+      if (command === 'check') return '--min-agreement is for eval (see --help)';
+      return numberInto(fraction, (n) => (parsed.minAgreement = n));
+    case 'anchor-matching':
+      return '--anchor-matching is gone: a turn is now covered when enough of its weighted evidence is in the summary; use --threshold N';
+    case 'encoding':
+      if (!isEncodingName(value)) return `--encoding must be one of ${ENCODINGS.join(', ')}, got ${JSON.stringify(value)}`;
+      settings.encoding = value;
+      return undefined;
+    case 'format':
+      if (!isFormatId(value)) return `--format must be one of ${FORMATS.map((f) => f.id).join(', ')}, got ${JSON.stringify(value)}`;
+      settings.format = value;
+      return undefined;
+  }
+}
+
+/** Reads the arguments after the command name into `parsed`; returns an error message or undefined. */
+function readArguments(command: 'check' | 'eval', args: string[], parsed: Parsed): string | undefined {
+  // strict: false so that the errors below are ours (in our words, naming the flag as typed); every token is
+  // still checked, so an unknown option is an error and never becomes a file name.
+  const { tokens } = parseArgs({ args, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      parsed.positionals.push(token.value);
+      continue;
     }
+    if (token.kind === 'option-terminator') continue;
+    if (!isOptionName(token.name)) return `unknown option ${token.rawName} (see --help)`;
+    const expectsValue = OPTIONS[token.name].type === 'string';
+    if (expectsValue && token.value === undefined) return `${token.rawName} needs a value (see --help)`;
+    if (!expectsValue && token.value !== undefined) return `${token.rawName} takes no value, got ${JSON.stringify(token.value)}`;
+    const error = applyOption(command, token.name, token.rawName, token.value ?? '', parsed);
     if (error !== undefined) return error;
   }
   return undefined;
 }
 
-export function parseArgs(argv: string[], stdoutIsTty: boolean): ParsedArgs {
+/** The parsed command line of `compaction-lens` (argv without the node and script paths). */
+export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArgs {
   if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { kind: 'help' };
   if (argv[0] === '--version') return { kind: 'version' };
   const command = argv[0];
@@ -194,10 +226,13 @@ export function parseArgs(argv: string[], stdoutIsTty: boolean): ParsedArgs {
     json: false,
     sarif: false,
     color: stdoutIsTty && process.env.NO_COLOR === undefined,
+    help: false,
+    version: false,
   };
-  const outcome = readFlags(command, argv.slice(1), parsed);
-  if (outcome === 'help') return { kind: 'help' };
-  if (outcome !== undefined) return { kind: 'error', message: outcome };
+  const error = readArguments(command, argv.slice(1), parsed);
+  if (parsed.help) return { kind: 'help' };
+  if (error !== undefined) return { kind: 'error', message: error };
+  if (parsed.version) return { kind: 'version' };
 
   if (command === 'eval') {
     const [labelsPath, transcriptPath, ...extra] = parsed.positionals;

@@ -1,7 +1,7 @@
 // Entry point of the `compaction-lens` CLI: parse arguments, run `check` (each file, printed as text, JSON or
 // SARIF) or `eval` (labels against one checkpoint), set the exit status. Any unexpected failure is reported in
 // one line, never as a stack trace. Messages that name files or quote them show control characters escaped.
-import { parseArgs, USAGE } from './args';
+import { readCommandLine, USAGE } from './args';
 import { checkFiles, exitStatus } from './checkFiles';
 import { runEval } from './evalCommand';
 import { jsonReport } from './jsonReport';
@@ -24,7 +24,7 @@ function progressPrinter(): ((path: string, read: number, total: number) => void
 }
 
 async function main(argv: string[]): Promise<number> {
-  const parsed = parseArgs(argv, Boolean(process.stdout.isTTY));
+  const parsed = readCommandLine(argv, Boolean(process.stdout.isTTY));
   switch (parsed.kind) {
     case 'help':
       process.stdout.write(`${USAGE}\n`);

@@ -1,8 +1,12 @@
 // The --sarif output: SARIF 2.1.0 for CI code-scanning gates. One result per finding, located on the
 // transcript line it concerns: claimed-missing ranges, truncated summaries, non-reversible verdicts, checkpoints
 // whose coverage could not be checked, bad lines. The neutral statuses (nothing-to-check, unverifiable) are
-// never counted as claimed-missing.
+// never counted as claimed-missing. A file under the working directory is named relative to it, through the
+// `SRCROOT` base (as code scanning expects: run the check from the repository's root); any other file by its
+// absolute file:// URI.
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ArtifactLocation, Log, Result } from 'sarif';
 import type { CheckpointAnalysis } from '../core/model';
 import { formatRanges } from '../core/idRanges';
 import type { FileReport } from './checkFiles';
@@ -21,16 +25,22 @@ const RULES = [
 
 type RuleId = (typeof RULES)[number]['id'];
 
-interface SarifResult {
-  ruleId: RuleId;
-  level: 'error' | 'warning' | 'note';
-  message: { text: string };
-  locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; endLine?: number } } }[];
+type Level = 'error' | 'warning' | 'note';
+
+/** The base every relative artifact URI is resolved against. */
+const ROOT_BASE = 'SRCROOT';
+
+/** Where a transcript is, relative to `root` when it lies under it. */
+function artifactLocation(path: string, root: string): ArtifactLocation {
+  const absolute = resolve(root, path);
+  const inside = relative(root, absolute);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return { uri: pathToFileURL(absolute).href };
+  return { uri: inside.split(sep).map(encodeURIComponent).join('/'), uriBaseId: ROOT_BASE };
 }
 
-function result(ruleId: RuleId, level: SarifResult['level'], text: string, uri: string, startLine: number, endLine?: number): SarifResult {
+function result(ruleId: RuleId, level: Level, text: string, artifact: ArtifactLocation, startLine: number, endLine?: number): Result {
   const region = startLine > 0 ? { startLine, ...(endLine !== undefined && endLine > startLine ? { endLine } : {}) } : undefined;
-  return { ruleId, level, message: { text }, locations: [{ physicalLocation: { artifactLocation: { uri }, ...(region ? { region } : {}) } }] };
+  return { ruleId, level, message: { text }, locations: [{ physicalLocation: { artifactLocation: artifact, ...(region ? { region } : {}) } }] };
 }
 
 /** Why the checkpoint's coverage could not be checked, or undefined when it could. */
@@ -43,8 +53,8 @@ function unverifiableReason(cp: CheckpointAnalysis): string | undefined {
 }
 
 /** An unverifiable checkpoint gets CL006 instead of CL003: one result per cause. */
-function checkpointResults(cp: CheckpointAnalysis, uri: string): SarifResult[] {
-  const results: SarifResult[] = [];
+function checkpointResults(cp: CheckpointAnalysis, uri: ArtifactLocation): Result[] {
+  const results: Result[] = [];
   const missing = cp.counts['claimed-missing'];
   if (missing > 0) {
     results.push(result('CL001', 'warning', `${cp.summaryId}: ${missing} claimed turn${missing === 1 ? '' : 's'} not substantiated by the summary: ${formatRanges(cp.claimedMissingRanges.slice(0, 20))}`, uri, cp.line, cp.endLine));
@@ -61,25 +71,27 @@ function checkpointResults(cp: CheckpointAnalysis, uri: string): SarifResult[] {
   return results;
 }
 
-export function sarifReport(reports: FileReport[]): string {
-  const results: SarifResult[] = [];
+/** The SARIF log of `reports`; `root` (the working directory unless given) is the SRCROOT base. */
+export function sarifReport(reports: FileReport[], root = process.cwd()): string {
+  const results: Result[] = [];
   for (const report of reports) {
-    const uri = pathToFileURL(report.path).href;
+    const uri = artifactLocation(report.path, root);
     if (report.analysis === undefined) {
       results.push(result('CL005', 'error', report.error ?? 'could not be analysed', uri, 0));
       continue;
     }
     for (const cp of report.analysis.checkpoints) results.push(...checkpointResults(cp, uri));
     for (const problem of report.analysis.problems) {
-      const level = problem.severity === 'error' ? 'error' : problem.severity === 'warning' ? 'warning' : 'note';
+      const level: Level = problem.severity === 'error' ? 'error' : problem.severity === 'warning' ? 'warning' : 'note';
       results.push(result('CL004', level, problem.message, uri, problem.line));
     }
   }
-  const sarif = {
+  const sarif: Log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
       {
+        originalUriBaseIds: { [ROOT_BASE]: { uri: pathToFileURL(root.endsWith(sep) ? root : root + sep).href } },
         tool: {
           driver: {
             name: 'Compaction Lens',

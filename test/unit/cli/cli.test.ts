@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const root = resolve(__dirname, '../../../..');
@@ -102,8 +103,18 @@ describe('compaction-lens CLI (child process)', function () {
     assert.match(results[0].message.text, /S1: 40 claimed turns not substantiated by the summary: 380–419/);
     for (const r of results) {
       assert.equal(r.locations[0].physicalLocation.region.startLine, 421);
-      assert.ok(r.locations[0].physicalLocation.artifactLocation.uri.endsWith('/samples/incident.jsonl'));
+      assert.deepEqual(r.locations[0].physicalLocation.artifactLocation, { uri: 'samples/incident.jsonl', uriBaseId: 'SRCROOT' });
     }
+    assert.equal(sarif.runs[0].originalUriBaseIds.SRCROOT.uri, `${pathToFileURL(root).href}/`);
+  });
+
+  it('SARIF names a file outside the working directory by its absolute file:// URI, and escapes odd names', () => {
+    const outside = write('odd name #1.jsonl', [turn(0), JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: '', summary_budget: 10, covered: [0] })].join('\n') + '\n');
+    const located = JSON.parse(run('check', '--sarif', outside).stdout).runs[0].results[0].locations[0].physicalLocation.artifactLocation;
+    assert.deepEqual(located, { uri: pathToFileURL(outside).href });
+    const inside = spawnSync(process.execPath, [cli, 'check', '--sarif', basename(outside)], { cwd: dirname(outside), encoding: 'utf8' });
+    const relativeLocation = JSON.parse(inside.stdout).runs[0].results[0].locations[0].physicalLocation.artifactLocation;
+    assert.deepEqual(relativeLocation, { uri: 'odd%20name%20%231.jsonl', uriBaseId: 'SRCROOT' });
   });
 
   it('exits 0 when every checkpoint is reversible', () => {

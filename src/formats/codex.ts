@@ -2,18 +2,28 @@
 // {timestamp, type, payload}. Older rollouts (bare response items after a {id, timestamp, instructions} line, and
 // {"record_type":"state"} lines) are read too.
 //
-// Turns: every `response_item` (message, function_call, function_call_output, custom_tool_call and its output,
-// reasoning, web_search_call, local_shell_call), numbered 0, 1, 2… in log order. `event_msg` user_message and
-// agent_message repeat response items for the UI and are not turns (counting them would double every message).
-// Tokens are left to be counted: a token_count reports a whole request, which spans several items. An output item
-// `answers` the call item with the same `call_id` (function_call, custom_tool_call, local_shell_call).
+// Turns: every `response_item` (message, agent_message, function_call, function_call_output, custom_tool_call and
+// its output, reasoning, web_search_call, local_shell_call), numbered 0, 1, 2… in log order. `event_msg`
+// user_message and agent_message repeat response items for the UI and are not turns (counting them would double
+// every message); a `ghost_snapshot` item (a git snapshot for undo) is not a turn either. Tokens are left to be
+// counted: a token_count reports a whole request, which spans several items. An output item `answers` the call item
+// with the same `call_id` (function_call, custom_tool_call, local_shell_call).
 //
-// Checkpoints: each `compacted` line. Claimed = the items since the previous compaction that are not kept in its
-// `replacement_history` (a kept item is matched by content to the latest equal item not yet matched). Remote
-// compaction (replacement_history holding a {"type":"compaction","encrypted_content"} item) is opaque: the summary
-// cannot be read. recordedPrefixTokens = `info.last_token_usage.total_tokens` of the last token_count before the
-// compaction whose request had input (input_tokens > 0); the zero-input token_count Codex writes around a
-// compaction describes no request and is passed over.
+// Checkpoints: each `compacted` line, named by its `window_id` (repeated ids get "@line"), else C1, C2…. Claimed =
+// the items since the previous compaction that are not kept in its `replacement_history` (a kept message or
+// agent_message is matched by content to the latest equal item not yet matched; ghost_snapshot and compaction items
+// are not items of the log). When the line names its `previous_window_id`, "the previous compaction" is the one
+// whose `window_id` that is; a `previous_window_id` equal to `first_window_id` names the thread's first window (the
+// claim starts at the start of the file); one naming neither is a problem, and the claim falls back to the previous
+// compaction in log order. Opaque (the summary cannot be read): replacement_history holds a
+// {"type":"compaction","encrypted_content"} item (remote compaction), or `message` is empty and some kept item
+// carries `encrypted_content`. An empty `message` with nothing encrypted is an empty summary (the local-compaction
+// summary message in replacement_history, "Another language model started…", is used when there is one).
+// An `event_msg` `context_compacted` belongs to the compaction just before it, or to a later one with the same
+// timestamp; it is never a checkpoint itself, and one that belongs to none is a problem. recordedPrefixTokens =
+// `info.last_token_usage.total_tokens` of the last token_count before the compaction whose request had input
+// (input_tokens > 0); the zero-input token_count Codex writes around a compaction describes no request and is
+// passed over.
 
 import type { Checkpoint, Problem, RawLine, Role, Transcript, Turn } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
@@ -24,6 +34,7 @@ import { CallLinks, answeredIdsOf, callsOf } from './toolLinks';
 
 const ITEM_TYPES = new Set([
   'message',
+  'agent_message',
   'function_call',
   'function_call_output',
   'custom_tool_call',
@@ -35,8 +46,26 @@ const ITEM_TYPES = new Set([
   'tool_search_output',
 ]);
 const WRAPPER_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+/** Response items that are not turns and need no mention: a git snapshot Codex takes for undo. */
+const SILENT_ITEM_TYPES = new Set(['ghost_snapshot']);
+/** replacement_history items that hold the remote compaction's encrypted summary. */
+const COMPACTION_ITEM_TYPES = new Set(['compaction', 'compaction_summary']);
+/** The prefix Codex gives a local compaction's summary message (codex-rs templates/compact/summary_prefix.md). */
+const SUMMARY_PREFIX = 'Another language model started to solve this problem';
 
 export const OPAQUE_NOTE = 'summary is encrypted (remote compaction): coverage cannot be verified';
+
+/** A compaction read so far, for window links and context_compacted events. */
+interface CompactionMark {
+  checkpoint: Checkpoint;
+  line: number;
+  timestamp?: string;
+  /** turns.length at the compaction: where the next window's items start. */
+  turnsAt: number;
+  windowNumber?: number;
+  /** A context_compacted event was matched to it. */
+  event: boolean;
+}
 
 interface TokenMark {
   line: number;
@@ -44,10 +73,16 @@ interface TokenMark {
   window?: number;
 }
 
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 function itemRole(item: JsonObject): Role {
   switch (item.type) {
     case 'message':
       return item.role === 'user' ? 'user' : item.role === 'assistant' ? 'assistant' : 'system';
+    case 'agent_message':
+      return 'user'; // another agent's message, handed to this one as input
     case 'function_call_output':
     case 'custom_tool_call_output':
     case 'tool_search_output':
@@ -60,6 +95,7 @@ function itemRole(item: JsonObject): Role {
 function itemText(item: JsonObject): string {
   switch (item.type) {
     case 'message':
+    case 'agent_message':
       return textOf(item.content);
     case 'function_call':
       return toolCallText(item.name, item.arguments);
@@ -84,6 +120,7 @@ function itemText(item: JsonObject): string {
 
 function itemLabel(item: JsonObject): string {
   if (item.type === 'message') return `${String(item.role ?? 'message')} message`;
+  if (item.type === 'agent_message') return typeof item.author === 'string' && item.author !== '' ? `agent message from ${item.author}` : 'agent message';
   if (typeof item.name === 'string') return item.type === 'function_call' || item.type === 'custom_tool_call' ? item.name : `${item.name} output`;
   return String(item.type).replace(/_/g, ' ');
 }
@@ -91,6 +128,7 @@ function itemLabel(item: JsonObject): string {
 /** What makes two items "the same" when matching replacement_history against the log. */
 function itemKey(item: JsonObject): string {
   if (item.type === 'message') return `message\u0000${String(item.role)}\u0000${textOf(item.content)}`;
+  if (item.type === 'agent_message') return `agent_message\u0000${String(item.author)}\u0000${String(item.recipient)}\u0000${textOf(item.content)}`;
   const { type, ...rest } = item;
   return `${String(type)}\u0000${JSON.stringify(rest)}`;
 }
@@ -113,9 +151,15 @@ export class CodexReader extends RebuildingReader {
     const keys: string[] = [];
     const checkpoints: Checkpoint[] = [];
     const unknown = new Set<string>();
-    let segmentStart = 0;
     let lastTokens: TokenMark | undefined;
     const calls = new CallLinks();
+    const compactions: CompactionMark[] = [];
+    const windows = new Map<string, CompactionMark>(); // window_id → the latest compaction that opened it
+    const usedIds = new Set<string>();
+    // context_compacted events with no compaction before them, in order, and by timestamp (a later compaction with the
+    // same timestamp takes the first of them).
+    const waitingEvents: { line: number; matched: boolean }[] = [];
+    const waitingByTime = new Map<string, { line: number; matched: boolean }[]>();
 
     for (const { line, value } of this.lines.records) {
       const n = line.line;
@@ -134,10 +178,30 @@ export class CodexReader extends RebuildingReader {
         if (type === 'response_item') item = payload;
         else if (type === 'event_msg') {
           if (payload.type === 'token_count') lastTokens = this.tokenMark(payload, n) ?? lastTokens;
+          else if (payload.type === 'context_compacted') {
+            const previous = compactions[compactions.length - 1];
+            if (previous !== undefined && !previous.event) {
+              previous.event = true;
+              previous.checkpoint.notes?.push(`its context_compacted event is at line ${n}`);
+            } else {
+              const waiting = { line: n, matched: false };
+              waitingEvents.push(waiting);
+              const ts = nonEmpty(value.timestamp);
+              if (ts !== undefined) waitingByTime.set(ts, [...(waitingByTime.get(ts) ?? []), waiting]);
+            }
+          }
           continue;
         } else if (type === 'compacted') {
-          checkpoints.push(this.checkpointOf(payload, line, checkpoints.length, turns, keys, segmentStart, lastTokens, problems));
-          segmentStart = turns.length;
+          const mark = this.checkpointOf(payload, line, nonEmpty(value.timestamp), { turns, keys, compactions, windows, usedIds, lastTokens, problems });
+          // An event written before its compaction (same timestamp) belongs to it.
+          const sameTime = mark.timestamp !== undefined ? waitingByTime.get(mark.timestamp) : undefined;
+          const waiting = sameTime?.shift();
+          if (waiting !== undefined) {
+            waiting.matched = true;
+            mark.event = true;
+            mark.checkpoint.notes?.push(`its context_compacted event is at line ${waiting.line} (written before it, same timestamp)`);
+          }
+          checkpoints.push(mark.checkpoint);
           lastTokens = undefined;
           continue;
         } else continue; // session_meta, turn_context
@@ -157,6 +221,7 @@ export class CodexReader extends RebuildingReader {
         problems.push({ line: n, severity: 'warning', message: `line ${n} is a response item without a "type"; it was skipped.` });
         continue;
       }
+      if (SILENT_ITEM_TYPES.has(item.type)) continue;
       if (!ITEM_TYPES.has(item.type)) {
         const name = `response_item/${item.type}`;
         if (!unknown.has(name)) {
@@ -171,6 +236,14 @@ export class CodexReader extends RebuildingReader {
       if (answers !== undefined) turn.answers = answers;
       for (const call of callsOf(item)) calls.add(call.id, turn.id, call.text);
       turns.push(turn);
+    }
+    for (const e of waitingEvents) {
+      if (e.matched) continue;
+      problems.push({
+        line: e.line,
+        severity: 'info',
+        message: `line ${e.line}: a context_compacted event that belongs to no compaction (no compacted line just before it, nor a later one with its timestamp); it is not a checkpoint.`,
+      });
     }
     problems.sort((a, b) => a.line - b.line);
     return { format: this.format, turns, checkpoints, problems, lineCount: this.lines.lineCount };
@@ -187,41 +260,124 @@ export class CodexReader extends RebuildingReader {
   private checkpointOf(
     payload: JsonObject,
     line: RawLine,
-    k: number,
-    turns: Turn[],
-    keys: string[],
-    segmentStart: number,
-    tokens: TokenMark | undefined,
-    problems: Problem[],
-  ): Checkpoint {
+    timestamp: string | undefined,
+    state: {
+      turns: Turn[];
+      keys: string[];
+      compactions: CompactionMark[];
+      windows: Map<string, CompactionMark>;
+      usedIds: Set<string>;
+      lastTokens: TokenMark | undefined;
+      problems: Problem[];
+    },
+  ): CompactionMark {
+    const { turns, keys, compactions, windows, usedIds, problems } = state;
     const n = line.line;
-    const summaryId = typeof payload.window_id === 'string' && payload.window_id !== '' ? payload.window_id : `C${k + 1}`;
-    const message = typeof payload.message === 'string' ? payload.message : '';
+    const k = compactions.length;
     const notes: string[] = [];
-    const history = Array.isArray(payload.replacement_history) ? payload.replacement_history : undefined;
-    const opaque = history?.some((h) => isObject(h) && h.type === 'compaction' && h.encrypted_content !== undefined) ?? false;
 
+    // Name and window links.
+    const windowId = nonEmpty(payload.window_id);
+    const previousWindowId = nonEmpty(payload.previous_window_id);
+    const firstWindowId = nonEmpty(payload.first_window_id);
+    const windowNumber = typeof payload.window_number === 'number' && Number.isFinite(payload.window_number) ? payload.window_number : undefined;
+    let summaryId = windowId ?? `C${k + 1}`;
+    if (usedIds.has(summaryId)) {
+      const earlier = windowId !== undefined ? windows.get(windowId) : undefined;
+      if (earlier !== undefined) {
+        problems.push({ line: n, severity: 'info', message: `line ${n}: window_id ${windowId} was already used by the compaction at line ${earlier.line}; this one is shown as ${windowId}@${n}.` });
+      }
+      summaryId = `${summaryId}@${n}`;
+    }
+    usedIds.add(summaryId);
+
+    if (windowNumber !== undefined) notes.push(`window_number ${windowNumber}${windowId !== undefined ? `, window_id ${windowId}` : ''}`);
+    const previousInLog = compactions[k - 1];
+    let previous: CompactionMark | undefined = previousInLog;
+    let fromStart = false;
+    if (previousWindowId !== undefined) {
+      const named = windows.get(previousWindowId);
+      if (named !== undefined) {
+        previous = named;
+        notes.push(`previous window ${previousWindowId}: opened by the compaction at line ${named.line}; items since then are this compaction's`);
+        if (windowNumber !== undefined && named.windowNumber !== undefined && windowNumber !== named.windowNumber + 1) {
+          notes.push(`window_number ${windowNumber} does not follow its previous window's ${named.windowNumber}`);
+        }
+      } else if (previousWindowId === firstWindowId) {
+        previous = undefined;
+        fromStart = true;
+        notes.push(`previous window ${previousWindowId} is the thread's first window: items since the start are this compaction's`);
+      } else {
+        const fallback = previousInLog !== undefined ? `the compaction before it in the file (line ${previousInLog.line})` : 'the start of the file';
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: compaction ${summaryId} names previous_window_id ${previousWindowId}, which no earlier compaction in this file opened; its claimed items are counted from ${fallback}, which may be wrong if the file is incomplete or was rolled back.`,
+        });
+        notes.push(`previous_window_id ${previousWindowId} names no earlier compaction in this file: claimed items counted from ${fallback}`);
+      }
+    }
+    const segmentStart = fromStart || previous === undefined ? 0 : previous.turnsAt;
+    const since = segmentStart === 0 ? 'start' : 'previous compaction';
+
+    // The summary: the message, or an encrypted item of replacement_history.
+    let message = typeof payload.message === 'string' ? payload.message : '';
+    const history = Array.isArray(payload.replacement_history) ? payload.replacement_history : undefined;
+    let opaque = false;
+    let encryptedItem: string | undefined;
+    let summaryFromHistory = false;
+    if (history !== undefined) {
+      for (let i = 0; i < history.length; i++) {
+        const h = history[i];
+        if (!isObject(h)) continue;
+        const type = typeof h.type === 'string' ? h.type : undefined;
+        if (type !== undefined && COMPACTION_ITEM_TYPES.has(type) && h.encrypted_content !== undefined) opaque = true;
+        else if (encryptedItem === undefined && typeof h.encrypted_content === 'string' && h.encrypted_content !== '') encryptedItem = `${i + 1} (${type ?? 'with no type'})`;
+      }
+      if (!opaque && message.trim() === '') {
+        for (const h of history) {
+          if (isObject(h) && h.type === 'message' && h.role === 'user') {
+            const text = textOf(h.content);
+            if (text.trimStart().startsWith(SUMMARY_PREFIX)) {
+              message = text;
+              summaryFromHistory = true;
+            }
+          }
+        }
+        if (summaryFromHistory) notes.push('payload.message is empty: the summary is the local-compaction summary message kept in replacement_history');
+        else if (encryptedItem !== undefined) {
+          opaque = true;
+          notes.push(`payload.message is empty and replacement_history item ${encryptedItem} carries encrypted_content: the summary is presumably in it`);
+        }
+      }
+    }
+    if (!opaque && message.trim() === '' && !summaryFromHistory) {
+      notes.push('payload.message is empty and replacement_history holds no encrypted item: this compaction recorded no summary');
+    }
+
+    // Claimed: the items of this window not kept verbatim.
     const segment = turns.length - segmentStart;
     const kept = new Set<number>();
     if (history !== undefined) {
       let strays = 0;
+      // Each key's items of this window, in log order: a kept item takes the latest one not yet taken.
+      const byKey = new Map<string, number[]>();
+      for (let i = segmentStart; i < turns.length; i++) {
+        const list = byKey.get(keys[i]);
+        if (list === undefined) byKey.set(keys[i], [i]);
+        else list.push(i);
+      }
       for (const h of history) {
-        if (!isObject(h) || h.type === 'compaction') continue;
-        const key = itemKey(h);
-        let found = -1;
-        for (let i = turns.length - 1; i >= segmentStart; i--) {
-          if (!kept.has(i) && keys[i] === key) {
-            found = i;
-            break;
-          }
-        }
-        if (found === -1) strays++;
+        if (!isObject(h) || typeof h.type !== 'string' || !ITEM_TYPES.has(h.type)) continue; // compaction, ghost_snapshot…
+        if (summaryFromHistory && h.type === 'message' && textOf(h.content) === message) continue;
+        const found = byKey.get(itemKey(h))?.pop();
+        if (found === undefined) strays++;
         else kept.add(found);
       }
-      notes.push(`${kept.size} of the ${segment} items since the ${k === 0 ? 'start' : 'previous compaction'} are kept verbatim in replacement_history (matched by content) and are not claimed`);
+      notes.push(`${kept.size} of the ${segment} items since the ${since} are kept verbatim in replacement_history (matched by content) and are not claimed`);
       if (strays > 0) notes.push(`${strays} replacement_history item${strays === 1 ? '' : 's'} match${strays === 1 ? 'es' : ''} no earlier item (context re-injected after the compaction)`);
     } else {
-      notes.push(`no replacement_history recorded: every item since the ${k === 0 ? 'start' : 'previous compaction'} is claimed`);
+      notes.push(`no replacement_history recorded: every item since the ${since} is claimed`);
     }
     const claimedIds = [];
     for (let i = segmentStart; i < turns.length; i++) if (!kept.has(i)) claimedIds.push(turns[i].id);
@@ -230,8 +386,9 @@ export class CodexReader extends RebuildingReader {
       notes.unshift(OPAQUE_NOTE);
       problems.push({ line: n, severity: 'info', message: `line ${n}: compaction ${summaryId} was done remotely; its summary is encrypted, so whether it covers the ${claimedIds.length} claimed items cannot be verified.` });
     }
-    const checkpoint: Checkpoint = { summaryId, summary: message, claimedIds, span: lineSpan(line), turnsBefore: turns.length, notes };
+    const checkpoint: Checkpoint = { summaryId, summary: opaque ? (typeof payload.message === 'string' ? payload.message : '') : message, claimedIds, span: lineSpan(line), turnsBefore: turns.length, notes };
     if (opaque) checkpoint.opaque = true;
+    const tokens = state.lastTokens;
     if (tokens !== undefined) {
       checkpoint.recordedPrefixTokens = tokens.total;
       const window = tokens.window !== undefined ? `, model_context_window ${formatCount(tokens.window)}` : '';
@@ -241,6 +398,9 @@ export class CodexReader extends RebuildingReader {
       checkpoint.summaryBudget = this.context.defaultBudget;
       checkpoint.budgetAssumed = true;
     }
-    return checkpoint;
+    const mark: CompactionMark = { checkpoint, line: n, timestamp, turnsAt: turns.length, windowNumber, event: false };
+    compactions.push(mark);
+    if (windowId !== undefined) windows.set(windowId, mark);
+    return mark;
   }
 }

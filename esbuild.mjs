@@ -25,7 +25,7 @@ const builds = [
     outfile: 'dist/extension.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node18',
+    target: 'node20',
     external: ['vscode'],
   },
   {
@@ -34,7 +34,7 @@ const builds = [
     outfile: 'dist/cli.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node18',
+    target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
     define: { PACKAGE_VERSION: JSON.stringify(require('./package.json').version) },
   },
@@ -44,7 +44,7 @@ const builds = [
     outfile: 'dist/tokenWorker.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node18',
+    target: 'node20',
   },
   {
     ...common,

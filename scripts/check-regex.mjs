@@ -70,10 +70,10 @@ function parse(source, flags) {
       let look;
       let negative = false;
       if (peek('?:')) i += 2;
-      else if (peek('?=')) (look = 'ahead'), (i += 2);
-      else if (peek('?!')) (look = 'ahead'), (negative = true), (i += 2);
-      else if (peek('?<=')) (look = 'behind'), (i += 3);
-      else if (peek('?<!')) (look = 'behind'), (negative = true), (i += 3);
+      else if (peek('?=')) { look = 'ahead'; i += 2; }
+      else if (peek('?!')) { look = 'ahead'; negative = true; i += 2; }
+      else if (peek('?<=')) { look = 'behind'; i += 3; }
+      else if (peek('?<!')) { look = 'behind'; negative = true; i += 3; }
       else if (peek('?<')) i = source.indexOf('>', i) + 1;
       else if (peek('?')) i = source.indexOf(':', i) + 1; // modifiers, (?i:…)
       const alts = alternatives();
@@ -86,8 +86,8 @@ function parse(source, flags) {
       let depth = 1;
       while (i < source.length && depth > 0) {
         if (source[i] === '\\') i += 2;
-        else if (source[i] === '[' && flags.includes('v')) (depth++, i++);
-        else if (source[i] === ']') (depth--, i++);
+        else if (source[i] === '[' && flags.includes('v')) { depth++; i++; }
+        else if (source[i] === ']') { depth--; i++; }
         else i++;
       }
       return { kind: 'char', src: source.slice(start, i) };
@@ -128,9 +128,9 @@ function parse(source, flags) {
     let min = 1;
     let max = 1;
     const c = source[i];
-    if (c === '*') (min = 0), (max = INF), i++;
-    else if (c === '+') (min = 1), (max = INF), i++;
-    else if (c === '?') (min = 0), (max = 1), i++;
+    if (c === '*') { min = 0; max = INF; i++; }
+    else if (c === '+') { min = 1; max = INF; i++; }
+    else if (c === '?') { min = 0; max = 1; i++; }
     else if (c === '{') {
       const m = /^\{(\d+)(?:(,)(\d*))?\}/.exec(source.slice(i, i + 24));
       if (!m) return { min, max };
@@ -393,7 +393,7 @@ function srcOf(item) {
 // Files
 
 function* files(dir) {
-  let entries = [];
+  let entries;
   try {
     entries = readdirSync(dir);
   } catch {

@@ -59,6 +59,7 @@ function parseArgs(argv) {
           'node scripts/fuzz.mjs --reader R --seed N --only I [--dump FILE] [--shrink]\n' +
           'node scripts/fuzz.mjs --reader R --file TRANSCRIPT [--shrink] [--dump FILE]   (the checks on a file of your own)');
         process.exit(0);
+        break;
       default:
         throw new Error(`unknown option ${flag} (see --help)`);
     }

@@ -52,7 +52,6 @@ const parts = [
   '2. Work so far (turn: tracker tag handled):',
 ];
 for (let i = 0; i < KEPT; i += 1) {
-  const topic = topics[i % topics.length];
   parts.push(`- ${i}: ${anchorFor(i)}`);
 }
 // The summariser ran out of budget here: the sentence stops and sections 3 and 4 never come.

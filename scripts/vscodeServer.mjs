@@ -146,7 +146,7 @@ export async function startServer(runDir, options = {}) {
     return { url, port, pid: pgid, version, logFile, stop };
   } catch (error) {
     await stop();
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; see ${logFile}`);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; see ${logFile}`, { cause: error });
   }
 }
 

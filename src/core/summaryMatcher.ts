@@ -157,7 +157,7 @@ function proseWords(text: string): string[] {
     let j = i;
     while (j < n && !isSpace(text.charCodeAt(j))) j++;
     if (j > i) {
-      const token = text.slice(i, j).replace(/^["'`(\[*]+/, '').replace(/(?<!["'`)\],.;:!?*])["'`)\],.;:!?*]+$/, ''); // the trailing run starts after a non-member: linear
+      const token = text.slice(i, j).replace(/^["'`([*]+/, '').replace(/(?<!["'`)\],.;:!?*])["'`)\],.;:!?*]+$/, ''); // the trailing run starts after a non-member: linear
       if (/^[a-z]+(?:['’][a-z]+)?$/i.test(token)) out.push(...wordsOf(token));
       else if (out.length > 0 && out[out.length - 1] !== '\n') out.push('\n');
     }

@@ -104,7 +104,7 @@ function midClauseEnding(trimmed: string): string | undefined {
     if ((isListItem || isHeading || isPathOrUrl) && !(lastWord && DANGLING_WORDS.has(lastWord))) return undefined;
     return `ends mid-clause: “${quoteEnd(trimmed)}”`;
   }
-  if (/[,;:(\[{\-–—/\\&+=<“‘]/.test(last)) {
+  if (/[,;:([{\-–—/\\&+=<“‘]/.test(last)) {
     return `ends mid-clause: “${quoteEnd(trimmed)}”`;
   }
   return undefined;

@@ -213,13 +213,12 @@ export class WebviewHarness {
         'window.__cspViolations.push(e.violatedDirective + " blocked " + e.blockedURI + " " + (e.sample || "") + " at " + ' +
         'e.sourceFile + ":" + e.lineNumber + ":" + e.columnNumber)); })()',
     );
-    let host: FakeHost | undefined;
     const respond = (message: HostMessage): void => {
       page.evaluate('window.postMessage(' + JSON.stringify(message) + ', "*")').catch(() => undefined);
     };
-    host = new FakeHost(dataset, respond);
+    const host = new FakeHost(dataset, respond);
     host.restore = options.restore;
-    await page.exposeFunction('__clToHost', (json: string) => host!.handle(JSON.parse(json) as WebviewMessage));
+    await page.exposeFunction('__clToHost', (json: string) => host.handle(JSON.parse(json) as WebviewMessage));
     const query = new URLSearchParams({ theme: options.theme ?? 'dark' });
     if (options.initialState) query.set('state', JSON.stringify(options.initialState));
     await page.goto(`${this.origin}/?${query}`);

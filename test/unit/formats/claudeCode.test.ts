@@ -257,6 +257,71 @@ describe('formats/claudeCode: compaction shapes', () => {
     assert.equal(cp.truncationHints?.expectedLastSection, undefined);
   });
 
+  it('newer compactMetadata: postTokens is the recorded summary size when nothing was preserved; the rest are notes', () => {
+    const records = session().map((r) =>
+      r.uuid === 'b1'
+        ? { ...r, level: 'info', compactMetadata: { trigger: 'auto', preTokens: 1000, postTokens: 240, durationMs: 54116, cumulativeDroppedTokens: 113485, preCompactDiscoveredTools: ['mcp__a__x', 'mcp__b__y'] } }
+        : r,
+    );
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl', defaultBudget: 2048 }), jsonl(records));
+    const cp = t.checkpoints[0];
+    assert.deepEqual(cp.claimedIds, ['u1', 'msg_A', 'r1', 'r2', 'msg_B']); // parentUuid null, level: the walk is unchanged
+    assert.equal(cp.recordedSummaryTokens, 240);
+    assert.equal(cp.recordedPrefixTokens, 1000);
+    assert.deepEqual(cp.notes?.slice(0, 5), [
+      'preTokens 1,000 (recorded by Claude Code)',
+      'trigger: auto',
+      'the compaction took 54.1 s (durationMs)',
+      'cumulativeDroppedTokens 113,485 (tokens dropped by this session\'s compactions so far, recorded by Claude Code)',
+      '2 tools discovered before the compaction (preCompactDiscoveredTools)',
+    ]);
+    assert.ok(cp.notes?.includes('postTokens 240 (the conversation right after the compaction, recorded by Claude Code): taken as the summary\'s size'));
+    assert.deepEqual(t.problems, []);
+    assert.equal(analyze(t, { countTokens: (x) => x.length }).checkpoints[0].summaryTokens, 240);
+  });
+
+  it('newer preservedMessages {anchorUuid, uuids, allUuids}: the kept turns are uncovered, the anchor is the summary', () => {
+    const records = [
+      ...session(),
+      reply('a5', 'u2', 'msg_C', [{ type: 'text', text: 'Tests pass: 49 of 49.' }]),
+      user('u3', 'a5', 'commit it'),
+      reply('a6', 'u3', 'msg_D', [{ type: 'text', text: 'Committed as 1a2b3c.' }]),
+      boundary('b2', 'a6', {
+        trigger: 'manual',
+        preTokens: 500,
+        postTokens: 300,
+        preservedSegment: { headUuid: 'u3', anchorUuid: 'sum2', tailUuid: 'a6' },
+        preservedMessages: { anchorUuid: 'sum2', uuids: ['u3', 'a6'], allUuids: ['u3', 'a6', 'gone-1'] },
+      }, { parentUuid: null, level: 'info' }),
+      // parented elsewhere: found through the anchorUuid
+      summaryRec('sum2', 'a6', 'Summary: the tests pass (49 of 49) after the ERR_4107 fix in ledger.ts'),
+    ];
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl', defaultBudget: 2048 }), jsonl(records));
+    const cp = t.checkpoints[1];
+    assert.equal(cp.summary, 'Summary: the tests pass (49 of 49) after the ERR_4107 fix in ledger.ts');
+    assert.deepEqual(cp.claimedIds, ['u2', 'msg_C']);
+    assert.equal(cp.recordedSummaryTokens, undefined, 'postTokens includes the preserved messages');
+    assert.ok(cp.notes?.includes('2 turns kept verbatim after the summary (preserved) are not claimed'));
+    assert.ok(cp.notes?.includes('1 of the 3 preservedMessages uuids are not in this file'));
+    assert.ok(cp.notes?.some((n) => n.startsWith('postTokens 300') && n.includes('includes the preserved messages')));
+    assert.deepEqual(t.problems, []);
+    const a = analyze(t, { countTokens: (x) => x.length }).checkpoints[1];
+    const status = new Map(a.turns.map((r) => [r.id, r.status]));
+    assert.equal(status.get('u3'), 'uncovered');
+    assert.equal(status.get('msg_D'), 'uncovered');
+    // the same with preservedMessages alone (it supersedes preservedSegment)
+    const alone = records.map((r) => (r.uuid === 'b2' ? { ...r, compactMetadata: { trigger: 'manual', preservedMessages: { anchorUuid: 'sum2', uuids: ['u3', 'a6'] } } } : r));
+    assert.deepEqual(feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(alone)).checkpoints[1].claimedIds, ['u2', 'msg_C']);
+  });
+
+  it('a compaction summary marked isSidechain is not the main session\'s, and the warning says so', () => {
+    const records = session().map((r) => (r.uuid === 'sum1' ? { ...r, isSidechain: true } : r));
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(records));
+    assert.equal(t.checkpoints[0].summary, '');
+    assert.deepEqual(t.problems.map((p) => [p.line, p.severity]), [[12, 'warning'], [12, 'warning']]); // and: the summary has no readable text
+    assert.ok(t.problems.some((p) => /the compaction summary at line 13 is marked isSidechain/.test(p.message)));
+  });
+
   it('uses an acompact side file whose raw output has no closing </summary>', () => {
     const raw = `<analysis>thinking</analysis>\n<summary>\n1. Primary Request and Intent: fix ERR_4107\n9. Optional Next Step: run`;
     const side: SideFile = {
@@ -445,6 +510,41 @@ describe('formats/claudeCode: a checkpoint depends only on the records up to it 
       const cp = analyze(t, { countTokens: cheapTokens }).checkpoints[0];
       assert.match(t.checkpoints[0].unverifiable ?? '', /parent session b7cdaede/, `read up to line ${cut}`);
       assert.equal(cp.verdict, 'fail-closed', `read up to line ${cut}`);
+    }
+  });
+});
+
+describe('formats/claudeCode: the shape fixture of the corpus (shapes only, trimmed content)', function () {
+  before(function () {
+    requireCorpus(this);
+  });
+
+  /*
+   * jazzyalex/agent-sessions' stage0 claude fixture: every uuid after line 42 is "[trimmed for fixture]" and the
+   * numbers are 0, so only the shapes can be checked. Line 21: the boundary s4, whose logicalParentUuid s3 is a
+   * system record with no parent (the turns before it are sidechain records), and whose only summary (line 22) is
+   * marked isSidechain. Line 51: parentUuid null, logicalParentUuid, level, and every newer compactMetadata key;
+   * no summary record follows it. Neither checkpoint can be judged covered: both are fail-closed, nothing vacuous.
+   */
+  it('shape-fixtures/agent-sessions-small.jsonl: newer compactMetadata keys read, nothing claimed, nothing vacuous', () => {
+    const t = feed(new ClaudeCodeReader({ fileName: 'agent-sessions-small.jsonl', defaultBudget: 20000 }), corpusBytes(join('claude-code', 'shape-fixtures', 'agent-sessions-small.jsonl')));
+    assert.deepEqual(t.checkpoints.map((c) => [c.span.startLine, c.claimedIds.length, c.summary]), [[21, 0, ''], [51, 0, '']]);
+    const [s4, last] = t.checkpoints;
+    assert.equal(s4.recordedPrefixTokens, 120000);
+    assert.ok(s4.notes?.includes('the chain from logicalParentUuid s3 holds no turn of this session: nothing is claimed'));
+    assert.ok(last.notes?.includes('11 tools discovered before the compaction (preCompactDiscoveredTools)'));
+    assert.ok(last.notes?.includes('1 turn kept verbatim after the summary (preserved) is not claimed'));
+    assert.ok(last.notes?.includes('postTokens 0 recorded: not a usable size, the summary is counted'));
+    assert.equal(last.recordedSummaryTokens, undefined);
+    const warnings = t.problems.filter((p) => p.severity !== 'info');
+    // per boundary: no summary record of this session, and so no readable summary text
+    assert.deepEqual(warnings.map((p) => p.line), [21, 21, 51, 51]);
+    assert.ok(warnings.some((p) => /line 22 is marked isSidechain/.test(p.message)));
+    assert.ok(!t.problems.some((p) => /compactMetadata|preserved|postTokens|record type (ai-title|mode|permission-mode|worktree-state)\b/.test(p.message)));
+    for (const cp of analyze(t, { countTokens: cheapTokens }).checkpoints) {
+      assert.equal(cp.verdict, 'fail-closed');
+      assert.equal(cp.counts.covered, 0);
+      assert.deepEqual(cp.safeCovered, []);
     }
   });
 });

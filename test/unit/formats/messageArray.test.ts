@@ -1,6 +1,7 @@
 // Tests of the plain message-array reader with hand-written arrays (OpenAI chat, Anthropic messages, OpenAI
 // Responses items), and a fuzz test.
 import assert from 'node:assert/strict';
+import { analyze } from '../../../src/core/analyze';
 import { MessageArrayReader } from '../../../src/formats/messageArray';
 import { feed, feedAppending } from './feedLines';
 import { fuzzReader } from './fuzz';
@@ -108,6 +109,40 @@ describe('formats/message-array', () => {
     for (const cut of [2, 3]) {
       assert.deepEqual(feedAppending(new MessageArrayReader({ fileName: 'items.jsonl' }), text, cut).turns.map((turn) => turn.answers), t.turns.map((turn) => turn.answers), `cut after line ${cut}`);
     }
+  });
+
+  it('an exported Claude Code session in OpenAI chat form: [compact_boundary] then "This session is being continued…" (pinned)', () => {
+    // Pins the reader's behaviour as it is: the summary is recognised by its opening words and claims every message
+    // before it, the [compact_boundary] marker included (it is read as a system turn, like any system message).
+    const summary =
+      'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n' +
+      'Summary:\n1. Primary Request and Intent: fix ERR_4107 in src/ledger.ts\n9. Optional Next Step: run npm test\n' +
+      'Please continue the conversation from where we left off without asking the user any further questions.';
+    const exported = [
+      { role: 'user', content: 'Fix ERR_4107 in src/ledger.ts' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Read', arguments: '{"file_path":"src/ledger.ts"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'export function post() { throw ERR_4107 }' },
+      { role: 'assistant', content: 'Fixed ERR_4107 in src/ledger.ts.' },
+      { role: 'system', content: '[compact_boundary] Conversation compacted (trigger: auto, preTokens: 167094)' },
+      { role: 'user', content: summary },
+      { role: 'user', content: 'now run npm test' },
+    ];
+    const t = feed(new MessageArrayReader({ fileName: 'exported.json', defaultBudget: 20000 }), JSON.stringify(exported, null, 2));
+    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [[0, 'user'], [1, 'assistant'], [2, 'tool'], [3, 'assistant'], [4, 'system'], [6, 'user']]);
+    assert.equal(t.checkpoints.length, 1);
+    const cp = t.checkpoints[0];
+    assert.equal(cp.summaryId, 'message 5');
+    assert.equal(cp.summary, summary);
+    assert.equal(cp.opaque, undefined);
+    assert.deepEqual(cp.claimedIds, [0, 1, 2, 3, 4]);
+    assert.equal(cp.turnsBefore, 5);
+    assert.deepEqual(cp.truncationHints, { expectedLastSection: 9 });
+    assert.ok(cp.notes?.[0].startsWith('a summary message (opens with "This session is being continued from a previous conversation")'));
+    assert.deepEqual(t.problems, []);
+    const a = analyze(t, { countTokens: (x) => Math.ceil(x.length / 4) }).checkpoints[0];
+    assert.equal(a.truncation.truncated, false);
+    assert.deepEqual(a.turns.map((r) => r.status), ['covered', 'nothing-to-check', 'covered', 'covered', 'claimed-missing']);
+    assert.equal(a.verdict, 'conditional');
   });
 
   it('a JSON document that is not a message array is a problem', () => {

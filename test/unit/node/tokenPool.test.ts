@@ -17,6 +17,15 @@ import { skipWithoutShared } from '../../sharedFolder';
 const CORPUS = resolve(__dirname, '../../../../../shared/corpus/claude-code');
 const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
 
+/** Resolves as soon as `condition` holds; fails the test with `what` if it never does within 10 s. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 function mixedTexts(): string[] {
   const prose = 'The summariser dropped turns 380–419; the pointer set still claims them. ';
   const code = 'export function f(x: number): number {\n  return x * 2; // doubled\n}\n';
@@ -136,8 +145,7 @@ describe('node/tokenPool', function () {
   it('dispose ends the workers and rejects the counts still running, and every later count', async () => {
     const own = new TokenPool({ maxWorkers: 2, maxBatchBytes: 16 * 1024, spawnBytes: 0 });
     const running = own.count(Array.from({ length: 100 }, () => mixedTexts()[5]), 'o200k_base');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(own.workerCount > 0, 'workers were started');
+    await until(() => own.workerCount > 0, 'workers were started');
     own.dispose();
     await assert.rejects(running, /disposed/);
     assert.equal(own.workerCount, 0);
@@ -149,8 +157,7 @@ describe('node/tokenPool', function () {
     try {
       assert.deepEqual(await own.count(['one two'], 'o200k_base'), [direct('one two')]);
       assert.equal(own.workerCount, 1);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      assert.equal(own.workerCount, 0);
+      await until(() => own.workerCount === 0, 'the idle worker was ended');
       assert.deepEqual(await own.count(['three'], 'o200k_base'), [direct('three')], 'a new worker is spawned');
     } finally {
       own.dispose();

@@ -173,9 +173,11 @@ describe('core/reference agrees with the note\'s Python sketch', function () {
     assert.ok(errors > 20 && errors < 380, `errors in ${errors} of 400 cases`);
   });
 
-  it('on random cases (fresh seed each run)', () => {
-    const cases = fc.sample(caseArb, 200);
+  // A fresh seed each run, printed on failure; FC_SEED=N replays one.
+  const freshSeed = process.env.FC_SEED !== undefined ? Number(process.env.FC_SEED) : Math.floor(Math.random() * 2 ** 31);
+  it('on random cases (fresh seed each run; FC_SEED=N replays a failure)', () => {
+    const cases = fc.sample(caseArb, { numRuns: 200, seed: freshSeed });
     const py = runPython(cases);
-    cases.forEach((c, i) => assert.deepEqual(runTs(c), py[i], `case ${i}: ${JSON.stringify(c)}`));
+    cases.forEach((c, i) => assert.deepEqual(runTs(c), py[i], `case ${i} of seed ${freshSeed} (replay: FC_SEED=${freshSeed}): ${JSON.stringify(c)}`));
   });
 });

@@ -101,6 +101,7 @@ export type FormatId =
   | 'codex'
   | 'openhands'
   | 'langchain'
+  | 'pi'
   | 'message-array';
 
 export interface Transcript {

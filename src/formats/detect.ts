@@ -33,6 +33,27 @@ function isOpenHandsEvent(value: unknown): boolean {
   return (typeof value.action === 'string' || typeof value.observation === 'string') && 'source' in value;
 }
 
+/**
+ * A pi coding-agent session entry (badlogic/pi-mono): its `session` header, a `message` entry wrapping a message
+ * with a role, a `compaction` naming its first kept entry, or a model / thinking-level change.
+ */
+function isPiEntry(value: JsonObject): boolean {
+  switch (value.type) {
+    case 'session':
+      return typeof value.id === 'string' && ('cwd' in value || 'version' in value);
+    case 'message':
+      return isObject(value.message) && typeof value.message.role === 'string';
+    case 'compaction':
+      return typeof value.summary === 'string' && ('firstKeptEntryIndex' in value || 'firstKeptEntryId' in value);
+    case 'model_change':
+      return 'modelId' in value;
+    case 'thinking_level_change':
+      return 'thinkingLevel' in value;
+    default:
+      return false;
+  }
+}
+
 /** Classifies one parsed record; undefined when it says nothing. */
 function classify(value: unknown, fileName: string): FormatId | undefined {
   if (Array.isArray(value)) {
@@ -50,6 +71,7 @@ function classify(value: unknown, fileName: string): FormatId | undefined {
   if (type === 'turn' || type === 'checkpoint') return 'canonical';
   if (typeof type === 'string' && CODEX_WRAPPERS.has(type) && 'payload' in value) return 'codex';
   if (typeof type === 'string' && CLAUDE_TYPES.has(type) && ('sessionId' in value || 'uuid' in value || 'leafUuid' in value || 'messageId' in value)) return 'claude-code';
+  if (isPiEntry(value)) return 'pi';
   if (isOpenHandsEvent(value)) return 'openhands';
   if (Array.isArray(value.history) && ('instance_id' in value || value.history.some(isOpenHandsEvent))) return 'openhands';
   if ('running_summary' in value) return 'langchain';
@@ -102,8 +124,9 @@ export function detectFormat(firstLines: string[], fileName: string): FormatId |
   }
   if (votes.size > 0) {
     // Strong formats first: one record of theirs is conclusive.
-    // (a LangChain/Letta message is also message-like, so langchain outranks message-array)
-    for (const format of ['canonical', 'codex', 'claude-code', 'openhands', 'langchain'] as FormatId[]) {
+    // (a LangChain/Letta message is also message-like, so langchain outranks message-array; a pi `message` entry
+    // looks like a Responses message item, so pi does too)
+    for (const format of ['canonical', 'codex', 'claude-code', 'openhands', 'langchain', 'pi'] as FormatId[]) {
       if (votes.has(format)) return format;
     }
     return 'message-array';

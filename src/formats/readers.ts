@@ -6,6 +6,7 @@ import { CodexReader } from './codex';
 import { LangChainReader } from './langchain';
 import { MessageArrayReader } from './messageArray';
 import { OpenHandsReader } from './openHands';
+import { PiReader } from './pi';
 
 export interface FormatInfo {
   id: FormatId;
@@ -19,6 +20,7 @@ export const FORMATS: readonly FormatInfo[] = [
   { id: 'codex', name: 'Codex CLI rollout JSONL' },
   { id: 'openhands', name: 'OpenHands events (JSON or JSONL)' },
   { id: 'langchain', name: 'LangMem / LangChain / Letta state or messages' },
+  { id: 'pi', name: 'pi coding-agent session JSONL' },
   { id: 'message-array', name: 'OpenAI / Anthropic message array (JSON or JSONL)' },
 ];
 
@@ -38,6 +40,8 @@ export function createReader(format: FormatId, context: ReaderContext): Transcri
       return new OpenHandsReader(context);
     case 'langchain':
       return new LangChainReader(context);
+    case 'pi':
+      return new PiReader(context);
     case 'message-array':
       return new MessageArrayReader(context);
     default:

@@ -29,6 +29,7 @@ describe('formats/detect: the corpus', () => {
     ['codex/localpush-2026-02-23-manifest.json', undefined],
     ['openhands/basic.json', 'openhands'],
     ['openhands/multi_swe_bench-output.jsonl', 'openhands'],
+    ['pi/before-compaction.jsonl.gz', 'pi'],
   ];
   for (const [file, expected] of cases) {
     it(`${file} -> ${expected ?? 'not a transcript'}`, () => {
@@ -53,6 +54,13 @@ describe('formats/detect: samples', () => {
     ['OpenAI chat', ['[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]'], 'message-array'],
     ['Anthropic request', ['{', '  "model": "claude",', '  "messages": [', '    {"role": "user", "content": "hi"}'], 'message-array'],
     ['chat JSONL', ['{"role":"user","content":"hi"}', '{"role":"assistant","content":"yo"}'], 'message-array'],
+    ['pi session header', ['{"type":"session","id":"ffae836b","timestamp":"2025-12-09T00:53:29.825Z","cwd":"/work"}'], 'pi'],
+    ['pi v3 header', ['{"type":"session","version":3,"id":"u","timestamp":"t","cwd":"/w"}'], 'pi'],
+    // without the header (a window of a session), message entries alone must still outrank message-array
+    ['pi message entries', ['{"type":"message","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}', '{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}'], 'pi'],
+    ['pi compaction (v1)', ['{"type":"compaction","timestamp":"t","summary":"s","firstKeptEntryIndex":3,"tokensBefore":9}'], 'pi'],
+    ['pi compaction (v2+)', ['{"type":"compaction","id":"c","parentId":"b","timestamp":"t","summary":"s","firstKeptEntryId":"a","tokensBefore":9}'], 'pi'],
+    ['Anthropic compaction item', ['[{"type":"compaction","content":"summary"}]'], 'message-array'],
     ['plain text', ['hello world', 'this is not JSON'], undefined],
     ['empty', [''], undefined],
     ['unrelated JSON', ['{"name":"package","version":"1.0.0"}'], undefined],

@@ -139,7 +139,7 @@ function checkNumber(key: string, value: unknown, range: NumberRange, fallback: 
   return fallback;
 }
 
-const FORMAT_IDS: readonly FormatId[] = ['canonical', 'claude-code', 'codex', 'openhands', 'langchain', 'message-array'];
+const FORMAT_IDS: readonly FormatId[] = ['canonical', 'claude-code', 'codex', 'openhands', 'langchain', 'pi', 'message-array'];
 
 function checkBudgets(value: unknown, warn: SettingsWarn): Partial<Record<FormatId, number>> {
   const budgets: Partial<Record<FormatId, number>> = { ...DEFAULT_SUMMARY_BUDGETS };

@@ -198,6 +198,58 @@ function langChainSeeds(): Seed[] {
   ];
 }
 
+function piSeeds(): Seed[] {
+  const header = (extra: Rec = {}) => ({ type: 'session', id: 'ffae836b', timestamp: '2025-12-09T00:53:29.825Z', cwd: '/work/ledger', provider: 'anthropic', modelId: 'claude-opus-4-5', ...extra });
+  const message = (message: Rec, extra: Rec = {}) => ({ type: 'message', timestamp: '2025-12-09T00:54:00.000Z', ...extra, message });
+  const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] });
+  const call = (id: string, name: string, args: Rec, text = '') => ({ role: 'assistant', content: [{ type: 'thinking', thinking: 'plan' }, ...(text ? [{ type: 'text', text }] : []), { type: 'toolCall', id, name, arguments: args }], stopReason: 'toolUse' });
+  const result = (id: string, name: string, text: string, isError = false) => ({ role: 'toolResult', toolCallId: id, toolName: name, content: [{ type: 'text', text }], isError });
+  const reply = (text: string) => ({ role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' });
+  const SUMMARY = '# Context Checkpoint: ledger\n\n## Goal\nFix ERR_4107 in src/ledger.ts (retryPost).\n\n## Commands\n- `npm test` - 49 tests';
+  // Version 1: no ids; firstKeptEntryIndex counts entries from the header (entry 0).
+  const v1 = [
+    header(),
+    message(user('Fix ERR_4107 in src/ledger.ts')),
+    message(call('t1', 'read', { path: 'src/ledger.ts' }, 'Reading it.')),
+    message(result('t1', 'read', 'export function post() { throw new LedgerError("ERR_4107") }')),
+    { type: 'model_change', timestamp: 't', provider: 'anthropic', modelId: 'claude-sonnet-4-5' },
+    message(call('t2', 'edit', { path: 'src/ledger.ts', oldText: 'throw', newText: 'return retryPost(entry)' })),
+    message(result('t2', 'edit', 'Successfully replaced text in src/ledger.ts.')),
+    message(reply('Fixed ERR_4107 with retryPost.')),
+    message(user('now run the tests')),
+    message(call('t3', 'bash', { command: 'npm test' })),
+    message(result('t3', 'bash', '49 passing')),
+    { type: 'compaction', timestamp: 't', summary: SUMMARY, firstKeptEntryIndex: 8, tokensBefore: 1200 },
+    message(user('ok, commit it')),
+    { type: 'thinking_level_change', timestamp: 't', thinkingLevel: 'high' },
+    message({ role: 'bashExecution', command: 'git status', output: 'modified: src/ledger.ts', exitCode: 0, cancelled: false, truncated: false }),
+    { type: 'compaction', timestamp: 't', summary: SUMMARY + '\n- committed', firstKeptEntryIndex: 12, tokensBefore: 1500 },
+  ];
+  // Version 3: ids and parentIds (a tree), firstKeptEntryId; the first reply has an abandoned sibling branch.
+  let parent: string | null = null;
+  const entry = (id: string, record: Rec, from: string | null = parent): Rec => {
+    parent = id;
+    return { ...record, id, parentId: from };
+  };
+  const v3 = [
+    header({ version: 3 }),
+    entry('a1', message(user('Fix ERR_4107 in src/ledger.ts'))),
+    entry('a2', message(reply('Try a retry loop?'))),
+    entry('b2', message(reply('Use retryPost in src/ledger.ts.')), 'a1'),
+    entry('b3', message(call('t1', 'edit', { path: 'src/ledger.ts', oldText: 'throw', newText: 'return retryPost(entry)' }))),
+    entry('b4', message(result('t1', 'edit', 'Successfully replaced text in src/ledger.ts.'))),
+    entry('b5', message(user('run the tests'))),
+    entry('b6', message(call('t2', 'bash', { command: 'npm test' }))),
+    entry('b7', message(result('t2', 'bash', 'ERR_4107: 1 failing', true))),
+    entry('c1', { type: 'compaction', timestamp: 't', summary: SUMMARY, firstKeptEntryId: 'b5', tokensBefore: 900 }),
+    entry('b8', message(reply('One test still fails.'))),
+  ];
+  return [
+    { name: 'fixture:pi-v1.jsonl', format: 'pi', fileName: 'pi-v1.jsonl', bytes: jsonl(v1), weight: 3 },
+    { name: 'fixture:pi-v3.jsonl', format: 'pi', fileName: 'pi-v3.jsonl', bytes: jsonl(v3), weight: 2 },
+  ];
+}
+
 function messageArraySeeds(): Seed[] {
   const chat = [
     { role: 'system', content: 'You are helpful.' },
@@ -237,7 +289,7 @@ function messageArraySeeds(): Seed[] {
 
 /** The project's own seeds: one set of fixtures per format, and samples/incident.jsonl when `root` holds it. */
 export function fixtureSeeds(root?: string): Seed[] {
-  const seeds = [...canonicalSeeds(), ...claudeCodeSeeds(), ...codexSeeds(), ...openHandsSeeds(), ...langChainSeeds(), ...messageArraySeeds()];
+  const seeds = [...canonicalSeeds(), ...claudeCodeSeeds(), ...codexSeeds(), ...openHandsSeeds(), ...langChainSeeds(), ...piSeeds(), ...messageArraySeeds()];
   const incident = root === undefined ? undefined : join(root, 'samples', 'incident.jsonl');
   if (incident !== undefined && existsSync(incident)) {
     seeds.push({ name: 'samples/incident.jsonl', format: 'canonical', fileName: 'incident.jsonl', bytes: readFileSync(incident), weight: 0.5 });
@@ -265,7 +317,7 @@ const CORPUS_FILES: readonly [string, FormatId][] = [
   ['openhands/basic.json', 'openhands'],
   ['openhands/multi_swe_bench-output.jsonl', 'openhands'],
   ['letta/lettabot-builder.af', 'langchain'],
-  ['pi/before-compaction.jsonl.gz', 'message-array'],
+  ['pi/before-compaction.jsonl.gz', 'pi'],
 ];
 
 function parses(line: string): boolean {

@@ -80,7 +80,8 @@ async function readHead(path: string): Promise<Buffer> {
   }
 }
 
-function isGzip(head: Buffer): boolean {
+/** True when `head` starts with the gzip magic bytes (how a compressed transcript is told, whatever its name). */
+export function isGzip(head: Buffer): boolean {
   return head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
 }
 
@@ -118,6 +119,35 @@ function parsesAsJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The decompression limits of OpenOptions (and what the user calls them), shared with decompressedText.ts. */
+export type InflateLimits = Pick<OpenOptions, 'maxInflatedBytes' | 'maxInflateRatio' | 'limitNames'>;
+
+/**
+ * The problem that stops decompressing `path` at `line` (the first line not yet complete), when `inflated` bytes
+ * have come out of `compressed` bytes of gzip data and that is past a limit; undefined while within them.
+ */
+export function inflationLimitProblem(path: string, inflated: number, compressed: number, line: number, limits: InflateLimits): Problem | undefined {
+  const name = basename(path);
+  const maxBytes = positive(limits.maxInflatedBytes) ?? DEFAULT_MAX_INFLATED_BYTES;
+  if (inflated > maxBytes) {
+    return {
+      line,
+      severity: 'error',
+      message: `decompression stopped at line ${line}: ${name} inflates to more than ${formatBytes(maxBytes)}, the limit for a compressed transcript (${limits.limitNames?.maxInflatedBytes ?? 'maxInflatedBytes'}), so only the lines before were read and analysed. If the transcript really is this large, decompress it (gunzip -k) and open the .jsonl, or raise the limit; if it should not be, the file may be a decompression bomb.`,
+    };
+  }
+  const maxRatio = positive(limits.maxInflateRatio) ?? DEFAULT_MAX_INFLATE_RATIO;
+  const consumed = Math.max(1, compressed);
+  if (inflated >= INFLATE_RATIO_FLOOR && inflated > maxRatio * consumed) {
+    return {
+      line,
+      severity: 'error',
+      message: `decompression stopped at line ${line}: ${name} inflated to ${formatBytes(inflated)} from ${formatBytes(consumed)} of compressed data, more than ${maxRatio} times its size (the limit, ${limits.limitNames?.maxInflateRatio ?? 'maxInflateRatio'}). Transcripts compress about 5 to 30 times; this is what a decompression bomb does, so only the lines before were read and analysed. If it is a genuine transcript, decompress it (gunzip -k) and open the .jsonl, or raise the limit.`,
+    };
+  }
+  return undefined;
 }
 
 export class TranscriptFile {
@@ -196,6 +226,11 @@ export class TranscriptFile {
       throw new UnusableTranscriptError(`${path} has no usable records (read as ${format}).${why}`, path);
     }
     return file;
+  }
+
+  /** True when the file is gzip-compressed (decided by its first bytes when it was opened). */
+  get compressed(): boolean {
+    return this.gzip;
   }
 
   /** The transcript as read so far. */
@@ -348,25 +383,7 @@ export class TranscriptFile {
 
   /** The problem that stops decompression, when `inflated` bytes out of the gzip stream are past a limit. */
   private inflationLimitProblem(inflated: number, gunzip: Gunzip, line: number): Problem | undefined {
-    const name = basename(this.path);
-    const maxBytes = positive(this.options.maxInflatedBytes) ?? DEFAULT_MAX_INFLATED_BYTES;
-    if (inflated > maxBytes) {
-      return {
-        line,
-        severity: 'error',
-        message: `decompression stopped at line ${line}: ${name} inflates to more than ${formatBytes(maxBytes)}, the limit for a compressed transcript (${this.options.limitNames?.maxInflatedBytes ?? 'maxInflatedBytes'}), so only the lines before were read and analysed. If the transcript really is this large, decompress it (gunzip -k) and open the .jsonl, or raise the limit; if it should not be, the file may be a decompression bomb.`,
-      };
-    }
-    const maxRatio = positive(this.options.maxInflateRatio) ?? DEFAULT_MAX_INFLATE_RATIO;
-    const compressed = Math.max(1, gunzip.bytesWritten);
-    if (inflated >= INFLATE_RATIO_FLOOR && inflated > maxRatio * compressed) {
-      return {
-        line,
-        severity: 'error',
-        message: `decompression stopped at line ${line}: ${name} inflated to ${formatBytes(inflated)} from ${formatBytes(compressed)} of compressed data, more than ${maxRatio} times its size (the limit, ${this.options.limitNames?.maxInflateRatio ?? 'maxInflateRatio'}). Transcripts compress about 5 to 30 times; this is what a decompression bomb does, so only the lines before were read and analysed. If it is a genuine transcript, decompress it (gunzip -k) and open the .jsonl, or raise the limit.`,
-      };
-    }
-    return undefined;
+    return inflationLimitProblem(this.path, inflated, gunzip.bytesWritten, line, this.options);
   }
 
   private composeSnapshot(): Transcript {

@@ -1,0 +1,88 @@
+// The text of a gzip-compressed transcript, decompressed for the editor's read-only view of it
+// (extension/decompressedDocument.ts), with the same lines as the reader sees: line n of the text is line n of
+// the records' SourceSpans. Decompression stops at the same limits as TranscriptFile's (inflationLimitProblem,
+// maxInflatedBytes and maxInflateRatio), at the same line, and the text then ends with one line saying why.
+// Never writes to the file; keeps one copy of the text (decoded chunk by chunk, joined once).
+
+import { constants as bufferConstants } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
+import { TextDecoder } from 'node:util';
+import { createGunzip } from 'node:zlib';
+import { textEncodingOf } from './inputKind';
+import { inflationLimitProblem, isGzip, type InflateLimits } from './transcriptFile';
+
+export interface DecompressedText {
+  text: string;
+  /** Why the text stops before the end of the archive (a limit, a damaged archive); its last line says so too. */
+  stopped?: string;
+}
+
+/** Longest text returned: a JavaScript string cannot be longer (about 512 M characters in V8), whatever the limits. */
+const MAX_TEXT_CHARS = bufferConstants.MAX_STRING_LENGTH - 4096;
+
+function newlines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/**
+ * Decompresses the gzip file at `path` to text (UTF-8, or UTF-16 announced by a byte-order mark; a byte-order
+ * mark is dropped, as the editor drops it from files). Throws when the file is not gzip-compressed or cannot be
+ * read at all; a limit or damage past the start gives the lines before and a last line saying why.
+ */
+export async function readDecompressedText(path: string, limits: InflateLimits & { signal?: AbortSignal }): Promise<DecompressedText> {
+  const handle = await openFile(path, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    await handle.read(head, 0, 2, 0);
+    if (!isGzip(head)) throw new Error(`${path} is not gzip-compressed`);
+  } finally {
+    await handle.close();
+  }
+  // The same streams as TranscriptFile's read of a gzip file, so the chunks (and a limit's line) are the same.
+  const raw = createReadStream(path);
+  const gunzip = createGunzip();
+  const stream = raw.pipe(gunzip);
+  const pieces: string[] = [];
+  let decoder: TextDecoder | undefined;
+  let inflated = 0;
+  let chars = 0;
+  /** The line the next piece of text starts in (1-based): the first line not yet complete. */
+  let line = 1;
+  let stopped: string | undefined;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (limits.signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+      inflated += chunk.length;
+      const limit = inflationLimitProblem(path, inflated, gunzip.bytesWritten, line, limits);
+      if (limit) {
+        stopped = limit.message;
+        break;
+      }
+      decoder ??= new TextDecoder(textEncodingOf(chunk));
+      const piece = decoder.decode(chunk, { stream: true });
+      if (chars + piece.length > MAX_TEXT_CHARS) {
+        stopped = `the view stops at line ${line}: the decompressed text is longer than an editor document can hold here (${MAX_TEXT_CHARS.toLocaleString('en-US')} characters). Decompress the file (gunzip -k) to see the rest.`;
+        break;
+      }
+      pieces.push(piece);
+      chars += piece.length;
+      line += newlines(piece);
+    }
+    if (!stopped && decoder) pieces.push(decoder.decode());
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    stopped = `reading stopped at line ${line}: ${(error as Error).message}. The file may be damaged; the lines before are shown.`;
+  } finally {
+    raw.destroy();
+    stream.destroy();
+  }
+  let text = pieces.join('');
+  pieces.length = 0;
+  if (stopped === undefined) return { text };
+  // The line being decompressed was cut: it is left out, as the reader leaves it out, and the note takes its place.
+  text = text.slice(0, text.lastIndexOf('\n') + 1);
+  return { text: `${text}[Compaction Lens] ${stopped}\n`, stopped };
+}

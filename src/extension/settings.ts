@@ -54,6 +54,7 @@ export const SECTION = 'compactionLens';
 
 export const DEFAULT_TRANSCRIPT_GLOBS = [
   '**/*.jsonl',
+  '**/*.jsonl.gz',
   '**/*.json',
   '!**/node_modules/**',
   '!**/.git/**',

@@ -172,6 +172,12 @@ describe('settings in the manifest', () => {
     }
   });
 
+  it('states the transcript globs the code falls back to, .jsonl.gz among them', () => {
+    const globs = manifest().contributes.configuration.properties['compactionLens.transcriptGlobs'].default;
+    assert.deepEqual(globs, DEFAULT_TRANSCRIPT_GLOBS);
+    assert.ok(DEFAULT_TRANSCRIPT_GLOBS.includes('**/*.jsonl.gz'));
+  });
+
   it('restricts every setting that can soften a verdict or widen a scan in untrusted workspaces', () => {
     const { capabilities, contributes } = manifest();
     assert.equal(capabilities.untrustedWorkspaces.supported, 'limited', 'restrictedConfigurations applies only with "limited"');

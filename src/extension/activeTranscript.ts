@@ -1,12 +1,28 @@
-// Tracks which analysed transcript the active text editor shows: sets the `compactionLens.activeIsTranscript`
+// Tracks which analysed transcript the active editor shows — a text editor on the file or on a .jsonl.gz's
+// decompressed view, or, when no text editor is active, the active tab's file (a .jsonl.gz opens in VS Code's
+// binary placeholder, not a text editor): sets the `compactionLens.activeIsTranscript`
 // context key (menus, command enablement), tells listeners (the status bar), and — when the
 // `analyzeOnOpen` setting is on — analyses transcripts matching `transcriptGlobs` as they become visible
 // after activation.
 import * as vscode from 'vscode';
+import { transcriptUriOf } from './decompressedDocument';
 import { readSettings, splitGlobs } from './settings';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 
 const ACTIVE_KEY = 'compactionLens.activeIsTranscript';
+
+/**
+ * The file the active editor shows: the active text editor's document (the .gz behind a decompressed view), or,
+ * when no text editor is active, the resource of the active tab (a binary or custom editor), if it has one.
+ */
+export function activeEditorUri(): vscode.Uri | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (editor) return transcriptUriOf(editor.document.uri);
+  const input: unknown = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  // TabInputText, TabInputCustom, TabInputNotebook: each has the resource as `uri`.
+  const uri = input && typeof input === 'object' && 'uri' in input ? input.uri : undefined;
+  return uri instanceof vscode.Uri ? uri : undefined;
+}
 
 /** True when `document` matches the include globs and none of the `!` excludes. */
 export function matchesTranscriptGlobs(document: vscode.TextDocument, globs: string[]): boolean {
@@ -27,6 +43,8 @@ export class ActiveTranscript implements vscode.Disposable {
     this.subscriptions = [
       this.changed,
       vscode.window.onDidChangeActiveTextEditor(() => this.update()),
+      vscode.window.tabGroups.onDidChangeTabs(() => this.update()),
+      vscode.window.tabGroups.onDidChangeTabGroups(() => this.update()),
       vscode.window.onDidChangeVisibleTextEditors((editors) => this.analyseVisible(editors)),
       store.onDidChange((entry) => {
         if (entry.uri.toString() === this.activeUri()?.toString()) this.update();
@@ -40,7 +58,7 @@ export class ActiveTranscript implements vscode.Disposable {
     this.update();
   }
 
-  /** The analysed transcript in the active text editor, if any. */
+  /** The analysed transcript in the active editor, if any. */
   get current(): AnalysedTranscript | undefined {
     const uri = this.activeUri();
     return uri ? this.store.get(uri) : undefined;
@@ -51,7 +69,7 @@ export class ActiveTranscript implements vscode.Disposable {
   }
 
   private activeUri(): vscode.Uri | undefined {
-    return vscode.window.activeTextEditor?.document.uri;
+    return activeEditorUri();
   }
 
   private update(): void {

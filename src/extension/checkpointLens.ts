@@ -1,5 +1,5 @@
 // A CodeLens above each checkpoint record of an analysed transcript:
-// "S1: 380 covered · 40 claimed-missing · fail-closed — open timeline".
+// "S1: 380 covered · 40 claimed-missing · fail-closed — open timeline". For a .jsonl.gz, in its decompressed view.
 import * as vscode from 'vscode';
 import { describeCheckpoint } from './timelineData';
 import type { TranscriptStore } from './transcriptStore';
@@ -18,7 +18,7 @@ export class CheckpointLensProvider implements vscode.CodeLensProvider, vscode.D
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const entry = this.store.get(document.uri);
+    const entry = this.store.forDocument(document.uri);
     if (!entry) return [];
     return entry.analysis.checkpoints.map((checkpoint, checkpointIndex) => {
       const line = Math.min(Math.max(checkpoint.line - 1, 0), Math.max(document.lineCount - 1, 0));

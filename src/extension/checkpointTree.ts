@@ -84,7 +84,8 @@ export class CheckpointTreeProvider implements vscode.TreeDataProvider<Checkpoin
       item.tooltip = node.uri.fsPath;
       item.iconPath = vscode.ThemeIcon.File;
       if (count === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
-      item.command = { command: 'vscode.open', title: 'Open Transcript', arguments: [node.uri] };
+      // A .jsonl.gz opens in its decompressed view.
+      item.command = { command: 'vscode.open', title: 'Open Transcript', arguments: [entry?.documentUri ?? node.uri] };
       return item;
     }
     const checkpoint = entry.analysis.checkpoints[node.checkpointIndex];

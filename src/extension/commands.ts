@@ -1,9 +1,13 @@
 // The "Compaction Lens" commands: Open Timeline, Analyze Workspace Transcripts, Go to Next Claimed-Missing
-// Turn, Reveal Turn…, Copy Safe Pointer Set, and the tree's internal reveal command.
+// Turn, Reveal Turn…, Copy Safe Pointer Set, and the tree's internal reveal command. They act on the file the
+// active editor shows: a text editor on a transcript or on a .jsonl.gz's decompressed view, or a .jsonl.gz tab
+// (VS Code's binary placeholder), whose records open in the decompressed view.
 import * as vscode from 'vscode';
 import type { TurnId, TurnStatus } from '../core/model';
 import { UnusableTranscriptError } from '../node/transcriptFile';
+import { activeEditorUri } from './activeTranscript';
 import { REVEAL_COMMAND, type RevealTarget } from './checkpointTree';
+import { transcriptUriOf } from './decompressedDocument';
 import { revealLines, revealTurn } from './editorReveal';
 import type { Log } from './log';
 import { joinGlobs, readSettings, splitGlobs } from './settings';
@@ -28,7 +32,7 @@ interface OpenTimelineOptions {
   turnIndex?: number;
 }
 
-/** The transcript a command acts on: the active timeline's, or the active text editor's. */
+/** The transcript a command acts on: the active timeline's, or the active editor's. */
 interface CommandTarget {
   entry: AnalysedTranscript;
   /** The checkpoint selected in the timeline, when the command came from there. */
@@ -56,10 +60,13 @@ export function registerCommands(services: Services): vscode.Disposable[] {
         turnIndex: state && state.selectedTurn >= 0 ? state.selectedTurn : undefined,
       };
     }
-    const editor = vscode.window.activeTextEditor;
-    if (editor && editor.document.uri.scheme === 'file') {
-      const entry = await store.open(editor.document.uri, true);
+    const uri = activeEditorUri();
+    if (uri?.scheme === 'file') {
+      const entry = await store.open(uri, true);
       if (!entry) return undefined;
+      // A text editor on the file or its decompressed view (same lines); a .gz tab has no cursor.
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) return { entry, inTimeline: false };
       const cursorLine = editor.selection.active.line + 1;
       return { entry, inTimeline: false, cursorLine, turnIndex: entry.turnAtLine(cursorLine) };
     }
@@ -78,17 +85,18 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   }
 
   async function openTimeline(arg?: unknown, options?: OpenTimelineOptions): Promise<void> {
-    let uri = arg instanceof vscode.Uri ? arg : undefined;
+    // The editor title passes its resource (a decompressed view's URI stands for its .gz).
+    let uri = arg instanceof vscode.Uri ? transcriptUriOf(arg) : undefined;
     if (!uri) {
-      const document = vscode.window.activeTextEditor?.document;
-      if (document && document.uri.scheme === 'file') uri = document.uri;
+      const active = activeEditorUri();
+      if (active?.scheme === 'file') uri = active;
     }
     if (!uri) {
       const picked = await vscode.window.showOpenDialog({
         canSelectMany: false,
         openLabel: 'Open Timeline',
         title: 'Compaction Lens: choose a transcript',
-        filters: { Transcripts: ['jsonl', 'json', 'gz'], 'All files': ['*'] },
+        filters: { Transcripts: ['jsonl', 'json', 'gz', 'af'], 'All files': ['*'] },
       });
       uri = picked?.[0];
       if (!uri) return;
@@ -198,7 +206,8 @@ export function registerCommands(services: Services): vscode.Disposable[] {
 
   async function revealTurnCommand(arg?: unknown): Promise<void> {
     if (isTurnReference(arg)) {
-      const uri = typeof arg.uri === 'string' ? vscode.Uri.parse(arg.uri) : arg.uri;
+      const uri = transcriptUriOf(typeof arg.uri === 'string' ? vscode.Uri.parse(arg.uri) : arg.uri);
+      if (!uri) return;
       const entry = store.get(uri) ?? (await store.open(uri, true));
       if (entry && entry.transcript.turns[arg.turnIndex]) await revealTurn(entry, arg.turnIndex);
       return;
@@ -269,7 +278,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     if (!entry) return;
     const checkpoint = target.checkpointIndex !== undefined ? entry.analysis.checkpoints[target.checkpointIndex] : undefined;
     if (!checkpoint || target.checkpointIndex === undefined) {
-      await vscode.commands.executeCommand('vscode.open', uri);
+      await vscode.commands.executeCommand('vscode.open', entry.documentUri);
       return;
     }
     const range = target.rangeIndex !== undefined ? checkpoint.claimedMissingRanges[target.rangeIndex] : undefined;
@@ -281,7 +290,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     } else if (turnIndex !== undefined) {
       await revealTurn(entry, turnIndex, { preserveFocus: true });
     } else {
-      await revealLines(uri, checkpoint.line, checkpoint.endLine, { preserveFocus: true });
+      await revealLines(entry.documentUri, checkpoint.line, checkpoint.endLine, { preserveFocus: true });
     }
   }
 

@@ -6,8 +6,10 @@
 // Severities: truncated summary and claimed-missing = Warning; fail-closed = Error (the design note would
 // raise CompactionReversibilityError: no coverage may be claimed); conditional = Warning; coverage not
 // checkable = Information (the verdict's own flag carries the severity); parse problems keep their own.
+// The flags go on the document the records are shown in: the file, or a .jsonl.gz's decompressed view.
 import * as vscode from 'vscode';
 import type { CheckpointAnalysis, Problem } from '../core/model';
+import { decompressedUri } from './decompressedDocument';
 import { describeRange, whyUnverifiable } from './timelineData';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 
@@ -37,13 +39,16 @@ export class TranscriptDiagnostics implements vscode.Disposable {
     this.disposables.push(
       this.collection,
       store.onDidChange((entry) => this.update(entry)),
-      store.onDidRemove((uri) => this.collection.delete(uri)),
+      store.onDidRemove((uri) => {
+        this.collection.delete(uri);
+        this.collection.delete(decompressedUri(uri));
+      }),
     );
     for (const entry of store.all()) this.update(entry);
   }
 
   update(entry: AnalysedTranscript): void {
-    this.collection.set(entry.uri, diagnosticsFor(entry));
+    this.collection.set(entry.documentUri, diagnosticsFor(entry));
   }
 
   dispose(): void {
@@ -166,7 +171,7 @@ function claimedMissingDiagnostics(entry: AnalysedTranscript, checkpoint: Checkp
         if (!turn || (turnResult && turnResult.status !== 'claimed-missing')) continue;
         related.push(
           new vscode.DiagnosticRelatedInformation(
-            new vscode.Location(entry.uri, lines(turn.span.startLine, turn.span.endLine)),
+            new vscode.Location(entry.documentUri, lines(turn.span.startLine, turn.span.endLine)),
             `turn ${String(turn.id)}: ${turnResult?.reason ?? 'claimed but not covered'}`,
           ),
         );

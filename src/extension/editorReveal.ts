@@ -1,5 +1,6 @@
 // Opens a transcript in a text editor and reveals and selects record lines (1-based, inclusive, as in
 // the model's SourceSpan). Used by the timeline's click-through, the tree, and the navigation commands.
+// A gzip-compressed transcript's records are revealed in its read-only decompressed view (documentUri).
 import * as vscode from 'vscode';
 import type { AnalysedTranscript } from './transcriptStore';
 
@@ -45,5 +46,5 @@ export async function revealTurn(
     );
     return undefined;
   }
-  return revealLines(entry.uri, turn.span.startLine, turn.span.endLine, options);
+  return revealLines(entry.documentUri, turn.span.startLine, turn.span.endLine, options);
 }

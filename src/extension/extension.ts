@@ -1,11 +1,13 @@
 // Entry point of the extension host: activate() registers the commands, the timeline panels and their
-// serializer, diagnostics, CodeLens, hover, the checkpoints tree and the status bar item. It analyses
+// serializer, diagnostics, CodeLens, hover, the checkpoints tree, the status bar item and the read-only
+// decompressed view of .jsonl.gz transcripts (decompressedDocument.ts). It analyses
 // nothing and loads no tokenizer: work starts when a command, the tree or a restored panel asks for it.
 import * as vscode from 'vscode';
 import { ActiveTranscript } from './activeTranscript';
 import { CHECKPOINT_VIEW_ID, CheckpointTreeProvider } from './checkpointTree';
 import { CheckpointLensProvider } from './checkpointLens';
 import { registerCommands } from './commands';
+import { DECOMPRESSED_SCHEME, DecompressedDocumentProvider } from './decompressedDocument';
 import { TranscriptDiagnostics } from './diagnostics';
 import { Log } from './log';
 import { TranscriptStatusBar } from './statusBar';
@@ -31,7 +33,9 @@ export function activate(context: vscode.ExtensionContext): CompactionLensApi {
   const active = new ActiveTranscript(store);
   const statusBar = new TranscriptStatusBar(active);
   const lens = new CheckpointLensProvider(store);
-  const files: vscode.DocumentSelector = { scheme: 'file' };
+  const decompressed = new DecompressedDocumentProvider(store);
+  // Transcript files, and the decompressed views of compressed ones.
+  const files: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: DECOMPRESSED_SCHEME }];
   context.subscriptions.push(
     log,
     store,
@@ -42,6 +46,8 @@ export function activate(context: vscode.ExtensionContext): CompactionLensApi {
     active,
     statusBar,
     lens,
+    decompressed,
+    vscode.workspace.registerTextDocumentContentProvider(DECOMPRESSED_SCHEME, decompressed),
     vscode.languages.registerCodeLensProvider(files, lens),
     vscode.languages.registerHoverProvider(files, new TurnHoverProvider(store)),
     ...registerCommands({ store, panels, log }),

@@ -162,7 +162,7 @@ export class TimelinePanel implements vscode.Disposable {
           break;
         case 'openCheckpoint': {
           const checkpoint = entry.analysis.checkpoints[message.checkpointIndex];
-          await revealLines(entry.uri, checkpoint.line, checkpoint.endLine, { beside: true, preserveFocus: false });
+          await revealLines(entry.documentUri, checkpoint.line, checkpoint.endLine, { beside: true, preserveFocus: false });
           break;
         }
         case 'copySafePointerSet':

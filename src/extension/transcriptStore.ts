@@ -8,6 +8,7 @@ import type { Analysis, TokenCache, Transcript, TurnId } from '../core/model';
 import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
 import { warmTokenCache } from '../node/warmTokenCache';
+import { decompressedUri, transcriptUriOf } from './decompressedDocument';
 import type { Log } from './log';
 import { LIMIT_SETTING_NAMES, readSettings, type Settings } from './settings';
 import { isAbort, reportFailure } from './userErrors';
@@ -25,6 +26,11 @@ export const POLL_INTERVAL_MS = 1000;
 export class AnalysedTranscript {
   /** Bumped on every re-analysis. */
   version = 1;
+  /**
+   * The document the raw records are shown in (revealed, flagged, annotated): the file itself, or for a
+   * gzip-compressed transcript its read-only decompressed view (decompressedDocument.ts), with the same lines.
+   */
+  readonly documentUri: vscode.Uri;
   private lineIndex?: { starts: number[]; indexes: number[] };
   private idIndex?: Map<string, number>;
 
@@ -34,7 +40,9 @@ export class AnalysedTranscript {
     public transcript: Transcript,
     public analysis: Analysis,
     public tokenCache: TokenCache,
-  ) {}
+  ) {
+    this.documentUri = file.compressed ? decompressedUri(uri) : uri;
+  }
 
   get name(): string {
     return this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1);
@@ -131,6 +139,12 @@ export class TranscriptStore implements vscode.Disposable {
 
   get(uri: vscode.Uri): AnalysedTranscript | undefined {
     return this.entries.get(uri.toString());
+  }
+
+  /** The analysed transcript shown in the document `uri`: the file's own, or the one behind a decompressed view. */
+  forDocument(uri: vscode.Uri): AnalysedTranscript | undefined {
+    const file = transcriptUriOf(uri);
+    return file ? this.get(file) : undefined;
   }
 
   all(): AnalysedTranscript[] {
@@ -326,7 +340,7 @@ export class TranscriptStore implements vscode.Disposable {
 
   /** Refreshes the transcripts that are open in an editor or held by a timeline (unchanged ones cost a stat). */
   private poll(): void {
-    const open = new Set(vscode.workspace.textDocuments.map((document) => document.uri.toString()));
+    const open = new Set(vscode.workspace.textDocuments.map((document) => transcriptUriOf(document.uri)?.toString()));
     for (const [key, entry] of this.entries) {
       if ((open.has(key) || this.holders.has(key)) && !this.refreshing.has(key) && !this.timers.has(key)) {
         void this.refresh(entry.uri);

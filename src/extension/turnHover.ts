@@ -1,6 +1,7 @@
 // Hover on a turn record of an analysed transcript: for each checkpoint whose compacted prefix contains the
 // turn, its status in plain words and why, then its evidence found and not found in the summary (heaviest
-// first, with kind and weight) and its score against the coverage threshold.
+// first, with kind and weight) and its score against the coverage threshold. For a .jsonl.gz, in its
+// decompressed view.
 import * as vscode from 'vscode';
 import type { Evidence, TurnResult } from '../core/model';
 import { byWeight, describeEvidence, describeScore, STATUS_ICONS, statusName } from '../statusWords';
@@ -16,7 +17,7 @@ export class TurnHoverProvider implements vscode.HoverProvider {
   constructor(private readonly store: TranscriptStore) {}
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
-    const entry = this.store.get(document.uri);
+    const entry = this.store.forDocument(document.uri);
     if (!entry) return undefined;
     const turnIndex = entry.turnAtLine(position.line + 1);
     if (turnIndex === undefined) return undefined;

@@ -1,13 +1,16 @@
 // Workbench tests of the timeline webview, in a real VS Code (VS Code's server + Debian Chromium, see
 // workbench.ts): row counts and colours on the incident sample, click-through to the transcript's line,
 // keyboard navigation, hostile transcript text rendered as text with nothing executed, and bidi controls and
-// zero-width characters drawn as chips without reordering the labels around them.
+// zero-width characters drawn as chips without reordering the labels around them; and a gzip-compressed
+// transcript (.jsonl.gz): Open Timeline in its explorer menu and on its tab's title, and a click on a turn
+// opening the read-only decompressed view at the turn's line.
 // COMPACTION_LENS_SCREENSHOT=<path> (e.g. media/timeline.png) also saves a screenshot of the incident timeline.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { FrameLocator } from 'playwright-core';
 import { ROOT, Workbench, hideSecondarySideBar, startWorkbench } from './workbench';
 
@@ -131,11 +134,18 @@ async function describeWorkbench(workbench: Workbench, view: FrameLocator, file:
   );
 }
 
-async function openTimeline(workbench: Workbench, file: string): Promise<FrameLocator> {
+/** The Open Timeline button on the title of the active editor group (the editor/title menu). */
+function titleButton(workbench: Workbench) {
+  return workbench.page.locator('.editor-group-container.active .editor-actions a.action-label[aria-label^="Open Timeline"]');
+}
+
+/** Opens `file`, then its timeline through the command palette or the button on the editor's title. */
+async function openTimeline(workbench: Workbench, file: string, through: 'palette' | 'title' = 'palette'): Promise<FrameLocator> {
   const view = workbench.webview();
   const open = async (timeout: number) => {
     await workbench.openFile(file);
-    await workbench.runCommand('Compaction Lens: Open Timeline');
+    if (through === 'title') await titleButton(workbench).click({ timeout: 60_000 });
+    else await workbench.runCommand('Compaction Lens: Open Timeline');
     await view.locator('.row[data-status]').first().waitFor({ timeout });
   };
   try {
@@ -244,7 +254,14 @@ describe('the timeline in a real VS Code workbench', function () {
     });
     await new Promise<void>((resolve) => beacon?.listen(0, '127.0.0.1', resolve));
     const port = (beacon.address() as AddressInfo).port;
-    workbench = await startWorkbench({ files: { 'hostile.jsonl': hostileTranscript(port), 'bidi.jsonl': bidiTranscript() } });
+    workbench = await startWorkbench({
+      files: {
+        'hostile.jsonl': hostileTranscript(port),
+        'bidi.jsonl': bidiTranscript(),
+        // The incident sample, gzip-compressed (named apart so that Quick Open for incident.jsonl finds only that).
+        'compressed.jsonl.gz': gzipSync(readFileSync(path.join(ROOT, 'samples', 'incident.jsonl'))),
+      },
+    });
   });
 
   after(async () => {
@@ -408,6 +425,79 @@ describe('the timeline in a real VS Code workbench', function () {
         assert.ok(read.logical.includes(expected), `${selector} holds ${expected}: ${read.logical}`);
         assert.equal(read.visual, read.logical, `${selector} reads on screen as it is written`);
       }
+    });
+  });
+
+  describe('on a gzip-compressed transcript (.jsonl.gz)', () => {
+    const GZ = 'compressed.jsonl.gz';
+
+    before(async function () {
+      this.timeout(420_000);
+      await workbench.runCommand('View: Close All Editors');
+    });
+
+    /** The labels of the explorer's context menu on `name`; the menu is closed again. */
+    async function explorerMenu(name: string): Promise<string[]> {
+      const { page } = workbench;
+      const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^\\s*${name.replace(/\./g, '\\.')}\\s*$`) });
+      await row.first().click({ button: 'right' });
+      const items = page.locator('.context-view .monaco-menu .action-label');
+      await items.first().waitFor({ timeout: 10_000 });
+      const labels = (await items.allInnerTexts()).map((label) => label.trim());
+      await page.keyboard.press('Escape');
+      return labels;
+    }
+
+    it('offers Open Timeline in its explorer menu, as for a .jsonl, and on its tab\'s title', async () => {
+      const count = (labels: string[]) => labels.filter((label) => label === 'Open Timeline').length;
+      const plain = await explorerMenu('incident.jsonl');
+      const compressed = await explorerMenu(GZ);
+      // VS Code has an "Open Timeline" of its own (the Timeline view) in this menu; ours comes with it.
+      assert.ok(count(plain) >= 1, `no Open Timeline for incident.jsonl: ${plain.join(' | ')}`);
+      assert.equal(count(compressed), count(plain), `explorer menu of ${GZ}: ${compressed.join(' | ')}`);
+      await workbench.openFile(GZ);
+      await titleButton(workbench).waitFor({ state: 'visible', timeout: 60_000 });
+      await workbench.runCommand('View: Close All Editors');
+    });
+
+    it('clicking a turn of a .gz transcript opens the read-only decompressed view at that turn\'s line', async () => {
+      // The editor title's button on the .gz tab (VS Code's binary placeholder) opens the timeline.
+      const view = await openTimeline(workbench, GZ, 'title');
+      const legend = async (status: string) => Number(await view.locator(`.legend-item[data-status="${status}"]`).getAttribute('data-count'));
+      assert.equal(await legend('claimed-missing'), INCIDENT_CLAIMED_MISSING);
+      const lines = turnLines(path.join(workbench.workspace, 'incident.jsonl'));
+      const scroller = view.locator('.tl-scroll');
+      await scroller.evaluate((element: PageElement) => (element.scrollTop = 0));
+      await scroller.focus();
+      await scroller.press('n');
+      const index = await selectedIndex(view);
+      const row = view.locator(`.row[data-index="${index}"]`);
+      assert.equal(await row.getAttribute('data-status'), 'claimed-missing');
+      await row.click();
+      const { page } = workbench;
+      await page
+        .waitForFunction(
+          (line) => {
+            const item = (globalThis as unknown as PageGlobals).document.querySelector('[id="status.editor.selection"]');
+            return /Ln (\d+),/.exec(item?.textContent ?? '')?.[1] === String(line);
+          },
+          lines[index],
+          { timeout: 20_000 },
+        )
+        .catch(() => undefined);
+      const notifications = await page.locator('.notifications-toasts').allInnerTexts();
+      assert.ok(!notifications.join(' ').includes('binary'), `a notification says: ${notifications.join(' | ')}`);
+      const selection = await workbench.editorSelection();
+      assert.equal(selection.line, lines[index], `turn ${index} is on line ${lines[index]} of the decompressed view`);
+      assert.ok(selection.selected > 0, 'the turn record is selected, not just the cursor placed');
+      const tab = page.locator('.editor-group-container.active .tabs-container .tab.active');
+      assert.equal((await tab.innerText()).replace(/\s+/g, ''), GZ, 'the active tab is the .gz\'s decompressed view');
+      const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+      assert.match(await editor.textContent() ?? '', /"type":"turn"/, 'the view shows the decompressed records');
+      // Read-only: typing changes nothing, and VS Code says why.
+      await page.keyboard.type('x');
+      await page.getByText('Cannot edit in read-only editor').first().waitFor({ timeout: 10_000 });
+      assert.equal(await tab.evaluate((element) => (element as unknown as PageElement).getAttribute('class')?.includes('dirty')), false, 'the view became dirty');
     });
   });
 });

@@ -101,6 +101,7 @@ export type FormatId =
   | 'codex'
   | 'openhands'
   | 'langchain'
+  | 'letta'
   | 'pi'
   | 'message-array';
 

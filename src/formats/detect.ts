@@ -54,6 +54,16 @@ function isPiEntry(value: JsonObject): boolean {
   }
 }
 
+/** A Letta agent as an agent file holds it: its `in_context_message_ids`, or `messages` beside agent settings. */
+function isLettaAgent(value: unknown): boolean {
+  return isObject(value) && (Array.isArray(value.in_context_message_ids) || (Array.isArray(value.messages) && ('agent_type' in value || 'llm_config' in value)));
+}
+
+/** A Letta agent file (.af, or the agent export API's JSON): `agents` holding such agents, or one agent alone. */
+function isLettaAgentFile(value: JsonObject): boolean {
+  return (Array.isArray(value.agents) && value.agents.some(isLettaAgent)) || isLettaAgent(value);
+}
+
 /** Classifies one parsed record; undefined when it says nothing. */
 function classify(value: unknown, fileName: string): FormatId | undefined {
   if (Array.isArray(value)) {
@@ -72,6 +82,7 @@ function classify(value: unknown, fileName: string): FormatId | undefined {
   if (typeof type === 'string' && CODEX_WRAPPERS.has(type) && 'payload' in value) return 'codex';
   if (typeof type === 'string' && CLAUDE_TYPES.has(type) && ('sessionId' in value || 'uuid' in value || 'leafUuid' in value || 'messageId' in value)) return 'claude-code';
   if (isPiEntry(value)) return 'pi';
+  if (isLettaAgentFile(value)) return 'letta';
   if (isOpenHandsEvent(value)) return 'openhands';
   if (Array.isArray(value.history) && ('instance_id' in value || value.history.some(isOpenHandsEvent))) return 'openhands';
   if ('running_summary' in value) return 'langchain';
@@ -94,8 +105,13 @@ function classify(value: unknown, fileName: string): FormatId | undefined {
   return undefined;
 }
 
+/** A Letta agent file's opening, and keys only its agents have (the file name's `.af` may stand in for them). */
+const LETTA_FILE = /^\s*\{\s*"agents"\s*:\s*\[/;
+const LETTA_AGENT_KEYS = /"(in_context_message_ids|memory_blocks|agent_type|llm_config|tool_rules)"\s*:/;
+
 /** Recognises a pretty-printed JSON document from the keys in its first lines. */
 function classifyText(text: string, fileName: string): FormatId | undefined {
+  if (LETTA_FILE.test(text) && (LETTA_AGENT_KEYS.test(text) || /\.af$/i.test(fileName))) return 'letta';
   if (/"running_summary"\s*:/.test(text) || /"lc_source"\s*:\s*"summarization"/.test(text) || /"lc"\s*:\s*1\b/.test(text)) return 'langchain';
   if (V1_KINDS.test(text)) return 'openhands';
   if (/"(action|observation)"\s*:\s*"/.test(text) && /"source"\s*:/.test(text)) return 'openhands';
@@ -126,7 +142,7 @@ export function detectFormat(firstLines: string[], fileName: string): FormatId |
     // Strong formats first: one record of theirs is conclusive.
     // (a LangChain/Letta message is also message-like, so langchain outranks message-array; a pi `message` entry
     // looks like a Responses message item, so pi does too)
-    for (const format of ['canonical', 'codex', 'claude-code', 'openhands', 'langchain', 'pi'] as FormatId[]) {
+    for (const format of ['canonical', 'codex', 'claude-code', 'openhands', 'letta', 'langchain', 'pi'] as FormatId[]) {
       if (votes.has(format)) return format;
     }
     return 'message-array';

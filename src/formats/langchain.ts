@@ -38,7 +38,8 @@ interface Located {
   span: SourceSpan;
 }
 
-interface Message {
+/** A message in one shape (LangChain dict or constructor, or Letta), as `normalize` gives it. */
+export interface Message {
   id?: string;
   role: Role;
   text: string;
@@ -85,7 +86,7 @@ const ROLE_OF_TYPE: Record<string, Role> = {
 };
 
 /** A LangChain / Letta message in one shape; undefined when `value` is not a message (or is a RemoveMessage). */
-function normalize(value: unknown): Message | undefined {
+export function normalize(value: unknown): Message | undefined {
   if (!isObject(value)) return undefined;
   let fields: JsonObject = value;
   let kind: string | undefined;
@@ -131,15 +132,28 @@ function findKey(root: unknown, key: string, test: (v: unknown) => boolean, dept
   return undefined;
 }
 
-function lettaAlert(text: string): { message: string; hidden?: number; total?: number } | undefined {
+/** A Letta system_alert: its message (the summary), the hidden-message counts it states, the object itself. */
+export interface LettaAlert {
+  message: string;
+  hidden?: number;
+  total?: number;
+  alert: JsonObject;
+}
+
+/** The alert when `value` is a Letta system_alert object ({type: "system_alert", message}). */
+export function lettaAlertObject(value: unknown): LettaAlert | undefined {
+  if (!isObject(value) || value.type !== 'system_alert') return undefined;
+  const message = typeof value.message === 'string' ? value.message : '';
+  const match = LETTA_HIDDEN.exec(message);
+  return match ? { message, hidden: Number(match[1]), total: Number(match[2]), alert: value } : { message, alert: value };
+}
+
+/** The alert when the whole of `text` is a Letta system_alert as JSON (an alert quoted inside other text is not). */
+export function lettaAlert(text: string): LettaAlert | undefined {
   const head = text.trimStart();
   if (!head.startsWith('{')) return undefined;
   try {
-    const parsed = JSON.parse(head) as unknown;
-    if (!isObject(parsed) || parsed.type !== 'system_alert') return undefined;
-    const message = typeof parsed.message === 'string' ? parsed.message : '';
-    const match = LETTA_HIDDEN.exec(message);
-    return match ? { message, hidden: Number(match[1]), total: Number(match[2]) } : { message };
+    return lettaAlertObject(JSON.parse(head) as unknown);
   } catch {
     return undefined;
   }

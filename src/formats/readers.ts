@@ -4,6 +4,7 @@ import { CanonicalReader } from './canonical';
 import { ClaudeCodeReader } from './claudeCode';
 import { CodexReader } from './codex';
 import { LangChainReader } from './langchain';
+import { LettaReader } from './letta';
 import { MessageArrayReader } from './messageArray';
 import { OpenHandsReader } from './openHands';
 import { PiReader } from './pi';
@@ -19,7 +20,8 @@ export const FORMATS: readonly FormatInfo[] = [
   { id: 'claude-code', name: 'Claude Code session JSONL' },
   { id: 'codex', name: 'Codex CLI rollout JSONL' },
   { id: 'openhands', name: 'OpenHands events (JSON or JSONL)' },
-  { id: 'langchain', name: 'LangMem / LangChain / Letta state or messages' },
+  { id: 'langchain', name: 'LangMem / LangChain state or messages, or a Letta message list' },
+  { id: 'letta', name: 'Letta agent file (.af, or the agent export JSON)' },
   { id: 'pi', name: 'pi coding-agent session JSONL' },
   { id: 'message-array', name: 'OpenAI / Anthropic message array (JSON or JSONL)' },
 ];
@@ -40,6 +42,8 @@ export function createReader(format: FormatId, context: ReaderContext): Transcri
       return new OpenHandsReader(context);
     case 'langchain':
       return new LangChainReader(context);
+    case 'letta':
+      return new LettaReader(context);
     case 'pi':
       return new PiReader(context);
     case 'message-array':

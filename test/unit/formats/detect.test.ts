@@ -29,6 +29,7 @@ describe('formats/detect: the corpus', () => {
     ['codex/localpush-2026-02-23-manifest.json', undefined],
     ['openhands/basic.json', 'openhands'],
     ['openhands/multi_swe_bench-output.jsonl', 'openhands'],
+    ['letta/lettabot-builder.af', 'letta'],
     ['pi/before-compaction.jsonl.gz', 'pi'],
   ];
   for (const [file, expected] of cases) {
@@ -51,6 +52,9 @@ describe('formats/detect: samples', () => {
     ['LangGraph state', ['{', '  "values": {', '    "messages": [],', '    "running_summary": {"summary": ""}'], 'langchain'],
     ['LangChain JSONL', ['{"type":"human","content":"hi","id":"1"}', '{"type":"ai","content":"yo","id":"2"}'], 'langchain'],
     ['Letta messages', ['[{"id":"message-1","role":"user","content":[{"type":"text","text":"{\\"type\\": \\"system_alert\\"}"}]}]'], 'langchain'],
+    ['Letta agent file on one line', ['{"agents":[{"name":"a","in_context_message_ids":["message-0"],"messages":[{"type":"message","role":"user","content":[{"type":"text","text":"hi"}],"id":"message-0"}]}],"groups":[]}'], 'letta'],
+    ['Letta agent (bare)', ['{"name":"a","agent_type":"letta_v1_agent","messages":[]}'], 'letta'],
+    ['pretty Letta agent file', ['{', '  "agents": [', '    {', '      "name": "lettabot-builder",', '      "memory_blocks": [],'], 'letta'],
     ['OpenAI chat', ['[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]'], 'message-array'],
     ['Anthropic request', ['{', '  "model": "claude",', '  "messages": [', '    {"role": "user", "content": "hi"}'], 'message-array'],
     ['chat JSONL', ['{"role":"user","content":"hi"}', '{"role":"assistant","content":"yo"}'], 'message-array'],
@@ -70,6 +74,14 @@ describe('formats/detect: samples', () => {
       assert.equal(detectFormat(lines, 'file.json'), expected);
     });
   }
+  it('a Letta agent file whose first lines hold no agent keys is recognised by its .af name', () => {
+    const lines = ['{', '  "agents": [', '    {', '      "name": "x",'];
+    assert.equal(detectFormat(lines, 'agent.af'), 'letta');
+    assert.equal(detectFormat(lines, 'agent.json'), undefined);
+  });
+  it('a Letta agent file on one line longer than the head (cut JSON) is recognised by its keys', () => {
+    assert.equal(detectFormat(['{"agents":[{"name":"a","memory_blocks":[],"system":"You are'], 'export.json'), 'letta');
+  });
   it('older Codex rollouts are recognised with the file name as tie-breaker', () => {
     const lines = ['{"id":"x","timestamp":"t","instructions":"be good"}', '{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}'];
     assert.equal(detectFormat(lines, 'rollout-2025-05-01T10-00-00-abc.jsonl'), 'codex');

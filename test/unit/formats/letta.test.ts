@@ -1,0 +1,182 @@
+// Tests of the Letta agent-file reader (.af): the real agent file of the corpus, read in place (never copied), hand-
+// written files in its shapes (a JSON-string alert, a plain-object alert, an alert quoted inside other text, two
+// agents, ids that collide, bad JSON), the analysis of a checkpoint (unverifiable, fail-closed), and a fuzz test.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { analyze } from '../../../src/core/analyze';
+import { LettaReader } from '../../../src/formats/letta';
+import { corpusBytes, feed, requireCorpus } from './feedLines';
+import { fuzzReader } from './fuzz';
+
+const countTokens = (text: string) => Math.ceil(text.length / 4);
+const SUMMARY = 'Note: prior messages have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Renamed Ledger to Journal in src/ledger.py; ERR_4107 fixed.';
+const alertText = (extra: Record<string, unknown> = {}) => JSON.stringify({ type: 'system_alert', message: SUMMARY, ...extra }, null, 2);
+const msg = (id: string, role: string, text: string, extra: Record<string, unknown> = {}) => ({ type: 'message', role, content: [{ type: 'text', text }], id, tool_calls: null, tool_call_id: null, tool_returns: [], ...extra });
+
+function agentFile(agents: unknown[]): string {
+  return JSON.stringify({ agents, groups: [], blocks: [], files: [], sources: [], tools: [], mcp_servers: [], skills: [], metadata: {}, created_at: '2026-02-12T00:00:00Z' }, null, 2) + '\n';
+}
+
+const agent = (name: string, messages: unknown[], inContext = messages.map((m) => (m as { id: string }).id)) => ({ name, agent_type: 'letta_v1_agent', llm_config: { context_window: 180000 }, id: `agent-${name}`, in_context_message_ids: inContext, messages });
+
+describe('formats/letta: the real agent file of the corpus', function () {
+  before(function () {
+    requireCorpus(this);
+  });
+
+  it('reads both agents; message-4 (a JSON-string system_alert) is the one checkpoint, unverifiable', () => {
+    const bytes = corpusBytes(join('letta', 'lettabot-builder.af'));
+    const t = feed(new LettaReader({ fileName: 'lettabot-builder.af' }), bytes);
+    // Expected values counted independently with node (JSON.parse of the file): 3 + 188 = 191 messages, of which one
+    // (message-4, agents[1].messages[1]) has a text that is wholly a system_alert JSON object, and one (message-97)
+    // only quotes one; 62 tool messages, each answering a tool_calls[].id made earlier in its agent; the message-4
+    // object opens on line 565 (the "{" line before its "type": "message"); the alert's message is 3,349 characters.
+    assert.equal(t.format, 'letta');
+    assert.equal(t.turns.length, 190);
+    assert.equal(t.checkpoints.length, 1);
+    const cp = t.checkpoints[0];
+    assert.equal(cp.summaryId, 'message-4');
+    assert.equal(cp.span.startLine, 565);
+    assert.equal(cp.summary.length, 3349);
+    assert.ok(cp.summary.startsWith('Note: prior messages have been hidden from view'));
+    assert.deepEqual(cp.claimedIds, []);
+    assert.equal(cp.turnsBefore, 4); // agent 0's three messages and agent 1's system message
+    assert.match(cp.unverifiable ?? '', /evicted from agent 1 \("Nameless Agent-sleeptime"\) and are not in this file/);
+    assert.equal(cp.recordedPrefixTokens, 183758);
+    assert.ok(cp.notes?.some((n) => n.includes('messages 232 → 142')));
+    assert.ok(cp.notes?.some((n) => n.includes('all 188 messages in this file are in context')));
+    assert.ok(t.turns.some((turn) => turn.id === 'message-97' && turn.text.includes('system_alert')), 'the quoted alert stays a turn');
+    assert.equal(t.turns.filter((turn) => turn.role === 'tool').length, 62);
+    assert.equal(t.turns.filter((turn) => turn.role === 'tool' && turn.answers !== undefined).length, 62);
+    assert.deepEqual(t.problems, []);
+
+    const a = analyze(t, { countTokens });
+    assert.equal(a.checkpoints[0].verdict, 'fail-closed');
+    assert.match(a.checkpoints[0].reasons[0], /^coverage cannot be checked in this file: the messages this summary replaced were evicted/);
+    assert.equal(a.checkpoints[0].unverifiable, cp.unverifiable);
+  });
+});
+
+describe('formats/letta: compactions', () => {
+  const messages = [
+    msg('message-0', 'system', 'You are Letta'),
+    msg('message-1', 'user', alertText({ compaction_stats: { trigger: 'post_step_context_check', context_tokens_before: 9000, context_tokens_after: 4000, context_window: 10000, messages_count_before: 40, messages_count_after: 12 } })),
+    msg('message-2', 'user', 'now deploy build 4107'),
+    msg('message-3', 'assistant', '', { tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'deploy', arguments: '{"build":4107}' } }] }),
+    msg('message-4', 'tool', 'deployed build 4107', { name: 'deploy', tool_call_id: 'toolu_1', tool_returns: [{ tool_call_id: 'toolu_1', status: 'success' }] }),
+  ];
+
+  it('a JSON-string system_alert: a checkpoint claiming nothing, unverifiable, with the stats; tool results answer their calls', () => {
+    const text = agentFile([agent('solo', messages)]);
+    const t = feed(new LettaReader({ fileName: 'solo.af' }), text);
+    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [['message-0', 'system'], ['message-2', 'user'], ['message-3', 'assistant'], ['message-4', 'tool']]);
+    assert.deepEqual(t.turns[3].answers, { turnId: 'message-3', callText: '[tool call deploy] {"build":4107}' });
+    assert.equal(t.turns[3].label, 'deploy');
+    const cp = t.checkpoints[0];
+    assert.equal(cp.summary, SUMMARY);
+    assert.deepEqual(cp.claimedIds, []);
+    assert.equal(cp.turnsBefore, 1);
+    assert.equal(cp.recordedPrefixTokens, 9000);
+    assert.ok(typeof cp.unverifiable === 'string');
+    assert.ok(cp.notes?.includes("Letta's compaction_stats: messages 40 → 12, context 9,000 → 4,000 tokens, window 10,000 tokens, trigger post_step_context_check"));
+    assert.ok(text.slice(cp.span.startOffset, cp.span.endOffset).includes('"id": "message-1"'));
+    assert.deepEqual(t.problems, []);
+    const a = analyze(t, { countTokens });
+    assert.equal(a.checkpoints[0].verdict, 'fail-closed');
+    assert.notEqual(a.checkpoints[0].verdict, 'reversible');
+    assert.deepEqual(a.checkpoints[0].safeCovered, []);
+  });
+
+  it('a plain-object system_alert (the content itself, or its only block) is a checkpoint too', () => {
+    const plain = { type: 'system_alert', message: SUMMARY };
+    for (const content of [plain, [plain], [{ type: 'text', text: plain }]]) {
+      const t = feed(new LettaReader({ fileName: 'a.af' }), agentFile([agent('a', [msg('message-0', 'user', 'hi'), { ...msg('message-1', 'user', ''), content }])]));
+      assert.equal(t.checkpoints.length, 1, JSON.stringify(content));
+      assert.equal(t.checkpoints[0].summary, SUMMARY);
+      assert.equal(t.checkpoints[0].turnsBefore, 1);
+    }
+  });
+
+  it('a system_alert quoted inside other text is not a compaction', () => {
+    const quoted = `<system-reminder>\nThe transcript so far:\n${alertText()}\n</system-reminder>`;
+    const t = feed(new LettaReader({ fileName: 'q.af' }), agentFile([agent('q', [msg('message-0', 'user', quoted), msg('message-1', 'user', `${alertText()} and more`)])]));
+    assert.equal(t.checkpoints.length, 0);
+    assert.equal(t.turns.length, 2);
+  });
+
+  it('an alert with the hidden-message counts says them in its reason', () => {
+    const counted = JSON.stringify({ type: 'system_alert', message: 'Note: prior messages (30 of 42 total messages) have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n ok.' });
+    const t = feed(new LettaReader({ fileName: 'c.af' }), agentFile([agent('c', [msg('message-0', 'user', counted)])]));
+    assert.match(t.checkpoints[0].unverifiable ?? '', /the alert says 30 of 42 messages were hidden/);
+  });
+});
+
+describe('formats/letta: agents and context', () => {
+  it('two agents: turns in file order, ids kept, a colliding id renamed with a problem; the checkpoint notes the other agent', () => {
+    const first = agent('main', [msg('message-0', 'system', 'main prompt'), msg('message-1', 'user', 'fix ERR_4107')]);
+    const second = agent('sleeptime', [msg('message-2', 'system', 'sleeptime prompt'), msg('message-3', 'user', alertText()), msg('message-1', 'assistant', 'noted ERR_4107')]);
+    const t = feed(new LettaReader({ fileName: 'two.af' }), agentFile([first, second]));
+    assert.deepEqual(t.turns.map((x) => x.id), ['message-0', 'message-1', 'message-2', 'agent 1 message 2']);
+    assert.equal(new Set(t.turns.map((x) => x.id)).size, t.turns.length);
+    assert.equal(t.problems.length, 1);
+    assert.match(t.problems[0].message, /message id message-1 of agent 1 \("sleeptime"\) is already used earlier in the file; this message is shown as "agent 1 message 2"/);
+    assert.ok(t.problems[0].line > 0);
+    const cp = t.checkpoints[0];
+    assert.equal(cp.turnsBefore, 3);
+    assert.ok(cp.notes?.some((n) => n.includes('2 turns before it belong to earlier agents')));
+  });
+
+  it('messages out of context are labelled, counted at the agent, and in-context ids not in the file are named', () => {
+    const messages = [msg('message-0', 'system', 'prompt'), msg('message-1', 'user', 'old question'), msg('message-2', 'user', alertText()), msg('message-3', 'user', 'new question')];
+    const text = agentFile([agent('ctx', messages, ['message-0', 'message-2', 'message-3', 'message-99'])]);
+    const t = feed(new LettaReader({ fileName: 'ctx.af' }), text);
+    assert.equal(t.turns[1].label, 'user (out of context)');
+    assert.equal(t.turns[2].label, 'user');
+    const infos = t.problems.filter((p) => p.severity === 'info').map((p) => p.message);
+    assert.ok(infos.some((m) => m.includes('1 of the 4 messages of agent 0 ("ctx") are out of context')));
+    assert.ok(infos.some((m) => m.includes('1 in-context message id that is not in its messages (message-99)')));
+    assert.ok(t.checkpoints[0].notes?.some((n) => n.includes('3 of its 4 messages in this file are in context, 1 are not')));
+  });
+
+  it('a bare agent object (no "agents" list) is read as one agent', () => {
+    const t = feed(new LettaReader({ fileName: 'agent.json' }), JSON.stringify(agent('bare', [msg('message-0', 'user', 'hi'), msg('message-1', 'user', alertText())])));
+    assert.equal(t.turns.length, 1);
+    assert.equal(t.checkpoints.length, 1);
+  });
+});
+
+describe('formats/letta: bad input', () => {
+  it('bad JSON: a problem on the line of the error, what was complete before it is read', () => {
+    const text = agentFile([agent('a', [msg('message-0', 'user', 'fix ERR_4107'), msg('message-1', 'assistant', 'fixed')])]);
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.includes('"id": "message-1"'));
+    lines[at] = '      "id": message-1,';
+    const t = feed(new LettaReader({ fileName: 'bad.af' }), lines.join('\n'));
+    assert.equal(t.problems.length, 1);
+    assert.equal(t.problems[0].severity, 'error');
+    assert.equal(t.problems[0].line, at + 1);
+    assert.match(t.problems[0].message, /not valid JSON/);
+    const emptyList = feed(new LettaReader({ fileName: 'x.af' }), agentFile([]));
+    assert.match(emptyList.problems[0].message, /"agents" list is empty/);
+  });
+
+  it('not an agent file, agents without messages, non-message entries: problems with line numbers, never silence', () => {
+    const noAgents = feed(new LettaReader({ fileName: 'x.af' }), '{"foo": 1}\n');
+    assert.equal(noAgents.turns.length, 0);
+    assert.match(noAgents.problems[0].message, /holds no "agents" list/);
+    const empty = feed(new LettaReader({ fileName: 'x.af' }), agentFile([{ name: 'e', messages: [] }, { name: 'f' }]));
+    assert.ok(empty.problems.some((p) => /agent 1 \("f"\) has no "messages" list/.test(p.message) && p.line > 1));
+    assert.ok(empty.problems.some((p) => /holds no messages/.test(p.message) && p.line === 1));
+    const junk = feed(new LettaReader({ fileName: 'x.af' }), agentFile([agent('j', [42, { role: 'robot' }, msg('message-0', 'user', 'hi')])]));
+    assert.equal(junk.turns.length, 1);
+    assert.equal(junk.problems.filter((p) => /is not a Letta message/.test(p.message)).length, 2);
+    const silent = feed(new LettaReader({ fileName: 'x.af' }), agentFile([agent('s', [msg('message-0', 'user', ''), msg('message-1', 'user', JSON.stringify({ type: 'system_alert', message: '' }))])]));
+    assert.ok(silent.problems.some((p) => /no text could be read/.test(p.message)));
+    assert.ok(silent.problems.some((p) => /summary of checkpoint message-1 has no readable text/.test(p.message)));
+  });
+
+  it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
+    const text = agentFile([agent('a', [msg('message-0', 'system', 'p'), msg('message-1', 'user', alertText()), msg('message-2', 'user', 'fix ERR_4107')])]);
+    fuzzReader(() => new LettaReader({ fileName: 'x.af' }), text.trimEnd());
+  });
+});

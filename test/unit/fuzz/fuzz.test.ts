@@ -1,4 +1,4 @@
-// The seeded subset of `npm run fuzz` that runs with the unit tests: 2,000 mutants over the six readers (the same
+// The seeded subset of `npm run fuzz` that runs with the unit tests: 2,000 mutants over the readers of fuzzCore.ts READERS (the same
 // mutations and driver, test/unit/fuzz/fuzzCore.ts, with the `quick` profile's shorter hostile runs), seeded from
 // the fixtures and, when it is beside the project, the shared corpus. No reader or analyze may throw, and no
 // checkpoint may change because of lines after it. Time is measured and printed, never asserted.

@@ -14,7 +14,7 @@ import { createReader } from '../../../src/formats/readers';
 import { LineSplitter } from '../../../src/node/lineSplitter';
 import type { Seed } from './seeds';
 
-export const READERS: readonly FormatId[] = ['canonical', 'claude-code', 'codex', 'openhands', 'langchain', 'pi', 'message-array'];
+export const READERS: readonly FormatId[] = ['canonical', 'claude-code', 'codex', 'openhands', 'langchain', 'letta', 'pi', 'message-array'];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Randomness: sfc32 seeded by a hash of a string, so a mutant depends on its (seed, reader, index) only.

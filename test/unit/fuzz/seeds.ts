@@ -250,6 +250,31 @@ function piSeeds(): Seed[] {
   ];
 }
 
+function lettaSeeds(): Seed[] {
+  const msg = (id: string, role: string, text: string, extra: Rec = {}): Rec => ({ type: 'message', role, content: [{ type: 'text', text }], id, tool_calls: null, tool_call_id: null, tool_returns: [], ...extra });
+  const alert = (message: string, extra: Rec = {}) => JSON.stringify({ type: 'system_alert', message, ...extra }, null, 2);
+  const SUMMARY = 'Note: prior messages have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Renamed Ledger to Journal; ERR_4107 fixed in src/ledger.py.';
+  const agent = (index: number, name: string, messages: Rec[], inContext = messages.map((m) => m.id)): Rec => ({ name, agent_type: 'letta_v1_agent', llm_config: { context_window: 180000 }, id: `agent-${index}`, in_context_message_ids: inContext, messages });
+  const main = agent(0, 'main', [
+    msg('message-0', 'system', 'You are Letta'),
+    msg('message-1', 'user', 'Deploy build 4107 to staging'),
+    msg('message-2', 'assistant', '', { tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'deploy', arguments: '{"build":4107}' } }] }),
+    msg('message-3', 'tool', 'deployed build 4107', { name: 'deploy', tool_call_id: 'toolu_1', tool_returns: [{ tool_call_id: 'toolu_1', status: 'success' }] }),
+  ]);
+  const sleeptime = agent(1, 'main-sleeptime', [
+    msg('message-4', 'system', 'You are the sleeptime agent'),
+    msg('message-5', 'user', alert(SUMMARY, { compaction_stats: { trigger: 'post_step_context_check', context_tokens_before: 9000, context_tokens_after: 4000, messages_count_before: 40, messages_count_after: 12 } })),
+    msg('message-6', 'user', `<system-reminder>\n${alert('quoted, not a compaction')}\n</system-reminder>`),
+    { ...msg('message-7', 'user', ''), content: [{ type: 'system_alert', message: SUMMARY.replace('Ledger', 'Book') }] },
+    msg('message-8', 'assistant', 'Noted ERR_4107.'),
+  ], ['message-4', 'message-7', 'message-8']);
+  const file = { agents: [main, sleeptime], groups: [], blocks: [], files: [], sources: [], tools: [], mcp_servers: [], skills: [], metadata: {}, created_at: '2026-02-12T00:00:00Z' };
+  return [
+    { name: 'fixture:letta-agents.af', format: 'letta', fileName: 'agents.af', bytes: pretty(file), weight: 2 },
+    { name: 'fixture:letta-export.json', format: 'letta', fileName: 'export.json', bytes: Buffer.from(JSON.stringify(file) + '\n', 'utf8') },
+  ];
+}
+
 function messageArraySeeds(): Seed[] {
   const chat = [
     { role: 'system', content: 'You are helpful.' },
@@ -289,7 +314,7 @@ function messageArraySeeds(): Seed[] {
 
 /** The project's own seeds: one set of fixtures per format, and samples/incident.jsonl when `root` holds it. */
 export function fixtureSeeds(root?: string): Seed[] {
-  const seeds = [...canonicalSeeds(), ...claudeCodeSeeds(), ...codexSeeds(), ...openHandsSeeds(), ...langChainSeeds(), ...piSeeds(), ...messageArraySeeds()];
+  const seeds = [...canonicalSeeds(), ...claudeCodeSeeds(), ...codexSeeds(), ...openHandsSeeds(), ...langChainSeeds(), ...lettaSeeds(), ...piSeeds(), ...messageArraySeeds()];
   const incident = root === undefined ? undefined : join(root, 'samples', 'incident.jsonl');
   if (incident !== undefined && existsSync(incident)) {
     seeds.push({ name: 'samples/incident.jsonl', format: 'canonical', fileName: 'incident.jsonl', bytes: readFileSync(incident), weight: 0.5 });
@@ -316,7 +341,7 @@ const CORPUS_FILES: readonly [string, FormatId][] = [
   ['codex/shape-fixtures/agent-sessions-small.jsonl', 'codex'],
   ['openhands/basic.json', 'openhands'],
   ['openhands/multi_swe_bench-output.jsonl', 'openhands'],
-  ['letta/lettabot-builder.af', 'langchain'],
+  ['letta/lettabot-builder.af', 'letta'],
   ['pi/before-compaction.jsonl.gz', 'pi'],
 ];
 

@@ -4,6 +4,7 @@
 import { analyze } from '../core/analyze';
 import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import type { Analysis, FormatId, TokenCache } from '../core/model';
+import { FORMATS } from '../formats/readers';
 import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
 import { warmTokenCache } from '../node/warmTokenCache';
@@ -21,8 +22,7 @@ export interface FileReport {
 function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, number>> {
   if (options.budget === undefined) return DEFAULT_SUMMARY_BUDGETS;
   const budgets: Partial<Record<FormatId, number>> = {};
-  for (const format of Object.keys(DEFAULT_SUMMARY_BUDGETS) as FormatId[]) budgets[format] = options.budget;
-  budgets.canonical = options.budget;
+  for (const { id } of FORMATS) budgets[id] = options.budget;
   return budgets;
 }
 

@@ -56,6 +56,7 @@ export const DEFAULT_TRANSCRIPT_GLOBS = [
   '**/*.jsonl',
   '**/*.jsonl.gz',
   '**/*.json',
+  '**/*.af',
   '!**/node_modules/**',
   '!**/.git/**',
   '!**/.vscode/**',
@@ -140,7 +141,7 @@ function checkNumber(key: string, value: unknown, range: NumberRange, fallback: 
   return fallback;
 }
 
-const FORMAT_IDS: readonly FormatId[] = ['canonical', 'claude-code', 'codex', 'openhands', 'langchain', 'pi', 'message-array'];
+const FORMAT_IDS: readonly FormatId[] = ['canonical', 'claude-code', 'codex', 'openhands', 'langchain', 'letta', 'pi', 'message-array'];
 
 function checkBudgets(value: unknown, warn: SettingsWarn): Partial<Record<FormatId, number>> {
   const budgets: Partial<Record<FormatId, number>> = { ...DEFAULT_SUMMARY_BUDGETS };

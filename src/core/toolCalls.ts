@@ -6,11 +6,11 @@
 import { wordsOf } from './evidenceText';
 
 /** Call fields that hold what the call changes (the substance of a write or edit). */
-const CONTENT_FIELDS = new Set(['content', 'new_string', 'new_str', 'file_text', 'edits', 'patch', 'new_source', 'diff', 'code', 'insert_text']);
+const CONTENT_FIELDS = new Set(['content', 'new_string', 'new_str', 'newText', 'file_text', 'edits', 'patch', 'new_source', 'diff', 'code', 'insert_text']);
 /** Call fields that hold what an edit replaces. */
-const PREVIOUS_FIELDS = new Set(['old_string', 'old_str']);
+const PREVIOUS_FIELDS = new Set(['old_string', 'old_str', 'oldText']);
 /** Call fields that only say what a call changes away from: left out. */
-const SKIPPED_FIELDS = new Set(['old_string', 'old_str', 'timeout', 'block', 'limit', 'offset', 'output_mode', 'replace_all', 'run_in_background', '-n', '-i', '-A', '-B', '-C', 'head_limit', 'multiline', 'type', 'security_risk', 'thought']);
+const SKIPPED_FIELDS = new Set(['old_string', 'old_str', 'oldText', 'timeout', 'block', 'limit', 'offset', 'output_mode', 'replace_all', 'run_in_background', '-n', '-i', '-A', '-B', '-C', 'head_limit', 'multiline', 'type', 'security_risk', 'thought']);
 /** Tools that only look things up (normalised names: lower case, letters only). */
 const LOOKUP_TOOLS = new Set([
   'read', 'readfile', 'view', 'viewfile', 'cat', 'open', 'grep', 'grepsearch', 'glob', 'ls', 'list', 'listdir',

@@ -17,7 +17,7 @@ import {
 } from '../../../src/core/evidence';
 import { extractPieces } from '../../../src/core/evidenceText';
 import { SummaryMatcher } from '../../../src/core/summaryMatcher';
-import { splitCalls } from '../../../src/core/toolCalls';
+import { callTexts, splitCalls } from '../../../src/core/toolCalls';
 import type { AnalysisOptions, CheckpointAnalysis, Turn, TurnStatus } from '../../../src/core/model';
 import { checkpoint, transcript, turn } from './transcripts';
 
@@ -70,6 +70,12 @@ describe('core/evidence: splitCalls', () => {
     assert.equal(effect('Bash', { command: 'bd close spotter-fum.1' }), 'change');
     assert.equal(effect('str_replace_editor', { command: 'view', path: '/repo/x.py' }), 'lookup');
     assert.equal(effect('Deploy', { target: 'prod' }), 'action');
+  });
+
+  it("pi's edit tool: newText is what it writes, oldText what it replaces (left out of its identity)", () => {
+    const parsed = splitCalls(call('edit', { path: 'src/ledger.ts', oldText: 'throw err', newText: 'return retryPost(entry)' })).calls[0];
+    assert.equal(parsed.effect, 'change');
+    assert.deepEqual(callTexts(parsed), { identity: ['src/ledger.ts'], content: ['return retryPost(entry)'], prose: [], previous: ['throw err'] });
   });
 });
 

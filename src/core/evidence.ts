@@ -166,8 +166,8 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
 
   const pieces = dedupe(own);
   if (allLookups && answeredSeparately) {
-    // Words alone do not make a lookup more than a lookup ("let me check the project").
-    if (!pieces.some((p) => isSubstantial(p) && p.kind !== 'term')) return { pieces, nothing: BARE_LOOKUP };
+    // What a lookup found is in its result, so it can lose nothing; its own words are judged like plain words.
+    if (!pieces.some(isSubstantial)) return { pieces, nothing: BARE_LOOKUP };
     return { pieces, lookupOnly: true };
   }
   if (!pieces.some(isSubstantial)) return { pieces, nothing: 'no names, paths, numbers or other specifics to carry' };
@@ -235,7 +235,7 @@ export function judge(
   matcher: SummaryMatcher,
   sharedBy: (form: string) => Sharing,
   threshold: number,
-  options: { confirmation?: boolean; lookupResult?: boolean; error?: boolean } = {},
+  options: { confirmation?: boolean; lookupResult?: boolean; error?: boolean; lookupOnly?: boolean } = {},
 ): Judgement {
   const lookupResult = options.lookupResult === true;
   let score = 0;
@@ -243,6 +243,8 @@ export function judge(
   // Covered needs at least one found piece that is this turn's own (introduced here, or named by few turns):
   // names the whole session shares add up, but never make a turn covered on their own.
   let specific = false;
+  // …and a lookup's own words are enough only when no fact that is this turn's alone is missing from the summary.
+  let ownSpecificMissing = false;
   let ownTextFound = false;
   const all = pieces.map((p): Evidence => {
     const strict = p.kind === 'path' || p.kind === 'identifier' || p.kind === 'reference';
@@ -276,6 +278,8 @@ export function judge(
       if (p.kind !== 'weak') knownTarget = true;
       if ((own || readFile) && SPECIFIC_KINDS.has(p.kind)) specific = true;
       if (!p.fromCall && p.kind !== 'weak') ownTextFound = true;
+    } else if (own && SPECIFIC_KINDS.has(p.kind)) {
+      ownSpecificMissing = true;
     }
     if (matched !== undefined) e.matched = matched;
     if (p.fromCall) e.fromCall = true;
@@ -289,7 +293,7 @@ export function judge(
   const wordsOnly = !pieces.some((p) => SPECIFIC_KINDS.has(p.kind));
   const covered = options.confirmation
     ? knownTarget
-    : (specific || wordsOnly) && score >= threshold && (!options.error || ownTextFound);
+    : (specific || wordsOnly || (options.lookupOnly === true && !ownSpecificMissing)) && score >= threshold && (!options.error || ownTextFound);
   return { evidence: [...found, ...absent], score, covered, wordsOnly };
 }
 

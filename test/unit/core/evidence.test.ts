@@ -128,9 +128,32 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
     assert.equal(withProse.nothing, undefined);
     assert.ok(withProse.pieces.some((x) => x.text === 'ERR_PARSE_9'));
     assert.ok(!withProse.pieces.some((x) => x.kind === 'path'), 'the path read is its result\'s');
-    // Distinctive words of the prose alone do not make a lookup more than a lookup.
+    // Its words alone are weighed too, but as a lookup's: they can show it carried, never that it lost something.
     const wordsOnly = turnPieces(turn(1, `Checking the tokenizer implementation.\n${readCall}`, { role: 'assistant' }), true);
-    assert.equal(wordsOnly.nothing, 'a bare lookup: what it found is in its result');
+    assert.equal(wordsOnly.nothing, undefined);
+    assert.equal(wordsOnly.lookupOnly, true);
+  });
+
+  it('a lookup is covered when the summary repeats enough of what it says and misses nothing only it holds; else nothing-to-check', () => {
+    const check = call('Bash', { command: 'mix test test/ledger_test.exs' });
+    const turns = [
+      turn(0, 'Please make the ledger tests pass: LEDGER_SYNC_7 fails'),
+      turn(1, `All 49 tests pass now. The credo warnings are next.\n${check}`, { role: 'assistant' }),
+      result(2, '49 tests, 0 failures', 1, check),
+      turn(3, `The only failing case was in sync_window; the ledger credo warnings and the flaky fixtures are next.\n${check}`, { role: 'assistant' }),
+      result(4, '49 tests, 0 failures', 3, check),
+    ];
+    const mk = (summary: string) =>
+      analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 1000, claimedIds: [0, 1, 2, 3, 4], turnsBefore: 5 })]), OPTS).checkpoints[0];
+    const repeated = mk('Fixed LEDGER_SYNC_7 in the ledger: all 49 tests pass; the credo warnings remain. sync_window was the failing case.');
+    assert.equal(repeated.turns[1].status, 'covered', repeated.turns[1].reason);
+    assert.equal(repeated.turns[3].status, 'covered', repeated.turns[3].reason);
+    // Words repeated, but the fact only turn 3 holds (sync_window) is gone: not covered, and not missing either.
+    const lost = mk('Fixed LEDGER_SYNC_7 in the ledger: all 49 tests pass; the credo warnings and flaky fixtures remain; the only failing case is fixed.');
+    assert.ok((lost.turns[3].score ?? 0) >= 1, `enough words repeated (score ${lost.turns[3].score})`);
+    assert.equal(lost.turns[3].status, 'nothing-to-check', lost.turns[3].reason);
+    const silent = mk('Worked on the ledger.');
+    assert.equal(silent.turns[1].status, 'nothing-to-check');
   });
 
   it('a write carries its substance in the call: the path and the names it writes', () => {

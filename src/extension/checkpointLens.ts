@@ -1,7 +1,7 @@
 // A CodeLens above each checkpoint record of an analysed transcript:
 // "S1: 380 covered · 40 claimed-missing · fail-closed — open timeline". For a .jsonl.gz, in its decompressed view.
 import * as vscode from 'vscode';
-import { describeCheckpoint } from './timelineData';
+import { describeCheckpoint } from '../view/timelineData';
 import type { TranscriptStore } from './transcriptStore';
 
 export class CheckpointLensProvider implements vscode.CodeLensProvider, vscode.Disposable {

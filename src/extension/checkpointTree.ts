@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { TURN_STATUSES, type CheckpointAnalysis, type Verdict } from '../core/model';
 import { statusName } from '../statusWords';
-import { describeCheckpoint, describeRange, whyUnverifiable } from './timelineData';
+import { describeCheckpoint, describeRange, whyUnverifiable } from '../view/timelineData';
 import type { TranscriptStore } from './transcriptStore';
 
 export const CHECKPOINT_VIEW_ID = 'compactionLens.checkpoints';

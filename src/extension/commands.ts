@@ -13,7 +13,7 @@ import type { Log } from './log';
 import { joinGlobs, readSettings, splitGlobs } from './settings';
 import { STATUS_ICONS, statusName } from '../statusWords';
 import { copySafePointerSet, type TimelinePanels } from './timelinePanel';
-import { turnResult, turnsBefore, worstVerdict } from './timelineData';
+import { turnResult, turnsBefore, worstVerdict } from '../view/timelineData';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { isAbort } from './userErrors';
 

@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import type { CheckpointAnalysis, Problem } from '../core/model';
 import { decompressedUri } from './decompressedDocument';
-import { describeRange, whyUnverifiable } from './timelineData';
+import { describeRange, whyUnverifiable } from '../view/timelineData';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 
 export const DIAGNOSTIC_SOURCE = 'Compaction Lens';

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ActiveTranscript } from './activeTranscript';
 import { TURN_STATUSES } from '../core/model';
 import { statusName } from '../statusWords';
-import { whyUnverifiable, worstVerdict } from './timelineData';
+import { whyUnverifiable, worstVerdict } from '../view/timelineData';
 import type { AnalysedTranscript } from './transcriptStore';
 
 const ICONS = { reversible: '$(pass)', conditional: '$(warning)', 'fail-closed': '$(error)' } as const;

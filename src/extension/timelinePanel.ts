@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { HostMessage, ViewState } from '../protocol';
 import { revealLines, revealTurn } from './editorReveal';
 import type { Log } from './log';
-import { validateViewState, validateWebviewMessage, viewStateShape, type MessageBounds } from './messageValidation';
+import { validateViewState, validateWebviewMessage, viewStateShape, type MessageBounds } from '../view/messageValidation';
 import {
   checkpointHeaders,
   fileInfo,
@@ -14,9 +14,9 @@ import {
   summaryDetails,
   timelineRows,
   turnDetails,
-} from './timelineData';
+} from '../view/timelineData';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
-import { renderWebviewHtml } from './webviewHtml';
+import { renderWebviewHtml } from '../view/webviewHtml';
 
 export const TIMELINE_VIEW_TYPE = 'compactionLens.timeline';
 /** Context key: true while a timeline panel is the active editor. */

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { Evidence, TurnResult } from '../core/model';
 import { byWeight, describeEvidence, describeScore, STATUS_ICONS, statusName } from '../statusWords';
-import { turnResult } from './timelineData';
+import { turnResult } from '../view/timelineData';
 import type { TranscriptStore } from './transcriptStore';
 
 /** Pieces of evidence listed per group (found / not found); the rest are counted. */

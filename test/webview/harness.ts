@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { renderWebviewHtml } from '../../src/extension/webviewHtml';
+import { renderWebviewHtml } from '../../src/view/webviewHtml';
 import type { HostMessage, ViewState, WebviewMessage } from '../../src/protocol';
 import { FakeHost, type FixtureDataset } from './fixture';
 

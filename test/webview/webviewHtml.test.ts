@@ -2,7 +2,7 @@
 // it loads exactly the bundle's script and stylesheet, escapes what it is given and has an empty root.
 
 import assert from 'node:assert/strict';
-import { renderWebviewHtml, webviewCsp } from '../../src/extension/webviewHtml';
+import { renderWebviewHtml, webviewCsp } from '../../src/view/webviewHtml';
 
 const options = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',

@@ -1,13 +1,12 @@
 // Opens and analyses each file named on the command line, one at a time, turning every failure into a
 // per-file error message (never a stack trace) so one bad file does not stop the others. Tokens are counted
 // in worker threads (TokenPool, two on two cores) before each analysis. `check` and `eval` both use it.
-import { analyze } from '../core/analyze';
 import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
-import type { Analysis, FormatId, TokenCache } from '../core/model';
+import type { Analysis, FormatId } from '../core/model';
 import { FORMATS } from '../formats/readers';
+import { analyzeFile } from '../node/analyzeFile';
 import { TokenPool } from '../node/tokenPool';
-import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
-import { warmTokenCache } from '../node/warmTokenCache';
+import { UnusableTranscriptError } from '../node/transcriptFile';
 import type { AnalysisSettings } from './args';
 import { terminalText } from './terminalText';
 
@@ -26,11 +25,10 @@ function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, number>
   return budgets;
 }
 
-export async function checkFiles(
-  files: string[],
-  options: AnalysisSettings,
-  onProgress?: (path: string, read: number, total: number) => void,
-): Promise<FileReport[]> {
+/** Progress of one file: `fraction` from 0 to 1 of reading, counting and analysing it. */
+export type FileProgress = (path: string, fraction: number, message: string) => void;
+
+export async function checkFiles(files: string[], options: AnalysisSettings, onProgress?: FileProgress): Promise<FileReport[]> {
   const pool = new TokenPool({
     onFallback: (reason) => process.stderr.write(`compaction-lens: ${terminalText(reason)}; counting tokens in the main thread\n`),
   });
@@ -38,23 +36,20 @@ export async function checkFiles(
   try {
     for (const path of files) {
       try {
-        const file = await TranscriptFile.open(path, {
-          format: options.format,
-          defaultBudgets: budgetsFor(options),
-          maxLineBytes: options.maxLineBytes,
-          maxInflatedBytes: options.maxInflatedBytes,
-          maxInflateRatio: options.maxInflateRatio,
-          limitNames: { maxInflatedBytes: '--max-inflated-mb', maxInflateRatio: '--max-inflate-ratio' },
-          onProgress: onProgress && ((read, total) => onProgress(path, read, total)),
-        });
-        const tokenCache: TokenCache = new Map();
-        const countTokens = await warmTokenCache(file.transcript, tokenCache, pool, options.encoding);
-        const analysis = analyze(file.transcript, {
-          countTokens,
-          tokenCache,
-          ratioFloor: options.ratioFloor,
-          coverageThreshold: options.coverageThreshold,
-        });
+        const { file, analysis } = await analyzeFile(
+          path,
+          {
+            format: options.format,
+            defaultBudgets: budgetsFor(options),
+            maxLineBytes: options.maxLineBytes,
+            maxInflatedBytes: options.maxInflatedBytes,
+            maxInflateRatio: options.maxInflateRatio,
+            limitNames: { maxInflatedBytes: '--max-inflated-mb', maxInflateRatio: '--max-inflate-ratio' },
+          },
+          pool,
+          options,
+          { onProgress: onProgress && ((fraction, message) => onProgress(path, fraction, message)) },
+        );
         reports.push({ path, format: file.format, analysis });
       } catch (error) {
         const message = error instanceof UnusableTranscriptError ? error.message : `${path}: could not be analysed: ${(error as Error).message}`;

@@ -2,7 +2,7 @@
 // SARIF) or `eval` (labels against one checkpoint), set the exit status. Any unexpected failure is reported in
 // one line, never as a stack trace. Messages that name files or quote them show control characters escaped.
 import { readCommandLine, USAGE } from './args';
-import { checkFiles, exitStatus } from './checkFiles';
+import { checkFiles, exitStatus, type FileProgress } from './checkFiles';
 import { runEval } from './evalCommand';
 import { jsonReport } from './jsonReport';
 import { sarifReport } from './sarifReport';
@@ -11,15 +11,28 @@ import { textReport } from './textReport';
 
 declare const PACKAGE_VERSION: string | undefined;
 
-function progressPrinter(): ((path: string, read: number, total: number) => void) | undefined {
+/** A one-line progress report on a terminal, for files that take more than half a second; none otherwise. */
+function progressPrinter(): FileProgress | undefined {
   if (!process.stderr.isTTY) return undefined;
+  let file = '';
+  let started = 0;
   let last = 0;
-  return (path, read, total) => {
+  let shown = false;
+  return (path, fraction, message) => {
     const now = Date.now();
-    if (total < 16 * 1024 * 1024 || now - last < 200) return;
+    if (path !== file) {
+      file = path;
+      started = now;
+    }
+    if (fraction >= 1) {
+      if (shown) process.stderr.write('\r\u001b[K');
+      shown = false;
+      return;
+    }
+    if (now - started < 500 || now - last < 200) return;
     last = now;
-    process.stderr.write(`\rreading ${terminalText(path)}: ${Math.floor((read / total) * 100)}%`);
-    if (read >= total) process.stderr.write('\r\u001b[K');
+    shown = true;
+    process.stderr.write(`\r\u001b[K${terminalText(path)}: ${message.replace(/ \d+%$/, '')} ${Math.floor(fraction * 100)}%`);
   };
 }
 

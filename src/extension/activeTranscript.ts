@@ -6,6 +6,9 @@
 // after activation.
 import * as vscode from 'vscode';
 import { transcriptUriOf } from './decompressedDocument';
+import { Disposable } from './dispose';
+import type { Log } from './log';
+import { openTranscript } from './openTranscript';
 import { readSettings, splitGlobs } from './settings';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 
@@ -32,28 +35,32 @@ export function matchesTranscriptGlobs(document: vscode.TextDocument, globs: str
   return include.some(matches) && !exclude.some(matches);
 }
 
-export class ActiveTranscript implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<AnalysedTranscript | undefined>();
-  private readonly subscriptions: vscode.Disposable[];
+export class ActiveTranscript extends Disposable {
+  private readonly changed = this.register(new vscode.EventEmitter<AnalysedTranscript | undefined>());
   private readonly attempted = new Set<string>();
   /** Fires when the active editor's transcript (or its analysis) changes. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly store: TranscriptStore) {
-    this.subscriptions = [
-      this.changed,
-      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
-      vscode.window.tabGroups.onDidChangeTabs(() => this.update()),
-      vscode.window.tabGroups.onDidChangeTabGroups(() => this.update()),
-      vscode.window.onDidChangeVisibleTextEditors((editors) => this.analyseVisible(editors)),
+  constructor(
+    private readonly store: TranscriptStore,
+    private readonly log: Log,
+  ) {
+    super();
+    this.register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
+    this.register(vscode.window.tabGroups.onDidChangeTabs(() => this.update()));
+    this.register(vscode.window.tabGroups.onDidChangeTabGroups(() => this.update()));
+    this.register(vscode.window.onDidChangeVisibleTextEditors((editors) => this.analyseVisible(editors)));
+    this.register(
       store.onDidChange((entry) => {
         if (entry.uri.toString() === this.activeUri()?.toString()) this.update();
       }),
+    );
+    this.register(
       store.onDidRemove((uri) => {
         this.attempted.delete(uri.toString());
         if (uri.toString() === this.activeUri()?.toString()) this.update();
       }),
-    ];
+    );
     // Editors already visible at activation are not analysed: activation does no work.
     this.update();
   }
@@ -62,10 +69,6 @@ export class ActiveTranscript implements vscode.Disposable {
   get current(): AnalysedTranscript | undefined {
     const uri = this.activeUri();
     return uri ? this.store.get(uri) : undefined;
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
   }
 
   private activeUri(): vscode.Uri | undefined {
@@ -87,7 +90,7 @@ export class ActiveTranscript implements vscode.Disposable {
       if (this.attempted.has(key) || this.store.get(document.uri)) continue;
       if (!matchesTranscriptGlobs(document, settings.transcriptGlobs)) continue;
       this.attempted.add(key); // one try per file: a non-transcript .json is not read again and again
-      void this.store.open(document.uri, false);
+      void openTranscript(this.store, this.log, document.uri, { interactive: false });
     }
   }
 }

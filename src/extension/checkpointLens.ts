@@ -2,19 +2,17 @@
 // "S1: 380 covered · 40 claimed-missing · fail-closed — open timeline". For a .jsonl.gz, in its decompressed view.
 import * as vscode from 'vscode';
 import { describeCheckpoint } from '../view/timelineData';
+import { Disposable } from './dispose';
 import type { TranscriptStore } from './transcriptStore';
 
-export class CheckpointLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  private readonly subscriptions: vscode.Disposable[];
+export class CheckpointLensProvider extends Disposable implements vscode.CodeLensProvider {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changed.event;
 
   constructor(private readonly store: TranscriptStore) {
-    this.subscriptions = [
-      this.changed,
-      store.onDidChange(() => this.changed.fire()),
-      store.onDidRemove(() => this.changed.fire()),
-    ];
+    super();
+    this.register(store.onDidChange(() => this.changed.fire()));
+    this.register(store.onDidRemove(() => this.changed.fire()));
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
@@ -29,9 +27,5 @@ export class CheckpointLensProvider implements vscode.CodeLensProvider, vscode.D
         arguments: [entry.uri, { checkpointIndex }],
       });
     });
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
   }
 }

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { TURN_STATUSES, type CheckpointAnalysis, type Verdict } from '../core/model';
 import { statusName } from '../statusWords';
 import { describeCheckpoint, describeRange, whyUnverifiable } from '../view/timelineData';
+import { Disposable } from './dispose';
 import type { TranscriptStore } from './transcriptStore';
 
 export const CHECKPOINT_VIEW_ID = 'compactionLens.checkpoints';
@@ -34,17 +35,14 @@ export function verdictIcon(verdict: Verdict): vscode.ThemeIcon {
   return new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
 }
 
-export class CheckpointTreeProvider implements vscode.TreeDataProvider<CheckpointTreeNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<CheckpointTreeNode | undefined>();
-  private readonly subscriptions: vscode.Disposable[];
+export class CheckpointTreeProvider extends Disposable implements vscode.TreeDataProvider<CheckpointTreeNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<CheckpointTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
   constructor(private readonly store: TranscriptStore) {
-    this.subscriptions = [
-      this.changed,
-      store.onDidChange(() => this.changed.fire(undefined)),
-      store.onDidRemove(() => this.changed.fire(undefined)),
-    ];
+    super();
+    this.register(store.onDidChange(() => this.changed.fire(undefined)));
+    this.register(store.onDidRemove(() => this.changed.fire(undefined)));
   }
 
   getChildren(node?: CheckpointTreeNode): CheckpointTreeNode[] {
@@ -112,10 +110,6 @@ export class CheckpointTreeProvider implements vscode.TreeDataProvider<Checkpoin
     item.tooltip = `Claimed by ${checkpoint.summaryId} but not covered by its summary`;
     item.command = this.revealCommand({ uri: key, checkpointIndex: node.checkpointIndex, rangeIndex: node.rangeIndex });
     return item;
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
   }
 
   private revealCommand(target: RevealTarget): vscode.Command {

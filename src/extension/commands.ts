@@ -10,6 +10,7 @@ import { REVEAL_COMMAND, type RevealTarget } from './checkpointTree';
 import { transcriptUriOf } from './decompressedDocument';
 import { revealLines, revealTurn } from './editorReveal';
 import type { Log } from './log';
+import { openTranscript } from './openTranscript';
 import { joinGlobs, readSettings, splitGlobs } from './settings';
 import { STATUS_ICONS, statusName } from '../statusWords';
 import { copySafePointerSet, type TimelinePanels } from './timelinePanel';
@@ -50,7 +51,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   async function currentTarget(): Promise<CommandTarget | undefined> {
     const timeline = panels.active();
     if (timeline) {
-      const entry = store.get(timeline.uri) ?? (await store.open(timeline.uri, true));
+      const entry = store.get(timeline.uri) ?? (await openTranscript(store, services.log, timeline.uri, { interactive: true }));
       if (!entry) return undefined;
       const state = timeline.currentViewState;
       return {
@@ -62,7 +63,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     }
     const uri = activeEditorUri();
     if (uri?.scheme === 'file') {
-      const entry = await store.open(uri, true);
+      const entry = await openTranscript(store, services.log, uri, { interactive: true });
       if (!entry) return undefined;
       // A text editor on the file or its decompressed view (same lines); a .gz tab has no cursor.
       const editor = vscode.window.activeTextEditor;
@@ -101,7 +102,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       uri = picked?.[0];
       if (!uri) return;
     }
-    const entry = await store.open(uri, true);
+    const entry = await openTranscript(store, services.log, uri, { interactive: true });
     if (!entry) return;
     let selection: { checkpointIndex: number; turnIndex: number } | undefined;
     const checkpointIndex = options?.checkpointIndex;
@@ -208,7 +209,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     if (isTurnReference(arg)) {
       const uri = transcriptUriOf(typeof arg.uri === 'string' ? vscode.Uri.parse(arg.uri) : arg.uri);
       if (!uri) return;
-      const entry = store.get(uri) ?? (await store.open(uri, true));
+      const entry = store.get(uri) ?? (await openTranscript(store, services.log, uri, { interactive: true }));
       if (entry && entry.transcript.turns[arg.turnIndex]) await revealTurn(entry, arg.turnIndex);
       return;
     }

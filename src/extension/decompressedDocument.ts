@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { readDecompressedText } from '../node/decompressedText';
 import { LIMIT_SETTING_NAMES, readSettings } from './settings';
+import { Disposable } from './dispose';
 import type { TranscriptStore } from './transcriptStore';
 
 export const DECOMPRESSED_SCHEME = 'compaction-lens-raw';
@@ -32,21 +33,20 @@ export function transcriptUriOf(uri: vscode.Uri): vscode.Uri | undefined {
   }
 }
 
-export class DecompressedDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+export class DecompressedDocumentProvider extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly changed = this.register(new vscode.EventEmitter<vscode.Uri>());
   /** For each open view, what its text was made from (size, modification time, limits). */
   private readonly madeFrom = new Map<string, string>();
-  private readonly subscriptions: vscode.Disposable[];
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly store: TranscriptStore) {
-    this.subscriptions = [
-      this.changed,
+    super();
+    this.register(
       store.onDidChange((entry) => {
         if (entry.file.compressed) void this.refreshIfChanged(entry.documentUri);
       }),
-      vscode.workspace.onDidCloseTextDocument((document) => this.madeFrom.delete(document.uri.toString())),
-    ];
+    );
+    this.register(vscode.workspace.onDidCloseTextDocument((document) => this.madeFrom.delete(document.uri.toString())));
   }
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
@@ -72,10 +72,6 @@ export class DecompressedDocumentProvider implements vscode.TextDocumentContentP
     } finally {
       subscription.dispose();
     }
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
   }
 
   /** Asks the editor for the view's text again when it is open and the file or the limits changed. */

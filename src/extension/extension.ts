@@ -12,6 +12,7 @@ import { TranscriptDiagnostics } from './diagnostics';
 import { Log } from './log';
 import { TranscriptStatusBar } from './statusBar';
 import { TimelinePanels } from './timelinePanel';
+import { LiveTranscripts } from './liveTranscripts';
 import { TranscriptStore } from './transcriptStore';
 import { TurnHoverProvider } from './turnHover';
 
@@ -27,10 +28,11 @@ export interface CompactionLensApi {
 export function activate(context: vscode.ExtensionContext): CompactionLensApi {
   const log = new Log();
   const store = new TranscriptStore(log);
-  const panels = new TimelinePanels({ extensionUri: context.extensionUri, store, log });
+  const live = new LiveTranscripts(store, log);
+  const panels = new TimelinePanels({ extensionUri: context.extensionUri, store, live, log });
   const diagnostics = new TranscriptDiagnostics(store);
   const tree = new CheckpointTreeProvider(store);
-  const active = new ActiveTranscript(store);
+  const active = new ActiveTranscript(store, log);
   const statusBar = new TranscriptStatusBar(active);
   const lens = new CheckpointLensProvider(store);
   const decompressed = new DecompressedDocumentProvider(store);
@@ -39,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): CompactionLensApi {
   context.subscriptions.push(
     log,
     store,
+    live,
     panels,
     diagnostics,
     tree,

@@ -5,7 +5,10 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { HostMessage, ViewState } from '../protocol';
 import { revealLines, revealTurn } from './editorReveal';
+import { Disposable } from './dispose';
+import type { LiveTranscripts } from './liveTranscripts';
 import type { Log } from './log';
+import { openTranscript } from './openTranscript';
 import { validateViewState, validateWebviewMessage, viewStateShape, type MessageBounds } from '../view/messageValidation';
 import {
   checkpointHeaders,
@@ -27,15 +30,15 @@ export type MessageOutcome = 'handled' | 'ignored';
 interface PanelServices {
   extensionUri: vscode.Uri;
   store: TranscriptStore;
+  /** Keeps the transcript of an open timeline live. */
+  live: LiveTranscripts;
   log: Log;
 }
 
-export class TimelinePanel implements vscode.Disposable {
+export class TimelinePanel extends Disposable {
   private ready = false;
-  private isDisposed = false;
   private viewState?: ViewState;
   private pendingSelection?: { checkpointIndex: number; turnIndex: number };
-  private readonly disposables: vscode.Disposable[] = [];
   private readonly disposed = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposed.event;
 
@@ -45,6 +48,7 @@ export class TimelinePanel implements vscode.Disposable {
     private readonly services: PanelServices,
     restore?: ViewState,
   ) {
+    super();
     this.viewState = restore;
     const dist = vscode.Uri.joinPath(services.extensionUri, 'dist');
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
@@ -55,22 +59,26 @@ export class TimelinePanel implements vscode.Disposable {
       styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
       title: `Compaction timeline: ${this.name}`,
     });
-    this.disposables.push(
-      services.store.hold(uri),
-      panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
+    this.register(services.live.hold(uri));
+    this.register(panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
+    this.register(
       panel.onDidChangeViewState(() => {
         if (!panel.visible) this.ready = false; // the webview is torn down; it sends `ready` again when shown
       }),
+    );
+    this.register(
       services.store.onDidChange((entry) => {
         if (entry.uri.toString() === uri.toString()) this.postUpdate(entry);
       }),
+    );
+    this.register(
       services.store.onDidRemove((removed) => {
         if (removed.toString() === uri.toString()) {
           this.post({ type: 'error', message: `${this.name} was deleted or is no longer a readable transcript.` });
         }
       }),
-      panel.onDidDispose(() => this.dispose()),
     );
+    this.register(panel.onDidDispose(() => this.dispose()));
   }
 
   get name(): string {
@@ -181,10 +189,9 @@ export class TimelinePanel implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.isDisposed) return;
-    this.isDisposed = true;
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    super.dispose();
     this.panel.dispose();
     this.disposed.fire();
     this.disposed.dispose();
@@ -217,12 +224,12 @@ export async function copySafePointerSet(entry: AnalysedTranscript, checkpointIn
 }
 
 /** All open timeline panels (one per transcript) and their serializer. */
-export class TimelinePanels implements vscode.WebviewPanelSerializer, vscode.Disposable {
+export class TimelinePanels extends Disposable implements vscode.WebviewPanelSerializer {
   private readonly panels = new Map<string, TimelinePanel>();
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly services: PanelServices) {
-    this.disposables.push(vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, this));
+    super();
+    this.register(vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, this));
   }
 
   get(uri: vscode.Uri): TimelinePanel | undefined {
@@ -264,7 +271,7 @@ export class TimelinePanels implements vscode.WebviewPanelSerializer, vscode.Dis
       panel.dispose(); // already open in another panel
       return;
     }
-    const entry = await this.services.store.open(uri, false);
+    const entry = await openTranscript(this.services.store, this.services.log, uri, { interactive: false });
     if (!entry) {
       panel.dispose();
       void vscode.window.showWarningMessage(
@@ -276,9 +283,9 @@ export class TimelinePanels implements vscode.WebviewPanelSerializer, vscode.Dis
     this.adopt(panel, uri, viewState);
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const panel of [...this.panels.values()]) panel.dispose();
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    super.dispose();
   }
 
   private get dist(): vscode.Uri {

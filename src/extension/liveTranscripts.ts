@@ -1,0 +1,131 @@
+// Keeps analysed transcripts live while an agent is still writing them: a file watcher per transcript, a
+// debounce that collapses a burst of changes into one re-read, a poll for the transcripts someone is looking
+// at (file watchers miss files outside the workspace, where agents write: ~/.claude, ~/.codex), edits of an
+// open document, and changes of the settings (re-read or re-analyse everything, with a spinner in the status
+// bar). The re-reading itself is the store's (transcriptStore.ts).
+import * as vscode from 'vscode';
+import { transcriptUriOf } from './decompressedDocument';
+import { Disposable } from './dispose';
+import type { Log } from './log';
+import { readSettings } from './settings';
+import type { TranscriptStore } from './transcriptStore';
+
+/** How long a burst of file changes is collapsed before the transcript is re-read. */
+export const REFRESH_DEBOUNCE_MS = 250;
+/**
+ * How often transcripts someone is looking at (open in an editor or a timeline) are checked for growth: a
+ * check that finds the size unchanged costs one stat call.
+ */
+export const POLL_INTERVAL_MS = 1000;
+
+export class LiveTranscripts extends Disposable {
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly watchers = new Map<string, vscode.Disposable>();
+  private readonly holders = new Map<string, number>();
+  private poller?: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly store: TranscriptStore,
+    private readonly log: Log,
+  ) {
+    super();
+    this.register(
+      store.onDidChange((entry) => {
+        this.watch(entry.uri);
+        this.startPolling();
+      }),
+    );
+    this.register(store.onDidRemove((uri) => this.forget(uri)));
+    this.register(
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length > 0 && store.get(event.document.uri)) this.scheduleRefresh(event.document.uri);
+      }),
+    );
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('compactionLens')) void this.settingsChanged();
+      }),
+    );
+    this.register({
+      dispose: () => {
+        clearInterval(this.poller);
+        for (const timer of this.timers.values()) clearTimeout(timer);
+        for (const watcher of this.watchers.values()) watcher.dispose();
+      },
+    });
+  }
+
+  /** Re-reads the file after a change, debounced; the analysis is updated only when the file changed. */
+  scheduleRefresh(uri: vscode.Uri): void {
+    const key = uri.toString();
+    if (!this.store.get(uri)) return;
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.store.refresh(uri);
+      }, REFRESH_DEBOUNCE_MS),
+    );
+  }
+
+  /** Keeps `uri` live (checked for growth every POLL_INTERVAL_MS) until the returned disposable is disposed. */
+  hold(uri: vscode.Uri): vscode.Disposable {
+    const key = uri.toString();
+    this.holders.set(key, (this.holders.get(key) ?? 0) + 1);
+    this.startPolling();
+    let released = false;
+    return new vscode.Disposable(() => {
+      if (released) return;
+      released = true;
+      const count = (this.holders.get(key) ?? 1) - 1;
+      if (count > 0) this.holders.set(key, count);
+      else this.holders.delete(key);
+    });
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.watchers.get(key)?.dispose();
+    this.watchers.delete(key);
+  }
+
+  private watch(uri: vscode.Uri): void {
+    const key = uri.toString();
+    if (this.watchers.has(key) || this.isDisposed) return;
+    const folder = vscode.Uri.joinPath(uri, '..');
+    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, name));
+    watcher.onDidChange(() => this.scheduleRefresh(uri));
+    watcher.onDidCreate(() => this.scheduleRefresh(uri));
+    watcher.onDidDelete(() => this.scheduleRefresh(uri));
+    this.watchers.set(key, watcher);
+  }
+
+  private startPolling(): void {
+    if (this.poller || this.isDisposed) return;
+    this.poller = setInterval(() => this.poll(), POLL_INTERVAL_MS);
+  }
+
+  /** Refreshes the transcripts that are open in an editor or held by a timeline (unchanged ones cost a stat). */
+  private poll(): void {
+    const open = new Set(vscode.workspace.textDocuments.map((document) => transcriptUriOf(document.uri)?.toString()));
+    for (const entry of this.store.all()) {
+      const key = entry.uri.toString();
+      if ((open.has(key) || this.holders.has(key)) && !this.store.isRefreshing(entry.uri) && !this.timers.has(key)) {
+        void this.store.refresh(entry.uri);
+      }
+    }
+  }
+
+  private async settingsChanged(): Promise<void> {
+    const change = this.store.updateSettings(readSettings((message) => this.log.warn(message)));
+    if (!change.reread && !change.reanalyse) return;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: change.reread ? 'Compaction Lens: reading transcripts again' : 'Compaction Lens: re-analysing' },
+      () => this.store.applySettings(change),
+    );
+  }
+}

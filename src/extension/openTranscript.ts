@@ -1,0 +1,54 @@
+// Opening a transcript for the user: the store's load with a progress notification (cancellable) when the user
+// asked for it, or the status bar's spinner when it happens on its own (a document opened, a panel restored).
+// Failures are shown to the user when they asked, logged otherwise; the caller then gets undefined.
+import * as vscode from 'vscode';
+import type { Log } from './log';
+import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
+import { isAbort, reportFailure } from './userErrors';
+
+export interface OpenTranscriptOptions {
+  /** The user asked for it: show a cancellable notification, and an error message on failure. */
+  interactive: boolean;
+}
+
+export async function openTranscript(
+  store: TranscriptStore,
+  log: Log,
+  uri: vscode.Uri,
+  { interactive }: OpenTranscriptOptions,
+): Promise<AnalysedTranscript | undefined> {
+  const existing = store.get(uri);
+  if (existing) return existing;
+  const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+  try {
+    return await vscode.window.withProgress(
+      {
+        location: interactive ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window,
+        title: `Compaction Lens: ${name}`,
+        cancellable: interactive,
+      },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const subscription = token.onCancellationRequested(() => abort.abort());
+        let reported = 0;
+        try {
+          return await store.load(uri, {
+            signal: abort.signal,
+            onProgress: (fraction, message) => {
+              const increment = Math.max(0, fraction * 100 - reported);
+              reported += increment;
+              progress.report({ message, increment });
+            },
+          });
+        } finally {
+          subscription.dispose();
+        }
+      },
+    );
+  } catch (error) {
+    if (isAbort(error)) return undefined;
+    if (interactive) reportFailure(log, uri.fsPath, error);
+    else log.info(`not analysed: ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}

@@ -16,6 +16,8 @@ export interface FileReport {
   analysis?: Analysis;
   /** Set when the file could not be used at all (exit status 2). */
   error?: string;
+  /** More about the error, one line each (the formats tried, say). */
+  details?: readonly string[];
 }
 
 function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, number>> {
@@ -52,8 +54,8 @@ export async function checkFiles(files: string[], options: AnalysisSettings, onP
         );
         reports.push({ path, format: file.format, analysis });
       } catch (error) {
-        const message = error instanceof UnusableTranscriptError ? error.message : `${path}: could not be analysed: ${(error as Error).message}`;
-        reports.push({ path, error: message });
+        if (error instanceof UnusableTranscriptError) reports.push({ path, error: error.message, details: error.details.length > 0 ? error.details : undefined });
+        else reports.push({ path, error: `${path}: could not be analysed: ${(error as Error).message}` });
       }
     }
   } finally {

@@ -129,7 +129,9 @@ export function textReport(reports: FileReport[], color: boolean): string {
   const out: string[] = [];
   for (const report of reports) {
     if (report.analysis === undefined) {
-      out.push(`${paint.bold(safe(report.path))}`, `  ${paint.red('error')}: ${safe(report.error ?? 'unknown error')}`, '');
+      out.push(`${paint.bold(safe(report.path))}`, `  ${paint.red('error')}: ${safe(report.error ?? 'unknown error')}`);
+      for (const detail of report.details ?? []) out.push(`    - ${safe(detail)}`);
+      out.push('');
       continue;
     }
     const { analysis } = report;

@@ -20,6 +20,10 @@ export function describeFailure(path: string, error: unknown): string {
 export function reportFailure(log: Log, path: string, error: unknown): void {
   log.error(`analysing ${path}`, error);
   const message = describeFailure(path, error);
-  if (error instanceof UnusableTranscriptError) void vscode.window.showWarningMessage(message);
+  if (error instanceof UnusableTranscriptError && error.details.length > 0) {
+    // The formats tried and what each needed: too long for a notification, kept in the output.
+    log.info(`${message}\n${error.details.map((line) => `  - ${line}`).join('\n')}`);
+    void vscode.window.showWarningMessage(message, 'Show Output').then((choice) => choice && log.show());
+  } else if (error instanceof UnusableTranscriptError) void vscode.window.showWarningMessage(message);
   else void vscode.window.showErrorMessage(message, 'Show Output').then((choice) => choice && log.show());
 }

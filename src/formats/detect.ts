@@ -123,9 +123,38 @@ function classifyText(text: string, fileName: string): FormatId | undefined {
   return undefined;
 }
 
-/** Returns the format of a transcript, or undefined when it is not one we know. */
-export function detectFormat(firstLines: string[], fileName: string): FormatId | undefined {
-  const votes = new Map<FormatId, number>();
+/**
+ * The order formats are tried in: a file is read by the first whose records it holds. Formats whose records are
+ * conclusive come first; a LangChain or Letta message is also message-like, and a pi `message` entry looks like a
+ * Responses message item, so they outrank the generic message array.
+ */
+export const DETECTION_ORDER: readonly FormatId[] = ['canonical', 'codex', 'claude-code', 'openhands', 'letta', 'langchain', 'pi', 'message-array'];
+
+/** What a file must hold in its first lines to be read as each format, for the error that lists them all. */
+const WHAT_IT_NEEDS: Record<FormatId, string> = {
+  canonical: 'a record with "type": "turn" or "checkpoint"',
+  codex: 'a {type, payload} record of type session_meta, response_item, event_msg, turn_context or compacted',
+  'claude-code': 'a record of type user, assistant, system, summary or progress with a sessionId or uuid',
+  openhands: 'an event with "action" or "observation" and "source", a V1 event kind, or a "history" of events',
+  letta: 'an "agents" list whose agents have messages or in_context_message_ids',
+  langchain: 'a LangChain message ("lc": 1, or "type": "human"/"ai"), a Letta message, or a "running_summary"',
+  pi: 'a pi "session" header, or a "message" or "compaction" entry',
+  'message-array': 'a message with a "role" and "content" (or an array of them)',
+};
+
+export interface FormatDetection {
+  /** The format the file is read as; undefined when none matched. */
+  format?: FormatId;
+  /** When none matched: what the first lines hold, in one sentence. */
+  why?: string;
+  /** One line per format tried and rejected, in order: what it needed and did not find. */
+  rejected: string[];
+}
+
+/** The format of a transcript from its first lines, or why no format matched. */
+export function detectFormatWhy(firstLines: string[], fileName: string): FormatDetection {
+  const found = new Set<FormatId>();
+  let records = 0;
   for (const line of firstLines) {
     const trimmed = line.trim();
     if (trimmed === '') continue;
@@ -135,17 +164,21 @@ export function detectFormat(firstLines: string[], fileName: string): FormatId |
     } catch {
       continue; // a fragment of a pretty-printed document, or a truncated line
     }
+    records += 1;
     const format = classify(value, fileName);
-    if (format !== undefined) votes.set(format, (votes.get(format) ?? 0) + 1);
+    if (format !== undefined) found.add(format);
   }
-  if (votes.size > 0) {
-    // Strong formats first: one record of theirs is conclusive.
-    // (a LangChain/Letta message is also message-like, so langchain outranks message-array; a pi `message` entry
-    // looks like a Responses message item, so pi does too)
-    for (const format of ['canonical', 'codex', 'claude-code', 'openhands', 'letta', 'langchain', 'pi'] as FormatId[]) {
-      if (votes.has(format)) return format;
-    }
-    return 'message-array';
-  }
-  return classifyText(firstLines.join('\n'), fileName);
+  const format = DETECTION_ORDER.find((id) => found.has(id)) ?? classifyText(firstLines.join('\n'), fileName);
+  if (format !== undefined) return { format, rejected: [] };
+  const lines = firstLines.filter((line) => line.trim() !== '').length;
+  const why =
+    records > 0
+      ? `none of the ${records} JSON record${records === 1 ? '' : 's'} in its first ${lines} line${lines === 1 ? '' : 's'} belongs to a format I read (${DETECTION_ORDER.length} tried).`
+      : `its first ${lines} line${lines === 1 ? '' : 's'} hold no complete JSON record, nor a key a format I read uses (${DETECTION_ORDER.length} tried).`;
+  return { why, rejected: DETECTION_ORDER.map((id) => `${id}: needs ${WHAT_IT_NEEDS[id]}`) };
+}
+
+/** Returns the format of a transcript, or undefined when it is not one we know. */
+export function detectFormat(firstLines: string[], fileName: string): FormatId | undefined {
+  return detectFormatWhy(firstLines, fileName).format;
 }

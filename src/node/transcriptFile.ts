@@ -10,7 +10,7 @@ import { open as openFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import type { FormatId, Problem, RawLine, Transcript, TranscriptReader } from '../core/model';
-import { detectFormat } from '../formats/detect';
+import { detectFormatWhy } from '../formats/detect';
 import { ProblemList, capProblems } from '../formats/problemCap';
 import { FORMATS, createReader } from '../formats/readers';
 import { describeSpecialFile, describeUnopenable, formatBytes, judgeHead, textEncodingOf, TextTranscoder, type TextEncodingName } from './inputKind';
@@ -47,8 +47,12 @@ export interface OpenOptions {
 
 /** The input cannot be used at all (missing, not a transcript, no records). The message is for the user. */
 export class UnusableTranscriptError extends Error {
-  constructor(message: string, readonly path: string) {
+  /** More about why, one line each (e.g. every format tried and what it needed), for who wants it. */
+  readonly details: readonly string[];
+
+  constructor(message: string, readonly path: string, details: readonly string[] = []) {
     super(message);
+    this.details = details;
     this.name = 'UnusableTranscriptError';
   }
 }
@@ -212,9 +216,14 @@ export class TranscriptFile {
     if (judged.kind !== 'text') throw new UnusableTranscriptError(`${path} ${judged.message} Supported formats: ${supportedFormats()}.`, path);
     const firstLines = firstLinesOf(judged.text);
     const name = basename(path).replace(/\.gz$/, '');
-    const format = options.format ?? detectFormat(firstLines, name);
+    const detection = options.format !== undefined ? { format: options.format, rejected: [] } : detectFormatWhy(firstLines, name);
+    const format = detection.format;
     if (format === undefined) {
-      throw new UnusableTranscriptError(`${path} is not a transcript I know. Supported formats: ${supportedFormats()}. If it is one of them, name it with --format.`, path);
+      throw new UnusableTranscriptError(
+        `${path} is not a transcript I know: ${detection.why} If it is one of them, name it with --format.`,
+        path,
+        detection.rejected,
+      );
     }
     const firstRecord = firstLines.find((line) => line.trim() !== '') ?? '';
     const file = new TranscriptFile(path, format, options, gzip, parsesAsJson(firstRecord.trim()), encoding);

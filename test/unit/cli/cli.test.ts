@@ -117,6 +117,17 @@ describe('compaction-lens CLI (child process)', function () {
     assert.deepEqual(relativeLocation, { uri: 'odd%20name%20%231.jsonl', uriBaseId: 'SRCROOT' });
   });
 
+  it('a file of no known format: exit 2, and each format tried on a line of its own, in text and JSON', () => {
+    const path = write('package.json', '{"name":"x","version":"1.0.0"}\n');
+    const { status, stdout } = run('check', path);
+    assert.equal(status, 2);
+    assert.match(stdout, /is not a transcript I know: none of the 1 JSON record in its first 1 line belongs to a format I read \(8 tried\)/);
+    assert.match(stdout, /\n {4}- canonical: needs a record with "type": "turn" or "checkpoint"\n {4}- codex: /);
+    assert.match(stdout, /\n {4}- message-array: needs a message with a "role" and "content"/);
+    const json = JSON.parse(run('check', '--json', path).stdout).files[0];
+    assert.equal(json.details.length, 8);
+  });
+
   it('exits 0 when every checkpoint is reversible', () => {
     const lines = [turn(0), turn(1), JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: 'Both done: TOKEN_0 and TOKEN_1.', summary_budget: 1000, covered: [0, 1] })];
     const { status, stdout } = run('check', write('ok.jsonl', lines.join('\n') + '\n'));

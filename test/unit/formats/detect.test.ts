@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { FormatId } from '../../../src/core/model';
-import { detectFormat } from '../../../src/formats/detect';
+import { DETECTION_ORDER, detectFormat, detectFormatWhy } from '../../../src/formats/detect';
+import { FORMATS } from '../../../src/formats/readers';
 import { corpusBytes, requireCorpus } from './feedLines';
 
 /** The first 50 lines of the first 256 KiB, as the transcript file opener passes them. */
@@ -86,5 +87,22 @@ describe('formats/detect: samples', () => {
     const lines = ['{"id":"x","timestamp":"t","instructions":"be good"}', '{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}'];
     assert.equal(detectFormat(lines, 'rollout-2025-05-01T10-00-00-abc.jsonl'), 'codex');
     assert.equal(detectFormat(lines.slice(1), 'items.jsonl'), 'message-array');
+  });
+  it('reads a file as the first format, in DETECTION_ORDER, whose records it holds', () => {
+    const message = '{"role":"user","content":"hi"}';
+    const canonical = '{"type":"turn","id":0,"role":"user","content":"hi"}';
+    assert.equal(detectFormat([message, canonical], 'mixed.jsonl'), 'canonical', 'canonical comes before message-array');
+    assert.equal(detectFormat([message], 'plain.jsonl'), 'message-array');
+    assert.deepEqual([...DETECTION_ORDER].sort(), FORMATS.map((f) => f.id).sort(), 'every format is tried');
+  });
+  it('when no format matches, says what the first lines hold and what each format tried needed, one line each', () => {
+    const json = detectFormatWhy(['{"name":"package","version":"1.0.0"}', ''], 'package.json');
+    assert.equal(json.format, undefined);
+    assert.match(json.why ?? '', /^none of the 1 JSON record in its first 1 line belongs to a format I read \(8 tried\)\.$/);
+    assert.deepEqual(json.rejected.map((line) => line.slice(0, line.indexOf(':'))), [...DETECTION_ORDER]);
+    for (const line of json.rejected) assert.ok(!line.includes('\n') && / needs /.test(line), line);
+    const text = detectFormatWhy(['hello', 'world'], 'notes.txt');
+    assert.match(text.why ?? '', /^its first 2 lines hold no complete JSON record/);
+    assert.deepEqual(detectFormatWhy(['{"role":"user","content":"hi"}'], 'x.jsonl').rejected, []);
   });
 });

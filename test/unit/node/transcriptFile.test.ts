@@ -36,7 +36,12 @@ describe('TranscriptFile', () => {
     await unusable(join(dir, 'missing.jsonl'), /no such file/);
     await unusable(write('empty.jsonl', ''), /is empty/);
     await unusable(write('binary.jsonl', Buffer.from([0x00, 0x01, 0xff, 0x00, 0x0a])), /binary data/);
-    await unusable(write('other.json', '{"name":"x","version":"1"}\n'), /not a transcript I know\. Supported formats: .*canonical/);
+    await unusable(write('other.json', '{"name":"x","version":"1"}\n'), /not a transcript I know: none of the 1 JSON record in its first 1 line belongs to a format I read \(8 tried\)\. If it is one of them, name it with --format\./);
+    await assert.rejects(TranscriptFile.open(join(dir, 'other.json')), (error: UnusableTranscriptError) => {
+      assert.equal(error.details.length, 8, 'one line per format tried');
+      assert.match(error.details[0], /^canonical: needs a record with "type": "turn" or "checkpoint"$/);
+      return true;
+    });
     await unusable(write('bad.jsonl', '{"type":"turn"}\n'), /no usable records.*line 1/);
   });
 

@@ -101,13 +101,36 @@ function midClauseEnding(trimmed: string): string | undefined {
     const isPathOrUrl = isPathWithExtension(lastLine.split(/\s+/).pop() ?? '');
     // A list item or heading often has no final punctuation: only a dangling word gives it away there.
     const isHeading = /^#{1,6}\s/.test(lastLine);
-    if ((isListItem || isHeading || isPathOrUrl) && !(lastWord && DANGLING_WORDS.has(lastWord))) return undefined;
+    if ((isListItem || isHeading || isPathOrUrl || leavesLinesUnpunctuated(trimmed)) && !(lastWord && DANGLING_WORDS.has(lastWord))) {
+      return undefined;
+    }
     return `ends mid-clause: “${quoteEnd(trimmed)}”`;
   }
   if (/[,;:([{\-–—/\\&+=<“‘]/.test(last)) {
     return `ends mid-clause: “${quoteEnd(trimmed)}”`;
   }
   return undefined;
+}
+
+/**
+ * Whether the text's own style leaves lines without final punctuation: at least two of its earlier lines end on a
+ * letter or digit, and no fewer than end on terminal punctuation. Then a last line without it says nothing.
+ */
+function leavesLinesUnpunctuated(trimmed: string): boolean {
+  let bare = 0;
+  let punctuated = 0;
+  let end = trimmed.lastIndexOf('\n');
+  while (end > 0) {
+    const start = trimmed.lastIndexOf('\n', end - 1) + 1;
+    const line = trimmed.slice(start, end).trimEnd();
+    if (line.length > 0) {
+      const last = line[line.length - 1];
+      if (/[\p{L}\p{N}]/u.test(last)) bare++;
+      else if (/[.!?…]/.test(last)) punctuated++;
+    }
+    end = start - 1;
+  }
+  return bare >= 2 && bare >= punctuated;
 }
 
 /**

@@ -46,6 +46,15 @@ describe('core/truncation: cut-off summaries', () => {
     assert.deepEqual(detectTruncation('we\n  went', 2, undefined, undefined).reasons, ['ends mid-clause: “we went”']);
   });
 
+  it('a last line without final punctuation is no tell when the summary leaves its lines so, unless it ends on a dangling word', () => {
+    const styled = '**Tests**: 384 passing\n\n**Worktree**: /tmp/wt used for the fix\n\n**Setup**: Search "discord groups" for the multi-bot configuration';
+    assert.equal(detectTruncation(styled, 10, undefined, undefined).truncated, false);
+    assert.equal(detectTruncation(`${styled} and the`, 10, undefined, undefined).truncated, true);
+    // A summary that punctuates its lines gives itself away when the last one stops.
+    const punctuated = 'The parser was fixed.\nThe ledger tests pass.\nNext, the assistant was reading the config to see where';
+    assert.equal(detectTruncation(punctuated, 10, undefined, undefined).truncated, true);
+  });
+
   it('a list item or heading that ends on a dangling word is mid-clause', () => {
     assert.equal(detectTruncation('Pending:\n- Fix the parser and the', 10, undefined, undefined).truncated, true);
     assert.equal(detectTruncation('## Next steps for the', 10, undefined, undefined).truncated, true);

@@ -101,6 +101,18 @@ export interface ViewState {
   checkpointIndex: number;
   selectedTurn: number;
   scrollTop: number;
+  /** How the panel is laid out. Optional: the webview reads it back from its own getState(); the host may drop it. */
+  layout?: PanelLayout;
+}
+
+/** The panel's layout, remembered across reloads (any file). */
+export interface PanelLayout {
+  /** The header's "Details" section (reasons, figures, glossary) is expanded. */
+  detailsOpen: boolean;
+  /** Share (0..1) of the body the turn list takes, beside or above the details pane. */
+  listShare: number;
+  /** Share (0..1) of the details pane the selected turn takes, above the summary. */
+  turnShare: number;
 }
 
 export interface FileInfo {

@@ -1,6 +1,7 @@
 // A visible, dismissible banner for errors the host reports (or requests that failed), newest first.
 
 import { el } from './dom';
+import { severityIcon } from './statusText';
 import { createButton } from './toolkit';
 import { transcriptText } from './transcriptText';
 
@@ -19,8 +20,8 @@ export class ErrorBanner {
     const banner = el('div', 'banner banner-error');
     banner.setAttribute('role', 'alert');
     banner.dataset.message = message;
-    const glyph = el('span', 'banner-glyph', '\u26A0');
-    glyph.setAttribute('aria-hidden', 'true');
+    const glyph = severityIcon('error');
+    glyph.classList.add('banner-glyph');
     const dismiss = createButton('Dismiss', () => banner.remove(), 'secondary', 'Dismiss this message');
     dismiss.classList.add('banner-dismiss');
     // Host errors can quote the transcript (ids, file names): shown as transcript text.

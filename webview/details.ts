@@ -8,7 +8,7 @@ import type { Evidence } from '../src/core/model';
 import type { CheckpointHeader, SummaryDetails, TurnDetails } from '../src/protocol';
 import { byWeight, describeEvidence, describeScore, statusName } from '../src/statusWords';
 import { el, fmt, text } from './dom';
-import { statusGlyph } from './statusText';
+import { severityIcon, statusGlyph } from './statusText';
 import { createButton } from './toolkit';
 import { appendTranscriptText, transcriptText } from './transcriptText';
 
@@ -31,7 +31,12 @@ export class DetailsPane {
     this.summary.setAttribute('aria-label', 'Summary');
     this.element.append(this.turn, this.summary);
     this.showNoTurn();
-    this.summary.append(el('p', 'det-empty', 'Loading the summary…'));
+    this.showSummaryLoading();
+  }
+
+  /** Puts a splitter between the selected turn and the summary. */
+  addSplitter(splitter: HTMLElement): void {
+    this.turn.after(splitter);
   }
 
   showNoTurn(): void {
@@ -73,8 +78,8 @@ export class DetailsPane {
     reason.append(transcriptText(details.reason));
     const parts: Node[] = [heading, facts, reason, open];
     if (details.externalSource) {
-      const external = el('p', 'det-external', "\u2139 This turn's raw text lives in another file: ");
-      external.append(transcriptText(details.externalSource));
+      const external = el('p', 'det-external');
+      external.append(severityIcon('info'), text(" This turn's raw text lives in another file: "), transcriptText(details.externalSource));
       parts.push(external);
     }
     parts.push(this.renderEvidence(details));
@@ -101,15 +106,31 @@ export class DetailsPane {
       el('span', 'det-fact', `${fmt(details.foundAnchors.length)} matches highlighted`),
     );
     if (checkpoint) facts.append(el('span', 'det-fact', `${fmt(checkpoint.summaryTokens)} tokens`));
-    if (details.cutAt !== undefined) facts.append(el('span', 'det-fact det-cut-fact', '\u2702 appears cut off (marked below)'));
+    if (details.cutAt !== undefined) facts.append(el('span', 'det-fact det-cut-fact', 'appears cut off (marked below)'));
     // A block of transcript text: its own bidi paragraph, its direction from its own first strong character.
     const body = el('pre', 'det-summary-text');
     body.dir = 'auto';
     body.append(renderSummaryText(details.text, details.foundAnchors, details.cutAt));
+    delete this.summary.dataset.loading;
     this.summary.replaceChildren(heading, facts, body);
   }
 
+  /** The transcript has no compaction: there is no summary, and nothing is loading. */
+  showNoSummary(): void {
+    delete this.summary.dataset.loading;
+    this.summary.replaceChildren(
+      el('h2', 'det-heading', 'Summary'),
+      el('p', 'det-empty det-no-summary', 'No compaction in this transcript, so there is no summary to show.'),
+    );
+  }
+
+  showSummaryLoading(): void {
+    this.summary.dataset.loading = 'true';
+    this.summary.replaceChildren(el('h2', 'det-heading', 'Summary'), el('p', 'det-empty det-loading', 'Loading the summary…'));
+  }
+
   showSummaryError(message: string): void {
+    delete this.summary.dataset.loading;
     this.summary.replaceChildren(el('h2', 'det-heading', 'Summary'), el('p', 'det-error', message));
   }
 
@@ -259,7 +280,7 @@ export function renderSummaryText(
 }
 
 function cutMarker(): HTMLElement {
-  const marker = el('span', 'cut-marker', '\u2702 summary cut off here');
+  const marker = el('span', 'cut-marker', 'summary cut off here');
   marker.setAttribute('role', 'note');
   marker.setAttribute('aria-label', 'The summary appears cut off here');
   return marker;

@@ -24,3 +24,8 @@ export function list(className: string, items: string[], ariaLabel?: string): HT
 export function fmt(value: number): string {
   return value.toLocaleString('en-US');
 }
+
+/** "1 turn", "2 turns", "1,024 turns": a count with its noun, pluralised (regular nouns only). */
+export function plural(count: number, noun: string): string {
+  return `${fmt(count)} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -4,6 +4,7 @@
 
 import type {
   HostMessage,
+  PanelLayout,
   SummaryDetails,
   TimelineRow,
   TurnDetails,
@@ -83,6 +84,20 @@ export class HostApi {
       return state as ViewState;
     }
     return undefined;
+  }
+
+  /** The remembered layout (whatever file it was saved with), keeping only well-formed fields. */
+  loadLayout(): Partial<PanelLayout> {
+    const state = this.vscode.getState() as { layout?: unknown } | undefined;
+    const saved = state && typeof state === 'object' ? state.layout : undefined;
+    if (!saved || typeof saved !== 'object') return {};
+    const { detailsOpen, listShare, turnShare } = saved as Record<string, unknown>;
+    const share = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1;
+    return {
+      ...(typeof detailsOpen === 'boolean' ? { detailsOpen } : {}),
+      ...(share(listShare) ? { listShare } : {}),
+      ...(share(turnShare) ? { turnShare } : {}),
+    };
   }
 
   /** Persists view state (never data) and tells the host, whose serializer restores the panel after a reload. */

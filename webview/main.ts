@@ -1,15 +1,18 @@
-// Entry of the timeline webview: lays out the panel, answers the host's messages (init / updated /
-// selectTurn / error), asks for what is on screen (rows, the selected turn, the summary) and persists the
-// view state (never the data). The webview analyses nothing; it renders what the host sends.
+// Entry of the timeline webview: lays out the panel (header, then the turn list and the details pane in a
+// resizable split, the selected turn and the summary in another), answers the host's messages (init / updated /
+// selectTurn / error), asks for what is on screen (rows, the selected turn, the summary) and persists the view
+// state and the layout (never the data). The webview analyses nothing; it renders what the host sends.
+// A transcript without a compaction lists its turns with checkpoint -1 ("none selected"), which the host answers.
 
 import './timeline.css';
-import type { CheckpointHeader, FileInfo, ViewState } from '../src/protocol';
+import type { CheckpointHeader, FileInfo, PanelLayout, ViewState } from '../src/protocol';
 import type { Problem } from '../src/core/model';
 import { ErrorBanner } from './banner';
 import { DetailsPane } from './details';
 import { el } from './dom';
 import { Header } from './header';
 import { HostApi, RowCache, type HostEvent } from './hostApi';
+import { Splitter, type SplitDirection } from './splitter';
 import { Timeline, type TimelineBand } from './timeline';
 import { registerToolkit } from './toolkit';
 
@@ -22,7 +25,8 @@ interface Data {
 }
 
 let data: Data | undefined;
-let checkpointIndex = 0;
+/** The selected checkpoint; -1 when the transcript has none. */
+let checkpointIndex = -1;
 let detailsTimer: number | undefined;
 let saveTimer: number | undefined;
 /** Increments per details / summary request so late answers for an older selection are dropped. */
@@ -33,11 +37,22 @@ const root = document.getElementById('root') ?? document.body.appendChild(el('di
 const banner = new ErrorBanner();
 const api = new HostApi(onHostEvent);
 const cache = new RowCache(api, () => timeline.refresh(), (message) => banner.show(message));
+const DEFAULT_LAYOUT: PanelLayout = { detailsOpen: false, listShare: 0.6, turnShare: 0.55 };
+const layout: PanelLayout = { ...DEFAULT_LAYOUT, ...api.loadLayout() };
 const header = new Header({
   onCheckpointChange: (index) => switchCheckpoint(index),
-  onCopySafePointerSet: () => api.post({ type: 'copySafePointerSet', checkpointIndex }),
-  onOpenCheckpoint: () => api.post({ type: 'openCheckpoint', checkpointIndex }),
+  onCopySafePointerSet: () => {
+    if (checkpointIndex >= 0) api.post({ type: 'copySafePointerSet', checkpointIndex });
+  },
+  onOpenCheckpoint: () => {
+    if (checkpointIndex >= 0) api.post({ type: 'openCheckpoint', checkpointIndex });
+  },
+  onDetailsToggle: (open) => {
+    layout.detailsOpen = open;
+    scheduleSave();
+  },
 });
+header.setDetailsOpen(layout.detailsOpen);
 const liveRegion = el('div', 'sr-only');
 liveRegion.setAttribute('aria-live', 'polite');
 const timeline = new Timeline(
@@ -65,8 +80,46 @@ timelineHeading.append(
 );
 timelineSection.append(timelineHeading, timeline.element);
 const body = el('div', 'cl-body');
-body.append(timelineSection, details.element);
+
+/** Side by side, or (in a narrow panel) the details under the list: the same query as timeline.css. */
+const stacked = window.matchMedia('(max-width: 520px)');
+const bodyDirection = (): SplitDirection => (stacked.matches ? 'rows' : 'columns');
+const listSplitter = new Splitter({
+  container: body,
+  property: '--cl-list-size',
+  label: 'Resize the turn list and the details',
+  direction: bodyDirection,
+  // The list keeps at least half the panel's height when the details sit under it, and 240 px of width beside them.
+  limits: (total, direction) =>
+    direction === 'columns'
+      ? { min: Math.min(240, total), max: Math.max(Math.min(240, total), total - 220) }
+      : { min: Math.min(total, Math.ceil(window.innerHeight / 2) + timelineHeading.offsetHeight), max: total },
+  share: layout.listShare,
+  defaultShare: DEFAULT_LAYOUT.listShare,
+  onChange: (share) => {
+    layout.listShare = share;
+    scheduleSave();
+  },
+});
+const turnSplitter = new Splitter({
+  container: details.element,
+  property: '--cl-turn-size',
+  label: 'Resize the selected turn and the summary',
+  direction: () => 'rows',
+  limits: (total) => ({ min: Math.min(48, total), max: Math.max(Math.min(48, total), total - 48) }),
+  share: layout.turnShare,
+  defaultShare: DEFAULT_LAYOUT.turnShare,
+  onChange: (share) => {
+    layout.turnShare = share;
+    scheduleSave();
+  },
+});
+details.addSplitter(turnSplitter.element);
+stacked.addEventListener('change', () => listSplitter.apply());
+body.append(timelineSection, listSplitter.element, details.element);
 root.replaceChildren(banner.element, header.element, body, liveRegion);
+listSplitter.apply();
+turnSplitter.apply();
 root.setAttribute('aria-busy', 'true');
 
 api.post({ type: 'ready' });
@@ -80,7 +133,7 @@ function onHostEvent(event: HostEvent): void {
       update(event);
       break;
     case 'selectTurn':
-      if (!data) return;
+      if (!data || event.checkpointIndex < 0) return;
       if (event.checkpointIndex !== checkpointIndex && data.checkpoints[event.checkpointIndex]) {
         switchCheckpoint(event.checkpointIndex);
       }
@@ -149,7 +202,8 @@ function renderAll(): void {
   header.render(data.file, data.checkpoints, checkpointIndex, data.problems);
   const checkpoint = currentCheckpoint();
   timeline.setModel({
-    rowCount: data.checkpoints.length > 0 ? data.file.turnCount : 0,
+    // Every turn is listed, with or without a checkpoint (without one, the host answers for checkpoint -1).
+    rowCount: data.file.turnCount,
     bands: bandsFor(data.checkpoints, checkpoint),
     claimedMissingIndexes: checkpoint?.claimedMissingIndexes ?? [],
   });
@@ -181,8 +235,9 @@ function currentCheckpoint(): CheckpointHeader | undefined {
   return data?.checkpoints[checkpointIndex];
 }
 
-/** The first checkpoint that is not reversible (what needs attention), else the first. */
+/** The first checkpoint that is not reversible (what needs attention), else the first; -1 when there is none. */
 function defaultCheckpoint(checkpoints: CheckpointHeader[]): number {
+  if (checkpoints.length === 0) return -1;
   const worst = checkpoints.findIndex((checkpoint) => checkpoint.verdict !== 'reversible');
   return worst >= 0 ? worst : 0;
 }
@@ -206,7 +261,12 @@ function requestDetails(index: number): void {
 }
 
 function requestSummary(): void {
-  if (!data || !currentCheckpoint()) return;
+  if (!data) return;
+  if (!currentCheckpoint()) {
+    summaryTicket++;
+    details.showNoSummary();
+    return;
+  }
   const ticket = ++summaryTicket;
   const forCheckpoint = checkpointIndex;
   api.getSummary(forCheckpoint).then(
@@ -222,13 +282,17 @@ function requestSummary(): void {
 function scheduleSave(): void {
   window.clearTimeout(saveTimer);
   saveTimer = window.setTimeout(() => {
-    if (!data) return;
+    if (!data) {
+      // Before the host's init only the layout is known: keep it without inventing a file's state.
+      return;
+    }
     api.saveState({
       version: 1,
       file: data.file.path,
       checkpointIndex,
       selectedTurn: timeline.selected,
       scrollTop: Math.round(timeline.scrollTop),
+      layout: { ...layout },
     });
   }, 200);
 }

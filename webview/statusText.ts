@@ -3,7 +3,7 @@
 // src/extension/statusWords.ts, shared with the host's hover).
 
 import type { RowStatus } from '../src/protocol';
-import type { Verdict } from '../src/core/model';
+import type { Severity, Verdict } from '../src/core/model';
 
 /** The main three statuses, then the two neutral ones, then the turns after the checkpoint. */
 export const ROW_STATUSES: readonly RowStatus[] = ['covered', 'claimed-missing', 'uncovered', 'nothing-to-check', 'unverifiable', 'after'];
@@ -30,7 +30,7 @@ export function verdictGlyph(verdict: Verdict): string {
     case 'reversible':
       return '\u2713';
     case 'conditional':
-      return '\u26A0'; // ⚠
+      return '!';
     case 'fail-closed':
       return '\u2717';
   }
@@ -52,4 +52,16 @@ export function roleGlyph(role: string): string {
       // transcript text, so a bidi control or an invisible one shows as a chip.
       return role.length > 0 ? String.fromCodePoint(role.codePointAt(0)!).toUpperCase() : '?';
   }
+}
+
+/**
+ * A small round badge for a severity: "×" error, "!" warning, "i" info, drawn by CSS (a ring around a Latin-1
+ * character, its ::before content) so it renders in every font (symbol glyphs such as U+2139 or U+26A0 can show as an empty box
+ * where no font has them). Decorative: the words beside it say the severity.
+ */
+export function severityIcon(severity: Severity): HTMLElement {
+  const icon = document.createElement('span');
+  icon.className = `sev-icon sev-icon-${severity}`;
+  icon.setAttribute('aria-hidden', 'true');
+  return icon;
 }

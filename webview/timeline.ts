@@ -56,6 +56,8 @@ export class Timeline {
   private readonly rendered = new Map<number, RenderedRow>();
   private selectedIndex = -1;
   private frameRequested = false;
+  /** The list's height when last measured, to keep the selection in view when it changes. */
+  private lastHeight = 0;
 
   constructor(private readonly host: TimelineHost, ariaLabel: string) {
     this.element = document.createElement('div');
@@ -84,7 +86,7 @@ export class Timeline {
       this.select(index, false);
       this.host.onOpen(index);
     });
-    new ResizeObserver(() => this.scheduleRender()).observe(this.element);
+    new ResizeObserver(() => this.onResize()).observe(this.element);
   }
 
   get selected(): number {
@@ -196,6 +198,25 @@ export class Timeline {
     } else if (top + ROW_HEIGHT > this.element.scrollTop + height) {
       this.element.scrollTop = top + ROW_HEIGHT - height;
     }
+  }
+
+  /**
+   * The list changed size (the panel, the splitter, Details opened or closed): a selected row that was in view
+   * stays in view.
+   */
+  private onResize(): void {
+    const height = this.element.clientHeight;
+    const before = this.lastHeight;
+    this.lastHeight = height;
+    const selected = this.selectedIndex;
+    if (before > 0 && height !== before && selected >= 0 && selected < this.model.rowCount) {
+      const top = this.rowTop(selected);
+      const scroll = this.element.scrollTop;
+      const wasVisible = top >= scroll && top + ROW_HEIGHT <= scroll + before;
+      const isVisible = top >= scroll && top + ROW_HEIGHT <= scroll + height;
+      if (wasVisible && !isVisible) this.reveal(selected, false);
+    }
+    this.scheduleRender();
   }
 
   private scheduleRender(): void {

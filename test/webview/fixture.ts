@@ -2,7 +2,7 @@
 // them, speaking src/protocol.ts. Turns are generated on demand, so a 100k-turn dataset costs nothing
 // until rows are asked for.
 
-import type { Evidence, TurnStatus, Verdict } from '../../src/core/model';
+import type { Evidence, Problem, TurnStatus, Verdict } from '../../src/core/model';
 import type {
   CheckpointHeader,
   FileInfo,
@@ -35,6 +35,8 @@ export interface FixtureCheckpointSpec {
   notes?: string[];
   /** The summary is encrypted: nothing in it can be matched. */
   opaque?: boolean;
+  /** Header fields as a real reader would give them (recorded context, the host's repeated reasons…). */
+  header?: Partial<CheckpointHeader>;
 }
 
 export interface FixtureSpec {
@@ -74,6 +76,7 @@ export class FixtureDataset {
   }
 
   status(checkpointIndex: number, index: number): RowStatus {
+    if (checkpointIndex < 0) return 'uncovered'; // no checkpoint selected (a transcript without a compaction)
     const checkpoint = this.checkpoints[checkpointIndex].spec;
     return index >= checkpoint.turnsBefore ? 'after' : checkpoint.statusOf(index);
   }
@@ -97,7 +100,7 @@ export class FixtureDataset {
     const status = this.status(checkpointIndex, index);
     const anchor = this.spec.anchorOf(index);
     const weighed = status === 'covered' || status === 'claimed-missing';
-    const evidence = weighed ? this.evidence(checkpointIndex, index, status === 'covered') : [];
+    const evidence = weighed && checkpointIndex >= 0 ? this.evidence(checkpointIndex, index, status === 'covered') : [];
     const reasons: Record<RowStatus, string> = {
       covered: `Claimed, and its evidence ${anchor} is in the summary.`,
       'claimed-missing': `Claimed by the pointer set, but its evidence ${anchor} is not in the summary.`,
@@ -220,6 +223,7 @@ export class FixtureDataset {
       safeBoundaryIndex,
       safeCoveredCount: counts.covered,
       notes: spec.notes ?? [],
+      ...spec.header,
     };
     const summary: SummaryDetails = {
       checkpointIndex: index,
@@ -373,6 +377,91 @@ export function everyStatusSpec(): FixtureSpec {
   };
 }
 
+/** Five turns and no compaction: the list shows them, and nothing waits for a summary. */
+export function noCompactionSpec(): FixtureSpec {
+  return {
+    name: 'no-compaction',
+    turnCount: 5,
+    turnAt: ordinaryTurn,
+    anchorOf: (index) => `src/session/mod${index}.ts`,
+    checkpoints: [],
+  };
+}
+
+/**
+ * A Codex-like checkpoint: an encrypted summary, a counted prefix (16,125) well within the ceiling, and the
+ * agent's recorded context (212,134) much larger; the host's reasons repeat the size facts and the notes, as
+ * src/core/analyze.ts builds them.
+ */
+export function codexLikeSpec(): FixtureSpec {
+  const incident = incidentSpec();
+  const notes = [
+    'summary is encrypted (remote compaction): coverage cannot be verified',
+    '38 of the 888 items since the start are kept verbatim in replacement_history (matched by content) and are not claimed',
+    'recorded prefix: last_token_usage.total_tokens 212,134 of the token_count at line 1785, model_context_window 258,400',
+    'its context_compacted event is at line 1789',
+  ];
+  return {
+    ...incident,
+    name: 'codex-like',
+    checkpoints: [
+      {
+        summaryId: 'compaction-1789',
+        turnsBefore: 420,
+        statusOf: () => 'unverifiable',
+        verdict: 'fail-closed',
+        reasons: [
+          'the summary is encrypted: whether it carries its 420 claimed turns cannot be checked, so none may be counted as covered (fail closed)',
+          'prefix 16,125 tokens (counted) ≤ ceiling 100,000 (20,000 × 5) (assumed budget)',
+          'the agent recorded 212,134 tokens of context at compaction',
+          ...notes,
+        ],
+        summaryBudget: 20000,
+        budgetAssumed: true,
+        truncated: false,
+        opaque: true,
+        notes,
+        header: { prefixTokens: 16_125, recordedPrefixTokens: 212_134, safeBoundaryIndex: -1, safeCoveredCount: 0 },
+      },
+    ],
+  };
+}
+
+/**
+ * A Claude-Code-like checkpoint whose summary is cut off: the host's reasons repeat the truncation tells (one
+ * of them the raw summariser's), the ceiling comparison, preTokens and the trigger.
+ */
+export function claudeLikeSpec(): FixtureSpec {
+  const incident = incidentSpec();
+  const notes = ['preTokens 167,094 (recorded by Claude Code)', 'trigger: auto'];
+  const truncation = ['ends mid-clause: “…the user asked to re”', 'raw summariser output has no closing </summary>'];
+  return {
+    ...incident,
+    name: 'claude-like',
+    checkpoints: [
+      {
+        ...incident.checkpoints[0],
+        summaryId: 'b1c2-compact',
+        reasons: [
+          'the prefix is over the ceiling and the summariser reported no coverage: fail closed — the pointer set may not advance past the last turn whose evidence is in the summary (40 claimed turns are not carried by it)',
+          'prefix 111,292 tokens (partly counted) > ceiling 100,000 (20,000 × 5) (assumed budget)',
+          'the agent recorded 167,094 tokens of context at compaction',
+          `summary appears truncated: ${truncation.join('; ')}`,
+          ...notes,
+        ],
+        summaryBudget: 20000,
+        notes,
+        header: {
+          prefixTokens: 111_292,
+          prefixTokenSource: 'mixed',
+          recordedPrefixTokens: 167_094,
+          truncation: { truncated: true, reasons: truncation, cutAt: 100 },
+        },
+      },
+    ],
+  };
+}
+
 /** Turns and a summary whose text is hostile HTML/JS: it must show up as literal text and run nothing. */
 export const HOSTILE = {
   img: '<img src=x onerror="window.__pwned=\'img\'">',
@@ -414,6 +503,8 @@ export function hostileSpec(): FixtureSpec {
 /** What the fake host recorded and how it answers; `respond` sends a message into the page. */
 export class FakeHost {
   readonly received: WebviewMessage[] = [];
+  /** The problems sent with init. */
+  problems: Problem[] = [{ line: 7, severity: 'warning', message: 'record has no timestamp' }];
   restore: ViewState | undefined;
   /** When set, getRows for this start fails with an error answer. */
   failRowsAt: number | undefined;
@@ -432,7 +523,7 @@ export class FakeHost {
           type: 'init',
           file: data.file,
           checkpoints: data.headers(),
-          problems: [{ line: 7, severity: 'warning', message: 'record has no timestamp' }],
+          problems: this.problems,
           ...(this.restore ? { restore: this.restore } : {}),
         });
         break;

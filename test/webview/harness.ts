@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { renderWebviewHtml } from '../../src/view/webviewHtml';
+import type { Problem } from '../../src/core/model';
 import type { HostMessage, ViewState, WebviewMessage } from '../../src/protocol';
 import { FakeHost, type FixtureDataset } from './fixture';
 
@@ -152,6 +153,10 @@ export interface OpenOptions {
   /** Given to the host's init as `restore`. */
   restore?: ViewState;
   viewport?: { width: number; height: number };
+  /** The problems the host's init carries (one warning unless given). */
+  problems?: Problem[];
+  /** What to wait for before returning (default: a drawn row). */
+  waitFor?: string;
 }
 
 export interface OpenedPage {
@@ -218,11 +223,12 @@ export class WebviewHarness {
     };
     const host = new FakeHost(dataset, respond);
     host.restore = options.restore;
+    if (options.problems) host.problems = options.problems;
     await page.exposeFunction('__clToHost', (json: string) => host.handle(JSON.parse(json) as WebviewMessage));
     const query = new URLSearchParams({ theme: options.theme ?? 'dark' });
     if (options.initialState) query.set('state', JSON.stringify(options.initialState));
     await page.goto(`${this.origin}/?${query}`);
-    await page.waitForSelector('.row[data-status]');
+    await page.waitForSelector(options.waitFor ?? '.row[data-status]');
     return {
       page,
       host,

@@ -85,6 +85,9 @@ async function openTricky(harness: WebviewHarness, turn: number): Promise<Opened
   await page.waitForSelector('.det-summary-text');
   await page.click(`.row[data-index="${turn}"][data-status]`);
   await page.waitForSelector(`.det-turn[data-index="${turn}"] .det-text`);
+  // The reasons and notes are in the header's Details section: open it so they are drawn.
+  await page.click('.hdr-toggle');
+  await page.waitForSelector('.hdr-reasons', { state: 'visible' });
   return opened;
 }
 
@@ -206,7 +209,7 @@ async function openTricky(harness: WebviewHarness, turn: number): Promise<Opened
         return element.scrollWidth > element.clientWidth + 1 ? [selector + ' scrolls sideways (' + element.scrollWidth + ' > ' + element.clientWidth + ')'] : [];
       };
       return {
-        overflowing: [...overflowing, ...scrolls('.cl-details'), ...scrolls('.det-turn'), ...scrolls('.det-summary'), ...scrolls('.hdr-body'), ...scrolls('html')],
+        overflowing: [...overflowing, ...scrolls('.cl-details'), ...scrolls('.det-turn'), ...scrolls('.det-summary'), ...scrolls('.hdr-more'), ...scrolls('html')],
         textLines: Math.round(document.querySelector('.det-text').scrollHeight / (1.2 * parseFloat(getComputedStyle(document.querySelector('.det-text')).fontSize))),
         reasonHeight: document.querySelector('.det-reason').getBoundingClientRect().height,
         factsHeight: document.querySelector('.det-facts').getBoundingClientRect().height,

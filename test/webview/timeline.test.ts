@@ -151,8 +151,8 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     assert.equal(await page.getAttribute('.verdict', 'data-verdict'), 'fail-closed');
     assert.match((await page.textContent('.hdr-reasons')) ?? '', /40 claimed turns/);
     assert.equal(await page.getAttribute('.flag-truncated', 'data-truncated'), 'true');
-    assert.match((await page.textContent('.bar-formula')) ?? '', /budget 4,096 \(assumed\) × R_low 5/);
-    assert.match((await page.textContent('.bar-caption')) ?? '', /prefix tokens \(counted with the tokenizer\) vs ceiling 20,480/);
+    assert.match((await page.textContent('.bar-formula')) ?? '', /ceiling = summary budget 4,096 \(assumed\) × R_low 5/);
+    assert.match((await page.textContent('.bar-caption')) ?? '', /Prefix [\d,]+ tokens \(counted with the tokenizer\) > ceiling 20,480: over the ceiling/);
     assert.match((await page.textContent('.hdr-problems summary')) ?? '', /1 problem/);
 
     // Opens on the first claimed-missing turn.
@@ -210,7 +210,7 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     // S2's summary is encrypted: every turn it claims is unverifiable, and the header says why.
     await page.evaluate('window.postMessage({ type: "selectTurn", checkpointIndex: 1, turnIndex: 2 }, "*")');
     await until('S2 legend', async () => (await legendCounts(page)).unverifiable === 28 || undefined);
-    assert.match((await page.textContent('.flag-unverifiable')) ?? '', /opaque \(encrypted\): coverage cannot be checked/);
+    assert.match((await page.textContent('.flag-unverifiable')) ?? '', /Coverage cannot be checked: the summary is opaque \(encrypted\)/);
     looks.push(await rowLook(page, 0));
 
     const [covered, missing, uncovered, nothing, unverifiable] = looks;
@@ -344,6 +344,7 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     assert.equal(await page.locator('.evidence.missing').count(), 1);
     assert.match((await page.textContent('.det-reason')) ?? '', /not in the summary/);
     await page.click('text=Copy safe pointer set');
+    await page.click('.hdr-toggle');
     await page.click('text=Open summary record');
     await until('header buttons posted', () => host.ofType('openCheckpoint')[0]);
     assert.deepEqual(host.ofType('copySafePointerSet'), [{ type: 'copySafePointerSet', checkpointIndex: 0 }]);
@@ -427,8 +428,15 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     const saved = await until('setState with the new selection and scroll', async () =>
       expected(((await page.evaluate('window.__setStateCalls')) as ViewState[]).at(-1)),
     );
-    assert.deepEqual(saved, { version: 1, file: dataset.file.path, checkpointIndex: 0, selectedTurn: 3, scrollTop: 2400 });
-    assert.deepEqual(Object.keys(saved).sort(), ['checkpointIndex', 'file', 'scrollTop', 'selectedTurn', 'version']);
+    assert.deepEqual(saved, {
+      version: 1,
+      file: dataset.file.path,
+      checkpointIndex: 0,
+      selectedTurn: 3,
+      scrollTop: 2400,
+      layout: { detailsOpen: false, listShare: 0.6, turnShare: 0.55 },
+    });
+    assert.deepEqual(Object.keys(saved).sort(), ['checkpointIndex', 'file', 'layout', 'scrollTop', 'selectedTurn', 'version']);
     const message = await until('viewState message', () => expected(host.ofType('viewState').at(-1)?.state));
     assert.deepEqual(message, saved);
 

@@ -132,6 +132,22 @@ function occurrences(haystack: string, needle: string): number {
     });
   }
 
+  it('opens on the first claimed-missing turn in view in an editor split beside the Problems panel (660×420)', async () => {
+    const opened = await harness.open(new FixtureDataset(incidentSpec()), { viewport: { width: 660, height: 420 } });
+    const { page } = opened;
+    await page.waitForSelector('.det-turn[data-index="380"]');
+    assert.equal(await page.getAttribute('.row[aria-selected="true"]', 'data-index'), '380');
+    assertFits(await measure(page), '660×420 on open');
+    // The plain-words verdict keeps to one line and says the rest in its tooltip.
+    const plain = await js<{ height: number; line: number; title: string }>(
+      page,
+      `(() => { const plain = document.querySelector('.hdr-plain'); return { height: plain.getBoundingClientRect().height, line: parseFloat(getComputedStyle(plain).lineHeight) || 18, title: plain.title }; })()`,
+    );
+    assert.ok(plain.height < 2 * plain.line, `one line (${plain.height} px)`);
+    assert.match(plain.title, /^Not safe: 40 claimed turns are missing from the summary/);
+    await assertClean(opened);
+  });
+
   it('opens and closes Details from the keyboard and remembers it', async () => {
     const dataset = new FixtureDataset(incidentSpec());
     const opened = await harness.open(dataset, { viewport: { width: 1366, height: 768 } });

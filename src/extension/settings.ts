@@ -1,14 +1,16 @@
 // The extension's settings, read, range-checked and typed in one place. Every other file asks `readSettings()`;
 // the defaults and ranges here mirror `contributes.configuration` in package.json (keep both in step). A value
 // of the wrong type or out of range (1e300, NaN, a negative) is never used: the default is, and a one-line
-// warning says so. Every setting here can soften a verdict or widen a scan, so each is also listed in
-// package.json's `capabilities.untrustedWorkspaces.restrictedConfigurations`: an untrusted workspace cannot set it.
+// warning says so. Every setting here can soften a verdict, widen a scan or change how a finding is shown
+// (the problem severities, the inline marks), so each is also listed in package.json's
+// `capabilities.untrustedWorkspaces.restrictedConfigurations`: an untrusted workspace cannot set it.
 import * as vscode from 'vscode';
 import { DEFAULT_RATIO_FLOOR, DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../core/evidence';
 import type { FormatId } from '../core/model';
 import { DEFAULT_ENCODING, isEncodingName, type EncodingName } from '../node/tokenCounter';
 import { DEFAULT_MAX_INFLATE_RATIO, DEFAULT_MAX_INFLATED_BYTES } from '../node/transcriptFile';
+import { DEFAULT_KIND_SEVERITIES, PROBLEM_SEVERITIES, type KindSeverities, type ProblemSeverity } from '../view/problemsModel';
 
 export interface Settings {
   /** R_low, the compression-ratio floor of the design note. */
@@ -26,6 +28,13 @@ export interface Settings {
   maxInflatedBytes: number;
   /** Most a gzip transcript may inflate relative to its size on disk (TranscriptFile's `maxInflateRatio`). */
   maxInflateRatio: number;
+  /**
+   * The Problems severity of claimed-missing turns, per kind: tool output (`problems.toolOutputSeverity`) and
+   * conversation turns (`problems.conversationSeverity`); `off` flags and marks none of that kind.
+   */
+  problemSeverities: KindSeverities;
+  /** End-of-line marks on claimed-missing turns in visible editors (`inlineMarks`). */
+  inlineMarks: boolean;
 }
 
 /** The range a numeric setting must lie in (inclusive), as package.json's schema states it. */
@@ -84,6 +93,7 @@ export function checkSettings(get: (key: string) => unknown, warn: SettingsWarn 
   const encoding = get('encoding');
   const globs = get('transcriptGlobs');
   const analyzeOnOpen = get('analyzeOnOpen');
+  const inlineMarks = get('inlineMarks');
   const megabytes = checkNumber('maxDecompressedMegabytes', get('maxDecompressedMegabytes'), RANGES.maxDecompressedMegabytes, DEFAULT_MAX_DECOMPRESSED_MEGABYTES, warn);
   return {
     ratioFloor: checkNumber('ratioFloor', get('ratioFloor'), RANGES.ratioFloor, DEFAULT_RATIO_FLOOR, warn),
@@ -100,6 +110,11 @@ export function checkSettings(get: (key: string) => unknown, warn: SettingsWarn 
     analyzeOnOpen: check('analyzeOnOpen', analyzeOnOpen, typeof analyzeOnOpen === 'boolean', true, warn),
     maxInflatedBytes: megabytes * 1024 * 1024,
     maxInflateRatio: checkNumber('maxDecompressionRatio', get('maxDecompressionRatio'), RANGES.maxDecompressionRatio, DEFAULT_MAX_DECOMPRESSION_RATIO, warn),
+    problemSeverities: {
+      'tool-output': checkSeverity('problems.toolOutputSeverity', get('problems.toolOutputSeverity'), DEFAULT_KIND_SEVERITIES['tool-output'], warn),
+      conversation: checkSeverity('problems.conversationSeverity', get('problems.conversationSeverity'), DEFAULT_KIND_SEVERITIES.conversation, warn),
+    },
+    inlineMarks: check('inlineMarks', inlineMarks, typeof inlineMarks === 'boolean', false, warn),
   };
 }
 
@@ -122,6 +137,11 @@ function check<T>(key: string, value: unknown, valid: boolean, fallback: T, warn
   if (valid) return value as T;
   warn(`${SECTION}.${key}: ${shown(value)} is not a valid value; using the default ${shown(fallback)}.`);
   return fallback;
+}
+
+function checkSeverity(key: string, value: unknown, fallback: ProblemSeverity, warn: SettingsWarn): ProblemSeverity {
+  const valid = typeof value === 'string' && (PROBLEM_SEVERITIES as readonly string[]).includes(value);
+  return check(key, value, valid, fallback, warn);
 }
 
 /** Why `value` is not a number in `range`, or undefined when it is. */

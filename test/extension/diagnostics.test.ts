@@ -1,11 +1,24 @@
-// Diagnostics on a transcript in a real extension host: the incident's truncated summary is flagged on its
-// checkpoint line (421), the fail-closed verdict and the claimed-missing range 380–419 too (with related
-// information on the turns' lines), and appending records to an open transcript updates them live.
+// Diagnostics on a transcript in a real extension host, few and readable: on the incident, exactly one for the
+// checkpoint (line 421, fail-closed, its counts in words), one for the claimed-missing run on the turns' own
+// lines 381–420 (named by lines, with related information on each turn) and one for the truncated summary; the
+// run's severity follows the problems.* settings; appending records updates them live; and on a real Claude
+// Code session the count stays at one per checkpoint, one per run and the truncation, with no record UUIDs.
 import * as assert from 'node:assert/strict';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
-import { closeAllEditors, copySample, extensionApi, ourDiagnostics, waitFor } from './helpers';
+import { claimedMissingRuns, collapseProblems } from '../../src/view/problemsModel';
+import { readSettings } from '../../src/extension/settings';
+import { skipWithoutShared } from '../sharedFolder';
+import { closeAllEditors, copySample, extensionApi, extensionPath, ourDiagnostics, waitFor } from './helpers';
+
+const config = () => vscode.workspace.getConfiguration('compactionLens');
+
+async function setSeverity(kind: 'conversationSeverity' | 'toolOutputSeverity', value: string | undefined): Promise<void> {
+  await config().update(`problems.${kind}`, value, vscode.ConfigurationTarget.Global);
+  await waitFor(() => config().inspect(`problems.${kind}`)?.globalValue === value, `problems.${kind} = ${value}`);
+}
 
 describe('diagnostics', () => {
   let api: CompactionLensApi;
@@ -16,33 +29,33 @@ describe('diagnostics', () => {
 
   afterEach(closeAllEditors);
 
-  it('flags the truncated summary on the checkpoint record (line 421)', async () => {
-    const uri = copySample();
-    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
-    const truncated = await waitFor(
-      () => ourDiagnostics(uri).find((diagnostic) => diagnostic.code === 'truncated-summary'),
-      'a truncated-summary diagnostic',
-    );
-    assert.equal(truncated.range.start.line, 420, 'line 421, 0-based 420');
-    assert.equal(truncated.range.end.line, 420);
-    assert.equal(truncated.severity, vscode.DiagnosticSeverity.Warning);
-    assert.match(truncated.message, /summary appears cut off/);
-    assert.match(truncated.message, /\d+ of 4096 tokens/);
+  after(async () => {
+    await setSeverity('conversationSeverity', undefined);
+    await setSeverity('toolOutputSeverity', undefined);
   });
 
-  it('flags the fail-closed verdict and the claimed-missing turns 380–419 with related information', async () => {
+  it('gives the incident three: the checkpoint, the claimed-missing run on its own lines, the truncated summary', async () => {
     const uri = copySample();
     await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
-    const diagnostics = ourDiagnostics(uri);
-    const verdict = diagnostics.find((diagnostic) => diagnostic.code === 'fail-closed');
-    assert.ok(verdict, `no fail-closed diagnostic among ${diagnostics.map((d) => d.code).join(', ')}`);
+    const diagnostics = await waitFor(() => {
+      const current = ourDiagnostics(uri);
+      return current.length > 0 ? current : undefined;
+    }, 'the diagnostics of the incident');
+    assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.code).sort(), ['claimed-missing', 'fail-closed', 'truncated-summary'], diagnostics.map((d) => d.message).join('\n'));
+
+    const verdict = diagnostics.find((diagnostic) => diagnostic.code === 'fail-closed')!;
     assert.equal(verdict.severity, vscode.DiagnosticSeverity.Error);
-    assert.equal(verdict.range.start.line, 420);
-    const missing = diagnostics.filter((diagnostic) => diagnostic.code === 'claimed-missing');
-    assert.equal(missing.length, 1, 'one contiguous claimed-missing range');
-    assert.equal(missing[0].range.start.line, 420);
-    assert.match(missing[0].message, /turns 380–419 \(40\)/);
-    const related = missing[0].relatedInformation ?? [];
+    assert.equal(verdict.range.start.line, 420, 'on the checkpoint record, line 421');
+    assert.equal(verdict.range.end.line, 420);
+    assert.match(verdict.message, /^Checkpoint S1 is not safe to rely on \(fail-closed\)/);
+    assert.match(verdict.message, /40 of 420 claimed turns are missing from the summary \(380 covered\)/);
+
+    const missing = diagnostics.find((diagnostic) => diagnostic.code === 'claimed-missing')!;
+    assert.equal(missing.range.start.line, 380, 'turn 380 sits on line 381');
+    assert.equal(missing.range.end.line, 419);
+    assert.equal(missing.severity, vscode.DiagnosticSeverity.Warning, 'conversation turns: warning by default');
+    assert.match(missing.message, /^lines 381–420: 40 claimed turns \(10 tool outputs, 30 conversation turns\) missing from the summary \(checkpoint at line 421\)/);
+    const related = missing.relatedInformation ?? [];
     assert.equal(related.length, 40);
     assert.deepEqual(
       related.map((info) => info.location.range.start.line),
@@ -50,6 +63,42 @@ describe('diagnostics', () => {
       'turn n sits on line n+1',
     );
     assert.ok(related.every((info) => info.location.uri.toString() === uri.toString()));
+    assert.match(related[0].message, /^line 381, user turn: claimed, but its anchor “[A-Z]+_\d+” is not in the summary$/);
+
+    const truncated = diagnostics.find((diagnostic) => diagnostic.code === 'truncated-summary')!;
+    assert.equal(truncated.range.start.line, 420, 'on the summary record, line 421');
+    assert.equal(truncated.range.end.line, 420);
+    assert.equal(truncated.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(truncated.message, /^The summary of checkpoint S1 appears cut off: /);
+    assert.match(truncated.message, /\d+ of 4096 tokens/);
+  });
+
+  it('takes the claimed-missing severity from problems.conversationSeverity and problems.toolOutputSeverity', async () => {
+    const uri = copySample();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const missingRuns = () => ourDiagnostics(uri).filter((diagnostic) => diagnostic.code === 'claimed-missing');
+    await waitFor(() => missingRuns().length === 1, 'the claimed-missing run');
+
+    await setSeverity('conversationSeverity', 'error');
+    await waitFor(() => missingRuns()[0]?.severity === vscode.DiagnosticSeverity.Error, 'the run to become an error');
+
+    // Conversation off: only the 10 tool outputs are flagged, as one run from the first to the last, a hint.
+    await setSeverity('conversationSeverity', 'off');
+    await setSeverity('toolOutputSeverity', 'hint');
+    const [tools] = await waitFor(() => {
+      const runs = missingRuns();
+      return runs.length === 1 && runs[0].severity === vscode.DiagnosticSeverity.Hint ? runs : undefined;
+    }, 'the run to hold the tool output only, as a hint');
+    assert.match(tools.message, /: 10 claimed tool outputs missing from the summary/);
+    assert.equal(tools.relatedInformation?.length, 10);
+
+    await setSeverity('toolOutputSeverity', 'off');
+    await waitFor(() => missingRuns().length === 0, 'no claimed-missing flags with both kinds off');
+    assert.equal(ourDiagnostics(uri).length, 2, 'the checkpoint and the truncation stay');
+
+    await setSeverity('conversationSeverity', undefined);
+    await setSeverity('toolOutputSeverity', undefined);
+    await waitFor(() => missingRuns()[0]?.severity === vscode.DiagnosticSeverity.Warning, 'the defaults again');
   });
 
   it('updates the diagnostics when records are appended to an open transcript', async () => {
@@ -61,7 +110,7 @@ describe('diagnostics', () => {
     assert.ok(before.length > 0);
     const version = api.store.get(uri)!.version;
     const endsWithNewline = readFileSync(uri.fsPath, 'utf8').endsWith('\n');
-    // Lines 424-427: two turns with explicit anchors, a broken line, and a checkpoint whose summary lacks them.
+    // Lines 423-426: two turns with explicit anchors, a broken line; line 427 a checkpoint whose summary lacks them.
     const appended = [
       JSON.stringify({ type: 'turn', id: 422, role: 'tool', content: 'reconcile.log: RECONCILE_9001 timeout', tokens: 40, anchor: 'RECONCILE_9001' }),
       JSON.stringify({ type: 'turn', id: 423, role: 'assistant', content: 'Raised the reconcile timeout (RECONCILE_9002).', tokens: 30, anchor: 'RECONCILE_9002' }),
@@ -83,15 +132,52 @@ describe('diagnostics', () => {
     const parse = after.find((diagnostic) => diagnostic.code === 'transcript-problem' && diagnostic.range.start.line === 425);
     assert.ok(parse, 'the broken line 426 is flagged');
     assert.equal(parse.severity, vscode.DiagnosticSeverity.Error);
-    // One flag per claimed-missing range; how the prose turns 420–421 are judged may split the range.
-    const missing = after.filter((diagnostic) => diagnostic.code === 'claimed-missing' && diagnostic.range.start.line === 426);
+    // The runs S2 claims sit on the turns' lines and name S2's line; how the prose turns 420–421 are judged may split them.
+    const missing = after.filter((diagnostic) => diagnostic.code === 'claimed-missing' && /checkpoint at line 427/.test(diagnostic.message));
     assert.ok(missing.length > 0, 'S2 claims turns its summary lacks');
     assert.ok(
-      missing.some((diagnostic) => (diagnostic.relatedInformation ?? []).some((info) => info.location.range.start.line === 424)),
-      'turn 423 (line 425) is among the related locations',
+      missing.some((diagnostic) => diagnostic.range.start.line <= 424 && diagnostic.range.end.line >= 424),
+      'turn 423 (line 425) is in a flagged run',
     );
-    const earlier = after.filter((diagnostic) => diagnostic.code === 'truncated-summary' && diagnostic.range.start.line === 420);
-    assert.equal(earlier.length, 1, 'S1 is still flagged once');
+    assert.equal(after.filter((diagnostic) => diagnostic.code === 'truncated-summary' && diagnostic.range.start.line === 420).length, 1, 'S1 is still flagged once');
+    assert.equal(after.filter((diagnostic) => diagnostic.range.start.line === 426 && diagnostic.code !== 'truncated-summary').length, 1, 'one flag for S2 itself');
     assert.equal(api.store.get(uri)!.transcript.turns.length, 424);
+  });
+
+  it('keeps a real Claude Code session quiet: one per checkpoint, one per run, the truncation; no record ids', async function () {
+    const session = '258c7280-ae70-4798-800f-63464d01a85d.jsonl.gz';
+    const corpus = path.resolve(process.env.COMPACTION_LENS_REPO_ROOT ?? path.resolve(extensionPath()), '..', 'shared', 'corpus', 'claude-code');
+    const file = path.join(corpus, session);
+    skipWithoutShared(this, existsSync(file), `the corpus session ${file}`);
+    const uri = vscode.Uri.file(file);
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const entry = await waitFor(() => api.store.get(uri), 'the session to be analysed', 60000);
+    const severities = readSettings().problemSeverities;
+    let expected = collapseProblems(entry.analysis.problems).length;
+    let claimedMissing = 0;
+    let ranges = 0;
+    for (const checkpoint of entry.analysis.checkpoints) {
+      expected += 1 + claimedMissingRuns(checkpoint, entry.transcript, severities).length + (checkpoint.truncation.truncated ? 1 : 0);
+      claimedMissing += checkpoint.counts['claimed-missing'];
+      ranges += checkpoint.claimedMissingRanges.length;
+    }
+    const diagnostics = await waitFor(() => {
+      const current = ourDiagnostics(entry.documentUri);
+      return current.length > 0 ? current : undefined;
+    }, 'diagnostics on the decompressed view');
+    assert.deepEqual(ourDiagnostics(uri), [], 'none on the .gz, which VS Code cannot show as text');
+    assert.ok(diagnostics.length <= expected, `${diagnostics.length} diagnostics, expected at most ${expected}`);
+    const runs = diagnostics.filter((diagnostic) => diagnostic.code === 'claimed-missing').length;
+    assert.ok(runs <= ranges, `${runs} claimed-missing flags for ${ranges} ranges of ${claimedMissing} turns`);
+    assert.ok(diagnostics.length < claimedMissing, `${diagnostics.length} diagnostics for ${claimedMissing} claimed-missing turns`);
+    const onCheckpoint = entry.analysis.checkpoints.map(
+      (checkpoint) => diagnostics.filter((diagnostic) => diagnostic.range.start.line === checkpoint.line - 1 && diagnostic.code !== 'transcript-problem').length,
+    );
+    assert.ok(onCheckpoint.every((count) => count === 1), `flags on each checkpoint line: ${onCheckpoint.join(', ')}`);
+    const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|msg_[A-Za-z0-9]{8,}/;
+    for (const diagnostic of diagnostics.filter((d) => d.code !== 'transcript-problem')) {
+      assert.doesNotMatch(diagnostic.message, uuid, diagnostic.message);
+      for (const info of diagnostic.relatedInformation ?? []) assert.match(info.message, /^lines? \d+/);
+    }
   });
 });

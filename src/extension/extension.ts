@@ -1,5 +1,5 @@
 // Entry point of the extension host: activate() registers the commands, the timeline panels and their
-// serializer, diagnostics, CodeLens, hover, the checkpoints tree, the status bar item and the read-only
+// serializer, diagnostics, the end-of-line marks, CodeLens, hover, the checkpoints tree, the status bar item and the read-only
 // decompressed view of .jsonl.gz transcripts (decompressedDocument.ts). It analyses
 // nothing and loads no tokenizer: work starts when a command, the tree or a restored panel asks for it.
 import * as vscode from 'vscode';
@@ -10,6 +10,7 @@ import { registerCommands } from './commands';
 import { DECOMPRESSED_SCHEME, DecompressedDocumentProvider } from './decompressedDocument';
 import { TranscriptDiagnostics } from './diagnostics';
 import { Log } from './log';
+import { MissingTurnMarks } from './missingTurnMarks';
 import { TranscriptStatusBar } from './statusBar';
 import { TimelinePanels } from './timelinePanel';
 import { LiveTranscripts } from './liveTranscripts';
@@ -23,6 +24,7 @@ export interface CompactionLensApi {
   diagnostics: TranscriptDiagnostics;
   tree: CheckpointTreeProvider;
   statusBar: TranscriptStatusBar;
+  marks: MissingTurnMarks;
 }
 
 export function activate(context: vscode.ExtensionContext): CompactionLensApi {
@@ -33,7 +35,8 @@ export function activate(context: vscode.ExtensionContext): CompactionLensApi {
   const diagnostics = new TranscriptDiagnostics(store);
   const tree = new CheckpointTreeProvider(store);
   const active = new ActiveTranscript(store, log);
-  const statusBar = new TranscriptStatusBar(active);
+  const statusBar = new TranscriptStatusBar(active, store);
+  const marks = new MissingTurnMarks(store);
   const lens = new CheckpointLensProvider(store);
   const decompressed = new DecompressedDocumentProvider(store);
   // Transcript files, and the decompressed views of compressed ones.
@@ -48,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): CompactionLensApi {
     vscode.window.createTreeView(CHECKPOINT_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
     active,
     statusBar,
+    marks,
     lens,
     decompressed,
     vscode.workspace.registerTextDocumentContentProvider(DECOMPRESSED_SCHEME, decompressed),
@@ -55,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): CompactionLensApi {
     vscode.languages.registerHoverProvider(files, new TurnHoverProvider(store)),
     ...registerCommands({ store, panels, log }),
   );
-  return { store, panels, diagnostics, tree, statusBar };
+  return { store, panels, diagnostics, tree, statusBar, marks };
 }
 
 export function deactivate(): void {

@@ -1,22 +1,52 @@
-// Status bar item for the transcript in the active editor: the worst verdict across its checkpoints, the
-// number of claimed-missing turns and of checkpoints whose coverage could not be checked; the tooltip has
-// each checkpoint's turns per status. Clicking it opens the timeline.
+// Status bar item for the transcript in the active editor. It reports one checkpoint and says which: the worst
+// of the file (worst verdict, then most claimed-missing turns), by its id and, when the file has several, its
+// position ("$(error) S2 (2 of 3): fail-closed · 40 claimed-missing"); the tooltip says it is the worst and lists
+// every checkpoint. While a webview (the timeline) has focus there is no active editor: the item keeps showing
+// the last transcript's result instead of disappearing. Clicking it opens the timeline.
 import * as vscode from 'vscode';
 import type { ActiveTranscript } from './activeTranscript';
 import { TURN_STATUSES } from '../core/model';
 import { statusName } from '../statusWords';
-import { whyUnverifiable, worstVerdict } from '../view/timelineData';
-import type { AnalysedTranscript } from './transcriptStore';
+import { whyUnverifiable } from '../view/timelineData';
+import { checkpointName, worstCheckpoint } from '../view/problemsModel';
+import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 
 const ICONS = { reversible: '$(pass)', conditional: '$(warning)', 'fail-closed': '$(error)' } as const;
 
+/** An id from the transcript, so that "$(…)" in it is not drawn as an icon. */
+function iconless(text: string): string {
+  return text.replace(/\$\(/g, '$\u200b(');
+}
+
+/** True while the active tab is a webview (the timeline, or another extension's): no editor is active then. */
+function webviewIsActive(): boolean {
+  return vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview;
+}
+
 export class TranscriptStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('compactionLens.status', vscode.StatusBarAlignment.Right, 100);
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  /** The transcript shown, kept while a webview has focus. */
+  private shown: AnalysedTranscript | undefined;
+  private visible = false;
 
-  constructor(active: ActiveTranscript) {
+  constructor(
+    active: ActiveTranscript,
+    store?: TranscriptStore,
+  ) {
     this.item.name = 'Compaction Lens';
-    this.subscription = active.onDidChange((entry) => this.show(entry));
+    this.subscriptions.push(active.onDidChange((entry) => this.follow(entry)));
+    if (store) {
+      this.subscriptions.push(
+        // The kept transcript is re-analysed, or dropped, while the webview has focus.
+        store.onDidChange((entry) => {
+          if (entry === this.shown || entry.uri.toString() === this.shown?.uri.toString()) this.show(entry);
+        }),
+        store.onDidRemove((uri) => {
+          if (uri.toString() === this.shown?.uri.toString()) this.show(undefined);
+        }),
+      );
+    }
     this.show(active.current);
   }
 
@@ -25,47 +55,67 @@ export class TranscriptStatusBar implements vscode.Disposable {
     return this.visible ? this.item.text : '';
   }
 
-  private visible = false;
+  /** The tooltip shown now, as plain text ('' when hidden), for tests. */
+  get tooltip(): string {
+    if (!this.visible) return '';
+    const tooltip = this.item.tooltip;
+    if (typeof tooltip === 'string') return tooltip;
+    // appendText escaped it as Markdown: undo that.
+    return (tooltip?.value ?? '').replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1').replace(/\n{2,}/g, '\n');
+  }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
     this.item.dispose();
   }
 
+  private follow(entry: AnalysedTranscript | undefined): void {
+    if (!entry && this.shown && webviewIsActive()) return; // the timeline has focus: keep the last result
+    this.show(entry);
+  }
+
   private show(entry: AnalysedTranscript | undefined): void {
+    this.shown = entry;
     if (!entry) {
       this.item.hide();
       this.visible = false;
       return;
     }
-    const { analysis } = entry;
-    const verdict = worstVerdict(analysis);
-    const missing = analysis.checkpoints.reduce((sum, checkpoint) => sum + checkpoint.counts['claimed-missing'], 0);
-    const uncheckable = analysis.checkpoints.filter((checkpoint) => whyUnverifiable(checkpoint) !== undefined).length;
-    if (verdict === undefined) {
-      this.item.text = '$(history) no compactions';
-      this.item.backgroundColor = undefined;
-    } else {
-      this.item.text = `${ICONS[verdict]} ${verdict} · ${missing} claimed-missing`;
-      if (uncheckable > 0) this.item.text += ` · ${uncheckable} not checkable`;
-      this.item.backgroundColor =
-        verdict === 'fail-closed'
-          ? new vscode.ThemeColor('statusBarItem.errorBackground')
-          : verdict === 'conditional'
-            ? new vscode.ThemeColor('statusBarItem.warningBackground')
-            : undefined;
-    }
+    const { checkpoints } = entry.analysis;
+    const worst = worstCheckpoint(checkpoints);
     const tooltip = new vscode.MarkdownString();
     tooltip.appendText(`Compaction Lens: ${entry.name}\n\n`);
-    for (const checkpoint of analysis.checkpoints) {
-      const counts = TURN_STATUSES.filter((status) => checkpoint.counts[status] > 0 || status === 'covered').map(
-        (status) => `${checkpoint.counts[status]} ${statusName(status)}`,
-      );
-      const why = whyUnverifiable(checkpoint);
+    if (!worst) {
+      this.item.text = '$(history) no compactions';
+      this.item.backgroundColor = undefined;
+      tooltip.appendText('No compaction in this transcript.\n\n');
+    } else {
+      const position = checkpoints.indexOf(worst) + 1;
+      const name = iconless(checkpointName(worst));
+      const label = checkpoints.length > 1 ? `${name} (${position} of ${checkpoints.length})` : name;
+      this.item.text = `${ICONS[worst.verdict]} ${label}: ${worst.verdict} · ${worst.counts['claimed-missing']} claimed-missing`;
+      if (whyUnverifiable(worst) !== undefined) this.item.text += ' · not checkable';
+      this.item.backgroundColor =
+        worst.verdict === 'fail-closed'
+          ? new vscode.ThemeColor('statusBarItem.errorBackground')
+          : worst.verdict === 'conditional'
+            ? new vscode.ThemeColor('statusBarItem.warningBackground')
+            : undefined;
       tooltip.appendText(
-        `${checkpoint.summaryId} (line ${checkpoint.line}): ${checkpoint.verdict}, ${counts.join(', ')}` +
-          `${why === undefined ? '' : ` (coverage could not be checked: ${why})`}\n\n`,
+        checkpoints.length > 1
+          ? `Shows the worst of this file's ${checkpoints.length} checkpoints: ${name}, checkpoint ${position} of ${checkpoints.length} (line ${worst.line}).\n\n`
+          : `Shows this file's only checkpoint: ${name} (line ${worst.line}).\n\n`,
       );
+      checkpoints.forEach((checkpoint, index) => {
+        const counts = TURN_STATUSES.filter((status) => checkpoint.counts[status] > 0 || status === 'covered').map(
+          (status) => `${checkpoint.counts[status]} ${statusName(status)}`,
+        );
+        const why = whyUnverifiable(checkpoint);
+        tooltip.appendText(
+          `${index + 1}. ${checkpointName(checkpoint)} (line ${checkpoint.line}): ${checkpoint.verdict}, ${counts.join(', ')}` +
+            `${why === undefined ? '' : ` (coverage could not be checked: ${why})`}\n\n`,
+        );
+      });
     }
     tooltip.appendMarkdown('Click to open the timeline.');
     this.item.tooltip = tooltip;

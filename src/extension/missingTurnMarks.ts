@@ -1,0 +1,80 @@
+// End-of-line marks on claimed-missing turns, as Error Lens shows problems: on the first line of each
+// claimed-missing turn, "claimed, but missing from the summary (checkpoint at line 421)", in the theme colour
+// `compactionLens.claimedMissingForeground`. Off by default (setting `compactionLens.inlineMarks`). One decoration
+// type, created once; applied to the visible editors only, again when they change, when an analysis changes and
+// when the settings do. The marks are plain text built from line numbers (src/view/problemsModel.ts): transcript
+// text never goes into them. Kinds whose problem severity is `off` are not marked.
+import * as vscode from 'vscode';
+import { missingTurnMarks } from '../view/problemsModel';
+import { readSettings, SECTION } from './settings';
+import type { TranscriptStore } from './transcriptStore';
+
+/** Settings whose change re-applies the marks. */
+const MARK_SETTINGS = [`${SECTION}.inlineMarks`, `${SECTION}.problems.conversationSeverity`, `${SECTION}.problems.toolOutputSeverity`];
+
+export class MissingTurnMarks implements vscode.Disposable {
+  private readonly decoration = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+    after: {
+      color: new vscode.ThemeColor('compactionLens.claimedMissingForeground'),
+      fontStyle: 'italic',
+      margin: '0 0 0 3em',
+    },
+  });
+  private readonly disposables: vscode.Disposable[] = [];
+  /** The 0-based lines marked in each decorated editor's document, by the document's URI (for tests and logs). */
+  private readonly applied = new Map<string, number[]>();
+
+  constructor(private readonly store: TranscriptStore) {
+    this.disposables.push(
+      this.decoration,
+      vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()),
+      store.onDidChange(() => this.refresh()),
+      store.onDidRemove(() => this.refresh()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (MARK_SETTINGS.some((name) => event.affectsConfiguration(name))) this.refresh();
+      }),
+    );
+    this.refresh();
+  }
+
+  /** The 0-based lines marked now, per document URI, in the visible editors only. */
+  marked(): ReadonlyMap<string, readonly number[]> {
+    return this.applied;
+  }
+
+  /** Re-applies the marks to every visible editor (none when the setting is off). */
+  refresh(): void {
+    const settings = readSettings();
+    const next = new Map<string, number[]>();
+    for (const editor of vscode.window.visibleTextEditors) {
+      const key = editor.document.uri.toString();
+      const entry = settings.inlineMarks ? this.store.forDocument(editor.document.uri) : undefined;
+      // Only the document the records are shown in: a .jsonl.gz's decompressed view, never its binary placeholder.
+      if (!entry || entry.documentUri.toString() !== key) {
+        if (this.applied.has(key)) editor.setDecorations(this.decoration, []);
+        continue;
+      }
+      const lineCount = editor.document.lineCount;
+      const options: vscode.DecorationOptions[] = [];
+      for (const mark of missingTurnMarks(entry.analysis, entry.transcript, settings.problemSeverities)) {
+        const line = mark.line - 1;
+        if (line < 0 || line >= lineCount) continue; // the document is behind the analysis (being written)
+        options.push({
+          range: editor.document.lineAt(line).range,
+          renderOptions: { after: { contentText: `\u2190 ${mark.text}` } },
+        });
+      }
+      editor.setDecorations(this.decoration, options);
+      next.set(key, options.map((option) => option.range.start.line));
+    }
+    this.applied.clear();
+    for (const [key, value] of next) this.applied.set(key, value);
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.applied.clear();
+  }
+}

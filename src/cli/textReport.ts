@@ -2,6 +2,7 @@
 // Everything that comes from a transcript or a path (summary ids, turn ids, reasons quoting the summary or
 // evidence, problem messages, file names) goes through terminalText, so its control characters show escaped
 // and the colours are the only escape sequences printed.
+import { groupDigits } from '../core/displayText';
 import { formatRanges, idRanges } from '../core/idRanges';
 import type { CheckpointAnalysis, IdRange, Problem, TurnId, TurnStatus, Verdict } from '../core/model';
 import type { FileReport } from './checkFiles';
@@ -29,7 +30,7 @@ function painter(color: boolean): Paint {
   };
 }
 
-const number = (n: number) => n.toLocaleString('en-US');
+const number = groupDigits;
 
 function plural(n: number, word: string): string {
   return `${number(n)} ${word}${n === 1 ? '' : 's'}`;

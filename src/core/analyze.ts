@@ -4,6 +4,7 @@
 // the ceiling, the truncation tells, the verdict of the note's decision boundary and the safe pointer set —
 // and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
 // texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand.
+import { groupDigits } from './displayText';
 import { BARE_LOOKUP, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, turnPieces, WORDS_ONLY, type TurnPieces } from './evidence';
 import { SummaryMatcher, verbatimPassage } from './summaryMatcher';
 import { rangesFromIndexes } from './idRanges';
@@ -404,7 +405,7 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
     safe = [];
     verdict = 'fail-closed';
     verdictReason =
-      `the summary is encrypted: whether it carries its ${fmt(claimedTurns.length)} claimed turns cannot be checked, ` +
+      `the summary is encrypted: whether it carries its ${groupDigits(claimedTurns.length)} claimed turns cannot be checked, ` +
       'so none may be counted as covered (fail closed)';
   } else if (typeof cp.unverifiable === 'string') {
     safe = [];
@@ -425,8 +426,8 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
     verdict = missing === 0 ? 'reversible' : 'conditional';
     verdictReason =
       missing === 0
-        ? `the summariser reported consuming every claimed turn (${fmt(claimedTurns.length)})`
-        : `the pointer set claims ${fmt(missing)} turn${missing === 1 ? '' : 's'} the summariser did not report consuming; ` +
+        ? `the summariser reported consuming every claimed turn (${groupDigits(claimedTurns.length)})`
+        : `the pointer set claims ${groupDigits(missing)} turn${missing === 1 ? '' : 's'} the summariser did not report consuming; ` +
           'narrow it to the reported ids';
   } else if (ceiling === undefined || overCeiling) {
     safe = runFromStart(claimedTurns);
@@ -437,15 +438,15 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
         : 'the prefix is over the ceiling and the summariser reported no coverage';
     verdictReason =
       `${why}: fail closed — the pointer set may not advance past the last turn whose evidence is in the summary` +
-      (missing > 0 ? ` (${fmt(missing)} claimed turn${missing === 1 ? ' is' : 's are'} not carried by it)` : '');
+      (missing > 0 ? ` (${groupDigits(missing)} claimed turn${missing === 1 ? ' is' : 's are'} not carried by it)` : '');
   } else {
     safe = claimedTurns.filter((r) => r.status === 'covered');
     verdict = missing === 0 ? 'reversible' : 'conditional';
-    const neutral = nothing > 0 ? ` (${fmt(nothing)} more hold nothing to check)` : '';
+    const neutral = nothing > 0 ? ` (${groupDigits(nothing)} more hold nothing to check)` : '';
     verdictReason =
       missing === 0
-        ? `within the ceiling, and the summary carries every claimed turn that holds something to carry: ${fmt(counts.covered)} covered${neutral}`
-        : `the summary does not carry ${fmt(missing)} claimed turn${missing === 1 ? '' : 's'}; ` +
+        ? `within the ceiling, and the summary carries every claimed turn that holds something to carry: ${groupDigits(counts.covered)} covered${neutral}`
+        : `the summary does not carry ${groupDigits(missing)} claimed turn${missing === 1 ? '' : 's'}; ` +
           'narrow the pointer set to the turns it covers';
   }
 
@@ -514,7 +515,7 @@ function vacuousReason(claimed: number, withText: number, nothing: number, summa
   if (summaryEmpty) return 'the summary is empty';
   if (claimed > 0 && withText === 0) return 'none of its claimed turns has any text';
   if (claimed > 0 && nothing * 2 > claimed) {
-    return `${fmt(nothing)} of its ${fmt(claimed)} claimed turns hold nothing to check`;
+    return `${groupDigits(nothing)} of its ${groupDigits(claimed)} claimed turns hold nothing to check`;
   }
   return undefined;
 }
@@ -651,7 +652,7 @@ function ceilingFacts(
   if (budget === undefined || ceiling === undefined) {
     const given = cp.summaryBudget;
     facts.push(
-      `prefix ${fmt(prefixTokens)} tokens${counted}; ` +
+      `prefix ${groupDigits(prefixTokens)} tokens${counted}; ` +
         (given === undefined || given === null
           ? 'the summary budget is not recorded, so there is no ceiling to compare with'
           : `the summary budget ${String(given)} is not a usable number, so there is no ceiling to compare with`),
@@ -659,12 +660,12 @@ function ceilingFacts(
   } else {
     const op = prefixTokens > ceiling ? '>' : '≤';
     facts.push(
-      `prefix ${fmt(prefixTokens)} tokens${counted} ${op} ceiling ${fmt(ceiling)} (${fmt(budget)} × ${fmt(ratio)})` +
+      `prefix ${groupDigits(prefixTokens)} tokens${counted} ${op} ceiling ${groupDigits(ceiling)} (${groupDigits(budget)} × ${groupDigits(ratio)})` +
         (assumed ? ' (assumed budget)' : ''),
     );
   }
   if (typeof cp.recordedPrefixTokens === 'number' && Number.isFinite(cp.recordedPrefixTokens)) {
-    facts.push(`the agent recorded ${fmt(cp.recordedPrefixTokens)} tokens of context at compaction`);
+    facts.push(`the agent recorded ${groupDigits(cp.recordedPrefixTokens)} tokens of context at compaction`);
   }
   return facts;
 }
@@ -725,10 +726,3 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** 42000 → "42,000". */
-function fmt(n: number): string {
-  if (!Number.isFinite(n)) return String(n);
-  const [int, frac] = String(n).split('.');
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return frac === undefined ? grouped : `${grouped}.${frac}`;
-}

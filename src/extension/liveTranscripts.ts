@@ -4,6 +4,7 @@
 // open document, and changes of the settings (re-read or re-analyse everything, with a spinner in the status
 // bar). The re-reading itself is the store's (transcriptStore.ts).
 import * as vscode from 'vscode';
+import { fileNameOf } from '../core/displayText';
 import { transcriptUriOf } from './decompressedDocument';
 import { Disposable } from './dispose';
 import type { Log } from './log';
@@ -96,7 +97,7 @@ export class LiveTranscripts extends Disposable {
     const key = uri.toString();
     if (this.watchers.has(key) || this.isDisposed) return;
     const folder = vscode.Uri.joinPath(uri, '..');
-    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+    const name = fileNameOf(uri.path);
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, name));
     watcher.onDidChange(() => this.scheduleRefresh(uri));
     watcher.onDidCreate(() => this.scheduleRefresh(uri));

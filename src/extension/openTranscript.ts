@@ -2,6 +2,7 @@
 // asked for it, or the status bar's spinner when it happens on its own (a document opened, a panel restored).
 // Failures are shown to the user when they asked, logged otherwise; the caller then gets undefined.
 import * as vscode from 'vscode';
+import { fileNameOf } from '../core/displayText';
 import type { Log } from './log';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { isAbort, reportFailure } from './userErrors';
@@ -19,7 +20,7 @@ export async function openTranscript(
 ): Promise<AnalysedTranscript | undefined> {
   const existing = store.get(uri);
   if (existing) return existing;
-  const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+  const name = fileNameOf(uri.path);
   try {
     return await vscode.window.withProgress(
       {

@@ -3,6 +3,7 @@
 // keeps the webview live when the transcript grows, and restores panels after a reload from view state only.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { fileNameOf } from '../core/displayText';
 import type { HostMessage, ViewState } from '../protocol';
 import { revealLines, revealTurn } from './editorReveal';
 import { Disposable } from './dispose';
@@ -82,7 +83,7 @@ export class TimelinePanel extends Disposable {
   }
 
   get name(): string {
-    return this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1);
+    return fileNameOf(this.uri.path);
   }
 
   /** The last view state the webview reported (or the one it was restored with). */

@@ -4,6 +4,7 @@
 // analysis changes or a transcript is dropped. Watching files for changes is liveTranscripts.ts's job; progress
 // and error messages are the commands' (openTranscript.ts).
 import * as vscode from 'vscode';
+import { fileNameOf } from '../core/displayText';
 import type { Analysis, TokenCache, Transcript, TurnId } from '../core/model';
 import { analyzeFile, analyzeTranscript, type ProgressOptions } from '../node/analyzeFile';
 import { TokenPool } from '../node/tokenPool';
@@ -36,7 +37,7 @@ export class AnalysedTranscript {
   }
 
   get name(): string {
-    return this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1);
+    return fileNameOf(this.uri.path);
   }
 
   update(transcript: Transcript, analysis: Analysis): void {

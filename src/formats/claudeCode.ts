@@ -29,6 +29,7 @@
 // The summariser's own run (`<sessionId>/subagents/agent-acompact-*.jsonl`, given as side files) tells whether its
 // raw output closed `</summary>`.
 
+import { fileNameOf, groupDigits } from '../core/displayText';
 import type {
   Checkpoint,
   Problem,
@@ -42,7 +43,7 @@ import type {
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { joinSpans, lineSpan } from './sourceSpan';
-import { formatCount, textOf, toolNames } from './textOf';
+import { textOf, toolNames } from './textOf';
 import { CallLinks, callsOf } from './toolLinks';
 
 /** Record types that carry nothing the model saw. */
@@ -93,10 +94,6 @@ function str(value: unknown): string | undefined {
 
 function short(uuid: string): string {
   return uuid.length > 8 ? `${uuid.slice(0, 8)}…` : uuid;
-}
-
-function baseName(path: string): string {
-  return path.split(/[\\/]/).pop() ?? path;
 }
 
 /** The summary uuids a boundary's compactMetadata names (preservedSegment / preservedMessages anchorUuid). */
@@ -379,12 +376,12 @@ export class ClaudeCodeReader extends RebuildingReader {
     const preTokens = count(metadata.preTokens);
     const postTokens = count(metadata.postTokens);
     const trigger = str(metadata.trigger);
-    if (preTokens !== undefined) notes.push(`preTokens ${formatCount(preTokens)} (recorded by Claude Code)`);
+    if (preTokens !== undefined) notes.push(`preTokens ${groupDigits(preTokens)} (recorded by Claude Code)`);
     if (trigger !== undefined) notes.push(`trigger: ${trigger}`);
     const durationMs = count(metadata.durationMs);
     if (durationMs !== undefined) notes.push(`the compaction took ${(durationMs / 1000).toFixed(1)} s (durationMs)`);
     const dropped = count(metadata.cumulativeDroppedTokens);
-    if (dropped !== undefined) notes.push(`cumulativeDroppedTokens ${formatCount(dropped)} (tokens dropped by this session's compactions so far, recorded by Claude Code)`);
+    if (dropped !== undefined) notes.push(`cumulativeDroppedTokens ${groupDigits(dropped)} (tokens dropped by this session's compactions so far, recorded by Claude Code)`);
     const tools = Array.isArray(metadata.preCompactDiscoveredTools) ? metadata.preCompactDiscoveredTools.filter((x) => typeof x === 'string') : [];
     if (tools.length > 0) notes.push(`${tools.length} tool${tools.length === 1 ? '' : 's'} discovered before the compaction (preCompactDiscoveredTools)`);
 
@@ -472,11 +469,11 @@ export class ClaudeCodeReader extends RebuildingReader {
     // to it), plus the preserved messages when some were kept.
     if (postTokens !== undefined && !hasPreserved) {
       checkpoint.recordedSummaryTokens = postTokens;
-      notes.push(`postTokens ${formatCount(postTokens)} (the conversation right after the compaction, recorded by Claude Code): taken as the summary's size`);
+      notes.push(`postTokens ${groupDigits(postTokens)} (the conversation right after the compaction, recorded by Claude Code): taken as the summary's size`);
     } else if (metadata.postTokens === 0) {
       notes.push('postTokens 0 recorded: not a usable size, the summary is counted');
     } else if (postTokens !== undefined) {
-      notes.push(`postTokens ${formatCount(postTokens)} (the conversation right after the compaction, recorded by Claude Code): includes the preserved messages, so the summary's size is counted instead`);
+      notes.push(`postTokens ${groupDigits(postTokens)} (the conversation right after the compaction, recorded by Claude Code): includes the preserved messages, so the summary's size is counted instead`);
     }
     if (unverifiable !== undefined) checkpoint.unverifiable = unverifiable;
     if (this.context.defaultBudget !== undefined) {
@@ -539,8 +536,8 @@ export class ClaudeCodeReader extends RebuildingReader {
       hints.rawOutputClosed = close !== -1 && close > open;
       notes.push(
         hints.rawOutputClosed
-          ? `raw summariser output (${baseName(side.path)}) ends with its closing </summary>`
-          : `raw summariser output (${baseName(side.path)}) has no closing </summary>: the summariser's output was cut`,
+          ? `raw summariser output (${fileNameOf(side.path)}) ends with its closing </summary>`
+          : `raw summariser output (${fileNameOf(side.path)}) has no closing </summary>: the summariser's output was cut`,
       );
     }
     return hints;
@@ -551,7 +548,7 @@ export class ClaudeCodeReader extends RebuildingReader {
     const target = collapse(summary);
     if (target === '') return undefined;
     for (const file of this.context.sideFiles ?? []) {
-      if (!/agent-acompact-/.test(baseName(file.path))) continue;
+      if (!/agent-acompact-/.test(fileNameOf(file.path))) continue;
       const raw = rawSummariserOutput(file.text);
       if (raw === undefined) continue;
       const open = raw.indexOf('<summary>');

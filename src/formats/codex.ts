@@ -25,11 +25,12 @@
 // (input_tokens > 0); the zero-input token_count Codex writes around a compaction describes no request and is
 // passed over.
 
+import { groupDigits } from '../core/displayText';
 import type { Checkpoint, Problem, RawLine, Role, Transcript, Turn } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
-import { formatCount, textOf, toolCallText } from './textOf';
+import { textOf, toolCallText } from './textOf';
 import { CallLinks, answeredIdsOf, callsOf } from './toolLinks';
 
 const ITEM_TYPES = new Set([
@@ -391,8 +392,8 @@ export class CodexReader extends RebuildingReader {
     const tokens = state.lastTokens;
     if (tokens !== undefined) {
       checkpoint.recordedPrefixTokens = tokens.total;
-      const window = tokens.window !== undefined ? `, model_context_window ${formatCount(tokens.window)}` : '';
-      notes.push(`recorded prefix: last_token_usage.total_tokens ${formatCount(tokens.total)} of the token_count at line ${tokens.line}${window}`);
+      const window = tokens.window !== undefined ? `, model_context_window ${groupDigits(tokens.window)}` : '';
+      notes.push(`recorded prefix: last_token_usage.total_tokens ${groupDigits(tokens.total)} of the token_count at line ${tokens.line}${window}`);
     }
     if (this.context.defaultBudget !== undefined) {
       checkpoint.summaryBudget = this.context.defaultBudget;

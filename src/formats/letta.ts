@@ -28,7 +28,7 @@ import { isObject, type JsonObject } from './jsonLines';
 import { DocumentLines } from './jsonSpans';
 import { lettaAlert, lettaAlertObject, normalize, type LettaAlert } from './langchain';
 import { RebuildingReader } from './rebuildingReader';
-import { formatCount } from './textOf';
+import { countOf, groupDigits } from '../core/displayText';
 import { CallLinks } from './toolLinks';
 
 interface Agent {
@@ -49,10 +49,6 @@ function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-function plural(n: number, word: string): string {
-  return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /** A system_alert given as an object: the content itself, its only block, or a text block whose text it is. */
 function plainAlertOf(message: JsonObject): LettaAlert | undefined {
   const content = message.content ?? message.text;
@@ -70,9 +66,9 @@ function statsOf(alert: LettaAlert): { notes: string[]; before?: number } {
   const tBefore = num(stats.context_tokens_before);
   const tAfter = num(stats.context_tokens_after);
   const window = num(stats.context_window);
-  if (mBefore !== undefined && mAfter !== undefined) parts.push(`messages ${formatCount(mBefore)} → ${formatCount(mAfter)}`);
-  if (tBefore !== undefined && tAfter !== undefined) parts.push(`context ${formatCount(tBefore)} → ${formatCount(tAfter)} tokens`);
-  if (window !== undefined) parts.push(`window ${formatCount(window)} tokens`);
+  if (mBefore !== undefined && mAfter !== undefined) parts.push(`messages ${groupDigits(mBefore)} → ${groupDigits(mAfter)}`);
+  if (tBefore !== undefined && tAfter !== undefined) parts.push(`context ${groupDigits(tBefore)} → ${groupDigits(tAfter)} tokens`);
+  if (window !== undefined) parts.push(`window ${groupDigits(window)} tokens`);
   if (str(stats.trigger) !== undefined) parts.push(`trigger ${String(stats.trigger)}`);
   return { notes: parts.length > 0 ? [`Letta's compaction_stats: ${parts.join(', ')}`] : [], before: tBefore };
 }
@@ -138,7 +134,7 @@ export class LettaReader extends RebuildingReader {
     if (list.length === 0 && problem === undefined) {
       problems.push({ line: whole.startLine, severity: 'warning', message: `line ${whole.startLine}: the agent file's "agents" list is empty: there is nothing to check.` });
     } else if (list.length > 0 && agents.every((a) => a.messages.length === 0)) {
-      const what = agents.length === 0 ? `none of its ${plural(list.length, 'agent')} has a "messages" list` : `${plural(agents.length, 'agent')}, every "messages" list empty`;
+      const what = agents.length === 0 ? `none of its ${countOf(list.length, 'agent')} has a "messages" list` : `${countOf(agents.length, 'agent')}, every "messages" list empty`;
       problems.push({ line: whole.startLine, severity: 'warning', message: `line ${whole.startLine}: the agent file holds no messages (${what}): there is nothing to check.` });
     }
     return { agents, spanOf };
@@ -203,13 +199,13 @@ export class LettaReader extends RebuildingReader {
       const total = agent.messages.length;
       contextNote =
         outOfContext === 0
-          ? `${who}: all ${plural(total, 'message')} in this file are in context (in_context_message_ids); the evicted ones are not in the file`
-          : `${who}: ${formatCount(total - outOfContext)} of its ${plural(total, 'message')} in this file are in context, ${formatCount(outOfContext)} are not (not in in_context_message_ids)`;
+          ? `${who}: all ${countOf(total, 'message')} in this file are in context (in_context_message_ids); the evicted ones are not in the file`
+          : `${who}: ${groupDigits(total - outOfContext)} of its ${countOf(total, 'message')} in this file are in context, ${groupDigits(outOfContext)} are not (not in in_context_message_ids)`;
       if (outOfContext > 0) {
-        problems.push({ line: n, severity: 'info', message: `line ${n}: ${formatCount(outOfContext)} of the ${plural(total, 'message')} of ${who} are out of context (not in in_context_message_ids); they are shown, labelled "out of context".` });
+        problems.push({ line: n, severity: 'info', message: `line ${n}: ${groupDigits(outOfContext)} of the ${countOf(total, 'message')} of ${who} are out of context (not in in_context_message_ids); they are shown, labelled "out of context".` });
       }
       if (missing.length > 0) {
-        problems.push({ line: n, severity: 'info', message: `line ${n}: ${who} lists ${plural(missing.length, 'in-context message id')} that ${missing.length === 1 ? 'is' : 'are'} not in its messages (${missing.slice(0, 4).join(', ')}${missing.length > 4 ? ', …' : ''}).` });
+        problems.push({ line: n, severity: 'info', message: `line ${n}: ${who} lists ${countOf(missing.length, 'in-context message id')} that ${missing.length === 1 ? 'is' : 'are'} not in its messages (${missing.slice(0, 4).join(', ')}${missing.length > 4 ? ', …' : ''}).` });
       }
     }
     for (const checkpoint of agentCheckpoints) checkpoint.notes!.push(contextNote);
@@ -217,12 +213,12 @@ export class LettaReader extends RebuildingReader {
 
   /** A checkpoint for a system_alert: nothing here is claimed, and coverage is unverifiable. */
   private checkpointOf(alert: LettaAlert, summaryId: string, span: SourceSpan, turnsBefore: number, ownBefore: number, who: string): Checkpoint {
-    const counts = alert.hidden !== undefined ? ` (the alert says ${formatCount(alert.hidden)} of ${formatCount(alert.total ?? 0)} messages were hidden)` : '';
+    const counts = alert.hidden !== undefined ? ` (the alert says ${groupDigits(alert.hidden)} of ${groupDigits(alert.total ?? 0)} messages were hidden)` : '';
     const unverifiable = `the messages this summary replaced were evicted from ${who} and are not in this file — Letta exports only the messages still in context, and records no ids for what a summary covers${counts}`;
     const stats = statsOf(alert);
     const notes = [`summarised messages are not in this file (Letta evicts them and records no ids): nothing here is claimed`, ...stats.notes];
     const others = turnsBefore - ownBefore;
-    if (others > 0) notes.push(`the ${plural(others, 'turn')} before it belong to earlier agents in this file, not to ${who}: none is claimed`);
+    if (others > 0) notes.push(`the ${countOf(others, 'turn')} before it belong to earlier agents in this file, not to ${who}: none is claimed`);
     const checkpoint: Checkpoint = { summaryId, summary: alert.message, claimedIds: [], span, turnsBefore, unverifiable, notes };
     if (stats.before !== undefined && stats.before > 0) checkpoint.recordedPrefixTokens = stats.before;
     if (this.context.defaultBudget !== undefined) {

@@ -34,11 +34,12 @@
 // configured default is assumed (pi asks for at most 0.8 × reserveTokens, see core/defaults.ts).
 // A checkpoint reads only the lines before it: later lines never change it.
 
+import { groupDigits } from '../core/displayText';
 import type { Checkpoint, Problem, RawLine, Role, Transcript, Turn, TurnId } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
-import { formatCount, textOf, toolCallText } from './textOf';
+import { textOf, toolCallText } from './textOf';
 import { CallLinks, type ToolCall } from './toolLinks';
 
 /** Entry types that are not turns and need no word: settings, labels, extension state. */
@@ -259,7 +260,7 @@ export class PiReader extends RebuildingReader {
     const checkpoint: Checkpoint = { summaryId, summary, claimedIds: claimed.map((t) => t.id), span: lineSpan(line), turnsBefore: turns.length, notes };
     if (typeof value.tokensBefore === 'number' && value.tokensBefore > 0) {
       checkpoint.recordedPrefixTokens = value.tokensBefore;
-      notes.push(`tokensBefore ${formatCount(value.tokensBefore)} (recorded by pi)`);
+      notes.push(`tokensBefore ${groupDigits(value.tokensBefore)} (recorded by pi)`);
     }
     if (this.context.defaultBudget !== undefined) {
       checkpoint.summaryBudget = this.context.defaultBudget;

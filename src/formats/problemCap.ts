@@ -4,7 +4,7 @@
 // capProblems where lists are merged (a summary met in a merged list is folded into the new one).
 
 import type { Problem, Severity } from '../core/model';
-import { formatCount } from './textOf';
+import { countOf, groupDigits } from '../core/displayText';
 
 /** Problems kept as objects per list; the rest are counted. */
 export const MAX_KEPT_PROBLEMS = 1000;
@@ -44,23 +44,19 @@ function mergeInto(overflow: Overflow, other: Overflow): void {
   overflow.lastLine = Math.max(overflow.lastLine, other.lastLine);
 }
 
-function plural(n: number, word: string): string {
-  return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /** The one problem that stands for the ones not kept. */
 function summaryProblem(overflow: Overflow, limit: number): Problem {
   const kinds = [
-    overflow.errors > 0 ? plural(overflow.errors, 'error') : '',
-    overflow.warnings > 0 ? plural(overflow.warnings, 'warning') : '',
-    overflow.infos > 0 ? plural(overflow.infos, 'note') : '',
+    overflow.errors > 0 ? countOf(overflow.errors, 'error') : '',
+    overflow.warnings > 0 ? countOf(overflow.warnings, 'warning') : '',
+    overflow.infos > 0 ? countOf(overflow.infos, 'note') : '',
   ].filter((kind) => kind !== '');
-  const lines = overflow.firstLine === overflow.lastLine ? `line ${formatCount(overflow.firstLine)}` : `lines ${formatCount(overflow.firstLine)}–${formatCount(overflow.lastLine)}`;
+  const lines = overflow.firstLine === overflow.lastLine ? `line ${groupDigits(overflow.firstLine)}` : `lines ${groupDigits(overflow.firstLine)}–${groupDigits(overflow.lastLine)}`;
   const what = overflow.errors === overflow.count ? (overflow.count === 1 ? 'unreadable or unusable line' : 'unreadable or unusable lines') : overflow.count === 1 ? 'problem' : 'problems';
   const problem: Problem = {
     line: overflow.firstLine,
     severity: overflow.errors > 0 ? 'error' : overflow.warnings > 0 ? 'warning' : 'info',
-    message: `…and ${formatCount(overflow.count)} more ${what} on ${lines} (${kinds.join(', ')}), not listed one by one: only the first ${formatCount(limit)} problems are kept, so that memory stays bounded. Fix the lines listed and check again; if most lines cannot be read, this file may not be a transcript.`,
+    message: `…and ${groupDigits(overflow.count)} more ${what} on ${lines} (${kinds.join(', ')}), not listed one by one: only the first ${groupDigits(limit)} problems are kept, so that memory stays bounded. Fix the lines listed and check again; if most lines cannot be read, this file may not be a transcript.`,
   };
   summaries.set(problem, { ...overflow });
   return problem;

@@ -4,11 +4,7 @@
 // RebuildingReader base and the canonical reader call it).
 
 import type { Problem, Transcript } from '../core/model';
-import { formatCount } from './textOf';
-
-function plural(n: number, word: string): string {
-  return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
-}
+import { countOf } from '../core/displayText';
 
 /** What the transcript's empty texts say about it, one problem per finding. */
 export function unreadableTextProblems(transcript: Transcript): Problem[] {
@@ -19,7 +15,7 @@ export function unreadableTextProblems(transcript: Transcript): Problem[] {
     problems.push({
       line,
       severity: 'warning',
-      message: `no text could be read from any of its ${plural(turns.length, 'turn')}: the ${transcript.format} reader recognised the records but found no text in them, so whether a summary covers them cannot be checked. The file may be in another format, or in a version of this one that Compaction Lens does not read yet.`,
+      message: `no text could be read from any of its ${countOf(turns.length, 'turn')}: the ${transcript.format} reader recognised the records but found no text in them, so whether a summary covers them cannot be checked. The file may be in another format, or in a version of this one that Compaction Lens does not read yet.`,
     });
   }
   for (const checkpoint of transcript.checkpoints) {
@@ -28,7 +24,7 @@ export function unreadableTextProblems(transcript: Transcript): Problem[] {
     problems.push({
       line,
       severity: 'warning',
-      message: `line ${line}: the summary of checkpoint ${checkpoint.summaryId} has no readable text (it is empty, or in a shape this reader does not read), so it cannot show that it covers the ${plural(checkpoint.claimedIds.length, 'turn')} it claims.`,
+      message: `line ${line}: the summary of checkpoint ${checkpoint.summaryId} has no readable text (it is empty, or in a shape this reader does not read), so it cannot show that it covers the ${countOf(checkpoint.claimedIds.length, 'turn')} it claims.`,
     });
   }
   return problems;

@@ -4,6 +4,7 @@
 // maxInflatedBytes and maxInflateRatio), at the same line, and the text then ends with one line saying why.
 // Never writes to the file; keeps one copy of the text (decoded chunk by chunk, joined once).
 
+import { groupDigits } from '../core/displayText';
 import { constants as bufferConstants } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
@@ -64,7 +65,7 @@ export async function readDecompressedText(path: string, limits: InflateLimits &
       decoder ??= new TextDecoder(textEncodingOf(chunk));
       const piece = decoder.decode(chunk, { stream: true });
       if (chars + piece.length > MAX_TEXT_CHARS) {
-        stopped = `the view stops at line ${line}: the decompressed text is longer than an editor document can hold here (${MAX_TEXT_CHARS.toLocaleString('en-US')} characters). Decompress the file (gunzip -k) to see the rest.`;
+        stopped = `the view stops at line ${line}: the decompressed text is longer than an editor document can hold here (${groupDigits(MAX_TEXT_CHARS)} characters). Decompress the file (gunzip -k) to see the rest.`;
         break;
       }
       pieces.push(piece);

@@ -3,6 +3,7 @@
 // UTF-16 with a byte-order mark, decoded to UTF-8 by TextTranscoder); and binary judged by the share of
 // non-text bytes in the first block (NUL padding such as a crash leaves is not counted as binary).
 
+import { formatBytes } from '../core/displayText';
 import type { Stats } from 'node:fs';
 import { constants } from 'node:fs';
 import { lstat, open, readlink, realpath } from 'node:fs/promises';
@@ -16,18 +17,6 @@ export const JUDGED_BLOCK_BYTES = 8192;
 export const MAX_NON_TEXT_SHARE = 0.1;
 /** A run of at least this many NUL bytes is padding (a crash, a preallocated file), not binary data. */
 const NUL_PADDING_RUN = 8;
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 && value !== Math.floor(value) ? 1 : 0)} ${units[unit]}`;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Paths that cannot be opened, and files that are not regular files

@@ -3,6 +3,7 @@
 // (what a crash or an interrupted write leaves) is one problem: a line of NULs only is reported and skipped,
 // NULs before or after a line's text are reported and dropped, and the rest of the line is read.
 
+import { countOf, formatBytes } from '../core/displayText';
 import type { Problem, RawLine } from '../core/model';
 
 export interface SplitterOptions {
@@ -16,12 +17,8 @@ export interface SplitterOptions {
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
-function formatSize(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
 function nulBytes(n: number): string {
-  return `${n.toLocaleString('en-US')} NUL byte${n === 1 ? '' : 's'}`;
+  return `${countOf(n, 'NUL byte')}`;
 }
 
 export class LineSplitter {
@@ -104,7 +101,7 @@ export class LineSplitter {
       this.onProblem({
         line,
         severity: 'error',
-        message: `line ${line} is ${formatSize(size)}, over the ${formatSize(this.options.maxLineBytes)} limit for one record; it was skipped. Split the record, or raise the limit with the CLI's --max-line-mb (the VS Code extension reads records of up to 16 MB).`,
+        message: `line ${line} is ${formatBytes(size)}, over the ${formatBytes(this.options.maxLineBytes)} limit for one record; it was skipped. Split the record, or raise the limit with the CLI's --max-line-mb (the VS Code extension reads records of up to 16 MB).`,
       });
     } else {
       let bytes = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);

@@ -10,7 +10,7 @@ import { open, readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { FormatId, Problem, SideFile } from '../core/model';
-import { formatBytes } from './inputKind';
+import { formatBytes } from '../core/displayText';
 
 /** Side files larger than this are not loaded (a summariser run is tens of kilobytes). */
 export const MAX_SIDE_FILE_BYTES = 32 * 1024 * 1024;

@@ -5,6 +5,7 @@
 // (formats/problemCap.ts), UTF-16 with a byte-order mark is decoded to UTF-8 before lines are split, binary
 // is judged by the share of non-text bytes (inputKind.ts), and special files are named for what they are.
 
+import { formatBytes } from '../core/displayText';
 import { constants, createReadStream } from 'node:fs';
 import { open as openFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -13,7 +14,7 @@ import type { FormatId, Problem, RawLine, Transcript, TranscriptReader } from '.
 import { detectFormatWhy } from '../formats/detect';
 import { ProblemList, capProblems } from '../formats/problemCap';
 import { FORMATS, createReader } from '../formats/readers';
-import { describeSpecialFile, describeUnopenable, formatBytes, judgeHead, textEncodingOf, TextTranscoder, type TextEncodingName } from './inputKind';
+import { describeSpecialFile, describeUnopenable, judgeHead, textEncodingOf, TextTranscoder, type TextEncodingName } from './inputKind';
 import { LineSplitter } from './lineSplitter';
 import { RecordGate } from './recordGate';
 import { loadSideFiles } from './sideFiles';

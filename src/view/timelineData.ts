@@ -1,6 +1,7 @@
 // Builds the protocol's payloads (checkpoint headers, pages of timeline rows, turn and summary details,
 // the safe pointer set) from a transcript and its analysis, on request, and the short descriptions of a
 // checkpoint the tree, CodeLens, diagnostics and status bar share. Pure: no vscode import.
+import { fileNameOf } from '../core/displayText';
 import type { Analysis, CheckpointAnalysis, Transcript, TurnId, TurnResult } from '../core/model';
 import type { CheckpointHeader, FileInfo, RowStatus, SummaryDetails, TimelineRow, TurnDetails } from '../protocol';
 
@@ -13,7 +14,7 @@ const PREVIEW_CHARS = 160;
 export function fileInfo(path: string, transcript: Transcript): FileInfo {
   return {
     path,
-    name: path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1),
+    name: fileNameOf(path),
     format: transcript.format,
     turnCount: transcript.turns.length,
   };

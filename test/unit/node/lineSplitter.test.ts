@@ -51,7 +51,7 @@ describe('LineSplitter', () => {
     const { lines, problems } = split([Buffer.from('short\n'), Buffer.alloc(5000, 0x61), Buffer.from('\nnext\n')], 1024);
     assert.deepEqual(lines.map((l) => [l.line, l.text]), [[1, 'short'], [3, 'next']]);
     assert.equal(problems[0].line, 2);
-    assert.match(problems[0].message, /line 2 is 4\.9 KB, over the 1\.0 KB limit/);
+    assert.match(problems[0].message, /line 2 is 4\.9 KB, over the 1 KB limit/);
     assert.equal(lines[1].offset, 6 + 5000 + 1);
   });
 

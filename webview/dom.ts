@@ -1,5 +1,6 @@
 // Small DOM builders that only ever set text (textContent / text nodes), never HTML: everything shown
 // here may come from an untrusted transcript.
+import { groupDigits } from '../src/core/displayText';
 
 /** An element with a class and, optionally, text content. */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', content?: string): HTMLElementTagNameMap[K] {
@@ -21,9 +22,8 @@ export function list(className: string, items: string[], ariaLabel?: string): HT
   return ul;
 }
 
-export function fmt(value: number): string {
-  return value.toLocaleString('en-US');
-}
+/** A number with its digits grouped ("42,000"), as everywhere else (core/displayText). */
+export const fmt = groupDigits;
 
 /** "1 turn", "2 turns", "1,024 turns": a count with its noun, pluralised (regular nouns only). */
 export function plural(count: number, noun: string): string {

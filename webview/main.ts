@@ -9,7 +9,7 @@ import type { CheckpointHeader, FileInfo, PanelLayout, ViewState } from '../src/
 import type { Problem } from '../src/core/model';
 import { ErrorBanner } from './banner';
 import { DetailsPane } from './details';
-import { el } from './dom';
+import { el, fmt } from './dom';
 import { Header } from './header';
 import { HostApi, RowCache, type HostEvent } from './hostApi';
 import { Splitter, type SplitDirection } from './splitter';
@@ -137,7 +137,7 @@ function onHostEvent(event: HostEvent): void {
       if (event.checkpointIndex !== checkpointIndex && data.checkpoints[event.checkpointIndex]) {
         switchCheckpoint(event.checkpointIndex);
       }
-      timeline.select(event.turnIndex, true, true);
+      timeline.select(event.turnIndex, { scroll: 'center' });
       timeline.focus();
       break;
     case 'error':
@@ -214,7 +214,7 @@ function bandsFor(checkpoints: CheckpointHeader[], current: CheckpointHeader | u
     boundary: checkpoint.turnsBefore,
     kind: 'checkpoint',
     current: checkpoint === current,
-    label: `\u25BC Checkpoint S${checkpoint.index + 1} (line ${checkpoint.line}) — its summary replaced the ${checkpoint.turnsBefore.toLocaleString('en-US')} turns above · ${checkpoint.verdict}`,
+    label: `\u25BC Checkpoint S${checkpoint.index + 1} (line ${checkpoint.line}) — its summary replaced the ${fmt(checkpoint.turnsBefore)} turns above · ${checkpoint.verdict}`,
   }));
   if (current) {
     const boundary = current.safeBoundaryIndex + 1;

@@ -3,10 +3,14 @@
 // and where the safe pointer set ends. It is an ARIA listbox with aria-activedescendant; arrows, PageUp/Down,
 // Home/End move the selection, Enter opens, n/p jump between claimed-missing turns.
 
+import { groupDigits } from '../src/core/displayText';
 import type { RowStatus, TimelineRow } from '../src/protocol';
 import { statusName } from '../src/statusWords';
 import { roleGlyph, statusGlyph } from './statusText';
 import { appendTranscriptText, transcriptLabel, transcriptText } from './transcriptText';
+
+/** How a selected row is brought into view: the least scroll that shows it, or to the middle of the list. */
+type ScrollMode = 'nearest' | 'center';
 
 export const ROW_HEIGHT = 24;
 export const BAND_HEIGHT = 22;
@@ -83,7 +87,7 @@ export class Timeline {
       if (!row) return;
       const index = Number(row.dataset.index);
       this.element.focus({ preventScroll: true });
-      this.select(index, false);
+      this.select(index, { scroll: 'none' });
       this.host.onOpen(index);
     });
     new ResizeObserver(() => this.onResize()).observe(this.element);
@@ -131,13 +135,13 @@ export class Timeline {
     this.render();
   }
 
-  /** Selects a row; `reveal` scrolls it into view. Does not open it. */
-  select(index: number, reveal: boolean, center = false): void {
+  /** Selects a row and scrolls as `scroll` says (not at all, just into view, or to the middle). Does not open it. */
+  select(index: number, { scroll }: { scroll: 'none' | ScrollMode }): void {
     if (this.model.rowCount === 0) return;
     const clamped = Math.max(0, Math.min(this.model.rowCount - 1, index));
     const changed = clamped !== this.selectedIndex;
     this.selectedIndex = clamped;
-    if (reveal) this.reveal(clamped, center);
+    if (scroll !== 'none') this.reveal(clamped, scroll);
     this.render();
     if (changed) this.host.onSelect(clamped);
   }
@@ -188,10 +192,10 @@ export class Timeline {
     return Math.max(1, Math.floor(this.element.clientHeight / ROW_HEIGHT));
   }
 
-  private reveal(index: number, center: boolean): void {
+  private reveal(index: number, mode: ScrollMode): void {
     const top = this.rowTop(index);
     const height = this.element.clientHeight;
-    if (center) {
+    if (mode === 'center') {
       this.element.scrollTop = Math.max(0, top - height / 2 + ROW_HEIGHT / 2);
     } else if (top < this.element.scrollTop) {
       this.element.scrollTop = top;
@@ -214,7 +218,7 @@ export class Timeline {
       const scroll = this.element.scrollTop;
       const wasVisible = top >= scroll && top + ROW_HEIGHT <= scroll + before;
       const isVisible = top >= scroll && top + ROW_HEIGHT <= scroll + height;
-      if (wasVisible && !isVisible) this.reveal(selected, false);
+      if (wasVisible && !isVisible) this.reveal(selected, 'nearest');
     }
     this.scheduleRender();
   }
@@ -315,7 +319,7 @@ export class Timeline {
     const children: Node[] = [glyph, statusText, span('row-index', String(index)), role, id];
     if (row.label) children.push(withText('row-label', row.label));
     children.push(withText('row-preview', row.preview));
-    children.push(span('row-tokens', row.tokens === undefined ? '' : `${row.tokens.toLocaleString('en-US')} tok`));
+    children.push(span('row-tokens', row.tokens === undefined ? '' : `${groupDigits(row.tokens)} tok`));
     element.replaceChildren(...children);
   }
 
@@ -379,14 +383,14 @@ export class Timeline {
           );
           return;
         }
-        this.select(found, true, true);
+        this.select(found, { scroll: 'center' });
         return;
       }
       default:
         return;
     }
     event.preventDefault();
-    this.select(target, true);
+    this.select(target, { scroll: 'nearest' });
   }
 
   private nextMissing(from: number): number | undefined {

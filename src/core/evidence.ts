@@ -84,7 +84,7 @@ function commandPiece(command: string): Piece | undefined {
   return key.length >= 3 ? { text, kind: 'command', key, shareKey: key, at: 0 } : undefined;
 }
 
-function piecesOf(texts: readonly string[], terms = false): Piece[] {
+function piecesOf(texts: readonly string[], { terms }: { terms: boolean } = { terms: false }): Piece[] {
   const out: Piece[] = [];
   for (const t of texts) out.push(...extractPieces(t, { terms }));
   return out;
@@ -121,7 +121,7 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     if (call.effect !== 'lookup') allLookups = false;
     // A lookup answered by a turn of its own carries its substance in that result, description and all.
     if (call.effect === 'lookup' && answeredSeparately) continue;
-    own.push(...piecesOf(texts.prose, true));
+    own.push(...piecesOf(texts.prose, { terms: true }));
     // What a changing command acts on (the package installed, the task closed, the files committed) is its own.
     const command = commandOf(call.args);
     const identity = piecesOf(texts.identity);

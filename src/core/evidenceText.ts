@@ -226,12 +226,22 @@ function nounTwin(noun: string): string {
   return noun.endsWith('s') ? noun.slice(0, -1) : `${noun}s`;
 }
 
+/** What a piece may carry besides its text, kind and key (see Piece). */
+interface PieceExtras {
+  alt?: string[];
+  /** Defaults to the key. */
+  shareKey?: string;
+  parts?: string[];
+  file?: boolean;
+}
+
 /** Collects the pieces of one text, de-duplicated by key. */
 class PieceSink {
   readonly pieces: Piece[] = [];
   private readonly seen = new Set<string>();
 
-  add(text: string, kind: EvidenceKind, key: string, at: number, alt?: string[], shareKey?: string, parts?: string[], file?: boolean): void {
+  add(text: string, kind: EvidenceKind, key: string, at: number, more: PieceExtras = {}): void {
+    const { alt, shareKey, parts, file } = more;
     if (key.length === 0 || this.seen.has(key)) return;
     this.seen.add(key);
     const piece: Piece = { text, kind, key, at, shareKey: shareKey ?? key };
@@ -264,7 +274,7 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
     const valueKey = keyOf(value);
     const numeric = isAllDigits(valueKey.replace(/ /g, '')) && valueKey.length >= 2;
     if (valueKey.length > 0 && (numeric || (valueKey.length >= 3 && !isCommonKey(valueKey)))) {
-      sink.add(chunk, 'key-value', `${keyOf(chunk.slice(0, eq))} ${valueKey}`.trim(), at, [valueKey], valueKey);
+      sink.add(chunk, 'key-value', `${keyOf(chunk.slice(0, eq))} ${valueKey}`.trim(), at, { alt: [valueKey], shareKey: valueKey });
     }
     return;
   }
@@ -294,7 +304,7 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
     const parts = chunk.split('::').filter((p) => p.length > 0);
     const last = parts[parts.length - 1] ?? '';
     const key = keyOf(chunk);
-    if (parts.length >= 2) sink.add(chunk, 'identifier', key, at, [keyOf(last)]);
+    if (parts.length >= 2) sink.add(chunk, 'identifier', key, at, { alt: [keyOf(last)] });
     return;
   }
   if (chunk.includes(':')) {
@@ -315,7 +325,7 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
   if (isAllDigits(chunk)) {
     const noun = nextWord(text, at + chunk.length);
     if (noun.length >= 3 && !FUNCTION_WORDS.has(noun)) {
-      sink.add(`${chunk} ${noun}`, 'count', `${chunk} ${noun}`, at, [`${chunk} ${nounTwin(noun)}`], `${chunk} ${noun}`);
+      sink.add(`${chunk} ${noun}`, 'count', `${chunk} ${noun}`, at, { alt: [`${chunk} ${nounTwin(noun)}`] });
       return;
     }
     if (chunk.length >= 3) sink.add(chunk, 'number', chunk, at);
@@ -459,13 +469,13 @@ function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
     // A file name; its stem counts too when it is distinctive (jsonl_parser.ex → "jsonl parser").
     const stem = keyOf(first);
     const stemDistinctive = stem.length >= 5 && (first.includes('_') || first.includes('-') || hasInnerCapital(first));
-    sink.add(chunk, 'path', key, at, stemDistinctive ? [stem] : undefined, key, undefined, true);
+    sink.add(chunk, 'path', key, at, { alt: stemDistinctive ? [stem] : undefined, file: true });
     return;
   }
   // Qualified names: Foo.Bar.baz → also its last part when that is itself a name.
   const lastKey = keyOf(last);
   const lastDistinctive = last.length >= 4 && (last.includes('_') || hasInnerCapital(last) || !COMMON_WORDS.has(last.toLowerCase()));
-  sink.add(chunk, 'identifier', key, at, lastDistinctive && lastKey.includes(' ') ? [lastKey] : undefined);
+  sink.add(chunk, 'identifier', key, at, { alt: lastDistinctive && lastKey.includes(' ') ? [lastKey] : undefined });
 }
 
 function classifyPath(full: string, at: number, sink: PieceSink, closingTag: boolean): void {
@@ -503,7 +513,7 @@ function classifyPath(full: string, at: number, sink: PieceSink, closingTag: boo
   const parts: string[] = [];
   for (let k = 0; k + 1 < segments.length && k < 24; k++) parts.push(keyOf(`${segments[k]}/${segments[k + 1]}`));
   // The file name decides how many turns share the path (the same file under two roots is one file).
-  sink.add(chunk, 'path', key, at, alt, baseHasExt ? baseKey : key, parts, baseHasExt);
+  sink.add(chunk, 'path', key, at, { alt, shareKey: baseHasExt ? baseKey : key, parts, file: baseHasExt });
 }
 
 /** Index just past the quoted phrase that opens at `i` (its closing quote), or -1. Looks at most 80 chars ahead. */
@@ -607,7 +617,7 @@ export function extractPieces(text: string, options: { sentences?: boolean; term
         classifyChunk(chunk, start, src, sink);
       } else if (options.terms && chunk.length >= TERM_MIN_LENGTH && !COMMON_WORDS.has(chunk)) {
         // A term is matched and shared by its stem ("committed" and "commit" are one term).
-        sink.add(chunk, 'term', chunk, start, undefined, stemOf(chunk));
+        sink.add(chunk, 'term', chunk, start, { shareKey: stemOf(chunk) });
       }
     }
     i = j + (j < n && src.charCodeAt(j) === 92 ? 2 : 0);

@@ -59,14 +59,14 @@ export class LineSplitter {
       this.append(chunk.subarray(start, end));
       if (newline === -1) break;
       this.offset += 1; // the newline itself
-      this.emit(true);
+      this.emit({ terminated: true });
       start = newline + 1;
     }
   }
 
   /** Flushes a last line that has no newline after it. */
   end(): void {
-    if (this.pendingBytes > 0 || this.skipping) this.emit(false);
+    if (this.pendingBytes > 0 || this.skipping) this.emit({ terminated: false });
   }
 
   /** The bytes of an unterminated last line, without emitting it (for callers that re-read later). */
@@ -92,7 +92,7 @@ export class LineSplitter {
     this.pendingBytes += bytes.length;
   }
 
-  private emit(terminated: boolean): void {
+  private emit({ terminated }: { terminated: boolean }): void {
     const line = this.lineNumber;
     const startOffset = this.lineStart;
     let endOffset = terminated ? this.offset - 1 : this.offset;

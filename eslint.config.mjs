@@ -54,8 +54,20 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**/*.mjs', '*.mjs'], languageOptions: { globals: globals.node } },
-  { files: ['scripts/**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: globals.node }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  {
+    files: ['scripts/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   layer(['src/core/**/*.ts', 'src/formats/**/*.ts'], [VSCODE, ...FILE_SYSTEM], DOM_GLOBALS),
   layer(['src/cli/**/*.ts', 'src/node/**/*.ts', 'src/view/**/*.ts'], [VSCODE]),
-  layer(['webview/**/*.ts'], [VSCODE, ...['fs', 'path', 'child_process', 'os'].flatMap((n) => [n, `node:${n}`]).map((name) => ({ name, message: 'The webview runs in a browser sandbox.' }))]),
+  layer(
+    ['webview/**/*.ts'],
+    [
+      VSCODE,
+      ...['fs', 'path', 'child_process', 'os']
+        .flatMap((n) => [n, `node:${n}`])
+        .map((name) => ({ name, message: 'The webview runs in a browser sandbox.' })),
+    ],
+  ),
 );

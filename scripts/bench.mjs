@@ -35,7 +35,11 @@ function generate(path, recordTokens) {
     if (i < claimed * 0.8 && i % 50 === 0) mentioned.push(`${topic.toUpperCase()}_${i}`);
   }
   const summary = `Summary: handled ${mentioned.join(', ')}.`;
-  lines.splice(claimed, 0, JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 8192, covered: { from: 0, to: claimed - 1 } }));
+  lines.splice(
+    claimed,
+    0,
+    JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 8192, covered: { from: 0, to: claimed - 1 } }),
+  );
   writeFileSync(path, lines.join('\n') + '\n');
 }
 
@@ -124,22 +128,33 @@ try {
       }
     });
     if (pooled.result.checkpoints[0].prefixTokens !== analyzeCounted.result.checkpoints[0].prefixTokens) {
-      throw new Error(`TokenPool (${workers}) counted ${pooled.result.checkpoints[0].prefixTokens} tokens, this thread ${analyzeCounted.result.checkpoints[0].prefixTokens}`);
+      throw new Error(
+        `TokenPool (${workers}) counted ${pooled.result.checkpoints[0].prefixTokens} tokens, this thread ${analyzeCounted.result.checkpoints[0].prefixTokens}`,
+      );
     }
     rows.push([`warmTokenCache + analyze, ${workers} worker${workers === 1 ? '' : 's'} (spawned each run)`, pooled.ms]);
     blocks.push([workers, longest]);
   }
-  for (const [label, path] of [['CLI end to end, tokens counted', counted], ['CLI end to end, tokens recorded', recorded]]) {
+  for (const [label, path] of [
+    ['CLI end to end, tokens counted', counted],
+    ['CLI end to end, tokens recorded', recorded],
+  ]) {
     const cli = await time(() => spawnSync(process.execPath, ['dist/cli.js', 'check', '--json', path], { maxBuffer: 1 << 30 }));
     rows.push([label, cli.ms]);
   }
   const width = Math.max(...rows.map(([label]) => label.length));
   for (const [label, ms] of rows) {
-    console.log(`${label.padEnd(width)}  ${(ms / 1000).toFixed(2).padStart(7)} s  ${(ms / base.ms).toFixed(1).padStart(6)}× baseline  ${(mb / (ms / 1000)).toFixed(1).padStart(7)} MB/s`);
+    console.log(
+      `${label.padEnd(width)}  ${(ms / 1000).toFixed(2).padStart(7)} s  ${(ms / base.ms).toFixed(1).padStart(6)}× baseline  ${(mb / (ms / 1000)).toFixed(1).padStart(7)} MB/s`,
+    );
   }
-  console.log(`\nlongest main-thread block while the workers count: ${blocks.map(([w, ms]) => `${w} worker${w === 1 ? '' : 's'} ${ms.toFixed(0)} ms`).join(', ')} (then analyze runs in this thread without tokenizing: as long as "tokens recorded" above)`);
+  console.log(
+    `\nlongest main-thread block while the workers count: ${blocks.map(([w, ms]) => `${w} worker${w === 1 ? '' : 's'} ${ms.toFixed(0)} ms`).join(', ')} (then analyze runs in this thread without tokenizing: as long as "tokens recorded" above)`,
+  );
   const cp = analyzeCounted.result.checkpoints[0];
-  console.log(`\ncheckpoint: ${cp.verdict}, ${cp.counts.covered} covered, ${cp.counts['claimed-missing']} claimed-missing, prefix ${cp.prefixTokens} tokens`);
+  console.log(
+    `\ncheckpoint: ${cp.verdict}, ${cp.counts.covered} covered, ${cp.counts['claimed-missing']} claimed-missing, prefix ${cp.prefixTokens} tokens`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

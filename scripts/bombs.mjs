@@ -66,20 +66,47 @@ async function child(outDir, path) {
 
 const canonicalHead = () => {
   const turn = (id) => JSON.stringify({ type: 'turn', id, role: 'user', content: `turn ${id} edits src/file${id}.ts` });
-  const cp = JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 'src/file0.ts and src/file1.ts', summary_budget: 100, covered: { from: 0, to: 1 } });
+  const cp = JSON.stringify({
+    type: 'checkpoint',
+    summary_id: 'S1',
+    summary: 'src/file0.ts and src/file1.ts',
+    summary_budget: 100,
+    covered: { from: 0, to: 1 },
+  });
   return `${turn(0)}\n${turn(1)}\n${cp}\n`;
 };
 
 function claudeSession() {
   const S = 'bomb';
   const rec = (r) => JSON.stringify({ sessionId: S, ...r });
-  return [
-    rec({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'Fix ERR_4107 in ledger.ts' } }),
-    rec({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Fixed ledger.ts.' }], usage: { output_tokens: 5 } } }),
-    rec({ type: 'system', subtype: 'compact_boundary', uuid: 'b1', parentUuid: null, logicalParentUuid: 'a1', compactMetadata: { trigger: 'auto', preTokens: 1000 } }),
-    rec({ type: 'user', uuid: 's1', parentUuid: 'b1', isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: 'This session is being continued. 1. Primary Request and Intent: fix ERR_4107 in ledger.ts' } }),
-    rec({ type: 'user', uuid: 'u2', parentUuid: 's1', message: { role: 'user', content: 'thanks' } }),
-  ].join('\n') + '\n';
+  return (
+    [
+      rec({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'Fix ERR_4107 in ledger.ts' } }),
+      rec({
+        type: 'assistant',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Fixed ledger.ts.' }], usage: { output_tokens: 5 } },
+      }),
+      rec({
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: 'b1',
+        parentUuid: null,
+        logicalParentUuid: 'a1',
+        compactMetadata: { trigger: 'auto', preTokens: 1000 },
+      }),
+      rec({
+        type: 'user',
+        uuid: 's1',
+        parentUuid: 'b1',
+        isCompactSummary: true,
+        isVisibleInTranscriptOnly: true,
+        message: { role: 'user', content: 'This session is being continued. 1. Primary Request and Intent: fix ERR_4107 in ledger.ts' },
+      }),
+      rec({ type: 'user', uuid: 'u2', parentUuid: 's1', message: { role: 'user', content: 'thanks' } }),
+    ].join('\n') + '\n'
+  );
 }
 
 /** Writes the chunks of a generator to `path`, through gzip when asked. */
@@ -147,7 +174,10 @@ const BOMBS = {
     what: 'a Claude Code session followed by 10 million lines shaped like records but not JSON ({"junk": 1 2})',
     async make(dir) {
       const path = join(dir, 'bad.jsonl');
-      await writeChunks(path, numberedJunk(10_000_000, claudeSession(), (k) => `{"junk": ${k} ${k}}`));
+      await writeChunks(
+        path,
+        numberedJunk(10_000_000, claudeSession(), (k) => `{"junk": ${k} ${k}}`),
+      );
       return { path, onDisk: `${(statSync(path).size / MB).toFixed(0)} MB` };
     },
   },
@@ -174,7 +204,15 @@ function runChild(outDir, path, timeoutSeconds) {
       try {
         report = JSON.parse(stdout.trim().split('\n').pop());
       } catch {
-        report = { crashed: signal ? `killed by ${signal}${signal === 'SIGKILL' ? ` (timeout ${timeoutSeconds} s?)` : ''}` : `exit ${code}: ${stderr.split('\n').filter((l) => l && !l.startsWith('TIME')).slice(0, 3).join(' | ')}` };
+        report = {
+          crashed: signal
+            ? `killed by ${signal}${signal === 'SIGKILL' ? ` (timeout ${timeoutSeconds} s?)` : ''}`
+            : `exit ${code}: ${stderr
+                .split('\n')
+                .filter((l) => l && !l.startsWith('TIME'))
+                .slice(0, 3)
+                .join(' | ')}`,
+        };
       }
       if (time) Object.assign(report, { timeRssMB: Math.round(Number(time[1]) / 1024), timeSeconds: Number(time[2]) });
       done(report);
@@ -210,9 +248,14 @@ async function main() {
       failed ||= !bounded;
       if (report.crashed) console.log(`  CRASHED: ${report.crashed}`);
       else {
-        console.log(`  ${report.seconds.toFixed(1)} s, peak RSS ${report.peakRssMB} MB (process.resourceUsage)${report.timeRssMB !== undefined ? `, ${report.timeRssMB} MB / ${report.timeSeconds} s (/usr/bin/time)` : ''}`);
+        console.log(
+          `  ${report.seconds.toFixed(1)} s, peak RSS ${report.peakRssMB} MB (process.resourceUsage)${report.timeRssMB !== undefined ? `, ${report.timeRssMB} MB / ${report.timeSeconds} s (/usr/bin/time)` : ''}`,
+        );
         if (report.error) console.log(`  unusable: ${report.error}`);
-        else console.log(`  read as ${report.format}: ${report.turns} turns, ${report.checkpoints} checkpoints, ${report.problemObjects} problem objects; the last ones say:\n${report.told.map((t) => `    ${t}`).join('\n')}`);
+        else
+          console.log(
+            `  read as ${report.format}: ${report.turns} turns, ${report.checkpoints} checkpoints, ${report.problemObjects} problem objects; the last ones say:\n${report.told.map((t) => `    ${t}`).join('\n')}`,
+          );
       }
       console.log(`  ${bounded ? 'OK' : 'NOT BOUNDED'} (bound ${RSS_BOUND_MB} MB)`);
     } finally {

@@ -70,11 +70,21 @@ function parse(source, flags) {
       let look;
       let negative = false;
       if (peek('?:')) i += 2;
-      else if (peek('?=')) { look = 'ahead'; i += 2; }
-      else if (peek('?!')) { look = 'ahead'; negative = true; i += 2; }
-      else if (peek('?<=')) { look = 'behind'; i += 3; }
-      else if (peek('?<!')) { look = 'behind'; negative = true; i += 3; }
-      else if (peek('?<')) i = source.indexOf('>', i) + 1;
+      else if (peek('?=')) {
+        look = 'ahead';
+        i += 2;
+      } else if (peek('?!')) {
+        look = 'ahead';
+        negative = true;
+        i += 2;
+      } else if (peek('?<=')) {
+        look = 'behind';
+        i += 3;
+      } else if (peek('?<!')) {
+        look = 'behind';
+        negative = true;
+        i += 3;
+      } else if (peek('?<')) i = source.indexOf('>', i) + 1;
       else if (peek('?')) i = source.indexOf(':', i) + 1; // modifiers, (?i:…)
       const alts = alternatives();
       i++; // ')'
@@ -86,9 +96,13 @@ function parse(source, flags) {
       let depth = 1;
       while (i < source.length && depth > 0) {
         if (source[i] === '\\') i += 2;
-        else if (source[i] === '[' && flags.includes('v')) { depth++; i++; }
-        else if (source[i] === ']') { depth--; i++; }
-        else i++;
+        else if (source[i] === '[' && flags.includes('v')) {
+          depth++;
+          i++;
+        } else if (source[i] === ']') {
+          depth--;
+          i++;
+        } else i++;
       }
       return { kind: 'char', src: source.slice(start, i) };
     }
@@ -128,10 +142,19 @@ function parse(source, flags) {
     let min = 1;
     let max = 1;
     const c = source[i];
-    if (c === '*') { min = 0; max = INF; i++; }
-    else if (c === '+') { min = 1; max = INF; i++; }
-    else if (c === '?') { min = 0; max = 1; i++; }
-    else if (c === '{') {
+    if (c === '*') {
+      min = 0;
+      max = INF;
+      i++;
+    } else if (c === '+') {
+      min = 1;
+      max = INF;
+      i++;
+    } else if (c === '?') {
+      min = 0;
+      max = 1;
+      i++;
+    } else if (c === '{') {
       const m = /^\{(\d+)(?:(,)(\d*))?\}/.exec(source.slice(i, i + 24));
       if (!m) return { min, max };
       min = Number(m[1]);
@@ -153,8 +176,34 @@ const SAMPLE = (() => {
   const points = [];
   for (let c = 0; c <= 0x17f; c++) points.push(c);
   for (let c = 0x2000; c <= 0x206f; c++) points.push(c);
-  points.push(0x0130, 0x0131, 0x017f, 0x0300, 0x0307, 0x0391, 0x03b1, 0x0410, 0x0430, 0x05d0, 0x0627, 0x0660, 0x0966,
-    0x1680, 0x180e, 0x1e9e, 0x212a, 0x212b, 0x2190, 0x2500, 0x3000, 0x3042, 0x4e00, 0xfeff, 0xff01, 0xff21);
+  points.push(
+    0x0130,
+    0x0131,
+    0x017f,
+    0x0300,
+    0x0307,
+    0x0391,
+    0x03b1,
+    0x0410,
+    0x0430,
+    0x05d0,
+    0x0627,
+    0x0660,
+    0x0966,
+    0x1680,
+    0x180e,
+    0x1e9e,
+    0x212a,
+    0x212b,
+    0x2190,
+    0x2500,
+    0x3000,
+    0x3042,
+    0x4e00,
+    0xfeff,
+    0xff01,
+    0xff21,
+  );
   return points.map((p) => String.fromCodePoint(p));
 })();
 
@@ -313,7 +362,8 @@ function findings(source, flags) {
     seq.forEach((item, index) => {
       const atom = item.atom;
       if (unbounded(item) && atom.kind === 'group' && !atom.look) {
-        if (holdsVariableQuantifier(atom)) found.push(`nested quantifier: ${atom.src} repeated without bound holds a quantifier of variable count`);
+        if (holdsVariableQuantifier(atom))
+          found.push(`nested quantifier: ${atom.src} repeated without bound holds a quantifier of variable count`);
         const firsts = atom.alts.map((alt) => firstSet(alt, flags));
         for (let a = 0; a < firsts.length; a++) {
           for (let b = a + 1; b < firsts.length; b++) {
@@ -364,7 +414,10 @@ function leadingRun(seq, flags) {
       continue;
     }
     if (isLook(item)) {
-      guard = atom.look === 'behind' && atom.negative && atom.alts.length === 1 && atom.alts[0].length === 1 ? singleCharSet(atom.alts[0][0], flags) : undefined;
+      guard =
+        atom.look === 'behind' && atom.negative && atom.alts.length === 1 && atom.alts[0].length === 1
+          ? singleCharSet(atom.alts[0][0], flags)
+          : undefined;
       continue;
     }
     if (unbounded(item)) {
@@ -372,8 +425,13 @@ function leadingRun(seq, flags) {
       if (guard && covers(guard, set)) return undefined;
       if (!before.every((b) => overlaps(b, set))) return undefined;
       const rest = seq.slice(index + 1);
-      const canFail = rest.some((r) => itemWidth(r).min > 0 || (r.atom.kind === 'assert' && !(r.atom.which === '$' && isAll(set) && !flags.includes('m'))) || isLook(r));
-      return canFail ? `unanchored search over a run: ${srcOf(item)} can fail after it, so it is retried from every position of a long run (quadratic)` : undefined;
+      const canFail = rest.some(
+        (r) =>
+          itemWidth(r).min > 0 || (r.atom.kind === 'assert' && !(r.atom.which === '$' && isAll(set) && !flags.includes('m'))) || isLook(r),
+      );
+      return canFail
+        ? `unanchored search over a run: ${srcOf(item)} can fail after it, so it is retried from every position of a long run (quadratic)`
+        : undefined;
     }
     guard = undefined;
     if (itemWidth(item).max === 0 || item.min === 0) continue;
@@ -385,7 +443,20 @@ function leadingRun(seq, flags) {
 }
 
 function srcOf(item) {
-  const q = item.max === INF ? (item.min === 0 ? '*' : item.min === 1 ? '+' : `{${item.min},}`) : item.min === item.max ? (item.min === 1 ? '' : `{${item.min}}`) : item.min === 0 && item.max === 1 ? '?' : `{${item.min},${item.max}}`;
+  const q =
+    item.max === INF
+      ? item.min === 0
+        ? '*'
+        : item.min === 1
+          ? '+'
+          : `{${item.min},}`
+      : item.min === item.max
+        ? item.min === 1
+          ? ''
+          : `{${item.min}}`
+        : item.min === 0 && item.max === 1
+          ? '?'
+          : `{${item.min},${item.max}}`;
   return (item.atom.src ?? '') + q;
 }
 

@@ -105,7 +105,9 @@ export function ensureSystemPackages({ needKrb5 }) {
   const reasons = missing.map((pkg) => `${pkg.name} (${pkg.why})`).join(', ');
   const prefix = aptPrefix();
   if (prefix === undefined) {
-    throw new Error(`missing Debian packages: ${reasons}.\nRun this once, then try again:\n  sudo apt-get update && sudo apt-get install -y ${names.join(' ')}`);
+    throw new Error(
+      `missing Debian packages: ${reasons}.\nRun this once, then try again:\n  sudo apt-get update && sudo apt-get install -y ${names.join(' ')}`,
+    );
   }
   log(`installing missing Debian packages: ${reasons}`);
   const [command, ...first] = prefix.length > 0 ? prefix : ['env'];

@@ -16,7 +16,9 @@ if (!existsSync(labelsFolder)) {
   console.log(`eval skipped: ${labelsFolder} is absent (the shared corpus's labels; see docs/accuracy.md)`);
   process.exit(0);
 }
-const files = readdirSync(labelsFolder).filter((name) => name.endsWith('-labels.json')).sort();
+const files = readdirSync(labelsFolder)
+  .filter((name) => name.endsWith('-labels.json'))
+  .sort();
 if (files.length === 0) {
   console.log(`eval skipped: no *-labels.json in ${labelsFolder}`);
   process.exit(0);
@@ -34,7 +36,8 @@ const total = {
 };
 let exitStatus = 0;
 
-const cliRun = (args, stdio) => spawnSync(process.execPath, [cli, 'eval', ...args, ...extraArgs], { encoding: 'utf8', stdio, maxBuffer: 256 * 1024 * 1024 });
+const cliRun = (args, stdio) =>
+  spawnSync(process.execPath, [cli, 'eval', ...args, ...extraArgs], { encoding: 'utf8', stdio, maxBuffer: 256 * 1024 * 1024 });
 const add = (sum, share) => {
   sum.count += share.count;
   sum.of += share.of;

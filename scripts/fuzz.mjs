@@ -28,7 +28,21 @@ function loadSeeds(corpus) {
 }
 
 function parseArgs(argv) {
-  const args = { seed: 1, count: 100000, readers: [...core.READERS], budgetMs: 2000, killMs: undefined, workers: Math.max(1, Math.min(availableParallelism(), 8)), corpus: join(ROOT, '..', 'shared', 'corpus'), quick: false, only: undefined, file: undefined, dump: undefined, shrink: false, shrinkGroups: false };
+  const args = {
+    seed: 1,
+    count: 100000,
+    readers: [...core.READERS],
+    budgetMs: 2000,
+    killMs: undefined,
+    workers: Math.max(1, Math.min(availableParallelism(), 8)),
+    corpus: join(ROOT, '..', 'shared', 'corpus'),
+    quick: false,
+    only: undefined,
+    file: undefined,
+    dump: undefined,
+    shrink: false,
+    shrinkGroups: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -41,30 +55,59 @@ function parseArgs(argv) {
       return n;
     };
     switch (flag) {
-      case '--seed': args.seed = number(); break;
-      case '--count': args.count = number(); break;
-      case '--reader': args.readers = value().split(','); break;
-      case '--budget': args.budgetMs = number(); break;
-      case '--kill': args.killMs = number(); break;
-      case '--workers': args.workers = Math.max(1, number()); break;
-      case '--corpus': args.corpus = resolve(value()); break;
-      case '--quick': args.quick = true; break;
-      case '--only': args.only = number(); break;
-      case '--file': args.file = resolve(value()); break;
-      case '--dump': args.dump = resolve(value()); break;
-      case '--shrink': args.shrink = true; break;
-      case '--shrink-groups': args.shrinkGroups = true; break;
+      case '--seed':
+        args.seed = number();
+        break;
+      case '--count':
+        args.count = number();
+        break;
+      case '--reader':
+        args.readers = value().split(',');
+        break;
+      case '--budget':
+        args.budgetMs = number();
+        break;
+      case '--kill':
+        args.killMs = number();
+        break;
+      case '--workers':
+        args.workers = Math.max(1, number());
+        break;
+      case '--corpus':
+        args.corpus = resolve(value());
+        break;
+      case '--quick':
+        args.quick = true;
+        break;
+      case '--only':
+        args.only = number();
+        break;
+      case '--file':
+        args.file = resolve(value());
+        break;
+      case '--dump':
+        args.dump = resolve(value());
+        break;
+      case '--shrink':
+        args.shrink = true;
+        break;
+      case '--shrink-groups':
+        args.shrinkGroups = true;
+        break;
       case '--help':
-        console.log('node scripts/fuzz.mjs [--seed N] [--count N] [--reader R[,R…]] [--budget MS] [--kill MS] [--workers N] [--corpus DIR] [--quick] [--shrink-groups]\n' +
-          'node scripts/fuzz.mjs --reader R --seed N --only I [--dump FILE] [--shrink]\n' +
-          'node scripts/fuzz.mjs --reader R --file TRANSCRIPT [--shrink] [--dump FILE]   (the checks on a file of your own)');
+        console.log(
+          'node scripts/fuzz.mjs [--seed N] [--count N] [--reader R[,R…]] [--budget MS] [--kill MS] [--workers N] [--corpus DIR] [--quick] [--shrink-groups]\n' +
+            'node scripts/fuzz.mjs --reader R --seed N --only I [--dump FILE] [--shrink]\n' +
+            'node scripts/fuzz.mjs --reader R --file TRANSCRIPT [--shrink] [--dump FILE]   (the checks on a file of your own)',
+        );
         process.exit(0);
         break;
       default:
         throw new Error(`unknown option ${flag} (see --help)`);
     }
   }
-  for (const reader of args.readers) if (!core.READERS.includes(reader)) throw new Error(`unknown reader ${reader}; readers: ${core.READERS.join(', ')}`);
+  for (const reader of args.readers)
+    if (!core.READERS.includes(reader)) throw new Error(`unknown reader ${reader}; readers: ${core.READERS.join(', ')}`);
   args.killMs ??= Math.max(20000, args.budgetMs * 10);
   return args;
 }
@@ -80,12 +123,23 @@ const n = (x) => x.toLocaleString('en-US');
 /** One mutant, in this thread: what it is, what happened, optionally saved and shrunk. */
 function showOne(args, seeds) {
   const reader = args.readers[0];
-  const m = args.file !== undefined
-    ? { reader, index: -1, seedName: args.file, fileName: basename(args.file).replace(/\.gz$/, ''), bytes: args.file.endsWith('.gz') ? core.gunzipPartial(readFileSync(args.file)) : readFileSync(args.file), ops: [] }
-    : core.makeMutant(seeds, reader, args.seed, args.only, args.quick ? 'quick' : 'full');
+  const m =
+    args.file !== undefined
+      ? {
+          reader,
+          index: -1,
+          seedName: args.file,
+          fileName: basename(args.file).replace(/\.gz$/, ''),
+          bytes: args.file.endsWith('.gz') ? core.gunzipPartial(readFileSync(args.file)) : readFileSync(args.file),
+          ops: [],
+        }
+      : core.makeMutant(seeds, reader, args.seed, args.only, args.quick ? 'quick' : 'full');
   const o = core.runMutant(m);
   if (args.file !== undefined) console.log(`${args.file} read as ${reader}: ${n(m.bytes.length)} bytes`);
-  else console.log(`mutant ${args.only} of ${reader} (seed ${args.seed}): from ${m.seedName}, ops ${m.ops.join(', ') || '(none)'}, ${n(m.bytes.length)} bytes`);
+  else
+    console.log(
+      `mutant ${args.only} of ${reader} (seed ${args.seed}): from ${m.seedName}, ops ${m.ops.join(', ') || '(none)'}, ${n(m.bytes.length)} bytes`,
+    );
   console.log(`  ${fmtMs(o.ms)}, ${o.turns} turns, ${o.checkpoints} checkpoints, ${o.jsonLines ? 'JSON Lines' : 'not JSON Lines'}`);
   if (o.crash) console.log(`  CRASH in ${o.crash.stage}: ${o.crash.stack ?? o.crash.message}`);
   for (const c of o.contained) console.log(`  contained: ${c}`);
@@ -190,13 +244,19 @@ async function main() {
   const seeds = [...fixtures, ...corpus];
   if (args.only !== undefined || args.file !== undefined) process.exit(showOne(args, seeds));
 
-  console.log(`fuzz: seed ${args.seed}, ${n(args.count)} mutants per reader, budget ${fmtMs(args.budgetMs)} a mutant (stopped at ${fmtMs(args.killMs)}), ${args.workers} worker thread(s), node ${process.version}`);
-  console.log(`seeds: ${fixtures.length} fixtures${corpus.length > 0 ? `, ${corpus.length} from the corpus (${args.corpus}, read in place)` : ''}`);
+  console.log(
+    `fuzz: seed ${args.seed}, ${n(args.count)} mutants per reader, budget ${fmtMs(args.budgetMs)} a mutant (stopped at ${fmtMs(args.killMs)}), ${args.workers} worker thread(s), node ${process.version}`,
+  );
+  console.log(
+    `seeds: ${fixtures.length} fixtures${corpus.length > 0 ? `, ${corpus.length} from the corpus (${args.corpus}, read in place)` : ''}`,
+  );
   if (corpus.length === 0) console.log(`  corpus seeds skipped: ${args.corpus} is absent`);
 
   const spawn = () => {
     const heartbeat = new SharedArrayBuffer(16);
-    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { corpus: args.corpus, seed: args.seed, budgetMs: args.budgetMs, profile: args.quick ? 'quick' : 'full', heartbeat } });
+    const worker = new Worker(fileURLToPath(import.meta.url), {
+      workerData: { corpus: args.corpus, seed: args.seed, budgetMs: args.budgetMs, profile: args.quick ? 'quick' : 'full', heartbeat },
+    });
     worker.on('error', (error) => {
       console.error(`fuzz: a worker failed: ${error.stack ?? error}`);
       process.exit(2);
@@ -211,37 +271,61 @@ async function main() {
   for (const reader of args.readers) {
     const result = await runReader(args, reader, workers, spawn);
     const t = result.tally;
-    console.log(`${reader}: ${n(t.mutants)} mutants, ${t.crashes} crashes, ${t.hangs} hangs, ${t.history} history changes, ${t.contained} contained, slowest ${fmtMs(t.slowest.ms)}, ${fmtMs(t.ms)}`);
+    console.log(
+      `${reader}: ${n(t.mutants)} mutants, ${t.crashes} crashes, ${t.hangs} hangs, ${t.history} history changes, ${t.contained} contained, slowest ${fmtMs(t.slowest.ms)}, ${fmtMs(t.ms)}`,
+    );
     results.push(result);
   }
   for (const w of workers) await w.worker.terminate();
   const wall = Date.now() - started;
 
-  const rows = [['reader', 'mutants', 'crashes', 'hangs', 'history changes', 'contained', 'checked for history', 'slowest mutant', 'wall time']];
+  const rows = [
+    ['reader', 'mutants', 'crashes', 'hangs', 'history changes', 'contained', 'checked for history', 'slowest mutant', 'wall time'],
+  ];
   for (const { tally: t } of results) {
-    rows.push([t.reader, n(t.mutants), n(t.crashes), n(t.hangs), n(t.history), n(t.contained), n(t.withCheckpoints), `${fmtMs(t.slowest.ms)} (#${t.slowest.index})`, fmtMs(t.ms)]);
+    rows.push([
+      t.reader,
+      n(t.mutants),
+      n(t.crashes),
+      n(t.hangs),
+      n(t.history),
+      n(t.contained),
+      n(t.withCheckpoints),
+      `${fmtMs(t.slowest.ms)} (#${t.slowest.index})`,
+      fmtMs(t.ms),
+    ]);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   console.log('');
   for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
-  console.log(`\ntotal wall time ${fmtMs(wall)}; hang = over ${fmtMs(args.budgetMs)}; "checked for history" = JSON Lines mutants with a checkpoint`);
+  console.log(
+    `\ntotal wall time ${fmtMs(wall)}; hang = over ${fmtMs(args.budgetMs)}; "checked for history" = JSON Lines mutants with a checkpoint`,
+  );
 
   let failed = false;
   for (const { tally: t, stopped } of results) {
     const groups = Object.entries(t.groups).sort((a, b) => b[1].count - a[1].count);
     groups.forEach(([signature, { count, first: f }], i) => {
       console.log(`\n${t.reader}: ${count} × ${signature.length > 300 ? `${signature.slice(0, 300)}…` : signature}`);
-      console.log(`  e.g. #${f.index} from ${f.seedName} [${f.ops.join(', ')}]: ${f.message.length > 400 ? `${f.message.slice(0, 400)}…` : f.message}`);
+      console.log(
+        `  e.g. #${f.index} from ${f.seedName} [${f.ops.join(', ')}]: ${f.message.length > 400 ? `${f.message.slice(0, 400)}…` : f.message}`,
+      );
       if (args.shrinkGroups && i < 8) {
         const m = core.makeMutant(seeds, t.reader, args.seed, f.index, args.quick ? 'quick' : 'full');
         const small = core.shrink(m, f.kind, 1500);
         const text = small.bytes.toString('utf8');
         console.log(`  shrunk to ${n(small.bytes.length)} bytes:`);
-        for (const line of text.split('\n')) console.log(`    ${line.length > 300 ? `${line.slice(0, 300)}… (${n(line.length)} chars)` : line}`);
+        for (const line of text.split('\n'))
+          console.log(`    ${line.length > 300 ? `${line.slice(0, 300)}… (${n(line.length)} chars)` : line}`);
       }
-      console.log(`  node scripts/fuzz.mjs --reader ${t.reader} --seed ${args.seed} --only ${f.index} --shrink --dump /tmp/mutant-${t.reader}-${f.index}.jsonl`);
+      console.log(
+        `  node scripts/fuzz.mjs --reader ${t.reader} --seed ${args.seed} --only ${f.index} --shrink --dump /tmp/mutant-${t.reader}-${f.index}.jsonl`,
+      );
     });
-    for (const s of stopped) console.log(`\n${t.reader}: #${s.index} from ${s.seedName} [${s.ops.join(', ')}] was still running after ${fmtMs(args.killMs)} and was stopped`);
+    for (const s of stopped)
+      console.log(
+        `\n${t.reader}: #${s.index} from ${s.seedName} [${s.ops.join(', ')}] was still running after ${fmtMs(args.killMs)} and was stopped`,
+      );
     if (t.crashes > 0 || t.history > 0) failed = true;
   }
   console.log(`\n${failed ? 'FAILED: crashes or history changes' : 'ok: no crash and no history change'}`);

@@ -34,7 +34,9 @@ function contentFor(i) {
 
 const lines = [];
 for (let i = 0; i < TURNS; i += 1) {
-  lines.push(JSON.stringify({ type: 'turn', id: i, role: roles[i % roles.length], content: contentFor(i), tokens: 100, anchor: anchorFor(i) }));
+  lines.push(
+    JSON.stringify({ type: 'turn', id: i, role: roles[i % roles.length], content: contentFor(i), tokens: 100, anchor: anchorFor(i) }),
+  );
 }
 
 const parts = [
@@ -55,12 +57,22 @@ for (let i = 0; i < KEPT; i += 1) {
   parts.push(`- ${i}: ${anchorFor(i)}`);
 }
 // The summariser ran out of budget here: the sentence stops and sections 3 and 4 never come.
-parts.push('- 380: started on the ledger reconcile job; the nightly batch fails after the shard key is rotated, and the assistant was reading the config to see where the');
+parts.push(
+  '- 380: started on the ledger reconcile job; the nightly batch fails after the shard key is rotated, and the assistant was reading the config to see where the',
+);
 const summary = parts.join('\n');
 
 lines.push(JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 4096, covered: { from: 0, to: TURNS - 1 } }));
 // Work continues after the compaction.
 lines.push(JSON.stringify({ type: 'turn', id: 420, role: 'user', content: 'Why does the nightly reconcile keep failing?', tokens: 12 }));
-lines.push(JSON.stringify({ type: 'turn', id: 421, role: 'assistant', content: 'The summary has no record of a reconcile failure, so I will start from scratch.', tokens: 18 }));
+lines.push(
+  JSON.stringify({
+    type: 'turn',
+    id: 421,
+    role: 'assistant',
+    content: 'The summary has no record of a reconcile failure, so I will start from scratch.',
+    tokens: 18,
+  }),
+);
 writeFileSync(out, lines.join('\n') + '\n');
 console.log(`wrote ${out}: ${TURNS + 2} turns, 1 checkpoint`);

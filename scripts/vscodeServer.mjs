@@ -92,16 +92,21 @@ export async function startServer(runDir, options = {}) {
   mkdirSync(runDir, { recursive: true });
   const args = [
     serverMain(),
-    '--host', HOST,
-    '--port', String(port),
+    '--host',
+    HOST,
+    '--port',
+    String(port),
     '--without-connection-token',
     '--accept-server-license-terms',
     '--enable-smoke-test-driver',
     '--disable-telemetry',
     '--disable-workspace-trust',
-    '--server-data-dir', path.join(runDir, 'sd'),
-    '--user-data-dir', path.join(runDir, 'ud'),
-    '--extensions-dir', path.join(runDir, 'ext'),
+    '--server-data-dir',
+    path.join(runDir, 'sd'),
+    '--user-data-dir',
+    path.join(runDir, 'ud'),
+    '--extensions-dir',
+    path.join(runDir, 'ext'),
     ...(options.extraArgs ?? []),
   ];
   const logFile = path.join(runDir, 'server.log');

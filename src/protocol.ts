@@ -2,17 +2,7 @@
 // Requests carry a `requestId`; the host answers with the same id. The webview starts with `ready`
 // and is answered with `init`. Large data is paged: the webview asks for ranges of timeline rows.
 
-import type {
-  Evidence,
-  FormatId,
-  IdRange,
-  Problem,
-  TokenSource,
-  TruncationReport,
-  TurnId,
-  TurnStatus,
-  Verdict,
-} from './core/model';
+import type { Evidence, FormatId, IdRange, Problem, TokenSource, TruncationReport, TurnId, TurnStatus, Verdict } from './core/model';
 
 /** Status of a row for the selected checkpoint; 'after' = the turn comes after that checkpoint. */
 export type RowStatus = TurnStatus | 'after';

@@ -21,7 +21,8 @@ export type Term =
   | 'counted';
 
 export const GLOSSARY: Record<Term, string> = {
-  claimed: 'A turn the compaction says its summary stands for. Claimed turns are dropped from the context; the agent trusts the summary for them.',
+  claimed:
+    'A turn the compaction says its summary stands for. Claimed turns are dropped from the context; the agent trusts the summary for them.',
   'pointer set': 'The list of turns a compaction claims its summary covers.',
   'safe pointer set':
     'The claimed turns the summary is shown to cover, unbroken from the start: what the pointer set should have claimed. The turns after it must be read from the raw log.',

@@ -125,7 +125,11 @@ export class Header {
       this.headlineText.replaceChildren(none);
       this.copy.hidden = true;
       this.moreBody.replaceChildren(
-        el('p', 'hdr-empty', 'Compaction Lens checks a summary against the turns it claims. This file has no compaction checkpoint yet; when the agent compacts, the timeline updates.'),
+        el(
+          'p',
+          'hdr-empty',
+          'Compaction Lens checks a summary against the turns it claims. This file has no compaction checkpoint yet; when the agent compacts, the timeline updates.',
+        ),
       );
       return;
     }
@@ -156,7 +160,11 @@ export class Header {
     const name = el('span', 'hdr-file');
     name.append(transcriptText(file.name));
     name.title = transcriptLabel(file.path);
-    const facts = el('span', 'hdr-facts', `${file.format} · ${plural(file.turnCount, 'turn')} · ${plural(checkpoints.length, 'checkpoint')}`);
+    const facts = el(
+      'span',
+      'hdr-facts',
+      `${file.format} · ${plural(file.turnCount, 'turn')} · ${plural(checkpoints.length, 'checkpoint')}`,
+    );
     const parts: Node[] = [name, facts];
     if (problems.length > 0) parts.push(renderProblems(problems));
     this.title.replaceChildren(...parts);
@@ -238,7 +246,12 @@ export class Header {
     if (ceiling === undefined) {
       caption.append(text(' · no '), term('ceiling'), text(': the summary budget is unknown'));
     } else {
-      caption.append(text(over ? ' > ' : ' \u2264 '), term('ceiling'), text(` ${fmt(ceiling)}`), text(over ? ': over the ceiling' : ': within the ceiling'));
+      caption.append(
+        text(over ? ' > ' : ' \u2264 '),
+        term('ceiling'),
+        text(` ${fmt(ceiling)}`),
+        text(over ? ': over the ceiling' : ': within the ceiling'),
+      );
     }
     const bar = el('div', `bar${over ? ' over' : ''}${ceiling === undefined ? ' no-ceiling' : ''}`);
     bar.setAttribute('role', 'img');
@@ -315,7 +328,11 @@ function plainVerdict(checkpoint: CheckpointHeader): Node[] {
           : checkpoint.prefixTokens > checkpoint.ceiling
             ? 'the prefix is over the ceiling'
             : 'there is no positive evidence of coverage';
-      return [text(`Not safe: ${missing > 0 ? `${missingText} and ` : ''}${why}; only the `), term('safe pointer set'), text(' may be claimed.')];
+      return [
+        text(`Not safe: ${missing > 0 ? `${missingText} and ` : ''}${why}; only the `),
+        term('safe pointer set'),
+        text(' may be claimed.'),
+      ];
     }
   }
 }
@@ -368,17 +385,27 @@ function renderProblems(problems: Problem[]): HTMLElement {
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.filter((p) => p.severity === 'warning').length;
   const infos = problems.length - errors - warnings;
-  const kinds = [plural(errors, 'error'), plural(warnings, 'warning'), plural(infos, 'note')].filter((_, i) => [errors, warnings, infos][i] > 0);
+  const kinds = [plural(errors, 'error'), plural(warnings, 'warning'), plural(infos, 'note')].filter(
+    (_, i) => [errors, warnings, infos][i] > 0,
+  );
   const words =
     worst === 'info'
       ? ` ${problems.length === 1 ? 'note' : 'notes'} about this file`
       : ` ${problems.length === 1 ? 'problem' : 'problems'} reading this file${kinds.length > 1 || errors > 0 ? ` (${kinds.join(', ')})` : ''}`;
-  summary.append(severityIcon(worst), createBadge(String(problems.length), plural(problems.length, worst === 'info' ? 'note' : 'problem')), text(words));
+  summary.append(
+    severityIcon(worst),
+    createBadge(String(problems.length), plural(problems.length, worst === 'info' ? 'note' : 'problem')),
+    text(words),
+  );
   const list = document.createElement('ul');
   for (const problem of problems.slice(0, 20)) {
     const item = el('li', `sev-${problem.severity}`);
     item.dataset.severity = problem.severity;
-    item.append(severityIcon(problem.severity), text(` line ${problem.line}: ${severityWord(problem.severity)}: `), transcriptText(problem.message));
+    item.append(
+      severityIcon(problem.severity),
+      text(` line ${problem.line}: ${severityWord(problem.severity)}: `),
+      transcriptText(problem.message),
+    );
     list.append(item);
   }
   if (problems.length > 20) list.append(el('li', '', `… and ${fmt(problems.length - 20)} more (see the Problems panel)`));
@@ -424,7 +451,11 @@ export function ownReasons(checkpoint: CheckpointHeader): string[] {
     seen.add(reason);
     if (checkpoint.truncation.truncated && reason.startsWith('summary appears truncated: ')) return false;
     if (reason.startsWith(`prefix ${fmt(checkpoint.prefixTokens)} tokens`)) return false;
-    if (checkpoint.recordedPrefixTokens !== undefined && reason.startsWith(`the agent recorded ${fmt(checkpoint.recordedPrefixTokens)} tokens`)) return false;
+    if (
+      checkpoint.recordedPrefixTokens !== undefined &&
+      reason.startsWith(`the agent recorded ${fmt(checkpoint.recordedPrefixTokens)} tokens`)
+    )
+      return false;
     return true;
   });
 }

@@ -2,15 +2,7 @@
 // requests and responses by id, and keeps a small LRU cache of timeline row pages so scrolling back and
 // forth does not ask the host again. Holds no rendering code.
 
-import type {
-  HostMessage,
-  PanelLayout,
-  SummaryDetails,
-  TimelineRow,
-  TurnDetails,
-  ViewState,
-  WebviewMessage,
-} from '../src/protocol';
+import type { HostMessage, PanelLayout, SummaryDetails, TimelineRow, TurnDetails, ViewState, WebviewMessage } from '../src/protocol';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

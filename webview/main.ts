@@ -36,7 +36,11 @@ let summaryTicket = 0;
 const root = document.getElementById('root') ?? document.body.appendChild(el('div'));
 const banner = new ErrorBanner();
 const api = new HostApi(onHostEvent);
-const cache = new RowCache(api, () => timeline.refresh(), (message) => banner.show(message));
+const cache = new RowCache(
+  api,
+  () => timeline.refresh(),
+  (message) => banner.show(message),
+);
 const DEFAULT_LAYOUT: PanelLayout = { detailsOpen: false, listShare: 0.6, turnShare: 0.55 };
 const layout: PanelLayout = { ...DEFAULT_LAYOUT, ...api.loadLayout() };
 const header = new Header({
@@ -155,8 +159,7 @@ function init(next: Data, restore: ViewState | undefined): void {
   data = { file: next.file, checkpoints: next.checkpoints, problems: next.problems };
   root.removeAttribute('aria-busy');
   cache.invalidate();
-  checkpointIndex =
-    restore && data.checkpoints[restore.checkpointIndex] ? restore.checkpointIndex : defaultCheckpoint(data.checkpoints);
+  checkpointIndex = restore && data.checkpoints[restore.checkpointIndex] ? restore.checkpointIndex : defaultCheckpoint(data.checkpoints);
   renderAll();
   if (restore) {
     timeline.restoreSelection(restore.selectedTurn);

@@ -63,7 +63,10 @@ export class Timeline {
   /** The list's height when last measured, to keep the selection in view when it changes. */
   private lastHeight = 0;
 
-  constructor(private readonly host: TimelineHost, ariaLabel: string) {
+  constructor(
+    private readonly host: TimelineHost,
+    ariaLabel: string,
+  ) {
     this.element = document.createElement('div');
     this.element.className = 'tl-scroll';
     this.element.tabIndex = 0;
@@ -377,9 +380,7 @@ export class Timeline {
         if (found === undefined) {
           const none = this.model.claimedMissingIndexes.length === 0;
           this.host.announce(
-            none
-              ? 'This checkpoint has no claimed-missing turns.'
-              : `No ${event.key === 'n' ? 'later' : 'earlier'} claimed-missing turn.`,
+            none ? 'This checkpoint has no claimed-missing turns.' : `No ${event.key === 'n' ? 'later' : 'earlier'} claimed-missing turn.`,
           );
           return;
         }

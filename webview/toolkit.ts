@@ -3,13 +3,7 @@
 // touches this file alone. CSP note: FAST probes :focus-visible support with a <style> element carrying the
 // nonce from <meta property="csp-nonce">, so the panel's style-src allows that nonce (see webviewHtml.ts).
 
-import {
-  provideVSCodeDesignSystem,
-  vsCodeButton,
-  vsCodeDivider,
-  vsCodeDropdown,
-  vsCodeOption,
-} from '@vscode/webview-ui-toolkit';
+import { provideVSCodeDesignSystem, vsCodeButton, vsCodeDivider, vsCodeDropdown, vsCodeOption } from '@vscode/webview-ui-toolkit';
 
 let registered = false;
 

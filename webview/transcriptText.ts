@@ -126,8 +126,7 @@ function scan(value: string, plain: (from: number, to: number) => void, hidden: 
     let spelled = '';
     while (i < value.length) {
       const here = value.codePointAt(i)!;
-      const same =
-        kind === 'tags' ? isTag(here) : kind === 'selectors' ? isVariationSelector(here) : here === cp;
+      const same = kind === 'tags' ? isTag(here) : kind === 'selectors' ? isVariationSelector(here) : here === cp;
       if (!same) break;
       if (kind === 'tags' && between(here, 0xe0020, 0xe007e) && spelled.length < 60) spelled += String.fromCharCode(here - 0xe0000);
       run.count++;

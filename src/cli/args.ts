@@ -237,10 +237,20 @@ export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArg
   if (command === 'eval') {
     const [labelsPath, transcriptPath, ...extra] = parsed.positionals;
     if (labelsPath === undefined) return { kind: 'error', message: 'eval needs a LABELS.json file (see --help)' };
-    if (extra.length > 0) return { kind: 'error', message: `eval takes one LABELS.json and at most one TRANSCRIPT, got also ${extra.map((e) => JSON.stringify(e)).join(', ')}` };
-    return { kind: 'eval', options: { ...parsed.settings, labelsPath, transcriptPath, json: parsed.json, minAgreement: parsed.minAgreement } };
+    if (extra.length > 0)
+      return {
+        kind: 'error',
+        message: `eval takes one LABELS.json and at most one TRANSCRIPT, got also ${extra.map((e) => JSON.stringify(e)).join(', ')}`,
+      };
+    return {
+      kind: 'eval',
+      options: { ...parsed.settings, labelsPath, transcriptPath, json: parsed.json, minAgreement: parsed.minAgreement },
+    };
   }
   if (parsed.json && parsed.sarif) return { kind: 'error', message: '--json and --sarif cannot be used together' };
   if (parsed.positionals.length === 0) return { kind: 'error', message: 'check needs at least one FILE (see --help)' };
-  return { kind: 'check', options: { ...parsed.settings, files: parsed.positionals, json: parsed.json, sarif: parsed.sarif, color: parsed.color } };
+  return {
+    kind: 'check',
+    options: { ...parsed.settings, files: parsed.positionals, json: parsed.json, sarif: parsed.sarif, color: parsed.color },
+  };
 }

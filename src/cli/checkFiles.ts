@@ -54,7 +54,8 @@ export async function checkFiles(files: string[], options: AnalysisSettings, onP
         );
         reports.push({ path, format: file.format, analysis });
       } catch (error) {
-        if (error instanceof UnusableTranscriptError) reports.push({ path, error: error.message, details: error.details.length > 0 ? error.details : undefined });
+        if (error instanceof UnusableTranscriptError)
+          reports.push({ path, error: error.message, details: error.details.length > 0 ? error.details : undefined });
         else reports.push({ path, error: `${path}: could not be analysed: ${(error as Error).message}` });
       }
     }

@@ -49,7 +49,8 @@ function matrixLines(score: EvalScore): string[] {
   const header = ['label \\ status', ...TURN_STATUSES];
   const rows = LABEL_VALUES.map((label) => [label, ...TURN_STATUSES.map((status) => String(score.confusion[label][status]))]);
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column].length)));
-  const format = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  const format = (row: string[]) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
   return [format(header), ...rows.map(format)].map((line) => `    ${line}`);
 }
 
@@ -72,14 +73,25 @@ function evidenceLine(title: string, evidence: Evidence[]): string {
 
 function turnLines({ label, turn }: LabelledTurn): string[] {
   const index = label.turnIndex !== undefined ? `  turn ${label.turnIndex}` : '';
-  const score = turn.score !== undefined && turn.threshold !== undefined
-    ? ` · score ${decimal(turn.score)} ${turn.score >= turn.threshold ? '≥' : '<'} threshold ${decimal(turn.threshold)}`
-    : ' · no score';
+  const score =
+    turn.score !== undefined && turn.threshold !== undefined
+      ? ` · score ${decimal(turn.score)} ${turn.score >= turn.threshold ? '≥' : '<'} threshold ${decimal(turn.threshold)}`
+      : ' · no score';
   const lines = [`    line ${label.line}${index}  labelled ${label.label}, shown ${turn.status}${score}`];
   if (label.why !== undefined) lines.push(`      why: ${oneLine(label.why)}`);
   lines.push(`      reason: ${oneLine(turn.reason)}`);
-  lines.push(evidenceLine('found', turn.evidence.filter((e) => e.found)));
-  lines.push(evidenceLine('not found', turn.evidence.filter((e) => !e.found)));
+  lines.push(
+    evidenceLine(
+      'found',
+      turn.evidence.filter((e) => e.found),
+    ),
+  );
+  lines.push(
+    evidenceLine(
+      'not found',
+      turn.evidence.filter((e) => !e.found),
+    ),
+  );
   return lines;
 }
 
@@ -105,7 +117,10 @@ export function evalText(run: EvalRun): string {
   }
   out.push('', '  confusion (label × status):', ...matrixLines(score));
   if (score.unmatched.length > 0) {
-    out.push('', `  labels that match no turn before the checkpoint (${score.unmatched.length}): ${score.unmatched.map(unmatchedText).join(', ')}`);
+    out.push(
+      '',
+      `  labels that match no turn before the checkpoint (${score.unmatched.length}): ${score.unmatched.map(unmatchedText).join(', ')}`,
+    );
   }
   if (score.disagreements.length > 0) {
     out.push('', `  disagreements (${score.disagreements.length}):`);
@@ -128,33 +143,40 @@ const shareJson = (s: Share) => ({ count: s.count, of: s.of, rate: s.rate ?? nul
 export function evalJson(run: EvalRun): string {
   const { score } = run;
   const { checkpoint } = score.pick;
-  return jsonText(JSON.stringify(
-    {
-      labels: run.labelsPath,
-      transcript: run.transcriptPath,
-      format: run.format,
-      checkpoint: {
-        summary_id: checkpoint.summaryId,
-        line: checkpoint.line,
-        boundary_line: run.boundaryLine,
-        picked_by: score.pick.pickedBy,
-        verdict: checkpoint.verdict,
-        path: checkpoint.path,
+  return jsonText(
+    JSON.stringify(
+      {
+        labels: run.labelsPath,
+        transcript: run.transcriptPath,
+        format: run.format,
+        checkpoint: {
+          summary_id: checkpoint.summaryId,
+          line: checkpoint.line,
+          boundary_line: run.boundaryLine,
+          picked_by: score.pick.pickedBy,
+          verdict: checkpoint.verdict,
+          path: checkpoint.path,
+        },
+        threshold: score.threshold,
+        label_counts: score.labelCounts,
+        matched: score.matched.length,
+        unmatched: score.unmatched.map((label) => ({
+          line: label.line,
+          label: label.label,
+          turn_index: label.turnIndex ?? null,
+          position: label.position,
+        })),
+        agreement: shareJson(score.agreement),
+        missing_shown_covered: shareJson(score.missingShownCovered),
+        no_content_noise: shareJson(score.noContentNoise),
+        confusion: score.confusion,
+        min_agreement: run.minAgreement ?? null,
+        passed: passes(run),
+        disagreements: score.disagreements.map(labelledJson),
+        noise: score.noise.map(labelledJson),
       },
-      threshold: score.threshold,
-      label_counts: score.labelCounts,
-      matched: score.matched.length,
-      unmatched: score.unmatched.map((label) => ({ line: label.line, label: label.label, turn_index: label.turnIndex ?? null, position: label.position })),
-      agreement: shareJson(score.agreement),
-      missing_shown_covered: shareJson(score.missingShownCovered),
-      no_content_noise: shareJson(score.noContentNoise),
-      confusion: score.confusion,
-      min_agreement: run.minAgreement ?? null,
-      passed: passes(run),
-      disagreements: score.disagreements.map(labelledJson),
-      noise: score.noise.map(labelledJson),
-    },
-    null,
-    2,
-  ));
+      null,
+      2,
+    ),
+  );
 }

@@ -64,7 +64,8 @@ function checkpointJson(cp: CheckpointAnalysis) {
 
 export function jsonReport(reports: FileReport[]): string {
   const files = reports.map((report) => {
-    if (report.analysis === undefined) return { path: report.path, error: report.error ?? 'unknown error', ...(report.details ? { details: report.details } : {}) };
+    if (report.analysis === undefined)
+      return { path: report.path, error: report.error ?? 'unknown error', ...(report.details ? { details: report.details } : {}) };
     const { analysis } = report;
     return {
       path: report.path,

@@ -56,7 +56,9 @@ function readLabel(path: string, entry: unknown, position: number): Label {
     throw new LabelsError(`${path}: ${where}.line must be the 1-based file line of the turn's first record, got ${shown(entry.line)}`);
   }
   if (!LABEL_VALUES.includes(entry.label as LabelValue)) {
-    throw new LabelsError(`${path}: ${where}.label must be one of ${LABEL_VALUES.map((v) => `"${v}"`).join(', ')}, got ${shown(entry.label)}`);
+    throw new LabelsError(
+      `${path}: ${where}.label must be one of ${LABEL_VALUES.map((v) => `"${v}"`).join(', ')}, got ${shown(entry.label)}`,
+    );
   }
   const turnIndex = entry.turn_index;
   if (turnIndex !== undefined && !(Number.isInteger(turnIndex) && (turnIndex as number) >= 0)) {
@@ -75,13 +77,17 @@ function readLabel(path: string, entry: unknown, position: number): Label {
 
 /** Validates a parsed label document. `path` is only used in messages. */
 export function parseLabels(path: string, document: unknown): LabelSet {
-  if (!isObject(document)) throw new LabelsError(`${path}: a label file is one JSON object with "boundary_line" and "labels", got ${shown(document)}`);
+  if (!isObject(document))
+    throw new LabelsError(`${path}: a label file is one JSON object with "boundary_line" and "labels", got ${shown(document)}`);
   const file = optionalString(path, '', document, 'file');
   if (file === '') throw new LabelsError(`${path}: file must name the transcript (relative to the corpus folder), got ""`);
   if (!isPositiveInteger(document.boundary_line)) {
-    throw new LabelsError(`${path}: boundary_line must be the 1-based file line of the compaction record, got ${shown(document.boundary_line)}`);
+    throw new LabelsError(
+      `${path}: boundary_line must be the 1-based file line of the compaction record, got ${shown(document.boundary_line)}`,
+    );
   }
-  if (!Array.isArray(document.labels)) throw new LabelsError(`${path}: labels must be an array of labelled turns, got ${shown(document.labels)}`);
+  if (!Array.isArray(document.labels))
+    throw new LabelsError(`${path}: labels must be an array of labelled turns, got ${shown(document.labels)}`);
   if (document.labels.length === 0) throw new LabelsError(`${path}: labels is empty: there is nothing to measure`);
   const labels = document.labels.map((entry, position) => readLabel(path, entry, position));
   const byLine = new Map<number, Label>();

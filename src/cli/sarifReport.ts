@@ -20,7 +20,11 @@ const RULES = [
   { id: 'CL003', name: 'NotReversible', text: 'The checkpoint is not reversible as recorded (conditional or fail-closed).' },
   { id: 'CL004', name: 'TranscriptProblem', text: 'A transcript line could not be read or does not add up.' },
   { id: 'CL005', name: 'UnusableTranscript', text: 'The file could not be analysed at all.' },
-  { id: 'CL006', name: 'CoverageUnverifiable', text: 'The summary\'s coverage could not be checked (unreadable summary, or claimed turns not in this file); the checkpoint fails closed.' },
+  {
+    id: 'CL006',
+    name: 'CoverageUnverifiable',
+    text: "The summary's coverage could not be checked (unreadable summary, or claimed turns not in this file); the checkpoint fails closed.",
+  },
 ] as const;
 
 type RuleId = (typeof RULES)[number]['id'];
@@ -40,7 +44,12 @@ function artifactLocation(path: string, root: string): ArtifactLocation {
 
 function result(ruleId: RuleId, level: Level, text: string, artifact: ArtifactLocation, startLine: number, endLine?: number): Result {
   const region = startLine > 0 ? { startLine, ...(endLine !== undefined && endLine > startLine ? { endLine } : {}) } : undefined;
-  return { ruleId, level, message: { text }, locations: [{ physicalLocation: { artifactLocation: artifact, ...(region ? { region } : {}) } }] };
+  return {
+    ruleId,
+    level,
+    message: { text },
+    locations: [{ physicalLocation: { artifactLocation: artifact, ...(region ? { region } : {}) } }],
+  };
 }
 
 /** Why the checkpoint's coverage could not be checked, or undefined when it could. */
@@ -57,16 +66,45 @@ function checkpointResults(cp: CheckpointAnalysis, uri: ArtifactLocation): Resul
   const results: Result[] = [];
   const missing = cp.counts['claimed-missing'];
   if (missing > 0) {
-    results.push(result('CL001', 'warning', `${cp.summaryId}: ${missing} claimed turn${missing === 1 ? '' : 's'} not substantiated by the summary: ${formatRanges(cp.claimedMissingRanges.slice(0, 20))}`, uri, cp.line, cp.endLine));
+    results.push(
+      result(
+        'CL001',
+        'warning',
+        `${cp.summaryId}: ${missing} claimed turn${missing === 1 ? '' : 's'} not substantiated by the summary: ${formatRanges(cp.claimedMissingRanges.slice(0, 20))}`,
+        uri,
+        cp.line,
+        cp.endLine,
+      ),
+    );
   }
   if (cp.truncation.truncated) {
-    results.push(result('CL002', 'warning', `${cp.summaryId}: summary appears cut off: ${cp.truncation.reasons.join('; ')}`, uri, cp.line, cp.endLine));
+    results.push(
+      result('CL002', 'warning', `${cp.summaryId}: summary appears cut off: ${cp.truncation.reasons.join('; ')}`, uri, cp.line, cp.endLine),
+    );
   }
   const unverifiable = unverifiableReason(cp);
   if (unverifiable !== undefined) {
-    results.push(result('CL006', 'warning', `${cp.summaryId}: coverage could not be checked (${cp.verdict}): ${unverifiable}`, uri, cp.line, cp.endLine));
+    results.push(
+      result(
+        'CL006',
+        'warning',
+        `${cp.summaryId}: coverage could not be checked (${cp.verdict}): ${unverifiable}`,
+        uri,
+        cp.line,
+        cp.endLine,
+      ),
+    );
   } else if (cp.verdict !== 'reversible') {
-    results.push(result('CL003', cp.verdict === 'fail-closed' ? 'error' : 'warning', `${cp.summaryId}: ${cp.verdict}: ${cp.reasons[0] ?? ''}`, uri, cp.line, cp.endLine));
+    results.push(
+      result(
+        'CL003',
+        cp.verdict === 'fail-closed' ? 'error' : 'warning',
+        `${cp.summaryId}: ${cp.verdict}: ${cp.reasons[0] ?? ''}`,
+        uri,
+        cp.line,
+        cp.endLine,
+      ),
+    );
   }
   return results;
 }

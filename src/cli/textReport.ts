@@ -83,8 +83,13 @@ function countsText(cp: CheckpointAnalysis, paint: Paint): string {
 function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
   const lines: string[] = [];
   const orderedIds = cp.turns.map((turn) => turn.id);
-  const verdictText = (cp.opaque || cp.unverifiable !== undefined) && cp.verdict !== 'reversible' ? `${cp.verdict.toUpperCase()} (unverifiable)` : cp.verdict.toUpperCase();
-  lines.push(`  ${paint.bold(safe(cp.summaryId))}  line ${cp.line}  ${paint.verdict(cp.verdict, verdictText)}  ${paint.dim(`(Path ${cp.path})`)}`);
+  const verdictText =
+    (cp.opaque || cp.unverifiable !== undefined) && cp.verdict !== 'reversible'
+      ? `${cp.verdict.toUpperCase()} (unverifiable)`
+      : cp.verdict.toUpperCase();
+  lines.push(
+    `  ${paint.bold(safe(cp.summaryId))}  line ${cp.line}  ${paint.verdict(cp.verdict, verdictText)}  ${paint.dim(`(Path ${cp.path})`)}`,
+  );
 
   const source = cp.prefixTokenSource === 'recorded' ? 'recorded' : cp.prefixTokenSource === 'counted' ? 'counted' : 'recorded + counted';
   const prefix = `prefix ${number(cp.prefixTokens)} tokens (${source}, ${plural(cp.claimedIds.length, 'claimed turn')})`;
@@ -95,7 +100,8 @@ function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
   } else {
     lines.push(`    ${prefix}; ceiling unknown (no summary budget)`);
   }
-  if (cp.recordedPrefixTokens !== undefined) lines.push(`    recorded by the agent: ${number(cp.recordedPrefixTokens)} tokens before compaction`);
+  if (cp.recordedPrefixTokens !== undefined)
+    lines.push(`    recorded by the agent: ${number(cp.recordedPrefixTokens)} tokens before compaction`);
 
   const budgetText = cp.summaryBudget !== undefined ? ` of ${number(cp.summaryBudget)}` : '';
   const truncated = cp.truncation.truncated ? paint.red('truncated: yes') : 'truncated: no';
@@ -118,7 +124,12 @@ function problemLines(problems: Problem[], paint: Paint): string[] {
   const shown = problems.slice(0, 50);
   const lines = [`  ${plural(problems.length, 'problem')}:`];
   for (const problem of shown) {
-    const severity = problem.severity === 'error' ? paint.red(problem.severity) : problem.severity === 'warning' ? paint.yellow(problem.severity) : problem.severity;
+    const severity =
+      problem.severity === 'error'
+        ? paint.red(problem.severity)
+        : problem.severity === 'warning'
+          ? paint.yellow(problem.severity)
+          : problem.severity;
     lines.push(`    line ${problem.line}: ${severity}: ${safe(problem.message)}`);
   }
   if (problems.length > shown.length) lines.push(`    … and ${number(problems.length - shown.length)} more (use --json for all of them)`);
@@ -136,7 +147,9 @@ export function textReport(reports: FileReport[], color: boolean): string {
       continue;
     }
     const { analysis } = report;
-    out.push(`${paint.bold(safe(report.path))}  ${paint.dim(`(${safe(analysis.format)}, ${plural(analysis.turnCount, 'turn')}, ${plural(analysis.checkpoints.length, 'checkpoint')})`)}`);
+    out.push(
+      `${paint.bold(safe(report.path))}  ${paint.dim(`(${safe(analysis.format)}, ${plural(analysis.turnCount, 'turn')}, ${plural(analysis.checkpoints.length, 'checkpoint')})`)}`,
+    );
     if (analysis.checkpoints.length === 0) out.push('  no compaction checkpoints found');
     for (const cp of analysis.checkpoints) out.push(...checkpointBlock(cp, paint));
     out.push(...problemLines(analysis.problems, paint), '');

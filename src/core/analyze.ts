@@ -91,12 +91,7 @@ export function analyze(transcript: Transcript, options: AnalysisOptions): Analy
   return analysis;
 }
 
-function makeContext(
-  turns: readonly Turn[],
-  checkpoints: readonly Checkpoint[],
-  options: AnalysisOptions,
-  problems: Problem[],
-): Context {
+function makeContext(turns: readonly Turn[], checkpoints: readonly Checkpoint[], options: AnalysisOptions, problems: Problem[]): Context {
   const ratio = options?.ratioFloor;
   const near = options?.nearBudgetFraction;
   const count = options?.countTokens;
@@ -115,8 +110,7 @@ function makeContext(
   return {
     turns,
     ratioFloor: typeof ratio === 'number' && Number.isFinite(ratio) && ratio > 0 ? ratio : COMPRESSION_RATIO_LOW,
-    threshold:
-      typeof threshold === 'number' && Number.isFinite(threshold) && threshold > 0 ? threshold : DEFAULT_COVERAGE_THRESHOLD,
+    threshold: typeof threshold === 'number' && Number.isFinite(threshold) && threshold > 0 ? threshold : DEFAULT_COVERAGE_THRESHOLD,
     nearBudgetFraction: typeof near === 'number' && Number.isFinite(near) && near >= 0 ? near : DEFAULT_NEAR_BUDGET_FRACTION,
     countTokens:
       typeof count === 'function'
@@ -284,7 +278,8 @@ function sharing(ctx: Context, claimedIndexes: readonly number[], before: number
   const units = [...byUnit.keys()].sort((x, y) => x - y);
   for (const unit of units) {
     const members = byUnit.get(unit) ?? [];
-    const forms = members.length === 1 ? mentionsOfTurn(ctx, members[0], before) : unionOf(members.map((i) => mentionsOfTurn(ctx, i, before)));
+    const forms =
+      members.length === 1 ? mentionsOfTurn(ctx, members[0], before) : unionOf(members.map((i) => mentionsOfTurn(ctx, i, before)));
     for (const form of forms) {
       const p = packed.get(form);
       packed.set(form, p === undefined ? UNIT_SPAN + (unit % UNIT_SPAN) : p + UNIT_SPAN);
@@ -365,7 +360,14 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
   const results: TurnResult[] = earlier.map((turn, i) => {
     const claimed = claimedSet.has(turn.id);
     const reported = reportedSet ? reportedSet.has(turn.id) : undefined;
-    const judged = judgeTurn(ctx, i, turn, claimed, reported, { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared, before });
+    const judged = judgeTurn(ctx, i, turn, claimed, reported, {
+      opaque,
+      summaryEmpty,
+      unverifiable: cp.unverifiable,
+      matcher,
+      shared,
+      before,
+    });
     const result: TurnResult = {
       id: turn.id,
       index: i,
@@ -419,7 +421,7 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
     safe = claimedTurns.filter((r) => r.reported);
     verdict = 'fail-closed';
     verdictReason =
-      'the summary is encrypted: coverage rests on the summariser\'s report alone and cannot be checked in its text, ' +
+      "the summary is encrypted: coverage rests on the summariser's report alone and cannot be checked in its text, " +
       'so it is never reversible (the safe pointer set is what the summariser reported)';
   } else if (path === 'A') {
     safe = claimedTurns.filter((r) => r.reported);
@@ -455,7 +457,10 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
     : detectTruncation(summary, summaryTokens, summaryBudget, cp.truncationHints, ctx.nearBudgetFraction, earlier.map(turnText));
 
   const notes = Array.isArray(cp.notes) ? cp.notes.filter((n) => typeof n === 'string') : [];
-  const reasons = [verdictReason, ...ceilingFacts(cp, prefixTokens, prefixTokenSource, summaryBudget, budgetAssumed, ceiling, ctx.ratioFloor)];
+  const reasons = [
+    verdictReason,
+    ...ceilingFacts(cp, prefixTokens, prefixTokenSource, summaryBudget, budgetAssumed, ceiling, ctx.ratioFloor),
+  ];
   if (truncation.truncated) reasons.push(`summary appears truncated: ${truncation.reasons.join('; ')}`);
   reasons.push(...notes);
 
@@ -504,8 +509,8 @@ function turnsBefore(cp: Checkpoint, name: string, ctx: Context): number {
   ctx.problems.push({
     line: lineOf(cp),
     severity: 'warning',
-    message: `checkpoint ${name}: its position (${String(n)} turns before it) is not within the ${total} turns read; ` +
-      `treated as ${used}`,
+    message:
+      `checkpoint ${name}: its position (${String(n)} turns before it) is not within the ${total} turns read; ` + `treated as ${used}`,
   });
   return used;
 }
@@ -601,7 +606,10 @@ function judgeTurn(
 }
 
 function quoteList(evidence: readonly Evidence[], max = 4): string {
-  const shown = evidence.slice(0, max).map((e) => `“${e.text}”`).join(', ');
+  const shown = evidence
+    .slice(0, max)
+    .map((e) => `“${e.text}”`)
+    .join(', ');
   return evidence.length > max ? `${shown} and ${evidence.length - max} more` : shown;
 }
 
@@ -725,4 +733,3 @@ function lineOf(cp: Checkpoint | undefined): number {
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
-

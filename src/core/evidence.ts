@@ -148,9 +148,7 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     }
     const identityKeys = new Set(identity.map((p) => p.key));
     // Capitalised words in tool output are data (JSON values, log lines), not proper nouns of the conversation.
-    const ownNew = own.filter(
-      (p) => p.kind !== 'name' && !identityKeys.has(p.key) && !(p.alt ?? []).some((a) => identityKeys.has(a)),
-    );
+    const ownNew = own.filter((p) => p.kind !== 'name' && !identityKeys.has(p.key) && !(p.alt ?? []).some((a) => identityKeys.has(a)));
     if (change && !ownNew.some(isSubstantial)) {
       if (!identity.some(isSubstantial)) {
         return { pieces: [], nothing: 'a confirmation of a write or edit: the change itself is in the call' };
@@ -207,7 +205,16 @@ export interface Judgement {
 /** Weighs a turn's pieces against a summary. `sharedBy(shareKey)` says how many claimed turns hold a piece. */
 /** Kinds of evidence that can make a turn's own case on their own (not numbers, proper nouns or plain words). */
 const SPECIFIC_KINDS: ReadonlySet<EvidenceKind> = new Set<EvidenceKind>([
-  'explicit', 'path', 'reference', 'error-code', 'url', 'identifier', 'key-value', 'count', 'quoted', 'command',
+  'explicit',
+  'path',
+  'reference',
+  'error-code',
+  'url',
+  'identifier',
+  'key-value',
+  'count',
+  'quoted',
+  'command',
 ]);
 
 /** How many claimed turns name a form, and whether this turn is the first of them (the one that introduced it). */
@@ -293,7 +300,9 @@ export function judge(
   const wordsOnly = !pieces.some((p) => SPECIFIC_KINDS.has(p.kind));
   const covered = options.confirmation
     ? knownTarget
-    : (specific || wordsOnly || (options.lookupOnly === true && !ownSpecificMissing)) && score >= threshold && (!options.error || ownTextFound);
+    : (specific || wordsOnly || (options.lookupOnly === true && !ownSpecificMissing)) &&
+      score >= threshold &&
+      (!options.error || ownTextFound);
   return { evidence: [...found, ...absent], score, covered, wordsOnly };
 }
 

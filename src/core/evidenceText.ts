@@ -107,7 +107,8 @@ export function eachWord(text: string, visit: (start: number, end: number) => vo
     while (j < n && isAlnumAt(text, j)) {
       // Split before an upper-case letter that follows a lower-case one (agentId), or that starts a
       // capitalised word after an upper-case run (HTMLParser → HTML|Parser).
-      const prevLower = isAsciiLower(text.charCodeAt(j - 1)) || (text.charCodeAt(j - 1) > 127 && !isUpperAt(text, j - 1) && isLetterCode(text, j - 1));
+      const prevLower =
+        isAsciiLower(text.charCodeAt(j - 1)) || (text.charCodeAt(j - 1) > 127 && !isUpperAt(text, j - 1) && isLetterCode(text, j - 1));
       const upper = isUpperAt(text, j);
       const splitCamel = upper && prevLower;
       const splitRun = upper && j + 1 < n && isUpperAt(text, j - 1) && isAsciiLower(text.charCodeAt(j + 1)) && j - start >= 2;
@@ -168,8 +169,21 @@ function hasInnerCapital(s: string): boolean {
 /** Characters that may be part of a name-like chunk (besides letters and digits). */
 function isChunkPunct(c: number): boolean {
   // _ - . / \ : @ # $ ~ + = %
-  return c === 95 || c === 45 || c === 46 || c === 47 || c === 92 || c === 58 || c === 64 || c === 35 || c === 36 ||
-    c === 126 || c === 43 || c === 61 || c === 37;
+  return (
+    c === 95 ||
+    c === 45 ||
+    c === 46 ||
+    c === 47 ||
+    c === 92 ||
+    c === 58 ||
+    c === 64 ||
+    c === 35 ||
+    c === 36 ||
+    c === 126 ||
+    c === 43 ||
+    c === 61 ||
+    c === 37
+  );
 }
 
 /** Trailing characters that end a sentence or a list, not a name. */
@@ -192,11 +206,13 @@ function isExtension(segment: string): boolean {
 
 /** Extensions that make `name.ext` a file name rather than a qualified name (MapSet.new, ctx.then). */
 const FILE_EXTENSIONS: ReadonlySet<string> = new Set(
-  ('ex exs ts tsx js jsx mjs cjs json jsonl md mdx txt py pyi rb go rs java kt kts c h cc cpp hpp cs css scss ' +
+  (
+    'ex exs ts tsx js jsx mjs cjs json jsonl md mdx txt py pyi rb go rs java kt kts c h cc cpp hpp cs css scss ' +
     'sass less html htm heex eex leex xml yml yaml toml ini cfg conf lock sh bash zsh fish sql csv tsv log env ' +
     'gz tgz zip tar png jpg jpeg gif svg ico pdf swift scala php pl lua dart vue svelte astro proto graphql gql ' +
     'ipynb gradle mod sum mk cmake erl hrl ml hs clj nix tf vim el bat ps1 wasm map snap patch diff rst tex ' +
-    'properties plist db sqlite').split(' '),
+    'properties plist db sqlite'
+  ).split(' '),
 );
 
 /** Words of a sentence end: a capitalised word right after one of these is not a proper noun. */
@@ -206,9 +222,27 @@ function startsSentence(text: string, at: number): boolean {
   if (i < 0) return true;
   const c = text.charCodeAt(i);
   // . ! ? : ; newline, opening quotes/brackets, list markers
-  return c === 46 || c === 33 || c === 63 || c === 58 || c === 59 || c === 10 || c === 13 || c === 34 || c === 39 ||
-    c === 40 || c === 91 || c === 96 || c === 8220 || c === 8216 || c === 42 || c === 35 || c === 62 || c === 8594 ||
-    (c === 45 && (i === 0 || text.charCodeAt(i - 1) === 10 || text.charCodeAt(i - 1) === 32));
+  return (
+    c === 46 ||
+    c === 33 ||
+    c === 63 ||
+    c === 58 ||
+    c === 59 ||
+    c === 10 ||
+    c === 13 ||
+    c === 34 ||
+    c === 39 ||
+    c === 40 ||
+    c === 91 ||
+    c === 96 ||
+    c === 8220 ||
+    c === 8216 ||
+    c === 42 ||
+    c === 35 ||
+    c === 62 ||
+    c === 8594 ||
+    (c === 45 && (i === 0 || text.charCodeAt(i - 1) === 10 || text.charCodeAt(i - 1) === 32))
+  );
 }
 
 /** The plain word right after offset `end` (skipping spaces), lowercase, or '' (for counts: "49 tests"). */
@@ -549,7 +583,8 @@ function addQuoted(text: string, sink: PieceSink): void {
     let code = false;
     for (let k = 0; k < inner.length && !code; k++) {
       const d = inner.charCodeAt(k);
-      code = d === 92 || d === 60 || d === 62 || d === 61 || d === 59 || d === 123 || d === 125 || d === 124 || d === 36 || d === 40 || d === 91;
+      code =
+        d === 92 || d === 60 || d === 62 || d === 61 || d === 59 || d === 123 || d === 125 || d === 124 || d === 36 || d === 40 || d === 91;
     }
     if (code) continue;
     const words = wordsOf(inner);
@@ -569,7 +604,8 @@ function addSentences(text: string, sink: PieceSink): void {
   const n = text.length;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? text.charCodeAt(i) : 10;
-    const end = c === 10 || ((c === 46 || c === 33 || c === 63) && (i + 1 >= n || text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 10));
+    const end =
+      c === 10 || ((c === 46 || c === 33 || c === 63) && (i + 1 >= n || text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 10));
     if (!end) continue;
     const sentence = text.slice(start, i).trim();
     start = i + 1;

@@ -95,15 +95,7 @@ export interface Problem {
   message: string;
 }
 
-export type FormatId =
-  | 'canonical'
-  | 'claude-code'
-  | 'codex'
-  | 'openhands'
-  | 'langchain'
-  | 'letta'
-  | 'pi'
-  | 'message-array';
+export type FormatId = 'canonical' | 'claude-code' | 'codex' | 'openhands' | 'langchain' | 'letta' | 'pi' | 'message-array';
 
 export interface Transcript {
   format: FormatId;

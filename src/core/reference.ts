@@ -72,8 +72,7 @@ export function buildCheckpoint(
   const uncovered = list.filter((t) => !summary.includes(t.anchorToken)).map((t) => t.id);
   if (uncovered.length > 0) {
     throw new CompactionReversibilityError(
-      `summary within budget but omits anchors for turns ${pyList(uncovered.slice(0, 5))}; ` +
-        `pointer set must exclude them`,
+      `summary within budget but omits anchors for turns ${pyList(uncovered.slice(0, 5))}; ` + `pointer set must exclude them`,
     );
   }
   return { summary, summaryBudget, coveredIds: covered, uncoveredIds: uncovered };
@@ -100,8 +99,7 @@ export function reconstruct(
     return text;
   }
   throw new CompactionReversibilityError(
-    `turn ${pyStr(neededId)} is in neither covered nor uncovered set; ` +
-      `pointer set is inconsistent with checkpoint`,
+    `turn ${pyStr(neededId)} is in neither covered nor uncovered set; ` + `pointer set is inconsistent with checkpoint`,
   );
 }
 

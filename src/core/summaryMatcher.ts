@@ -112,7 +112,6 @@ function isBoundary(text: string, i: number): boolean {
   return c < 128 || !/[\p{L}\p{N}]/u.test(text[i]);
 }
 
-
 /** A passage must be at least this many words long to count as carried word for word. */
 export const PASSAGE_WORDS = 8;
 
@@ -157,7 +156,10 @@ function proseWords(text: string): string[] {
     let j = i;
     while (j < n && !isSpace(text.charCodeAt(j))) j++;
     if (j > i) {
-      const token = text.slice(i, j).replace(/^["'`([*]+/, '').replace(/(?<!["'`)\],.;:!?*])["'`)\],.;:!?*]+$/, ''); // the trailing run starts after a non-member: linear
+      const token = text
+        .slice(i, j)
+        .replace(/^["'`([*]+/, '')
+        .replace(/(?<!["'`)\],.;:!?*])["'`)\],.;:!?*]+$/, ''); // the trailing run starts after a non-member: linear
       if (/^[a-z]+(?:['’][a-z]+)?$/i.test(token)) out.push(...wordsOf(token));
       else if (out.length > 0 && out[out.length - 1] !== '\n') out.push('\n');
     }

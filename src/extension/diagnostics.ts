@@ -95,14 +95,24 @@ const SEVERITY: Record<Exclude<ProblemSeverity, 'off'>, vscode.DiagnosticSeverit
   hint: vscode.DiagnosticSeverity.Hint,
 };
 
-export function diagnosticsFor(entry: AnalysedTranscript, severities: KindSeverities = readSettings().problemSeverities): vscode.Diagnostic[] {
+export function diagnosticsFor(
+  entry: AnalysedTranscript,
+  severities: KindSeverities = readSettings().problemSeverities,
+): vscode.Diagnostic[] {
   const result: vscode.Diagnostic[] = [];
   for (const checkpoint of entry.analysis.checkpoints) {
     const verdict = checkpointDiagnostic(checkpoint);
     if (verdict) result.push(verdict);
     const truncation = truncationProblem(checkpoint);
     if (truncation) {
-      result.push(diagnostic(lines(truncation.line, truncation.line), truncation.message, vscode.DiagnosticSeverity.Warning, DiagnosticCode.truncatedSummary));
+      result.push(
+        diagnostic(
+          lines(truncation.line, truncation.line),
+          truncation.message,
+          vscode.DiagnosticSeverity.Warning,
+          DiagnosticCode.truncatedSummary,
+        ),
+      );
     }
     result.push(...claimedMissingDiagnostics(entry, checkpoint, severities));
   }
@@ -119,12 +129,26 @@ function checkpointDiagnostic(checkpoint: CheckpointAnalysis): vscode.Diagnostic
       : problem.kind === 'conditional'
         ? vscode.DiagnosticSeverity.Warning
         : vscode.DiagnosticSeverity.Information;
-  return diagnostic(lines(problem.line, problem.line), problem.message, severity, DiagnosticCode[problem.kind === 'fail-closed' ? 'failClosed' : problem.kind]);
+  return diagnostic(
+    lines(problem.line, problem.line),
+    problem.message,
+    severity,
+    DiagnosticCode[problem.kind === 'fail-closed' ? 'failClosed' : problem.kind],
+  );
 }
 
-function claimedMissingDiagnostics(entry: AnalysedTranscript, checkpoint: CheckpointAnalysis, severities: KindSeverities): vscode.Diagnostic[] {
+function claimedMissingDiagnostics(
+  entry: AnalysedTranscript,
+  checkpoint: CheckpointAnalysis,
+  severities: KindSeverities,
+): vscode.Diagnostic[] {
   return claimedMissingRuns(checkpoint, entry.transcript, severities).map((run) => {
-    const result = diagnostic(lines(run.startLine, run.endLine), missingRunMessage(run, checkpoint), SEVERITY[run.severity], DiagnosticCode.claimedMissing);
+    const result = diagnostic(
+      lines(run.startLine, run.endLine),
+      missingRunMessage(run, checkpoint),
+      SEVERITY[run.severity],
+      DiagnosticCode.claimedMissing,
+    );
     const related: vscode.DiagnosticRelatedInformation[] = [];
     for (const index of run.turnIndexes.slice(0, MAX_RELATED)) {
       const turn = entry.transcript.turns[index];

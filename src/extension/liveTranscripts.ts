@@ -125,7 +125,10 @@ export class LiveTranscripts extends Disposable {
     const change = this.store.updateSettings(readSettings((message) => this.log.warn(message)));
     if (!change.reread && !change.reanalyse) return;
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: change.reread ? 'Compaction Lens: reading transcripts again' : 'Compaction Lens: re-analysing' },
+      {
+        location: vscode.ProgressLocation.Window,
+        title: change.reread ? 'Compaction Lens: reading transcripts again' : 'Compaction Lens: re-analysing',
+      },
       () => this.store.applySettings(change),
     );
   }

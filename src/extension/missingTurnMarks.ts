@@ -67,7 +67,10 @@ export class MissingTurnMarks implements vscode.Disposable {
         });
       }
       editor.setDecorations(this.decoration, options);
-      next.set(key, options.map((option) => option.range.start.line));
+      next.set(
+        key,
+        options.map((option) => option.range.start.line),
+      );
     }
     this.applied.clear();
     for (const [key, value] of next) this.applied.set(key, value);

@@ -94,11 +94,23 @@ export function checkSettings(get: (key: string) => unknown, warn: SettingsWarn 
   const globs = get('transcriptGlobs');
   const analyzeOnOpen = get('analyzeOnOpen');
   const inlineMarks = get('inlineMarks');
-  const megabytes = checkNumber('maxDecompressedMegabytes', get('maxDecompressedMegabytes'), RANGES.maxDecompressedMegabytes, DEFAULT_MAX_DECOMPRESSED_MEGABYTES, warn);
+  const megabytes = checkNumber(
+    'maxDecompressedMegabytes',
+    get('maxDecompressedMegabytes'),
+    RANGES.maxDecompressedMegabytes,
+    DEFAULT_MAX_DECOMPRESSED_MEGABYTES,
+    warn,
+  );
   return {
     ratioFloor: checkNumber('ratioFloor', get('ratioFloor'), RANGES.ratioFloor, DEFAULT_RATIO_FLOOR, warn),
     encoding: check('encoding', encoding, typeof encoding === 'string' && isEncodingName(encoding), DEFAULT_ENCODING, warn),
-    coverageThreshold: checkNumber('coverageThreshold', get('coverageThreshold'), RANGES.coverageThreshold, DEFAULT_COVERAGE_THRESHOLD, warn),
+    coverageThreshold: checkNumber(
+      'coverageThreshold',
+      get('coverageThreshold'),
+      RANGES.coverageThreshold,
+      DEFAULT_COVERAGE_THRESHOLD,
+      warn,
+    ),
     transcriptGlobs: check(
       'transcriptGlobs',
       globs,
@@ -109,10 +121,26 @@ export function checkSettings(get: (key: string) => unknown, warn: SettingsWarn 
     defaultSummaryBudget: checkBudgets(get('defaultSummaryBudget'), warn),
     analyzeOnOpen: check('analyzeOnOpen', analyzeOnOpen, typeof analyzeOnOpen === 'boolean', true, warn),
     maxInflatedBytes: megabytes * 1024 * 1024,
-    maxInflateRatio: checkNumber('maxDecompressionRatio', get('maxDecompressionRatio'), RANGES.maxDecompressionRatio, DEFAULT_MAX_DECOMPRESSION_RATIO, warn),
+    maxInflateRatio: checkNumber(
+      'maxDecompressionRatio',
+      get('maxDecompressionRatio'),
+      RANGES.maxDecompressionRatio,
+      DEFAULT_MAX_DECOMPRESSION_RATIO,
+      warn,
+    ),
     problemSeverities: {
-      'tool-output': checkSeverity('problems.toolOutputSeverity', get('problems.toolOutputSeverity'), DEFAULT_KIND_SEVERITIES['tool-output'], warn),
-      conversation: checkSeverity('problems.conversationSeverity', get('problems.conversationSeverity'), DEFAULT_KIND_SEVERITIES.conversation, warn),
+      'tool-output': checkSeverity(
+        'problems.toolOutputSeverity',
+        get('problems.toolOutputSeverity'),
+        DEFAULT_KIND_SEVERITIES['tool-output'],
+        warn,
+      ),
+      conversation: checkSeverity(
+        'problems.conversationSeverity',
+        get('problems.conversationSeverity'),
+        DEFAULT_KIND_SEVERITIES.conversation,
+        warn,
+      ),
     },
     inlineMarks: check('inlineMarks', inlineMarks, typeof inlineMarks === 'boolean', false, warn),
   };

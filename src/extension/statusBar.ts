@@ -30,10 +30,7 @@ export class TranscriptStatusBar implements vscode.Disposable {
   private shown: AnalysedTranscript | undefined;
   private visible = false;
 
-  constructor(
-    active: ActiveTranscript,
-    store?: TranscriptStore,
-  ) {
+  constructor(active: ActiveTranscript, store?: TranscriptStore) {
     this.item.name = 'Compaction Lens';
     this.subscriptions.push(active.onDidChange((entry) => this.follow(entry)));
     if (store) {
@@ -61,7 +58,10 @@ export class TranscriptStatusBar implements vscode.Disposable {
     const tooltip = this.item.tooltip;
     if (typeof tooltip === 'string') return tooltip;
     // appendText escaped it as Markdown: undo that.
-    return (tooltip?.value ?? '').replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1').replace(/\n{2,}/g, '\n');
+    return (tooltip?.value ?? '')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/\\(.)/g, '$1')
+      .replace(/\n{2,}/g, '\n');
   }
 
   dispose(): void {

@@ -11,14 +11,7 @@ import type { LiveTranscripts } from './liveTranscripts';
 import type { Log } from './log';
 import { openTranscript } from './openTranscript';
 import { validateViewState, validateWebviewMessage, viewStateShape, type MessageBounds } from '../view/messageValidation';
-import {
-  checkpointHeaders,
-  fileInfo,
-  safePointerSet,
-  summaryDetails,
-  timelineRows,
-  turnDetails,
-} from '../view/timelineData';
+import { checkpointHeaders, fileInfo, safePointerSet, summaryDetails, timelineRows, turnDetails } from '../view/timelineData';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { renderWebviewHtml } from '../view/webviewHtml';
 
@@ -297,8 +290,7 @@ export class TimelinePanels extends Disposable implements vscode.WebviewPanelSer
     const timeline = new TimelinePanel(panel, uri, this.services, restore);
     const key = uri.toString();
     this.panels.set(key, timeline);
-    const updateContext = () =>
-      void vscode.commands.executeCommand('setContext', TIMELINE_ACTIVE_KEY, this.active() !== undefined);
+    const updateContext = () => void vscode.commands.executeCommand('setContext', TIMELINE_ACTIVE_KEY, this.active() !== undefined);
     const viewStateSubscription = panel.onDidChangeViewState(updateContext);
     timeline.onDidDispose(() => {
       viewStateSubscription.dispose();

@@ -174,7 +174,8 @@ export class TranscriptStore extends Disposable {
     const previous = this.settings;
     this.settings = settings;
     const budgets = JSON.stringify(previous.defaultSummaryBudget) !== JSON.stringify(settings.defaultSummaryBudget);
-    const reread = budgets || previous.maxInflatedBytes !== settings.maxInflatedBytes || previous.maxInflateRatio !== settings.maxInflateRatio;
+    const reread =
+      budgets || previous.maxInflatedBytes !== settings.maxInflatedBytes || previous.maxInflateRatio !== settings.maxInflateRatio;
     const newTokens = previous.encoding !== settings.encoding;
     // Every cache at once: a refresh meanwhile must not analyse with counts of the old encoding.
     if (newTokens) for (const entry of this.entries.values()) entry.tokenCache = new Map();

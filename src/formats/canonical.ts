@@ -5,17 +5,7 @@
 // (problemCap.ts); a turn that could not be read leaves its id and place behind, so a `covered` range that
 // starts or ends at it still claims the turns around it.
 
-import type {
-  Checkpoint,
-  Problem,
-  RawLine,
-  ReaderContext,
-  Role,
-  Transcript,
-  TranscriptReader,
-  Turn,
-  TurnId,
-} from '../core/model';
+import type { Checkpoint, Problem, RawLine, ReaderContext, Role, Transcript, TranscriptReader, Turn, TurnId } from '../core/model';
 import { ProblemList, capProblems } from './problemCap';
 import { withUnreadableTextProblems } from './unreadableText';
 
@@ -121,7 +111,11 @@ export class CanonicalReader implements TranscriptReader {
       record = JSON.parse(text);
     } catch (error) {
       if (!line.terminated) {
-        this.problem(line.line, 'warning', `line ${line.line} is incomplete (the file does not end with a newline and the line is not valid JSON): the agent may still be writing it. It was skipped; it will be read once it is complete.`);
+        this.problem(
+          line.line,
+          'warning',
+          `line ${line.line} is incomplete (the file does not end with a newline and the line is not valid JSON): the agent may still be writing it. It was skipped; it will be read once it is complete.`,
+        );
       } else {
         const detail = error instanceof Error ? error.message : String(error);
         this.problem(line.line, 'error', () => `line ${line.line} is not valid JSON (${detail}). Fix or remove the line; it was skipped.`);
@@ -130,13 +124,21 @@ export class CanonicalReader implements TranscriptReader {
       return;
     }
     if (!isObject(record)) {
-      this.problem(line.line, 'error', `line ${line.line} is not a JSON object. Each line must be a {"type":"turn",…} or {"type":"checkpoint",…} record; it was skipped.`);
+      this.problem(
+        line.line,
+        'error',
+        `line ${line.line} is not a JSON object. Each line must be a {"type":"turn",…} or {"type":"checkpoint",…} record; it was skipped.`,
+      );
       return;
     }
     if (record.type === 'turn') this.readTurn(record, line);
     else if (record.type === 'checkpoint') this.readCheckpoint(record, line);
     else {
-      this.problem(line.line, 'error', `line ${line.line} has type ${JSON.stringify(record.type) ?? 'undefined'}; expected "turn" or "checkpoint". It was skipped.`);
+      this.problem(
+        line.line,
+        'error',
+        `line ${line.line} has type ${JSON.stringify(record.type) ?? 'undefined'}; expected "turn" or "checkpoint". It was skipped.`,
+      );
     }
   }
 
@@ -176,12 +178,20 @@ export class CanonicalReader implements TranscriptReader {
     const previous = this.indexById.get(idKey(id));
     if (previous !== undefined) {
       const first = this.turns[previous].span.startLine;
-      this.problem(n, 'error', `turn id ${quoteId(id)} on line ${n} was already used on line ${first}. Give each turn a unique id; this record was skipped.`);
+      this.problem(
+        n,
+        'error',
+        `turn id ${quoteId(id)} on line ${n} was already used on line ${first}. Give each turn a unique id; this record was skipped.`,
+      );
       return;
     }
     const role = typeof record.role === 'string' && (ROLES as readonly string[]).includes(record.role) ? (record.role as Role) : undefined;
     if (role === undefined) {
-      this.problem(n, 'error', `turn ${quoteId(id)} on line ${n} has role ${JSON.stringify(record.role) ?? 'undefined'}; expected one of ${ROLES.join(', ')}. The turn was skipped.`);
+      this.problem(
+        n,
+        'error',
+        `turn ${quoteId(id)} on line ${n} has role ${JSON.stringify(record.role) ?? 'undefined'}; expected one of ${ROLES.join(', ')}. The turn was skipped.`,
+      );
       this.rememberLostTurn(id, n);
       return;
     }
@@ -193,11 +203,21 @@ export class CanonicalReader implements TranscriptReader {
     const turn: Turn = { id, role, text: record.content, span: this.span(line) };
     if (record.tokens !== undefined) {
       if (typeof record.tokens === 'number' && Number.isInteger(record.tokens) && record.tokens >= 0) turn.tokens = record.tokens;
-      else this.problem(n, 'warning', `turn ${quoteId(id)} on line ${n} has "tokens" ${JSON.stringify(record.tokens)}, not a whole number ≥ 0; its tokens will be counted instead.`);
+      else
+        this.problem(
+          n,
+          'warning',
+          `turn ${quoteId(id)} on line ${n} has "tokens" ${JSON.stringify(record.tokens)}, not a whole number ≥ 0; its tokens will be counted instead.`,
+        );
     }
     if (record.anchor !== undefined) {
       if (typeof record.anchor === 'string' && record.anchor !== '') turn.anchor = record.anchor;
-      else this.problem(n, 'warning', `turn ${quoteId(id)} on line ${n} has an empty or non-string "anchor"; anchors will be derived from its text instead.`);
+      else
+        this.problem(
+          n,
+          'warning',
+          `turn ${quoteId(id)} on line ${n} has an empty or non-string "anchor"; anchors will be derived from its text instead.`,
+        );
     }
     this.readAnswers(record, turn, n);
     if (this.idsAscend) {
@@ -221,7 +241,11 @@ export class CanonicalReader implements TranscriptReader {
     }
     const index = this.indexById.get(idKey(target));
     if (index === undefined) {
-      this.problem(n, 'warning', `${label} answers turn ${quoteId(target)}, which is not a turn before it in this file; it is read as answering nothing.`);
+      this.problem(
+        n,
+        'warning',
+        `${label} answers turn ${quoteId(target)}, which is not a turn before it in this file; it is read as answering nothing.`,
+      );
       return;
     }
     const call = this.turns[index];
@@ -230,13 +254,18 @@ export class CanonicalReader implements TranscriptReader {
 
   private readCheckpoint(record: JsonObject, line: RawLine): void {
     const n = line.line;
-    const summaryId = typeof record.summary_id === 'string' && record.summary_id !== '' ? record.summary_id : `S${this.checkpoints.length + 1}@${n}`;
+    const summaryId =
+      typeof record.summary_id === 'string' && record.summary_id !== '' ? record.summary_id : `S${this.checkpoints.length + 1}@${n}`;
     if (typeof record.summary_id !== 'string' || record.summary_id === '') {
       this.problem(n, 'warning', `checkpoint on line ${n} has no "summary_id"; it is shown as ${summaryId}.`);
     }
     const label = `checkpoint ${summaryId} on line ${n}`;
     if (this.turns.length === 0) {
-      this.problem(n, 'error', `${label} comes before any turn, so it can cover nothing. Move it after the turns it summarises; it was skipped.`);
+      this.problem(
+        n,
+        'error',
+        `${label} comes before any turn, so it can cover nothing. Move it after the turns it summarises; it was skipped.`,
+      );
       return;
     }
     if (typeof record.summary !== 'string') {
@@ -262,10 +291,16 @@ export class CanonicalReader implements TranscriptReader {
         checkpoint.summaryBudget = this.context.defaultBudget;
         checkpoint.budgetAssumed = true;
       }
-      const fallback = checkpoint.budgetAssumed ? `the default ${this.context.defaultBudget} is assumed` : 'the ceiling cannot be checked, so the checkpoint is judged fail-closed';
+      const fallback = checkpoint.budgetAssumed
+        ? `the default ${this.context.defaultBudget} is assumed`
+        : 'the ceiling cannot be checked, so the checkpoint is judged fail-closed';
       this.problem(n, 'warning', `${label} has no "summary_budget": ${fallback}. Record the budget the summariser was given.`);
     } else {
-      this.problem(n, 'error', `${label} has "summary_budget" ${JSON.stringify(budget)}; it must be a positive number of tokens. The budget is treated as unknown (fail closed).`);
+      this.problem(
+        n,
+        'error',
+        `${label} has "summary_budget" ${JSON.stringify(budget)}; it must be a positive number of tokens. The budget is treated as unknown (fail closed).`,
+      );
     }
     if (record.reported_ids !== undefined) {
       if (Array.isArray(record.reported_ids)) {
@@ -275,11 +310,19 @@ export class CanonicalReader implements TranscriptReader {
           this.problem(n, 'warning', `${label} has "reported_ids" entries that are not turn ids; they were ignored.`);
         }
         if (unknown.length > 0) {
-          this.problem(n, 'warning', `${label} reports consuming ids that are not turns before it: ${listIds(unknown)}. They were ignored.`);
+          this.problem(
+            n,
+            'warning',
+            `${label} reports consuming ids that are not turns before it: ${listIds(unknown)}. They were ignored.`,
+          );
         }
         checkpoint.reportedIds = good.filter((id) => this.isBefore(id)).map((id) => this.turns[this.indexById.get(idKey(id))!].id);
       } else {
-        this.problem(n, 'error', `${label} has "reported_ids" that is not an array of turn ids; it was ignored (no coverage report, Path B).`);
+        this.problem(
+          n,
+          'error',
+          `${label} has "reported_ids" that is not an array of turn ids; it was ignored (no coverage report, Path B).`,
+        );
       }
     }
     this.checkpoints.push(checkpoint);
@@ -295,9 +338,14 @@ export class CanonicalReader implements TranscriptReader {
       const notIds = covered.filter((id) => !isTurnId(id));
       const ids = covered.filter(isTurnId);
       const unknown = ids.filter((id) => !this.isBefore(id));
-      if (notIds.length > 0) this.problem(n, 'error', `${label} has "covered" entries that are not turn ids: ${listIds(notIds)}. They were ignored.`);
+      if (notIds.length > 0)
+        this.problem(n, 'error', `${label} has "covered" entries that are not turn ids: ${listIds(notIds)}. They were ignored.`);
       if (unknown.length > 0) {
-        this.problem(n, 'error', `${label} claims ids that are not turns before it: ${listIds(unknown)}. A pointer to a turn that does not exist cannot be checked; those pointers were ignored.`);
+        this.problem(
+          n,
+          'error',
+          `${label} claims ids that are not turns before it: ${listIds(unknown)}. A pointer to a turn that does not exist cannot be checked; those pointers were ignored.`,
+        );
       }
       const seen = new Set<string>();
       const claimed: TurnId[] = [];
@@ -312,21 +360,33 @@ export class CanonicalReader implements TranscriptReader {
     if (isObject(covered) && 'from' in covered && 'to' in covered) {
       const { from, to } = covered;
       if (!isTurnId(from) || !isTurnId(to)) {
-        this.problem(n, 'error', `${label} has "covered" ${JSON.stringify(covered)}: "from" and "to" must be turn ids. The checkpoint was skipped.`);
+        this.problem(
+          n,
+          'error',
+          `${label} has "covered" ${JSON.stringify(covered)}: "from" and "to" must be turn ids. The checkpoint was skipped.`,
+        );
         return undefined;
       }
       const start = this.locate(from, 'from');
       const end = this.locate(to, 'to');
       if (start?.how === 'found' && end?.how === 'found') {
         if (start.at > end.at) {
-          this.problem(n, 'error', `${label} has "covered" from ${quoteId(from)} to ${quoteId(to)}, but turn ${quoteId(from)} comes after turn ${quoteId(to)} in the log. Write the range in log order; the checkpoint was skipped.`);
+          this.problem(
+            n,
+            'error',
+            `${label} has "covered" from ${quoteId(from)} to ${quoteId(to)}, but turn ${quoteId(from)} comes after turn ${quoteId(to)} in the log. Write the range in log order; the checkpoint was skipped.`,
+          );
           return undefined;
         }
         return { claimed: this.idsBetween(start.at, end.at) };
       }
       return this.resolveBrokenRange(from, to, start, end, label, n);
     }
-    this.problem(n, 'error', `${label} has no usable "covered": give {"from": id, "to": id} or an array of ids. The checkpoint was skipped.`);
+    this.problem(
+      n,
+      'error',
+      `${label} has no usable "covered": give {"from": id, "to": id} or an array of ids. The checkpoint was skipped.`,
+    );
     return undefined;
   }
 
@@ -358,7 +418,14 @@ export class CanonicalReader implements TranscriptReader {
    * claims the turns it can place, and says which end was not found and why. When an end cannot be placed at
    * all, the range runs to that side's last turn and coverage is unverifiable (judged fail-closed).
    */
-  private resolveBrokenRange(from: TurnId, to: TurnId, start: Endpoint | undefined, end: Endpoint | undefined, label: string, n: number): Claim {
+  private resolveBrokenRange(
+    from: TurnId,
+    to: TurnId,
+    start: Endpoint | undefined,
+    end: Endpoint | undefined,
+    label: string,
+    n: number,
+  ): Claim {
     const why = (id: TurnId, where: Endpoint | undefined): string | undefined => {
       if (where === undefined || where.how === 'found') return undefined;
       if (where.how === 'lost-line') return `turn ${quoteId(id)} is on line ${where.line}, which could not be read`;
@@ -369,19 +436,36 @@ export class CanonicalReader implements TranscriptReader {
     const first = start?.at ?? 0;
     const last = end?.at ?? this.turns.length - 1;
     const claimed = first <= last ? this.idsBetween(first, last) : [];
-    const range = claimed.length === 0 ? 'no turn' : `${claimed.length} turn${claimed.length === 1 ? '' : 's'}, ${quoteId(claimed[0])}–${quoteId(claimed[claimed.length - 1])}`;
+    const range =
+      claimed.length === 0
+        ? 'no turn'
+        : `${claimed.length} turn${claimed.length === 1 ? '' : 's'}, ${quoteId(claimed[0])}–${quoteId(claimed[claimed.length - 1])}`;
     if (unplaced.length > 0) {
       const unverifiable = `its "covered" range from ${quoteId(from)} to ${quoteId(to)} names ${unplaced.length === 1 ? 'a turn' : 'turns'} not in this file (${listIds(unplaced)}), so which turns it claims is not known`;
-      this.problem(n, 'error', `${label} claims a range from ${quoteId(from)} to ${quoteId(to)}, but ${listIds(unplaced)} ${unplaced.length === 1 ? 'is not a turn' : 'are not turns'} before it${reasons.length > 0 ? ` (and ${reasons.join('; ')})` : ''}. Which turns it claims is not known, so its coverage cannot be checked (fail closed); it is shown over the turns the range may span (${range}). Fix "covered".`);
+      this.problem(
+        n,
+        'error',
+        `${label} claims a range from ${quoteId(from)} to ${quoteId(to)}, but ${listIds(unplaced)} ${unplaced.length === 1 ? 'is not a turn' : 'are not turns'} before it${reasons.length > 0 ? ` (and ${reasons.join('; ')})` : ''}. Which turns it claims is not known, so its coverage cannot be checked (fail closed); it is shown over the turns the range may span (${range}). Fix "covered".`,
+      );
       return { claimed, unverifiable };
     }
     if (claimed.length === 0) {
       const unverifiable = `the turns its "covered" range names (${quoteId(from)}–${quoteId(to)}) could not be read from this file: ${reasons.join('; ')}`;
-      this.problem(n, 'error', `${label} claims a range from ${quoteId(from)} to ${quoteId(to)}, but ${reasons.join('; ')}, and no readable turn lies between them: its coverage cannot be checked (fail closed). Fix the line${reasons.length === 1 ? '' : 's'} to have ${reasons.length === 1 ? 'it' : 'them'} read.`);
+      this.problem(
+        n,
+        'error',
+        `${label} claims a range from ${quoteId(from)} to ${quoteId(to)}, but ${reasons.join('; ')}, and no readable turn lies between them: its coverage cannot be checked (fail closed). Fix the line${reasons.length === 1 ? '' : 's'} to have ${reasons.length === 1 ? 'it' : 'them'} read.`,
+      );
       return { claimed, unverifiable };
     }
-    const fix = [start, end].some((where) => where?.how === 'lost-line') ? 'Fix the unreadable line to have that turn read and checked.' : 'Fix "covered", or the file if turns are missing from it.';
-    this.problem(n, 'error', `${label} claims a range from ${quoteId(from)} to ${quoteId(to)}, but ${reasons.join('; ')}. The checkpoint claims the readable turns of the range (${range}); ${reasons.length === 1 ? 'that end' : 'those ends'} cannot be checked. ${fix}`);
+    const fix = [start, end].some((where) => where?.how === 'lost-line')
+      ? 'Fix the unreadable line to have that turn read and checked.'
+      : 'Fix "covered", or the file if turns are missing from it.';
+    this.problem(
+      n,
+      'error',
+      `${label} claims a range from ${quoteId(from)} to ${quoteId(to)}, but ${reasons.join('; ')}. The checkpoint claims the readable turns of the range (${range}); ${reasons.length === 1 ? 'that end' : 'those ends'} cannot be checked. ${fix}`,
+    );
     return { claimed };
   }
 }

@@ -30,16 +30,7 @@
 // raw output closed `</summary>`.
 
 import { fileNameOf, groupDigits } from '../core/displayText';
-import type {
-  Checkpoint,
-  Problem,
-  RawLine,
-  SourceSpan,
-  Transcript,
-  Turn,
-  TurnId,
-  TruncationHints,
-} from '../core/model';
+import type { Checkpoint, Problem, RawLine, SourceSpan, Transcript, Turn, TurnId, TruncationHints } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { joinSpans, lineSpan } from './sourceSpan';
@@ -149,7 +140,12 @@ export class ClaudeCodeReader extends RebuildingReader {
     const entries: Entry[] = [];
     for (const { line, value } of this.lines.records) {
       if (isObject(value)) entries.push({ line, rec: value });
-      else problems.push({ line: line.line, severity: 'error', message: `line ${line.line} is not a JSON object, so it is not a Claude Code record; it was skipped.` });
+      else
+        problems.push({
+          line: line.line,
+          severity: 'error',
+          message: `line ${line.line} is not a JSON object, so it is not a Claude Code record; it was skipped.`,
+        });
     }
 
     // The first record of each uuid (later copies never replace it). A checkpoint sees only the uuids whose first
@@ -184,11 +180,15 @@ export class ClaudeCodeReader extends RebuildingReader {
         continue;
       }
       if (type !== 'user' && type !== 'assistant') {
-        const name = typeof type === 'string' ? type : JSON.stringify(type) ?? 'undefined';
+        const name = typeof type === 'string' ? type : (JSON.stringify(type) ?? 'undefined');
         if (typeof type === 'string' && NOISE_TYPES.has(type)) continue;
         if (!unknownTypes.has(name)) {
           unknownTypes.add(name);
-          problems.push({ line: line.line, severity: 'info', message: `line ${line.line} has record type ${name}, which Compaction Lens does not read; records of this type were skipped.` });
+          problems.push({
+            line: line.line,
+            severity: 'info',
+            message: `line ${line.line} has record type ${name}, which Compaction Lens does not read; records of this type were skipped.`,
+          });
         }
         continue;
       }
@@ -205,7 +205,11 @@ export class ClaudeCodeReader extends RebuildingReader {
       if (rec.isMeta === true || rec.isVisibleInTranscriptOnly === true) continue;
       const message = rec.message;
       if (!isObject(message)) {
-        problems.push({ line: line.line, severity: 'warning', message: `line ${line.line} is a ${type} record without a "message" object; it was skipped.` });
+        problems.push({
+          line: line.line,
+          severity: 'warning',
+          message: `line ${line.line} is a ${type} record without a "message" object; it was skipped.`,
+        });
         continue;
       }
       const uuid = str(rec.uuid);
@@ -258,7 +262,13 @@ export class ClaudeCodeReader extends RebuildingReader {
         const useIds = results.map((b) => (b as JsonObject).tool_use_id).filter((x): x is string => typeof x === 'string');
         for (const useId of useIds) resultTurnsByToolUse.set(useId, [...(resultTurnsByToolUse.get(useId) ?? []), index]);
         const names = [...new Set(useIds.map((u) => toolNameById.get(u)).filter((n): n is string => n !== undefined))];
-        const turn: Turn = { id, role: 'tool', text: textOf(content).trim(), span: lineSpan(line), label: names.length > 0 ? `${names.join(', ')} result` : 'tool result' };
+        const turn: Turn = {
+          id,
+          role: 'tool',
+          text: textOf(content).trim(),
+          span: lineSpan(line),
+          label: names.length > 0 ? `${names.join(', ')} result` : 'tool result',
+        };
         const answers = calls.answersFor(useIds);
         if (answers !== undefined) turn.answers = answers;
         if (results.some((b) => (b as JsonObject).is_error === true)) turn.error = true;
@@ -316,7 +326,12 @@ export class ClaudeCodeReader extends RebuildingReader {
   private attachSummary(entry: Entry, boundaries: Boundary[], turnsBefore: number, problems: Problem[]): void {
     const parent = str(entry.rec.parentUuid);
     const uuid = str(entry.rec.uuid);
-    let target = boundaries.find((b) => b.summary === undefined && b.entry !== undefined && (str(b.entry.rec.uuid) === parent || (uuid !== undefined && anchorsOf(b.entry.rec).includes(uuid))));
+    let target = boundaries.find(
+      (b) =>
+        b.summary === undefined &&
+        b.entry !== undefined &&
+        (str(b.entry.rec.uuid) === parent || (uuid !== undefined && anchorsOf(b.entry.rec).includes(uuid))),
+    );
     if (target === undefined) {
       const last = boundaries[boundaries.length - 1];
       if (last !== undefined && last.summary === undefined) target = last;
@@ -348,7 +363,8 @@ export class ClaudeCodeReader extends RebuildingReader {
     },
     problems: Problem[],
   ): Checkpoint {
-    const visible = (u: string | undefined): u is string => u !== undefined && (claim.byUuid.get(u)?.line.line ?? Infinity) <= claim.horizon;
+    const visible = (u: string | undefined): u is string =>
+      u !== undefined && (claim.byUuid.get(u)?.line.line ?? Infinity) <= claim.horizon;
     const head = (boundary.entry ?? boundary.summary)!;
     const n = head.line.line;
     const rec = boundary.entry?.rec ?? {};
@@ -381,9 +397,15 @@ export class ClaudeCodeReader extends RebuildingReader {
     const durationMs = count(metadata.durationMs);
     if (durationMs !== undefined) notes.push(`the compaction took ${(durationMs / 1000).toFixed(1)} s (durationMs)`);
     const dropped = count(metadata.cumulativeDroppedTokens);
-    if (dropped !== undefined) notes.push(`cumulativeDroppedTokens ${groupDigits(dropped)} (tokens dropped by this session's compactions so far, recorded by Claude Code)`);
-    const tools = Array.isArray(metadata.preCompactDiscoveredTools) ? metadata.preCompactDiscoveredTools.filter((x) => typeof x === 'string') : [];
-    if (tools.length > 0) notes.push(`${tools.length} tool${tools.length === 1 ? '' : 's'} discovered before the compaction (preCompactDiscoveredTools)`);
+    if (dropped !== undefined)
+      notes.push(
+        `cumulativeDroppedTokens ${groupDigits(dropped)} (tokens dropped by this session's compactions so far, recorded by Claude Code)`,
+      );
+    const tools = Array.isArray(metadata.preCompactDiscoveredTools)
+      ? metadata.preCompactDiscoveredTools.filter((x) => typeof x === 'string')
+      : [];
+    if (tools.length > 0)
+      notes.push(`${tools.length} tool${tools.length === 1 ? '' : 's'} discovered before the compaction (preCompactDiscoveredTools)`);
 
     // Where the walk starts: the boundary's logicalParentUuid, or (for a summary alone) its parentUuid.
     const pointer = boundary.entry ? str(rec.logicalParentUuid) : str(boundary.summary?.rec.parentUuid);
@@ -413,15 +435,25 @@ export class ClaudeCodeReader extends RebuildingReader {
           severity: 'warning',
           message: `line ${n}: compaction ${summaryId} cannot be traced exactly: ${why}. Its claimed turns (${claimed.size}) were inferred by walking back from the last message before it (line ${leaf.line.line}); if the session was rewound or edited there, the claim may be wrong.`,
         });
-        notes.push(`${pointerName} ${pointer !== undefined ? short(pointer) : '(none)'} is not in this file: claimed turns inferred from the last message before the boundary (line ${leaf.line.line})`);
+        notes.push(
+          `${pointerName} ${pointer !== undefined ? short(pointer) : '(none)'} is not in this file: claimed turns inferred from the last message before the boundary (line ${leaf.line.line})`,
+        );
       } else {
-        problems.push({ line: n, severity: 'warning', message: `line ${n}: compaction ${summaryId} cannot be traced: ${why}, and no message precedes it in this file. Its summary is shown with nothing claimed.` });
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: compaction ${summaryId} cannot be traced: ${why}, and no message precedes it in this file. Its summary is shown with nothing claimed.`,
+        });
         notes.push(`${pointerName} is not in this file and no message precedes the boundary: nothing is claimed`);
       }
     }
 
     if (visible(pointer) && claimed.size === 0) {
-      problems.push({ line: n, severity: 'info', message: `line ${n}: compaction ${summaryId}: the parentUuid chain from its ${pointerName} ${short(pointer)} reaches no turn of this session (only bookkeeping or sub-agent records), so it claims nothing.` });
+      problems.push({
+        line: n,
+        severity: 'info',
+        message: `line ${n}: compaction ${summaryId}: the parentUuid chain from its ${pointerName} ${short(pointer)} reaches no turn of this session (only bookkeeping or sub-agent records), so it claims nothing.`,
+      });
       notes.push(`the chain from ${pointerName} ${short(pointer)} holds no turn of this session: nothing is claimed`);
     }
 
@@ -442,7 +474,11 @@ export class ClaudeCodeReader extends RebuildingReader {
       }
     }
     const kept = metadata.preservedMessages;
-    const keptList = Array.isArray(kept) ? kept : isObject(kept) ? [...(Array.isArray(kept.uuids) ? kept.uuids : []), ...(Array.isArray(kept.allUuids) ? kept.allUuids : [])] : undefined;
+    const keptList = Array.isArray(kept)
+      ? kept
+      : isObject(kept)
+        ? [...(Array.isArray(kept.uuids) ? kept.uuids : []), ...(Array.isArray(kept.allUuids) ? kept.allUuids : [])]
+        : undefined;
     if (keptList !== undefined) {
       let absent = 0;
       const seenKept = new Set<string>();
@@ -460,7 +496,10 @@ export class ClaudeCodeReader extends RebuildingReader {
     }
     let removed = 0;
     for (const t of preserved) if (claimed.delete(t)) removed++;
-    if (removed > 0) notes.push(`${removed} turn${removed === 1 ? '' : 's'} kept verbatim after the summary (preserved) ${removed === 1 ? 'is' : 'are'} not claimed`);
+    if (removed > 0)
+      notes.push(
+        `${removed} turn${removed === 1 ? '' : 's'} kept verbatim after the summary (preserved) ${removed === 1 ? 'is' : 'are'} not claimed`,
+      );
 
     const claimedIds: TurnId[] = [...claimed].sort((a, b) => a - b).map((i) => turns[i].id);
     const checkpoint: Checkpoint = { summaryId, summary, claimedIds, span, turnsBefore: boundary.turnsBefore, notes };
@@ -469,11 +508,15 @@ export class ClaudeCodeReader extends RebuildingReader {
     // to it), plus the preserved messages when some were kept.
     if (postTokens !== undefined && !hasPreserved) {
       checkpoint.recordedSummaryTokens = postTokens;
-      notes.push(`postTokens ${groupDigits(postTokens)} (the conversation right after the compaction, recorded by Claude Code): taken as the summary's size`);
+      notes.push(
+        `postTokens ${groupDigits(postTokens)} (the conversation right after the compaction, recorded by Claude Code): taken as the summary's size`,
+      );
     } else if (metadata.postTokens === 0) {
       notes.push('postTokens 0 recorded: not a usable size, the summary is counted');
     } else if (postTokens !== undefined) {
-      notes.push(`postTokens ${groupDigits(postTokens)} (the conversation right after the compaction, recorded by Claude Code): includes the preserved messages, so the summary's size is counted instead`);
+      notes.push(
+        `postTokens ${groupDigits(postTokens)} (the conversation right after the compaction, recorded by Claude Code): includes the preserved messages, so the summary's size is counted instead`,
+      );
     }
     if (unverifiable !== undefined) checkpoint.unverifiable = unverifiable;
     if (this.context.defaultBudget !== undefined) {
@@ -487,7 +530,13 @@ export class ClaudeCodeReader extends RebuildingReader {
   /** Turn indexes (before `limit`) on the parentUuid chain from `start` back to the previous boundary. */
   private walk(
     start: string,
-    claim: { byUuid: Map<string, Entry>; turnOfUuid: Map<string, number>; assistantTurns: Map<number, AssistantTurn>; resultTurnsByToolUse: Map<string, number[]>; horizon: number },
+    claim: {
+      byUuid: Map<string, Entry>;
+      turnOfUuid: Map<string, number>;
+      assistantTurns: Map<number, AssistantTurn>;
+      resultTurnsByToolUse: Map<string, number[]>;
+      horizon: number;
+    },
     limit: number,
   ): Set<number> {
     const claimed = new Set<number>();
@@ -512,7 +561,11 @@ export class ClaudeCodeReader extends RebuildingReader {
     return claimed;
   }
 
-  private lastMessageBefore(lineNumber: number, claim: { entries: Entry[]; turnOfUuid: Map<string, number> }, limit: number): Entry | undefined {
+  private lastMessageBefore(
+    lineNumber: number,
+    claim: { entries: Entry[]; turnOfUuid: Map<string, number> },
+    limit: number,
+  ): Entry | undefined {
     let found: Entry | undefined;
     for (const entry of claim.entries) {
       if (entry.line.line >= lineNumber) break;

@@ -121,15 +121,18 @@ function itemText(item: JsonObject): string {
 
 function itemLabel(item: JsonObject): string {
   if (item.type === 'message') return `${String(item.role ?? 'message')} message`;
-  if (item.type === 'agent_message') return typeof item.author === 'string' && item.author !== '' ? `agent message from ${item.author}` : 'agent message';
-  if (typeof item.name === 'string') return item.type === 'function_call' || item.type === 'custom_tool_call' ? item.name : `${item.name} output`;
+  if (item.type === 'agent_message')
+    return typeof item.author === 'string' && item.author !== '' ? `agent message from ${item.author}` : 'agent message';
+  if (typeof item.name === 'string')
+    return item.type === 'function_call' || item.type === 'custom_tool_call' ? item.name : `${item.name} output`;
   return String(item.type).replace(/_/g, ' ');
 }
 
 /** What makes two items "the same" when matching replacement_history against the log. */
 function itemKey(item: JsonObject): string {
   if (item.type === 'message') return `message\u0000${String(item.role)}\u0000${textOf(item.content)}`;
-  if (item.type === 'agent_message') return `agent_message\u0000${String(item.author)}\u0000${String(item.recipient)}\u0000${textOf(item.content)}`;
+  if (item.type === 'agent_message')
+    return `agent_message\u0000${String(item.author)}\u0000${String(item.recipient)}\u0000${textOf(item.content)}`;
   const { type, ...rest } = item;
   return `${String(type)}\u0000${JSON.stringify(rest)}`;
 }
@@ -165,7 +168,11 @@ export class CodexReader extends RebuildingReader {
     for (const { line, value } of this.lines.records) {
       const n = line.line;
       if (!isObject(value)) {
-        problems.push({ line: n, severity: 'error', message: `line ${n} is not a JSON object, so it is not a Codex rollout record; it was skipped.` });
+        problems.push({
+          line: n,
+          severity: 'error',
+          message: `line ${n} is not a JSON object, so it is not a Codex rollout record; it was skipped.`,
+        });
         continue;
       }
       const type = typeof value.type === 'string' ? value.type : undefined;
@@ -173,7 +180,11 @@ export class CodexReader extends RebuildingReader {
       if (type !== undefined && WRAPPER_TYPES.has(type)) {
         const payload = value.payload;
         if (!isObject(payload)) {
-          problems.push({ line: n, severity: 'warning', message: `line ${n} is a ${type} record without a "payload" object; it was skipped.` });
+          problems.push({
+            line: n,
+            severity: 'warning',
+            message: `line ${n} is a ${type} record without a "payload" object; it was skipped.`,
+          });
           continue;
         }
         if (type === 'response_item') item = payload;
@@ -193,7 +204,15 @@ export class CodexReader extends RebuildingReader {
           }
           continue;
         } else if (type === 'compacted') {
-          const mark = this.checkpointOf(payload, line, nonEmpty(value.timestamp), { turns, keys, compactions, windows, usedIds, lastTokens, problems });
+          const mark = this.checkpointOf(payload, line, nonEmpty(value.timestamp), {
+            turns,
+            keys,
+            compactions,
+            windows,
+            usedIds,
+            lastTokens,
+            problems,
+          });
           // An event written before its compaction (same timestamp) belongs to it.
           const sameTime = mark.timestamp !== undefined ? waitingByTime.get(mark.timestamp) : undefined;
           const waiting = sameTime?.shift();
@@ -214,7 +233,11 @@ export class CodexReader extends RebuildingReader {
         const name = type ?? '(no type)';
         if (!unknown.has(name)) {
           unknown.add(name);
-          problems.push({ line: n, severity: 'info', message: `line ${n} has record type ${name}, which Compaction Lens does not read; records of this type were skipped.` });
+          problems.push({
+            line: n,
+            severity: 'info',
+            message: `line ${n} has record type ${name}, which Compaction Lens does not read; records of this type were skipped.`,
+          });
         }
         continue;
       }
@@ -227,7 +250,11 @@ export class CodexReader extends RebuildingReader {
         const name = `response_item/${item.type}`;
         if (!unknown.has(name)) {
           unknown.add(name);
-          problems.push({ line: n, severity: 'info', message: `line ${n} is a response item of type ${item.type}, which Compaction Lens does not read; items of this type were skipped.` });
+          problems.push({
+            line: n,
+            severity: 'info',
+            message: `line ${n} is a response item of type ${item.type}, which Compaction Lens does not read; items of this type were skipped.`,
+          });
         }
         continue;
       }
@@ -253,7 +280,8 @@ export class CodexReader extends RebuildingReader {
   private tokenMark(payload: JsonObject, line: number): TokenMark | undefined {
     const info = isObject(payload.info) ? payload.info : undefined;
     const last = info && isObject(info.last_token_usage) ? info.last_token_usage : undefined;
-    if (!last || typeof last.total_tokens !== 'number' || !(typeof last.input_tokens === 'number' && last.input_tokens > 0)) return undefined;
+    if (!last || typeof last.total_tokens !== 'number' || !(typeof last.input_tokens === 'number' && last.input_tokens > 0))
+      return undefined;
     const window = typeof info!.model_context_window === 'number' ? info!.model_context_window : undefined;
     return { line, total: last.total_tokens, window };
   }
@@ -281,12 +309,17 @@ export class CodexReader extends RebuildingReader {
     const windowId = nonEmpty(payload.window_id);
     const previousWindowId = nonEmpty(payload.previous_window_id);
     const firstWindowId = nonEmpty(payload.first_window_id);
-    const windowNumber = typeof payload.window_number === 'number' && Number.isFinite(payload.window_number) ? payload.window_number : undefined;
+    const windowNumber =
+      typeof payload.window_number === 'number' && Number.isFinite(payload.window_number) ? payload.window_number : undefined;
     let summaryId = windowId ?? `C${k + 1}`;
     if (usedIds.has(summaryId)) {
       const earlier = windowId !== undefined ? windows.get(windowId) : undefined;
       if (earlier !== undefined) {
-        problems.push({ line: n, severity: 'info', message: `line ${n}: window_id ${windowId} was already used by the compaction at line ${earlier.line}; this one is shown as ${windowId}@${n}.` });
+        problems.push({
+          line: n,
+          severity: 'info',
+          message: `line ${n}: window_id ${windowId} was already used by the compaction at line ${earlier.line}; this one is shown as ${windowId}@${n}.`,
+        });
       }
       summaryId = `${summaryId}@${n}`;
     }
@@ -300,7 +333,9 @@ export class CodexReader extends RebuildingReader {
       const named = windows.get(previousWindowId);
       if (named !== undefined) {
         previous = named;
-        notes.push(`previous window ${previousWindowId}: opened by the compaction at line ${named.line}; items since then are this compaction's`);
+        notes.push(
+          `previous window ${previousWindowId}: opened by the compaction at line ${named.line}; items since then are this compaction's`,
+        );
         if (windowNumber !== undefined && named.windowNumber !== undefined && windowNumber !== named.windowNumber + 1) {
           notes.push(`window_number ${windowNumber} does not follow its previous window's ${named.windowNumber}`);
         }
@@ -309,13 +344,16 @@ export class CodexReader extends RebuildingReader {
         fromStart = true;
         notes.push(`previous window ${previousWindowId} is the thread's first window: items since the start are this compaction's`);
       } else {
-        const fallback = previousInLog !== undefined ? `the compaction before it in the file (line ${previousInLog.line})` : 'the start of the file';
+        const fallback =
+          previousInLog !== undefined ? `the compaction before it in the file (line ${previousInLog.line})` : 'the start of the file';
         problems.push({
           line: n,
           severity: 'warning',
           message: `line ${n}: compaction ${summaryId} names previous_window_id ${previousWindowId}, which no earlier compaction in this file opened; its claimed items are counted from ${fallback}, which may be wrong if the file is incomplete or was rolled back.`,
         });
-        notes.push(`previous_window_id ${previousWindowId} names no earlier compaction in this file: claimed items counted from ${fallback}`);
+        notes.push(
+          `previous_window_id ${previousWindowId} names no earlier compaction in this file: claimed items counted from ${fallback}`,
+        );
       }
     }
     const segmentStart = fromStart || previous === undefined ? 0 : previous.turnsAt;
@@ -333,7 +371,8 @@ export class CodexReader extends RebuildingReader {
         if (!isObject(h)) continue;
         const type = typeof h.type === 'string' ? h.type : undefined;
         if (type !== undefined && COMPACTION_ITEM_TYPES.has(type) && h.encrypted_content !== undefined) opaque = true;
-        else if (encryptedItem === undefined && typeof h.encrypted_content === 'string' && h.encrypted_content !== '') encryptedItem = `${i + 1} (${type ?? 'with no type'})`;
+        else if (encryptedItem === undefined && typeof h.encrypted_content === 'string' && h.encrypted_content !== '')
+          encryptedItem = `${i + 1} (${type ?? 'with no type'})`;
       }
       if (!opaque && message.trim() === '') {
         for (const h of history) {
@@ -345,10 +384,13 @@ export class CodexReader extends RebuildingReader {
             }
           }
         }
-        if (summaryFromHistory) notes.push('payload.message is empty: the summary is the local-compaction summary message kept in replacement_history');
+        if (summaryFromHistory)
+          notes.push('payload.message is empty: the summary is the local-compaction summary message kept in replacement_history');
         else if (encryptedItem !== undefined) {
           opaque = true;
-          notes.push(`payload.message is empty and replacement_history item ${encryptedItem} carries encrypted_content: the summary is presumably in it`);
+          notes.push(
+            `payload.message is empty and replacement_history item ${encryptedItem} carries encrypted_content: the summary is presumably in it`,
+          );
         }
       }
     }
@@ -375,8 +417,13 @@ export class CodexReader extends RebuildingReader {
         if (found === undefined) strays++;
         else kept.add(found);
       }
-      notes.push(`${kept.size} of the ${segment} items since the ${since} are kept verbatim in replacement_history (matched by content) and are not claimed`);
-      if (strays > 0) notes.push(`${strays} replacement_history item${strays === 1 ? '' : 's'} match${strays === 1 ? 'es' : ''} no earlier item (context re-injected after the compaction)`);
+      notes.push(
+        `${kept.size} of the ${segment} items since the ${since} are kept verbatim in replacement_history (matched by content) and are not claimed`,
+      );
+      if (strays > 0)
+        notes.push(
+          `${strays} replacement_history item${strays === 1 ? '' : 's'} match${strays === 1 ? 'es' : ''} no earlier item (context re-injected after the compaction)`,
+        );
     } else {
       notes.push(`no replacement_history recorded: every item since the ${since} is claimed`);
     }
@@ -385,15 +432,28 @@ export class CodexReader extends RebuildingReader {
 
     if (opaque) {
       notes.unshift(OPAQUE_NOTE);
-      problems.push({ line: n, severity: 'info', message: `line ${n}: compaction ${summaryId} was done remotely; its summary is encrypted, so whether it covers the ${claimedIds.length} claimed items cannot be verified.` });
+      problems.push({
+        line: n,
+        severity: 'info',
+        message: `line ${n}: compaction ${summaryId} was done remotely; its summary is encrypted, so whether it covers the ${claimedIds.length} claimed items cannot be verified.`,
+      });
     }
-    const checkpoint: Checkpoint = { summaryId, summary: opaque ? (typeof payload.message === 'string' ? payload.message : '') : message, claimedIds, span: lineSpan(line), turnsBefore: turns.length, notes };
+    const checkpoint: Checkpoint = {
+      summaryId,
+      summary: opaque ? (typeof payload.message === 'string' ? payload.message : '') : message,
+      claimedIds,
+      span: lineSpan(line),
+      turnsBefore: turns.length,
+      notes,
+    };
     if (opaque) checkpoint.opaque = true;
     const tokens = state.lastTokens;
     if (tokens !== undefined) {
       checkpoint.recordedPrefixTokens = tokens.total;
       const window = tokens.window !== undefined ? `, model_context_window ${groupDigits(tokens.window)}` : '';
-      notes.push(`recorded prefix: last_token_usage.total_tokens ${groupDigits(tokens.total)} of the token_count at line ${tokens.line}${window}`);
+      notes.push(
+        `recorded prefix: last_token_usage.total_tokens ${groupDigits(tokens.total)} of the token_count at line ${tokens.line}${window}`,
+      );
     }
     if (this.context.defaultBudget !== undefined) {
       checkpoint.summaryBudget = this.context.defaultBudget;

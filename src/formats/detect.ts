@@ -6,7 +6,8 @@ import { isObject, type JsonObject } from './jsonLines';
 
 const CLAUDE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'progress', 'file-history-snapshot', 'queue-operation']);
 const CODEX_WRAPPERS = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
-const V1_KINDS = /"kind"\s*:\s*"(MessageEvent|ActionEvent|ObservationEvent|SystemPromptEvent|Condensation|CondensationRequest|AgentErrorEvent|PauseEvent|ConversationStateUpdateEvent)"/;
+const V1_KINDS =
+  /"kind"\s*:\s*"(MessageEvent|ActionEvent|ObservationEvent|SystemPromptEvent|Condensation|CondensationRequest|AgentErrorEvent|PauseEvent|ConversationStateUpdateEvent)"/;
 const LC_CLASSES = /"(HumanMessage|AIMessage|SystemMessage|ToolMessage)"/;
 
 function isMessageLike(value: unknown): value is JsonObject {
@@ -56,7 +57,10 @@ function isPiEntry(value: JsonObject): boolean {
 
 /** A Letta agent as an agent file holds it: its `in_context_message_ids`, or `messages` beside agent settings. */
 function isLettaAgent(value: unknown): boolean {
-  return isObject(value) && (Array.isArray(value.in_context_message_ids) || (Array.isArray(value.messages) && ('agent_type' in value || 'llm_config' in value)));
+  return (
+    isObject(value) &&
+    (Array.isArray(value.in_context_message_ids) || (Array.isArray(value.messages) && ('agent_type' in value || 'llm_config' in value)))
+  );
 }
 
 /** A Letta agent file (.af, or the agent export API's JSON): `agents` holding such agents, or one agent alone. */
@@ -80,7 +84,12 @@ function classify(value: unknown, fileName: string): FormatId | undefined {
   const type = value.type;
   if (type === 'turn' || type === 'checkpoint') return 'canonical';
   if (typeof type === 'string' && CODEX_WRAPPERS.has(type) && 'payload' in value) return 'codex';
-  if (typeof type === 'string' && CLAUDE_TYPES.has(type) && ('sessionId' in value || 'uuid' in value || 'leafUuid' in value || 'messageId' in value)) return 'claude-code';
+  if (
+    typeof type === 'string' &&
+    CLAUDE_TYPES.has(type) &&
+    ('sessionId' in value || 'uuid' in value || 'leafUuid' in value || 'messageId' in value)
+  )
+    return 'claude-code';
   if (isPiEntry(value)) return 'pi';
   if (isLettaAgentFile(value)) return 'letta';
   if (isOpenHandsEvent(value)) return 'openhands';
@@ -112,7 +121,8 @@ const LETTA_AGENT_KEYS = /"(in_context_message_ids|memory_blocks|agent_type|llm_
 /** Recognises a pretty-printed JSON document from the keys in its first lines. */
 function classifyText(text: string, fileName: string): FormatId | undefined {
   if (LETTA_FILE.test(text) && (LETTA_AGENT_KEYS.test(text) || /\.af$/i.test(fileName))) return 'letta';
-  if (/"running_summary"\s*:/.test(text) || /"lc_source"\s*:\s*"summarization"/.test(text) || /"lc"\s*:\s*1\b/.test(text)) return 'langchain';
+  if (/"running_summary"\s*:/.test(text) || /"lc_source"\s*:\s*"summarization"/.test(text) || /"lc"\s*:\s*1\b/.test(text))
+    return 'langchain';
   if (V1_KINDS.test(text)) return 'openhands';
   if (/"(action|observation)"\s*:\s*"/.test(text) && /"source"\s*:/.test(text)) return 'openhands';
   if (/"instance_id"\s*:/.test(text) && /"history"\s*:/.test(text)) return 'openhands';
@@ -128,7 +138,16 @@ function classifyText(text: string, fileName: string): FormatId | undefined {
  * conclusive come first; a LangChain or Letta message is also message-like, and a pi `message` entry looks like a
  * Responses message item, so they outrank the generic message array.
  */
-export const DETECTION_ORDER: readonly FormatId[] = ['canonical', 'codex', 'claude-code', 'openhands', 'letta', 'langchain', 'pi', 'message-array'];
+export const DETECTION_ORDER: readonly FormatId[] = [
+  'canonical',
+  'codex',
+  'claude-code',
+  'openhands',
+  'letta',
+  'langchain',
+  'pi',
+  'message-array',
+];
 
 /** What a file must hold in its first lines to be read as each format, for the error that lists them all. */
 const WHAT_IT_NEEDS: Record<FormatId, string> = {

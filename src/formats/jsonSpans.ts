@@ -10,7 +10,10 @@ const MAX_DEPTH = 512;
 class JsonSyntaxError extends Error {
   /** What was complete when the error was met (an array of complete elements, or undefined). */
   partial: unknown;
-  constructor(message: string, readonly at: number) {
+  constructor(
+    message: string,
+    readonly at: number,
+  ) {
     super(message);
   }
 }
@@ -287,8 +290,16 @@ export class DocumentLines {
     const atEnd = at >= this.text.length || line === last?.line;
     const problem: Problem =
       atEnd && last && !last.terminated
-        ? { line, severity: 'warning', message: `line ${line} is incomplete (the agent may still be writing): the ${what} ends before it is closed. What was complete before it was read.` }
-        : { line, severity: 'error', message: `line ${line}: the ${what} is not valid JSON (${located.error.message}). What was complete before this point was read; fix the file to have the rest read.` };
+        ? {
+            line,
+            severity: 'warning',
+            message: `line ${line} is incomplete (the agent may still be writing): the ${what} ends before it is closed. What was complete before it was read.`,
+          }
+        : {
+            line,
+            severity: 'error',
+            message: `line ${line}: the ${what} is not valid JSON (${located.error.message}). What was complete before this point was read; fix the file to have the rest read.`,
+          };
     return { located, problem };
   }
 

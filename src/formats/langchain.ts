@@ -201,7 +201,11 @@ export class LangChainReader extends DocumentReader {
       return range ? this.document.spanOf(range[0], range[1]) : whole;
     };
     if (located.value !== undefined && !fromState(located.value, spanOf)) {
-      problems.push({ line: whole.startLine, severity: 'error', message: 'the file is JSON but holds no "messages" list and no "running_summary": it is not a LangGraph state or a message list.' });
+      problems.push({
+        line: whole.startLine,
+        severity: 'error',
+        message: 'the file is JSON but holds no "messages" list and no "running_summary": it is not a LangGraph state or a message list.',
+      });
     }
     return { messages, running, jsonl: false };
   }
@@ -229,8 +233,16 @@ export class LangChainReader extends DocumentReader {
       const n = located.span.startLine;
       const message = normalized[i];
       if (message === undefined) {
-        if (!(isObject(located.value) && (located.value.type === 'remove' || (Array.isArray(located.value.id) && String(located.value.id[located.value.id.length - 1]) === 'RemoveMessage')))) {
-          problems.push({ line: n, severity: 'warning', message: `line ${n}: message ${i} is not a LangChain, LangMem or Letta message (no known type or role); it was skipped.` });
+        if (!(
+          isObject(located.value) &&
+          (located.value.type === 'remove' ||
+            (Array.isArray(located.value.id) && String(located.value.id[located.value.id.length - 1]) === 'RemoveMessage'))
+        )) {
+          problems.push({
+            line: n,
+            severity: 'warning',
+            message: `line ${n}: message ${i} is not a LangChain, LangMem or Letta message (no known type or role); it was skipped.`,
+          });
         }
         return;
       }
@@ -241,16 +253,29 @@ export class LangChainReader extends DocumentReader {
         const eligible = turns.filter((t) => t.role !== 'system');
         if (alert.hidden !== undefined) {
           claimed = eligible.slice(0, alert.hidden);
-          notes.push(`Letta records counts only (${alert.hidden} of ${alert.total} messages hidden), no ids: it claims the first ${alert.hidden} messages before the alert, by position`);
+          notes.push(
+            `Letta records counts only (${alert.hidden} of ${alert.total} messages hidden), no ids: it claims the first ${alert.hidden} messages before the alert, by position`,
+          );
           if (eligible.length < alert.hidden) {
-            problems.push({ line: n, severity: 'warning', message: `line ${n}: the Letta system_alert says ${alert.hidden} messages were hidden, but only ${eligible.length} messages precede it in this file; the others are not here.` });
+            problems.push({
+              line: n,
+              severity: 'warning',
+              message: `line ${n}: the Letta system_alert says ${alert.hidden} messages were hidden, but only ${eligible.length} messages precede it in this file; the others are not here.`,
+            });
             notes.push(`${alert.hidden - eligible.length} of the hidden messages are not in this file`);
           }
         } else {
           claimed = turns.slice(segmentStart);
           notes.push('Letta system_alert without a hidden-message count: it claims the messages before it since the previous summary');
         }
-        finishCheckpoint({ summaryId: message.id ?? `alert ${i}`, summary: alert.message, claimedIds: claimed.map((t) => t.id), span: located.span, turnsBefore: turns.length, notes });
+        finishCheckpoint({
+          summaryId: message.id ?? `alert ${i}`,
+          summary: alert.message,
+          claimedIds: claimed.map((t) => t.id),
+          span: located.span,
+          turnsBefore: turns.length,
+          notes,
+        });
         return;
       }
       const opensLangChain = message.text.trimStart().startsWith(LANGCHAIN_OPENING);
@@ -258,21 +283,46 @@ export class LangChainReader extends DocumentReader {
         // Only the messages before the summary decide what it claims: the ones kept verbatim reappear after it, and
         // lines after a checkpoint must not change it.
         const claimed = turns.slice(segmentStart);
-        const notes = [`LangChain stores no pointer set: it claims the ${claimed.length} messages before the summary since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}, including any it kept verbatim after it (those show only in later lines); trim_tokens_to_summarize (default 4000) may have cut what the summariser saw`];
-        if (claimed.length === 0) notes.push('the summarised messages were removed from the state (RemoveMessage) and are not in this file: nothing can be checked');
-        finishCheckpoint({ summaryId: message.id ?? `summary ${i}`, summary: message.text, claimedIds: claimed.map((t) => t.id), span: located.span, turnsBefore: turns.length, notes });
+        const notes = [
+          `LangChain stores no pointer set: it claims the ${claimed.length} messages before the summary since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}, including any it kept verbatim after it (those show only in later lines); trim_tokens_to_summarize (default 4000) may have cut what the summariser saw`,
+        ];
+        if (claimed.length === 0)
+          notes.push(
+            'the summarised messages were removed from the state (RemoveMessage) and are not in this file: nothing can be checked',
+          );
+        finishCheckpoint({
+          summaryId: message.id ?? `summary ${i}`,
+          summary: message.text,
+          claimedIds: claimed.map((t) => t.id),
+          span: located.span,
+          turnsBefore: turns.length,
+          notes,
+        });
         return;
       }
       if (message.role === 'system' && message.text.trimStart().startsWith(LANGMEM_OPENING)) {
         if (running.length > 0) return; // the running summary injected into the prompt: not a turn
         const claimed = turns.slice(segmentStart);
-        const notes = [`LangMem summary message without its running_summary state: it claims the ${claimed.length} messages before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`];
-        finishCheckpoint({ summaryId: message.id ?? `summary ${i}`, summary: message.text, claimedIds: claimed.map((t) => t.id), span: located.span, turnsBefore: turns.length, notes });
+        const notes = [
+          `LangMem summary message without its running_summary state: it claims the ${claimed.length} messages before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`,
+        ];
+        finishCheckpoint({
+          summaryId: message.id ?? `summary ${i}`,
+          summary: message.text,
+          claimedIds: claimed.map((t) => t.id),
+          span: located.span,
+          turnsBefore: turns.length,
+          notes,
+        });
         return;
       }
       let id: TurnId = message.id ?? i;
       if (used.has(String(id))) {
-        problems.push({ line: n, severity: 'warning', message: `line ${n}: message id ${String(id)} is used twice; this message is shown as ${i}.` });
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: message id ${String(id)} is used twice; this message is shown as ${i}.`,
+        });
         id = i;
       }
       used.add(String(id));
@@ -289,13 +339,26 @@ export class LangChainReader extends DocumentReader {
     return { format: this.format, turns, checkpoints, problems, lineCount: this.document.lineCount };
   }
 
-  private runningSummary(running: Located, k: number, jsonl: boolean, allTurns: Turn[], problems: Problem[], finish: (c: Checkpoint) => void): void {
+  private runningSummary(
+    running: Located,
+    k: number,
+    jsonl: boolean,
+    allTurns: Turn[],
+    problems: Problem[],
+    finish: (c: Checkpoint) => void,
+  ): void {
     const n = running.span.startLine;
     const value = running.value as JsonObject;
     const summary = typeof value.summary === 'string' ? value.summary : '';
-    const ids = Array.isArray(value.summarized_message_ids) ? value.summarized_message_ids.filter((x): x is string => typeof x === 'string') : [];
+    const ids = Array.isArray(value.summarized_message_ids)
+      ? value.summarized_message_ids.filter((x): x is string => typeof x === 'string')
+      : [];
     if (!Array.isArray(value.summarized_message_ids)) {
-      problems.push({ line: n, severity: 'warning', message: `line ${n}: running_summary has no summarized_message_ids list; it claims nothing.` });
+      problems.push({
+        line: n,
+        severity: 'warning',
+        message: `line ${n}: running_summary has no summarized_message_ids list; it claims nothing.`,
+      });
     }
     // In JSON Lines only the records up to the summary's own line are looked at; a single document is one record.
     const turns = jsonl ? allTurns.filter((t) => t.span.startLine <= running.span.endLine) : allTurns;
@@ -304,14 +367,28 @@ export class LangChainReader extends DocumentReader {
     // Without a usable pointer it sits where its own record sits: after the messages that start before it.
     let turnsBefore = turns.filter((t) => t.span.startOffset < running.span.startOffset).length;
     if (last !== undefined && indexOf.has(last)) turnsBefore = indexOf.get(last)! + 1;
-    else if (ids.some((id) => indexOf.has(id))) turnsBefore = Math.max(...ids.filter((id) => indexOf.has(id)).map((id) => indexOf.get(id)!)) + 1;
-    const notes = ['LangMem adds every message it was given to summarized_message_ids, even when trim_messages cut the input to fit (max_summary_tokens, default 256)'];
+    else if (ids.some((id) => indexOf.has(id)))
+      turnsBefore = Math.max(...ids.filter((id) => indexOf.has(id)).map((id) => indexOf.get(id)!)) + 1;
+    const notes = [
+      'LangMem adds every message it was given to summarized_message_ids, even when trim_messages cut the input to fit (max_summary_tokens, default 256)',
+    ];
     const missing = ids.filter((id) => !indexOf.has(id));
     if (missing.length > 0) {
       notes.push(`${missing.length} of the ${ids.length} summarized_message_ids are not messages in this file`);
-      problems.push({ line: n, severity: 'warning', message: `line ${n}: running_summary claims ${missing.length} message ids that are not in this file (${missing.slice(0, 4).join(', ')}${missing.length > 4 ? ', …' : ''}); they cannot be checked.` });
+      problems.push({
+        line: n,
+        severity: 'warning',
+        message: `line ${n}: running_summary claims ${missing.length} message ids that are not in this file (${missing.slice(0, 4).join(', ')}${missing.length > 4 ? ', …' : ''}); they cannot be checked.`,
+      });
     }
     if (last !== undefined && !indexOf.has(last)) notes.push(`last_summarized_message_id ${last} is not a message in this file`);
-    finish({ summaryId: k === 0 ? 'running_summary' : `running_summary ${k + 1}`, summary, claimedIds: ids, span: running.span, turnsBefore, notes });
+    finish({
+      summaryId: k === 0 ? 'running_summary' : `running_summary ${k + 1}`,
+      summary,
+      claimedIds: ids,
+      span: running.span,
+      turnsBefore,
+      notes,
+    });
   }
 }

@@ -114,39 +114,68 @@ export class LettaReader extends RebuildingReader {
     if (isObject(root) && Array.isArray(root.agents)) list = root.agents;
     else if (isObject(root) && Array.isArray(root.messages)) list = [root];
     else {
-      problems.push({ line: whole.startLine, severity: 'error', message: `line ${whole.startLine}: the file is JSON but holds no "agents" list (and is not an agent with "messages"): it is not a Letta agent file.` });
+      problems.push({
+        line: whole.startLine,
+        severity: 'error',
+        message: `line ${whole.startLine}: the file is JSON but holds no "agents" list (and is not an agent with "messages"): it is not a Letta agent file.`,
+      });
       return { agents: [], spanOf };
     }
     const agents: Agent[] = [];
     list.forEach((value, index) => {
       const span = spanOf(value);
       if (!isObject(value)) {
-        problems.push({ line: span.startLine, severity: 'warning', message: `line ${span.startLine}: agent ${index} is not an object; it was skipped.` });
+        problems.push({
+          line: span.startLine,
+          severity: 'warning',
+          message: `line ${span.startLine}: agent ${index} is not an object; it was skipped.`,
+        });
         return;
       }
       const name = str(value.name) ?? str(value.id) ?? `agent ${index}`;
       if (!Array.isArray(value.messages)) {
-        problems.push({ line: span.startLine, severity: 'warning', message: `line ${span.startLine}: agent ${index} ("${name}") has no "messages" list; none of its messages could be read.` });
+        problems.push({
+          line: span.startLine,
+          severity: 'warning',
+          message: `line ${span.startLine}: agent ${index} ("${name}") has no "messages" list; none of its messages could be read.`,
+        });
         return;
       }
       agents.push({ value, messages: value.messages, index, span, name });
     });
     if (list.length === 0 && problem === undefined) {
-      problems.push({ line: whole.startLine, severity: 'warning', message: `line ${whole.startLine}: the agent file's "agents" list is empty: there is nothing to check.` });
+      problems.push({
+        line: whole.startLine,
+        severity: 'warning',
+        message: `line ${whole.startLine}: the agent file's "agents" list is empty: there is nothing to check.`,
+      });
     } else if (list.length > 0 && agents.every((a) => a.messages.length === 0)) {
-      const what = agents.length === 0 ? `none of its ${countOf(list.length, 'agent')} has a "messages" list` : `${countOf(agents.length, 'agent')}, every "messages" list empty`;
-      problems.push({ line: whole.startLine, severity: 'warning', message: `line ${whole.startLine}: the agent file holds no messages (${what}): there is nothing to check.` });
+      const what =
+        agents.length === 0
+          ? `none of its ${countOf(list.length, 'agent')} has a "messages" list`
+          : `${countOf(agents.length, 'agent')}, every "messages" list empty`;
+      problems.push({
+        line: whole.startLine,
+        severity: 'warning',
+        message: `line ${whole.startLine}: the agent file holds no messages (${what}): there is nothing to check.`,
+      });
     }
     return { agents, spanOf };
   }
 
   /** Reads one agent's messages into turns and checkpoints. */
-  private readAgent(agent: Agent, spanOf: SpanOf, out: { turns: Turn[]; checkpoints: Checkpoint[]; used: Set<string>; problems: Problem[] }): void {
+  private readAgent(
+    agent: Agent,
+    spanOf: SpanOf,
+    out: { turns: Turn[]; checkpoints: Checkpoint[]; used: Set<string>; problems: Problem[] },
+  ): void {
     const { turns, checkpoints, used, problems } = out;
     const who = `agent ${agent.index} ("${agent.name}")`;
     const firstTurn = turns.length;
     const calls = new CallLinks();
-    const inContextList = Array.isArray(agent.value.in_context_message_ids) ? agent.value.in_context_message_ids.filter((x): x is string => typeof x === 'string') : undefined;
+    const inContextList = Array.isArray(agent.value.in_context_message_ids)
+      ? agent.value.in_context_message_ids.filter((x): x is string => typeof x === 'string')
+      : undefined;
     const inContext = inContextList === undefined ? undefined : new Set(inContextList);
     const fileIds = new Set<string>();
     let outOfContext = 0;
@@ -157,7 +186,11 @@ export class LettaReader extends RebuildingReader {
       const n = span.startLine;
       const message = isObject(value) ? normalize(value) : undefined;
       if (message === undefined) {
-        problems.push({ line: n, severity: 'warning', message: `line ${n}: message ${m} of ${who} is not a Letta message (no known role or type); it was skipped.` });
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: message ${m} of ${who} is not a Letta message (no known role or type); it was skipped.`,
+        });
         return;
       }
       const ownId = message.id;
@@ -167,15 +200,23 @@ export class LettaReader extends RebuildingReader {
       let id: TurnId = ownId ?? `agent ${agent.index} message ${m}`;
       if (ownId !== undefined && used.has(ownId)) {
         id = `agent ${agent.index} message ${m}`;
-        problems.push({ line: n, severity: 'warning', message: `line ${n}: message id ${ownId} of ${who} is already used earlier in the file; this message is shown as "${id}".` });
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: message id ${ownId} of ${who} is already used earlier in the file; this message is shown as "${id}".`,
+        });
       }
       for (let k = 2; used.has(String(id)); k++) id = `agent ${agent.index} message ${m} (${k})`;
       used.add(String(id));
 
-      const alert = message.role === 'user' || message.role === 'system' ? plainAlertOf(value as JsonObject) ?? lettaAlert(message.text) : undefined;
+      const alert =
+        message.role === 'user' || message.role === 'system' ? (plainAlertOf(value as JsonObject) ?? lettaAlert(message.text)) : undefined;
       if (alert !== undefined) {
         const checkpoint = this.checkpointOf(alert, String(id), span, turns.length, turns.length - firstTurn, who);
-        if (out) checkpoint.notes!.push('this summary is itself no longer in context (its id is not in in_context_message_ids): a later compaction or edit removed it');
+        if (out)
+          checkpoint.notes!.push(
+            'this summary is itself no longer in context (its id is not in in_context_message_ids): a later compaction or edit removed it',
+          );
         checkpoints.push(checkpoint);
         agentCheckpoints.push(checkpoint);
         return;
@@ -202,23 +243,45 @@ export class LettaReader extends RebuildingReader {
           ? `${who}: all ${countOf(total, 'message')} in this file are in context (in_context_message_ids); the evicted ones are not in the file`
           : `${who}: ${groupDigits(total - outOfContext)} of its ${countOf(total, 'message')} in this file are in context, ${groupDigits(outOfContext)} are not (not in in_context_message_ids)`;
       if (outOfContext > 0) {
-        problems.push({ line: n, severity: 'info', message: `line ${n}: ${groupDigits(outOfContext)} of the ${countOf(total, 'message')} of ${who} are out of context (not in in_context_message_ids); they are shown, labelled "out of context".` });
+        problems.push({
+          line: n,
+          severity: 'info',
+          message: `line ${n}: ${groupDigits(outOfContext)} of the ${countOf(total, 'message')} of ${who} are out of context (not in in_context_message_ids); they are shown, labelled "out of context".`,
+        });
       }
       if (missing.length > 0) {
-        problems.push({ line: n, severity: 'info', message: `line ${n}: ${who} lists ${countOf(missing.length, 'in-context message id')} that ${missing.length === 1 ? 'is' : 'are'} not in its messages (${missing.slice(0, 4).join(', ')}${missing.length > 4 ? ', …' : ''}).` });
+        problems.push({
+          line: n,
+          severity: 'info',
+          message: `line ${n}: ${who} lists ${countOf(missing.length, 'in-context message id')} that ${missing.length === 1 ? 'is' : 'are'} not in its messages (${missing.slice(0, 4).join(', ')}${missing.length > 4 ? ', …' : ''}).`,
+        });
       }
     }
     for (const checkpoint of agentCheckpoints) checkpoint.notes!.push(contextNote);
   }
 
   /** A checkpoint for a system_alert: nothing here is claimed, and coverage is unverifiable. */
-  private checkpointOf(alert: LettaAlert, summaryId: string, span: SourceSpan, turnsBefore: number, ownBefore: number, who: string): Checkpoint {
-    const counts = alert.hidden !== undefined ? ` (the alert says ${groupDigits(alert.hidden)} of ${groupDigits(alert.total ?? 0)} messages were hidden)` : '';
+  private checkpointOf(
+    alert: LettaAlert,
+    summaryId: string,
+    span: SourceSpan,
+    turnsBefore: number,
+    ownBefore: number,
+    who: string,
+  ): Checkpoint {
+    const counts =
+      alert.hidden !== undefined
+        ? ` (the alert says ${groupDigits(alert.hidden)} of ${groupDigits(alert.total ?? 0)} messages were hidden)`
+        : '';
     const unverifiable = `the messages this summary replaced were evicted from ${who} and are not in this file — Letta exports only the messages still in context, and records no ids for what a summary covers${counts}`;
     const stats = statsOf(alert);
-    const notes = [`summarised messages are not in this file (Letta evicts them and records no ids): nothing here is claimed`, ...stats.notes];
+    const notes = [
+      `summarised messages are not in this file (Letta evicts them and records no ids): nothing here is claimed`,
+      ...stats.notes,
+    ];
     const others = turnsBefore - ownBefore;
-    if (others > 0) notes.push(`the ${countOf(others, 'turn')} before it belong to earlier agents in this file, not to ${who}: none is claimed`);
+    if (others > 0)
+      notes.push(`the ${countOf(others, 'turn')} before it belong to earlier agents in this file, not to ${who}: none is claimed`);
     const checkpoint: Checkpoint = { summaryId, summary: alert.message, claimedIds: [], span, turnsBefore, unverifiable, notes };
     if (stats.before !== undefined && stats.before > 0) checkpoint.recordedPrefixTokens = stats.before;
     if (this.context.defaultBudget !== undefined) {

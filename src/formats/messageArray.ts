@@ -80,7 +80,8 @@ export class MessageArrayReader extends DocumentReader {
       if (!isObject(value)) return false;
       const list = Array.isArray(value.messages) ? value.messages : Array.isArray(value.input) ? value.input : undefined;
       if (list === undefined) return false;
-      if (value.system !== undefined && value.system !== null) items.push({ value: { role: 'system', content: value.system }, span: spanOf(value), id: 'system' });
+      if (value.system !== undefined && value.system !== null)
+        items.push({ value: { role: 'system', content: value.system }, span: spanOf(value), id: 'system' });
       list.forEach((v, i) => items.push({ value: v, span: spanOf(v), id: i }));
       return true;
     };
@@ -94,7 +95,11 @@ export class MessageArrayReader extends DocumentReader {
         const inLine = locateInLine(records[0].line);
         fromBody(inLine.value, (node) => inLine.spanOf(node));
         if (records.length > 1) {
-          problems.push({ line: records[1].line.line, severity: 'info', message: `this file holds ${records.length} conversations (one per line); only the first (line ${records[0].line.line}) is read. Split the file to check the others.` });
+          problems.push({
+            line: records[1].line.line,
+            severity: 'info',
+            message: `this file holds ${records.length} conversations (one per line); only the first (line ${records[0].line.line}) is read. Split the file to check the others.`,
+          });
         }
         return items;
       }
@@ -110,7 +115,11 @@ export class MessageArrayReader extends DocumentReader {
       return range ? this.document.spanOf(range[0], range[1]) : whole;
     };
     if (located.value !== undefined && !fromBody(located.value, spanOf)) {
-      problems.push({ line: whole.startLine, severity: 'error', message: `the file is JSON but not a message array: expected [ {role, content}, … ] or {"messages": [ … ]}.` });
+      problems.push({
+        line: whole.startLine,
+        severity: 'error',
+        message: `the file is JSON but not a message array: expected [ {role, content}, … ] or {"messages": [ … ]}.`,
+      });
     }
     return items;
   }
@@ -132,12 +141,25 @@ export class MessageArrayReader extends DocumentReader {
     const addCheckpoint = (item: Item, summary: string, how: string, opaque: boolean) => {
       const n = item.span.startLine;
       const claimedIds = turns.slice(segmentStart).map((t) => t.id);
-      const notes = [`${how}; no pointer set is recorded, so it claims the ${claimedIds.length} turns before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`];
-      const checkpoint: Checkpoint = { summaryId: `message ${String(item.id)}`, summary, claimedIds, span: item.span, turnsBefore: turns.length, notes };
+      const notes = [
+        `${how}; no pointer set is recorded, so it claims the ${claimedIds.length} turns before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`,
+      ];
+      const checkpoint: Checkpoint = {
+        summaryId: `message ${String(item.id)}`,
+        summary,
+        claimedIds,
+        span: item.span,
+        turnsBefore: turns.length,
+        notes,
+      };
       if (opaque) {
         checkpoint.opaque = true;
         notes.unshift('summary is encrypted (OpenAI compaction item): coverage cannot be verified');
-        problems.push({ line: n, severity: 'info', message: `line ${n}: the compaction at message ${String(item.id)} is encrypted, so whether it covers the ${claimedIds.length} turns before it cannot be verified.` });
+        problems.push({
+          line: n,
+          severity: 'info',
+          message: `line ${n}: the compaction at message ${String(item.id)} is encrypted, so whether it covers the ${claimedIds.length} turns before it cannot be verified.`,
+        });
       }
       if (!opaque && NINE_SECTIONS.test(summary)) checkpoint.truncationHints = { expectedLastSection: 9 };
       if (this.context.defaultBudget !== undefined) {
@@ -152,32 +174,56 @@ export class MessageArrayReader extends DocumentReader {
       const n = item.span.startLine;
       const value = item.value;
       if (!isObject(value)) {
-        problems.push({ line: n, severity: 'error', message: `line ${n}: message ${String(item.id)} is not a JSON object; it was skipped.` });
+        problems.push({
+          line: n,
+          severity: 'error',
+          message: `line ${n}: message ${String(item.id)} is not a JSON object; it was skipped.`,
+        });
         continue;
       }
       if (value.type === 'compaction' || value.type === 'compaction_summary') {
         const readable = typeof value.content === 'string' || Array.isArray(value.content);
-        addCheckpoint(item, readable ? textOf(value.content) : '', 'OpenAI compaction item', !readable && value.encrypted_content !== undefined);
+        addCheckpoint(
+          item,
+          readable ? textOf(value.content) : '',
+          'OpenAI compaction item',
+          !readable && value.encrypted_content !== undefined,
+        );
         continue;
       }
       if (value.role === undefined && value.type === undefined) {
-        problems.push({ line: n, severity: 'warning', message: `line ${n}: message ${String(item.id)} has no "role"; it is not a chat message and was skipped.` });
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: message ${String(item.id)} has no "role"; it is not a chat message and was skipped.`,
+        });
         continue;
       }
       const blocks = Array.isArray(value.content) ? value.content : [];
       const compaction = blocks.find((b) => isObject(b) && b.type === 'compaction') as JsonObject | undefined;
       if (compaction !== undefined) {
         const readable = compaction.content !== undefined && compaction.content !== null;
-        addCheckpoint(item, textOf(compaction.content), 'Anthropic compaction block', !readable && compaction.encrypted_content !== undefined);
+        addCheckpoint(
+          item,
+          textOf(compaction.content),
+          'Anthropic compaction block',
+          !readable && compaction.encrypted_content !== undefined,
+        );
         const rest = blocks.filter((b) => b !== compaction);
         const text = textOf(rest);
-        if (text.trim() !== '') addTurn({ id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) }, value);
+        if (text.trim() !== '')
+          addTurn({ id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) }, value);
         continue;
       }
       const text = textOfItem(value);
       const opening = summaryOpening(text);
       if (opening !== undefined) {
-        addCheckpoint(item, text, opening === 'system_alert' ? 'a Letta system_alert message' : `a summary message (opens with "${opening}")`, false);
+        addCheckpoint(
+          item,
+          text,
+          opening === 'system_alert' ? 'a Letta system_alert message' : `a summary message (opens with "${opening}")`,
+          false,
+        );
         continue;
       }
       addTurn({ id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) }, value);

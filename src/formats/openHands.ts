@@ -26,8 +26,24 @@ import { CallLinks } from './toolLinks';
 
 const SKIPPED_ACTIONS = new Set(['change_agent_state', 'null', 'condensation_request']);
 const SKIPPED_OBSERVATIONS = new Set(['agent_state_changed', 'null']);
-const SKIPPED_KINDS = new Set(['ConversationStateUpdateEvent', 'PauseEvent', 'CondensationRequest', 'CondensationSummaryEvent', 'TokenEvent']);
-const ARG_NOISE = new Set(['security_risk', 'confirmation_state', 'impl_source', 'is_input', 'blocking', 'hidden', 'image_urls', 'wait_for_response', 'thought']);
+const SKIPPED_KINDS = new Set([
+  'ConversationStateUpdateEvent',
+  'PauseEvent',
+  'CondensationRequest',
+  'CondensationSummaryEvent',
+  'TokenEvent',
+]);
+const ARG_NOISE = new Set([
+  'security_risk',
+  'confirmation_state',
+  'impl_source',
+  'is_input',
+  'blocking',
+  'hidden',
+  'image_urls',
+  'wait_for_response',
+  'thought',
+]);
 const MAX_RANGE = 1_000_000;
 
 interface Located {
@@ -94,7 +110,8 @@ function v1Text(event: JsonObject): { role: Role; text: string } {
   switch (event.kind) {
     case 'MessageEvent': {
       const message = isObject(event.llm_message) ? event.llm_message : {};
-      const role = message.role === 'assistant' ? 'assistant' : message.role === 'system' ? 'system' : message.role === 'tool' ? 'tool' : 'user';
+      const role =
+        message.role === 'assistant' ? 'assistant' : message.role === 'system' ? 'system' : message.role === 'tool' ? 'tool' : 'user';
       return { role, text: textOf(message.content) };
     }
     case 'ActionEvent': {
@@ -176,7 +193,11 @@ export class OpenHandsReader extends DocumentReader {
     const located = this.locate(problems);
     const runCount = located.reduce((m, l) => Math.max(m, l.run ?? 0), 0);
     if (runCount > 1) {
-      problems.push({ line: 0, severity: 'info', message: `this evaluation file holds ${runCount} runs; they are read one after the other, and event ids are prefixed with the run number ("2:17").` });
+      problems.push({
+        line: 0,
+        severity: 'info',
+        message: `this evaluation file holds ${runCount} runs; they are read one after the other, and event ids are prefixed with the run number ("2:17").`,
+      });
     }
     const turns: Turn[] = [];
     const checkpoints: Checkpoint[] = [];
@@ -228,16 +249,28 @@ export class OpenHandsReader extends DocumentReader {
         text = v0Text(event);
         label = `${event.observation} result`;
       } else {
-        problems.push({ line: n, severity: 'warning', message: `line ${n}: an event with neither "action", "observation" nor "kind"; it is not an OpenHands event and was skipped.` });
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: an event with neither "action", "observation" nor "kind"; it is not an OpenHands event and was skipped.`,
+        });
         continue;
       }
       let id: TurnId;
       if (rawId === undefined) {
         id = idOf(run, `unnumbered-${++unnamed}`);
-        problems.push({ line: n, severity: 'warning', message: `line ${n}: an event without an "id"; it is shown as ${String(id)} and no condensation can point at it.` });
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: an event without an "id"; it is shown as ${String(id)} and no condensation can point at it.`,
+        });
       } else id = idOf(run, rawId);
       if (turnIds.has(String(id))) {
-        problems.push({ line: n, severity: 'warning', message: `line ${n}: event id ${String(id)} appears twice; the second event was skipped.` });
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: event id ${String(id)} appears twice; the second event was skipped.`,
+        });
         continue;
       }
       turnIds.add(String(id));
@@ -250,7 +283,13 @@ export class OpenHandsReader extends DocumentReader {
   }
 
   /** Records an action as a call, or links an observation to the action it observes. */
-  private link(event: JsonObject, turn: Turn, run: number | undefined, calls: CallLinks, idOf: (run: number | undefined, id: number | string) => TurnId): void {
+  private link(
+    event: JsonObject,
+    turn: Turn,
+    run: number | undefined,
+    calls: CallLinks,
+    idOf: (run: number | undefined, id: number | string) => TurnId,
+  ): void {
     let answers: Turn['answers'];
     if (event.kind === 'ActionEvent') {
       const call = isObject(event.tool_call) ? event.tool_call : undefined;
@@ -296,13 +335,25 @@ export class OpenHandsReader extends DocumentReader {
     if (Array.isArray(args.forgotten_event_ids)) {
       own = args.forgotten_event_ids.filter(isEventId);
       if (own.length !== args.forgotten_event_ids.length) {
-        problems.push({ line: n, severity: 'warning', message: `line ${n}: ${summaryId} lists forgotten_event_ids that are not event ids; they were ignored.` });
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: ${summaryId} lists forgotten_event_ids that are not event ids; they were ignored.`,
+        });
       }
     } else if (typeof start === 'number' && typeof end === 'number' && Number.isInteger(start) && Number.isInteger(end)) {
       if (start > end) {
-        problems.push({ line: n, severity: 'error', message: `line ${n}: ${summaryId} has forgotten_events_start_id ${start} after forgotten_events_end_id ${end}; it claims nothing. The range should run from the lower id to the higher.` });
+        problems.push({
+          line: n,
+          severity: 'error',
+          message: `line ${n}: ${summaryId} has forgotten_events_start_id ${start} after forgotten_events_end_id ${end}; it claims nothing. The range should run from the lower id to the higher.`,
+        });
       } else if (end - start + 1 > MAX_RANGE) {
-        problems.push({ line: n, severity: 'error', message: `line ${n}: ${summaryId} claims the range ${start}–${end} (${end - start + 1} ids), too large to expand; it claims nothing here.` });
+        problems.push({
+          line: n,
+          severity: 'error',
+          message: `line ${n}: ${summaryId} claims the range ${start}–${end} (${end - start + 1} ids), too large to expand; it claims nothing here.`,
+        });
       } else {
         for (let id = start; id <= end; id++) own.push(id);
         const inTurns = own.filter((id) => turnIds.has(String(idOf(id))));
@@ -312,17 +363,29 @@ export class OpenHandsReader extends DocumentReader {
         notes.push(note);
         if (inTurns.length < own.length) {
           const which = absent.length > 0 ? ` (not in this file: ${ranges(absent as number[])})` : '';
-          problems.push({ line: n, severity: 'warning', message: `line ${n}: ${summaryId} claims the range ${start}–${end}, which OpenHands expands over all ${own.length} ids, but only ${inTurns.length} of them are events the model saw here${which}. The rest are claimed ids no summary can cover.` });
+          problems.push({
+            line: n,
+            severity: 'warning',
+            message: `line ${n}: ${summaryId} claims the range ${start}–${end}, which OpenHands expands over all ${own.length} ids, but only ${inTurns.length} of them are events the model saw here${which}. The rest are claimed ids no summary can cover.`,
+          });
         }
       }
     } else {
-      problems.push({ line: n, severity: 'warning', message: `line ${n}: ${summaryId} has neither forgotten_event_ids nor a forgotten_events_start_id/end_id range; it claims nothing.` });
+      problems.push({
+        line: n,
+        severity: 'warning',
+        message: `line ${n}: ${summaryId} has neither forgotten_event_ids nor a forgotten_events_start_id/end_id range; it claims nothing.`,
+      });
     }
     if (Array.isArray(args.forgotten_event_ids)) {
       const missing = own.filter((id) => !turnIds.has(String(idOf(id))));
       if (missing.length > 0) {
         notes.push(`${missing.length} of the ${own.length} forgotten_event_ids are not turns in this file`);
-        problems.push({ line: n, severity: 'warning', message: `line ${n}: ${summaryId} forgets ${missing.length} ids that are not events the model saw in this file (${missing.slice(0, 6).map(String).join(', ')}${missing.length > 6 ? ', …' : ''}).` });
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: ${summaryId} forgets ${missing.length} ids that are not events the model saw in this file (${missing.slice(0, 6).map(String).join(', ')}${missing.length > 6 ? ', …' : ''}).`,
+        });
       }
     }
     const runKey = run ?? 0;
@@ -338,7 +401,11 @@ export class OpenHandsReader extends DocumentReader {
       folded.set(runKey, claimedIds);
     } else {
       notes.push('no summary: the forgotten events were dropped, not summarised');
-      problems.push({ line: n, severity: 'info', message: `line ${n}: ${summaryId} has no summary; the ${own.length} events it forgets are dropped from the context, covered by nothing.` });
+      problems.push({
+        line: n,
+        severity: 'info',
+        message: `line ${n}: ${summaryId} has no summary; the ${own.length} events it forgets are dropped from the context, covered by nothing.`,
+      });
     }
     const checkpoint: Checkpoint = { summaryId, summary, claimedIds, span, turnsBefore: turns.length, notes };
     if (this.context.defaultBudget !== undefined) {

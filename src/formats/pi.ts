@@ -68,7 +68,8 @@ function callsIn(content: unknown): ToolCall[] {
   const calls: ToolCall[] = [];
   if (!Array.isArray(content)) return calls;
   for (const part of content) {
-    if (isObject(part) && part.type === 'toolCall' && str(part.id) !== undefined) calls.push({ id: part.id as string, text: toolCallText(part.name, part.arguments) });
+    if (isObject(part) && part.type === 'toolCall' && str(part.id) !== undefined)
+      calls.push({ id: part.id as string, text: toolCallText(part.name, part.arguments) });
   }
   return calls;
 }
@@ -99,10 +100,20 @@ function messageShape(message: JsonObject): TurnShape | 'skip' | undefined {
     case 'assistant': {
       const names = toolNamesIn(message.content);
       const failed = message.stopReason === 'error' || message.stopReason === 'aborted' ? ` (${message.stopReason})` : '';
-      return { role: 'assistant', text: contentText(message.content), label: (names.length > 0 ? names.join(', ') : 'assistant') + failed, calls: callsIn(message.content) };
+      return {
+        role: 'assistant',
+        text: contentText(message.content),
+        label: (names.length > 0 ? names.join(', ') : 'assistant') + failed,
+        calls: callsIn(message.content),
+      };
     }
     case 'toolResult': {
-      const shape: TurnShape = { role: 'tool', text: contentText(message.content), label: `${str(message.toolName) ?? 'tool'} result`, calls: [] };
+      const shape: TurnShape = {
+        role: 'tool',
+        text: contentText(message.content),
+        label: `${str(message.toolName) ?? 'tool'} result`,
+        calls: [],
+      };
       const answers = str(message.toolCallId);
       if (answers !== undefined) shape.answers = answers;
       if (message.isError === true) shape.error = true;
@@ -111,7 +122,9 @@ function messageShape(message: JsonObject): TurnShape | 'skip' | undefined {
     case 'bashExecution': {
       if (message.excludeFromContext === true) return 'skip';
       const output = typeof message.output === 'string' ? message.output : '';
-      const text = [toolCallText('bash', { command: typeof message.command === 'string' ? message.command : '' }), output].filter((t) => t !== '').join('\n');
+      const text = [toolCallText('bash', { command: typeof message.command === 'string' ? message.command : '' }), output]
+        .filter((t) => t !== '')
+        .join('\n');
       return { role: 'tool', text, label: 'bash (user)', calls: [] };
     }
     case 'custom':
@@ -161,7 +174,11 @@ export class PiReader extends RebuildingReader {
     for (const { line, value } of this.lines.records) {
       const n = line.line;
       if (!isObject(value)) {
-        problems.push({ line: n, severity: 'error', message: `line ${n} is not a JSON object, so it is not a pi session entry; it was skipped.` });
+        problems.push({
+          line: n,
+          severity: 'error',
+          message: `line ${n} is not a JSON object, so it is not a pi session entry; it was skipped.`,
+        });
         continue;
       }
       const type = str(value.type) ?? '(no type)';
@@ -175,12 +192,20 @@ export class PiReader extends RebuildingReader {
       let shape: TurnShape | 'skip' | undefined;
       if (type === 'message') {
         if (!isObject(value.message)) {
-          problems.push({ line: n, severity: 'warning', message: `line ${n} is a pi message entry without a "message" object; it was skipped.` });
+          problems.push({
+            line: n,
+            severity: 'warning',
+            message: `line ${n} is a pi message entry without a "message" object; it was skipped.`,
+          });
           continue;
         }
         shape = messageShape(value.message);
         if (shape === undefined) {
-          problems.push({ line: n, severity: 'warning', message: `line ${n} is a pi message with role ${JSON.stringify(value.message.role ?? null)}, which Compaction Lens does not read; it was skipped.` });
+          problems.push({
+            line: n,
+            severity: 'warning',
+            message: `line ${n} is a pi message with role ${JSON.stringify(value.message.role ?? null)}, which Compaction Lens does not read; it was skipped.`,
+          });
           continue;
         }
       } else if (type === 'custom_message') {
@@ -190,14 +215,22 @@ export class PiReader extends RebuildingReader {
       } else {
         if (!unknown.has(type)) {
           unknown.add(type);
-          problems.push({ line: n, severity: 'info', message: `line ${n} has entry type ${type}, which Compaction Lens does not read; entries of this type were skipped.` });
+          problems.push({
+            line: n,
+            severity: 'info',
+            message: `line ${n} has entry type ${type}, which Compaction Lens does not read; entries of this type were skipped.`,
+          });
         }
         continue;
       }
       if (shape === 'skip') continue;
       let turnId: TurnId = id ?? entryIndexOf.get(n) ?? n;
       if (used.has(String(turnId))) {
-        problems.push({ line: n, severity: 'warning', message: `line ${n}: entry id ${String(turnId)} is used by an earlier entry; this one is shown as "line ${n}".` });
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: entry id ${String(turnId)} is used by an earlier entry; this one is shown as "line ${n}".`,
+        });
         turnId = `line ${n}`;
       }
       used.add(String(turnId));
@@ -243,21 +276,37 @@ export class PiReader extends RebuildingReader {
     } else if (typeof keptIndex === 'number' && Number.isInteger(keptIndex) && keptIndex >= 0) {
       if (keptIndex < this.entryLines.length && keptIndex < ownIndex) {
         firstKept = this.entryLines[keptIndex];
-        notes.push(`firstKeptEntryIndex ${keptIndex} is line ${firstKept} (entries counted from the session header, entry 0): the turns before it are claimed`);
+        notes.push(
+          `firstKeptEntryIndex ${keptIndex} is line ${firstKept} (entries counted from the session header, entry 0): the turns before it are claimed`,
+        );
       } else missing = `its firstKeptEntryIndex ${keptIndex} is not an entry before it (it is entry ${ownIndex})`;
     } else {
       missing = 'it has no firstKeptEntryId or firstKeptEntryIndex';
     }
     if (missing !== undefined) {
-      problems.push({ line: n, severity: 'warning', message: `line ${n}: compaction ${summaryId}: ${missing}, so which turns pi kept is not known; every turn before it is claimed (an inference).` });
+      problems.push({
+        line: n,
+        severity: 'warning',
+        message: `line ${n}: compaction ${summaryId}: ${missing}, so which turns pi kept is not known; every turn before it is claimed (an inference).`,
+      });
       notes.push(`${missing}: every turn before the compaction is claimed (an inference)`);
     }
 
     // Version 2+: only the compaction's own branch (its chain of parents) is claimed.
     const branch = this.branchOf(value, n, entries);
     if (branch.note !== undefined) notes.push(branch.note);
-    const claimed = turns.filter((t) => (firstKept === undefined || t.span.startLine < firstKept) && (branch.lines === undefined || branch.lines.has(t.span.startLine)));
-    const checkpoint: Checkpoint = { summaryId, summary, claimedIds: claimed.map((t) => t.id), span: lineSpan(line), turnsBefore: turns.length, notes };
+    const claimed = turns.filter(
+      (t) =>
+        (firstKept === undefined || t.span.startLine < firstKept) && (branch.lines === undefined || branch.lines.has(t.span.startLine)),
+    );
+    const checkpoint: Checkpoint = {
+      summaryId,
+      summary,
+      claimedIds: claimed.map((t) => t.id),
+      span: lineSpan(line),
+      turnsBefore: turns.length,
+      notes,
+    };
     if (typeof value.tokensBefore === 'number' && value.tokensBefore > 0) {
       checkpoint.recordedPrefixTokens = value.tokensBefore;
       notes.push(`tokensBefore ${groupDigits(value.tokensBefore)} (recorded by pi)`);
@@ -281,7 +330,9 @@ export class PiReader extends RebuildingReader {
     while (parent !== undefined) {
       const entry = entries.get(parent);
       if (entry === undefined || entry.line >= n || seen.has(parent)) {
-        return { note: `its chain of parentIds breaks at ${parent} (not an entry before it, or a cycle): the turns are taken in file order, other branches included` };
+        return {
+          note: `its chain of parentIds breaks at ${parent} (not an entry before it, or a cycle): the turns are taken in file order, other branches included`,
+        };
       }
       seen.add(parent);
       lines.add(entry.line);

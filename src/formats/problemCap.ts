@@ -51,8 +51,18 @@ function summaryProblem(overflow: Overflow, limit: number): Problem {
     overflow.warnings > 0 ? countOf(overflow.warnings, 'warning') : '',
     overflow.infos > 0 ? countOf(overflow.infos, 'note') : '',
   ].filter((kind) => kind !== '');
-  const lines = overflow.firstLine === overflow.lastLine ? `line ${groupDigits(overflow.firstLine)}` : `lines ${groupDigits(overflow.firstLine)}–${groupDigits(overflow.lastLine)}`;
-  const what = overflow.errors === overflow.count ? (overflow.count === 1 ? 'unreadable or unusable line' : 'unreadable or unusable lines') : overflow.count === 1 ? 'problem' : 'problems';
+  const lines =
+    overflow.firstLine === overflow.lastLine
+      ? `line ${groupDigits(overflow.firstLine)}`
+      : `lines ${groupDigits(overflow.firstLine)}–${groupDigits(overflow.lastLine)}`;
+  const what =
+    overflow.errors === overflow.count
+      ? overflow.count === 1
+        ? 'unreadable or unusable line'
+        : 'unreadable or unusable lines'
+      : overflow.count === 1
+        ? 'problem'
+        : 'problems';
   const problem: Problem = {
     line: overflow.firstLine,
     severity: overflow.errors > 0 ? 'error' : overflow.warnings > 0 ? 'warning' : 'info',

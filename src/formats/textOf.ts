@@ -105,4 +105,3 @@ export function preview(text: string, max = 60): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
-

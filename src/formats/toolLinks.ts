@@ -32,7 +32,9 @@ export class CallLinks {
    * the texts of those of them that turn made, one a line. Undefined when none is known (not in the file).
    */
   answersFor(callIds: readonly string[]): Turn['answers'] {
-    const known = [...new Set(callIds)].map((id) => this.calls.get(id)).filter((call): call is { turnId: TurnId; text: string } => call !== undefined);
+    const known = [...new Set(callIds)]
+      .map((id) => this.calls.get(id))
+      .filter((call): call is { turnId: TurnId; text: string } => call !== undefined);
     if (known.length === 0) return undefined;
     const turnId = known[0].turnId;
     const texts = known.filter((call) => call.turnId === turnId).map((call) => call.text);

@@ -49,7 +49,9 @@ export async function analyzeTranscript(
     tokenCache,
     pool,
     options.encoding,
-    onProgress && ((done, total) => onProgress(total > 0 ? done / total : 1, `counting tokens… ${total > 0 ? Math.floor((done / total) * 100) : 100}%`)),
+    onProgress &&
+      ((done, total) =>
+        onProgress(total > 0 ? done / total : 1, `counting tokens… ${total > 0 ? Math.floor((done / total) * 100) : 100}%`)),
     progress.signal,
   );
   return analyze(transcript, { countTokens, tokenCache, ratioFloor: options.ratioFloor, coverageThreshold: options.coverageThreshold });

@@ -66,7 +66,11 @@ export async function describeSpecialFile(path: string, info: Stats): Promise<st
   // Size 0: empty, or a kernel pseudo-file (/proc, /sys) whose content is made as it is read.
   if (await hasContent(path)) {
     const real = await realpath(path).catch(() => path);
-    const where = real.startsWith('/proc/') ? 'a /proc file' : real.startsWith('/sys/') ? 'a /sys file' : 'a kernel pseudo-file (like the files under /proc and /sys)';
+    const where = real.startsWith('/proc/')
+      ? 'a /proc file'
+      : real.startsWith('/sys/')
+        ? 'a /sys file'
+        : 'a kernel pseudo-file (like the files under /proc and /sys)';
     return `${path} is ${where}: the kernel makes its content up as it is read and reports a size of 0, so it is not a transcript and cannot be followed as it grows. Copy it to a regular file if you mean to analyse it.`;
   }
   return `${path} is empty: there are no records to analyse.`;

@@ -123,7 +123,12 @@ export class LineSplitter {
         });
         bytes = bytes.subarray(0, 0);
       } else if (lead > 0 || trail < bytes.length) {
-        const where = lead > 0 && trail < bytes.length ? `starts with ${nulBytes(lead)} and ends with ${nulBytes(bytes.length - trail)}` : lead > 0 ? `starts with ${nulBytes(lead)}` : `ends with ${nulBytes(bytes.length - trail)}`;
+        const where =
+          lead > 0 && trail < bytes.length
+            ? `starts with ${nulBytes(lead)} and ends with ${nulBytes(bytes.length - trail)}`
+            : lead > 0
+              ? `starts with ${nulBytes(lead)}`
+              : `ends with ${nulBytes(bytes.length - trail)}`;
         this.onProblem({
           line,
           severity: 'warning',

@@ -48,7 +48,14 @@ export function isJsonText(text: string): boolean {
       if (c === 0x5c) {
         const e = text.charCodeAt(i + 1);
         if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) i += 2;
-        else if (e === 0x75 && isHex(text.charCodeAt(i + 2)) && isHex(text.charCodeAt(i + 3)) && isHex(text.charCodeAt(i + 4)) && isHex(text.charCodeAt(i + 5))) i += 6;
+        else if (
+          e === 0x75 &&
+          isHex(text.charCodeAt(i + 2)) &&
+          isHex(text.charCodeAt(i + 3)) &&
+          isHex(text.charCodeAt(i + 4)) &&
+          isHex(text.charCodeAt(i + 5))
+        )
+          i += 6;
         else return false;
       } else {
         i++;

@@ -35,7 +35,9 @@ export interface LoadedSideFiles {
 
 /** The session id a Claude Code transcript is named after: `<id>.jsonl` or `<id>.jsonl.gz`. */
 function sessionStem(transcriptPath: string): string {
-  return basename(transcriptPath).replace(/\.gz$/, '').replace(/\.jsonl$/, '');
+  return basename(transcriptPath)
+    .replace(/\.gz$/, '')
+    .replace(/\.jsonl$/, '');
 }
 
 function isInside(folder: string, path: string): boolean {
@@ -66,7 +68,9 @@ async function readText(path: string, limit: number): Promise<ReadResult> {
     try {
       return { text: gunzipSync(raw, { maxOutputLength: Math.max(1, limit) }).toString('utf8') };
     } catch (error) {
-      return { skipped: (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError ? 'too-large' : 'unreadable' };
+      return {
+        skipped: (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError ? 'too-large' : 'unreadable',
+      };
     }
   } catch {
     return { skipped: 'unreadable' };

@@ -251,7 +251,11 @@ export class TokenPool {
       if (this.queue.length === 0) return;
       if (!thread.batch) this.send(thread, this.queue.shift()!);
     }
-    while (this.queue.length > 0 && this.threads.length < this.maxWorkers && (this.threads.length === 0 || this.queuedBytes() >= this.spawnBytes)) {
+    while (
+      this.queue.length > 0 &&
+      this.threads.length < this.maxWorkers &&
+      (this.threads.length === 0 || this.queuedBytes() >= this.spawnBytes)
+    ) {
       const thread = this.spawn();
       if (!thread) return; // fell back: spawn() already drained the queue here
       this.send(thread, this.queue.shift()!);
@@ -361,7 +365,10 @@ export class TokenPool {
         const batch = this.queue.shift();
         if (!batch || batch.job.settled) continue;
         try {
-          this.credit(batch, batch.texts.map((text) => this.countHere(text, batch.job.encoding)));
+          this.credit(
+            batch,
+            batch.texts.map((text) => this.countHere(text, batch.job.encoding)),
+          );
         } catch (error) {
           this.fail(batch.job, new Error(`token counting failed: ${messageOf(error)}`));
         }

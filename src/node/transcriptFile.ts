@@ -51,7 +51,11 @@ export class UnusableTranscriptError extends Error {
   /** More about why, one line each (e.g. every format tried and what it needed), for who wants it. */
   readonly details: readonly string[];
 
-  constructor(message: string, readonly path: string, details: readonly string[] = []) {
+  constructor(
+    message: string,
+    readonly path: string,
+    details: readonly string[] = [],
+  ) {
     super(message);
     this.details = details;
     this.name = 'UnusableTranscriptError';
@@ -109,7 +113,11 @@ async function readGzipHead(path: string): Promise<Buffer> {
 }
 
 function firstLinesOf(head: Buffer): string[] {
-  return head.toString('utf8').replace(/^\uFEFF/, '').split('\n').slice(0, DETECTION_LINES);
+  return head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .split('\n')
+    .slice(0, DETECTION_LINES);
 }
 
 /** A limit as given when it is a positive number (Infinity turns the limit off), else undefined (the default). */
@@ -133,7 +141,13 @@ export type InflateLimits = Pick<OpenOptions, 'maxInflatedBytes' | 'maxInflateRa
  * The problem that stops decompressing `path` at `line` (the first line not yet complete), when `inflated` bytes
  * have come out of `compressed` bytes of gzip data and that is past a limit; undefined while within them.
  */
-export function inflationLimitProblem(path: string, inflated: number, compressed: number, line: number, limits: InflateLimits): Problem | undefined {
+export function inflationLimitProblem(
+  path: string,
+  inflated: number,
+  compressed: number,
+  line: number,
+  limits: InflateLimits,
+): Problem | undefined {
   const name = basename(path);
   const maxBytes = positive(limits.maxInflatedBytes) ?? DEFAULT_MAX_INFLATED_BYTES;
   if (inflated > maxBytes) {
@@ -214,7 +228,8 @@ export class TranscriptFile {
       head = Buffer.concat([transcoder.write(head), transcoder.end()]);
     }
     const judged = judgeHead(head, wholeFile);
-    if (judged.kind !== 'text') throw new UnusableTranscriptError(`${path} ${judged.message} Supported formats: ${supportedFormats()}.`, path);
+    if (judged.kind !== 'text')
+      throw new UnusableTranscriptError(`${path} ${judged.message} Supported formats: ${supportedFormats()}.`, path);
     const firstLines = firstLinesOf(judged.text);
     const name = basename(path).replace(/\.gz$/, '');
     const detection = options.format !== undefined ? { format: options.format, rejected: [] } : detectFormatWhy(firstLines, name);
@@ -232,7 +247,9 @@ export class TranscriptFile {
     const { turns, checkpoints } = file.snapshot;
     if (turns.length === 0 && checkpoints.length === 0) {
       const first = file.stoppedBecause ?? file.snapshot.problems[0];
-      const why = first ? ` ${first === file.stoppedBecause ? 'Reading stopped' : 'The first problem'}: line ${first.line}: ${first.message}` : '';
+      const why = first
+        ? ` ${first === file.stoppedBecause ? 'Reading stopped' : 'The first problem'}: line ${first.line}: ${first.message}`
+        : '';
       throw new UnusableTranscriptError(`${path} has no usable records (read as ${format}).${why}`, path);
     }
     return file;

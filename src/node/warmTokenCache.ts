@@ -25,7 +25,9 @@ export async function warmTokenCache(
 ): Promise<TokenCounter> {
   const { turns, summaries } = textsToCount(transcript, cache);
   // Turns come back one per text; summaries are counted once per text, and not again once cached.
-  const texts = [...new Set([...turns.map((turn) => (typeof turn.text === 'string' ? turn.text : '')), ...summaries.filter((s) => !cache.has(s))])];
+  const texts = [
+    ...new Set([...turns.map((turn) => (typeof turn.text === 'string' ? turn.text : '')), ...summaries.filter((s) => !cache.has(s))]),
+  ];
   const here: TokenCounter = (text) => pool.countHere(text, encoding);
   if (texts.length > 0) {
     let counts: number[];

@@ -112,7 +112,9 @@ export function checkpointProblem(checkpoint: CheckpointAnalysis): CheckpointPro
   if (checkpoint.verdict === 'reversible') return undefined;
   const claimed = checkpoint.turns.filter((result) => result.claimed).length;
   const missing = counts['claimed-missing'];
-  const parts = [`${missing.toLocaleString('en-US')} of ${plural(claimed, 'claimed turn')} ${missing === 1 ? 'is' : 'are'} missing from the summary`];
+  const parts = [
+    `${missing.toLocaleString('en-US')} of ${plural(claimed, 'claimed turn')} ${missing === 1 ? 'is' : 'are'} missing from the summary`,
+  ];
   const others = [`${counts.covered.toLocaleString('en-US')} covered`];
   if (counts['nothing-to-check'] > 0) others.push(`${counts['nothing-to-check'].toLocaleString('en-US')} with nothing to check`);
   parts[0] += ` (${others.join(', ')})`;
@@ -168,7 +170,11 @@ export interface MissingRun {
  * nothing to check (neutral: nothing to carry) and across claimed-missing turns of a kind that is off; any
  * other turn ends it. Its severity is the most severe of its turns' kinds.
  */
-export function claimedMissingRuns(checkpoint: CheckpointAnalysis, transcript: Pick<Transcript, 'turns'>, severities: KindSeverities): MissingRun[] {
+export function claimedMissingRuns(
+  checkpoint: CheckpointAnalysis,
+  transcript: Pick<Transcript, 'turns'>,
+  severities: KindSeverities,
+): MissingRun[] {
   const runs: MissingRun[] = [];
   let current: MissingRun | undefined;
   for (const result of checkpoint.turns) {
@@ -211,7 +217,10 @@ export function missingRunMessage(run: MissingRun, checkpoint: Pick<CheckpointAn
 }
 
 /** The related-information text of one turn of a run: "line 381, tool output: claimed, but …". */
-export function missingTurnNote(result: Pick<TurnResult, 'reason'>, turn: { role: Role; span: { startLine: number; endLine: number } }): string {
+export function missingTurnNote(
+  result: Pick<TurnResult, 'reason'>,
+  turn: { role: Role; span: { startLine: number; endLine: number } },
+): string {
   const kind = turnKind(turn.role) === 'tool-output' ? 'tool output' : `${turn.role} turn`;
   return `${describeLines(turn.span.startLine, turn.span.endLine)}, ${kind}: ${clip(result.reason || 'claimed but not covered', 200)}`;
 }
@@ -280,7 +289,9 @@ function likeness(problem: Problem): string {
  * 41 problems like this: …"), at most `max` runs, then one saying how many more there are.
  */
 export function collapseProblems(problems: readonly Problem[], max = MAX_PROBLEM_RUNS): ProblemRun[] {
-  const sorted = problems.map((problem, order) => ({ problem, order })).sort((a, b) => a.problem.line - b.problem.line || a.order - b.order);
+  const sorted = problems
+    .map((problem, order) => ({ problem, order }))
+    .sort((a, b) => a.problem.line - b.problem.line || a.order - b.order);
   const runs: { key: string; first: Problem; startLine: number; endLine: number; count: number }[] = [];
   for (const { problem } of sorted) {
     const key = likeness(problem);

@@ -64,9 +64,7 @@ function checkpointHeader(transcript: Transcript, checkpoint: CheckpointAnalysis
     truncation: checkpoint.truncation,
     counts: checkpoint.counts,
     claimedMissingRanges: checkpoint.claimedMissingRanges,
-    claimedMissingIndexes: checkpoint.turns
-      .filter((result) => result.status === 'claimed-missing')
-      .map((result) => result.index),
+    claimedMissingIndexes: checkpoint.turns.filter((result) => result.status === 'claimed-missing').map((result) => result.index),
     safeBoundaryIndex,
     safeCoveredCount: checkpoint.safeCovered.length,
     notes: checkpoint.notes,
@@ -81,7 +79,10 @@ export function rowStatus(analysis: Analysis, checkpointIndex: number, turnIndex
 }
 
 function preview(text: string): string {
-  const flat = text.slice(0, PREVIEW_CHARS * 4).replace(/\s+/g, ' ').trim();
+  const flat = text
+    .slice(0, PREVIEW_CHARS * 4)
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
 }
 
@@ -111,12 +112,7 @@ export function timelineRows(
   return rows;
 }
 
-export function turnDetails(
-  transcript: Transcript,
-  analysis: Analysis,
-  checkpointIndex: number,
-  turnIndex: number,
-): TurnDetails {
+export function turnDetails(transcript: Transcript, analysis: Analysis, checkpointIndex: number, turnIndex: number): TurnDetails {
   const turn = transcript.turns[turnIndex];
   const checkpoint = checkpointIndex >= 0 ? analysis.checkpoints[checkpointIndex] : undefined;
   const result = checkpoint ? turnResult(checkpoint, turnIndex) : undefined;

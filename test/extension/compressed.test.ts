@@ -78,7 +78,10 @@ describe('a .jsonl.gz transcript in the editor', () => {
     assert.ok(missing, 'no claimed-missing diagnostic on the view');
     const related = missing.relatedInformation ?? [];
     assert.equal(related.length, 40);
-    assert.ok(related.every((info) => info.location.uri.toString() === document.uri.toString()), 'related turns point into the view');
+    assert.ok(
+      related.every((info) => info.location.uri.toString() === document.uri.toString()),
+      'related turns point into the view',
+    );
     assert.equal(related[0].location.range.start.line, 380);
 
     // CodeLens on the checkpoint record and the hover on a turn, in the view.
@@ -87,7 +90,11 @@ describe('a .jsonl.gz transcript in the editor', () => {
     assert.ok(lens, 'no S1 CodeLens on the view');
     assert.equal(lens.range.start.line, 420);
     assert.equal(String(lens.command?.arguments?.[0]), uri.toString(), 'the CodeLens opens the timeline of the .gz');
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(390, 5));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      document.uri,
+      new vscode.Position(390, 5),
+    );
     const hoverText = hovers
       .flatMap((hover) => hover.contents)
       .map((content) => (typeof content === 'string' ? content : 'value' in content ? content.value : ''))

@@ -41,7 +41,11 @@ describe('diagnostics', () => {
       const current = ourDiagnostics(uri);
       return current.length > 0 ? current : undefined;
     }, 'the diagnostics of the incident');
-    assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.code).sort(), ['claimed-missing', 'fail-closed', 'truncated-summary'], diagnostics.map((d) => d.message).join('\n'));
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => diagnostic.code).sort(),
+      ['claimed-missing', 'fail-closed', 'truncated-summary'],
+      diagnostics.map((d) => d.message).join('\n'),
+    );
 
     const verdict = diagnostics.find((diagnostic) => diagnostic.code === 'fail-closed')!;
     assert.equal(verdict.severity, vscode.DiagnosticSeverity.Error);
@@ -54,7 +58,10 @@ describe('diagnostics', () => {
     assert.equal(missing.range.start.line, 380, 'turn 380 sits on line 381');
     assert.equal(missing.range.end.line, 419);
     assert.equal(missing.severity, vscode.DiagnosticSeverity.Warning, 'conversation turns: warning by default');
-    assert.match(missing.message, /^lines 381–420: 40 claimed turns \(10 tool outputs, 30 conversation turns\) missing from the summary \(checkpoint at line 421\)/);
+    assert.match(
+      missing.message,
+      /^lines 381–420: 40 claimed turns \(10 tool outputs, 30 conversation turns\) missing from the summary \(checkpoint at line 421\)/,
+    );
     const related = missing.relatedInformation ?? [];
     assert.equal(related.length, 40);
     assert.deepEqual(
@@ -112,8 +119,22 @@ describe('diagnostics', () => {
     const endsWithNewline = readFileSync(uri.fsPath, 'utf8').endsWith('\n');
     // Lines 423-426: two turns with explicit anchors, a broken line; line 427 a checkpoint whose summary lacks them.
     const appended = [
-      JSON.stringify({ type: 'turn', id: 422, role: 'tool', content: 'reconcile.log: RECONCILE_9001 timeout', tokens: 40, anchor: 'RECONCILE_9001' }),
-      JSON.stringify({ type: 'turn', id: 423, role: 'assistant', content: 'Raised the reconcile timeout (RECONCILE_9002).', tokens: 30, anchor: 'RECONCILE_9002' }),
+      JSON.stringify({
+        type: 'turn',
+        id: 422,
+        role: 'tool',
+        content: 'reconcile.log: RECONCILE_9001 timeout',
+        tokens: 40,
+        anchor: 'RECONCILE_9001',
+      }),
+      JSON.stringify({
+        type: 'turn',
+        id: 423,
+        role: 'assistant',
+        content: 'Raised the reconcile timeout (RECONCILE_9002).',
+        tokens: 30,
+        anchor: 'RECONCILE_9002',
+      }),
       '{"type":"turn", this line is broken',
       JSON.stringify({
         type: 'checkpoint',
@@ -133,20 +154,36 @@ describe('diagnostics', () => {
     assert.ok(parse, 'the broken line 426 is flagged');
     assert.equal(parse.severity, vscode.DiagnosticSeverity.Error);
     // The runs S2 claims sit on the turns' lines and name S2's line; how the prose turns 420–421 are judged may split them.
-    const missing = after.filter((diagnostic) => diagnostic.code === 'claimed-missing' && /checkpoint at line 427/.test(diagnostic.message));
+    const missing = after.filter(
+      (diagnostic) => diagnostic.code === 'claimed-missing' && /checkpoint at line 427/.test(diagnostic.message),
+    );
     assert.ok(missing.length > 0, 'S2 claims turns its summary lacks');
     assert.ok(
       missing.some((diagnostic) => diagnostic.range.start.line <= 424 && diagnostic.range.end.line >= 424),
       'turn 423 (line 425) is in a flagged run',
     );
-    assert.equal(after.filter((diagnostic) => diagnostic.code === 'truncated-summary' && diagnostic.range.start.line === 420).length, 1, 'S1 is still flagged once');
-    assert.equal(after.filter((diagnostic) => diagnostic.range.start.line === 426 && diagnostic.code !== 'truncated-summary').length, 1, 'one flag for S2 itself');
+    assert.equal(
+      after.filter((diagnostic) => diagnostic.code === 'truncated-summary' && diagnostic.range.start.line === 420).length,
+      1,
+      'S1 is still flagged once',
+    );
+    assert.equal(
+      after.filter((diagnostic) => diagnostic.range.start.line === 426 && diagnostic.code !== 'truncated-summary').length,
+      1,
+      'one flag for S2 itself',
+    );
     assert.equal(api.store.get(uri)!.transcript.turns.length, 424);
   });
 
   it('keeps a real Claude Code session quiet: one per checkpoint, one per run, the truncation; no record ids', async function () {
     const session = '258c7280-ae70-4798-800f-63464d01a85d.jsonl.gz';
-    const corpus = path.resolve(process.env.COMPACTION_LENS_REPO_ROOT ?? path.resolve(extensionPath()), '..', 'shared', 'corpus', 'claude-code');
+    const corpus = path.resolve(
+      process.env.COMPACTION_LENS_REPO_ROOT ?? path.resolve(extensionPath()),
+      '..',
+      'shared',
+      'corpus',
+      'claude-code',
+    );
     const file = path.join(corpus, session);
     skipWithoutShared(this, existsSync(file), `the corpus session ${file}`);
     const uri = vscode.Uri.file(file);
@@ -171,9 +208,14 @@ describe('diagnostics', () => {
     assert.ok(runs <= ranges, `${runs} claimed-missing flags for ${ranges} ranges of ${claimedMissing} turns`);
     assert.ok(diagnostics.length < claimedMissing, `${diagnostics.length} diagnostics for ${claimedMissing} claimed-missing turns`);
     const onCheckpoint = entry.analysis.checkpoints.map(
-      (checkpoint) => diagnostics.filter((diagnostic) => diagnostic.range.start.line === checkpoint.line - 1 && diagnostic.code !== 'transcript-problem').length,
+      (checkpoint) =>
+        diagnostics.filter((diagnostic) => diagnostic.range.start.line === checkpoint.line - 1 && diagnostic.code !== 'transcript-problem')
+          .length,
     );
-    assert.ok(onCheckpoint.every((count) => count === 1), `flags on each checkpoint line: ${onCheckpoint.join(', ')}`);
+    assert.ok(
+      onCheckpoint.every((count) => count === 1),
+      `flags on each checkpoint line: ${onCheckpoint.join(', ')}`,
+    );
     const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|msg_[A-Za-z0-9]{8,}/;
     for (const diagnostic of diagnostics.filter((d) => d.code !== 'transcript-problem')) {
       assert.doesNotMatch(diagnostic.message, uuid, diagnostic.message);

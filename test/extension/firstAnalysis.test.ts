@@ -95,7 +95,10 @@ describe('first analysis of a transcript', () => {
       }),
       (error: Error) => error.name === 'AbortError',
     );
-    assert.ok(messages.some((message) => /^counting tokens… \d+%$/.test(message)), messages.join(' | '));
+    assert.ok(
+      messages.some((message) => /^counting tokens… \d+%$/.test(message)),
+      messages.join(' | '),
+    );
     assert.equal(messages.includes('done'), false);
     assert.equal(api.store.get(uri), undefined);
     const entry = await api.store.load(uri);

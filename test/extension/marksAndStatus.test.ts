@@ -85,7 +85,9 @@ describe('status bar', () => {
     assert.ok(timeline, 'no timeline panel');
     timeline.panel.reveal(undefined, false);
     await waitFor(
-      () => vscode.window.activeTextEditor === undefined && vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview,
+      () =>
+        vscode.window.activeTextEditor === undefined &&
+        vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview,
       'the timeline webview to be the active tab',
     );
     assert.equal(api.statusBar.text, text, 'the status bar item disappeared or changed while the timeline had focus');
@@ -108,7 +110,13 @@ describe('status bar', () => {
       turn(0),
       turn(1),
       turn(2),
-      { type: 'checkpoint', summary_id: 'S1', summary: 'Done: ANCHOR_0, ANCHOR_1 and ANCHOR_2.', summary_budget: 4096, covered: { from: 0, to: 2 } },
+      {
+        type: 'checkpoint',
+        summary_id: 'S1',
+        summary: 'Done: ANCHOR_0, ANCHOR_1 and ANCHOR_2.',
+        summary_budget: 4096,
+        covered: { from: 0, to: 2 },
+      },
       turn(3),
       turn(4),
       turn(5),

@@ -43,7 +43,13 @@ describe('neutral statuses: nothing to check, cannot be checked', () => {
 
   it('never flags a claimed turn that holds nothing worth carrying', async () => {
     const uri = writeTranscript('acknowledgement.jsonl', [
-      { type: 'turn', id: 0, role: 'user', content: 'Please fix the timeout in src/reconcile/job.ts; the nightly run fails with RECONCILE_9001.', tokens: 30 },
+      {
+        type: 'turn',
+        id: 0,
+        role: 'user',
+        content: 'Please fix the timeout in src/reconcile/job.ts; the nightly run fails with RECONCILE_9001.',
+        tokens: 30,
+      },
       { type: 'turn', id: 1, role: 'assistant', content: 'OK, thanks.', tokens: 4 },
       { type: 'turn', id: 2, role: 'assistant', content: 'Raised the timeout in src/reconcile/job.ts to 900 seconds.', tokens: 20 },
       {

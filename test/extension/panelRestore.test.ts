@@ -36,7 +36,12 @@ describe('timeline restore after a reload', () => {
   });
 
   it('closes a restored panel whose state is not a view state', async () => {
-    for (const state of [undefined, {}, { version: 1, file: 42 }, { version: 2, file: '/tmp/x.jsonl', checkpointIndex: 0, selectedTurn: 0, scrollTop: 0 }]) {
+    for (const state of [
+      undefined,
+      {},
+      { version: 1, file: 42 },
+      { version: 2, file: '/tmp/x.jsonl', checkpointIndex: 0, selectedTurn: 0, scrollTop: 0 },
+    ]) {
       const panel = blankPanel();
       let disposed = false;
       panel.onDidDispose(() => (disposed = true));

@@ -27,7 +27,10 @@ const MiB = 1024 * 1024;
 /** checkSettings on raw values, with the warnings it gave. */
 function check(raw: Record<string, unknown>) {
   const warnings: string[] = [];
-  const settings = checkSettings((key) => raw[key], (message) => warnings.push(message));
+  const settings = checkSettings(
+    (key) => raw[key],
+    (message) => warnings.push(message),
+  );
   return { settings, warnings };
 }
 
@@ -94,7 +97,20 @@ describe('settings range checks', () => {
   ];
   for (const [key, read, fallback] of numeric) {
     it(`rejects 1e300, NaN, infinities, negatives, zero and non-numbers for ${key}, with a one-line warning each`, () => {
-      for (const bad of [1e300, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -3, 0, 1e-300, '5', null, true, [5], { n: 5 }]) {
+      for (const bad of [
+        1e300,
+        Number.NaN,
+        Number.POSITIVE_INFINITY,
+        Number.NEGATIVE_INFINITY,
+        -3,
+        0,
+        1e-300,
+        '5',
+        null,
+        true,
+        [5],
+        { n: 5 },
+      ]) {
         const { settings, warnings } = check({ [key]: bad });
         assert.equal(read(settings), fallback, `${key} = ${String(bad)} gives the default`);
         assert.equal(warnings.length, 1, `one warning for ${key} = ${String(bad)}: ${JSON.stringify(warnings)}`);
@@ -115,7 +131,14 @@ describe('settings range checks', () => {
 
   it('checks each per-format summary budget: whole numbers from 1 to 1,000,000', () => {
     const { settings, warnings } = check({
-      defaultSummaryBudget: { codex: 1e300, openhands: -1, langchain: 2.5, 'message-array': 500, canonical: Number.NaN, 'claude-code': '9' },
+      defaultSummaryBudget: {
+        codex: 1e300,
+        openhands: -1,
+        langchain: 2.5,
+        'message-array': 500,
+        canonical: Number.NaN,
+        'claude-code': '9',
+      },
     });
     assert.equal(settings.defaultSummaryBudget.codex, DEFAULT_SUMMARY_BUDGETS.codex);
     assert.equal(settings.defaultSummaryBudget.openhands, DEFAULT_SUMMARY_BUDGETS.openhands);
@@ -124,7 +147,9 @@ describe('settings range checks', () => {
     assert.equal(settings.defaultSummaryBudget['message-array'], 500);
     assert.equal(settings.defaultSummaryBudget.canonical, undefined, 'no canonical budget is assumed');
     assert.equal(warnings.length, 5, warnings.join('\n'));
-    assert.ok(warnings.some((w) => w.startsWith('compactionLens.defaultSummaryBudget.canonical: NaN is not a number; no budget is assumed')));
+    assert.ok(
+      warnings.some((w) => w.startsWith('compactionLens.defaultSummaryBudget.canonical: NaN is not a number; no budget is assumed')),
+    );
     const notObject = check({ defaultSummaryBudget: 7 });
     assert.deepEqual(notObject.settings.defaultSummaryBudget, DEFAULT_SUMMARY_BUDGETS);
     assert.equal(notObject.warnings.length, 1);
@@ -196,7 +221,10 @@ describe('settings in the manifest', () => {
     }
     for (const name of restricted) assert.ok(name in contributes.configuration.properties, `${name} is a contributed setting`);
     for (const name of Object.keys(contributes.configuration.properties)) {
-      assert.ok(restricted.has(name), `${name}: every setting so far softens a verdict or widens a scan; restrict a new one or say why not`);
+      assert.ok(
+        restricted.has(name),
+        `${name}: every setting so far softens a verdict or widens a scan; restrict a new one or say why not`,
+      );
     }
   });
 });
@@ -259,7 +287,13 @@ describe('settings at work in the extension host', function () {
     const api = await extensionApi();
     const turns = 30_000; // about 3 MB inflated, a few dozen KB compressed
     const lines = Array.from({ length: turns }, (_, id) =>
-      JSON.stringify({ type: 'turn', id, role: id % 2 ? 'assistant' : 'user', content: `step ${id} of the long session, nothing odd`, tokens: 12 }),
+      JSON.stringify({
+        type: 'turn',
+        id,
+        role: id % 2 ? 'assistant' : 'user',
+        content: `step ${id} of the long session, nothing odd`,
+        tokens: 12,
+      }),
     );
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'compaction-lens-test-')), 'long.jsonl.gz');
     writeFileSync(file, gzipSync(`${lines.join('\n')}\n`));

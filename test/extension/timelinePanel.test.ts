@@ -39,8 +39,7 @@ describe('timeline panel', () => {
           .flatMap((group) => group.tabs)
           .find(
             (candidate) =>
-              candidate.input instanceof vscode.TabInputWebview &&
-              candidate.input.viewType.endsWith('compactionLens.timeline'),
+              candidate.input instanceof vscode.TabInputWebview && candidate.input.viewType.endsWith('compactionLens.timeline'),
           ),
       'the panel to appear among the open tabs',
     );
@@ -125,7 +124,11 @@ describe('timeline panel', () => {
     const copied = JSON.parse(await vscode.env.clipboard.readText()) as { summary_id: string; covered: number[]; uncovered: number[] };
     assert.equal(copied.summary_id, 'S1');
     assert.equal(copied.covered.length + copied.uncovered.length, 420);
-    assert.deepEqual(copied.covered, Array.from({ length: 380 }, (_, index) => index), 'safe set = turns 0..379');
+    assert.deepEqual(
+      copied.covered,
+      Array.from({ length: 380 }, (_, index) => index),
+      'safe set = turns 0..379',
+    );
     const state = { version: 1, file: uri.fsPath, checkpointIndex: 0, selectedTurn: 12, scrollTop: 340 };
     assert.equal(await timeline.receive({ type: 'viewState', state }), 'handled');
     assert.deepEqual(timeline.currentViewState, state);

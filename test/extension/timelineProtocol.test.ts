@@ -63,7 +63,10 @@ describe('timeline protocol (host side)', () => {
     assert.deepEqual(header.counts, { covered: 380, 'claimed-missing': 40, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 });
     assert.equal(header.opaque, false);
     assert.equal(header.unverifiable, undefined);
-    assert.deepEqual(header.claimedMissingIndexes, Array.from({ length: 40 }, (_, index) => 380 + index));
+    assert.deepEqual(
+      header.claimedMissingIndexes,
+      Array.from({ length: 40 }, (_, index) => 380 + index),
+    );
     assert.equal(header.safeBoundaryIndex, 379);
     assert.equal(header.safeCoveredCount, 380);
     assert.equal(header.summaryBudget, 4096);
@@ -76,20 +79,25 @@ describe('timeline protocol (host side)', () => {
     const page = last(posted, 'rows');
     assert.equal(page.requestId, 7);
     assert.equal(page.start, 370);
-    assert.deepEqual(page.rows.map((row) => row.index), Array.from({ length: 20 }, (_, index) => 370 + index));
+    assert.deepEqual(
+      page.rows.map((row) => row.index),
+      Array.from({ length: 20 }, (_, index) => 370 + index),
+    );
     assert.equal(page.rows[9].status, 'covered');
     assert.equal(page.rows[10].status, 'claimed-missing');
     assert.equal(page.rows[10].line, 381);
-    assert.ok(page.rows.every((row) => !/[\n\r]/.test(row.preview)), 'previews are single-line');
+    assert.ok(
+      page.rows.every((row) => !/[\n\r]/.test(row.preview)),
+      'previews are single-line',
+    );
 
     assert.equal(await timeline.receive({ type: 'getRows', requestId: 8, checkpointIndex: 0, start: 415, count: 100 }), 'handled');
     const tail = last(posted, 'rows');
     assert.equal(tail.requestId, 8);
-    assert.deepEqual(tail.rows.map((row) => row.status), [
-      ...Array<string>(5).fill('claimed-missing'),
-      'after',
-      'after',
-    ]);
+    assert.deepEqual(
+      tail.rows.map((row) => row.status),
+      [...Array<string>(5).fill('claimed-missing'), 'after', 'after'],
+    );
   });
 
   it('sends turn details and the summary with its cut point', async () => {
@@ -130,6 +138,9 @@ describe('timeline protocol (host side)', () => {
     assert.equal(updated.type === 'updated' && updated.file.turnCount, 423);
     assert.equal(await timeline.receive({ type: 'getRows', requestId: 11, checkpointIndex: 0, start: 420, count: 10 }), 'handled');
     const rows = last(posted, 'rows');
-    assert.deepEqual(rows.rows.map((row) => row.id), [420, 421, 422]);
+    assert.deepEqual(
+      rows.rows.map((row) => row.id),
+      [420, 421, 422],
+    );
   });
 });

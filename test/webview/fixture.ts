@@ -213,7 +213,11 @@ export class FixtureDataset {
       truncation: spec.truncated
         ? {
             truncated: true,
-            reasons: ['ends mid-clause ("the user asked to re")', 'no closing section', `${(spec.summaryBudget ?? 0) - 3} of ${spec.summaryBudget} tokens`],
+            reasons: [
+              'ends mid-clause ("the user asked to re")',
+              'no closing section',
+              `${(spec.summaryBudget ?? 0) - 3} of ${spec.summaryBudget} tokens`,
+            ],
             cutAt: summaryText.length,
           }
         : { truncated: false, reasons: [] },
@@ -254,8 +258,20 @@ const tools = ['Read', 'Bash', 'Edit', 'Grep'];
 function ordinaryTurn(index: number): FixtureTurn {
   const kind = index % 4;
   const path = `src/session/mod${index}.ts`;
-  if (kind === 0) return { id: index, role: 'user', text: `Please look at ${path} and tell me why the refresh token expires early.`, tokens: 40 + (index % 7) * 3 };
-  if (kind === 1) return { id: index, role: 'assistant', text: `I'll read ${path} first, then check the expiry constant.`, tokens: 60 + (index % 5) * 11 };
+  if (kind === 0)
+    return {
+      id: index,
+      role: 'user',
+      text: `Please look at ${path} and tell me why the refresh token expires early.`,
+      tokens: 40 + (index % 7) * 3,
+    };
+  if (kind === 1)
+    return {
+      id: index,
+      role: 'assistant',
+      text: `I'll read ${path} first, then check the expiry constant.`,
+      tokens: 60 + (index % 5) * 11,
+    };
   if (kind === 2) {
     return {
       id: index,
@@ -265,7 +281,12 @@ function ordinaryTurn(index: number): FixtureTurn {
       tokens: 220 + (index % 13) * 17,
     };
   }
-  return { id: index, role: 'assistant', text: `Found it: ${path} sets EXPIRY_${index} too low; the fix is to read it from config.`, tokens: 90 + (index % 3) * 20 };
+  return {
+    id: index,
+    role: 'assistant',
+    text: `Found it: ${path} sets EXPIRY_${index} too low; the fix is to read it from config.`,
+    tokens: 90 + (index % 3) * 20,
+  };
 }
 
 /** The design note's incident: 420 turns before the checkpoint (380 covered, 40 claimed-missing), then 6 more. */
@@ -354,8 +375,7 @@ export function everyStatusSpec(): FixtureSpec {
       {
         summaryId: 'S1-mixed',
         turnsBefore: 24,
-        statusOf: (index) =>
-          index < 10 ? 'covered' : index < 14 ? 'nothing-to-check' : index < 18 ? 'claimed-missing' : 'uncovered',
+        statusOf: (index) => (index < 10 ? 'covered' : index < 14 ? 'nothing-to-check' : index < 18 ? 'claimed-missing' : 'uncovered'),
         verdict: 'conditional',
         reasons: ['4 claimed turns (14–17) have too little evidence in the summary'],
         summaryBudget: 4096,
@@ -465,7 +485,7 @@ export function claudeLikeSpec(): FixtureSpec {
 /** Turns and a summary whose text is hostile HTML/JS: it must show up as literal text and run nothing. */
 export const HOSTILE = {
   img: '<img src=x onerror="window.__pwned=\'img\'">',
-  script: '<script>window.__pwned=\'script\'</script>',
+  script: "<script>window.__pwned='script'</script>",
   link: '<a href="javascript:window.__pwned=\'link\'">click me</a>',
   svg: '<svg onload="window.__pwned=\'svg\'"></svg>',
   style: '<style>body{display:none}</style><b style="color:red">bold</b>',

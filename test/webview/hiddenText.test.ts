@@ -127,7 +127,11 @@ async function openTricky(harness: WebviewHarness, turn: number): Promise<Opened
     assert.ok((await chipCodes(page, '.row[data-index="1"] .row-label')).includes('200B'), 'a U+200B chip in the row label');
     assert.ok((await chipCodes(page, '.hdr-notes')).includes('200B'), 'a U+200B chip in the notes');
     assert.ok((await chipCodes(page, '.row[data-index="2"] .row-role')).includes('202E'), "a U+202E chip as row 2's role letter");
-    assert.equal(await page.getAttribute('.row[data-index="2"] .row-role', 'title'), '\u2068[U+202E]tool\u2069', 'the tooltip writes it out');
+    assert.equal(
+      await page.getAttribute('.row[data-index="2"] .row-role', 'title'),
+      '\u2068[U+202E]tool\u2069',
+      'the tooltip writes it out',
+    );
     const tags = (await page.evaluate(`[...document.querySelectorAll('.det-text .tx-tags')].map((chip) => chip.textContent)`)) as string[];
     assert.deepEqual(tags, ['tags “hi”'], 'tag characters show the text they spell');
 

@@ -71,7 +71,10 @@ async function measure(page: Page): Promise<Measure> {
 
 function assertFits(m: Measure, where: string): void {
   assert.ok(m.list >= m.panel / 2, `${where}: the turn list is ${Math.round(m.list)} px of a ${m.panel} px panel (at least half)`);
-  assert.ok(m.headlineTop >= 0 && m.headlineBottom <= m.panel / 2, `${where}: the headline is in view (${Math.round(m.headlineTop)}–${Math.round(m.headlineBottom)})`);
+  assert.ok(
+    m.headlineTop >= 0 && m.headlineBottom <= m.panel / 2,
+    `${where}: the headline is in view (${Math.round(m.headlineTop)}–${Math.round(m.headlineBottom)})`,
+  );
   assert.ok(m.selectedVisible, `${where}: the selected turn is in view`);
   assert.ok(m.headingsWhole, `${where}: no details heading is cut`);
 }
@@ -249,11 +252,19 @@ function occurrences(haystack: string, needle: string): number {
     assert.equal(await page.locator('.det-loading').count(), 0, 'no "Loading the summary…" left');
     assert.equal(await page.locator('[aria-busy="true"]').count(), 0, 'nothing busy');
     assert.equal(host.ofType('getSummary').length, 0, 'no summary asked for');
-    assert.ok(host.ofType('getRows').every((request) => request.checkpointIndex === -1), 'rows for "no checkpoint"');
+    assert.ok(
+      host.ofType('getRows').every((request) => request.checkpointIndex === -1),
+      'rows for "no checkpoint"',
+    );
     await page.click('.row[data-index="2"][data-status]');
     await page.waitForSelector('.det-turn[data-index="2"]');
     assert.equal(await page.getAttribute('.det-status', 'data-status'), 'uncovered');
-    assert.deepEqual(host.ofType('getTurnDetails').at(-1), { type: 'getTurnDetails', requestId: host.ofType('getTurnDetails').at(-1)!.requestId, checkpointIndex: -1, turnIndex: 2 });
+    assert.deepEqual(host.ofType('getTurnDetails').at(-1), {
+      type: 'getTurnDetails',
+      requestId: host.ofType('getTurnDetails').at(-1)!.requestId,
+      checkpointIndex: -1,
+      turnIndex: 2,
+    });
     await assertClean(opened);
   });
 
@@ -280,13 +291,21 @@ function occurrences(haystack: string, needle: string): number {
     await page.keyboard.press('Enter');
     assert.equal(await glossary.evaluate((element: { open: boolean }) => element.open), true, 'opens from the keyboard');
     const terms = await js<string[]>(page, `[...document.querySelectorAll('.glossary dt')].map((dt) => dt.textContent)`);
-    for (const name of ['summary budget', 'ceiling', 'R_low', 'claimed', 'safe pointer set', 'evidence', 'Path A', 'Path B', 'fail-closed', 'prefix tokens']) {
+    for (const name of [
+      'summary budget',
+      'ceiling',
+      'R_low',
+      'claimed',
+      'safe pointer set',
+      'evidence',
+      'Path A',
+      'Path B',
+      'fail-closed',
+      'prefix tokens',
+    ]) {
       assert.ok(terms.includes(name), `the glossary explains ${name}`);
     }
-    assert.match(
-      (await page.textContent('.glossary dd:nth-of-type(' + (terms.indexOf('ceiling') + 1) + ')')) ?? '',
-      /budget × R_low/,
-    );
+    assert.match((await page.textContent('.glossary dd:nth-of-type(' + (terms.indexOf('ceiling') + 1) + ')')) ?? '', /budget × R_low/);
     const tooltips = await js<Record<string, string>>(
       page,
       `Object.fromEntries([...document.querySelectorAll('.cl-header .term')].map((term) => [term.dataset.term, term.title]))`,
@@ -294,7 +313,11 @@ function occurrences(haystack: string, needle: string): number {
     for (const name of ['fail-closed', 'safe pointer set', 'ceiling', 'summary budget', 'R_low', 'prefix tokens', 'Path B']) {
       assert.ok((tooltips[name] ?? '').length > 20, `${name} has a tooltip where it is used`);
     }
-    assert.ok((await page.getAttribute('.legend-item[data-status="claimed-missing"]', 'title'))!.includes('claimed, but the summary does not show it'));
+    assert.ok(
+      (await page.getAttribute('.legend-item[data-status="claimed-missing"]', 'title'))!.includes(
+        'claimed, but the summary does not show it',
+      ),
+    );
     await assertClean(opened);
   });
 
@@ -303,7 +326,13 @@ function occurrences(haystack: string, needle: string): number {
     const { page } = opened;
     await page.click('.hdr-toggle');
     const header = (await page.textContent('.cl-header')) ?? '';
-    for (const once of ['trigger: auto', 'preTokens 167,094', 'raw summariser output has no closing', 'ends mid-clause', 'fail closed — the pointer set may not advance']) {
+    for (const once of [
+      'trigger: auto',
+      'preTokens 167,094',
+      'raw summariser output has no closing',
+      'ends mid-clause',
+      'fail closed — the pointer set may not advance',
+    ]) {
       assert.equal(occurrences(header, once), 1, `"${once}" is said once (${occurrences(header, once)})`);
     }
     // The size facts are in the bar, not repeated as reasons.
@@ -312,15 +341,17 @@ function occurrences(haystack: string, needle: string): number {
     const caption = (await page.textContent('.bar-caption')) ?? '';
     assert.match(caption, /Prefix 111,292 tokens \(partly recorded by the agent, partly counted\) > ceiling 100,000: over the ceiling/);
     const recorded = (await page.textContent('.bar-recorded')) ?? '';
-    assert.match(recorded, /^The agent recorded 167,094 tokens \(preTokens 167,094 \(recorded by Claude Code\)\): that is its whole context/);
+    assert.match(
+      recorded,
+      /^The agent recorded 167,094 tokens \(preTokens 167,094 \(recorded by Claude Code\)\): that is its whole context/,
+    );
     assert.match(recorded, /The verdict checks the prefix, 111,292, against the ceiling\.$/);
     // The truncation shows in the headline and its tells once, under Details.
     assert.equal(await page.isVisible('.hdr-headline .hdr-cut'), true);
     assert.equal(await page.locator('.flag-truncated li').count(), 2);
-    assert.deepEqual(
-      await js<string[]>(page, `[...document.querySelectorAll('.hdr-notes li')].map((li) => li.textContent.trim())`),
-      ['trigger: auto'],
-    );
+    assert.deepEqual(await js<string[]>(page, `[...document.querySelectorAll('.hdr-notes li')].map((li) => li.textContent.trim())`), [
+      'trigger: auto',
+    ]);
     await assertClean(opened);
   });
 
@@ -328,13 +359,19 @@ function occurrences(haystack: string, needle: string): number {
     const opened = await harness.open(new FixtureDataset(codexLikeSpec()));
     const { page } = opened;
     await page.click('.hdr-toggle');
-    assert.match((await page.textContent('.bar-caption')) ?? '', /Prefix 16,125 tokens \(counted with the tokenizer\) ≤ ceiling 100,000: within the ceiling/);
+    assert.match(
+      (await page.textContent('.bar-caption')) ?? '',
+      /Prefix 16,125 tokens \(counted with the tokenizer\) ≤ ceiling 100,000: within the ceiling/,
+    );
     const recorded = (await page.textContent('.bar-recorded')) ?? '';
     assert.match(recorded, /The agent recorded 212,134 tokens \(recorded prefix: last_token_usage\.total_tokens 212,134/);
     assert.match(recorded, /system prompt, tool definitions and turns kept verbatim/);
     assert.match(recorded, /The verdict checks the prefix, 16,125, against the ceiling/);
     assert.equal(occurrences((await page.textContent('.cl-header')) ?? '', '212,134'), 2, 'the figure and where it was read, once each');
-    assert.match((await page.textContent('.hdr-headline')) ?? '', /Coverage cannot be checked: the summary is opaque \(encrypted\)\..*Safe pointer set: empty/);
+    assert.match(
+      (await page.textContent('.hdr-headline')) ?? '',
+      /Coverage cannot be checked: the summary is opaque \(encrypted\)\..*Safe pointer set: empty/,
+    );
     await assertClean(opened);
   });
 

@@ -6,15 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { ViewState } from '../../src/protocol';
-import {
-  everyStatusSpec,
-  FixtureDataset,
-  HOSTILE,
-  hostileSpec,
-  incidentSpec,
-  largeSpec,
-  twoCheckpointSpec,
-} from './fixture';
+import { everyStatusSpec, FixtureDataset, HOSTILE, hostileSpec, incidentSpec, largeSpec, twoCheckpointSpec } from './fixture';
 import { chromiumAvailable, THEMES, WebviewHarness, type OpenedPage } from './harness';
 
 const SCREENSHOT_DIR = process.env.CL_SCREENSHOT_DIR ?? '/tmp';
@@ -152,7 +144,10 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     assert.match((await page.textContent('.hdr-reasons')) ?? '', /40 claimed turns/);
     assert.equal(await page.getAttribute('.flag-truncated', 'data-truncated'), 'true');
     assert.match((await page.textContent('.bar-formula')) ?? '', /ceiling = summary budget 4,096 \(assumed\) × R_low 5/);
-    assert.match((await page.textContent('.bar-caption')) ?? '', /Prefix [\d,]+ tokens \(counted with the tokenizer\) > ceiling 20,480: over the ceiling/);
+    assert.match(
+      (await page.textContent('.bar-caption')) ?? '',
+      /Prefix [\d,]+ tokens \(counted with the tokenizer\) > ceiling 20,480: over the ceiling/,
+    );
     assert.match((await page.textContent('.hdr-problems summary')) ?? '', /1 problem/);
 
     // Opens on the first claimed-missing turn.
@@ -204,7 +199,14 @@ async function assertClean(opened: OpenedPage): Promise<void> {
       after: 6,
     });
     const legendNames = await js<string[]>(page, `[...document.querySelectorAll('.legend-name')].map((name) => name.textContent)`);
-    assert.deepEqual(legendNames, ['covered', 'claimed but missing', 'not claimed', 'nothing to check', 'cannot be checked', 'after the checkpoint']);
+    assert.deepEqual(legendNames, [
+      'covered',
+      'claimed but missing',
+      'not claimed',
+      'nothing to check',
+      'cannot be checked',
+      'after the checkpoint',
+    ]);
     const looks = [await rowLook(page, 0), await rowLook(page, 14), await rowLook(page, 18), await rowLook(page, 10)];
 
     // S2's summary is encrypted: every turn it claims is unverifiable, and the header says why.
@@ -362,7 +364,10 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     const summary = dataset.checkpoints[0].summary;
     const marks = await js<string[]>(page, `[...document.querySelectorAll('.det-summary-text mark')].map((mark) => mark.textContent)`);
     assert.equal(marks.length, 381, "the shared phrase and the covered turns' paths");
-    assert.deepEqual(marks, summary.foundAnchors.map((found) => found.anchor));
+    assert.deepEqual(
+      marks,
+      summary.foundAnchors.map((found) => found.anchor),
+    );
     // The text reads back exactly (marks and text nodes), and the cut marker sits at the end.
     const readBack = await js<{ text: string; cutAt: number }>(
       page,
@@ -423,8 +428,7 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     await page.focus('.tl-scroll');
     await press(page, 'Home', 'ArrowDown', 'ArrowDown', 'ArrowDown');
     await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 2400');
-    const expected = (state: ViewState | undefined) =>
-      state && state.selectedTurn === 3 && state.scrollTop === 2400 ? state : undefined;
+    const expected = (state: ViewState | undefined) => (state && state.selectedTurn === 3 && state.scrollTop === 2400 ? state : undefined);
     const saved = await until('setState with the new selection and scroll', async () =>
       expected(((await page.evaluate('window.__setStateCalls')) as ViewState[]).at(-1)),
     );

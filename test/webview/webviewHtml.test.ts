@@ -18,10 +18,13 @@ describe('renderWebviewHtml', () => {
     const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
     assert.ok(csp, 'a CSP meta tag');
     const directives = Object.fromEntries(
-      csp.replace(/&#39;/g, "'").split(';').map((part) => {
-        const [name, ...values] = part.trim().split(/\s+/);
-        return [name, values];
-      }),
+      csp
+        .replace(/&#39;/g, "'")
+        .split(';')
+        .map((part) => {
+          const [name, ...values] = part.trim().split(/\s+/);
+          return [name, values];
+        }),
     );
     assert.deepEqual(directives['default-src'], ["'none'"]);
     assert.deepEqual(directives['script-src'], [`'nonce-${options.nonce}'`]);

@@ -124,9 +124,22 @@ async function describeWorkbench(workbench: Workbench, view: FrameLocator, file:
   const shot = path.join(failures, `open-timeline-${Date.now()}-${file}.png`);
   const { page } = workbench;
   await page.screenshot({ path: shot }).catch(() => undefined);
-  const text = (selector: string) => page.locator(selector).allInnerTexts().then((t) => t.join(' | ') || '(none)', () => '(none)');
-  const iframes = await page.locator('iframe').evaluateAll((frames) => frames.map((f) => f.className).join(', ')).catch(() => '?');
-  const webviewText = await view.locator('body').innerText({ timeout: 2_000 }).catch(() => '(no webview content)');
+  const text = (selector: string) =>
+    page
+      .locator(selector)
+      .allInnerTexts()
+      .then(
+        (t) => t.join(' | ') || '(none)',
+        () => '(none)',
+      );
+  const iframes = await page
+    .locator('iframe')
+    .evaluateAll((frames) => frames.map((f) => f.className).join(', '))
+    .catch(() => '?');
+  const webviewText = await view
+    .locator('body')
+    .innerText({ timeout: 2_000 })
+    .catch(() => '(no webview content)');
   return (
     `notifications: ${await text('.notifications-toasts')}\ntabs: ${await text('.tabs-container .tab')}\n` +
     `quick input: ${await text('.quick-input-widget:visible')}\niframes: ${iframes}\n` +
@@ -160,7 +173,10 @@ async function openTimeline(workbench: Workbench, file: string, through: 'palett
     try {
       await open(150_000);
     } catch (second) {
-      throw new Error(`${(second as Error).message}\nfirst attempt: ${(first as Error).message}\n${before}\nsecond attempt:\n${await describeWorkbench(workbench, view, file)}`, { cause: second });
+      throw new Error(
+        `${(second as Error).message}\nfirst attempt: ${(first as Error).message}\n${before}\nsecond attempt:\n${await describeWorkbench(workbench, view, file)}`,
+        { cause: second },
+      );
     }
   }
   return view;
@@ -191,7 +207,14 @@ const REVERSING_ID = '1\u202E 99-05';
 /** A transcript whose ids, texts and summary hold a right-to-left override and zero-width characters. */
 function bidiTranscript(): string {
   const records: Record<string, unknown>[] = [
-    { type: 'turn', id: 0, role: 'user', content: 'look at src/\u202Etxt.exe and the pass\u200Bword', tokens: 20, anchor: 'src/\u202Etxt.exe' },
+    {
+      type: 'turn',
+      id: 0,
+      role: 'user',
+      content: 'look at src/\u202Etxt.exe and the pass\u200Bword',
+      tokens: 20,
+      anchor: 'src/\u202Etxt.exe',
+    },
     { type: 'turn', id: REVERSING_ID, role: 'assistant', content: `noted on ${REVERSING_ID}, then zero\u200Bwidth\uFEFF`, tokens: 20 },
     { type: 'turn', id: 2, role: 'tool', content: 'ok', tokens: 20 },
     {
@@ -292,8 +315,7 @@ describe('the timeline in a real VS Code workbench', function () {
       assert.equal(counts['claimed-missing'], INCIDENT_CLAIMED_MISSING);
       assert.equal(counts.covered + counts['claimed-missing'], INCIDENT_TURNS_BEFORE_CHECKPOINT);
 
-      const coloursOf = (status: string) =>
-        new Set([...rows.values()].filter((row) => row.status === status).map((row) => row.colour));
+      const coloursOf = (status: string) => new Set([...rows.values()].filter((row) => row.status === status).map((row) => row.colour));
       const covered = coloursOf('covered');
       const missing = coloursOf('claimed-missing');
       assert.equal(covered.size, 1, `covered rows share one colour: ${[...covered].join(', ')}`);
@@ -303,7 +325,9 @@ describe('the timeline in a real VS Code workbench', function () {
       if (process.env.COMPACTION_LENS_SCREENSHOT) {
         // Scroll to the first claimed-missing run so the picture shows both colours and the legend.
         const firstMissing = Math.min(...[...rows.values()].filter((r) => r.status === 'claimed-missing').map((r) => r.index));
-        await view.locator('.tl-scroll').evaluate((scroller: PageElement, top) => (scroller.scrollTop = top), Math.max(0, (firstMissing - 6) * 24));
+        await view
+          .locator('.tl-scroll')
+          .evaluate((scroller: PageElement, top) => (scroller.scrollTop = top), Math.max(0, (firstMissing - 6) * 24));
         await hideSecondarySideBar(workbench.page);
         // Without the explorer (it lists this suite's other test files), so the timeline gets the width.
         const sideBar = workbench.page.locator('.part.sidebar');
@@ -327,14 +351,16 @@ describe('the timeline in a real VS Code workbench', function () {
       const row = view.locator(`.row[data-index="${index}"]`);
       assert.equal(await row.getAttribute('data-status'), 'claimed-missing');
       await row.click();
-      await workbench.page.waitForFunction(
-        (line) => {
-          const item = (globalThis as unknown as PageGlobals).document.querySelector('[id="status.editor.selection"]');
-          return /Ln (\d+),/.exec(item?.textContent ?? '')?.[1] === String(line);
-        },
-        lines[index],
-        { timeout: 20_000 },
-      ).catch(() => undefined);
+      await workbench.page
+        .waitForFunction(
+          (line) => {
+            const item = (globalThis as unknown as PageGlobals).document.querySelector('[id="status.editor.selection"]');
+            return /Ln (\d+),/.exec(item?.textContent ?? '')?.[1] === String(line);
+          },
+          lines[index],
+          { timeout: 20_000 },
+        )
+        .catch(() => undefined);
       const selection = await workbench.editorSelection();
       assert.equal(selection.line, lines[index], `turn ${index} is on line ${lines[index]}`);
       assert.ok(selection.selected > 0, 'the turn record is selected, not just the cursor placed');
@@ -342,7 +368,10 @@ describe('the timeline in a real VS Code workbench', function () {
 
     it('moves with ArrowDown and jumps to the next claimed-missing turn with n', async () => {
       const rows = await collectRows(view);
-      const missing = [...rows.values()].filter((row) => row.status === 'claimed-missing').map((row) => row.index).sort((a, b) => a - b);
+      const missing = [...rows.values()]
+        .filter((row) => row.status === 'claimed-missing')
+        .map((row) => row.index)
+        .sort((a, b) => a - b);
       const scroller = view.locator('.tl-scroll');
       await scroller.evaluate((element: PageElement) => (element.scrollTop = 0));
       await scroller.focus();
@@ -352,10 +381,16 @@ describe('the timeline in a real VS Code workbench', function () {
       await scroller.press('ArrowDown');
       assert.equal(await selectedIndex(view), 2);
       await scroller.press('n');
-      assert.equal(await selectedIndex(view), missing.find((index) => index > 2));
+      assert.equal(
+        await selectedIndex(view),
+        missing.find((index) => index > 2),
+      );
       const first = await selectedIndex(view);
       await scroller.press('n');
-      assert.equal(await selectedIndex(view), missing.find((index) => index > first));
+      assert.equal(
+        await selectedIndex(view),
+        missing.find((index) => index > first),
+      );
       await scroller.press('p');
       assert.equal(await selectedIndex(view), first);
     });
@@ -383,7 +418,11 @@ describe('the timeline in a real VS Code workbench', function () {
       assert.equal(await view.locator('a[href^="javascript:"]').count(), 0, 'no javascript: link was created');
       // VS Code injects one inline script of its own into the webview frame; none may carry the payload.
       const scripts = await view.locator('script').evaluateAll((elements) => elements.map((element) => element.textContent ?? ''));
-      assert.deepEqual(scripts.filter((text) => text.includes('__compactionLensPwned')), [], 'no payload script element was created');
+      assert.deepEqual(
+        scripts.filter((text) => text.includes('__compactionLensPwned')),
+        [],
+        'no payload script element was created',
+      );
       await workbench.page.waitForTimeout(1500);
       const pwned = await view.locator('body').evaluate(() => (globalThis as unknown as PageGlobals).__compactionLensPwned);
       assert.equal(pwned, undefined, 'the payload ran in the webview');
@@ -404,8 +443,17 @@ describe('the timeline in a real VS Code workbench', function () {
       await view.locator('.det-summary-text').waitFor({ timeout: 20_000 });
 
       const chips = (selector: string) =>
-        view.locator(`${selector} .tx-chip`).evaluateAll((elements) => elements.map((chip) => (chip as unknown as PageElement).dataset.code ?? ''));
-      for (const place of ['.row[data-index="1"] .row-id', '.det-turn .det-heading', '.det-turn .det-text', '.det-summary .det-heading', '.det-summary-text', 'vscode-dropdown .choice-value']) {
+        view
+          .locator(`${selector} .tx-chip`)
+          .evaluateAll((elements) => elements.map((chip) => (chip as unknown as PageElement).dataset.code ?? ''));
+      for (const place of [
+        '.row[data-index="1"] .row-id',
+        '.det-turn .det-heading',
+        '.det-turn .det-text',
+        '.det-summary .det-heading',
+        '.det-summary-text',
+        'vscode-dropdown .choice-value',
+      ]) {
         assert.ok((await chips(place)).includes('202E'), `a U+202E chip in ${place}`);
       }
       assert.ok((await chips('.det-summary-text')).includes('200B'), 'a U+200B chip in the summary');
@@ -439,7 +487,9 @@ describe('the timeline in a real VS Code workbench', function () {
     /** The labels of the explorer's context menu on `name`; the menu is closed again. */
     async function explorerMenu(name: string): Promise<string[]> {
       const { page } = workbench;
-      const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^\\s*${name.replace(/\./g, '\\.')}\\s*$`) });
+      const row = page.locator('.explorer-folders-view .monaco-list-row', {
+        hasText: new RegExp(`^\\s*${name.replace(/\./g, '\\.')}\\s*$`),
+      });
       await row.first().click({ button: 'right' });
       const items = page.locator('.context-view .monaco-menu .action-label');
       await items.first().waitFor({ timeout: 10_000 });
@@ -448,7 +498,7 @@ describe('the timeline in a real VS Code workbench', function () {
       return labels;
     }
 
-    it('offers Open Timeline in its explorer menu, as for a .jsonl, and on its tab\'s title', async () => {
+    it("offers Open Timeline in its explorer menu, as for a .jsonl, and on its tab's title", async () => {
       const count = (labels: string[]) => labels.filter((label) => label === 'Open Timeline').length;
       const plain = await explorerMenu('incident.jsonl');
       const compressed = await explorerMenu(GZ);
@@ -460,10 +510,11 @@ describe('the timeline in a real VS Code workbench', function () {
       await workbench.runCommand('View: Close All Editors');
     });
 
-    it('clicking a turn of a .gz transcript opens the read-only decompressed view at that turn\'s line', async () => {
+    it("clicking a turn of a .gz transcript opens the read-only decompressed view at that turn's line", async () => {
       // The editor title's button on the .gz tab (VS Code's binary placeholder) opens the timeline.
       const view = await openTimeline(workbench, GZ, 'title');
-      const legend = async (status: string) => Number(await view.locator(`.legend-item[data-status="${status}"]`).getAttribute('data-count'));
+      const legend = async (status: string) =>
+        Number(await view.locator(`.legend-item[data-status="${status}"]`).getAttribute('data-count'));
       assert.equal(await legend('claimed-missing'), INCIDENT_CLAIMED_MISSING);
       const lines = turnLines(path.join(workbench.workspace, 'incident.jsonl'));
       const scroller = view.locator('.tl-scroll');
@@ -491,13 +542,17 @@ describe('the timeline in a real VS Code workbench', function () {
       assert.equal(selection.line, lines[index], `turn ${index} is on line ${lines[index]} of the decompressed view`);
       assert.ok(selection.selected > 0, 'the turn record is selected, not just the cursor placed');
       const tab = page.locator('.editor-group-container.active .tabs-container .tab.active');
-      assert.equal((await tab.innerText()).replace(/\s+/g, ''), GZ, 'the active tab is the .gz\'s decompressed view');
+      assert.equal((await tab.innerText()).replace(/\s+/g, ''), GZ, "the active tab is the .gz's decompressed view");
       const editor = page.locator('.editor-group-container.active .monaco-editor').first();
-      assert.match(await editor.textContent() ?? '', /"type":"turn"/, 'the view shows the decompressed records');
+      assert.match((await editor.textContent()) ?? '', /"type":"turn"/, 'the view shows the decompressed records');
       // Read-only: typing changes nothing, and VS Code says why.
       await page.keyboard.type('x');
       await page.getByText('Cannot edit in read-only editor').first().waitFor({ timeout: 10_000 });
-      assert.equal(await tab.evaluate((element) => (element as unknown as PageElement).getAttribute('class')?.includes('dirty')), false, 'the view became dirty');
+      assert.equal(
+        await tab.evaluate((element) => (element as unknown as PageElement).getAttribute('class')?.includes('dirty')),
+        false,
+        'the view became dirty',
+      );
     });
   });
 });

@@ -21,7 +21,7 @@ export function fill(unit: string, size = SIZE): string {
 export const HOSTILE: ReadonlyArray<readonly [string, string]> = [
   // The issue's reproductions.
   ['a run of "-"', fill('-')],
-  ["a run of \"'\"", fill("'")],
+  ['a run of "\'"', fill("'")],
   ['a run of "’"', fill('’')],
   ['a run of "/"', fill('/')],
   ['a run of newlines', fill('\n')],
@@ -60,7 +60,7 @@ export const HOSTILE: ReadonlyArray<readonly [string, string]> = [
   ['"a_" repeated', fill('a_')],
   ['"a/" repeated', fill('a/')],
   ['"a." repeated', fill('a.')],
-  ["\"a'\" repeated", fill("a'")],
+  ['"a\'" repeated', fill("a'")],
   ['",a" repeated', fill(',a')],
   ['"1." repeated', fill('1.')],
   ['"\\n1. " repeated', fill('\n1. ')],
@@ -123,17 +123,60 @@ export const FORMATS: readonly FormatCase[] = [
       const base = { sessionId: s };
       return jsonl([
         { ...base, type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: text } },
-        { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: text } }], usage: { output_tokens: 5 } } },
-        { ...base, type: 'user', uuid: 'r1', parentUuid: 'a1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: text }] } },
-        { ...base, type: 'system', subtype: 'compact_boundary', uuid: 'b1', parentUuid: null, logicalParentUuid: 'r1', compactMetadata: { trigger: 'auto', preTokens: 1000 } },
-        { ...base, type: 'user', uuid: 's1', parentUuid: 'b1', isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: CLAUDE_OPENING + summary } },
+        {
+          ...base,
+          type: 'assistant',
+          uuid: 'a1',
+          parentUuid: 'u1',
+          message: {
+            id: 'm1',
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: text } }],
+            usage: { output_tokens: 5 },
+          },
+        },
+        {
+          ...base,
+          type: 'user',
+          uuid: 'r1',
+          parentUuid: 'a1',
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: text }] },
+        },
+        {
+          ...base,
+          type: 'system',
+          subtype: 'compact_boundary',
+          uuid: 'b1',
+          parentUuid: null,
+          logicalParentUuid: 'r1',
+          compactMetadata: { trigger: 'auto', preTokens: 1000 },
+        },
+        {
+          ...base,
+          type: 'user',
+          uuid: 's1',
+          parentUuid: 'b1',
+          isCompactSummary: true,
+          isVisibleInTranscriptOnly: true,
+          message: { role: 'user', content: CLAUDE_OPENING + summary },
+        },
         { ...base, type: 'user', uuid: 'u2', parentUuid: 's1', message: { role: 'user', content: 'go on' } },
       ]);
     },
     sideFiles: (summary) => [
       {
         path: '/tmp/hostile/subagents/agent-acompact-1.jsonl',
-        text: jsonl([{ type: 'assistant', uuid: 'x', message: { id: 'r', role: 'assistant', content: [{ type: 'text', text: `<analysis>${summary}</analysis><summary>${CLAUDE_OPENING}${summary}` }] } }]),
+        text: jsonl([
+          {
+            type: 'assistant',
+            uuid: 'x',
+            message: {
+              id: 'r',
+              role: 'assistant',
+              content: [{ type: 'text', text: `<analysis>${summary}</analysis><summary>${CLAUDE_OPENING}${summary}` }],
+            },
+          },
+        ]),
       },
     ],
   },
@@ -142,11 +185,20 @@ export const FORMATS: readonly FormatCase[] = [
     reader: () => new CodexReader({ fileName: 'rollout-hostile.jsonl', defaultBudget: 20000 }),
     session: (summary, text) => {
       const line = (type: string, payload: unknown) => ({ timestamp: '2026-01-01T00:00:00Z', type, payload });
-      const msg = (role: string, t: string) => ({ type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text: t }] });
+      const msg = (role: string, t: string) => ({
+        type: 'message',
+        role,
+        content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text: t }],
+      });
       return jsonl([
         line('session_meta', { id: 's' }),
         line('response_item', msg('user', text)),
-        line('response_item', { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', text] }), call_id: 'c1' }),
+        line('response_item', {
+          type: 'function_call',
+          name: 'shell',
+          arguments: JSON.stringify({ command: ['bash', '-lc', text] }),
+          call_id: 'c1',
+        }),
         line('response_item', { type: 'function_call_output', call_id: 'c1', output: text }),
         line('compacted', { message: summary, replacement_history: [msg('user', summary)] }),
         line('response_item', msg('user', 'go on')),
@@ -157,7 +209,13 @@ export const FORMATS: readonly FormatCase[] = [
     name: 'openhands',
     reader: () => new OpenHandsReader({ fileName: 'hostile-events.json' }),
     session: (summary, text) => {
-      const ev = (id: number, extra: Record<string, unknown>) => ({ id, timestamp: '2025-01-01T00:00:00', source: 'agent', message: '', ...extra });
+      const ev = (id: number, extra: Record<string, unknown>) => ({
+        id,
+        timestamp: '2025-01-01T00:00:00',
+        source: 'agent',
+        message: '',
+        ...extra,
+      });
       return JSON.stringify([
         ev(0, { source: 'user', action: 'message', args: { content: text } }),
         ev(1, { action: 'run', args: { command: text, thought: text } }),
@@ -184,7 +242,11 @@ export const FORMATS: readonly FormatCase[] = [
     session: (summary, text) =>
       JSON.stringify([
         { role: 'user', content: text },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: JSON.stringify({ command: text }) } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: JSON.stringify({ command: text }) } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: text },
         { role: 'user', content: SUMMARY_OPENING + summary },
         { role: 'assistant', content: 'go on' },

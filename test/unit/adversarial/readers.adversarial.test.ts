@@ -75,8 +75,12 @@ describe('adversarial: analyze on 1 MB of hostile text in the summary and the tu
 
   it('ten turns of "x" + "-" × 99,998 + "x" (1 MB) and a summary of them', () => {
     const word = `x${'-'.repeat(99998)}x`;
-    const lines = Array.from({ length: 10 }, (_, i) => JSON.stringify({ type: 'turn', id: i, role: i % 2 ? 'assistant' : 'user', content: word }));
-    lines.push(JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: `Kept ${word}.`, summary_budget: 4096, covered: { from: 0, to: 9 } }));
+    const lines = Array.from({ length: 10 }, (_, i) =>
+      JSON.stringify({ type: 'turn', id: i, role: i % 2 ? 'assistant' : 'user', content: word }),
+    );
+    lines.push(
+      JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: `Kept ${word}.`, summary_budget: 4096, covered: { from: 0, to: 9 } }),
+    );
     const t = feed(canonical.reader(), `${lines.join('\n')}\n`);
     assert.equal(t.turns.length, 10);
     analysed(t);

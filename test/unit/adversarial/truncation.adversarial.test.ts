@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { detectTruncation } from '../../../src/core/truncation';
 import { fill, HOSTILE, SIZE } from './hostileInputs';
 
-const HINTS = { expectedClosings: ['Please continue the conversation'], expectedLastSection: 9, rawOutputClosed: true, rawClosingMarker: '</summary>' };
+const HINTS = {
+  expectedClosings: ['Please continue the conversation'],
+  expectedLastSection: 9,
+  rawOutputClosed: true,
+  rawClosingMarker: '</summary>',
+};
 
 function check(summary: string, sources: string[] = []) {
   const report = detectTruncation(summary, 1000, 4096, HINTS, 0.03, sources);
@@ -30,9 +35,12 @@ describe('adversarial: detectTruncation on 1 MB of hostile text', function () {
     });
   }
 
-  it('the issue\'s dash line inside prose: a complete text, read in one pass', () => {
+  it("the issue's dash line inside prose: a complete text, read in one pass", () => {
     const report = check(`Intro.\n${fill('-')}\nMore prose.`);
-    assert.deepEqual(report.reasons.filter((r) => r.startsWith('ends mid')), []);
+    assert.deepEqual(
+      report.reasons.filter((r) => r.startsWith('ends mid')),
+      [],
+    );
   });
 
   it('"/" × N + "a" ends mid-clause (the path test used to backtrack cubically here)', () => {
@@ -55,7 +63,10 @@ describe('adversarial: detectTruncation on 1 MB of hostile text', function () {
   it('a cut word that starts a 1 MB run of the same letter in a source is found once, not at every offset', () => {
     const report = detectTruncation(`Steps:\n- x ${fill('a', SIZE / 2)}`, 10, undefined, undefined, 0.03, [fill('a', SIZE)]);
     assert.equal(report.truncated, true);
-    assert.ok(report.reasons[0].startsWith('ends mid-word: “…aaaa') && report.reasons[0].endsWith('aaaa”, used elsewhere'), report.reasons[0].slice(0, 80));
+    assert.ok(
+      report.reasons[0].startsWith('ends mid-word: “…aaaa') && report.reasons[0].endsWith('aaaa”, used elsewhere'),
+      report.reasons[0].slice(0, 80),
+    );
   });
 
   it('a cut word of "İ" (two code units once lower-cased) against 1 MB of them', () => {

@@ -27,7 +27,23 @@ describe('command line', () => {
   });
 
   it('reads every value option, spaced or with =', () => {
-    const options = check(['--threshold', '0.5', '--ratio-floor=3', '--budget', '4000', '--max-line-mb', '2', '--max-inflated-mb=1', '--max-inflate-ratio', '50', '--encoding', 'cl100k_base', '--format', 'codex', 'f']);
+    const options = check([
+      '--threshold',
+      '0.5',
+      '--ratio-floor=3',
+      '--budget',
+      '4000',
+      '--max-line-mb',
+      '2',
+      '--max-inflated-mb=1',
+      '--max-inflate-ratio',
+      '50',
+      '--encoding',
+      'cl100k_base',
+      '--format',
+      'codex',
+      'f',
+    ]);
     assert.equal(options.coverageThreshold, 0.5);
     assert.equal(options.ratioFloor, 3);
     assert.equal(options.budget, 4000);

@@ -38,7 +38,7 @@ describe('compaction-lens CLI (child process)', function () {
     return path;
   };
 
-  it('reports the note\'s incident: fail-closed, truncated, 380–419 claimed-missing, safe 0–379, exit 1', () => {
+  it("reports the note's incident: fail-closed, truncated, 380–419 claimed-missing, safe 0–379, exit 1", () => {
     const { status, stdout } = run('check', incident);
     assert.equal(status, 1);
     assert.match(stdout, /S1\s+line 421\s+FAIL-CLOSED/);
@@ -71,11 +71,14 @@ describe('compaction-lens CLI (child process)', function () {
       assert.equal(t.status, t.id >= 380 ? 'claimed-missing' : 'covered', `turn ${t.id}`);
       assert.equal(t.line, t.id + 1);
     }
-    assert.deepEqual(cp.safe_covered, Array.from({ length: 380 }, (_, i) => i));
+    assert.deepEqual(
+      cp.safe_covered,
+      Array.from({ length: 380 }, (_, i) => i),
+    );
     assert.deepEqual(file.problems, []);
   });
 
-  it('JSON: counts for all five statuses, and each turn\'s score, threshold and evidence in snake_case', () => {
+  it("JSON: counts for all five statuses, and each turn's score, threshold and evidence in snake_case", () => {
     const cp = JSON.parse(run('check', '--json', incident).stdout).files[0].checkpoints[0];
     assert.deepEqual(Object.keys(cp.counts).sort(), ['claimed-missing', 'covered', 'nothing-to-check', 'uncovered', 'unverifiable']);
     assert.equal(cp.counts.covered, 380);
@@ -83,7 +86,8 @@ describe('compaction-lens CLI (child process)', function () {
     for (const t of cp.turns) {
       assert.deepEqual(Object.keys(t).sort(), ['evidence', 'id', 'line', 'reason', 'score', 'status', 'threshold']);
       assert.ok(typeof t.reason === 'string' && t.reason.length > 0);
-      for (const e of t.evidence) assert.deepEqual(Object.keys(e).sort(), ['found', 'from_call', 'kind', 'matched', 'shared_by', 'text', 'weight']);
+      for (const e of t.evidence)
+        assert.deepEqual(Object.keys(e).sort(), ['found', 'from_call', 'kind', 'matched', 'shared_by', 'text', 'weight']);
     }
     const first = cp.turns[0].evidence.find((e: { kind: string }) => e.kind === 'explicit');
     assert.equal(first.text, 'LEDGER_1000');
@@ -98,8 +102,20 @@ describe('compaction-lens CLI (child process)', function () {
     assert.equal(status, 1);
     const sarif = JSON.parse(stdout);
     assert.equal(sarif.version, '2.1.0');
-    const results = sarif.runs[0].results as { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[];
-    assert.deepEqual(results.map((r) => [r.ruleId, r.level]), [['CL001', 'warning'], ['CL002', 'warning'], ['CL003', 'error']]);
+    const results = sarif.runs[0].results as {
+      ruleId: string;
+      level: string;
+      message: { text: string };
+      locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[];
+    }[];
+    assert.deepEqual(
+      results.map((r) => [r.ruleId, r.level]),
+      [
+        ['CL001', 'warning'],
+        ['CL002', 'warning'],
+        ['CL003', 'error'],
+      ],
+    );
     assert.match(results[0].message.text, /S1: 40 claimed turns not substantiated by the summary: 380–419/);
     for (const r of results) {
       assert.equal(r.locations[0].physicalLocation.region.startLine, 421);
@@ -109,7 +125,10 @@ describe('compaction-lens CLI (child process)', function () {
   });
 
   it('SARIF names a file outside the working directory by its absolute file:// URI, and escapes odd names', () => {
-    const outside = write('odd name #1.jsonl', [turn(0), JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: '', summary_budget: 10, covered: [0] })].join('\n') + '\n');
+    const outside = write(
+      'odd name #1.jsonl',
+      [turn(0), JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: '', summary_budget: 10, covered: [0] })].join('\n') + '\n',
+    );
     const located = JSON.parse(run('check', '--sarif', outside).stdout).runs[0].results[0].locations[0].physicalLocation.artifactLocation;
     assert.deepEqual(located, { uri: pathToFileURL(outside).href });
     const inside = spawnSync(process.execPath, [cli, 'check', '--sarif', basename(outside)], { cwd: dirname(outside), encoding: 'utf8' });
@@ -121,7 +140,10 @@ describe('compaction-lens CLI (child process)', function () {
     const path = write('package.json', '{"name":"x","version":"1.0.0"}\n');
     const { status, stdout } = run('check', path);
     assert.equal(status, 2);
-    assert.match(stdout, /is not a transcript I know: none of the 1 JSON record in its first 1 line belongs to a format I read \(8 tried\)/);
+    assert.match(
+      stdout,
+      /is not a transcript I know: none of the 1 JSON record in its first 1 line belongs to a format I read \(8 tried\)/,
+    );
     assert.match(stdout, /\n {4}- canonical: needs a record with "type": "turn" or "checkpoint"\n {4}- codex: /);
     assert.match(stdout, /\n {4}- message-array: needs a message with a "role" and "content"/);
     const json = JSON.parse(run('check', '--json', path).stdout).files[0];
@@ -129,7 +151,17 @@ describe('compaction-lens CLI (child process)', function () {
   });
 
   it('exits 0 when every checkpoint is reversible', () => {
-    const lines = [turn(0), turn(1), JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: 'Both done: TOKEN_0 and TOKEN_1.', summary_budget: 1000, covered: [0, 1] })];
+    const lines = [
+      turn(0),
+      turn(1),
+      JSON.stringify({
+        type: 'checkpoint',
+        summary_id: 'S',
+        summary: 'Both done: TOKEN_0 and TOKEN_1.',
+        summary_budget: 1000,
+        covered: [0, 1],
+      }),
+    ];
     const { status, stdout } = run('check', write('ok.jsonl', lines.join('\n') + '\n'));
     assert.equal(status, 0, stdout);
     assert.match(stdout, /REVERSIBLE/);
@@ -139,7 +171,10 @@ describe('compaction-lens CLI (child process)', function () {
     // A claimed turn without an explicit anchor is judged by its weighted evidence: with a huge threshold nothing
     // it holds can be enough, so it is never shown covered.
     const content = 'Renamed parseLedgerEntry in src/ledger/parse.ts; 49 tests pass.';
-    const lines = [JSON.stringify({ type: 'turn', id: 0, role: 'assistant', content }), JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: content, summary_budget: 1000, covered: [0] })];
+    const lines = [
+      JSON.stringify({ type: 'turn', id: 0, role: 'assistant', content }),
+      JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: content, summary_budget: 1000, covered: [0] }),
+    ];
     const path = write('threshold.jsonl', lines.join('\n') + '\n');
     const strict = JSON.parse(run('check', '--json', '--threshold', '1000000', path).stdout).files[0].checkpoints[0].turns[0];
     assert.notEqual(strict.status, 'covered');
@@ -150,14 +185,21 @@ describe('compaction-lens CLI (child process)', function () {
 
   it('SARIF: an unverifiable checkpoint is one warning saying coverage could not be checked, not claimed-missing turns (exit 1)', () => {
     const line = (type: string, payload: unknown) => JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type, payload });
-    const msg = (role: string, text: string) => ({ type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }] });
+    const msg = (role: string, text: string) => ({
+      type: 'message',
+      role,
+      content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }],
+    });
     const rollout = [
       line('session_meta', { id: 's' }),
       line('response_item', msg('user', 'Fix ERR_4107 in ledger.rs')),
       line('response_item', { type: 'function_call', name: 'shell', arguments: '{"command":["cat","ledger.rs"]}', call_id: 'c1' }),
       line('response_item', { type: 'function_call_output', call_id: 'c1', output: 'fn post() { ERR_4107 }' }),
       line('response_item', msg('assistant', 'Fixed ledger.rs')),
-      line('compacted', { message: '', replacement_history: [msg('user', 'Fix ERR_4107 in ledger.rs'), { type: 'compaction', encrypted_content: 'gAAAA' }] }),
+      line('compacted', {
+        message: '',
+        replacement_history: [msg('user', 'Fix ERR_4107 in ledger.rs'), { type: 'compaction', encrypted_content: 'gAAAA' }],
+      }),
       line('response_item', msg('user', 'now run tests')),
     ];
     const path = write('rollout-remote.jsonl', rollout.join('\n') + '\n');
@@ -165,7 +207,10 @@ describe('compaction-lens CLI (child process)', function () {
     assert.equal(status, 1, 'an unverifiable checkpoint is fail-closed');
     const results = JSON.parse(stdout).runs[0].results as { ruleId: string; level: string; message: { text: string } }[];
     const checkpointResults = results.filter((r) => r.ruleId !== 'CL004');
-    assert.deepEqual(checkpointResults.map((r) => r.ruleId), ['CL006']);
+    assert.deepEqual(
+      checkpointResults.map((r) => r.ruleId),
+      ['CL006'],
+    );
     assert.match(checkpointResults[0].level, /^(note|warning)$/);
     assert.match(checkpointResults[0].message.text, /coverage could not be checked/);
     const text = run('check', path).stdout;
@@ -177,7 +222,13 @@ describe('compaction-lens CLI (child process)', function () {
     const lines = [
       JSON.stringify({ type: 'turn', id: 0, role: 'user', content: 'Fix LEDGER_1000 in src/ledger.ts' }),
       JSON.stringify({ type: 'turn', id: 1, role: 'assistant', content: 'OK.' }),
-      JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: 'Fixed LEDGER_1000 in src/ledger.ts.', summary_budget: 1000, covered: [0, 1] }),
+      JSON.stringify({
+        type: 'checkpoint',
+        summary_id: 'S',
+        summary: 'Fixed LEDGER_1000 in src/ledger.ts.',
+        summary_budget: 1000,
+        covered: [0, 1],
+      }),
     ];
     const path = write('nothing.jsonl', lines.join('\n') + '\n');
     const { status, stdout } = run('check', path);
@@ -213,7 +264,13 @@ describe('compaction-lens CLI (child process)', function () {
       turn(0), // 3 duplicate id
       turn(1), // 4
       JSON.stringify({ type: 'checkpoint', summary_id: 'BACK', summary: 's', summary_budget: 10, covered: { from: 1, to: 0 } }), // 5
-      JSON.stringify({ type: 'checkpoint', summary_id: 'NEG', summary: 'TOKEN_0 TOKEN_1', summary_budget: -4, covered: { from: 0, to: 1 } }), // 6
+      JSON.stringify({
+        type: 'checkpoint',
+        summary_id: 'NEG',
+        summary: 'TOKEN_0 TOKEN_1',
+        summary_budget: -4,
+        covered: { from: 0, to: 1 },
+      }), // 6
       JSON.stringify({ type: 'checkpoint', summary_id: 'NOB', summary: 'TOKEN_0 TOKEN_1', covered: [0, 1, 99] }), // 7
     ];
     const bytes = Buffer.concat([Buffer.from(lines.join('\n') + '\n'), Buffer.from([0xc3, 0x28, 0x0a])]); // line 8: invalid UTF-8
@@ -229,7 +286,13 @@ describe('compaction-lens CLI (child process)', function () {
     assert.match(byLine.get(6)!, /must be a positive number/);
     assert.match(byLine.get(7)!, /(no "summary_budget"|not turns before it: 99)/);
     assert.match(byLine.get(8)!, /not valid UTF-8/);
-    assert.deepEqual(file.checkpoints.map((cp: { summary_id: string; verdict: string }) => [cp.summary_id, cp.verdict]), [['NEG', 'fail-closed'], ['NOB', 'fail-closed']]);
+    assert.deepEqual(
+      file.checkpoints.map((cp: { summary_id: string; verdict: string }) => [cp.summary_id, cp.verdict]),
+      [
+        ['NEG', 'fail-closed'],
+        ['NOB', 'fail-closed'],
+      ],
+    );
     assert.equal(createHash('sha256').update(readFileSync(path)).digest('hex'), before, 'the transcript is never written');
   });
 

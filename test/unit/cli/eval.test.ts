@@ -24,14 +24,23 @@ function run(...args: string[]) {
  * Lines 1–5 are turns with explicit anchors (matched exactly); line 6 is the checkpoint claiming all five. The
  * summary holds the anchors of turns 0 and 2 only, so turns 0 and 2 are covered, 1, 3 and 4 claimed-missing.
  */
-const TRANSCRIPT = [
-  { type: 'turn', id: 0, role: 'user', content: 'Fix the ledger; the case is LEDGER_1000.', anchor: 'LEDGER_1000' },
-  { type: 'turn', id: 1, role: 'assistant', content: 'Read src/invoice.ts: INVOICE_1007 is thrown on refunds.', anchor: 'INVOICE_1007' },
-  { type: 'turn', id: 2, role: 'tool', content: 'src/payout.ts:42 PAYOUT_1014 guard', anchor: 'PAYOUT_1014' },
-  { type: 'turn', id: 3, role: 'assistant', content: 'Decided to drop REFUND_2000 retries.', anchor: 'REFUND_2000' },
-  { type: 'turn', id: 4, role: 'assistant', content: 'Let me check AUDIT_3000.', anchor: 'AUDIT_3000' },
-  { type: 'checkpoint', summary_id: 'S1', summary: 'The user asked about LEDGER_1000; PAYOUT_1014 is guarded.', summary_budget: 4096, covered: { from: 0, to: 4 } },
-].map((record) => JSON.stringify(record)).join('\n') + '\n';
+const TRANSCRIPT =
+  [
+    { type: 'turn', id: 0, role: 'user', content: 'Fix the ledger; the case is LEDGER_1000.', anchor: 'LEDGER_1000' },
+    { type: 'turn', id: 1, role: 'assistant', content: 'Read src/invoice.ts: INVOICE_1007 is thrown on refunds.', anchor: 'INVOICE_1007' },
+    { type: 'turn', id: 2, role: 'tool', content: 'src/payout.ts:42 PAYOUT_1014 guard', anchor: 'PAYOUT_1014' },
+    { type: 'turn', id: 3, role: 'assistant', content: 'Decided to drop REFUND_2000 retries.', anchor: 'REFUND_2000' },
+    { type: 'turn', id: 4, role: 'assistant', content: 'Let me check AUDIT_3000.', anchor: 'AUDIT_3000' },
+    {
+      type: 'checkpoint',
+      summary_id: 'S1',
+      summary: 'The user asked about LEDGER_1000; PAYOUT_1014 is guarded.',
+      summary_budget: 4096,
+      covered: { from: 0, to: 4 },
+    },
+  ]
+    .map((record) => JSON.stringify(record))
+    .join('\n') + '\n';
 
 /** Agreement 2 of 4 (lines 1, 2 agree; 3, 4 disagree), 1 of 2 missing shown covered, noise 1 of 1, line 9 unmatched. */
 const LABELS = {
@@ -103,7 +112,14 @@ describe('compaction-lens eval (child process)', function () {
     assert.equal(status, 0);
     const doc = JSON.parse(stdout);
     assert.equal(doc.format, 'canonical');
-    assert.deepEqual(doc.checkpoint, { summary_id: 'S1', line: 6, boundary_line: 6, picked_by: 'at-boundary', verdict: doc.checkpoint.verdict, path: 'B' });
+    assert.deepEqual(doc.checkpoint, {
+      summary_id: 'S1',
+      line: 6,
+      boundary_line: 6,
+      picked_by: 'at-boundary',
+      verdict: doc.checkpoint.verdict,
+      path: 'B',
+    });
     assert.ok(typeof doc.threshold === 'number' && doc.threshold > 0);
     assert.deepEqual(doc.label_counts, { covered: 3, missing: 2, 'no-content': 1 });
     assert.equal(doc.matched, 5);
@@ -111,8 +127,20 @@ describe('compaction-lens eval (child process)', function () {
     assert.deepEqual(doc.agreement, { count: 2, of: 4, rate: 0.5 });
     assert.deepEqual(doc.missing_shown_covered, { count: 1, of: 2, rate: 0.5 });
     assert.deepEqual(doc.no_content_noise, { count: 1, of: 1, rate: 1 });
-    assert.deepEqual(doc.confusion['no-content'], { covered: 0, 'claimed-missing': 1, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 });
-    assert.deepEqual(doc.disagreements.map((d: { line: number; label: string; status: string }) => [d.line, d.label, d.status]), [[3, 'missing', 'covered'], [4, 'covered', 'claimed-missing']]);
+    assert.deepEqual(doc.confusion['no-content'], {
+      covered: 0,
+      'claimed-missing': 1,
+      uncovered: 0,
+      'nothing-to-check': 0,
+      unverifiable: 0,
+    });
+    assert.deepEqual(
+      doc.disagreements.map((d: { line: number; label: string; status: string }) => [d.line, d.label, d.status]),
+      [
+        [3, 'missing', 'covered'],
+        [4, 'covered', 'claimed-missing'],
+      ],
+    );
     const first = doc.disagreements[0];
     assert.equal(first.why, 'labelled missing on purpose');
     assert.equal(first.turn_index, 2);
@@ -153,7 +181,13 @@ describe('compaction-lens eval (child process)', function () {
   });
 
   it('bad label files: exit 2, one line naming the field, no stack trace', () => {
-    const label = (extra: Record<string, unknown>) => ({ ...LABELS, labels: [{ line: 1, label: 'covered' }, { line: 2, label: 'missing', ...extra }] });
+    const label = (extra: Record<string, unknown>) => ({
+      ...LABELS,
+      labels: [
+        { line: 1, label: 'covered' },
+        { line: 2, label: 'missing', ...extra },
+      ],
+    });
     const cases: [unknown, RegExp][] = [
       ['{ not json', /not valid JSON/],
       [[1, 2], /a label file is one JSON object/],
@@ -187,7 +221,12 @@ describe('compaction-lens eval (child process)', function () {
     const { status, stderr } = run('eval', gone);
     assert.equal(status, 2);
     assert.match(stderr, /gone\.jsonl: no such file/);
-    for (const args of [['eval'], ['eval', labelsPath, transcriptPath, 'extra'], ['eval', labelsPath, '--min-agreement', '2'], ['eval', labelsPath, '--sarif']]) {
+    for (const args of [
+      ['eval'],
+      ['eval', labelsPath, transcriptPath, 'extra'],
+      ['eval', labelsPath, '--min-agreement', '2'],
+      ['eval', labelsPath, '--sarif'],
+    ]) {
       const result = run(...args);
       assert.equal(result.status, 2, args.join(' '));
       assert.match(result.stderr, /^compaction-lens: .+\n$/);
@@ -205,7 +244,12 @@ describe('compaction-lens eval (child process)', function () {
       for (const name of files) {
         const { status, stdout, stderr } = run('eval', join(sharedLabels, name));
         assert.equal(status, 0, `${name}: ${stderr}`);
-        for (const figure of [/agreement: \d+ of \d+/, /missing shown covered: \d+ of \d+/, /no-content noise: \d+ of \d+/, /label \\ status/]) {
+        for (const figure of [
+          /agreement: \d+ of \d+/,
+          /missing shown covered: \d+ of \d+/,
+          /no-content noise: \d+ of \d+/,
+          /label \\ status/,
+        ]) {
           assert.match(stdout, figure, name);
         }
       }

@@ -28,13 +28,16 @@ const SUMMARY = `Worked on LEDGER_1000 in src/ledger.ts. Then ${ESC}]52;c;ZXZpbA
 /** Control characters that must never be printed raw: C0 but the newline, DEL, C1, bidi controls. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-const TRANSCRIPT = [
-  { type: 'turn', id: 0, role: 'user', content: `Fix LEDGER_1000 in src/ledger.ts ${HOSTILE}` },
-  { type: 'turn', id: TURN_ID, role: 'assistant', content: `Read src/invoice.ts: INVOICE_1007 ${HOSTILE}` },
-  { type: 'turn', id: 2, role: 'assistant', content: 'Let me check AUDIT_3000.', anchor: `AUDIT${HOSTILE}` },
-  { type: `note${ESC}[2J`, id: 3 },
-  { type: 'checkpoint', summary_id: SUMMARY_ID, summary: SUMMARY, summary_budget: 10, covered: { from: 0, to: 2 } },
-].map((record) => JSON.stringify(record)).join('\n') + '\n';
+const TRANSCRIPT =
+  [
+    { type: 'turn', id: 0, role: 'user', content: `Fix LEDGER_1000 in src/ledger.ts ${HOSTILE}` },
+    { type: 'turn', id: TURN_ID, role: 'assistant', content: `Read src/invoice.ts: INVOICE_1007 ${HOSTILE}` },
+    { type: 'turn', id: 2, role: 'assistant', content: 'Let me check AUDIT_3000.', anchor: `AUDIT${HOSTILE}` },
+    { type: `note${ESC}[2J`, id: 3 },
+    { type: 'checkpoint', summary_id: SUMMARY_ID, summary: SUMMARY, summary_budget: 10, covered: { from: 0, to: 2 } },
+  ]
+    .map((record) => JSON.stringify(record))
+    .join('\n') + '\n';
 
 describe('CLI: control characters from a transcript are shown escaped (issue 10)', function () {
   this.timeout(60000);
@@ -52,12 +55,17 @@ describe('CLI: control characters from a transcript are shown escaped (issue 10)
     const { status, stdout } = run('check', '--no-color', file);
     assert.equal(status, 1);
     assert.doesNotMatch(stdout, RAW_CONTROL, JSON.stringify(stdout.match(RAW_CONTROL)));
-    assert.ok(stdout.includes('S1\\x1b]0;pwned\\x07\\x1b[2K\\x0d\\x1b[32mREVERSIBLE\\x1b[0m\\x1b]52;c;ZXZpbA==\\x07\\x9b2J\\u202e  line 5  FAIL-CLOSED'), stdout);
+    assert.ok(
+      stdout.includes(
+        'S1\\x1b]0;pwned\\x07\\x1b[2K\\x0d\\x1b[32mREVERSIBLE\\x1b[0m\\x1b]52;c;ZXZpbA==\\x07\\x9b2J\\u202e  line 5  FAIL-CLOSED',
+      ),
+      stdout,
+    );
     assert.match(stdout, /ends mid-clause: “…[^”]*\\x1b\]52;c;ZXZpbA==\\x07\\x1b\[2K REVERSIBLE and the”/);
     assert.match(stdout, /line 4: error: .*"note(\\u001b|\\x1b)\[2J"/);
   });
 
-  it('text with colour: the only escape sequences are the report\'s own colours', () => {
+  it("text with colour: the only escape sequences are the report's own colours", () => {
     const { stdout } = run('check', '--color', file);
     assert.match(stdout, /\u001b\[1m/, 'colour is on');
     const withoutColours = stdout.replace(/\u001b\[\d+m/g, '');

@@ -6,14 +6,16 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze } from '../../../src/core/analyze';
-import { TURN_STATUSES, type AnalysisOptions, type Checkpoint, type CheckpointAnalysis, type Transcript, type Turn, type TurnId } from '../../../src/core/model';
 import {
-  buildCheckpoint,
-  CompactionReversibilityError,
-  pyList,
-  reconstruct,
-  type ReferenceCheckpoint,
-} from '../../../src/core/reference';
+  TURN_STATUSES,
+  type AnalysisOptions,
+  type Checkpoint,
+  type CheckpointAnalysis,
+  type Transcript,
+  type Turn,
+  type TurnId,
+} from '../../../src/core/model';
+import { buildCheckpoint, CompactionReversibilityError, pyList, reconstruct, type ReferenceCheckpoint } from '../../../src/core/reference';
 import { span } from './transcripts';
 
 // The exact count does not matter here: one token per whitespace-separated word (deterministic).
@@ -21,8 +23,17 @@ const OPTS: AnalysisOptions = { countTokens: (t) => t.split(/\s+/).filter(Boolea
 
 const ANCHORS = ['ERR_1', 'ERR_12', 'ledger', 'Ledger', '', 'src/a.ts', 'Ω-7', 'x', 'fact 9'];
 const FRAGMENTS = [
-  'ok, go ahead', 'Fixed ERR_LEDGER_4107', 'in src/core/ledger.ts', 'renamed parseEntry', 'bumped to v4.17.21',
-  'see "reconciliation mismatch"', 'Postgres', 'ticket JIRA-881', 'build 20261113', 'thanks!', 'sha a1b2c3d4',
+  'ok, go ahead',
+  'Fixed ERR_LEDGER_4107',
+  'in src/core/ledger.ts',
+  'renamed parseEntry',
+  'bumped to v4.17.21',
+  'see "reconciliation mismatch"',
+  'Postgres',
+  'ticket JIRA-881',
+  'build 20261113',
+  'thanks!',
+  'sha a1b2c3d4',
 ];
 
 interface Spec {
@@ -55,7 +66,10 @@ const explicitArb: fc.Arbitrary<Spec> = fc
       span: span(i + 1),
     }));
     const turnsBefore = Math.min(before, n);
-    const claimedIds = turns.slice(0, turnsBefore).filter((_, i) => claimMask[i]).map((t) => t.id);
+    const claimedIds = turns
+      .slice(0, turnsBefore)
+      .filter((_, i) => claimMask[i])
+      .map((t) => t.id);
     const cp: Checkpoint = {
       summaryId: 'S',
       summary: summaryParts.join(' … '),
@@ -99,11 +113,20 @@ function checkPartition(t: Transcript, cp: CheckpointAnalysis, claimed: Set<Turn
     if (cp.path === 'B' && r.status === 'covered') {
       assert.ok(r.score !== undefined && r.threshold !== undefined);
       const found = r.evidence.filter((e) => e.found);
-      assert.ok(found.some((e) => e.kind !== 'weak' && e.kind !== 'term'), `turn ${String(r.id)}: covered by weak evidence only`);
+      assert.ok(
+        found.some((e) => e.kind !== 'weak' && e.kind !== 'term'),
+        `turn ${String(r.id)}: covered by weak evidence only`,
+      );
       assert.ok(r.score >= r.threshold || found.every((e) => e.fromCall), `turn ${String(r.id)}: score ${r.score} vs ${r.threshold}`);
     }
     // Below the threshold, with evidence of its own, a turn is not covered.
-    if (cp.path === 'B' && r.score !== undefined && r.threshold !== undefined && r.score < r.threshold && r.evidence.some((e) => e.found && !e.fromCall)) {
+    if (
+      cp.path === 'B' &&
+      r.score !== undefined &&
+      r.threshold !== undefined &&
+      r.score < r.threshold &&
+      r.evidence.some((e) => e.found && !e.fromCall)
+    ) {
       assert.notEqual(r.status, 'covered');
     }
   });
@@ -111,7 +134,10 @@ function checkPartition(t: Transcript, cp: CheckpointAnalysis, claimed: Set<Turn
   const total = TURN_STATUSES.reduce((sum, s) => sum + cp.counts[s], 0);
   assert.equal(total, before);
   for (const s of TURN_STATUSES) assert.equal(cp.turns.filter((r) => r.status === s).length, cp.counts[s], s);
-  assert.equal(cp.claimedMissingRanges.reduce((s, r) => s + r.count, 0), cp.counts['claimed-missing']);
+  assert.equal(
+    cp.claimedMissingRanges.reduce((s, r) => s + r.count, 0),
+    cp.counts['claimed-missing'],
+  );
   // Safe pointer set: claimed, substantiated, in log order, no duplicates.
   const byId = new Map(cp.turns.map((r) => [r.id, r]));
   let lastIndex = -1;
@@ -129,7 +155,11 @@ function checkPartition(t: Transcript, cp: CheckpointAnalysis, claimed: Set<Turn
     }
     // Path B: covered, with evidence found. The one exception is the fail-closed run from the start, which passes
     // over turns with nothing to check (it never ends on one, see below).
-    if (r.status === 'covered') assert.ok(r.evidence.some((e) => e.found), `safe id ${String(id)}: its evidence is in the summary`);
+    if (r.status === 'covered')
+      assert.ok(
+        r.evidence.some((e) => e.found),
+        `safe id ${String(id)}: its evidence is in the summary`,
+      );
     else assert.ok(r.status === 'nothing-to-check' && cp.verdict === 'fail-closed', `safe id ${String(id)} is ${r.status}`);
   }
   if (cp.path === 'B' && last) assert.equal(last.status, 'covered', 'the safe set never ends on a turn with nothing to check');
@@ -160,7 +190,10 @@ describe('core/analyze agrees with the reference API (explicit anchors, known bu
         if (cp.summary.trim() === '') {
           // Where the reference may still answer (Python's '' in '' is True), analyze refuses a vacuous verdict.
           assert.equal(a.verdict, 'fail-closed');
-          assert.equal(a.reasons[0], 'the summary is empty: there is no positive evidence of coverage, so none may be claimed (fail closed)');
+          assert.equal(
+            a.reasons[0],
+            'the summary is empty: there is no positive evidence of coverage, so none may be claimed (fail closed)',
+          );
           assert.deepEqual(a.safeCovered, ref && a.path === 'A' ? ref.coveredIds : []);
           return;
         }
@@ -224,7 +257,10 @@ const derivedArb = fc
         summaryId: `S${k}`,
         summary: c.cut ? summary.slice(0, Math.floor(summary.length / 2)) : summary + '.',
         ...(c.budget !== undefined ? { summaryBudget: c.budget } : {}),
-        claimedIds: turns.slice(0, before).filter((_, i) => c.claimMask[i]).map((t) => t.id),
+        claimedIds: turns
+          .slice(0, before)
+          .filter((_, i) => c.claimMask[i])
+          .map((t) => t.id),
         ...(c.reportMask ? { reportedIds: turns.filter((_, i) => c.reportMask?.[i]).map((t) => t.id) } : {}),
         turnsBefore: before,
         span: span(200 + k),
@@ -272,19 +308,23 @@ describe('core/analyze invariants (derived evidence, random checkpoints)', () =>
     );
   });
 
-  it('turns appended after the last checkpoint never change any checkpoint\'s analysis', () => {
+  it("turns appended after the last checkpoint never change any checkpoint's analysis", () => {
     fc.assert(
-      fc.property(derivedArb, fc.array(fc.subarray(FRAGMENTS, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }), ({ t, threshold }, extra) => {
-        const before = analyze(t, optionsWith(threshold));
-        const appended: Turn[] = extra.map((parts, i) => ({
-          id: `appended-${i}`,
-          role: i % 2 === 0 ? 'assistant' : 'tool',
-          text: parts.join('. '),
-          span: span(1000 + i),
-        }));
-        const after = analyze(transcriptOf([...t.turns, ...appended], t.checkpoints), optionsWith(threshold));
-        assert.deepEqual(after.checkpoints, before.checkpoints);
-      }),
+      fc.property(
+        derivedArb,
+        fc.array(fc.subarray(FRAGMENTS, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }),
+        ({ t, threshold }, extra) => {
+          const before = analyze(t, optionsWith(threshold));
+          const appended: Turn[] = extra.map((parts, i) => ({
+            id: `appended-${i}`,
+            role: i % 2 === 0 ? 'assistant' : 'tool',
+            text: parts.join('. '),
+            span: span(1000 + i),
+          }));
+          const after = analyze(transcriptOf([...t.turns, ...appended], t.checkpoints), optionsWith(threshold));
+          assert.deepEqual(after.checkpoints, before.checkpoints);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -415,7 +455,10 @@ describe('core/analyze never throws', () => {
           for (const cp of a.checkpoints) {
             assert.ok(['reversible', 'conditional', 'fail-closed'].includes(cp.verdict));
             assert.ok(Array.isArray(cp.reasons) && cp.reasons.length > 0);
-            assert.equal(TURN_STATUSES.reduce((sum, s) => sum + cp.counts[s], 0), cp.turns.length);
+            assert.equal(
+              TURN_STATUSES.reduce((sum, s) => sum + cp.counts[s], 0),
+              cp.turns.length,
+            );
             assert.ok(cp.turns.every((r) => TURN_STATUSES.includes(r.status)));
           }
           assert.ok(a.problems.every((p) => typeof p.line === 'number' && typeof p.message === 'string'));

@@ -18,7 +18,7 @@ function statuses(cp: CheckpointAnalysis): TurnStatus[] {
   return cp.turns.map((t) => t.status);
 }
 
-describe('core/analyze: the note\'s incident', () => {
+describe("core/analyze: the note's incident", () => {
   for (const explicit of [true, false]) {
     it(`fail-closed, truncated, 380 covered · 40 claimed-missing (380–419), safe 0–379 (${explicit ? 'explicit anchors' : 'derived evidence'})`, () => {
       const a = analyze(incident(explicit), OPTS);
@@ -54,19 +54,26 @@ describe('core/analyze: the note\'s incident', () => {
       }
       assert.ok((t408.score ?? 1) < 0.01);
       assert.equal(t408.threshold, 1);
-      assert.match(t408.reason, explicit ? /^claimed, but its anchor “FACT-408-” is not in the summary$/ : /^claimed, but the summary lacks “/);
+      assert.match(
+        t408.reason,
+        explicit ? /^claimed, but its anchor “FACT-408-” is not in the summary$/ : /^claimed, but the summary lacks “/,
+      );
       const t12 = cp.turns[12];
       assert.equal(t12.status, 'covered');
       assert.ok(t12.evidence.some((x) => x.found && x.at !== undefined && x.length !== undefined));
       assert.ok((t12.score ?? 0) >= 1);
-      if (explicit) assert.deepEqual(t12.evidence.map((x) => [x.kind, x.text, x.weight]), [['explicit', 'FACT-12-', 1]]);
+      if (explicit)
+        assert.deepEqual(
+          t12.evidence.map((x) => [x.kind, x.text, x.weight]),
+          [['explicit', 'FACT-12-', 1]],
+        );
       else assert.ok(t12.evidence.some((x) => x.found && x.text === 'LEDGER_ENTRY_1012' && x.kind === 'error-code'));
       assert.ok(cp.foundAnchors.length >= 380);
       for (const f of cp.foundAnchors) assert.ok(f.at >= 0);
     });
   }
 
-  it('with the summariser\'s report (Path A): conditional, turns 380–419 claimed-missing, safe 0–379', () => {
+  it("with the summariser's report (Path A): conditional, turns 380–419 claimed-missing, safe 0–379", () => {
     const cp = analyze(incident(true, range(0, 379)), OPTS).checkpoints[0];
     assert.equal(cp.path, 'A');
     assert.equal(cp.verdict, 'conditional');
@@ -84,7 +91,9 @@ describe('core/analyze: Path A', () => {
 
   it('reversible when every claimed turn was reported; unclaimed turns are uncovered', () => {
     const cp = analyze(
-      transcript(turns, [checkpoint({ summary: 'Fixed four errors.', claimedIds: [0, 1, 2], reportedIds: [0, 1, 2, 3], turnsBefore: 4, summaryBudget: 10 })]),
+      transcript(turns, [
+        checkpoint({ summary: 'Fixed four errors.', claimedIds: [0, 1, 2], reportedIds: [0, 1, 2, 3], turnsBefore: 4, summaryBudget: 10 }),
+      ]),
       OPTS,
     ).checkpoints[0];
     assert.equal(cp.verdict, 'reversible');
@@ -100,7 +109,9 @@ describe('core/analyze: Path A', () => {
 
   it('an empty summary is never reversible, even with a full report: fail-closed, safe = the reported ids', () => {
     const cp = analyze(
-      transcript(turns, [checkpoint({ summary: '  \n', claimedIds: [0, 1, 2], reportedIds: [0, 1, 2], turnsBefore: 4, summaryBudget: 10 })]),
+      transcript(turns, [
+        checkpoint({ summary: '  \n', claimedIds: [0, 1, 2], reportedIds: [0, 1, 2], turnsBefore: 4, summaryBudget: 10 }),
+      ]),
       OPTS,
     ).checkpoints[0];
     assert.equal(cp.verdict, 'fail-closed');
@@ -110,7 +121,9 @@ describe('core/analyze: Path A', () => {
 
   it('conditional when the pointer set claims turns the summariser did not report (even over the ceiling)', () => {
     const cp = analyze(
-      transcript(turns, [checkpoint({ summary: 'Fixed two errors.', claimedIds: [0, 1, 2, 3], reportedIds: [1, 3], turnsBefore: 4, summaryBudget: 1 })]),
+      transcript(turns, [
+        checkpoint({ summary: 'Fixed two errors.', claimedIds: [0, 1, 2, 3], reportedIds: [1, 3], turnsBefore: 4, summaryBudget: 1 }),
+      ]),
       OPTS,
     ).checkpoints[0];
     assert.equal(cp.verdict, 'conditional');
@@ -119,7 +132,13 @@ describe('core/analyze: Path A', () => {
     assert.deepEqual(cp.safeCovered, [1, 3]);
     assert.equal(cp.reasons[0], 'the pointer set claims 2 turns the summariser did not report consuming; narrow it to the reported ids');
     assert.equal(cp.turns[0].reason, 'claimed by the pointer set, but the summariser did not report consuming it');
-    assert.deepEqual(cp.claimedMissingRanges.map((r) => [r.from, r.to]), [[0, 0], [2, 2]]);
+    assert.deepEqual(
+      cp.claimedMissingRanges.map((r) => [r.from, r.to]),
+      [
+        [0, 0],
+        [2, 2],
+      ],
+    );
   });
 });
 
@@ -130,12 +149,16 @@ describe('core/analyze: Path B', () => {
     turn(2, 'Renamed parseEntry to readEntry'),
     turn(3, 'Bumped lodash to v4.17.21 in PR #8021'),
   ];
-  const fullSummary = 'We fixed err-ledger-4107 (src/ledger.ts), renamed parseEntry to readEntry, and bumped lodash to v4.17.21 in PR #8021.';
+  const fullSummary =
+    'We fixed err-ledger-4107 (src/ledger.ts), renamed parseEntry to readEntry, and bumped lodash to v4.17.21 in PR #8021.';
   const partialSummary = 'We fixed err-ledger-4107 and bumped lodash in PR #8021.';
   const NOTHING = 'nothing worth carrying: no names, paths, numbers or other specifics to carry';
 
   it('within the ceiling, every claimed turn carried: reversible; a turn with no specifics is nothing-to-check and says why', () => {
-    const cp = analyze(transcript(turns, [checkpoint({ summary: fullSummary, summaryBudget: 100, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS).checkpoints[0];
+    const cp = analyze(
+      transcript(turns, [checkpoint({ summary: fullSummary, summaryBudget: 100, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]),
+      OPTS,
+    ).checkpoints[0];
     assert.equal(cp.verdict, 'reversible');
     assert.deepEqual(statuses(cp), ['covered', 'nothing-to-check', 'covered', 'covered']);
     assert.deepEqual(cp.counts, { covered: 3, 'claimed-missing': 0, uncovered: 0, 'nothing-to-check': 1, unverifiable: 0 });
@@ -169,18 +192,27 @@ describe('core/analyze: Path B', () => {
   });
 
   it('within the ceiling, a turn not carried: conditional, safe set without it, the reason names what is lacking', () => {
-    const cp = analyze(transcript(turns, [checkpoint({ summary: partialSummary, summaryBudget: 100, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS).checkpoints[0];
+    const cp = analyze(
+      transcript(turns, [checkpoint({ summary: partialSummary, summaryBudget: 100, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]),
+      OPTS,
+    ).checkpoints[0];
     assert.equal(cp.verdict, 'conditional');
     assert.deepEqual(statuses(cp), ['covered', 'nothing-to-check', 'claimed-missing', 'covered']);
     assert.deepEqual(cp.safeCovered, [0, 3]);
     assert.equal(cp.reasons[0], 'the summary does not carry 1 claimed turn; narrow the pointer set to the turns it covers');
-    assert.equal(cp.turns[2].reason, 'claimed, but the summary lacks “parseEntry”, “readEntry”, “Renamed parseEntry to readEntry” (score 0.00 of 1.00 needed)');
+    assert.equal(
+      cp.turns[2].reason,
+      'claimed, but the summary lacks “parseEntry”, “readEntry”, “Renamed parseEntry to readEntry” (score 0.00 of 1.00 needed)',
+    );
     assert.equal(cp.turns[2].score, 0);
     assert.deepEqual(cp.claimedMissingRanges, [{ from: 2, to: 2, count: 1 }]);
   });
 
   it('over the ceiling: fail-closed, safe = the run from the start, stopping at the first missing turn', () => {
-    const cp = analyze(transcript(turns, [checkpoint({ summary: partialSummary, summaryBudget: 2, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS).checkpoints[0];
+    const cp = analyze(
+      transcript(turns, [checkpoint({ summary: partialSummary, summaryBudget: 2, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]),
+      OPTS,
+    ).checkpoints[0];
     assert.equal(cp.verdict, 'fail-closed');
     assert.deepEqual(statuses(cp), ['covered', 'nothing-to-check', 'claimed-missing', 'covered']);
     assert.deepEqual(cp.safeCovered, [0]); // turn 1 has nothing to check: the run does not end on it
@@ -190,7 +222,10 @@ describe('core/analyze: Path B', () => {
   });
 
   it('over the ceiling with every claimed turn carried: still fail-closed, the run covers all', () => {
-    const cp = analyze(transcript(turns, [checkpoint({ summary: fullSummary, summaryBudget: 2, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS).checkpoints[0];
+    const cp = analyze(
+      transcript(turns, [checkpoint({ summary: fullSummary, summaryBudget: 2, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]),
+      OPTS,
+    ).checkpoints[0];
     assert.equal(cp.verdict, 'fail-closed');
     // The run from the start passes over the nothing-to-check turn 1 and ends on the last covered turn; a
     // neutral status is never evidence of coverage, so turn 1 itself is not in the safe set.
@@ -200,7 +235,8 @@ describe('core/analyze: Path B', () => {
   });
 
   it('an unknown budget fails closed and says the ceiling cannot be checked', () => {
-    const cp = analyze(transcript(turns, [checkpoint({ summary: fullSummary, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS).checkpoints[0];
+    const cp = analyze(transcript(turns, [checkpoint({ summary: fullSummary, claimedIds: [0, 1, 2, 3], turnsBefore: 4 })]), OPTS)
+      .checkpoints[0];
     assert.equal(cp.verdict, 'fail-closed');
     assert.equal(cp.ceiling, undefined);
     assert.equal(cp.summaryBudget, undefined);
@@ -211,7 +247,8 @@ describe('core/analyze: Path B', () => {
 
   it('a nonsense budget is treated as unknown and named', () => {
     for (const b of [-5, 0, NaN]) {
-      const cp = analyze(transcript(turns, [checkpoint({ summary: fullSummary, summaryBudget: b, claimedIds: [0], turnsBefore: 4 })]), OPTS).checkpoints[0];
+      const cp = analyze(transcript(turns, [checkpoint({ summary: fullSummary, summaryBudget: b, claimedIds: [0], turnsBefore: 4 })]), OPTS)
+        .checkpoints[0];
       assert.equal(cp.verdict, 'fail-closed');
       assert.match(cp.reasons[1], new RegExp(`summary budget ${String(b)} is not a usable number`));
     }
@@ -220,7 +257,14 @@ describe('core/analyze: Path B', () => {
   it('an assumed budget is marked as such, and the recorded prefix is shown', () => {
     const cp = analyze(
       transcript(turns, [
-        checkpoint({ summary: fullSummary, summaryBudget: 4096, budgetAssumed: true, recordedPrefixTokens: 167094, claimedIds: [0], turnsBefore: 4 }),
+        checkpoint({
+          summary: fullSummary,
+          summaryBudget: 4096,
+          budgetAssumed: true,
+          recordedPrefixTokens: 167094,
+          claimedIds: [0],
+          turnsBefore: 4,
+        }),
       ]),
       OPTS,
     ).checkpoints[0];
@@ -336,9 +380,9 @@ describe('core/analyze: encrypted summaries', () => {
 });
 
 describe('core/analyze: coverage that cannot be checked in this file', () => {
-  const WHY = 'the summarised turns are in the parent session P\'s file';
+  const WHY = "the summarised turns are in the parent session P's file";
 
-  it('a readable summary whose turns are elsewhere is fail-closed with the reader\'s reason, never vacuously reversible', () => {
+  it("a readable summary whose turns are elsewhere is fail-closed with the reader's reason, never vacuously reversible", () => {
     const turns = [turn(0, 'ERR_A_1')];
     const cp = analyze(
       transcript(turns, [checkpoint({ summary: 'ERR_A_1 done.', summaryBudget: 100, claimedIds: [], turnsBefore: 1, unverifiable: WHY })]),
@@ -348,13 +392,17 @@ describe('core/analyze: coverage that cannot be checked in this file', () => {
     assert.equal(cp.unverifiable, WHY);
     assert.equal(cp.reasons[0], `coverage cannot be checked in this file: ${WHY}`);
     assert.deepEqual(cp.safeCovered, []);
-    const vacuous = analyze(transcript(turns, [checkpoint({ summary: 'x.', summaryBudget: 100, claimedIds: [], turnsBefore: 1 })]), OPTS).checkpoints[0];
+    const vacuous = analyze(transcript(turns, [checkpoint({ summary: 'x.', summaryBudget: 100, claimedIds: [], turnsBefore: 1 })]), OPTS)
+      .checkpoints[0];
     assert.equal(vacuous.verdict, 'reversible', 'a checkpoint that claims nothing, with nothing elsewhere, has nothing to get wrong');
   });
 
   it('claimed turns of such a checkpoint are unverifiable, even when the summary names them', () => {
     const cp = analyze(
-      transcript([turn(0, 'ERR_A_1')], [checkpoint({ summary: 'ERR_A_1 done.', summaryBudget: 100, claimedIds: [0], turnsBefore: 1, unverifiable: WHY })]),
+      transcript(
+        [turn(0, 'ERR_A_1')],
+        [checkpoint({ summary: 'ERR_A_1 done.', summaryBudget: 100, claimedIds: [0], turnsBefore: 1, unverifiable: WHY })],
+      ),
       OPTS,
     ).checkpoints[0];
     assert.equal(cp.verdict, 'fail-closed');
@@ -417,11 +465,27 @@ describe('core/analyze: sizes and tokens', () => {
 });
 
 describe('core/analyze: bad checkpoints and failures', () => {
-  it('a failing token counter becomes a problem on that checkpoint\'s line; the others are analysed', () => {
+  it("a failing token counter becomes a problem on that checkpoint's line; the others are analysed", () => {
     const turns = [turn(0, 'boom ERR_A_1'), turn(1, 'fine ERR_B_2', { tokens: 3 })];
     const t = transcript(turns, [
-      checkpoint({ summaryId: 'S1', summary: 'x.', summaryBudget: 10, claimedIds: [0], turnsBefore: 2, span: span(7), recordedSummaryTokens: 1 }),
-      checkpoint({ summaryId: 'S2', summary: 'ERR_B_2.', summaryBudget: 10, claimedIds: [1], turnsBefore: 2, span: span(9), recordedSummaryTokens: 1 }),
+      checkpoint({
+        summaryId: 'S1',
+        summary: 'x.',
+        summaryBudget: 10,
+        claimedIds: [0],
+        turnsBefore: 2,
+        span: span(7),
+        recordedSummaryTokens: 1,
+      }),
+      checkpoint({
+        summaryId: 'S2',
+        summary: 'ERR_B_2.',
+        summaryBudget: 10,
+        claimedIds: [1],
+        turnsBefore: 2,
+        span: span(9),
+        recordedSummaryTokens: 1,
+      }),
     ]);
     const a = analyze(t, {
       countTokens: (s) => {
@@ -434,14 +498,19 @@ describe('core/analyze: bad checkpoints and failures', () => {
     assert.match(a.checkpoints[0].reasons[0], /could not be analysed \(tokenizer exploded\)/);
     assert.equal(a.checkpoints[1].verdict, 'reversible');
     assert.deepEqual(a.problems, [
-      { line: 7, severity: 'error', message: 'could not analyse checkpoint S1: tokenizer exploded; the other checkpoints are still analysed' },
+      {
+        line: 7,
+        severity: 'error',
+        message: 'could not analyse checkpoint S1: tokenizer exploded; the other checkpoints are still analysed',
+      },
     ]);
   });
 
-  it('keeps the transcript\'s problems, ignores claimed ids that are not earlier turns, clamps turnsBefore', () => {
-    const t = transcript([turn(0, 'Fixed ERR_A_1'), turn(1, 'b')], [
-      checkpoint({ claimedIds: [0, 5, 'zz'], turnsBefore: 99, summaryBudget: 10, summary: 'ERR_A_1 fixed.' }),
-    ]);
+  it("keeps the transcript's problems, ignores claimed ids that are not earlier turns, clamps turnsBefore", () => {
+    const t = transcript(
+      [turn(0, 'Fixed ERR_A_1'), turn(1, 'b')],
+      [checkpoint({ claimedIds: [0, 5, 'zz'], turnsBefore: 99, summaryBudget: 10, summary: 'ERR_A_1 fixed.' })],
+    );
     t.problems.push({ line: 3, severity: 'error', message: 'pointer to unknown turn 5' });
     const a = analyze(t, OPTS);
     assert.equal(a.problems[0].message, 'pointer to unknown turn 5');
@@ -467,7 +536,10 @@ describe('core/analyze: bad checkpoints and failures', () => {
     assert.match(noCounter.problems[0].message, /no token counter was given/);
     const garbage = analyze(null as unknown as never, OPTS);
     assert.equal(garbage.turnCount, 0);
-    const weird = analyze({ format: 'canonical', turns: [null, 5], checkpoints: [null, 'x'], problems: null, lineCount: 0 } as unknown as never, OPTS);
+    const weird = analyze(
+      { format: 'canonical', turns: [null, 5], checkpoints: [null, 'x'], problems: null, lineCount: 0 } as unknown as never,
+      OPTS,
+    );
     assert.equal(weird.checkpoints.length, 2);
     assert.ok(weird.problems.length >= 2);
   });

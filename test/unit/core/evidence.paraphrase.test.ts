@@ -19,7 +19,28 @@ const SEED = 20261113;
 const SESSIONS = 300;
 
 // Made-up words (never English, never common tech words), so a fact is what the generator says it is.
-const SYLLABLES = ['vor', 'lin', 'tak', 'mer', 'quo', 'zan', 'bel', 'dri', 'fos', 'gru', 'hep', 'jix', 'kal', 'mun', 'pex', 'rov', 'sil', 'tun', 'wex', 'yar'];
+const SYLLABLES = [
+  'vor',
+  'lin',
+  'tak',
+  'mer',
+  'quo',
+  'zan',
+  'bel',
+  'dri',
+  'fos',
+  'gru',
+  'hep',
+  'jix',
+  'kal',
+  'mun',
+  'pex',
+  'rov',
+  'sil',
+  'tun',
+  'wex',
+  'yar',
+];
 const POOL: readonly string[] = SYLLABLES.flatMap((a) => SYLLABLES.filter((b) => b !== a).map((b) => a + b));
 const NOUNS = ['migrations', 'warnings', 'shards', 'fixtures', 'rows', 'retries'];
 
@@ -55,22 +76,47 @@ const cap = (w: string): string => w[0].toUpperCase() + w.slice(1);
 function makeFact(kind: FactKind, [a, b, c]: string[], n: number, m: number, noun: string): Fact {
   switch (kind) {
     case 'path':
-      return { kind, turnText: `src/${a}/${b}_${c}.ts`, forms: [`src/${a}/${b}_${c}.ts`, `${b}_${c}.ts`, `${a}/${b}_${c}.ts`, `the ${b}_${c} module`], decoys: [`src/${a}`, `${b}.ts`] };
+      return {
+        kind,
+        turnText: `src/${a}/${b}_${c}.ts`,
+        forms: [`src/${a}/${b}_${c}.ts`, `${b}_${c}.ts`, `${a}/${b}_${c}.ts`, `the ${b}_${c} module`],
+        decoys: [`src/${a}`, `${b}.ts`],
+      };
     case 'camel':
-      return { kind, turnText: `${a}${cap(b)}`, forms: [`${a}${cap(b)}`, `${a} ${b}`, `${a}_${b}`, `${cap(a)}${cap(b)}`], decoys: [a, `${b}${cap(a)}`] };
+      return {
+        kind,
+        turnText: `${a}${cap(b)}`,
+        forms: [`${a}${cap(b)}`, `${a} ${b}`, `${a}_${b}`, `${cap(a)}${cap(b)}`],
+        decoys: [a, `${b}${cap(a)}`],
+      };
     case 'snake':
-      return { kind, turnText: `${a}_${b}_${c}`, forms: [`${a}_${b}_${c}`, `${a} ${b} ${c}`, `${a}${cap(b)}${cap(c)}`, `${a}-${b}-${c}`], decoys: [`${a}_${b}`, `${b}_${c}_${a}`] };
+      return {
+        kind,
+        turnText: `${a}_${b}_${c}`,
+        forms: [`${a}_${b}_${c}`, `${a} ${b} ${c}`, `${a}${cap(b)}${cap(c)}`, `${a}-${b}-${c}`],
+        decoys: [`${a}_${b}`, `${b}_${c}_${a}`],
+      };
     case 'task': {
       const k = (n % 9) + 1;
       const other = (k % 9) + 1;
-      return { kind, turnText: `${a}-${b}.${k}`, forms: [`${a}-${b}.${k}`, `task ${a}-${b}.${k}`], decoys: [`${a}-${b}.${other}`, `${a}-${b}`] };
+      return {
+        kind,
+        turnText: `${a}-${b}.${k}`,
+        forms: [`${a}-${b}.${k}`, `task ${a}-${b}.${k}`],
+        decoys: [`${a}-${b}.${other}`, `${a}-${b}`],
+      };
     }
     case 'issue':
       return { kind, turnText: `PR #${n}`, forms: [`#${n}`, `PR #${n}`, `pull request ${n}`], decoys: [`#${m}`] };
     case 'count':
       return { kind, turnText: `${n} ${noun}`, forms: [`${n} ${noun}`], decoys: [`${m} ${noun}`] };
     case 'key-value':
-      return { kind, turnText: `--${a}=${b}_${c}`, forms: [`--${a}=${b}_${c}`, `${b}_${c}`, `${b} ${c}`], decoys: [`--${a}`, `the ${a} flag`] };
+      return {
+        kind,
+        turnText: `--${a}=${b}_${c}`,
+        forms: [`--${a}=${b}_${c}`, `${b}_${c}`, `${b} ${c}`],
+        decoys: [`--${a}`, `the ${a} flag`],
+      };
     case 'error-code':
       return {
         kind,
@@ -142,7 +188,9 @@ function buildFrom(s: {
   let k = 0;
   const sharedPath = `lib/common/${s.words[w++]}_${s.words[w++]}.ex`;
   const facts = s.turns.map((t, ti) =>
-    t.kinds.map((kind) => makeFact(kind, [s.words[w++], s.words[w++], s.words[w++]], s.numbers[k++], s.numbers[k++], s.nouns[ti % s.nouns.length])),
+    t.kinds.map((kind) =>
+      makeFact(kind, [s.words[w++], s.words[w++], s.words[w++]], s.numbers[k++], s.numbers[k++], s.nouns[ti % s.nouns.length]),
+    ),
   );
   const turns: Turn[] = s.turns.map((t, i) => {
     const parts = facts[i].map((f) => f.turnText);

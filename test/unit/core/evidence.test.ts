@@ -6,15 +6,7 @@
 // vacuous verdict (empty or encrypted summary, claimed turns without text, mostly nothing to check).
 import * as assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
-import {
-  DEFAULT_COVERAGE_THRESHOLD,
-  judge,
-  SALIENCE,
-  SHARED_FREELY,
-  turnPieces,
-  weightOf,
-  type Sharing,
-} from '../../../src/core/evidence';
+import { DEFAULT_COVERAGE_THRESHOLD, judge, SALIENCE, SHARED_FREELY, turnPieces, weightOf, type Sharing } from '../../../src/core/evidence';
 import { extractPieces } from '../../../src/core/evidenceText';
 import { SummaryMatcher } from '../../../src/core/summaryMatcher';
 import { callTexts, splitCalls } from '../../../src/core/toolCalls';
@@ -75,7 +67,12 @@ describe('core/evidence: splitCalls', () => {
   it("pi's edit tool: newText is what it writes, oldText what it replaces (left out of its identity)", () => {
     const parsed = splitCalls(call('edit', { path: 'src/ledger.ts', oldText: 'throw err', newText: 'return retryPost(entry)' })).calls[0];
     assert.equal(parsed.effect, 'change');
-    assert.deepEqual(callTexts(parsed), { identity: ['src/ledger.ts'], content: ['return retryPost(entry)'], prose: [], previous: ['throw err'] });
+    assert.deepEqual(callTexts(parsed), {
+      identity: ['src/ledger.ts'],
+      content: ['return retryPost(entry)'],
+      prose: [],
+      previous: ['throw err'],
+    });
   });
 });
 
@@ -94,8 +91,14 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
   });
 
   it('capitalised words in tool output are data, not proper nouns', () => {
-    const p = turnPieces(result(2, 'Service Running on Postgres, code ERR_DB_7', 1, call('Bash', { command: 'systemctl status db' })), false);
-    assert.deepEqual(p.pieces.map((x) => x.text), ['ERR_DB_7']);
+    const p = turnPieces(
+      result(2, 'Service Running on Postgres, code ERR_DB_7', 1, call('Bash', { command: 'systemctl status db' })),
+      false,
+    );
+    assert.deepEqual(
+      p.pieces.map((x) => x.text),
+      ['ERR_DB_7'],
+    );
   });
 
   it('a confirmation of a write or edit holds only what its call names, marked as a confirmation', () => {
@@ -103,7 +106,10 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
     const p = turnPieces(result(2, 'The file /repo/src/core/ledger_parser.ts has been updated successfully.', 1, edit), false);
     assert.equal(p.nothing, undefined);
     assert.equal(p.confirmation, true);
-    assert.deepEqual(p.pieces.map((x) => [x.kind, x.text, x.fromCall]), [['path', '/repo/src/core/ledger_parser.ts', true]]);
+    assert.deepEqual(
+      p.pieces.map((x) => [x.kind, x.text, x.fromCall]),
+      [['path', '/repo/src/core/ledger_parser.ts', true]],
+    );
   });
 
   it('a confirmation of a write or edit whose call names nothing is nothing-to-check: the change is in the call', () => {
@@ -113,7 +119,10 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
   });
 
   it('a result that says nothing specific to a call that names nothing holds nothing', () => {
-    assert.deepEqual(turnPieces(result(2, 'ok', 1, '[tool call TodoRead]'), false), { pieces: [], nothing: 'a result with nothing specific in it' });
+    assert.deepEqual(turnPieces(result(2, 'ok', 1, '[tool call TodoRead]'), false), {
+      pieces: [],
+      nothing: 'a result with nothing specific in it',
+    });
   });
 
   it('a bare lookup call whose result is its own turn, with no prose, is nothing-to-check', () => {
@@ -127,7 +136,7 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
     const withProse = turnPieces(turn(1, `The parser fails on ERR_PARSE_9.\n${readCall}`, { role: 'assistant' }), true);
     assert.equal(withProse.nothing, undefined);
     assert.ok(withProse.pieces.some((x) => x.text === 'ERR_PARSE_9'));
-    assert.ok(!withProse.pieces.some((x) => x.kind === 'path'), 'the path read is its result\'s');
+    assert.ok(!withProse.pieces.some((x) => x.kind === 'path'), "the path read is its result's");
     // Its words alone are weighed too, but as a lookup's: they can show it carried, never that it lost something.
     const wordsOnly = turnPieces(turn(1, `Checking the tokenizer implementation.\n${readCall}`, { role: 'assistant' }), true);
     assert.equal(wordsOnly.nothing, undefined);
@@ -140,16 +149,23 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
       turn(0, 'Please make the ledger tests pass: LEDGER_SYNC_7 fails'),
       turn(1, `All 49 tests pass now. The credo warnings are next.\n${check}`, { role: 'assistant' }),
       result(2, '49 tests, 0 failures', 1, check),
-      turn(3, `The only failing case was in sync_window; the ledger credo warnings and the flaky fixtures are next.\n${check}`, { role: 'assistant' }),
+      turn(3, `The only failing case was in sync_window; the ledger credo warnings and the flaky fixtures are next.\n${check}`, {
+        role: 'assistant',
+      }),
       result(4, '49 tests, 0 failures', 3, check),
     ];
     const mk = (summary: string) =>
-      analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 1000, claimedIds: [0, 1, 2, 3, 4], turnsBefore: 5 })]), OPTS).checkpoints[0];
-    const repeated = mk('Fixed LEDGER_SYNC_7 in the ledger: all 49 tests pass; the credo warnings remain. sync_window was the failing case.');
+      analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 1000, claimedIds: [0, 1, 2, 3, 4], turnsBefore: 5 })]), OPTS)
+        .checkpoints[0];
+    const repeated = mk(
+      'Fixed LEDGER_SYNC_7 in the ledger: all 49 tests pass; the credo warnings remain. sync_window was the failing case.',
+    );
     assert.equal(repeated.turns[1].status, 'covered', repeated.turns[1].reason);
     assert.equal(repeated.turns[3].status, 'covered', repeated.turns[3].reason);
     // Words repeated, but the fact only turn 3 holds (sync_window) is gone: not covered, and not missing either.
-    const lost = mk('Fixed LEDGER_SYNC_7 in the ledger: all 49 tests pass; the credo warnings and flaky fixtures remain; the only failing case is fixed.');
+    const lost = mk(
+      'Fixed LEDGER_SYNC_7 in the ledger: all 49 tests pass; the credo warnings and flaky fixtures remain; the only failing case is fixed.',
+    );
     assert.ok((lost.turns[3].score ?? 0) >= 1, `enough words repeated (score ${lost.turns[3].score})`);
     assert.equal(lost.turns[3].status, 'nothing-to-check', lost.turns[3].reason);
     const silent = mk('Worked on the ledger.');
@@ -159,17 +175,27 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
   it('a write carries its substance in the call: the path and the names it writes', () => {
     const write = call('Write', { file_path: '/repo/src/jobs.ts', content: 'export const ledgerSyncJob = 1' });
     const p = turnPieces(turn(1, write, { role: 'assistant' }), true);
-    assert.deepEqual(p.pieces.map((x) => [x.kind, x.text]), [['path', '/repo/src/jobs.ts'], ['identifier', 'ledgerSyncJob']]);
+    assert.deepEqual(
+      p.pieces.map((x) => [x.kind, x.text]),
+      [
+        ['path', '/repo/src/jobs.ts'],
+        ['identifier', 'ledgerSyncJob'],
+      ],
+    );
   });
 
   it('"PR #8021" in an otherwise plain turn is evidence, not nothing-to-check', () => {
     const p = turnPieces(turn(5, 'Opened PR #8021 for it.', { role: 'assistant' }), false);
     assert.equal(p.nothing, undefined);
-    assert.deepEqual(p.pieces.map((x) => [x.kind, x.text]), [['reference', '#8021']]);
+    assert.deepEqual(
+      p.pieces.map((x) => [x.kind, x.text]),
+      [['reference', '#8021']],
+    );
     const cp = analyze(
-      transcript([turn(4, 'Fix ERR_LEDGER_4107 please'), turn(5, 'Opened PR #8021 for it.', { role: 'assistant' })], [
-        checkpoint({ summary: 'ERR_LEDGER_4107 is fixed in PR #8021.', summaryBudget: 1000, claimedIds: [4, 5], turnsBefore: 2 }),
-      ]),
+      transcript(
+        [turn(4, 'Fix ERR_LEDGER_4107 please'), turn(5, 'Opened PR #8021 for it.', { role: 'assistant' })],
+        [checkpoint({ summary: 'ERR_LEDGER_4107 is fixed in PR #8021.', summaryBudget: 1000, claimedIds: [4, 5], turnsBefore: 2 })],
+      ),
       OPTS,
     ).checkpoints[0];
     assert.deepEqual(statuses(cp), ['covered', 'covered']);
@@ -180,7 +206,11 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
     assert.equal(turnPieces(turn(0, 'ok, sounds good, go ahead'), false).nothing, 'no names, paths, numbers or other specifics to carry');
     const weak = turnPieces(turn(0, 'see #ff00aa', { role: 'assistant' }), false);
     assert.equal(weak.nothing, 'no names, paths, numbers or other specifics to carry');
-    assert.deepEqual(weak.pieces.map((x) => x.kind), ['weak'], 'weak pieces are kept for display');
+    assert.deepEqual(
+      weak.pieces.map((x) => x.kind),
+      ['weak'],
+      'weak pieces are kept for display',
+    );
     assert.deepEqual(turnPieces(turn(0, '   '), false), { pieces: [], nothing: 'the turn has no text' });
   });
 });
@@ -228,7 +258,7 @@ describe('core/evidence: SummaryMatcher', () => {
 });
 
 describe('core/evidence: weighing (weightOf, judge)', () => {
-  it('a piece weighs its kind\'s salience, in full up to SHARED_FREELY sharers, then falling as 1/shared', () => {
+  it("a piece weighs its kind's salience, in full up to SHARED_FREELY sharers, then falling as 1/shared", () => {
     assert.equal(SHARED_FREELY, 3);
     assert.equal(DEFAULT_COVERAGE_THRESHOLD, 1);
     assert.equal(weightOf('path', 1), SALIENCE.path);
@@ -242,8 +272,10 @@ describe('core/evidence: weighing (weightOf, judge)', () => {
       for (let n = 1; n < 40; n++) assert.ok(weightOf(kind, n + 1) <= weightOf(kind, n), `${kind} ${n}`);
     }
     // Weak pieces weigh least; names of things (paths, ids, error codes) most.
-    for (const kind of Object.keys(SALIENCE) as (keyof typeof SALIENCE)[]) if (kind !== 'weak') assert.ok(SALIENCE.weak < SALIENCE[kind], kind);
-    for (const kind of ['path', 'reference', 'error-code', 'explicit'] as const) assert.equal(SALIENCE[kind], DEFAULT_COVERAGE_THRESHOLD, kind);
+    for (const kind of Object.keys(SALIENCE) as (keyof typeof SALIENCE)[])
+      if (kind !== 'weak') assert.ok(SALIENCE.weak < SALIENCE[kind], kind);
+    for (const kind of ['path', 'reference', 'error-code', 'explicit'] as const)
+      assert.equal(SALIENCE[kind], DEFAULT_COVERAGE_THRESHOLD, kind);
     assert.ok(SALIENCE.name < SALIENCE.identifier && SALIENCE.term < SALIENCE.identifier);
   });
 
@@ -295,23 +327,35 @@ describe('core/evidence in analyze: sharing, calls and results', () => {
   it('a name shared by many claimed turns weighs less for each; the turn that introduced it counts it in full', () => {
     const turns = [0, 1, 2, 3, 4, 5].map((i) => turn(i, `Edited src/core/analyze.ts again, step ${i}`, { role: 'assistant' }));
     const cp = analyze(
-      transcript(turns, [checkpoint({ summary: 'We edited analyze.ts several times.', summaryBudget: 1000, claimedIds: [0, 1, 2, 3, 4, 5], turnsBefore: 6 })]),
+      transcript(turns, [
+        checkpoint({ summary: 'We edited analyze.ts several times.', summaryBudget: 1000, claimedIds: [0, 1, 2, 3, 4, 5], turnsBefore: 6 }),
+      ]),
       OPTS,
     ).checkpoints[0];
-    assert.deepEqual(statuses(cp), ['covered', 'claimed-missing', 'claimed-missing', 'claimed-missing', 'claimed-missing', 'claimed-missing']);
+    assert.deepEqual(statuses(cp), [
+      'covered',
+      'claimed-missing',
+      'claimed-missing',
+      'claimed-missing',
+      'claimed-missing',
+      'claimed-missing',
+    ]);
     const pathOf = (i: number) => cp.turns[i].evidence.find((e) => e.kind === 'path');
     assert.deepEqual([pathOf(0)?.weight, pathOf(0)?.sharedBy], [1, 6]);
-    for (let i = 1; i < 6; i++) assert.deepEqual([pathOf(i)?.weight, pathOf(i)?.sharedBy, pathOf(i)?.found], [SALIENCE.path * (SHARED_FREELY / 6), 6, true]);
+    for (let i = 1; i < 6; i++)
+      assert.deepEqual([pathOf(i)?.weight, pathOf(i)?.sharedBy, pathOf(i)?.found], [SALIENCE.path * (SHARED_FREELY / 6), 6, true]);
     assert.match(cp.turns[3].reason, /is shared with other turns or weak \(score 0\.50 of 1\.00 needed\)$/);
     // Up to SHARED_FREELY turns share a name at no cost.
     const three = analyze(
-      transcript(turns.slice(0, 3), [checkpoint({ summary: 'We edited analyze.ts several times.', summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })]),
+      transcript(turns.slice(0, 3), [
+        checkpoint({ summary: 'We edited analyze.ts several times.', summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 }),
+      ]),
       OPTS,
     ).checkpoints[0];
     assert.deepEqual(statuses(three), ['covered', 'covered', 'covered']);
   });
 
-  it('a call and its result count once for sharing, and the result is judged by its call\'s identity', () => {
+  it("a call and its result count once for sharing, and the result is judged by its call's identity", () => {
     const readCall = call('Read', { file_path: '/repo/src/core/ledger_parser.ts' });
     const turns = [
       turn(0, 'Please look into ERR_PARSE_9'),
@@ -319,7 +363,9 @@ describe('core/evidence in analyze: sharing, calls and results', () => {
       result(2, '   1\texport function parse() {}', 1, readCall),
     ];
     const cp = analyze(
-      transcript(turns, [checkpoint({ summary: 'Looked into ERR_PARSE_9 in ledger_parser.ts.', summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })]),
+      transcript(turns, [
+        checkpoint({ summary: 'Looked into ERR_PARSE_9 in ledger_parser.ts.', summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 }),
+      ]),
       OPTS,
     ).checkpoints[0];
     assert.deepEqual(statuses(cp), ['covered', 'nothing-to-check', 'covered']);
@@ -329,14 +375,19 @@ describe('core/evidence in analyze: sharing, calls and results', () => {
   });
 
   it('a confirmation of an edit is covered when the summary knows what it confirms, claimed-missing when not', () => {
-    const edit = call('Edit', { file_path: '/repo/src/jobs.ts', old_string: 'a', new_string: 'export const ledgerSyncJob = retryPolicyFor(2)' });
+    const edit = call('Edit', {
+      file_path: '/repo/src/jobs.ts',
+      old_string: 'a',
+      new_string: 'export const ledgerSyncJob = retryPolicyFor(2)',
+    });
     const turns = [
       turn(0, 'Make ERR_JOB_3 go away'),
       turn(1, edit, { role: 'assistant' }),
       result(2, 'The file /repo/src/jobs.ts has been updated successfully.', 1, edit),
     ];
     const mk = (summary: string) =>
-      analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })]), OPTS).checkpoints[0];
+      analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })]), OPTS)
+        .checkpoints[0];
     const known = mk('Fixed ERR_JOB_3 by changing ledgerSyncJob in src/jobs.ts.');
     assert.deepEqual(statuses(known), ['covered', 'covered', 'covered']);
     assert.equal(known.verdict, 'reversible');
@@ -354,7 +405,12 @@ describe('core/evidence in analyze: false alarms', () => {
     const turns = [turn(0, 'Fix ERR_LEDGER_4107 please'), turn(1, 'I will refactor the parser module.', { role: 'assistant' })];
     const cp = analyze(
       transcript(turns, [
-        checkpoint({ summary: 'Fixed ERR_LEDGER_4107; next the assistant will refactor the parser module.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 2 }),
+        checkpoint({
+          summary: 'Fixed ERR_LEDGER_4107; next the assistant will refactor the parser module.',
+          summaryBudget: 1000,
+          claimedIds: [0, 1],
+          turnsBefore: 2,
+        }),
       ]),
       OPTS,
     ).checkpoints[0];
@@ -364,9 +420,19 @@ describe('core/evidence in analyze: false alarms', () => {
 
   // Was a false alarm while an identifier or key=value weighed 0.8 (< the threshold of 1); fixed in 1da51b6.
   it('a turn whose one fact is an identifier or a key=value, carried verbatim, is covered', () => {
-    const turns = [turn(0, 'Renamed ledger_sync_job.', { role: 'assistant' }), turn(1, 'Ran it with --status=in_progress', { role: 'assistant' })];
+    const turns = [
+      turn(0, 'Renamed ledger_sync_job.', { role: 'assistant' }),
+      turn(1, 'Ran it with --status=in_progress', { role: 'assistant' }),
+    ];
     const cp = analyze(
-      transcript(turns, [checkpoint({ summary: 'Renamed ledger_sync_job. Ran it with --status=in_progress.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 2 })]),
+      transcript(turns, [
+        checkpoint({
+          summary: 'Renamed ledger_sync_job. Ran it with --status=in_progress.',
+          summaryBudget: 1000,
+          claimedIds: [0, 1],
+          turnsBefore: 2,
+        }),
+      ]),
       OPTS,
     ).checkpoints[0];
     assert.deepEqual(statuses(cp), ['covered', 'covered']);
@@ -380,7 +446,12 @@ describe('core/evidence in analyze: lines appended after a checkpoint never chan
     turn(2, 'Renamed parseEntry to readEntry in src/ledger.ts', { role: 'assistant' }),
     turn(3, 'Edited src/ledger.ts and src/entry.ts', { role: 'assistant' }),
   ];
-  const cp1 = checkpoint({ summary: 'We fixed ERR_LEDGER_4107 in src/ledger.ts and renamed parseEntry.', summaryBudget: 1000, claimedIds: [0, 1, 2, 3], turnsBefore: 4 });
+  const cp1 = checkpoint({
+    summary: 'We fixed ERR_LEDGER_4107 in src/ledger.ts and renamed parseEntry.',
+    summaryBudget: 1000,
+    claimedIds: [0, 1, 2, 3],
+    turnsBefore: 4,
+  });
 
   it('unrelated turns, turns naming the same files, and later checkpoints leave it as it was', () => {
     const before = analyze(transcript(base, [cp1]), OPTS);
@@ -390,7 +461,13 @@ describe('core/evidence in analyze: lines appended after a checkpoint never chan
       turn(6, 'Unrelated: bumped ERR_OTHER_1', { role: 'assistant' }),
       result(7, 'parseEntry readEntry src/ledger.ts', 6, call('Read', { file_path: '/repo/src/ledger.ts' })),
     ];
-    const cp2 = checkpoint({ summaryId: 'S2', summary: 'src/ledger.ts edited.', summaryBudget: 1000, claimedIds: [0, 1, 2, 3, 4, 5, 6, 7], turnsBefore: 8 });
+    const cp2 = checkpoint({
+      summaryId: 'S2',
+      summary: 'src/ledger.ts edited.',
+      summaryBudget: 1000,
+      claimedIds: [0, 1, 2, 3, 4, 5, 6, 7],
+      turnsBefore: 8,
+    });
     const after = analyze(transcript([...base, ...appended], [cp1, cp2]), OPTS);
     assert.deepEqual(after.checkpoints[0], before.checkpoints[0]);
     assert.equal(after.checkpoints.length, 2);
@@ -437,7 +514,10 @@ describe('core/evidence in analyze: no vacuous verdict', () => {
       OPTS,
     ).checkpoints[0];
     assert.equal(cp.verdict, 'fail-closed');
-    assert.equal(cp.reasons[0], 'none of its claimed turns has any text: there is no positive evidence of coverage, so none may be claimed (fail closed)');
+    assert.equal(
+      cp.reasons[0],
+      'none of its claimed turns has any text: there is no positive evidence of coverage, so none may be claimed (fail closed)',
+    );
     assert.deepEqual(statuses(cp), ['nothing-to-check', 'nothing-to-check']);
     assert.equal(cp.turns[0].reason, 'nothing worth carrying: the turn has no text');
     assert.deepEqual(cp.safeCovered, []);
@@ -451,10 +531,15 @@ describe('core/evidence in analyze: no vacuous verdict', () => {
     ).checkpoints[0];
     assert.deepEqual(statuses(cp), ['covered', 'nothing-to-check', 'nothing-to-check']);
     assert.equal(cp.verdict, 'fail-closed');
-    assert.equal(cp.reasons[0], '2 of its 3 claimed turns hold nothing to check: there is no positive evidence of coverage, so none may be claimed (fail closed)');
+    assert.equal(
+      cp.reasons[0],
+      '2 of its 3 claimed turns hold nothing to check: there is no positive evidence of coverage, so none may be claimed (fail closed)',
+    );
     assert.deepEqual(cp.safeCovered, []);
     const half = analyze(
-      transcript(mostly.slice(0, 2), [checkpoint({ summary: 'Fixed ERR_LEDGER_4107.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 2 })]),
+      transcript(mostly.slice(0, 2), [
+        checkpoint({ summary: 'Fixed ERR_LEDGER_4107.', summaryBudget: 1000, claimedIds: [0, 1], turnsBefore: 2 }),
+      ]),
       OPTS,
     ).checkpoints[0];
     assert.equal(half.verdict, 'reversible');

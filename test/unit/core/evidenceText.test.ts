@@ -59,7 +59,10 @@ describe('core/evidenceText: extractPieces', () => {
     assert.equal(abs.kind, 'path');
     assert.deepEqual(abs.alt, ['analyze ts', 'core analyze ts']);
     const withLine = extractPieces('failed at src/core/evidence.ts:42:5 again');
-    assert.ok(withLine.some((p) => p.kind === 'path' && p.key === 'src core evidence ts'), JSON.stringify(withLine));
+    assert.ok(
+      withLine.some((p) => p.kind === 'path' && p.key === 'src core evidence ts'),
+      JSON.stringify(withLine),
+    );
   });
 
   it('a plain file name is a path; two words joined by a slash are not', () => {
@@ -173,14 +176,20 @@ describe('core/evidenceText: extractPieces', () => {
 
   it('pieces are de-duplicated by key and kept in text order', () => {
     const pieces = extractPieces('ERR_A_10 then src/a/b_c.ts then ERR_A_10 again and err-a-10');
-    assert.deepEqual(pieces.map((p) => p.text), ['ERR_A_10', 'src/a/b_c.ts']);
+    assert.deepEqual(
+      pieces.map((p) => p.text),
+      ['ERR_A_10', 'src/a/b_c.ts'],
+    );
     assert.ok(pieces[0].at < pieces[1].at);
   });
 
   it('only the first MAX_SCAN_CHARS of a text are scanned', () => {
     const text = `${'word '.repeat(MAX_SCAN_CHARS / 5)} ERR_LATE_1`;
     assert.deepEqual(extractPieces(text), []);
-    assert.deepEqual(extractPieces(`ERR_EARLY_1 ${text}`).map((p) => p.text), ['ERR_EARLY_1']);
+    assert.deepEqual(
+      extractPieces(`ERR_EARLY_1 ${text}`).map((p) => p.text),
+      ['ERR_EARLY_1'],
+    );
   });
 });
 

@@ -37,7 +37,10 @@ describe('core/idRanges', () => {
         const sorted = [...idx].sort((a, b) => a - b);
         const order = Array.from({ length: 81 }, (_, i) => `t${i}`);
         const ranges = rangesFromIndexes(order, sorted);
-        assert.equal(ranges.reduce((s, r) => s + r.count, 0), sorted.length);
+        assert.equal(
+          ranges.reduce((s, r) => s + r.count, 0),
+          sorted.length,
+        );
         const expanded = ranges.flatMap((r) => {
           const from = order.indexOf(r.from as string);
           return Array.from({ length: r.count }, (_, k) => from + k);

@@ -23,9 +23,7 @@ interface Case {
   needed: TurnId[];
 }
 
-type Outcome =
-  | { ok: { covered: TurnId[]; uncovered: TurnId[] }; recon: ({ value: string } | { error: string })[] }
-  | { error: string };
+type Outcome = { ok: { covered: TurnId[]; uncovered: TurnId[] }; recon: ({ value: string } | { error: string })[] } | { error: string };
 
 const DRIVER = `
 import json, sys
@@ -99,7 +97,7 @@ const caseArb: fc.Arbitrary<Case> = fc
     needed: [...ids, ...extraNeeded],
   }));
 
-describe('core/reference agrees with the note\'s Python sketch', function () {
+describe("core/reference agrees with the note's Python sketch", function () {
   this.timeout(60_000);
   let dir = '';
 
@@ -132,7 +130,7 @@ describe('core/reference agrees with the note\'s Python sketch', function () {
     return JSON.parse(result.stdout) as Outcome[];
   }
 
-  it('on the sketch\'s own cases and the incident', () => {
+  it("on the sketch's own cases and the incident", () => {
     const incidentTurns = Array.from({ length: 420 }, (_, i) => ({ id: i, anchor: `FACT-${i}-`, tokens: 100 }));
     const incidentSummary = Array.from({ length: 380 }, (_, i) => `FACT-${i}-`).join(' ') + ' you went fro';
     const cases: Case[] = [
@@ -178,6 +176,8 @@ describe('core/reference agrees with the note\'s Python sketch', function () {
   it('on random cases (fresh seed each run; FC_SEED=N replays a failure)', () => {
     const cases = fc.sample(caseArb, { numRuns: 200, seed: freshSeed });
     const py = runPython(cases);
-    cases.forEach((c, i) => assert.deepEqual(runTs(c), py[i], `case ${i} of seed ${freshSeed} (replay: FC_SEED=${freshSeed}): ${JSON.stringify(c)}`));
+    cases.forEach((c, i) =>
+      assert.deepEqual(runTs(c), py[i], `case ${i} of seed ${freshSeed} (replay: FC_SEED=${freshSeed}): ${JSON.stringify(c)}`),
+    );
   });
 });

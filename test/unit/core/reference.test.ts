@@ -69,8 +69,7 @@ describe('core/reference: buildCheckpoint', () => {
     const turns = turnsOf(10, 100); // 1000 > 500
     raises(
       () => buildCheckpoint(turns, 'ANCHOR_0_ ANCHOR_1_ ANCHOR_2_ ANCHOR_3_ ANCHOR_4_ ANCHOR_5_', 100),
-      'prefix 1000t > ceiling 500t and summary omits anchors for turns [6, 7, 8, 9]; ' +
-        'refusing to claim reversible coverage',
+      'prefix 1000t > ceiling 500t and summary omits anchors for turns [6, 7, 8, 9]; ' + 'refusing to claim reversible coverage',
     );
   });
 
@@ -144,10 +143,7 @@ describe('core/reference: reconstruct', () => {
   });
 
   it('raises for a turn in neither set', () => {
-    raises(
-      () => reconstruct(cp, rawLog, 9),
-      'turn 9 is in neither covered nor uncovered set; pointer set is inconsistent with checkpoint',
-    );
+    raises(() => reconstruct(cp, rawLog, 9), 'turn 9 is in neither covered nor uncovered set; pointer set is inconsistent with checkpoint');
   });
 
   it('an uncovered turn missing from the raw log is an error, never a summary answer (Python: KeyError)', () => {
@@ -155,14 +151,13 @@ describe('core/reference: reconstruct', () => {
   });
 });
 
-describe('core/reference: the note\'s incident', () => {
+describe("core/reference: the note's incident", () => {
   // 420 turns of 100 tokens (prefix 42000), budget 4096 (ceiling 20480); the summariser stopped at turn 380
   // mid-sentence, and the pointer set was written from the input range {covered: [0..419]}.
   const N = 420;
   const turns = Array.from({ length: N }, (_, i) => ({ id: i, anchorToken: `FACT-${i}-`, tokens: 100 }));
   const summary =
-    Array.from({ length: 380 }, (_, i) => `Turn ${i} established FACT-${i}-.`).join(' ') +
-    ' Then, at the ledger migration, you went fro';
+    Array.from({ length: 380 }, (_, i) => `Turn ${i} established FACT-${i}-.`).join(' ') + ' Then, at the ledger migration, you went fro';
   const rawLog = new Map(turns.map((t) => [t.id, `raw text of turn ${t.id}: the ledger id is L-${t.id}`]));
 
   it('without a coverage report, buildCheckpoint refuses and names turns 380–384', () => {
@@ -173,10 +168,18 @@ describe('core/reference: the note\'s incident', () => {
     );
   });
 
-  it('with the summariser\'s report (0..379), turn N−12 comes from the raw log, never the summary', () => {
-    const cp = buildCheckpoint(turns, summary, 4096, Array.from({ length: 380 }, (_, i) => i));
+  it("with the summariser's report (0..379), turn N−12 comes from the raw log, never the summary", () => {
+    const cp = buildCheckpoint(
+      turns,
+      summary,
+      4096,
+      Array.from({ length: 380 }, (_, i) => i),
+    );
     assert.equal(cp.coveredIds.length, 380);
-    assert.deepEqual(cp.uncoveredIds, Array.from({ length: 40 }, (_, i) => 380 + i));
+    assert.deepEqual(
+      cp.uncoveredIds,
+      Array.from({ length: 40 }, (_, i) => 380 + i),
+    );
     const answer = reconstruct(cp, rawLog, N - 12);
     assert.equal(answer, 'raw text of turn 408: the ledger id is L-408');
     assert.ok(!answer.startsWith('[from summary]'));

@@ -89,7 +89,7 @@ describe('core/textsToCount', () => {
     assert.deepEqual(textsToCount(undefined as unknown as Transcript), { turns: [], summaries: [] });
   });
 
-  it('the note\'s incident: nothing (its turns and its summary record their tokens), or just the summary', () => {
+  it("the note's incident: nothing (its turns and its summary record their tokens), or just the summary", () => {
     const t = incident(false);
     assert.deepEqual(textsToCount(t), { turns: [], summaries: [] });
     const unrecorded = { ...t, checkpoints: [{ ...t.checkpoints[0], recordedSummaryTokens: undefined }] };
@@ -149,10 +149,13 @@ describe('core/textsToCount', () => {
     const cache: TokenCache = new Map();
     analyze(t, { countTokens: words, tokenCache: cache });
     assert.deepEqual(textsToCount(t, cache).turns, []);
-    const grown = transcript([...turns, turn(2, 'four'), turn(3, 'five')], [
-      checkpoint({ claimedIds: [0, 1, 2], turnsBefore: 2 }),
-      checkpoint({ summaryId: 'S2', summary: 'later', claimedIds: [2, 3], turnsBefore: 4 }),
-    ]);
+    const grown = transcript(
+      [...turns, turn(2, 'four'), turn(3, 'five')],
+      [
+        checkpoint({ claimedIds: [0, 1, 2], turnsBefore: 2 }),
+        checkpoint({ summaryId: 'S2', summary: 'later', claimedIds: [2, 3], turnsBefore: 4 }),
+      ],
+    );
     const { turns: counted, unexpected } = analyzePrecounted(grown, cache);
     assert.deepEqual(counted, [grown.turns[2], grown.turns[3]]);
     assert.deepEqual(unexpected, []);

@@ -38,8 +38,7 @@ export function incident(explicit: boolean, reportedIds?: TurnId[]): Transcript 
   const facts = Array.from({ length: INCIDENT_CUT }, (_, i) =>
     explicit ? `Turn ${i} established FACT-${i}-.` : `Entry LEDGER_ENTRY_${1000 + i} was posted.`,
   );
-  const summary =
-    '1. Primary Request and Intent:\n' + facts.join(' ') + '\n\n2. Current Work:\n   Then, at the migration, you went fro';
+  const summary = '1. Primary Request and Intent:\n' + facts.join(' ') + '\n\n2. Current Work:\n   Then, at the migration, you went fro';
   const cp = checkpoint({
     summary,
     summaryBudget: 4096,

@@ -13,9 +13,23 @@ const CLAUDE_HINTS = {
 };
 
 function sections(upTo: number, tail = ''): string {
-  const names = ['Primary Request and Intent', 'Key Technical Concepts', 'Files and Code Sections', 'Errors and fixes',
-    'Problem Solving', 'All user messages', 'Pending Tasks', 'Current Work', 'Optional Next Step'];
-  return names.slice(0, upTo).map((n, i) => `${i + 1}. ${n}:\n   - Worked on src/ledger.ts and ERR_LEDGER_4107.\n`).join('\n') + tail;
+  const names = [
+    'Primary Request and Intent',
+    'Key Technical Concepts',
+    'Files and Code Sections',
+    'Errors and fixes',
+    'Problem Solving',
+    'All user messages',
+    'Pending Tasks',
+    'Current Work',
+    'Optional Next Step',
+  ];
+  return (
+    names
+      .slice(0, upTo)
+      .map((n, i) => `${i + 1}. ${n}:\n   - Worked on src/ledger.ts and ERR_LEDGER_4107.\n`)
+      .join('\n') + tail
+  );
 }
 
 describe('core/truncation: cut-off summaries', () => {
@@ -47,7 +61,8 @@ describe('core/truncation: cut-off summaries', () => {
   });
 
   it('a last line without final punctuation is no tell when the summary leaves its lines so, unless it ends on a dangling word', () => {
-    const styled = '**Tests**: 384 passing\n\n**Worktree**: /tmp/wt used for the fix\n\n**Setup**: Search "discord groups" for the multi-bot configuration';
+    const styled =
+      '**Tests**: 384 passing\n\n**Worktree**: /tmp/wt used for the fix\n\n**Setup**: Search "discord groups" for the multi-bot configuration';
     assert.equal(detectTruncation(styled, 10, undefined, undefined).truncated, false);
     assert.equal(detectTruncation(`${styled} and the`, 10, undefined, undefined).truncated, true);
     // A summary that punctuates its lines gives itself away when the last one stops.
@@ -87,17 +102,15 @@ describe('core/truncation: cut-off summaries', () => {
       'last numbered section 9 is missing; the text stops in section 7',
       'raw summariser output has no closing </summary>',
     ]);
-    assert.deepEqual(
-      detectTruncation('No sections at all.', 5, undefined, { expectedLastSection: 9 }).reasons,
-      ['last numbered section 9 is missing; the text has no numbered sections'],
-    );
-    assert.deepEqual(
-      detectTruncation('Done.', 5, undefined, { rawOutputClosed: false }).reasons,
-      ['raw summariser output has no closing marker'],
-    );
+    assert.deepEqual(detectTruncation('No sections at all.', 5, undefined, { expectedLastSection: 9 }).reasons, [
+      'last numbered section 9 is missing; the text has no numbered sections',
+    ]);
+    assert.deepEqual(detectTruncation('Done.', 5, undefined, { rawOutputClosed: false }).reasons, [
+      'raw summariser output has no closing marker',
+    ]);
   });
 
-  it('the note\'s incident: several tells at once', () => {
+  it("the note's incident: several tells at once", () => {
     const s = sections(7, '\n8. Current Work:\n   Migrating the ledger; at turn 380 you went fro');
     const r = detectTruncation(s, 4093, 4096, CLAUDE_HINTS);
     assert.equal(r.truncated, true);
@@ -139,7 +152,10 @@ describe('core/truncation: complete summaries are not flagged', () => {
   }
 
   it('a complete Claude Code–shaped summary with its closing line and nine sections', () => {
-    const s = sections(9, '\nPlease continue the conversation from where we left off without asking the user any further questions. Continue with the last task that you were asked to work on.\n');
+    const s = sections(
+      9,
+      '\nPlease continue the conversation from where we left off without asking the user any further questions. Continue with the last task that you were asked to work on.\n',
+    );
     assert.deepEqual(detectTruncation(s, 2000, 4096, CLAUDE_HINTS).reasons, []);
     // Closings are matched without regard to case, near the end.
     assert.deepEqual(detectTruncation(s.toUpperCase(), 2000, 4096, CLAUDE_HINTS).reasons, []);
@@ -150,7 +166,9 @@ describe('core/truncation: complete summaries are not flagged', () => {
     skipWithoutShared(this, existsSync(dir), `the corpus at ${dir}`);
     let seen = 0;
     for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl.gz'))) {
-      for (const line of gunzipSync(readFileSync(join(dir, name))).toString('utf8').split('\n')) {
+      for (const line of gunzipSync(readFileSync(join(dir, name)))
+        .toString('utf8')
+        .split('\n')) {
         if (!line.includes('"isCompactSummary":true')) continue;
         const record = JSON.parse(line) as { message: { content: string | { text?: string }[] } };
         const c = record.message.content;

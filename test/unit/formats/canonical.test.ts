@@ -4,8 +4,10 @@ import assert from 'node:assert/strict';
 import { CanonicalReader } from '../../../src/formats/canonical';
 import { feed } from './feedLines';
 
-const turn = (id: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ type: 'turn', id, role: 'user', content: `text of ${String(id)}`, ...extra });
-const checkpoint = (extra: Record<string, unknown>) => JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 'sum', summary_budget: 100, ...extra });
+const turn = (id: unknown, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type: 'turn', id, role: 'user', content: `text of ${String(id)}`, ...extra });
+const checkpoint = (extra: Record<string, unknown>) =>
+  JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 'sum', summary_budget: 100, ...extra });
 
 function read(lines: string[], defaultBudget?: number) {
   return feed(new CanonicalReader({ fileName: 't.jsonl', defaultBudget }), lines.join('\n') + '\n');
@@ -13,10 +15,22 @@ function read(lines: string[], defaultBudget?: number) {
 
 describe('canonical reader', () => {
   it('reads turns and a checkpoint with a {from,to} range, keeping lines and offsets', () => {
-    const t = read([turn(0, { tokens: 7, anchor: 'A0' }), turn('b'), turn(2), checkpoint({ covered: { from: 0, to: 'b' }, reported_ids: [0] })]);
+    const t = read([
+      turn(0, { tokens: 7, anchor: 'A0' }),
+      turn('b'),
+      turn(2),
+      checkpoint({ covered: { from: 0, to: 'b' }, reported_ids: [0] }),
+    ]);
     assert.deepEqual(t.problems, []);
     assert.equal(t.turns.length, 3);
-    assert.deepEqual(t.turns[0], { id: 0, role: 'user', text: 'text of 0', tokens: 7, anchor: 'A0', span: { startLine: 1, endLine: 1, startOffset: 0, endOffset: turn(0, { tokens: 7, anchor: 'A0' }).length } });
+    assert.deepEqual(t.turns[0], {
+      id: 0,
+      role: 'user',
+      text: 'text of 0',
+      tokens: 7,
+      anchor: 'A0',
+      span: { startLine: 1, endLine: 1, startOffset: 0, endOffset: turn(0, { tokens: 7, anchor: 'A0' }).length },
+    });
     assert.equal(t.turns[1].span.startLine, 2);
     const cp = t.checkpoints[0];
     assert.deepEqual(cp.claimedIds, [0, 'b']);
@@ -32,13 +46,32 @@ describe('canonical reader', () => {
   });
 
   it('reports invalid JSON, unknown types and missing fields by line, and reads the rest', () => {
-    const t = read(['{not json', JSON.stringify({ type: 'note' }), JSON.stringify({ type: 'turn', role: 'user', content: 'x' }), turn(1), '[1,2]', JSON.stringify({ type: 'turn', id: 2, role: 'robot', content: 'x' })]);
-    assert.deepEqual(t.problems.map((p) => [p.line, p.severity]), [[1, 'error'], [2, 'error'], [3, 'error'], [5, 'error'], [6, 'error']]);
+    const t = read([
+      '{not json',
+      JSON.stringify({ type: 'note' }),
+      JSON.stringify({ type: 'turn', role: 'user', content: 'x' }),
+      turn(1),
+      '[1,2]',
+      JSON.stringify({ type: 'turn', id: 2, role: 'robot', content: 'x' }),
+    ]);
+    assert.deepEqual(
+      t.problems.map((p) => [p.line, p.severity]),
+      [
+        [1, 'error'],
+        [2, 'error'],
+        [3, 'error'],
+        [5, 'error'],
+        [6, 'error'],
+      ],
+    );
     assert.match(t.problems[0].message, /line 1 is not valid JSON/);
     assert.match(t.problems[1].message, /expected "turn" or "checkpoint"/);
     assert.match(t.problems[2].message, /no usable "id"/);
     assert.match(t.problems[4].message, /role "robot"/);
-    assert.deepEqual(t.turns.map((x) => x.id), [1]);
+    assert.deepEqual(
+      t.turns.map((x) => x.id),
+      [1],
+    );
   });
 
   it('reports a duplicate turn id naming both lines, and keeps the first', () => {
@@ -66,7 +99,10 @@ describe('canonical reader', () => {
     assert.equal(t.checkpoints[0].unverifiable, undefined);
     assert.equal(t.problems.length, 1);
     assert.equal(t.problems[0].severity, 'error');
-    assert.match(t.problems[0].message, /claims a range from 0 to 99, but turn 99 is not in this file\. The checkpoint claims the readable turns of the range \(2 turns, 0–1\)/);
+    assert.match(
+      t.problems[0].message,
+      /claims a range from 0 to 99, but turn 99 is not in this file\. The checkpoint claims the readable turns of the range \(2 turns, 0–1\)/,
+    );
   });
 
   it('one unreadable line at a range endpoint costs that turn, not the checkpoint (issue 10)', () => {
@@ -75,8 +111,17 @@ describe('canonical reader', () => {
     const atStart = read([broken, turn('b'), turn('c'), turn('d'), checkpoint({ covered: { from: 'a', to: 'c' } })]);
     assert.deepEqual(atStart.checkpoints[0].claimedIds, ['b', 'c']);
     assert.equal(atStart.checkpoints[0].unverifiable, undefined);
-    assert.deepEqual(atStart.problems.map((p) => [p.line, p.severity]), [[1, 'error'], [5, 'error']]);
-    assert.match(atStart.problems[1].message, /turn "a" is on line 1, which could not be read\. The checkpoint claims the readable turns of the range \(2 turns, "b"–"c"\).*Fix the unreadable line/);
+    assert.deepEqual(
+      atStart.problems.map((p) => [p.line, p.severity]),
+      [
+        [1, 'error'],
+        [5, 'error'],
+      ],
+    );
+    assert.match(
+      atStart.problems[1].message,
+      /turn "a" is on line 1, which could not be read\. The checkpoint claims the readable turns of the range \(2 turns, "b"–"c"\).*Fix the unreadable line/,
+    );
 
     const brokenEnd = '{"type":"turn","id":"c","role":"user","content":"cut off';
     const atEnd = read([turn('a'), turn('b'), brokenEnd, turn('d'), checkpoint({ covered: { from: 'a', to: 'c' } })]);
@@ -98,7 +143,10 @@ describe('canonical reader', () => {
     const unknown = read([turn('a'), turn('b'), turn('c'), checkpoint({ covered: { from: 'zz', to: 'b' } })]);
     assert.equal(unknown.checkpoints.length, 1);
     assert.deepEqual(unknown.checkpoints[0].claimedIds, ['a', 'b']);
-    assert.match(unknown.checkpoints[0].unverifiable ?? '', /names a turn not in this file \("zz"\), so which turns it claims is not known/);
+    assert.match(
+      unknown.checkpoints[0].unverifiable ?? '',
+      /names a turn not in this file \("zz"\), so which turns it claims is not known/,
+    );
     assert.match(unknown.problems[0].message, /"zz" is not a turn before it.*cannot be checked \(fail closed\)/);
   });
 
@@ -113,7 +161,10 @@ describe('canonical reader', () => {
     const summary = t.problems[1000];
     assert.equal(summary.line, 1004);
     assert.equal(summary.severity, 'error');
-    assert.match(summary.message, /^…and 4,000 more unreadable or unusable lines on lines 1,004–5,003 \(4,000 errors\), not listed one by one: only the first 1,000 problems are kept/);
+    assert.match(
+      summary.message,
+      /^…and 4,000 more unreadable or unusable lines on lines 1,004–5,003 \(4,000 errors\), not listed one by one: only the first 1,000 problems are kept/,
+    );
   });
 
   it('ignores pointers in an id list that do not exist, with a problem, and keeps the rest', () => {
@@ -169,7 +220,15 @@ describe('canonical reader', () => {
 
   it('an "answers" that is not an earlier turn id is a warning, and the turn answers nothing', () => {
     const t = read([turn(0, { answers: 0 }), turn(1, { answers: 9 }), turn(2, { reply_to: { id: 1 } }), turn(3, { answers: 4 }), turn(4)]);
-    assert.deepEqual(t.problems.map((p) => [p.line, p.severity]), [[1, 'warning'], [2, 'warning'], [3, 'warning'], [4, 'warning']]);
+    assert.deepEqual(
+      t.problems.map((p) => [p.line, p.severity]),
+      [
+        [1, 'warning'],
+        [2, 'warning'],
+        [3, 'warning'],
+        [4, 'warning'],
+      ],
+    );
     assert.match(t.problems[1].message, /turn 1 on line 2 answers turn 9, which is not a turn before it in this file/);
     assert.match(t.problems[2].message, /has "reply_to" \{"id":1\}, not a turn id/);
     assert.ok(t.turns.every((x) => x.answers === undefined));
@@ -177,7 +236,13 @@ describe('canonical reader', () => {
 
   it('turns with no text, and an empty summary, are warnings', () => {
     const t = read([turn(0, { content: '' }), turn(1, { content: ' ' }), checkpoint({ covered: [0, 1], summary: '' })]);
-    assert.deepEqual(t.problems.map((p) => [p.line, p.severity]), [[1, 'warning'], [3, 'warning']]);
+    assert.deepEqual(
+      t.problems.map((p) => [p.line, p.severity]),
+      [
+        [1, 'warning'],
+        [3, 'warning'],
+      ],
+    );
     assert.match(t.problems[0].message, /no text could be read from any of its 2 turns: the canonical reader/);
     assert.match(t.problems[1].message, /the summary of checkpoint S1 has no readable text/);
   });

@@ -34,10 +34,42 @@ const OPENING = 'This session is being continued from a previous conversation th
  *  - boundary lines and preTokens: grep -n compact_boundary, as listed in corpus/SOURCES.md.
  */
 const SESSIONS = [
-  { file: '258c7280-ae70-4798-800f-63464d01a85d.jsonl.gz', turns: 343, boundary: 1256, summaryLine: 1257, claimed: 229, preTokens: 167094, trigger: 'auto' },
-  { file: '4d5611e5-241a-462a-8d15-5122611a9569.jsonl.gz', turns: 292, boundary: 754, summaryLine: 755, claimed: 132, preTokens: 170251, trigger: 'auto' },
-  { file: '8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz', turns: 322, boundary: 714, summaryLine: 715, claimed: 160, preTokens: 167731, trigger: 'auto' },
-  { file: 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl.gz', turns: 463, boundary: 1481, summaryLine: 1482, claimed: 287, preTokens: 142431, trigger: 'manual' },
+  {
+    file: '258c7280-ae70-4798-800f-63464d01a85d.jsonl.gz',
+    turns: 343,
+    boundary: 1256,
+    summaryLine: 1257,
+    claimed: 229,
+    preTokens: 167094,
+    trigger: 'auto',
+  },
+  {
+    file: '4d5611e5-241a-462a-8d15-5122611a9569.jsonl.gz',
+    turns: 292,
+    boundary: 754,
+    summaryLine: 755,
+    claimed: 132,
+    preTokens: 170251,
+    trigger: 'auto',
+  },
+  {
+    file: '8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz',
+    turns: 322,
+    boundary: 714,
+    summaryLine: 715,
+    claimed: 160,
+    preTokens: 167731,
+    trigger: 'auto',
+  },
+  {
+    file: 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl.gz',
+    turns: 463,
+    boundary: 1481,
+    summaryLine: 1482,
+    claimed: 287,
+    preTokens: 142431,
+    trigger: 'manual',
+  },
 ];
 
 describe('formats/claudeCode: real sessions of the corpus', function () {
@@ -87,7 +119,8 @@ describe('formats/claudeCode: real sessions of the corpus', function () {
           assert.ok(result.answers, `turn ${result.id} answers nothing`);
           const call = byId.get(result.answers.turnId);
           assert.equal(call?.role, 'assistant');
-          for (const text of result.answers.callText.split('\n')) assert.ok(text.startsWith('[tool call ') && call.text.includes(text), `${result.id}: ${text}`);
+          for (const text of result.answers.callText.split('\n'))
+            assert.ok(text.startsWith('[tool call ') && call.text.includes(text), `${result.id}: ${text}`);
         }
       });
       it('marks the budget as assumed, and records reply sizes from usage', () => {
@@ -129,7 +162,11 @@ describe('formats/claudeCode: real sessions of the corpus', function () {
     assert.equal(cp.span.startLine, 12);
     assert.equal(cp.span.endLine, 13);
     // the summary is an array of text blocks (v2.0.19)
-    assert.ok(cp.summary.startsWith('This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:'));
+    assert.ok(
+      cp.summary.startsWith(
+        'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:',
+      ),
+    );
     assert.deepEqual(cp.claimedIds, []);
     assert.equal(cp.turnsBefore, 0);
     assert.equal(cp.recordedPrefixTokens, 86039);
@@ -137,7 +174,11 @@ describe('formats/claudeCode: real sessions of the corpus', function () {
     assert.ok(problem, JSON.stringify(t.problems));
     assert.match(problem.message, /parent session b7cdaede-8019-4996-a292-76cc672c3c63/);
     assert.ok(cp.notes?.some((n) => n.includes('parent session b7cdaede')));
-    assert.match(cp.unverifiable ?? '', /parent session b7cdaede-8019-4996-a292-76cc672c3c63's file/, 'judged unverifiable, not vacuously reversible');
+    assert.match(
+      cp.unverifiable ?? '',
+      /parent session b7cdaede-8019-4996-a292-76cc672c3c63's file/,
+      'judged unverifiable, not vacuously reversible',
+    );
     // line 1 is a type:"summary" title record, not a compaction
     assert.ok(!t.problems.some((p) => p.line === 1));
   });
@@ -152,7 +193,10 @@ describe('formats/claudeCode: real sessions of the corpus', function () {
       const t = readCorpus(b.file);
       assert.equal(t.turns.length, b.turns);
       assert.equal(t.checkpoints.length, 0);
-      assert.deepEqual(t.problems.filter((p) => p.severity !== 'info'), []);
+      assert.deepEqual(
+        t.problems.filter((p) => p.severity !== 'info'),
+        [],
+      );
     });
   }
 
@@ -172,10 +216,41 @@ describe('formats/claudeCode: real sessions of the corpus', function () {
 
 type Rec = Record<string, unknown>;
 const S = 'sess-1';
-const user = (uuid: string, parent: string | null, content: unknown, extra: Rec = {}): Rec => ({ type: 'user', uuid, parentUuid: parent, sessionId: S, message: { role: 'user', content }, ...extra });
-const reply = (uuid: string, parent: string | null, id: string, content: unknown[], out = 5): Rec => ({ type: 'assistant', uuid, parentUuid: parent, sessionId: S, message: { id, role: 'assistant', content, usage: { output_tokens: out } } });
-const boundary = (uuid: string, logical: string, meta: Rec = { trigger: 'auto', preTokens: 1000 }, extra: Rec = {}): Rec => ({ type: 'system', subtype: 'compact_boundary', uuid, parentUuid: null, logicalParentUuid: logical, sessionId: S, compactMetadata: meta, ...extra });
-const summaryRec = (uuid: string, parent: string, text: string, extra: Rec = {}): Rec => ({ type: 'user', uuid, parentUuid: parent, sessionId: S, isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: text }, ...extra });
+const user = (uuid: string, parent: string | null, content: unknown, extra: Rec = {}): Rec => ({
+  type: 'user',
+  uuid,
+  parentUuid: parent,
+  sessionId: S,
+  message: { role: 'user', content },
+  ...extra,
+});
+const reply = (uuid: string, parent: string | null, id: string, content: unknown[], out = 5): Rec => ({
+  type: 'assistant',
+  uuid,
+  parentUuid: parent,
+  sessionId: S,
+  message: { id, role: 'assistant', content, usage: { output_tokens: out } },
+});
+const boundary = (uuid: string, logical: string, meta: Rec = { trigger: 'auto', preTokens: 1000 }, extra: Rec = {}): Rec => ({
+  type: 'system',
+  subtype: 'compact_boundary',
+  uuid,
+  parentUuid: null,
+  logicalParentUuid: logical,
+  sessionId: S,
+  compactMetadata: meta,
+  ...extra,
+});
+const summaryRec = (uuid: string, parent: string, text: string, extra: Rec = {}): Rec => ({
+  type: 'user',
+  uuid,
+  parentUuid: parent,
+  sessionId: S,
+  isCompactSummary: true,
+  isVisibleInTranscriptOnly: true,
+  message: { role: 'user', content: text },
+  ...extra,
+});
 const jsonl = (records: Rec[]): string => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 const SUMMARY = `${OPENING}\n\n1. Primary Request and Intent: fix ERR_4107\n9. Optional Next Step: run tests\nPlease continue the conversation from where we left off.`;
@@ -191,7 +266,16 @@ function session(): Rec[] {
     user('r1', 'a3', [{ type: 'tool_result', tool_use_id: 'tu1', content: 'contents of ledger.ts' }]),
     user('r2', 'a3', [{ type: 'tool_result', tool_use_id: 'tu2', content: 'ledger.ts:12 ERR_4107' }]),
     user('m1', 'r2', 'hook reminder', { isMeta: true }),
-    reply('a4', 'm1', 'msg_B', [{ type: 'thinking', thinking: 'secret' }, { type: 'text', text: 'Fixed.' }], 9),
+    reply(
+      'a4',
+      'm1',
+      'msg_B',
+      [
+        { type: 'thinking', thinking: 'secret' },
+        { type: 'text', text: 'Fixed.' },
+      ],
+      9,
+    ),
     { type: 'system', subtype: 'turn_duration', uuid: 's1', parentUuid: 'a4', sessionId: S },
     boundary('b1', 's1'),
     summaryRec('sum1', 'b1', SUMMARY),
@@ -204,7 +288,14 @@ describe('formats/claudeCode: compaction shapes', () => {
     const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(session()));
     assert.deepEqual(
       t.turns.map((x) => [x.id, x.role]),
-      [['u1', 'user'], ['msg_A', 'assistant'], ['r1', 'tool'], ['r2', 'tool'], ['msg_B', 'assistant'], ['u2', 'user']],
+      [
+        ['u1', 'user'],
+        ['msg_A', 'assistant'],
+        ['r1', 'tool'],
+        ['r2', 'tool'],
+        ['msg_B', 'assistant'],
+        ['u2', 'user'],
+      ],
     );
     const a = t.turns[1];
     assert.equal(a.span.startLine, 4);
@@ -260,7 +351,18 @@ describe('formats/claudeCode: compaction shapes', () => {
   it('newer compactMetadata: postTokens is the recorded summary size when nothing was preserved; the rest are notes', () => {
     const records = session().map((r) =>
       r.uuid === 'b1'
-        ? { ...r, level: 'info', compactMetadata: { trigger: 'auto', preTokens: 1000, postTokens: 240, durationMs: 54116, cumulativeDroppedTokens: 113485, preCompactDiscoveredTools: ['mcp__a__x', 'mcp__b__y'] } }
+        ? {
+            ...r,
+            level: 'info',
+            compactMetadata: {
+              trigger: 'auto',
+              preTokens: 1000,
+              postTokens: 240,
+              durationMs: 54116,
+              cumulativeDroppedTokens: 113485,
+              preCompactDiscoveredTools: ['mcp__a__x', 'mcp__b__y'],
+            },
+          }
         : r,
     );
     const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl', defaultBudget: 2048 }), jsonl(records));
@@ -272,10 +374,14 @@ describe('formats/claudeCode: compaction shapes', () => {
       'preTokens 1,000 (recorded by Claude Code)',
       'trigger: auto',
       'the compaction took 54.1 s (durationMs)',
-      'cumulativeDroppedTokens 113,485 (tokens dropped by this session\'s compactions so far, recorded by Claude Code)',
+      "cumulativeDroppedTokens 113,485 (tokens dropped by this session's compactions so far, recorded by Claude Code)",
       '2 tools discovered before the compaction (preCompactDiscoveredTools)',
     ]);
-    assert.ok(cp.notes?.includes('postTokens 240 (the conversation right after the compaction, recorded by Claude Code): taken as the summary\'s size'));
+    assert.ok(
+      cp.notes?.includes(
+        "postTokens 240 (the conversation right after the compaction, recorded by Claude Code): taken as the summary's size",
+      ),
+    );
     assert.deepEqual(t.problems, []);
     assert.equal(analyze(t, { countTokens: (x) => x.length }).checkpoints[0].summaryTokens, 240);
   });
@@ -286,13 +392,18 @@ describe('formats/claudeCode: compaction shapes', () => {
       reply('a5', 'u2', 'msg_C', [{ type: 'text', text: 'Tests pass: 49 of 49.' }]),
       user('u3', 'a5', 'commit it'),
       reply('a6', 'u3', 'msg_D', [{ type: 'text', text: 'Committed as 1a2b3c.' }]),
-      boundary('b2', 'a6', {
-        trigger: 'manual',
-        preTokens: 500,
-        postTokens: 300,
-        preservedSegment: { headUuid: 'u3', anchorUuid: 'sum2', tailUuid: 'a6' },
-        preservedMessages: { anchorUuid: 'sum2', uuids: ['u3', 'a6'], allUuids: ['u3', 'a6', 'gone-1'] },
-      }, { parentUuid: null, level: 'info' }),
+      boundary(
+        'b2',
+        'a6',
+        {
+          trigger: 'manual',
+          preTokens: 500,
+          postTokens: 300,
+          preservedSegment: { headUuid: 'u3', anchorUuid: 'sum2', tailUuid: 'a6' },
+          preservedMessages: { anchorUuid: 'sum2', uuids: ['u3', 'a6'], allUuids: ['u3', 'a6', 'gone-1'] },
+        },
+        { parentUuid: null, level: 'info' },
+      ),
       // parented elsewhere: found through the anchorUuid
       summaryRec('sum2', 'a6', 'Summary: the tests pass (49 of 49) after the ERR_4107 fix in ledger.ts'),
     ];
@@ -310,15 +421,25 @@ describe('formats/claudeCode: compaction shapes', () => {
     assert.equal(status.get('u3'), 'uncovered');
     assert.equal(status.get('msg_D'), 'uncovered');
     // the same with preservedMessages alone (it supersedes preservedSegment)
-    const alone = records.map((r) => (r.uuid === 'b2' ? { ...r, compactMetadata: { trigger: 'manual', preservedMessages: { anchorUuid: 'sum2', uuids: ['u3', 'a6'] } } } : r));
+    const alone = records.map((r) =>
+      r.uuid === 'b2'
+        ? { ...r, compactMetadata: { trigger: 'manual', preservedMessages: { anchorUuid: 'sum2', uuids: ['u3', 'a6'] } } }
+        : r,
+    );
     assert.deepEqual(feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(alone)).checkpoints[1].claimedIds, ['u2', 'msg_C']);
   });
 
-  it('a compaction summary marked isSidechain is not the main session\'s, and the warning says so', () => {
+  it("a compaction summary marked isSidechain is not the main session's, and the warning says so", () => {
     const records = session().map((r) => (r.uuid === 'sum1' ? { ...r, isSidechain: true } : r));
     const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(records));
     assert.equal(t.checkpoints[0].summary, '');
-    assert.deepEqual(t.problems.map((p) => [p.line, p.severity]), [[12, 'warning'], [12, 'warning']]); // and: the summary has no readable text
+    assert.deepEqual(
+      t.problems.map((p) => [p.line, p.severity]),
+      [
+        [12, 'warning'],
+        [12, 'warning'],
+      ],
+    ); // and: the summary has no readable text
     assert.ok(t.problems.some((p) => /the compaction summary at line 13 is marked isSidechain/.test(p.message)));
   });
 
@@ -338,7 +459,10 @@ describe('formats/claudeCode: compaction shapes', () => {
   it('ignores a side file that belongs to another compaction', () => {
     const side: SideFile = {
       path: '/p/agent-acompact-zzz.jsonl',
-      text: JSON.stringify({ type: 'assistant', message: { id: 'm', content: [{ type: 'text', text: '<summary>Something else entirely, about a different session</summary>' }] } }),
+      text: JSON.stringify({
+        type: 'assistant',
+        message: { id: 'm', content: [{ type: 'text', text: '<summary>Something else entirely, about a different session</summary>' }] },
+      }),
     };
     const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl', sideFiles: [side] }), jsonl(session()));
     assert.equal(t.checkpoints[0].truncationHints?.rawOutputClosed, undefined);
@@ -355,7 +479,9 @@ describe('formats/claudeCode: compaction shapes', () => {
   });
 
   it('a boundary from another session claims nothing and says where the turns are', () => {
-    const records = session().map((r) => (r.uuid === 'b1' || r.uuid === 'sum1' ? { ...r, sessionId: 'parent-9', logicalParentUuid: r.uuid === 'b1' ? 'gone' : undefined } : r));
+    const records = session().map((r) =>
+      r.uuid === 'b1' || r.uuid === 'sum1' ? { ...r, sessionId: 'parent-9', logicalParentUuid: r.uuid === 'b1' ? 'gone' : undefined } : r,
+    );
     const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(records));
     assert.deepEqual(t.checkpoints[0].claimedIds, []);
     assert.match(t.problems[0].message, /parent session parent-9/);
@@ -368,7 +494,13 @@ describe('formats/claudeCode: compaction shapes', () => {
     assert.equal(t.checkpoints[0].summary, '');
     assert.match(t.problems[0].message, /has no summary record/);
     // the cause, then what it means (said for every reader by unreadableText.ts)
-    assert.deepEqual(t.problems.map((p) => [p.line, p.severity]), [[12, 'warning'], [12, 'warning']]);
+    assert.deepEqual(
+      t.problems.map((p) => [p.line, p.severity]),
+      [
+        [12, 'warning'],
+        [12, 'warning'],
+      ],
+    );
     assert.match(t.problems[1].message, /the summary of checkpoint b1 has no readable text/);
   });
 
@@ -390,9 +522,16 @@ describe('formats/claudeCode: compaction shapes', () => {
     assert.equal(t.turns.length, 1);
     assert.deepEqual(
       t.problems.map((p) => [p.line, p.severity]),
-      [[2, 'error'], [3, 'error'], [4, 'warning']],
+      [
+        [2, 'error'],
+        [3, 'error'],
+        [4, 'warning'],
+      ],
     );
-    assert.equal(t.problems[2].message, 'line 4 is incomplete (the agent may still be writing): it is not valid JSON yet and was skipped; it is read once it is complete.');
+    assert.equal(
+      t.problems[2].message,
+      'line 4 is incomplete (the agent may still be writing): it is not valid JSON yet and was skipped; it is read once it is complete.',
+    );
   });
 
   it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
@@ -414,11 +553,17 @@ describe('formats/claudeCode: tool results answer their calls', () => {
       user('u1', null, 'Fix ERR_4107'),
       reply('a1', 'u1', 'msg_A', [{ type: 'tool_use', id: 'tu1', name: 'Read', input: { file_path: 'a.ts' } }]),
       reply('a2', 'a1', 'msg_A', [{ type: 'tool_use', id: 'tu2', name: 'Bash', input: { command: 'npm test' } }]),
-      user('r1', 'a2', [{ type: 'tool_result', tool_use_id: 'tu1', content: 'a' }, { type: 'tool_result', tool_use_id: 'tu2', content: '3 passing' }]),
+      user('r1', 'a2', [
+        { type: 'tool_result', tool_use_id: 'tu1', content: 'a' },
+        { type: 'tool_result', tool_use_id: 'tu2', content: '3 passing' },
+      ]),
       user('r2', 'r1', [{ type: 'tool_result', tool_use_id: 'tu_gone', content: 'from an earlier session' }]),
     ];
     const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(records));
-    assert.deepEqual(t.turns[2].answers, { turnId: 'msg_A', callText: '[tool call Read] {"file_path":"a.ts"}\n[tool call Bash] {"command":"npm test"}' });
+    assert.deepEqual(t.turns[2].answers, {
+      turnId: 'msg_A',
+      callText: '[tool call Read] {"file_path":"a.ts"}\n[tool call Bash] {"command":"npm test"}',
+    });
     assert.equal(t.turns[3].answers, undefined);
   });
 
@@ -427,15 +572,40 @@ describe('formats/claudeCode: tool results answer their calls', () => {
     const whole = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), text);
     for (const cut of [5, 6, 7, 11]) {
       const grown = feedAppending(new ClaudeCodeReader({ fileName: 'x.jsonl' }), text, cut);
-      assert.deepEqual(grown.turns.map((turn) => turn.answers), whole.turns.map((turn) => turn.answers), `cut after line ${cut}`);
+      assert.deepEqual(
+        grown.turns.map((turn) => turn.answers),
+        whole.turns.map((turn) => turn.answers),
+        `cut after line ${cut}`,
+      );
     }
   });
 });
 
 describe('formats/claudeCode: a checkpoint depends only on the records up to it (stable history, issue #10)', () => {
-  const intro = (session = 's') => ({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: session, message: { role: 'user', content: 'Fix ERR_4107 in ledger.ts' } });
-  const summaryOf = (session = 's', extra = '') => ({ type: 'user', uuid: 's1', parentUuid: 'b1', sessionId: session, isCompactSummary: true, message: { role: 'user', content: `${OPENING}\n\n1. Primary Request and Intent: fix ERR_4107 in ledger.ts${extra}` } });
-  const boundaryOf = (logical: string, session = 's', trigger = 'auto') => ({ type: 'system', subtype: 'compact_boundary', uuid: 'b1', parentUuid: null, logicalParentUuid: logical, sessionId: session, compactMetadata: { trigger, preTokens: 1000 } });
+  const intro = (session = 's') => ({
+    type: 'user',
+    uuid: 'u1',
+    parentUuid: null,
+    sessionId: session,
+    message: { role: 'user', content: 'Fix ERR_4107 in ledger.ts' },
+  });
+  const summaryOf = (session = 's', extra = '') => ({
+    type: 'user',
+    uuid: 's1',
+    parentUuid: 'b1',
+    sessionId: session,
+    isCompactSummary: true,
+    message: { role: 'user', content: `${OPENING}\n\n1. Primary Request and Intent: fix ERR_4107 in ledger.ts${extra}` },
+  });
+  const boundaryOf = (logical: string, session = 's', trigger = 'auto') => ({
+    type: 'system',
+    subtype: 'compact_boundary',
+    uuid: 'b1',
+    parentUuid: null,
+    logicalParentUuid: logical,
+    sessionId: session,
+    compactMetadata: { trigger, preTokens: 1000 },
+  });
 
   /** The first checkpoint of the first `cut` records and of all of them: same claim, same analysis. */
   function assertSame(records: Rec[], cut: number) {
@@ -444,7 +614,10 @@ describe('formats/claudeCode: a checkpoint depends only on the records up to it 
     const whole = read(records);
     const [a, b] = [prefix, whole].map((t) => analyze(t, { countTokens: cheapTokens }).checkpoints[0]);
     assert.deepEqual(whole.checkpoints[0].claimedIds, prefix.checkpoints[0].claimedIds);
-    assert.deepEqual(b.turns.map((t) => [t.id, t.status]), a.turns.map((t) => [t.id, t.status]));
+    assert.deepEqual(
+      b.turns.map((t) => [t.id, t.status]),
+      a.turns.map((t) => [t.id, t.status]),
+    );
     assert.equal(b.verdict, a.verdict);
     assert.deepEqual(b.safeCovered, a.safeCovered);
     return { prefix, whole, before: a, after: b };
@@ -453,13 +626,28 @@ describe('formats/claudeCode: a checkpoint depends only on the records up to it 
   it('bug 1: a record after the checkpoint reusing an earlier message.id starts a new turn, not the earlier one', () => {
     const records = [
       intro(),
-      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Looking.' }] } },
+      {
+        type: 'assistant',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        sessionId: 's',
+        message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Looking.' }] },
+      },
       boundaryOf('a1'),
       summaryOf('s', ', ran npm test'),
-      { type: 'assistant', uuid: 'a2', parentUuid: 's1', sessionId: 's', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }] } },
+      {
+        type: 'assistant',
+        uuid: 'a2',
+        parentUuid: 's1',
+        sessionId: 's',
+        message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }] },
+      },
     ];
     const { whole, after } = assertSame(records, 4);
-    assert.deepEqual(whole.turns.map((t) => t.id), ['u1', 'm1', 'm1@5']);
+    assert.deepEqual(
+      whole.turns.map((t) => t.id),
+      ['u1', 'm1', 'm1@5'],
+    );
     assert.equal(whole.turns.find((t) => t.id === 'm1')!.text, 'Looking.');
     assert.equal(after.turns.find((t) => t.id === 'm1')!.status, 'nothing-to-check');
     // a copy of the earlier record after the checkpoint adds no turn
@@ -468,7 +656,12 @@ describe('formats/claudeCode: a checkpoint depends only on the records up to it 
   });
 
   it('bug 2: a record after the checkpoint cannot complete its dangling logicalParentUuid', () => {
-    const records = [intro(), boundaryOf('x9'), summaryOf(), { type: 'user', uuid: 'x9', parentUuid: 's1', sessionId: 's', message: { role: 'user', content: 'thanks' } }];
+    const records = [
+      intro(),
+      boundaryOf('x9'),
+      summaryOf(),
+      { type: 'user', uuid: 'x9', parentUuid: 's1', sessionId: 's', message: { role: 'user', content: 'thanks' } },
+    ];
     const { whole } = assertSame(records, 3);
     assert.deepEqual(whole.checkpoints[0].claimedIds, ['u1']);
     assert.ok(whole.checkpoints[0].notes?.some((n) => /logicalParentUuid x9 is not in this file/.test(n)));
@@ -492,7 +685,13 @@ describe('formats/claudeCode: a checkpoint depends only on the records up to it 
       boundaryOf('gone', 'old', 'manual'),
       summaryOf('old'),
       { type: 'user', uuid: 'n1', parentUuid: 's1', sessionId: 'new', message: { role: 'user', content: 'go on' } },
-      { type: 'assistant', uuid: 'n2', parentUuid: 'n1', sessionId: 'new', message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'ok' }] } },
+      {
+        type: 'assistant',
+        uuid: 'n2',
+        parentUuid: 'n1',
+        sessionId: 'new',
+        message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+      },
       { type: 'user', uuid: 'n3', parentUuid: 'n2', sessionId: 'new', message: { role: 'user', content: 'and then' } },
     ];
     const { whole } = assertSame(records, 3);
@@ -527,8 +726,17 @@ describe('formats/claudeCode: the shape fixture of the corpus (shapes only, trim
    * no summary record follows it. Neither checkpoint can be judged covered: both are fail-closed, nothing vacuous.
    */
   it('shape-fixtures/agent-sessions-small.jsonl: newer compactMetadata keys read, nothing claimed, nothing vacuous', () => {
-    const t = feed(new ClaudeCodeReader({ fileName: 'agent-sessions-small.jsonl', defaultBudget: 20000 }), corpusBytes(join('claude-code', 'shape-fixtures', 'agent-sessions-small.jsonl')));
-    assert.deepEqual(t.checkpoints.map((c) => [c.span.startLine, c.claimedIds.length, c.summary]), [[21, 0, ''], [51, 0, '']]);
+    const t = feed(
+      new ClaudeCodeReader({ fileName: 'agent-sessions-small.jsonl', defaultBudget: 20000 }),
+      corpusBytes(join('claude-code', 'shape-fixtures', 'agent-sessions-small.jsonl')),
+    );
+    assert.deepEqual(
+      t.checkpoints.map((c) => [c.span.startLine, c.claimedIds.length, c.summary]),
+      [
+        [21, 0, ''],
+        [51, 0, ''],
+      ],
+    );
     const [s4, last] = t.checkpoints;
     assert.equal(s4.recordedPrefixTokens, 120000);
     assert.ok(s4.notes?.includes('the chain from logicalParentUuid s3 holds no turn of this session: nothing is claimed'));
@@ -538,9 +746,16 @@ describe('formats/claudeCode: the shape fixture of the corpus (shapes only, trim
     assert.equal(last.recordedSummaryTokens, undefined);
     const warnings = t.problems.filter((p) => p.severity !== 'info');
     // per boundary: no summary record of this session, and so no readable summary text
-    assert.deepEqual(warnings.map((p) => p.line), [21, 21, 51, 51]);
+    assert.deepEqual(
+      warnings.map((p) => p.line),
+      [21, 21, 51, 51],
+    );
     assert.ok(warnings.some((p) => /line 22 is marked isSidechain/.test(p.message)));
-    assert.ok(!t.problems.some((p) => /compactMetadata|preserved|postTokens|record type (ai-title|mode|permission-mode|worktree-state)\b/.test(p.message)));
+    assert.ok(
+      !t.problems.some((p) =>
+        /compactMetadata|preserved|postTokens|record type (ai-title|mode|permission-mode|worktree-state)\b/.test(p.message),
+      ),
+    );
     for (const cp of analyze(t, { countTokens: cheapTokens }).checkpoints) {
       assert.equal(cp.verdict, 'fail-closed');
       assert.equal(cp.counts.covered, 0);

@@ -9,7 +9,11 @@ import { corpusBytes, requireCorpus } from './feedLines';
 
 /** The first 50 lines of the first 256 KiB, as the transcript file opener passes them. */
 function head(bytes: Buffer): string[] {
-  return bytes.subarray(0, 256 * 1024).toString('utf8').split('\n').slice(0, 50);
+  return bytes
+    .subarray(0, 256 * 1024)
+    .toString('utf8')
+    .split('\n')
+    .slice(0, 50);
 }
 
 describe('formats/detect: the corpus', () => {
@@ -52,19 +56,44 @@ describe('formats/detect: samples', () => {
     ['OpenHands V1', ['{"kind":"MessageEvent","id":"a","llm_message":{"role":"user","content":[]}}'], 'openhands'],
     ['LangGraph state', ['{', '  "values": {', '    "messages": [],', '    "running_summary": {"summary": ""}'], 'langchain'],
     ['LangChain JSONL', ['{"type":"human","content":"hi","id":"1"}', '{"type":"ai","content":"yo","id":"2"}'], 'langchain'],
-    ['Letta messages', ['[{"id":"message-1","role":"user","content":[{"type":"text","text":"{\\"type\\": \\"system_alert\\"}"}]}]'], 'langchain'],
-    ['Letta agent file on one line', ['{"agents":[{"name":"a","in_context_message_ids":["message-0"],"messages":[{"type":"message","role":"user","content":[{"type":"text","text":"hi"}],"id":"message-0"}]}],"groups":[]}'], 'letta'],
+    [
+      'Letta messages',
+      ['[{"id":"message-1","role":"user","content":[{"type":"text","text":"{\\"type\\": \\"system_alert\\"}"}]}]'],
+      'langchain',
+    ],
+    [
+      'Letta agent file on one line',
+      [
+        '{"agents":[{"name":"a","in_context_message_ids":["message-0"],"messages":[{"type":"message","role":"user","content":[{"type":"text","text":"hi"}],"id":"message-0"}]}],"groups":[]}',
+      ],
+      'letta',
+    ],
     ['Letta agent (bare)', ['{"name":"a","agent_type":"letta_v1_agent","messages":[]}'], 'letta'],
-    ['pretty Letta agent file', ['{', '  "agents": [', '    {', '      "name": "lettabot-builder",', '      "memory_blocks": [],'], 'letta'],
+    [
+      'pretty Letta agent file',
+      ['{', '  "agents": [', '    {', '      "name": "lettabot-builder",', '      "memory_blocks": [],'],
+      'letta',
+    ],
     ['OpenAI chat', ['[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]'], 'message-array'],
     ['Anthropic request', ['{', '  "model": "claude",', '  "messages": [', '    {"role": "user", "content": "hi"}'], 'message-array'],
     ['chat JSONL', ['{"role":"user","content":"hi"}', '{"role":"assistant","content":"yo"}'], 'message-array'],
     ['pi session header', ['{"type":"session","id":"ffae836b","timestamp":"2025-12-09T00:53:29.825Z","cwd":"/work"}'], 'pi'],
     ['pi v3 header', ['{"type":"session","version":3,"id":"u","timestamp":"t","cwd":"/w"}'], 'pi'],
     // without the header (a window of a session), message entries alone must still outrank message-array
-    ['pi message entries', ['{"type":"message","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}', '{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}'], 'pi'],
+    [
+      'pi message entries',
+      [
+        '{"type":"message","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}',
+        '{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}',
+      ],
+      'pi',
+    ],
     ['pi compaction (v1)', ['{"type":"compaction","timestamp":"t","summary":"s","firstKeptEntryIndex":3,"tokensBefore":9}'], 'pi'],
-    ['pi compaction (v2+)', ['{"type":"compaction","id":"c","parentId":"b","timestamp":"t","summary":"s","firstKeptEntryId":"a","tokensBefore":9}'], 'pi'],
+    [
+      'pi compaction (v2+)',
+      ['{"type":"compaction","id":"c","parentId":"b","timestamp":"t","summary":"s","firstKeptEntryId":"a","tokensBefore":9}'],
+      'pi',
+    ],
     ['Anthropic compaction item', ['[{"type":"compaction","content":"summary"}]'], 'message-array'],
     ['plain text', ['hello world', 'this is not JSON'], undefined],
     ['empty', [''], undefined],
@@ -84,7 +113,10 @@ describe('formats/detect: samples', () => {
     assert.equal(detectFormat(['{"agents":[{"name":"a","memory_blocks":[],"system":"You are'], 'export.json'), 'letta');
   });
   it('older Codex rollouts are recognised with the file name as tie-breaker', () => {
-    const lines = ['{"id":"x","timestamp":"t","instructions":"be good"}', '{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}'];
+    const lines = [
+      '{"id":"x","timestamp":"t","instructions":"be good"}',
+      '{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}',
+    ];
     assert.equal(detectFormat(lines, 'rollout-2025-05-01T10-00-00-abc.jsonl'), 'codex');
     assert.equal(detectFormat(lines.slice(1), 'items.jsonl'), 'message-array');
   });
@@ -99,7 +131,10 @@ describe('formats/detect: samples', () => {
     const json = detectFormatWhy(['{"name":"package","version":"1.0.0"}', ''], 'package.json');
     assert.equal(json.format, undefined);
     assert.match(json.why ?? '', /^none of the 1 JSON record in its first 1 line belongs to a format I read \(8 tried\)\.$/);
-    assert.deepEqual(json.rejected.map((line) => line.slice(0, line.indexOf(':'))), [...DETECTION_ORDER]);
+    assert.deepEqual(
+      json.rejected.map((line) => line.slice(0, line.indexOf(':'))),
+      [...DETECTION_ORDER],
+    );
     for (const line of json.rejected) assert.ok(!line.includes('\n') && / needs /.test(line), line);
     const text = detectFormatWhy(['hello', 'world'], 'notes.txt');
     assert.match(text.why ?? '', /^its first 2 lines hold no complete JSON record/);

@@ -9,7 +9,11 @@ import { skipWithoutShared } from '../../sharedFolder';
 
 export function splitLines(bytes: Buffer): RawLine[] {
   const lines: RawLine[] = [];
-  const splitter = new LineSplitter({ maxLineBytes: Number.MAX_SAFE_INTEGER }, (line) => lines.push(line), () => undefined);
+  const splitter = new LineSplitter(
+    { maxLineBytes: Number.MAX_SAFE_INTEGER },
+    (line) => lines.push(line),
+    () => undefined,
+  );
   splitter.write(bytes);
   splitter.end();
   return lines;

@@ -24,7 +24,10 @@ export function fuzzReader(makeReader: () => TranscriptReader, seed: string, run
   const seedLines = seed.split('\n');
   fc.assert(
     fc.property(
-      fc.array(fc.tuple(fc.nat(seedLines.length - 1), fc.nat(4000), fc.string({ maxLength: 12 }), fc.nat(7)), { minLength: 1, maxLength: 25 }),
+      fc.array(fc.tuple(fc.nat(seedLines.length - 1), fc.nat(4000), fc.string({ maxLength: 12 }), fc.nat(7)), {
+        minLength: 1,
+        maxLength: 25,
+      }),
       fc.boolean(),
       (edits, finalNewline) => {
         const lines = edits.map(([which, cut, insert, mode]) => mutate(seedLines[which], cut, insert, mode));
@@ -44,7 +47,8 @@ export function fuzzReader(makeReader: () => TranscriptReader, seed: string, run
         // a JSONL file (first line parses alone) with a line that is not JSON must report a problem
         const isJsonl = raw.length > 0 && parses(raw[0].text) && raw[0].text.trim().startsWith('{');
         const bad = raw.filter((l) => l.text.trim() !== '' && !parses(l.text));
-        if (isJsonl && bad.length > 0) assert.ok(transcript.problems.length > 0, `no problem for bad line(s) ${bad.map((l) => l.line).join(', ')}`);
+        if (isJsonl && bad.length > 0)
+          assert.ok(transcript.problems.length > 0, `no problem for bad line(s) ${bad.map((l) => l.line).join(', ')}`);
       },
     ),
     { numRuns: runs },

@@ -5,7 +5,13 @@ import { LangChainReader } from '../../../src/formats/langchain';
 import { feed, feedAppending } from './feedLines';
 import { fuzzReader } from './fuzz';
 
-const human = (id: string, content: string, extra: Record<string, unknown> = {}) => ({ type: 'human', id, content, additional_kwargs: {}, ...extra });
+const human = (id: string, content: string, extra: Record<string, unknown> = {}) => ({
+  type: 'human',
+  id,
+  content,
+  additional_kwargs: {},
+  ...extra,
+});
 const ai = (id: string, content: string, extra: Record<string, unknown> = {}) => ({ type: 'ai', id, content, tool_calls: [], ...extra });
 
 describe('formats/langchain: LangMem running summary', () => {
@@ -22,7 +28,11 @@ describe('formats/langchain: LangMem running summary', () => {
         human('m5', 'thanks'),
       ],
       context: {
-        running_summary: { summary: 'Renamed Ledger to Journal.', summarized_message_ids: ['m0', 'm1', 'm2', 'm3', 'm4', 'gone'], last_summarized_message_id: 'm4' },
+        running_summary: {
+          summary: 'Renamed Ledger to Journal.',
+          summarized_message_ids: ['m0', 'm1', 'm2', 'm3', 'm4', 'gone'],
+          last_summarized_message_id: 'm4',
+        },
       },
     },
   };
@@ -30,7 +40,17 @@ describe('formats/langchain: LangMem running summary', () => {
   it('claims summarized_message_ids, places the checkpoint after the last summarised message, notes the trimming', () => {
     const text = JSON.stringify(state, null, 2);
     const t = feed(new LangChainReader({ fileName: 'state.json', defaultBudget: 256 }), text);
-    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [['m0', 'user'], ['m1', 'assistant'], ['m2', 'tool'], ['m3', 'user'], ['m4', 'assistant'], ['m5', 'user']]);
+    assert.deepEqual(
+      t.turns.map((x) => [x.id, x.role]),
+      [
+        ['m0', 'user'],
+        ['m1', 'assistant'],
+        ['m2', 'tool'],
+        ['m3', 'user'],
+        ['m4', 'assistant'],
+        ['m5', 'user'],
+      ],
+    );
     assert.equal(t.checkpoints.length, 1);
     const cp = t.checkpoints[0];
     assert.equal(cp.summaryId, 'running_summary');
@@ -64,7 +84,8 @@ describe('formats/langchain: running_summary without last_summarized_message_id'
   });
 
   it('a single-document state: it sits at its place in the document, so appended messages do not move it', () => {
-    const doc = (messages: unknown[]) => JSON.stringify({ running_summary: { summary: 'Renamed Ledger to Journal.', summarized_message_ids: [] }, messages }, null, 2);
+    const doc = (messages: unknown[]) =>
+      JSON.stringify({ running_summary: { summary: 'Renamed Ledger to Journal.', summarized_message_ids: [] }, messages }, null, 2);
     const one = feed(new LangChainReader({ fileName: 'state.json' }), doc([human('m0', 'Rename Ledger to Journal')]));
     const two = feed(new LangChainReader({ fileName: 'state.json' }), doc([human('m0', 'Rename Ledger to Journal'), ai('m1', 'Renamed.')]));
     assert.equal(one.checkpoints[0].turnsBefore, 0);
@@ -81,7 +102,9 @@ describe('formats/langchain: LangChain summarisation message', () => {
       ai('a1', 'Deployed build 4107.'),
       human('h2', 'Check the logs'),
       ai('a2', 'Logs are clean.'),
-      human('sum', 'Here is a summary of the conversation to date:\n\nBuild 4107 deployed.', { additional_kwargs: { lc_source: 'summarization' } }),
+      human('sum', 'Here is a summary of the conversation to date:\n\nBuild 4107 deployed.', {
+        additional_kwargs: { lc_source: 'summarization' },
+      }),
       human('h2', 'Check the logs'),
       ai('a2', 'Logs are clean.'),
     ];
@@ -102,7 +125,9 @@ describe('formats/langchain: LangChain summarisation message', () => {
     const lines = [
       human('h1', 'Deploy build 4107 to staging'),
       ai('a1', 'Deployed build 4107.'),
-      human('sum', 'Here is a summary of the conversation to date:\n\nBuild 4107 deployed to staging.', { additional_kwargs: { lc_source: 'summarization' } }),
+      human('sum', 'Here is a summary of the conversation to date:\n\nBuild 4107 deployed to staging.', {
+        additional_kwargs: { lc_source: 'summarization' },
+      }),
       ai('a1', 'Deployed build 4107.'),
     ].map((m) => JSON.stringify(m));
     const prefix = feed(new LangChainReader({ fileName: 'log.jsonl' }), lines.slice(0, 3).join('\n') + '\n');
@@ -113,10 +138,19 @@ describe('formats/langchain: LangChain summarisation message', () => {
   });
 
   it('serialised constructors ({lc:1, kwargs}) are read, and a summary after removal claims nothing', () => {
-    const ctor = (cls: string, kwargs: Record<string, unknown>) => ({ lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', cls], kwargs });
+    const ctor = (cls: string, kwargs: Record<string, unknown>) => ({
+      lc: 1,
+      type: 'constructor',
+      id: ['langchain', 'schema', 'messages', cls],
+      kwargs,
+    });
     const state = {
       messages: [
-        ctor('HumanMessage', { id: 's', content: 'Here is a summary of the conversation to date:\n\nx', additional_kwargs: { lc_source: 'summarization' } }),
+        ctor('HumanMessage', {
+          id: 's',
+          content: 'Here is a summary of the conversation to date:\n\nx',
+          additional_kwargs: { lc_source: 'summarization' },
+        }),
         ctor('AIMessage', { id: 'a', content: 'ok', tool_calls: [{ name: 'search', args: { q: 'ERR_4107' } }] }),
       ],
     };
@@ -129,7 +163,11 @@ describe('formats/langchain: LangChain summarisation message', () => {
 
 describe('formats/langchain: Letta system_alert', () => {
   it('claims the first H messages by position, from the counts', () => {
-    const alert = JSON.stringify({ type: 'system_alert', message: 'Note: prior messages (3 of 6 total messages) have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Ledger renamed.' });
+    const alert = JSON.stringify({
+      type: 'system_alert',
+      message:
+        'Note: prior messages (3 of 6 total messages) have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Ledger renamed.',
+    });
     const messages = [
       { id: 'message-0', role: 'system', content: [{ type: 'text', text: 'You are Letta' }] },
       { id: 'message-1', role: 'user', content: [{ type: 'text', text: 'rename Ledger' }] },
@@ -149,10 +187,15 @@ describe('formats/langchain: Letta system_alert', () => {
 });
 
 describe('formats/langchain: tool messages answer their calls', () => {
-  it('LangChain dicts: tool_call_id names an AI message\'s tool_calls[].id', () => {
+  it("LangChain dicts: tool_call_id names an AI message's tool_calls[].id", () => {
     const log = [
       human('h1', 'Fix ERR_4107'),
-      ai('a1', '', { tool_calls: [{ id: 'c1', name: 'read_file', args: { path: 'ledger.py' } }, { id: 'c2', name: 'grep', args: { q: 'ERR' } }] }),
+      ai('a1', '', {
+        tool_calls: [
+          { id: 'c1', name: 'read_file', args: { path: 'ledger.py' } },
+          { id: 'c2', name: 'grep', args: { q: 'ERR' } },
+        ],
+      }),
       { type: 'tool', id: 't1', content: 'def post()', tool_call_id: 'c1' },
       { type: 'tool', id: 't2', content: 'ledger.py:12', tool_call_id: 'c2' },
       { type: 'tool', id: 't3', content: 'orphan', tool_call_id: 'c_gone' },
@@ -164,12 +207,21 @@ describe('formats/langchain: tool messages answer their calls', () => {
     assert.equal(t.turns[4].answers, undefined);
     assert.ok(t.turns[1].text.includes(t.turns[2].answers!.callText));
     for (const cut of [2, 3]) {
-      assert.deepEqual(feedAppending(new LangChainReader({ fileName: 'log.jsonl' }), text, cut).turns.map((turn) => turn.answers), t.turns.map((turn) => turn.answers), `cut after line ${cut}`);
+      assert.deepEqual(
+        feedAppending(new LangChainReader({ fileName: 'log.jsonl' }), text, cut).turns.map((turn) => turn.answers),
+        t.turns.map((turn) => turn.answers),
+        `cut after line ${cut}`,
+      );
     }
   });
 
   it('serialised constructors, and Anthropic tool_use / tool_result blocks', () => {
-    const ctor = (cls: string, kwargs: Record<string, unknown>) => ({ lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', cls], kwargs });
+    const ctor = (cls: string, kwargs: Record<string, unknown>) => ({
+      lc: 1,
+      type: 'constructor',
+      id: ['langchain', 'schema', 'messages', cls],
+      kwargs,
+    });
     const state = {
       messages: [
         ctor('AIMessage', { id: 'a', content: [{ type: 'tool_use', id: 'tu1', name: 'bash', input: { command: 'pytest' } }] }),
@@ -184,9 +236,24 @@ describe('formats/langchain: tool messages answer their calls', () => {
 
   it('Letta: tool_calls and tool_call_id / tool_returns, and tool_call_message / tool_return_message', () => {
     const messages = [
-      { id: 'message-1', role: 'assistant', content: [], tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'memory_insert', arguments: '{"label":"human"}' } }] },
-      { id: 'message-2', role: 'tool', content: [{ type: 'text', text: 'inserted' }], tool_call_id: 'call_1', tool_returns: [{ tool_call_id: 'call_1', status: 'success' }] },
-      { id: 'message-3', message_type: 'tool_call_message', tool_call: { name: 'send_message', arguments: '{"message":"hi"}', tool_call_id: 'call_2' } },
+      {
+        id: 'message-1',
+        role: 'assistant',
+        content: [],
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'memory_insert', arguments: '{"label":"human"}' } }],
+      },
+      {
+        id: 'message-2',
+        role: 'tool',
+        content: [{ type: 'text', text: 'inserted' }],
+        tool_call_id: 'call_1',
+        tool_returns: [{ tool_call_id: 'call_1', status: 'success' }],
+      },
+      {
+        id: 'message-3',
+        message_type: 'tool_call_message',
+        tool_call: { name: 'send_message', arguments: '{"message":"hi"}', tool_call_id: 'call_2' },
+      },
       { id: 'message-4', message_type: 'tool_return_message', tool_return: 'sent', tool_call_id: 'call_2' },
     ];
     const t = feed(new LangChainReader({ fileName: 'letta.json' }), JSON.stringify(messages, null, 1));
@@ -197,7 +264,12 @@ describe('formats/langchain: tool messages answer their calls', () => {
 
 describe('formats/langchain: bad input', () => {
   it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
-    const log = [human('h1', 'Deploy 4107'), ai('a1', 'done'), human('sum', 'Here is a summary of the conversation to date:\n\nok', { additional_kwargs: { lc_source: 'summarization' } }), ai('a2', 'next')];
+    const log = [
+      human('h1', 'Deploy 4107'),
+      ai('a1', 'done'),
+      human('sum', 'Here is a summary of the conversation to date:\n\nok', { additional_kwargs: { lc_source: 'summarization' } }),
+      ai('a2', 'next'),
+    ];
     fuzzReader(() => new LangChainReader({ fileName: 'x.jsonl' }), log.map((m) => JSON.stringify(m)).join('\n'));
   });
 });

@@ -9,15 +9,49 @@ import { corpusBytes, feed, requireCorpus } from './feedLines';
 import { fuzzReader } from './fuzz';
 
 const countTokens = (text: string) => Math.ceil(text.length / 4);
-const SUMMARY = 'Note: prior messages have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Renamed Ledger to Journal in src/ledger.py; ERR_4107 fixed.';
+const SUMMARY =
+  'Note: prior messages have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Renamed Ledger to Journal in src/ledger.py; ERR_4107 fixed.';
 const alertText = (extra: Record<string, unknown> = {}) => JSON.stringify({ type: 'system_alert', message: SUMMARY, ...extra }, null, 2);
-const msg = (id: string, role: string, text: string, extra: Record<string, unknown> = {}) => ({ type: 'message', role, content: [{ type: 'text', text }], id, tool_calls: null, tool_call_id: null, tool_returns: [], ...extra });
+const msg = (id: string, role: string, text: string, extra: Record<string, unknown> = {}) => ({
+  type: 'message',
+  role,
+  content: [{ type: 'text', text }],
+  id,
+  tool_calls: null,
+  tool_call_id: null,
+  tool_returns: [],
+  ...extra,
+});
 
 function agentFile(agents: unknown[]): string {
-  return JSON.stringify({ agents, groups: [], blocks: [], files: [], sources: [], tools: [], mcp_servers: [], skills: [], metadata: {}, created_at: '2026-02-12T00:00:00Z' }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      {
+        agents,
+        groups: [],
+        blocks: [],
+        files: [],
+        sources: [],
+        tools: [],
+        mcp_servers: [],
+        skills: [],
+        metadata: {},
+        created_at: '2026-02-12T00:00:00Z',
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
-const agent = (name: string, messages: unknown[], inContext = messages.map((m) => (m as { id: string }).id)) => ({ name, agent_type: 'letta_v1_agent', llm_config: { context_window: 180000 }, id: `agent-${name}`, in_context_message_ids: inContext, messages });
+const agent = (name: string, messages: unknown[], inContext = messages.map((m) => (m as { id: string }).id)) => ({
+  name,
+  agent_type: 'letta_v1_agent',
+  llm_config: { context_window: 180000 },
+  id: `agent-${name}`,
+  in_context_message_ids: inContext,
+  messages,
+});
 
 describe('formats/letta: the real agent file of the corpus', function () {
   before(function () {
@@ -45,7 +79,10 @@ describe('formats/letta: the real agent file of the corpus', function () {
     assert.equal(cp.recordedPrefixTokens, 183758);
     assert.ok(cp.notes?.some((n) => n.includes('messages 232 → 142')));
     assert.ok(cp.notes?.some((n) => n.includes('all 188 messages in this file are in context')));
-    assert.ok(t.turns.some((turn) => turn.id === 'message-97' && turn.text.includes('system_alert')), 'the quoted alert stays a turn');
+    assert.ok(
+      t.turns.some((turn) => turn.id === 'message-97' && turn.text.includes('system_alert')),
+      'the quoted alert stays a turn',
+    );
     assert.equal(t.turns.filter((turn) => turn.role === 'tool').length, 62);
     assert.equal(t.turns.filter((turn) => turn.role === 'tool' && turn.answers !== undefined).length, 62);
     assert.deepEqual(t.problems, []);
@@ -60,16 +97,43 @@ describe('formats/letta: the real agent file of the corpus', function () {
 describe('formats/letta: compactions', () => {
   const messages = [
     msg('message-0', 'system', 'You are Letta'),
-    msg('message-1', 'user', alertText({ compaction_stats: { trigger: 'post_step_context_check', context_tokens_before: 9000, context_tokens_after: 4000, context_window: 10000, messages_count_before: 40, messages_count_after: 12 } })),
+    msg(
+      'message-1',
+      'user',
+      alertText({
+        compaction_stats: {
+          trigger: 'post_step_context_check',
+          context_tokens_before: 9000,
+          context_tokens_after: 4000,
+          context_window: 10000,
+          messages_count_before: 40,
+          messages_count_after: 12,
+        },
+      }),
+    ),
     msg('message-2', 'user', 'now deploy build 4107'),
-    msg('message-3', 'assistant', '', { tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'deploy', arguments: '{"build":4107}' } }] }),
-    msg('message-4', 'tool', 'deployed build 4107', { name: 'deploy', tool_call_id: 'toolu_1', tool_returns: [{ tool_call_id: 'toolu_1', status: 'success' }] }),
+    msg('message-3', 'assistant', '', {
+      tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'deploy', arguments: '{"build":4107}' } }],
+    }),
+    msg('message-4', 'tool', 'deployed build 4107', {
+      name: 'deploy',
+      tool_call_id: 'toolu_1',
+      tool_returns: [{ tool_call_id: 'toolu_1', status: 'success' }],
+    }),
   ];
 
   it('a JSON-string system_alert: a checkpoint claiming nothing, unverifiable, with the stats; tool results answer their calls', () => {
     const text = agentFile([agent('solo', messages)]);
     const t = feed(new LettaReader({ fileName: 'solo.af' }), text);
-    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [['message-0', 'system'], ['message-2', 'user'], ['message-3', 'assistant'], ['message-4', 'tool']]);
+    assert.deepEqual(
+      t.turns.map((x) => [x.id, x.role]),
+      [
+        ['message-0', 'system'],
+        ['message-2', 'user'],
+        ['message-3', 'assistant'],
+        ['message-4', 'tool'],
+      ],
+    );
     assert.deepEqual(t.turns[3].answers, { turnId: 'message-3', callText: '[tool call deploy] {"build":4107}' });
     assert.equal(t.turns[3].label, 'deploy');
     const cp = t.checkpoints[0];
@@ -78,7 +142,11 @@ describe('formats/letta: compactions', () => {
     assert.equal(cp.turnsBefore, 1);
     assert.equal(cp.recordedPrefixTokens, 9000);
     assert.ok(typeof cp.unverifiable === 'string');
-    assert.ok(cp.notes?.includes("Letta's compaction_stats: messages 40 → 12, context 9,000 → 4,000 tokens, window 10,000 tokens, trigger post_step_context_check"));
+    assert.ok(
+      cp.notes?.includes(
+        "Letta's compaction_stats: messages 40 → 12, context 9,000 → 4,000 tokens, window 10,000 tokens, trigger post_step_context_check",
+      ),
+    );
     assert.ok(text.slice(cp.span.startOffset, cp.span.endOffset).includes('"id": "message-1"'));
     assert.deepEqual(t.problems, []);
     const a = analyze(t, { countTokens });
@@ -90,7 +158,10 @@ describe('formats/letta: compactions', () => {
   it('a plain-object system_alert (the content itself, or its only block) is a checkpoint too', () => {
     const plain = { type: 'system_alert', message: SUMMARY };
     for (const content of [plain, [plain], [{ type: 'text', text: plain }]]) {
-      const t = feed(new LettaReader({ fileName: 'a.af' }), agentFile([agent('a', [msg('message-0', 'user', 'hi'), { ...msg('message-1', 'user', ''), content }])]));
+      const t = feed(
+        new LettaReader({ fileName: 'a.af' }),
+        agentFile([agent('a', [msg('message-0', 'user', 'hi'), { ...msg('message-1', 'user', ''), content }])]),
+      );
       assert.equal(t.checkpoints.length, 1, JSON.stringify(content));
       assert.equal(t.checkpoints[0].summary, SUMMARY);
       assert.equal(t.checkpoints[0].turnsBefore, 1);
@@ -99,13 +170,20 @@ describe('formats/letta: compactions', () => {
 
   it('a system_alert quoted inside other text is not a compaction', () => {
     const quoted = `<system-reminder>\nThe transcript so far:\n${alertText()}\n</system-reminder>`;
-    const t = feed(new LettaReader({ fileName: 'q.af' }), agentFile([agent('q', [msg('message-0', 'user', quoted), msg('message-1', 'user', `${alertText()} and more`)])]));
+    const t = feed(
+      new LettaReader({ fileName: 'q.af' }),
+      agentFile([agent('q', [msg('message-0', 'user', quoted), msg('message-1', 'user', `${alertText()} and more`)])]),
+    );
     assert.equal(t.checkpoints.length, 0);
     assert.equal(t.turns.length, 2);
   });
 
   it('an alert with the hidden-message counts says them in its reason', () => {
-    const counted = JSON.stringify({ type: 'system_alert', message: 'Note: prior messages (30 of 42 total messages) have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n ok.' });
+    const counted = JSON.stringify({
+      type: 'system_alert',
+      message:
+        'Note: prior messages (30 of 42 total messages) have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n ok.',
+    });
     const t = feed(new LettaReader({ fileName: 'c.af' }), agentFile([agent('c', [msg('message-0', 'user', counted)])]));
     assert.match(t.checkpoints[0].unverifiable ?? '', /the alert says 30 of 42 messages were hidden/);
   });
@@ -114,12 +192,22 @@ describe('formats/letta: compactions', () => {
 describe('formats/letta: agents and context', () => {
   it('two agents: turns in file order, ids kept, a colliding id renamed with a problem; the checkpoint notes the other agent', () => {
     const first = agent('main', [msg('message-0', 'system', 'main prompt'), msg('message-1', 'user', 'fix ERR_4107')]);
-    const second = agent('sleeptime', [msg('message-2', 'system', 'sleeptime prompt'), msg('message-3', 'user', alertText()), msg('message-1', 'assistant', 'noted ERR_4107')]);
+    const second = agent('sleeptime', [
+      msg('message-2', 'system', 'sleeptime prompt'),
+      msg('message-3', 'user', alertText()),
+      msg('message-1', 'assistant', 'noted ERR_4107'),
+    ]);
     const t = feed(new LettaReader({ fileName: 'two.af' }), agentFile([first, second]));
-    assert.deepEqual(t.turns.map((x) => x.id), ['message-0', 'message-1', 'message-2', 'agent 1 message 2']);
+    assert.deepEqual(
+      t.turns.map((x) => x.id),
+      ['message-0', 'message-1', 'message-2', 'agent 1 message 2'],
+    );
     assert.equal(new Set(t.turns.map((x) => x.id)).size, t.turns.length);
     assert.equal(t.problems.length, 1);
-    assert.match(t.problems[0].message, /message id message-1 of agent 1 \("sleeptime"\) is already used earlier in the file; this message is shown as "agent 1 message 2"/);
+    assert.match(
+      t.problems[0].message,
+      /message id message-1 of agent 1 \("sleeptime"\) is already used earlier in the file; this message is shown as "agent 1 message 2"/,
+    );
     assert.ok(t.problems[0].line > 0);
     const cp = t.checkpoints[0];
     assert.equal(cp.turnsBefore, 3);
@@ -127,7 +215,12 @@ describe('formats/letta: agents and context', () => {
   });
 
   it('messages out of context are labelled, counted at the agent, and in-context ids not in the file are named', () => {
-    const messages = [msg('message-0', 'system', 'prompt'), msg('message-1', 'user', 'old question'), msg('message-2', 'user', alertText()), msg('message-3', 'user', 'new question')];
+    const messages = [
+      msg('message-0', 'system', 'prompt'),
+      msg('message-1', 'user', 'old question'),
+      msg('message-2', 'user', alertText()),
+      msg('message-3', 'user', 'new question'),
+    ];
     const text = agentFile([agent('ctx', messages, ['message-0', 'message-2', 'message-3', 'message-99'])]);
     const t = feed(new LettaReader({ fileName: 'ctx.af' }), text);
     assert.equal(t.turns[1].label, 'user (out of context)');
@@ -139,7 +232,10 @@ describe('formats/letta: agents and context', () => {
   });
 
   it('a bare agent object (no "agents" list) is read as one agent', () => {
-    const t = feed(new LettaReader({ fileName: 'agent.json' }), JSON.stringify(agent('bare', [msg('message-0', 'user', 'hi'), msg('message-1', 'user', alertText())])));
+    const t = feed(
+      new LettaReader({ fileName: 'agent.json' }),
+      JSON.stringify(agent('bare', [msg('message-0', 'user', 'hi'), msg('message-1', 'user', alertText())])),
+    );
     assert.equal(t.turns.length, 1);
     assert.equal(t.checkpoints.length, 1);
   });
@@ -167,16 +263,26 @@ describe('formats/letta: bad input', () => {
     const empty = feed(new LettaReader({ fileName: 'x.af' }), agentFile([{ name: 'e', messages: [] }, { name: 'f' }]));
     assert.ok(empty.problems.some((p) => /agent 1 \("f"\) has no "messages" list/.test(p.message) && p.line > 1));
     assert.ok(empty.problems.some((p) => /holds no messages/.test(p.message) && p.line === 1));
-    const junk = feed(new LettaReader({ fileName: 'x.af' }), agentFile([agent('j', [42, { role: 'robot' }, msg('message-0', 'user', 'hi')])]));
+    const junk = feed(
+      new LettaReader({ fileName: 'x.af' }),
+      agentFile([agent('j', [42, { role: 'robot' }, msg('message-0', 'user', 'hi')])]),
+    );
     assert.equal(junk.turns.length, 1);
     assert.equal(junk.problems.filter((p) => /is not a Letta message/.test(p.message)).length, 2);
-    const silent = feed(new LettaReader({ fileName: 'x.af' }), agentFile([agent('s', [msg('message-0', 'user', ''), msg('message-1', 'user', JSON.stringify({ type: 'system_alert', message: '' }))])]));
+    const silent = feed(
+      new LettaReader({ fileName: 'x.af' }),
+      agentFile([
+        agent('s', [msg('message-0', 'user', ''), msg('message-1', 'user', JSON.stringify({ type: 'system_alert', message: '' }))]),
+      ]),
+    );
     assert.ok(silent.problems.some((p) => /no text could be read/.test(p.message)));
     assert.ok(silent.problems.some((p) => /summary of checkpoint message-1 has no readable text/.test(p.message)));
   });
 
   it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
-    const text = agentFile([agent('a', [msg('message-0', 'system', 'p'), msg('message-1', 'user', alertText()), msg('message-2', 'user', 'fix ERR_4107')])]);
+    const text = agentFile([
+      agent('a', [msg('message-0', 'system', 'p'), msg('message-1', 'user', alertText()), msg('message-2', 'user', 'fix ERR_4107')]),
+    ]);
     fuzzReader(() => new LettaReader({ fileName: 'x.af' }), text.trimEnd());
   });
 });

@@ -11,13 +11,26 @@ describe('formats/message-array', () => {
     const chat = [
       { role: 'system', content: 'You are helpful.' },
       { role: 'user', content: 'Fix ERR_4107 in ledger.py' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'def post(): raise ERR_4107' },
       { role: 'user', content: 'Here is a summary of the conversation to date:\n\nledger.py fixed.' },
       { role: 'assistant', content: 'What next?' },
     ];
     const t = feed(new MessageArrayReader({ fileName: 'chat.json', defaultBudget: 8192 }), JSON.stringify(chat, null, 2));
-    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [[0, 'system'], [1, 'user'], [2, 'assistant'], [3, 'tool'], [5, 'assistant']]);
+    assert.deepEqual(
+      t.turns.map((x) => [x.id, x.role]),
+      [
+        [0, 'system'],
+        [1, 'user'],
+        [2, 'assistant'],
+        [3, 'tool'],
+        [5, 'assistant'],
+      ],
+    );
     assert.equal(t.turns[2].text, '[tool call read_file] {"path":"ledger.py"}');
     const cp = t.checkpoints[0];
     assert.equal(cp.summaryId, 'message 4');
@@ -36,13 +49,29 @@ describe('formats/message-array', () => {
         { role: 'user', content: [{ type: 'text', text: 'Rename Ledger to Journal' }] },
         { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'edit', input: { path: 'ledger.py' } }] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
-        { role: 'assistant', content: [{ type: 'compaction', content: 'Renamed Ledger to Journal in ledger.py.' }, { type: 'text', text: 'Done.' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'compaction', content: 'Renamed Ledger to Journal in ledger.py.' },
+            { type: 'text', text: 'Done.' },
+          ],
+        },
         { role: 'user', content: 'now fix ERR_4107' },
         { role: 'assistant', content: [{ type: 'compaction', content: 'Renamed; ERR_4107 pending.' }] },
       ],
     };
     const t = feed(new MessageArrayReader({ fileName: 'anthropic.json' }), JSON.stringify(body));
-    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [['system', 'system'], [0, 'user'], [1, 'assistant'], [2, 'tool'], [3, 'assistant'], [4, 'user']]);
+    assert.deepEqual(
+      t.turns.map((x) => [x.id, x.role]),
+      [
+        ['system', 'system'],
+        [0, 'user'],
+        [1, 'assistant'],
+        [2, 'tool'],
+        [3, 'assistant'],
+        [4, 'user'],
+      ],
+    );
     assert.equal(t.checkpoints.length, 2);
     assert.equal(t.checkpoints[0].summary, 'Renamed Ledger to Journal in ledger.py.');
     assert.deepEqual(t.checkpoints[0].claimedIds, ['system', 0, 1, 2]);
@@ -59,7 +88,10 @@ describe('formats/message-array', () => {
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Fixed.' }] },
     ];
     const t = feed(new MessageArrayReader({ fileName: 'items.jsonl' }), items.map((i) => JSON.stringify(i)).join('\n') + '\n');
-    assert.deepEqual(t.turns.map((x) => x.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      t.turns.map((x) => x.role),
+      ['user', 'assistant', 'tool', 'assistant'],
+    );
     const cp = t.checkpoints[0];
     assert.equal(cp.opaque, true);
     assert.deepEqual(cp.claimedIds, [0, 1, 2]);
@@ -70,7 +102,14 @@ describe('formats/message-array', () => {
   it('OpenAI chat: a tool message answers the assistant turn whose tool_calls[].id its tool_call_id names', () => {
     const chat = [
       { role: 'user', content: 'Fix ERR_4107' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } }, { id: 'c2', type: 'function', function: { name: 'run', arguments: '{"cmd":"pytest"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } },
+          { id: 'c2', type: 'function', function: { name: 'run', arguments: '{"cmd":"pytest"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'c2', content: '1 failed' },
       { role: 'tool', tool_call_id: 'c1', content: 'def post()' },
       { role: 'tool', tool_call_id: 'c9', content: 'from before this file' },
@@ -87,8 +126,21 @@ describe('formats/message-array', () => {
       system: 'You are Claude.',
       messages: [
         { role: 'user', content: 'Rename Ledger' },
-        { role: 'assistant', content: [{ type: 'text', text: 'Looking' }, { type: 'tool_use', id: 't1', name: 'read', input: { path: 'a.py' } }, { type: 'tool_use', id: 't2', name: 'read', input: { path: 'b.py' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'class Ledger' }, { type: 'tool_result', tool_use_id: 't2', content: 'Ledger()' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Looking' },
+            { type: 'tool_use', id: 't1', name: 'read', input: { path: 'a.py' } },
+            { type: 'tool_use', id: 't2', name: 'read', input: { path: 'b.py' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 't1', content: 'class Ledger' },
+            { type: 'tool_result', tool_use_id: 't2', content: 'Ledger()' },
+          ],
+        },
       ],
     };
     const t = feed(new MessageArrayReader({ fileName: 'anthropic.json' }), JSON.stringify(body));
@@ -107,7 +159,11 @@ describe('formats/message-array', () => {
     assert.deepEqual(t.turns[2].answers, { turnId: 1, callText: '[tool call shell] {"cmd":"pytest"}' });
     assert.equal(t.turns[1].text, t.turns[2].answers?.callText);
     for (const cut of [2, 3]) {
-      assert.deepEqual(feedAppending(new MessageArrayReader({ fileName: 'items.jsonl' }), text, cut).turns.map((turn) => turn.answers), t.turns.map((turn) => turn.answers), `cut after line ${cut}`);
+      assert.deepEqual(
+        feedAppending(new MessageArrayReader({ fileName: 'items.jsonl' }), text, cut).turns.map((turn) => turn.answers),
+        t.turns.map((turn) => turn.answers),
+        `cut after line ${cut}`,
+      );
     }
   });
 
@@ -120,7 +176,11 @@ describe('formats/message-array', () => {
       'Please continue the conversation from where we left off without asking the user any further questions.';
     const exported = [
       { role: 'user', content: 'Fix ERR_4107 in src/ledger.ts' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Read', arguments: '{"file_path":"src/ledger.ts"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Read', arguments: '{"file_path":"src/ledger.ts"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'export function post() { throw ERR_4107 }' },
       { role: 'assistant', content: 'Fixed ERR_4107 in src/ledger.ts.' },
       { role: 'system', content: '[compact_boundary] Conversation compacted (trigger: auto, preTokens: 167094)' },
@@ -128,7 +188,17 @@ describe('formats/message-array', () => {
       { role: 'user', content: 'now run npm test' },
     ];
     const t = feed(new MessageArrayReader({ fileName: 'exported.json', defaultBudget: 20000 }), JSON.stringify(exported, null, 2));
-    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [[0, 'user'], [1, 'assistant'], [2, 'tool'], [3, 'assistant'], [4, 'system'], [6, 'user']]);
+    assert.deepEqual(
+      t.turns.map((x) => [x.id, x.role]),
+      [
+        [0, 'user'],
+        [1, 'assistant'],
+        [2, 'tool'],
+        [3, 'assistant'],
+        [4, 'system'],
+        [6, 'user'],
+      ],
+    );
     assert.equal(t.checkpoints.length, 1);
     const cp = t.checkpoints[0];
     assert.equal(cp.summaryId, 'message 5');
@@ -141,7 +211,10 @@ describe('formats/message-array', () => {
     assert.deepEqual(t.problems, []);
     const a = analyze(t, { countTokens: (x) => Math.ceil(x.length / 4) }).checkpoints[0];
     assert.equal(a.truncation.truncated, false);
-    assert.deepEqual(a.turns.map((r) => r.status), ['covered', 'nothing-to-check', 'covered', 'covered', 'claimed-missing']);
+    assert.deepEqual(
+      a.turns.map((r) => r.status),
+      ['covered', 'nothing-to-check', 'covered', 'covered', 'claimed-missing'],
+    );
     assert.equal(a.verdict, 'conditional');
   });
 

@@ -16,8 +16,14 @@ describe('formats/openhands: real event files of the corpus', function () {
     const bytes = corpusBytes(join('openhands', 'basic.json'));
     const t = feed(new OpenHandsReader({ fileName: 'basic.json' }), bytes);
     // ids 0, 3, 4, 5: jq '[.[].id]' basic.json
-    assert.deepEqual(t.turns.map((x) => x.id), [0, 3, 4, 5]);
-    assert.deepEqual(t.turns.map((x) => x.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      t.turns.map((x) => x.id),
+      [0, 3, 4, 5],
+    );
+    assert.deepEqual(
+      t.turns.map((x) => x.role),
+      ['user', 'assistant', 'tool', 'assistant'],
+    );
     assert.equal(t.checkpoints.length, 0);
     assert.deepEqual(t.problems, []);
     for (const turn of t.turns) {
@@ -34,7 +40,10 @@ describe('formats/openhands: real event files of the corpus', function () {
     // history lengths 49, 70, 103 (python: len(record['history'])); none is an agent-state or null event
     assert.equal(t.turns.length, 49 + 70 + 103);
     assert.equal(t.checkpoints.length, 0);
-    assert.deepEqual(t.turns.slice(0, 3).map((x) => x.id), ['1:0', '1:1', '1:2']);
+    assert.deepEqual(
+      t.turns.slice(0, 3).map((x) => x.id),
+      ['1:0', '1:1', '1:2'],
+    );
     assert.equal(t.turns[49].id, '2:0');
     assert.equal(t.problems.length, 1);
     assert.match(t.problems[0].message, /holds 3 runs/);
@@ -48,19 +57,29 @@ describe('formats/openhands: real event files of the corpus', function () {
     // event 4 is the edit observation with cause 3 (jq '.[2].cause')
     assert.equal(basic.turns[2].answers?.turnId, 3);
     assert.ok(basic.turns[2].answers?.callText.startsWith('[tool call edit] {"path":"/workspace/game_2048.py"'));
-    const runs = feed(new OpenHandsReader({ fileName: 'multi_swe_bench-output.jsonl' }), corpusBytes(join('openhands', 'multi_swe_bench-output.jsonl')));
+    const runs = feed(
+      new OpenHandsReader({ fileName: 'multi_swe_bench-output.jsonl' }),
+      corpusBytes(join('openhands', 'multi_swe_bench-output.jsonl')),
+    );
     // 108 observations; all but the 2 error observations without a cause name an action event of their run
     const observations = runs.turns.filter((turn) => turn.role === 'tool');
     assert.equal(observations.length, 108);
     const linked = observations.filter((turn) => turn.answers !== undefined);
     assert.equal(linked.length, 106);
-    for (const turn of linked) assert.equal(String(turn.answers!.turnId).split(':')[0], String(turn.id).split(':')[0], `${turn.id} answers another run`);
+    for (const turn of linked)
+      assert.equal(String(turn.answers!.turnId).split(':')[0], String(turn.id).split(':')[0], `${turn.id} answers another run`);
   });
 });
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const ev = (id: number, extra: Record<string, unknown>) => ({ id, timestamp: '2025-01-01T00:00:00', source: 'agent', message: '', ...extra });
+const ev = (id: number, extra: Record<string, unknown>) => ({
+  id,
+  timestamp: '2025-01-01T00:00:00',
+  source: 'agent',
+  message: '',
+  ...extra,
+});
 const events = (condensation: Record<string, unknown>) => [
   ev(0, { source: 'user', action: 'message', args: { content: 'Fix ERR_4107 in ledger.py' } }),
   ev(1, { observation: 'agent_state_changed', content: '', extras: { agent_state: 'running' } }),
@@ -74,8 +93,14 @@ const events = (condensation: Record<string, unknown>) => [
 
 describe('formats/openhands: condensation shapes', () => {
   it('forgotten_event_ids: claims the listed ids', () => {
-    const t = feed(new OpenHandsReader({ fileName: 'e.json', defaultBudget: 4096 }), JSON.stringify(events({ forgotten_event_ids: [2, 3] }), null, 2));
-    assert.deepEqual(t.turns.map((x) => x.id), [0, 2, 3, 4, 5, 9]);
+    const t = feed(
+      new OpenHandsReader({ fileName: 'e.json', defaultBudget: 4096 }),
+      JSON.stringify(events({ forgotten_event_ids: [2, 3] }), null, 2),
+    );
+    assert.deepEqual(
+      t.turns.map((x) => x.id),
+      [0, 2, 3, 4, 5, 9],
+    );
     const cp = t.checkpoints[0];
     assert.equal(cp.summaryId, 'condensation 8');
     assert.deepEqual(cp.claimedIds, [2, 3]);
@@ -87,10 +112,19 @@ describe('formats/openhands: condensation shapes', () => {
   });
 
   it('a start/end range is expanded over every id, and the ids that are not turns are reported', () => {
-    const t = feed(new OpenHandsReader({ fileName: 'e.jsonl' }), events({ forgotten_events_start_id: 1, forgotten_events_end_id: 7 }).map((e) => JSON.stringify(e)).join('\n'));
+    const t = feed(
+      new OpenHandsReader({ fileName: 'e.jsonl' }),
+      events({ forgotten_events_start_id: 1, forgotten_events_end_id: 7 })
+        .map((e) => JSON.stringify(e))
+        .join('\n'),
+    );
     const cp = t.checkpoints[0];
     assert.deepEqual(cp.claimedIds, [1, 2, 3, 4, 5, 6, 7]);
-    assert.ok(cp.notes?.includes('forgotten range 1–7 expanded over 7 ids (as OpenHands does): 4 are turns in this file, 1 are events not shown to the model, 2 are not events in this file'));
+    assert.ok(
+      cp.notes?.includes(
+        'forgotten range 1–7 expanded over 7 ids (as OpenHands does): 4 are turns in this file, 1 are events not shown to the model, 2 are not events in this file',
+      ),
+    );
     const problem = t.problems.find((p) => p.line === 7)!;
     assert.equal(problem.severity, 'warning');
     assert.match(problem.message, /only 4 of them are events the model saw here \(not in this file: 6–7\)/);
@@ -98,7 +132,11 @@ describe('formats/openhands: condensation shapes', () => {
   });
 
   it('a later summarised condensation also claims what the previous one claimed', () => {
-    const list = [...events({ forgotten_event_ids: [2, 3] }), ev(10, { action: 'run', args: { command: 'pytest' } }), ev(11, { action: 'condensation', args: { forgotten_event_ids: [4, 5], summary: 'All fixed' } })];
+    const list = [
+      ...events({ forgotten_event_ids: [2, 3] }),
+      ev(10, { action: 'run', args: { command: 'pytest' } }),
+      ev(11, { action: 'condensation', args: { forgotten_event_ids: [4, 5], summary: 'All fixed' } }),
+    ];
     const t = feed(new OpenHandsReader({ fileName: 'e.json' }), JSON.stringify(list));
     assert.deepEqual(t.checkpoints[1].claimedIds, [2, 3, 4, 5]);
   });
@@ -113,20 +151,51 @@ describe('formats/openhands: condensation shapes', () => {
     const v1 = [
       { kind: 'SystemPromptEvent', id: 'e0', source: 'agent', system_prompt: { type: 'text', text: 'You are OpenHands' } },
       { kind: 'MessageEvent', id: 'e1', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text: 'Fix ERR_4107' }] } },
-      { kind: 'ActionEvent', id: 'e2', source: 'agent', tool_name: 'terminal', thought: [{ type: 'text', text: 'look' }], action: { command: 'ls' } },
-      { kind: 'ObservationEvent', id: 'e3', source: 'environment', tool_name: 'terminal', observation: { content: [{ type: 'text', text: 'ledger.py' }] } },
+      {
+        kind: 'ActionEvent',
+        id: 'e2',
+        source: 'agent',
+        tool_name: 'terminal',
+        thought: [{ type: 'text', text: 'look' }],
+        action: { command: 'ls' },
+      },
+      {
+        kind: 'ObservationEvent',
+        id: 'e3',
+        source: 'environment',
+        tool_name: 'terminal',
+        observation: { content: [{ type: 'text', text: 'ledger.py' }] },
+      },
       { kind: 'ConversationStateUpdateEvent', id: 'e4', key: 'x', value: 1 },
-      { kind: 'Condensation', id: 'e5', forgotten_event_ids: ['e1', 'e2', 'e3'], summary: 'User asked to fix ERR_4107; ls shows ledger.py', summary_offset: 1 },
+      {
+        kind: 'Condensation',
+        id: 'e5',
+        forgotten_event_ids: ['e1', 'e2', 'e3'],
+        summary: 'User asked to fix ERR_4107; ls shows ledger.py',
+        summary_offset: 1,
+      },
     ];
     const t = feed(new OpenHandsReader({ fileName: 'v1.jsonl' }), v1.map((e) => JSON.stringify(e)).join('\n') + '\n');
-    assert.deepEqual(t.turns.map((x) => [x.id, x.role]), [['e0', 'system'], ['e1', 'user'], ['e2', 'assistant'], ['e3', 'tool']]);
+    assert.deepEqual(
+      t.turns.map((x) => [x.id, x.role]),
+      [
+        ['e0', 'system'],
+        ['e1', 'user'],
+        ['e2', 'assistant'],
+        ['e3', 'tool'],
+      ],
+    );
     assert.equal(t.turns[2].text, 'look\n[tool call terminal] {"command":"ls"}');
     assert.deepEqual(t.checkpoints[0].claimedIds, ['e1', 'e2', 'e3']);
     assert.deepEqual(t.problems, []);
   });
 
   it('V0: an observation answers the action its cause names, rendered without bookkeeping args', () => {
-    const list = [...events({ forgotten_event_ids: [2, 3] }), ev(10, { observation: 'run', cause: 77, content: 'orphan' }), ev(11, { observation: 'recall', cause: 0, content: 'workspace info' })];
+    const list = [
+      ...events({ forgotten_event_ids: [2, 3] }),
+      ev(10, { observation: 'run', cause: 77, content: 'orphan' }),
+      ev(11, { observation: 'recall', cause: 0, content: 'workspace info' }),
+    ];
     const t = feed(new OpenHandsReader({ fileName: 'e.json' }), JSON.stringify(list, null, 2));
     const byId = new Map(t.turns.map((turn) => [turn.id, turn]));
     assert.deepEqual(byId.get(3)!.answers, { turnId: 2, callText: '[tool call run] {"command":"cat ledger.py"}' });
@@ -137,15 +206,25 @@ describe('formats/openhands: condensation shapes', () => {
   });
 
   it('V0 JSONL: the links are the same when the file is read as it grows', () => {
-    const text = events({ forgotten_event_ids: [2, 3] }).map((e) => JSON.stringify(e)).join('\n') + '\n';
+    const text =
+      events({ forgotten_event_ids: [2, 3] })
+        .map((e) => JSON.stringify(e))
+        .join('\n') + '\n';
     const whole = feed(new OpenHandsReader({ fileName: 'e.jsonl' }), text);
     for (const cut of [3, 4, 5]) {
-      assert.deepEqual(feedAppending(new OpenHandsReader({ fileName: 'e.jsonl' }), text, cut).turns.map((turn) => turn.answers), whole.turns.map((turn) => turn.answers), `cut after line ${cut}`);
+      assert.deepEqual(
+        feedAppending(new OpenHandsReader({ fileName: 'e.jsonl' }), text, cut).turns.map((turn) => turn.answers),
+        whole.turns.map((turn) => turn.answers),
+        `cut after line ${cut}`,
+      );
     }
   });
 
   it('evaluation runs: a cause names an action of its own run', () => {
-    const run = (instance: string) => ({ instance_id: instance, history: [ev(0, { action: 'run', args: { command: `ls ${instance}` } }), ev(1, { observation: 'run', cause: 0, content: 'files' })] });
+    const run = (instance: string) => ({
+      instance_id: instance,
+      history: [ev(0, { action: 'run', args: { command: `ls ${instance}` } }), ev(1, { observation: 'run', cause: 0, content: 'files' })],
+    });
     const t = feed(new OpenHandsReader({ fileName: 'output.jsonl' }), [run('a'), run('b')].map((r) => JSON.stringify(r)).join('\n') + '\n');
     assert.deepEqual(t.turns[3].answers, { turnId: '2:0', callText: '[tool call run] {"command":"ls b"}' });
   });
@@ -153,9 +232,31 @@ describe('formats/openhands: condensation shapes', () => {
   it('V1: an ObservationEvent answers the ActionEvent its action_id (or tool_call_id) names', () => {
     const v1 = [
       { kind: 'ActionEvent', id: 'e2', source: 'agent', tool_name: 'terminal', tool_call_id: 'call_1', action: { command: 'ls' } },
-      { kind: 'ActionEvent', id: 'e3', source: 'agent', tool_name: 'file_editor', tool_call_id: 'call_2', action: { command: 'view', path: 'a.py' } },
-      { kind: 'ObservationEvent', id: 'e4', source: 'environment', tool_name: 'terminal', tool_call_id: 'call_1', action_id: 'e2', observation: { content: 'a.py' } },
-      { kind: 'ObservationEvent', id: 'e5', source: 'environment', tool_name: 'file_editor', tool_call_id: 'call_2', observation: { content: 'print(1)' } },
+      {
+        kind: 'ActionEvent',
+        id: 'e3',
+        source: 'agent',
+        tool_name: 'file_editor',
+        tool_call_id: 'call_2',
+        action: { command: 'view', path: 'a.py' },
+      },
+      {
+        kind: 'ObservationEvent',
+        id: 'e4',
+        source: 'environment',
+        tool_name: 'terminal',
+        tool_call_id: 'call_1',
+        action_id: 'e2',
+        observation: { content: 'a.py' },
+      },
+      {
+        kind: 'ObservationEvent',
+        id: 'e5',
+        source: 'environment',
+        tool_name: 'file_editor',
+        tool_call_id: 'call_2',
+        observation: { content: 'print(1)' },
+      },
       { kind: 'AgentErrorEvent', id: 'e6', source: 'agent', tool_name: 'x', tool_call_id: 'call_9', error: 'no such tool' },
     ];
     const t = feed(new OpenHandsReader({ fileName: 'v1.jsonl' }), v1.map((e) => JSON.stringify(e)).join('\n') + '\n');
@@ -174,7 +275,12 @@ describe('formats/openhands: condensation shapes', () => {
   });
 
   it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
-    fuzzReader(() => new OpenHandsReader({ fileName: 'e.jsonl' }), events({ forgotten_events_start_id: 1, forgotten_events_end_id: 5 }).map((e) => JSON.stringify(e)).join('\n'));
+    fuzzReader(
+      () => new OpenHandsReader({ fileName: 'e.jsonl' }),
+      events({ forgotten_events_start_id: 1, forgotten_events_end_id: 5 })
+        .map((e) => JSON.stringify(e))
+        .join('\n'),
+    );
     fuzzReader(() => new OpenHandsReader({ fileName: 'e.json' }), JSON.stringify(events({ forgotten_event_ids: [2, 3] }), null, 2), 60);
   });
 });

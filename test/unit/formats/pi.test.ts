@@ -11,15 +11,34 @@ type Rec = Record<string, unknown>;
 const jsonl = (records: readonly unknown[]): string => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 const read = (text: string): Transcript => feed(new PiReader({ fileName: 'session.jsonl', defaultBudget: 13107 }), text);
 
-const header = (extra: Rec = {}) => ({ type: 'session', id: 'ffae836b', timestamp: '2025-12-09T00:53:29.825Z', cwd: '/work/ledger', provider: 'anthropic', modelId: 'claude-opus-4-5', thinkingLevel: 'off', ...extra });
+const header = (extra: Rec = {}) => ({
+  type: 'session',
+  id: 'ffae836b',
+  timestamp: '2025-12-09T00:53:29.825Z',
+  cwd: '/work/ledger',
+  provider: 'anthropic',
+  modelId: 'claude-opus-4-5',
+  thinkingLevel: 'off',
+  ...extra,
+});
 const message = (m: Rec) => ({ type: 'message', timestamp: '2025-12-09T00:54:00.000Z', message: m });
 const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }], timestamp: 1 });
 const call = (id: string, name: string, args: Rec, text = '') => ({
   role: 'assistant',
-  content: [{ type: 'thinking', thinking: 'SECRET_PLAN', thinkingSignature: 'sig' }, ...(text ? [{ type: 'text', text }] : []), { type: 'toolCall', id, name, arguments: args }],
+  content: [
+    { type: 'thinking', thinking: 'SECRET_PLAN', thinkingSignature: 'sig' },
+    ...(text ? [{ type: 'text', text }] : []),
+    { type: 'toolCall', id, name, arguments: args },
+  ],
   stopReason: 'toolUse',
 });
-const result = (id: string, name: string, text: string, isError = false) => ({ role: 'toolResult', toolCallId: id, toolName: name, content: [{ type: 'text', text }], isError });
+const result = (id: string, name: string, text: string, isError = false) => ({
+  role: 'toolResult',
+  toolCallId: id,
+  toolName: name,
+  content: [{ type: 'text', text }],
+  isError,
+});
 const reply = (text: string) => ({ role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' });
 const SUMMARY = '# Context Checkpoint: ledger\n\n## Goal\nFix ERR_4107 in src/ledger.ts (retryPost).';
 
@@ -39,8 +58,23 @@ const V1 = [
   { type: 'compaction', timestamp: 't', summary: SUMMARY, firstKeptEntryIndex: 8, tokensBefore: 1200 }, // 11, line 12
   message(user('ok, commit it')), // 12: first kept by the second
   { type: 'thinking_level_change', timestamp: 't', thinkingLevel: 'high' }, // 13
-  message({ role: 'bashExecution', command: 'git status', output: 'modified: src/ledger.ts', exitCode: 0, cancelled: false, truncated: false }), // 14
-  message({ role: 'bashExecution', command: 'ls', output: 'secret', exitCode: 0, cancelled: false, truncated: false, excludeFromContext: true }), // 15
+  message({
+    role: 'bashExecution',
+    command: 'git status',
+    output: 'modified: src/ledger.ts',
+    exitCode: 0,
+    cancelled: false,
+    truncated: false,
+  }), // 14
+  message({
+    role: 'bashExecution',
+    command: 'ls',
+    output: 'secret',
+    exitCode: 0,
+    cancelled: false,
+    truncated: false,
+    excludeFromContext: true,
+  }), // 15
   { type: 'compaction', timestamp: 't', summary: `${SUMMARY}\n- tests pass`, firstKeptEntryIndex: 12, tokensBefore: 1500 }, // 16, line 17
 ];
 
@@ -60,7 +94,8 @@ describe('formats/pi: the real session of the corpus (pi/before-compaction.jsonl
    * earlier assistant message. Entry 293 (header = entry 0) is line 294, the user's "i reviwed what we have, it's
    * good. continue"; entry 551 is line 552, "can leave it".
    */
-  const real = (): Transcript => feed(new PiReader({ fileName: 'before-compaction.jsonl', defaultBudget: 13107 }), corpusBytes('pi/before-compaction.jsonl.gz'));
+  const real = (): Transcript =>
+    feed(new PiReader({ fileName: 'before-compaction.jsonl', defaultBudget: 13107 }), corpusBytes('pi/before-compaction.jsonl.gz'));
 
   it('990 turns, two checkpoints claiming 288 and 545 turns, with tokensBefore and untruncated summaries', () => {
     const t = real();
@@ -72,10 +107,13 @@ describe('formats/pi: the real session of the corpus (pi/before-compaction.jsonl
       [55, 484, 448 + 3],
     );
     assert.deepEqual(t.problems, []);
-    assert.deepEqual(t.checkpoints.map((c) => [c.span.startLine, c.turnsBefore, c.claimedIds.length, c.recordedPrefixTokens]), [
-      [360, 354, 288, 175004],
-      [629, 622, 545, 185014],
-    ]);
+    assert.deepEqual(
+      t.checkpoints.map((c) => [c.span.startLine, c.turnsBefore, c.claimedIds.length, c.recordedPrefixTokens]),
+      [
+        [360, 354, 288, 175004],
+        [629, 622, 545, 185014],
+      ],
+    );
     for (const cp of t.checkpoints) {
       assert.ok(cp.summary.startsWith('# Context Checkpoint: Coding Agent Refactoring'), cp.summary.slice(0, 60));
       assert.equal(cp.summaryBudget, 13107);
@@ -94,7 +132,7 @@ describe('formats/pi: the real session of the corpus (pi/before-compaction.jsonl
     assert.ok(!c1.claimedIds.includes(293));
     assert.equal(t.turns.find((turn) => turn.id === 551)!.text, 'can leave it');
     assert.equal(c2.claimedIds[c2.claimedIds.length - 1], 550);
-    assert.deepEqual(c2.claimedIds.slice(0, c1.claimedIds.length), c1.claimedIds, 'the second compaction claims the first one\'s turns too');
+    assert.deepEqual(c2.claimedIds.slice(0, c1.claimedIds.length), c1.claimedIds, "the second compaction claims the first one's turns too");
   });
 
   it('every tool result answers the assistant turn whose toolCall it names; thinking is left out of the text', () => {
@@ -118,10 +156,22 @@ describe('formats/pi: version 1 sessions (firstKeptEntryIndex)', () => {
     const t = read(jsonl(V1));
     assert.equal(t.format, 'pi');
     assert.deepEqual(t.problems, []);
-    assert.deepEqual(t.turns.map((x) => [x.id, x.role, x.span.startLine]), [
-      [1, 'user', 2], [2, 'assistant', 3], [3, 'tool', 4], [5, 'assistant', 6], [6, 'tool', 7], [7, 'assistant', 8],
-      [8, 'user', 9], [9, 'assistant', 10], [10, 'tool', 11], [12, 'user', 13], [14, 'tool', 15],
-    ]);
+    assert.deepEqual(
+      t.turns.map((x) => [x.id, x.role, x.span.startLine]),
+      [
+        [1, 'user', 2],
+        [2, 'assistant', 3],
+        [3, 'tool', 4],
+        [5, 'assistant', 6],
+        [6, 'tool', 7],
+        [7, 'assistant', 8],
+        [8, 'user', 9],
+        [9, 'assistant', 10],
+        [10, 'tool', 11],
+        [12, 'user', 13],
+        [14, 'tool', 15],
+      ],
+    );
     const turn = (id: number) => t.turns.find((x) => x.id === id)!;
     assert.equal(turn(2).text, 'Reading it.\n[tool call read] {"path":"src/ledger.ts"}');
     assert.ok(!turn(2).text.includes('SECRET_PLAN'));
@@ -130,14 +180,22 @@ describe('formats/pi: version 1 sessions (firstKeptEntryIndex)', () => {
     // byte offsets of a turn are its line's
     const text = jsonl(V1);
     const lineStart = Buffer.byteLength(text.split('\n').slice(0, 1).join('\n') + '\n');
-    assert.deepEqual(turn(1).span, { startLine: 2, endLine: 2, startOffset: lineStart, endOffset: lineStart + Buffer.byteLength(JSON.stringify(V1[1])) });
+    assert.deepEqual(turn(1).span, {
+      startLine: 2,
+      endLine: 2,
+      startOffset: lineStart,
+      endOffset: lineStart + Buffer.byteLength(JSON.stringify(V1[1])),
+    });
   });
 
   it('a tool result answers its call by toolCallId; isError marks it', () => {
     const t = read(jsonl(V1));
     const turn = (id: number) => t.turns.find((x) => x.id === id)!;
     assert.deepEqual(turn(3).answers, { turnId: 2, callText: '[tool call read] {"path":"src/ledger.ts"}' });
-    assert.deepEqual(turn(6).answers, { turnId: 5, callText: '[tool call edit] {"path":"src/ledger.ts","oldText":"throw","newText":"return retryPost(entry)"}' });
+    assert.deepEqual(turn(6).answers, {
+      turnId: 5,
+      callText: '[tool call edit] {"path":"src/ledger.ts","oldText":"throw","newText":"return retryPost(entry)"}',
+    });
     assert.equal(turn(6).error, true);
     assert.equal(turn(3).error, undefined);
     assert.equal(turn(3).label, 'read result');
@@ -145,10 +203,13 @@ describe('formats/pi: version 1 sessions (firstKeptEntryIndex)', () => {
 
   it('a compaction claims every turn before entry firstKeptEntryIndex (header = entry 0), tokensBefore recorded', () => {
     const t = read(jsonl(V1));
-    assert.deepEqual(t.checkpoints.map((c) => [c.summaryId, c.span.startLine, c.turnsBefore, c.claimedIds, c.recordedPrefixTokens]), [
-      ['C1', 12, 9, [1, 2, 3, 5, 6, 7], 1200],
-      ['C2', 17, 11, [1, 2, 3, 5, 6, 7, 8, 9, 10], 1500],
-    ]);
+    assert.deepEqual(
+      t.checkpoints.map((c) => [c.summaryId, c.span.startLine, c.turnsBefore, c.claimedIds, c.recordedPrefixTokens]),
+      [
+        ['C1', 12, 9, [1, 2, 3, 5, 6, 7], 1200],
+        ['C2', 17, 11, [1, 2, 3, 5, 6, 7, 8, 9, 10], 1500],
+      ],
+    );
     assert.equal(t.checkpoints[0].summary, SUMMARY);
     assert.equal(t.checkpoints[0].summaryBudget, 13107);
     assert.equal(t.checkpoints[0].budgetAssumed, true);
@@ -165,7 +226,12 @@ describe('formats/pi: version 1 sessions (firstKeptEntryIndex)', () => {
   });
 
   it('a first kept index that is not before the compaction: everything before it is claimed, said so', () => {
-    const records = [header(), message(user('a')), message(reply('b')), { type: 'compaction', summary: 'a b', firstKeptEntryIndex: 9, tokensBefore: 10 }];
+    const records = [
+      header(),
+      message(user('a')),
+      message(reply('b')),
+      { type: 'compaction', summary: 'a b', firstKeptEntryIndex: 9, tokensBefore: 10 },
+    ];
     const t = read(jsonl(records));
     assert.deepEqual(t.checkpoints[0].claimedIds, [1, 2]);
     assert.equal(t.problems.length, 1);
@@ -200,11 +266,14 @@ describe('formats/pi: version 3 sessions (ids, parentId tree, firstKeptEntryId)'
   it('turn ids are entry ids; a result answers its call across the file', () => {
     const t = read(jsonl(V3));
     assert.deepEqual(t.problems, []);
-    assert.deepEqual(t.turns.map((x) => x.id), ['a1', 'a2', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8']);
+    assert.deepEqual(
+      t.turns.map((x) => x.id),
+      ['a1', 'a2', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'],
+    );
     assert.deepEqual(t.turns.find((x) => x.id === 'b7')!.answers, { turnId: 'b6', callText: '[tool call bash] {"command":"npm test"}' });
   });
 
-  it('claims the turns before firstKeptEntryId on the compaction\'s own branch only', () => {
+  it("claims the turns before firstKeptEntryId on the compaction's own branch only", () => {
     const t = read(jsonl(V3));
     assert.equal(t.checkpoints.length, 1);
     const cp = t.checkpoints[0];
@@ -242,7 +311,16 @@ describe('formats/pi: bad input', () => {
     lines.splice(7, 0, '{"type":"message","message":{"role":"wizard","content":"x"}}'); // line 8: unknown role
     lines.splice(8, 0, '{"type":"mystery"}'); // line 9: unknown entry type
     const t = read(lines.join('\n'));
-    assert.deepEqual(t.problems.map((p) => [p.line, p.severity]), [[4, 'error'], [6, 'error'], [7, 'warning'], [8, 'warning'], [9, 'info']]);
+    assert.deepEqual(
+      t.problems.map((p) => [p.line, p.severity]),
+      [
+        [4, 'error'],
+        [6, 'error'],
+        [7, 'warning'],
+        [8, 'warning'],
+        [9, 'info'],
+      ],
+    );
     assert.equal(t.turns.length, 11);
     // Every non-blank line is an entry, bad ones included (pi wrote each as one): entry 8 is now line 9 (the
     // unknown entry), so the first compaction claims the turns on lines 2, 3 and 5 — entries 1, 2 and 4.
@@ -262,10 +340,18 @@ describe('formats/pi: bad input', () => {
   });
 
   it('no silent empties: turns and summaries without text are problems with their line', () => {
-    const records = [header(), message({ role: 'user', content: [] }), message({ role: 'assistant', content: [{ type: 'thinking', thinking: 'x' }] }), { type: 'compaction', summary: '', firstKeptEntryIndex: 2, tokensBefore: 5 }];
+    const records = [
+      header(),
+      message({ role: 'user', content: [] }),
+      message({ role: 'assistant', content: [{ type: 'thinking', thinking: 'x' }] }),
+      { type: 'compaction', summary: '', firstKeptEntryIndex: 2, tokensBefore: 5 },
+    ];
     const t = read(jsonl(records));
     assert.equal(t.turns.length, 2);
-    assert.deepEqual(t.problems.map((p) => p.line), [2, 4]);
+    assert.deepEqual(
+      t.problems.map((p) => p.line),
+      [2, 4],
+    );
     assert.match(t.problems[0].message, /no text could be read from any of its 2 turns: the pi reader/);
     assert.match(t.problems[1].message, /line 4: the summary of checkpoint C1 has no readable text/);
   });

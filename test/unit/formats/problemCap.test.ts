@@ -15,7 +15,10 @@ describe('problem cap', () => {
     for (let line = 1; line <= 10; line++) list.add(line, line === 7 ? 'warning' : 'error', `line ${line} is bad`);
     const problems = list.list();
     assert.equal(problems.length, 4);
-    assert.deepEqual(problems.slice(0, 3).map((p) => p.line), [1, 2, 3]);
+    assert.deepEqual(
+      problems.slice(0, 3).map((p) => p.line),
+      [1, 2, 3],
+    );
     assert.equal(list.size, 10);
     assert.equal(problemCount(problems), 10);
     const summary = problems[3];
@@ -42,9 +45,15 @@ describe('problem cap', () => {
     const b = new ProblemList(2);
     for (let line = 1; line <= 5; line++) a.push(problem(line));
     for (let line = 100; line <= 104; line++) b.push(problem(line, 'info'));
-    const merged = capProblems([...a.list(), ...b.list()].sort((x, y) => x.line - y.line), 4);
+    const merged = capProblems(
+      [...a.list(), ...b.list()].sort((x, y) => x.line - y.line),
+      4,
+    );
     assert.equal(merged.length, 5);
-    assert.deepEqual(merged.slice(0, 4).map((p) => p.line), [1, 2, 100, 101]);
+    assert.deepEqual(
+      merged.slice(0, 4).map((p) => p.line),
+      [1, 2, 100, 101],
+    );
     assert.equal(problemCount(merged), 10);
     assert.match(merged[4].message, /^…and 6 more problems on lines 3–104 \(3 errors, 3 notes\)/);
     const short = [problem(1), problem(2)];
@@ -62,7 +71,12 @@ describe('problem cap', () => {
 
   it('a document reader with 160,000 bad lines gives capped problems (spreading them all overflowed the stack)', function () {
     this.timeout(30_000);
-    const record = JSON.stringify({ messages: [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }] });
+    const record = JSON.stringify({
+      messages: [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: 'hi' },
+      ],
+    });
     const t = feed(new MessageArrayReader({ fileName: 'm.jsonl' }), `${record}\n${'junk\n'.repeat(160_000)}`);
     assert.equal(t.turns.length, 2);
     assert.ok(t.problems.length <= 1002, `${t.problems.length} problems`);

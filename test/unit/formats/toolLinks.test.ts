@@ -10,7 +10,7 @@ describe('formats/toolLinks: CallLinks', () => {
     assert.deepEqual(links.answersFor(['c1']), { turnId: 'msg_A', callText: '[tool call Read] {"file_path":"ledger.ts"}' });
   });
 
-  it('a result answering several calls of one turn joins their texts, one a line, in the result\'s order', () => {
+  it("a result answering several calls of one turn joins their texts, one a line, in the result's order", () => {
     const links = new CallLinks();
     links.add('c1', 3, '[tool call Read] a.ts');
     links.add('c2', 3, '[tool call Grep] ERR');
@@ -29,27 +29,61 @@ describe('formats/toolLinks: CallLinks', () => {
 
 describe('formats/toolLinks: ids in records', () => {
   it('OpenAI chat and LangChain tool_calls, a Letta tool_call, Anthropic tool_use blocks', () => {
-    assert.deepEqual(callsOf({ role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.py"}' } }, { type: 'function' }] }), [
-      { id: 'c1', text: '[tool call read_file] {"path":"a.py"}' },
+    assert.deepEqual(
+      callsOf({
+        role: 'assistant',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.py"}' } }, { type: 'function' }],
+      }),
+      [{ id: 'c1', text: '[tool call read_file] {"path":"a.py"}' }],
+    );
+    assert.deepEqual(callsOf({ type: 'ai', tool_calls: [{ id: 'c2', name: 'search', args: { q: 'ERR_4107' } }] }), [
+      { id: 'c2', text: '[tool call search] {"q":"ERR_4107"}' },
     ]);
-    assert.deepEqual(callsOf({ type: 'ai', tool_calls: [{ id: 'c2', name: 'search', args: { q: 'ERR_4107' } }] }), [{ id: 'c2', text: '[tool call search] {"q":"ERR_4107"}' }]);
-    assert.deepEqual(callsOf({ message_type: 'tool_call_message', tool_call: { name: 'send', arguments: '{"x":1}', tool_call_id: 'c3' } }), [{ id: 'c3', text: '[tool call send] {"x":1}' }]);
-    assert.deepEqual(callsOf({ role: 'assistant', content: [{ type: 'text', text: 'Looking' }, { type: 'tool_use', id: 't1', name: 'edit', input: { path: 'a.py' } }] }), [
-      { id: 't1', text: '[tool call edit] {"path":"a.py"}' },
-    ]);
+    assert.deepEqual(
+      callsOf({ message_type: 'tool_call_message', tool_call: { name: 'send', arguments: '{"x":1}', tool_call_id: 'c3' } }),
+      [{ id: 'c3', text: '[tool call send] {"x":1}' }],
+    );
+    assert.deepEqual(
+      callsOf({
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Looking' },
+          { type: 'tool_use', id: 't1', name: 'edit', input: { path: 'a.py' } },
+        ],
+      }),
+      [{ id: 't1', text: '[tool call edit] {"path":"a.py"}' }],
+    );
   });
 
   it('Responses and Codex call items, by call_id', () => {
-    assert.deepEqual(callsOf({ type: 'function_call', name: 'shell', arguments: '{"cmd":"pytest"}', call_id: 'k1' }), [{ id: 'k1', text: '[tool call shell] {"cmd":"pytest"}' }]);
-    assert.deepEqual(callsOf({ type: 'custom_tool_call', name: 'apply_patch', input: '*** Begin Patch', call_id: 'k2' }), [{ id: 'k2', text: '[tool call apply_patch] *** Begin Patch' }]);
-    assert.deepEqual(callsOf({ type: 'local_shell_call', action: { command: ['ls'] }, call_id: 'k3' }), [{ id: 'k3', text: '[tool call shell] {"command":["ls"]}' }]);
+    assert.deepEqual(callsOf({ type: 'function_call', name: 'shell', arguments: '{"cmd":"pytest"}', call_id: 'k1' }), [
+      { id: 'k1', text: '[tool call shell] {"cmd":"pytest"}' },
+    ]);
+    assert.deepEqual(callsOf({ type: 'custom_tool_call', name: 'apply_patch', input: '*** Begin Patch', call_id: 'k2' }), [
+      { id: 'k2', text: '[tool call apply_patch] *** Begin Patch' },
+    ]);
+    assert.deepEqual(callsOf({ type: 'local_shell_call', action: { command: ['ls'] }, call_id: 'k3' }), [
+      { id: 'k3', text: '[tool call shell] {"command":["ls"]}' },
+    ]);
     assert.deepEqual(callsOf({ type: 'function_call_output', call_id: 'k1', output: 'ok' }), []);
   });
 
   it('the ids a result answers', () => {
     assert.deepEqual(answeredIdsOf({ role: 'tool', tool_call_id: 'c1', content: 'ok' }), ['c1']);
-    assert.deepEqual(answeredIdsOf({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1' }, { type: 'text', text: 'x' }, { type: 'tool_result', tool_use_id: 't2' }] }), ['t1', 't2']);
-    assert.deepEqual(answeredIdsOf({ role: 'tool', tool_returns: [{ tool_call_id: 'c4', status: 'success' }], tool_call_id: 'c4' }), ['c4']);
+    assert.deepEqual(
+      answeredIdsOf({
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1' },
+          { type: 'text', text: 'x' },
+          { type: 'tool_result', tool_use_id: 't2' },
+        ],
+      }),
+      ['t1', 't2'],
+    );
+    assert.deepEqual(answeredIdsOf({ role: 'tool', tool_returns: [{ tool_call_id: 'c4', status: 'success' }], tool_call_id: 'c4' }), [
+      'c4',
+    ]);
     assert.deepEqual(answeredIdsOf({ type: 'function_call_output', call_id: 'k1' }), ['k1']);
     assert.deepEqual(answeredIdsOf({ type: 'custom_tool_call_output', call_id: 'k2' }), ['k2']);
     assert.deepEqual(answeredIdsOf({ type: 'function_call', call_id: 'k1' }), []);

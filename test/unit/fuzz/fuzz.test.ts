@@ -30,7 +30,11 @@ function describeFailures(seeds: readonly Seed[], failures: readonly Failure[]):
     .slice(0, 3)
     .map((f) => {
       const small = shrink(makeMutant(seeds, f.reader, SEED, f.index, 'quick'), f.kind, 600);
-      return `#${f.index} from ${f.seedName} [${f.ops.join(', ')}]: ${f.message}\n  reproduce: node scripts/fuzz.mjs --quick --reader ${f.reader} --seed ${SEED} --only ${f.index} --shrink\n  shrunk:\n${small.bytes.toString('utf8').split('\n').map((l) => `    ${l.slice(0, 300)}`).join('\n')}`;
+      return `#${f.index} from ${f.seedName} [${f.ops.join(', ')}]: ${f.message}\n  reproduce: node scripts/fuzz.mjs --quick --reader ${f.reader} --seed ${SEED} --only ${f.index} --shrink\n  shrunk:\n${small.bytes
+        .toString('utf8')
+        .split('\n')
+        .map((l) => `    ${l.slice(0, 300)}`)
+        .join('\n')}`;
     })
     .join('\n');
 }
@@ -44,8 +48,11 @@ describe(`fuzz: ${TOTAL.toLocaleString('en-US')} seeded mutants over the readers
     const corpus = corpusSeeds(CORPUS);
     if (corpus.length === 0) console.log(`      (corpus seeds skipped: ${CORPUS} is absent; fuzzing the fixtures only)`);
     seeds = [...fixtureSeeds(ROOT), ...corpus];
-    READERS.forEach((reader, i) => tallies.set(reader, fuzzRange(seeds, reader, SEED, 0, countFor(i), { profile: 'quick', budgetMs: 2000 })));
-    const line = (t: Tally) => `${t.reader} ${t.mutants} mutants, ${t.crashes} crashes, ${t.history} history changes, ${t.hangs} over 2 s, slowest ${t.slowest.ms.toFixed(0)} ms, ${(t.ms / 1000).toFixed(1)} s`;
+    READERS.forEach((reader, i) =>
+      tallies.set(reader, fuzzRange(seeds, reader, SEED, 0, countFor(i), { profile: 'quick', budgetMs: 2000 })),
+    );
+    const line = (t: Tally) =>
+      `${t.reader} ${t.mutants} mutants, ${t.crashes} crashes, ${t.history} history changes, ${t.hangs} over 2 s, slowest ${t.slowest.ms.toFixed(0)} ms, ${(t.ms / 1000).toFixed(1)} s`;
     for (const t of tallies.values()) console.log(`      ${line(t)}`);
   });
 

@@ -155,7 +155,34 @@ function flipBytes(bytes: Buffer, rng: Rng, count: number): Buffer {
 function hostileString(rng: Rng, profile: Profile): string {
   const max = profile === 'quick' ? 200 : 4000;
   const n = rng.chance(0.7) ? rng.int(40) + 1 : rng.int(max) + 1;
-  const unit = rng.pick(['-', "'", '’', '\n', ' ', '/', 'a', '.', '_', '`', '*', '#', '1. ', 'ab', 'İ', '\u200b', '\u202e', '\t', '\r\n', '(', '"', '\\', '}', 'ERR_', 'a/', 'x-']);
+  const unit = rng.pick([
+    '-',
+    "'",
+    '’',
+    '\n',
+    ' ',
+    '/',
+    'a',
+    '.',
+    '_',
+    '`',
+    '*',
+    '#',
+    '1. ',
+    'ab',
+    'İ',
+    '\u200b',
+    '\u202e',
+    '\t',
+    '\r\n',
+    '(',
+    '"',
+    '\\',
+    '}',
+    'ERR_',
+    'a/',
+    'x-',
+  ]);
   const body = unit.repeat(n);
   switch (rng.int(4)) {
     case 0:
@@ -169,9 +196,121 @@ function hostileString(rng: Rng, profile: Profile): string {
   }
 }
 
-const ODD_STRINGS = ['', ' ', '\u0000', '\ud800', '\udfff', '😀', 'e\u0301', '\u202e1 99-05', 'src/\u202etxt.exe', '\u001b[2K\rREVERSIBLE', '__proto__', 'constructor', 'toString', 'null', '0', '-1', '1e309', 'NaN', 'true', '{"a":1}', '[1,2]', 'C:\\path\\to\\file.ts', 'https://example.com/a?b=c', '$(rm -rf /)', '<summary>', '</summary>', 'Please continue the conversation from where we left off.', 'This session is being continued from a previous conversation that ran out of context.', 'Here is a summary of the conversation to date:', 'Summary of the conversation so far:', 'Note: prior messages (3 of 6 total messages) have been hidden'];
-const NUMBERS = [0, -0, 1, -1, 2, 3, 0.5, -0.5, 7, 42, 4107, 1e21, 1e308, -1e308, 5e-324, 2 ** 31, -(2 ** 31), 2 ** 53, 2 ** 53 + 2, 9007199254740992, 1e6];
-const KEYS = ['type', 'id', 'uuid', 'parentUuid', 'logicalParentUuid', 'role', 'content', 'message', 'summary', 'summary_id', 'covered', 'from', 'to', 'reported_ids', 'anchor', 'tokens', 'summary_budget', 'answers', 'reply_to', 'tool_use_id', 'tool_call_id', 'call_id', 'isCompactSummary', 'subtype', 'compactMetadata', 'preTokens', 'preservedSegment', 'payload', 'replacement_history', 'encrypted_content', 'forgotten_event_ids', 'forgotten_events_start_id', 'forgotten_events_end_id', 'cause', 'action', 'observation', 'args', 'kind', 'running_summary', 'summarized_message_ids', 'additional_kwargs', 'lc_source', 'tool_calls', 'is_error', 'text', 'input', 'name', 'sessionId', 'isMeta', 'usage', 'output_tokens', 'messages', 'values', 'timestamp', 'leafUuid', 'isSidechain', 'error'];
+const ODD_STRINGS = [
+  '',
+  ' ',
+  '\u0000',
+  '\ud800',
+  '\udfff',
+  '😀',
+  'e\u0301',
+  '\u202e1 99-05',
+  'src/\u202etxt.exe',
+  '\u001b[2K\rREVERSIBLE',
+  '__proto__',
+  'constructor',
+  'toString',
+  'null',
+  '0',
+  '-1',
+  '1e309',
+  'NaN',
+  'true',
+  '{"a":1}',
+  '[1,2]',
+  'C:\\path\\to\\file.ts',
+  'https://example.com/a?b=c',
+  '$(rm -rf /)',
+  '<summary>',
+  '</summary>',
+  'Please continue the conversation from where we left off.',
+  'This session is being continued from a previous conversation that ran out of context.',
+  'Here is a summary of the conversation to date:',
+  'Summary of the conversation so far:',
+  'Note: prior messages (3 of 6 total messages) have been hidden',
+];
+const NUMBERS = [
+  0,
+  -0,
+  1,
+  -1,
+  2,
+  3,
+  0.5,
+  -0.5,
+  7,
+  42,
+  4107,
+  1e21,
+  1e308,
+  -1e308,
+  5e-324,
+  2 ** 31,
+  -(2 ** 31),
+  2 ** 53,
+  2 ** 53 + 2,
+  9007199254740992,
+  1e6,
+];
+const KEYS = [
+  'type',
+  'id',
+  'uuid',
+  'parentUuid',
+  'logicalParentUuid',
+  'role',
+  'content',
+  'message',
+  'summary',
+  'summary_id',
+  'covered',
+  'from',
+  'to',
+  'reported_ids',
+  'anchor',
+  'tokens',
+  'summary_budget',
+  'answers',
+  'reply_to',
+  'tool_use_id',
+  'tool_call_id',
+  'call_id',
+  'isCompactSummary',
+  'subtype',
+  'compactMetadata',
+  'preTokens',
+  'preservedSegment',
+  'payload',
+  'replacement_history',
+  'encrypted_content',
+  'forgotten_event_ids',
+  'forgotten_events_start_id',
+  'forgotten_events_end_id',
+  'cause',
+  'action',
+  'observation',
+  'args',
+  'kind',
+  'running_summary',
+  'summarized_message_ids',
+  'additional_kwargs',
+  'lc_source',
+  'tool_calls',
+  'is_error',
+  'text',
+  'input',
+  'name',
+  'sessionId',
+  'isMeta',
+  'usage',
+  'output_tokens',
+  'messages',
+  'values',
+  'timestamp',
+  'leafUuid',
+  'isSidechain',
+  'error',
+];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -190,7 +329,11 @@ function randomScalar(rng: Rng, profile: Profile, strings: readonly string[]): J
     case 5: {
       const s = strings.length > 0 ? rng.pick(strings) : 'abc';
       const at = rng.int(s.length + 1);
-      return s.slice(0, at) + rng.pick([...ODD_STRINGS, ' ', '-', 'ERR_4107', 'src/a.ts']) + s.slice(rng.chance(0.5) ? at : rng.int(s.length + 1));
+      return (
+        s.slice(0, at) +
+        rng.pick([...ODD_STRINGS, ' ', '-', 'ERR_4107', 'src/a.ts']) +
+        s.slice(rng.chance(0.5) ? at : rng.int(s.length + 1))
+      );
     }
     default:
       return String.fromCharCode(...Array.from({ length: rng.int(12) }, () => (rng.chance(0.8) ? 32 + rng.int(95) : rng.int(0x3000))));
@@ -209,7 +352,8 @@ function randomValue(rng: Rng, profile: Profile, strings: readonly string[], dep
   }
   if (roll === 7) return Array.from({ length: rng.int(5) }, () => randomValue(rng, profile, strings, depth + 1));
   const o: { [key: string]: Json } = {};
-  for (let i = rng.int(5); i > 0; i--) o[rng.chance(0.8) ? rng.pick(KEYS) : String(randomScalar(rng, profile, strings))] = randomValue(rng, profile, strings, depth + 1);
+  for (let i = rng.int(5); i > 0; i--)
+    o[rng.chance(0.8) ? rng.pick(KEYS) : String(randomScalar(rng, profile, strings))] = randomValue(rng, profile, strings, depth + 1);
   return o;
 }
 
@@ -353,7 +497,10 @@ function junkLine(w: Work, lines: readonly Buffer[]): Buffer {
   const { rng } = w;
   switch (rng.int(8)) {
     case 0:
-      return Buffer.from(rng.pick(['', ' ', '\r', '\t', '{', '}', '[', ']', 'null', '0', '""', '{}', '[]', '\ufeff{}', '{"type":', ',', '\u0000']), 'utf8');
+      return Buffer.from(
+        rng.pick(['', ' ', '\r', '\t', '{', '}', '[', ']', 'null', '0', '""', '{}', '[]', '\ufeff{}', '{"type":', ',', '\u0000']),
+        'utf8',
+      );
     case 1:
       return Buffer.from(JSON.stringify(randomValue(w.rng, w.profile, [])) ?? 'null', 'utf8');
     case 2: {
@@ -578,7 +725,11 @@ export const cheapTokens = (text: string): number => Math.ceil((typeof text === 
 
 export function splitRawLines(bytes: Buffer): RawLine[] {
   const lines: RawLine[] = [];
-  const splitter = new LineSplitter({ maxLineBytes: 16 * 1024 * 1024 }, (line) => lines.push(line), () => undefined);
+  const splitter = new LineSplitter(
+    { maxLineBytes: 16 * 1024 * 1024 },
+    (line) => lines.push(line),
+    () => undefined,
+  );
   splitter.write(bytes);
   splitter.end();
   return lines;
@@ -586,7 +737,11 @@ export function splitRawLines(bytes: Buffer): RawLine[] {
 
 /** As TranscriptFile decides: a file is JSON Lines (read by appending) when its first non-blank line is JSON. */
 export function isJsonLines(bytes: Buffer): boolean {
-  const head = bytes.subarray(0, 256 * 1024).toString('utf8').split('\n').slice(0, 50);
+  const head = bytes
+    .subarray(0, 256 * 1024)
+    .toString('utf8')
+    .split('\n')
+    .slice(0, 50);
   const first = head.find((line) => line.trim() !== '');
   if (first === undefined) return false;
   return tryParse(first.trim()).ok;
@@ -636,7 +791,15 @@ function firstDifference(a: CheckpointAnalysis, b: CheckpointAnalysis): string {
 }
 
 /** Compares each checkpoint of the whole file with the same checkpoint read from its prefix alone. */
-function historyOf(reader: FormatId, m: Pick<Mutant, 'fileName' | 'sideFiles'>, lines: readonly RawLine[], t: Transcript, a: Analysis, tokenCache: TokenCache, stage: { name: string }): HistoryChange[] {
+function historyOf(
+  reader: FormatId,
+  m: Pick<Mutant, 'fileName' | 'sideFiles'>,
+  lines: readonly RawLine[],
+  t: Transcript,
+  a: Analysis,
+  tokenCache: TokenCache,
+  stage: { name: string },
+): HistoryChange[] {
   const changes: HistoryChange[] = [];
   const prefixes = new Map<number, Analysis>();
   const lastLine = lines.length > 0 ? lines[lines.length - 1].line : 0;
@@ -656,7 +819,11 @@ function historyOf(reader: FormatId, m: Pick<Mutant, 'fileName' | 'sideFiles'>, 
     const alone = prefix.checkpoints.find((c) => c.summaryId === whole.summaryId && c.line === whole.line);
     const base = { checkpoint: whole.summaryId, line: whole.line, endLine };
     if (!alone) {
-      changes.push({ ...base, what: ['vanished'], detail: `checkpoint ${whole.summaryId} (line ${whole.line}) is not read from lines 1–${endLine} alone` });
+      changes.push({
+        ...base,
+        what: ['vanished'],
+        detail: `checkpoint ${whole.summaryId} (line ${whole.line}) is not read from lines 1–${endLine} alone`,
+      });
       return;
     }
     const what: HistoryChange['what'] = [];
@@ -667,7 +834,9 @@ function historyOf(reader: FormatId, m: Pick<Mutant, 'fileName' | 'sideFiles'>, 
       const details = [
         what.includes('statuses') ? firstDifference(alone, whole) : '',
         what.includes('verdict') ? `verdict ${alone.verdict} in the prefix, ${whole.verdict} in the whole file` : '',
-        what.includes('safe set') ? `safe set of ${alone.safeCovered.length} in the prefix, ${whole.safeCovered.length} in the whole file` : '',
+        what.includes('safe set')
+          ? `safe set of ${alone.safeCovered.length} in the prefix, ${whole.safeCovered.length} in the whole file`
+          : '',
       ];
       changes.push({ ...base, what, detail: details.filter(Boolean).join('; ') });
     }
@@ -742,7 +911,19 @@ export function signatureOf(f: Pick<Failure, 'kind' | 'message'>): string {
 }
 
 export function emptyTally(reader: FormatId): Tally {
-  return { reader, mutants: 0, crashes: 0, contained: 0, hangs: 0, history: 0, withCheckpoints: 0, slowest: { ms: 0, index: -1, seedName: '' }, ms: 0, failures: [], groups: {} };
+  return {
+    reader,
+    mutants: 0,
+    crashes: 0,
+    contained: 0,
+    hangs: 0,
+    history: 0,
+    withCheckpoints: 0,
+    slowest: { ms: 0, index: -1, seedName: '' },
+    ms: 0,
+    failures: [],
+    groups: {},
+  };
 }
 
 export function mergeTally(into: Tally, from: Tally, keepFailures = 50): Tally {
@@ -776,7 +957,14 @@ export interface RangeOptions {
 }
 
 /** Runs mutants [from, to) of `reader` and tallies what happened. */
-export function fuzzRange(seeds: readonly Seed[], reader: FormatId, seed: number, from: number, to: number, options: RangeOptions = {}): Tally {
+export function fuzzRange(
+  seeds: readonly Seed[],
+  reader: FormatId,
+  seed: number,
+  from: number,
+  to: number,
+  options: RangeOptions = {},
+): Tally {
   const tally = emptyTally(reader);
   const budget = options.budgetMs ?? 2000;
   const keep = options.keepFailures ?? 50;
@@ -806,7 +994,10 @@ export function fuzzRange(seeds: readonly Seed[], reader: FormatId, seed: number
     }
     if (o.history.length > 0) {
       tally.history++;
-      fail('history', o.history.map((h) => `${h.checkpoint} (lines ${h.line}–${h.endLine}): ${h.what.join(', ')}: ${h.detail}`).join(' | '));
+      fail(
+        'history',
+        o.history.map((h) => `${h.checkpoint} (lines ${h.line}–${h.endLine}): ${h.what.join(', ')}: ${h.detail}`).join(' | '),
+      );
     }
     if (o.jsonLines && o.checkpoints > 0) tally.withCheckpoints++;
   }
@@ -840,7 +1031,7 @@ export function shrink(m: Mutant, kind: FailureKind, maxRuns = 3000): Mutant {
   };
   // 1. lines
   for (let chunk = Math.max(1, lines.length >> 1); chunk >= 1 && runs < maxRuns; chunk = chunk === 1 ? 0 : Math.max(1, chunk >> 1)) {
-    for (let at = 0; at < lines.length && runs < maxRuns; ) {
+    for (let at = 0; at < lines.length && runs < maxRuns;) {
       const next = [...lines.slice(0, at), ...lines.slice(at + chunk)];
       if (next.length > 0 && fails(next)) lines = next;
       else at += chunk;

@@ -23,25 +23,47 @@ function assertHistoryKept(format: FormatId, prefix: string, appended: readonly 
   for (const cp of before.checkpoints) {
     const same = after.checkpoints.find((c) => c.summaryId === cp.summaryId && c.line === cp.line);
     assert.ok(same, `checkpoint ${cp.summaryId} (line ${cp.line}) vanished once lines were appended`);
-    assert.deepEqual(same.turns.map((t) => [t.id, t.status]), cp.turns.map((t) => [t.id, t.status]), `statuses of ${cp.summaryId} changed`);
+    assert.deepEqual(
+      same.turns.map((t) => [t.id, t.status]),
+      cp.turns.map((t) => [t.id, t.status]),
+      `statuses of ${cp.summaryId} changed`,
+    );
     assert.equal(same.verdict, cp.verdict, `verdict of ${cp.summaryId} changed`);
     assert.deepEqual(same.safeCovered, cp.safeCovered, `safe pointer set of ${cp.summaryId} changed`);
   }
 }
 
 const FRAGMENTS = [
-  'Fixed ERR_LEDGER_4107 in src/core/ledger.ts', 'ok, go ahead', 'renamed parseEntry to readEntry', 'bumped lodash to v4.17.21',
-  'see "reconciliation mismatch"', 'ran `npm test`: 49 tests pass', 'ticket JIRA-881 closed', 'PORT=8080 in .env', 'thanks!',
-  'The file src/core/ledger.ts has been updated successfully.', 'Checked src/invoice/handler.ts: INVOICE_12 needs a guard.',
-  'git commit -m "ledger: retry post"', 'https://example.com/runbook#ledger', 'sha a1b2c3d4', 'Postgres 16 and Redis 7',
-  '[tool call Read] {"file_path":"src/core/ledger.ts"}', '[tool call Bash] {"command":"npm test"}', '[tool call Grep] {"pattern":"ERR_1"}',
+  'Fixed ERR_LEDGER_4107 in src/core/ledger.ts',
+  'ok, go ahead',
+  'renamed parseEntry to readEntry',
+  'bumped lodash to v4.17.21',
+  'see "reconciliation mismatch"',
+  'ran `npm test`: 49 tests pass',
+  'ticket JIRA-881 closed',
+  'PORT=8080 in .env',
+  'thanks!',
+  'The file src/core/ledger.ts has been updated successfully.',
+  'Checked src/invoice/handler.ts: INVOICE_12 needs a guard.',
+  'git commit -m "ledger: retry post"',
+  'https://example.com/runbook#ledger',
+  'sha a1b2c3d4',
+  'Postgres 16 and Redis 7',
+  '[tool call Read] {"file_path":"src/core/ledger.ts"}',
+  '[tool call Bash] {"command":"npm test"}',
+  '[tool call Grep] {"pattern":"ERR_1"}',
   '[tool call Edit] {"file_path":"src/a.ts","new_string":"retryPost()"}',
 ];
 const fragment = fc.constantFrom(...FRAGMENTS);
 const text = fc.array(fragment, { minLength: 0, maxLength: 3 }).map((parts) => parts.join(' '));
 /** `arb` one time in `every` (undefined otherwise). */
-const sometimes = <T>(arb: fc.Arbitrary<T>, every: number): fc.Arbitrary<T | undefined> => fc.oneof({ weight: every - 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
-const junk = fc.oneof(fc.string({ maxLength: 30 }), fc.json({ maxDepth: 2 }), fc.constantFrom('', '{', '[1,2]', 'null', '{"type":"turn"}', '{"type":"checkpoint"}'));
+const sometimes = <T>(arb: fc.Arbitrary<T>, every: number): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ weight: every - 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+const junk = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.json({ maxDepth: 2 }),
+  fc.constantFrom('', '{', '[1,2]', 'null', '{"type":"turn"}', '{"type":"checkpoint"}'),
+);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Canonical
@@ -63,14 +85,22 @@ const canonicalCheckpointArb = fc.record({
   from: fc.nat(40),
   to: fc.nat(40),
   list: fc.boolean(),
-  summary: fc.array(fc.oneof(fragment, fc.constantFrom('ERR_1', 'ledger', 'x', 'The next step is')), { maxLength: 5 }).map((p) => p.join('. ')),
+  summary: fc
+    .array(fc.oneof(fragment, fc.constantFrom('ERR_1', 'ledger', 'x', 'The next step is')), { maxLength: 5 })
+    .map((p) => p.join('. ')),
   budget: fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 4, arbitrary: fc.integer({ min: 1, max: 300 }) }),
   report: sometimes(fc.array(fc.nat(40), { maxLength: 6 }), 4),
 });
 
 /** A canonical file: turns with checkpoints among them (each claiming a range or list of earlier ids). */
 const canonicalArb = fc
-  .array(fc.oneof({ weight: 4, arbitrary: canonicalTurnArb.map((t) => ({ kind: 'turn' as const, t })) }, { weight: 1, arbitrary: canonicalCheckpointArb.map((c) => ({ kind: 'checkpoint' as const, c })) }), { minLength: 1, maxLength: 24 })
+  .array(
+    fc.oneof(
+      { weight: 4, arbitrary: canonicalTurnArb.map((t) => ({ kind: 'turn' as const, t })) },
+      { weight: 1, arbitrary: canonicalCheckpointArb.map((c) => ({ kind: 'checkpoint' as const, c })) },
+    ),
+    { minLength: 1, maxLength: 24 },
+  )
   .map((items): CanonicalSpec => {
     const spec: CanonicalSpec = { turns: [], lines: [] };
     let checkpoints = 0;
@@ -102,13 +132,45 @@ const canonicalArb = fc
 /** Lines appended after the file: new turns (fresh or reused ids, answering earlier turns), checkpoints, copies, junk. */
 function canonicalAppendArb(spec: CanonicalSpec): fc.Arbitrary<string[]> {
   const ids = spec.turns.map((t) => t.id);
-  const anyId = ids.length > 0 ? fc.oneof(fc.constantFrom(...ids), fc.nat(60), fc.nat(60).map((k) => `t-${k}`)) : fc.nat(60);
-  const turn = fc.record({ id: anyId, role: fc.constantFrom('user', 'assistant', 'tool'), content: text, tokens: sometimes(fc.nat(500), 2), anchor: sometimes(fc.constantFrom('ERR_1', 'ledger', 'x'), 5), answers: sometimes(anyId, 2) })
+  const anyId =
+    ids.length > 0
+      ? fc.oneof(
+          fc.constantFrom(...ids),
+          fc.nat(60),
+          fc.nat(60).map((k) => `t-${k}`),
+        )
+      : fc.nat(60);
+  const turn = fc
+    .record({
+      id: anyId,
+      role: fc.constantFrom('user', 'assistant', 'tool'),
+      content: text,
+      tokens: sometimes(fc.nat(500), 2),
+      anchor: sometimes(fc.constantFrom('ERR_1', 'ledger', 'x'), 5),
+      answers: sometimes(anyId, 2),
+    })
     .map((t) => JSON.stringify({ type: 'turn', ...Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) }));
-  const checkpoint = fc.record({ from: anyId, to: anyId, summary: text, budget: fc.integer({ min: 1, max: 100 }), id: fc.constantFrom('S1', 'S2', 'S9') })
-    .map((c) => JSON.stringify({ type: 'checkpoint', summary_id: c.id, summary: c.summary, summary_budget: c.budget, covered: { from: c.from, to: c.to } }));
+  const checkpoint = fc
+    .record({ from: anyId, to: anyId, summary: text, budget: fc.integer({ min: 1, max: 100 }), id: fc.constantFrom('S1', 'S2', 'S9') })
+    .map((c) =>
+      JSON.stringify({
+        type: 'checkpoint',
+        summary_id: c.id,
+        summary: c.summary,
+        summary_budget: c.budget,
+        covered: { from: c.from, to: c.to },
+      }),
+    );
   const copy = spec.lines.length > 0 ? fc.constantFrom(...spec.lines) : junk;
-  return fc.array(fc.oneof({ weight: 4, arbitrary: turn }, { weight: 1, arbitrary: checkpoint }, { weight: 1, arbitrary: copy }, { weight: 1, arbitrary: junk }), { minLength: 1, maxLength: 12 });
+  return fc.array(
+    fc.oneof(
+      { weight: 4, arbitrary: turn },
+      { weight: 1, arbitrary: checkpoint },
+      { weight: 1, arbitrary: copy },
+      { weight: 1, arbitrary: junk },
+    ),
+    { minLength: 1, maxLength: 12 },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -133,10 +195,27 @@ type ClaudeStep =
 
 const claudeStepArb: fc.Arbitrary<ClaudeStep> = fc.oneof(
   { weight: 3, arbitrary: text.map((t) => ({ kind: 'prompt' as const, text: t })) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('reply' as const), text, parts: fc.integer({ min: 1, max: 3 }), tool: fc.boolean(), out: fc.nat(3000) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('reply' as const),
+      text,
+      parts: fc.integer({ min: 1, max: 3 }),
+      tool: fc.boolean(),
+      out: fc.nat(3000),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('result' as const), text, error: fc.boolean() }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'noise' as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('compact' as const), summary: fc.array(fragment, { maxLength: 4 }).map((p) => p.join('\n')), preTokens: fc.nat(200000), fromLast: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('compact' as const),
+      summary: fc.array(fragment, { maxLength: 4 }).map((p) => p.join('\n')),
+      preTokens: fc.nat(200000),
+      fromLast: fc.boolean(),
+    }),
+  },
 );
 
 /** A Claude Code session: prompts, replies (some over several records), tool results, noise and compactions. */
@@ -155,32 +234,74 @@ const claudeArb = fc.array(claudeStepArb, { minLength: 1, maxLength: 24 }).map((
     n++;
     switch (step.kind) {
       case 'prompt':
-        push({ type: 'user', uuid: `u${n}`, parentUuid: parent, sessionId: SESSION, message: { role: 'user', content: step.text || 'go on' } });
+        push({
+          type: 'user',
+          uuid: `u${n}`,
+          parentUuid: parent,
+          sessionId: SESSION,
+          message: { role: 'user', content: step.text || 'go on' },
+        });
         break;
       case 'reply': {
         const id = `msg_${n}`;
         spec.messageIds.push(id);
         for (let p = 0; p < step.parts; p++) {
           const last = p === step.parts - 1;
-          const content = last && step.tool ? [{ type: 'tool_use', id: `tu${n}`, name: 'Bash', input: { command: step.text || 'ls' } }] : [{ type: 'text', text: step.text || 'ok' }];
+          const content =
+            last && step.tool
+              ? [{ type: 'tool_use', id: `tu${n}`, name: 'Bash', input: { command: step.text || 'ls' } }]
+              : [{ type: 'text', text: step.text || 'ok' }];
           if (last && step.tool) spec.toolUseIds.push(`tu${n}`);
-          push({ type: 'assistant', uuid: `a${n}.${p}`, parentUuid: parent, sessionId: SESSION, message: { id, role: 'assistant', content, usage: { output_tokens: last ? step.out : 1 } } });
+          push({
+            type: 'assistant',
+            uuid: `a${n}.${p}`,
+            parentUuid: parent,
+            sessionId: SESSION,
+            message: { id, role: 'assistant', content, usage: { output_tokens: last ? step.out : 1 } },
+          });
         }
         break;
       }
       case 'result': {
         const call = spec.toolUseIds[spec.toolUseIds.length - 1];
         if (call === undefined) break;
-        push({ type: 'user', uuid: `r${n}`, parentUuid: parent, sessionId: SESSION, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: call, content: step.text || 'done', ...(step.error ? { is_error: true } : {}) }] } });
+        push({
+          type: 'user',
+          uuid: `r${n}`,
+          parentUuid: parent,
+          sessionId: SESSION,
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: call, content: step.text || 'done', ...(step.error ? { is_error: true } : {}) }],
+          },
+        });
         break;
       }
       case 'noise':
-        spec.lines.push(JSON.stringify({ type: 'progress', uuid: `p${n}`, parentUuid: parent, sessionId: SESSION, data: { type: 'hook_progress' } }));
+        spec.lines.push(
+          JSON.stringify({ type: 'progress', uuid: `p${n}`, parentUuid: parent, sessionId: SESSION, data: { type: 'hook_progress' } }),
+        );
         break;
       case 'compact': {
         const logical = step.fromLast || spec.uuids.length === 0 ? parent : spec.uuids[(n * 7) % spec.uuids.length];
-        push({ type: 'system', subtype: 'compact_boundary', uuid: `b${n}`, parentUuid: null, logicalParentUuid: logical, sessionId: SESSION, compactMetadata: { trigger: 'auto', preTokens: step.preTokens } });
-        push({ type: 'user', uuid: `s${n}`, parentUuid: `b${n}`, sessionId: SESSION, isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: `${OPENING}\n\n${step.summary}\nPlease continue the conversation from where we left off.` } });
+        push({
+          type: 'system',
+          subtype: 'compact_boundary',
+          uuid: `b${n}`,
+          parentUuid: null,
+          logicalParentUuid: logical,
+          sessionId: SESSION,
+          compactMetadata: { trigger: 'auto', preTokens: step.preTokens },
+        });
+        push({
+          type: 'user',
+          uuid: `s${n}`,
+          parentUuid: `b${n}`,
+          sessionId: SESSION,
+          isCompactSummary: true,
+          isVisibleInTranscriptOnly: true,
+          message: { role: 'user', content: `${OPENING}\n\n${step.summary}\nPlease continue the conversation from where we left off.` },
+        });
         break;
       }
     }
@@ -201,14 +322,62 @@ function claudeAppendArb(spec: ClaudeSpec, hostile: boolean): fc.Arbitrary<strin
   const uuid = hostile && spec.uuids.length > 0 ? fc.oneof(fresh, fc.constantFrom(...spec.uuids)) : fresh;
   const messageId = hostile && spec.messageIds.length > 0 ? fc.oneof(fresh, fc.constantFrom(...spec.messageIds)) : fresh;
   const records: fc.Arbitrary<string>[] = [
-    fc.record({ uuid, parent: back, text, session }).map((r) => JSON.stringify({ type: 'user', uuid: r.uuid, parentUuid: r.parent, sessionId: r.session, message: { role: 'user', content: r.text || 'next' } })),
-    fc.record({ uuid, parent: back, id: messageId, text, out: fc.nat(5000), session }).map((r) => JSON.stringify({ type: 'assistant', uuid: r.uuid, parentUuid: r.parent, sessionId: r.session, message: { id: r.id, role: 'assistant', content: [{ type: 'text', text: r.text || 'ok' }], usage: { output_tokens: r.out } } })),
-    fc.record({ uuid, parent: back, call, text, error: fc.boolean(), session }).map((r) => JSON.stringify({ type: 'user', uuid: r.uuid, parentUuid: r.parent, sessionId: r.session, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: r.call, content: r.text || 'late result', is_error: r.error }] } })),
-    fc.record({ uuid, logical: back, summary: text, session }).map((r) => [
-      JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: `${r.uuid}-b`, parentUuid: null, logicalParentUuid: r.logical, sessionId: r.session, compactMetadata: { trigger: 'manual', preTokens: 1000 } }),
-      JSON.stringify({ type: 'user', uuid: `${r.uuid}-s`, parentUuid: `${r.uuid}-b`, sessionId: r.session, isCompactSummary: true, message: { role: 'user', content: `${OPENING}\n\n${r.summary}` } }),
-    ].join('\n')),
-    fc.record({ uuid, parent: back }).map((r) => JSON.stringify({ type: 'progress', uuid: r.uuid, parentUuid: r.parent, sessionId: SESSION, data: { type: 'hook_progress' } })),
+    fc.record({ uuid, parent: back, text, session }).map((r) =>
+      JSON.stringify({
+        type: 'user',
+        uuid: r.uuid,
+        parentUuid: r.parent,
+        sessionId: r.session,
+        message: { role: 'user', content: r.text || 'next' },
+      }),
+    ),
+    fc.record({ uuid, parent: back, id: messageId, text, out: fc.nat(5000), session }).map((r) =>
+      JSON.stringify({
+        type: 'assistant',
+        uuid: r.uuid,
+        parentUuid: r.parent,
+        sessionId: r.session,
+        message: { id: r.id, role: 'assistant', content: [{ type: 'text', text: r.text || 'ok' }], usage: { output_tokens: r.out } },
+      }),
+    ),
+    fc.record({ uuid, parent: back, call, text, error: fc.boolean(), session }).map((r) =>
+      JSON.stringify({
+        type: 'user',
+        uuid: r.uuid,
+        parentUuid: r.parent,
+        sessionId: r.session,
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: r.call, content: r.text || 'late result', is_error: r.error }],
+        },
+      }),
+    ),
+    fc.record({ uuid, logical: back, summary: text, session }).map((r) =>
+      [
+        JSON.stringify({
+          type: 'system',
+          subtype: 'compact_boundary',
+          uuid: `${r.uuid}-b`,
+          parentUuid: null,
+          logicalParentUuid: r.logical,
+          sessionId: r.session,
+          compactMetadata: { trigger: 'manual', preTokens: 1000 },
+        }),
+        JSON.stringify({
+          type: 'user',
+          uuid: `${r.uuid}-s`,
+          parentUuid: `${r.uuid}-b`,
+          sessionId: r.session,
+          isCompactSummary: true,
+          message: { role: 'user', content: `${OPENING}\n\n${r.summary}` },
+        }),
+      ].join('\n'),
+    ),
+    fc
+      .record({ uuid, parent: back })
+      .map((r) =>
+        JSON.stringify({ type: 'progress', uuid: r.uuid, parentUuid: r.parent, sessionId: SESSION, data: { type: 'hook_progress' } }),
+      ),
     junk,
   ];
   if (hostile && spec.lines.length > 0) records.push(fc.constantFrom(...spec.lines));

@@ -34,10 +34,22 @@ function canonicalSeeds(): Seed[] {
     turn(4, 'The file src/ledger/post.ts has been updated successfully.', { role: 'tool', reply_to: 3 }),
     turn(5, 'ok, go ahead', { role: 'user' }),
     turn(6, 'Ran `npm test`: 49 tests pass, PORT=8080 kept, see JIRA-881.'),
-    { type: 'checkpoint', summary_id: 'S1', summary: 'Fixed ERR_4107 in src/ledger/post.ts with retryPost; 49 tests pass.', summary_budget: 64, covered: { from: 0, to: 6 } },
+    {
+      type: 'checkpoint',
+      summary_id: 'S1',
+      summary: 'Fixed ERR_4107 in src/ledger/post.ts with retryPost; 49 tests pass.',
+      summary_budget: 64,
+      covered: { from: 0, to: 6 },
+    },
     turn(7, 'Now the invoice flow: INVOICE_12 fails in src/invoice/handler.ts', { role: 'user' }),
     turn('t-8', 'Checked src/invoice/handler.ts: INVOICE_12 needs a guard.'),
-    { type: 'checkpoint', summary_id: 'S2', summary: 'INVOICE_12 needs a guard in src/invoice/handler.ts. The next step is', summary_budget: 16, covered: [7, 't-8'] },
+    {
+      type: 'checkpoint',
+      summary_id: 'S2',
+      summary: 'INVOICE_12 needs a guard in src/invoice/handler.ts. The next step is',
+      summary_budget: 16,
+      covered: [7, 't-8'],
+    },
     turn(9, 'Added the guard.'),
   ];
   const anchored = [
@@ -58,10 +70,39 @@ const OPENING = 'This session is being continued from a previous conversation th
 
 function claudeCodeSeeds(): Seed[] {
   const S = 'sess-1';
-  const user = (uuid: string, parent: string | null, content: unknown, extra: Rec = {}): Rec => ({ type: 'user', uuid, parentUuid: parent, sessionId: S, message: { role: 'user', content }, ...extra });
-  const reply = (uuid: string, parent: string | null, id: string, content: unknown[], out = 5): Rec => ({ type: 'assistant', uuid, parentUuid: parent, sessionId: S, message: { id, role: 'assistant', content, usage: { output_tokens: out } } });
-  const boundary = (uuid: string, logical: string, meta: Rec = { trigger: 'auto', preTokens: 1000 }): Rec => ({ type: 'system', subtype: 'compact_boundary', uuid, parentUuid: null, logicalParentUuid: logical, sessionId: S, compactMetadata: meta });
-  const summary = (uuid: string, parent: string, text: string): Rec => ({ type: 'user', uuid, parentUuid: parent, sessionId: S, isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: text } });
+  const user = (uuid: string, parent: string | null, content: unknown, extra: Rec = {}): Rec => ({
+    type: 'user',
+    uuid,
+    parentUuid: parent,
+    sessionId: S,
+    message: { role: 'user', content },
+    ...extra,
+  });
+  const reply = (uuid: string, parent: string | null, id: string, content: unknown[], out = 5): Rec => ({
+    type: 'assistant',
+    uuid,
+    parentUuid: parent,
+    sessionId: S,
+    message: { id, role: 'assistant', content, usage: { output_tokens: out } },
+  });
+  const boundary = (uuid: string, logical: string, meta: Rec = { trigger: 'auto', preTokens: 1000 }): Rec => ({
+    type: 'system',
+    subtype: 'compact_boundary',
+    uuid,
+    parentUuid: null,
+    logicalParentUuid: logical,
+    sessionId: S,
+    compactMetadata: meta,
+  });
+  const summary = (uuid: string, parent: string, text: string): Rec => ({
+    type: 'user',
+    uuid,
+    parentUuid: parent,
+    sessionId: S,
+    isCompactSummary: true,
+    isVisibleInTranscriptOnly: true,
+    message: { role: 'user', content: text },
+  });
   const SUMMARY = `${OPENING}\n\n1. Primary Request and Intent: fix ERR_4107 in ledger.ts\n9. Optional Next Step: run tests\nPlease continue the conversation from where we left off.`;
   const session = [
     { type: 'summary', summary: 'A title', leafUuid: 'zz' },
@@ -73,7 +114,16 @@ function claudeCodeSeeds(): Seed[] {
     user('r1', 'a3', [{ type: 'tool_result', tool_use_id: 'tu1', content: 'contents of ledger.ts' }]),
     user('r2', 'a3', [{ type: 'tool_result', tool_use_id: 'tu2', content: 'ledger.ts:12 ERR_4107', is_error: true }]),
     user('m1', 'r2', 'hook reminder', { isMeta: true }),
-    reply('a4', 'm1', 'msg_B', [{ type: 'thinking', thinking: 'secret' }, { type: 'text', text: 'Fixed ERR_4107 by guarding post() in ledger.ts.' }], 9),
+    reply(
+      'a4',
+      'm1',
+      'msg_B',
+      [
+        { type: 'thinking', thinking: 'secret' },
+        { type: 'text', text: 'Fixed ERR_4107 by guarding post() in ledger.ts.' },
+      ],
+      9,
+    ),
     { type: 'system', subtype: 'turn_duration', uuid: 's1', parentUuid: 'a4', sessionId: S },
     boundary('b1', 's1'),
     summary('sum1', 'b1', SUMMARY),
@@ -82,26 +132,57 @@ function claudeCodeSeeds(): Seed[] {
     user('r3', 'a5', [{ type: 'tool_result', tool_use_id: 'tu3', content: '49 passing' }]),
     reply('a6', 'r3', 'msg_D', [{ type: 'text', text: 'All 49 tests pass.' }], 4),
     boundary('b2', 'a6', { trigger: 'manual', preTokens: 500, preservedSegment: { headUuid: 'u2', anchorUuid: 'sum2', tailUuid: 'a6' } }),
-    summary('sum2', 'b2', `${OPENING}\n\n1. Primary Request and Intent: tests pass (49 passing)\nPlease continue the conversation from where we left off.`),
+    summary(
+      'sum2',
+      'b2',
+      `${OPENING}\n\n1. Primary Request and Intent: tests pass (49 passing)\nPlease continue the conversation from where we left off.`,
+    ),
     user('u3', 'sum2', 'great'),
   ];
   const side: SideFile = {
     path: '/fixture/sess-1/subagents/agent-acompact-0001.jsonl',
     text: jsonl([
       { type: 'user', message: { role: 'user', content: 'Your task is to create a detailed summary of the conversation so far.' } },
-      { type: 'assistant', message: { id: 'm', role: 'assistant', content: [{ type: 'text', text: `<analysis>x</analysis>\n<summary>\n1. Primary Request and Intent: fix ERR_4107 in ledger.ts\n9. Optional Next Step: run tests\n</summary>` }] } },
+      {
+        type: 'assistant',
+        message: {
+          id: 'm',
+          role: 'assistant',
+          content: [
+            {
+              type: 'text',
+              text: `<analysis>x</analysis>\n<summary>\n1. Primary Request and Intent: fix ERR_4107 in ledger.ts\n9. Optional Next Step: run tests\n</summary>`,
+            },
+          ],
+        },
+      },
     ]).toString('utf8'),
   };
   return [
     { name: 'fixture:claude-code-session', format: 'claude-code', fileName: 'sess-1.jsonl', bytes: jsonl(session), weight: 3 },
-    { name: 'fixture:claude-code-session+acompact', format: 'claude-code', fileName: 'sess-1.jsonl', bytes: jsonl(session), sideFiles: [side], weight: 2 },
+    {
+      name: 'fixture:claude-code-session+acompact',
+      format: 'claude-code',
+      fileName: 'sess-1.jsonl',
+      bytes: jsonl(session),
+      sideFiles: [side],
+      weight: 2,
+    },
   ];
 }
 
 function codexSeeds(): Seed[] {
   const line = (type: string, payload: unknown) => ({ timestamp: '2026-01-01T00:00:00Z', type, payload });
-  const msg = (role: string, text: string) => ({ type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }] });
-  const tokens = (input: number, total: number) => line('event_msg', { type: 'token_count', info: { last_token_usage: { input_tokens: input, output_tokens: total - input, total_tokens: total }, model_context_window: 200000 } });
+  const msg = (role: string, text: string) => ({
+    type: 'message',
+    role,
+    content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }],
+  });
+  const tokens = (input: number, total: number) =>
+    line('event_msg', {
+      type: 'token_count',
+      info: { last_token_usage: { input_tokens: input, output_tokens: total - input, total_tokens: total }, model_context_window: 200000 },
+    });
   const summary = 'Another language model started to solve this problem and produced a summary: ledger.rs fixed (ERR_4107).';
   const rollout = (compacted: unknown) => [
     line('session_meta', { id: 's' }),
@@ -122,8 +203,25 @@ function codexSeeds(): Seed[] {
     line('response_item', { type: 'function_call_output', call_id: 'c2', output: 'test result: ok. 12 passed' }),
   ];
   return [
-    { name: 'fixture:codex-local', format: 'codex', fileName: 'rollout-local.jsonl', bytes: jsonl(rollout({ message: summary, replacement_history: [msg('user', 'Fix ERR_4107 in ledger.rs'), msg('user', summary)] })), weight: 3 },
-    { name: 'fixture:codex-remote', format: 'codex', fileName: 'rollout-remote.jsonl', bytes: jsonl(rollout({ message: '', replacement_history: [msg('user', 'Fix ERR_4107 in ledger.rs'), { type: 'compaction', encrypted_content: 'e' }] })), weight: 2 },
+    {
+      name: 'fixture:codex-local',
+      format: 'codex',
+      fileName: 'rollout-local.jsonl',
+      bytes: jsonl(rollout({ message: summary, replacement_history: [msg('user', 'Fix ERR_4107 in ledger.rs'), msg('user', summary)] })),
+      weight: 3,
+    },
+    {
+      name: 'fixture:codex-remote',
+      format: 'codex',
+      fileName: 'rollout-remote.jsonl',
+      bytes: jsonl(
+        rollout({
+          message: '',
+          replacement_history: [msg('user', 'Fix ERR_4107 in ledger.rs'), { type: 'compaction', encrypted_content: 'e' }],
+        }),
+      ),
+      weight: 2,
+    },
   ];
 }
 
@@ -142,15 +240,45 @@ function openHandsSeeds(): Seed[] {
   const v1 = [
     { kind: 'SystemPromptEvent', id: 'e0', source: 'agent', system_prompt: { type: 'text', text: 'You are OpenHands' } },
     { kind: 'MessageEvent', id: 'e1', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text: 'Fix ERR_4107' }] } },
-    { kind: 'ActionEvent', id: 'e2', source: 'agent', tool_name: 'terminal', thought: [{ type: 'text', text: 'look' }], action: { command: 'ls' } },
-    { kind: 'ObservationEvent', id: 'e3', source: 'environment', tool_name: 'terminal', observation: { content: [{ type: 'text', text: 'ledger.py' }] } },
+    {
+      kind: 'ActionEvent',
+      id: 'e2',
+      source: 'agent',
+      tool_name: 'terminal',
+      thought: [{ type: 'text', text: 'look' }],
+      action: { command: 'ls' },
+    },
+    {
+      kind: 'ObservationEvent',
+      id: 'e3',
+      source: 'environment',
+      tool_name: 'terminal',
+      observation: { content: [{ type: 'text', text: 'ledger.py' }] },
+    },
     { kind: 'ConversationStateUpdateEvent', id: 'e4', key: 'x', value: 1 },
-    { kind: 'Condensation', id: 'e5', forgotten_event_ids: ['e1', 'e2', 'e3'], summary: 'User asked to fix ERR_4107; ls shows ledger.py', summary_offset: 1 },
+    {
+      kind: 'Condensation',
+      id: 'e5',
+      forgotten_event_ids: ['e1', 'e2', 'e3'],
+      summary: 'User asked to fix ERR_4107; ls shows ledger.py',
+      summary_offset: 1,
+    },
     { kind: 'MessageEvent', id: 'e6', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text: 'thanks' }] } },
   ];
   return [
-    { name: 'fixture:openhands-ids.jsonl', format: 'openhands', fileName: 'events.jsonl', bytes: jsonl(events({ forgotten_event_ids: [2, 3, 4, 5] })), weight: 2 },
-    { name: 'fixture:openhands-range.json', format: 'openhands', fileName: 'events.json', bytes: pretty(events({ forgotten_events_start_id: 0, forgotten_events_end_id: 5 })) },
+    {
+      name: 'fixture:openhands-ids.jsonl',
+      format: 'openhands',
+      fileName: 'events.jsonl',
+      bytes: jsonl(events({ forgotten_event_ids: [2, 3, 4, 5] })),
+      weight: 2,
+    },
+    {
+      name: 'fixture:openhands-range.json',
+      format: 'openhands',
+      fileName: 'events.json',
+      bytes: pretty(events({ forgotten_events_start_id: 0, forgotten_events_end_id: 5 })),
+    },
     { name: 'fixture:openhands-v1.jsonl', format: 'openhands', fileName: 'v1.jsonl', bytes: jsonl(v1), weight: 2 },
   ];
 }
@@ -169,7 +297,13 @@ function langChainSeeds(): Seed[] {
         { type: 'system', id: 's1', content: 'Summary of the conversation so far: renamed Ledger to Journal.' },
         human('m5', 'thanks'),
       ],
-      context: { running_summary: { summary: 'Renamed Ledger to Journal.', summarized_message_ids: ['m0', 'm1', 'm2', 'm3', 'm4'], last_summarized_message_id: 'm4' } },
+      context: {
+        running_summary: {
+          summary: 'Renamed Ledger to Journal.',
+          summarized_message_ids: ['m0', 'm1', 'm2', 'm3', 'm4'],
+          last_summarized_message_id: 'm4',
+        },
+      },
     },
   };
   const log = [
@@ -178,10 +312,16 @@ function langChainSeeds(): Seed[] {
     { type: 'tool', id: 't1', content: 'deployed build 4107', tool_call_id: 'c1' },
     human('h2', 'Check the logs'),
     ai('a2', 'Logs are clean.'),
-    human('sum', 'Here is a summary of the conversation to date:\n\nBuild 4107 deployed to staging.', { additional_kwargs: { lc_source: 'summarization' } }),
+    human('sum', 'Here is a summary of the conversation to date:\n\nBuild 4107 deployed to staging.', {
+      additional_kwargs: { lc_source: 'summarization' },
+    }),
     human('h3', 'Now production'),
   ];
-  const alert = JSON.stringify({ type: 'system_alert', message: 'Note: prior messages (3 of 6 total messages) have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Ledger renamed.' });
+  const alert = JSON.stringify({
+    type: 'system_alert',
+    message:
+      'Note: prior messages (3 of 6 total messages) have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Ledger renamed.',
+  });
   const letta = [
     { id: 'message-0', role: 'system', content: [{ type: 'text', text: 'You are Letta' }] },
     { id: 'message-1', role: 'user', content: [{ type: 'text', text: 'rename Ledger' }] },
@@ -199,13 +339,36 @@ function langChainSeeds(): Seed[] {
 }
 
 function piSeeds(): Seed[] {
-  const header = (extra: Rec = {}) => ({ type: 'session', id: 'ffae836b', timestamp: '2025-12-09T00:53:29.825Z', cwd: '/work/ledger', provider: 'anthropic', modelId: 'claude-opus-4-5', ...extra });
+  const header = (extra: Rec = {}) => ({
+    type: 'session',
+    id: 'ffae836b',
+    timestamp: '2025-12-09T00:53:29.825Z',
+    cwd: '/work/ledger',
+    provider: 'anthropic',
+    modelId: 'claude-opus-4-5',
+    ...extra,
+  });
   const message = (message: Rec, extra: Rec = {}) => ({ type: 'message', timestamp: '2025-12-09T00:54:00.000Z', ...extra, message });
   const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] });
-  const call = (id: string, name: string, args: Rec, text = '') => ({ role: 'assistant', content: [{ type: 'thinking', thinking: 'plan' }, ...(text ? [{ type: 'text', text }] : []), { type: 'toolCall', id, name, arguments: args }], stopReason: 'toolUse' });
-  const result = (id: string, name: string, text: string, isError = false) => ({ role: 'toolResult', toolCallId: id, toolName: name, content: [{ type: 'text', text }], isError });
+  const call = (id: string, name: string, args: Rec, text = '') => ({
+    role: 'assistant',
+    content: [
+      { type: 'thinking', thinking: 'plan' },
+      ...(text ? [{ type: 'text', text }] : []),
+      { type: 'toolCall', id, name, arguments: args },
+    ],
+    stopReason: 'toolUse',
+  });
+  const result = (id: string, name: string, text: string, isError = false) => ({
+    role: 'toolResult',
+    toolCallId: id,
+    toolName: name,
+    content: [{ type: 'text', text }],
+    isError,
+  });
   const reply = (text: string) => ({ role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' });
-  const SUMMARY = '# Context Checkpoint: ledger\n\n## Goal\nFix ERR_4107 in src/ledger.ts (retryPost).\n\n## Commands\n- `npm test` - 49 tests';
+  const SUMMARY =
+    '# Context Checkpoint: ledger\n\n## Goal\nFix ERR_4107 in src/ledger.ts (retryPost).\n\n## Commands\n- `npm test` - 49 tests';
   // Version 1: no ids; firstKeptEntryIndex counts entries from the header (entry 0).
   const v1 = [
     header(),
@@ -222,7 +385,14 @@ function piSeeds(): Seed[] {
     { type: 'compaction', timestamp: 't', summary: SUMMARY, firstKeptEntryIndex: 8, tokensBefore: 1200 },
     message(user('ok, commit it')),
     { type: 'thinking_level_change', timestamp: 't', thinkingLevel: 'high' },
-    message({ role: 'bashExecution', command: 'git status', output: 'modified: src/ledger.ts', exitCode: 0, cancelled: false, truncated: false }),
+    message({
+      role: 'bashExecution',
+      command: 'git status',
+      output: 'modified: src/ledger.ts',
+      exitCode: 0,
+      cancelled: false,
+      truncated: false,
+    }),
     { type: 'compaction', timestamp: 't', summary: SUMMARY + '\n- committed', firstKeptEntryIndex: 12, tokensBefore: 1500 },
   ];
   // Version 3: ids and parentIds (a tree), firstKeptEntryId; the first reply has an abandoned sibling branch.
@@ -251,27 +421,83 @@ function piSeeds(): Seed[] {
 }
 
 function lettaSeeds(): Seed[] {
-  const msg = (id: string, role: string, text: string, extra: Rec = {}): Rec => ({ type: 'message', role, content: [{ type: 'text', text }], id, tool_calls: null, tool_call_id: null, tool_returns: [], ...extra });
+  const msg = (id: string, role: string, text: string, extra: Rec = {}): Rec => ({
+    type: 'message',
+    role,
+    content: [{ type: 'text', text }],
+    id,
+    tool_calls: null,
+    tool_call_id: null,
+    tool_returns: [],
+    ...extra,
+  });
   const alert = (message: string, extra: Rec = {}) => JSON.stringify({ type: 'system_alert', message, ...extra }, null, 2);
-  const SUMMARY = 'Note: prior messages have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Renamed Ledger to Journal; ERR_4107 fixed in src/ledger.py.';
-  const agent = (index: number, name: string, messages: Rec[], inContext = messages.map((m) => m.id)): Rec => ({ name, agent_type: 'letta_v1_agent', llm_config: { context_window: 180000 }, id: `agent-${index}`, in_context_message_ids: inContext, messages });
+  const SUMMARY =
+    'Note: prior messages have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Renamed Ledger to Journal; ERR_4107 fixed in src/ledger.py.';
+  const agent = (index: number, name: string, messages: Rec[], inContext = messages.map((m) => m.id)): Rec => ({
+    name,
+    agent_type: 'letta_v1_agent',
+    llm_config: { context_window: 180000 },
+    id: `agent-${index}`,
+    in_context_message_ids: inContext,
+    messages,
+  });
   const main = agent(0, 'main', [
     msg('message-0', 'system', 'You are Letta'),
     msg('message-1', 'user', 'Deploy build 4107 to staging'),
-    msg('message-2', 'assistant', '', { tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'deploy', arguments: '{"build":4107}' } }] }),
-    msg('message-3', 'tool', 'deployed build 4107', { name: 'deploy', tool_call_id: 'toolu_1', tool_returns: [{ tool_call_id: 'toolu_1', status: 'success' }] }),
+    msg('message-2', 'assistant', '', {
+      tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'deploy', arguments: '{"build":4107}' } }],
+    }),
+    msg('message-3', 'tool', 'deployed build 4107', {
+      name: 'deploy',
+      tool_call_id: 'toolu_1',
+      tool_returns: [{ tool_call_id: 'toolu_1', status: 'success' }],
+    }),
   ]);
-  const sleeptime = agent(1, 'main-sleeptime', [
-    msg('message-4', 'system', 'You are the sleeptime agent'),
-    msg('message-5', 'user', alert(SUMMARY, { compaction_stats: { trigger: 'post_step_context_check', context_tokens_before: 9000, context_tokens_after: 4000, messages_count_before: 40, messages_count_after: 12 } })),
-    msg('message-6', 'user', `<system-reminder>\n${alert('quoted, not a compaction')}\n</system-reminder>`),
-    { ...msg('message-7', 'user', ''), content: [{ type: 'system_alert', message: SUMMARY.replace('Ledger', 'Book') }] },
-    msg('message-8', 'assistant', 'Noted ERR_4107.'),
-  ], ['message-4', 'message-7', 'message-8']);
-  const file = { agents: [main, sleeptime], groups: [], blocks: [], files: [], sources: [], tools: [], mcp_servers: [], skills: [], metadata: {}, created_at: '2026-02-12T00:00:00Z' };
+  const sleeptime = agent(
+    1,
+    'main-sleeptime',
+    [
+      msg('message-4', 'system', 'You are the sleeptime agent'),
+      msg(
+        'message-5',
+        'user',
+        alert(SUMMARY, {
+          compaction_stats: {
+            trigger: 'post_step_context_check',
+            context_tokens_before: 9000,
+            context_tokens_after: 4000,
+            messages_count_before: 40,
+            messages_count_after: 12,
+          },
+        }),
+      ),
+      msg('message-6', 'user', `<system-reminder>\n${alert('quoted, not a compaction')}\n</system-reminder>`),
+      { ...msg('message-7', 'user', ''), content: [{ type: 'system_alert', message: SUMMARY.replace('Ledger', 'Book') }] },
+      msg('message-8', 'assistant', 'Noted ERR_4107.'),
+    ],
+    ['message-4', 'message-7', 'message-8'],
+  );
+  const file = {
+    agents: [main, sleeptime],
+    groups: [],
+    blocks: [],
+    files: [],
+    sources: [],
+    tools: [],
+    mcp_servers: [],
+    skills: [],
+    metadata: {},
+    created_at: '2026-02-12T00:00:00Z',
+  };
   return [
     { name: 'fixture:letta-agents.af', format: 'letta', fileName: 'agents.af', bytes: pretty(file), weight: 2 },
-    { name: 'fixture:letta-export.json', format: 'letta', fileName: 'export.json', bytes: Buffer.from(JSON.stringify(file) + '\n', 'utf8') },
+    {
+      name: 'fixture:letta-export.json',
+      format: 'letta',
+      fileName: 'export.json',
+      bytes: Buffer.from(JSON.stringify(file) + '\n', 'utf8'),
+    },
   ];
 }
 
@@ -279,7 +505,11 @@ function messageArraySeeds(): Seed[] {
   const chat = [
     { role: 'system', content: 'You are helpful.' },
     { role: 'user', content: 'Fix ERR_4107 in ledger.py' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } }],
+    },
     { role: 'tool', tool_call_id: 'c1', content: 'def post(): raise ERR_4107' },
     { role: 'user', content: 'Here is a summary of the conversation to date:\n\nledger.py fixed (ERR_4107).' },
     { role: 'assistant', content: 'What next?' },
@@ -290,7 +520,13 @@ function messageArraySeeds(): Seed[] {
       { role: 'user', content: [{ type: 'text', text: 'Rename Ledger to Journal' }] },
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'edit', input: { path: 'ledger.py' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
-      { role: 'assistant', content: [{ type: 'compaction', content: 'Renamed Ledger to Journal in ledger.py.' }, { type: 'text', text: 'Done.' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'compaction', content: 'Renamed Ledger to Journal in ledger.py.' },
+          { type: 'text', text: 'Done.' },
+        ],
+      },
       { role: 'user', content: 'now fix ERR_4107' },
       { role: 'assistant', content: [{ type: 'compaction', content: 'Renamed; ERR_4107 pending.' }] },
     ],
@@ -307,17 +543,37 @@ function messageArraySeeds(): Seed[] {
   return [
     { name: 'fixture:openai-chat.json', format: 'message-array', fileName: 'chat.json', bytes: pretty(chat) },
     { name: 'fixture:openai-chat.jsonl', format: 'message-array', fileName: 'chat.jsonl', bytes: jsonl(chat), weight: 2 },
-    { name: 'fixture:anthropic.json', format: 'message-array', fileName: 'anthropic.json', bytes: Buffer.from(JSON.stringify(anthropic) + '\n') },
+    {
+      name: 'fixture:anthropic.json',
+      format: 'message-array',
+      fileName: 'anthropic.json',
+      bytes: Buffer.from(JSON.stringify(anthropic) + '\n'),
+    },
     { name: 'fixture:responses-items.jsonl', format: 'message-array', fileName: 'items.jsonl', bytes: jsonl(items), weight: 2 },
   ];
 }
 
 /** The project's own seeds: one set of fixtures per format, and samples/incident.jsonl when `root` holds it. */
 export function fixtureSeeds(root?: string): Seed[] {
-  const seeds = [...canonicalSeeds(), ...claudeCodeSeeds(), ...codexSeeds(), ...openHandsSeeds(), ...langChainSeeds(), ...lettaSeeds(), ...piSeeds(), ...messageArraySeeds()];
+  const seeds = [
+    ...canonicalSeeds(),
+    ...claudeCodeSeeds(),
+    ...codexSeeds(),
+    ...openHandsSeeds(),
+    ...langChainSeeds(),
+    ...lettaSeeds(),
+    ...piSeeds(),
+    ...messageArraySeeds(),
+  ];
   const incident = root === undefined ? undefined : join(root, 'samples', 'incident.jsonl');
   if (incident !== undefined && existsSync(incident)) {
-    seeds.push({ name: 'samples/incident.jsonl', format: 'canonical', fileName: 'incident.jsonl', bytes: readFileSync(incident), weight: 0.5 });
+    seeds.push({
+      name: 'samples/incident.jsonl',
+      format: 'canonical',
+      fileName: 'incident.jsonl',
+      bytes: readFileSync(incident),
+      weight: 0.5,
+    });
   }
   return seeds;
 }
@@ -372,7 +628,8 @@ function acompactSideFiles(corpus: string, file: string): SideFile[] {
  * depend on the readers it tests): Claude Code boundaries and summaries, Codex `compacted`, summary phrases.
  */
 function compactionLines(lines: readonly string[]): number[] {
-  const marks = /"compact_boundary"|"isCompactSummary":true|"type":"compacted"|"type":"compaction"|condensation|Here is a summary of the conversation|Summary of the conversation so far|have been hidden from view/i;
+  const marks =
+    /"compact_boundary"|"isCompactSummary":true|"type":"compacted"|"type":"compaction"|condensation|Here is a summary of the conversation|Summary of the conversation so far|have been hidden from view/i;
   const found: number[] = [];
   lines.forEach((line, i) => {
     if (marks.test(line)) found.push(i + 1);
@@ -384,9 +641,14 @@ function compactionLines(lines: readonly string[]): number[] {
 function windowsOf(lineCount: number, marks: readonly number[]): [number, number][] {
   const windows: [number, number][] = [];
   for (const at of marks.slice(0, 6)) {
-    for (const [before, after] of [[40, 10], [120, 30]]) windows.push([Math.max(1, at - before), Math.min(lineCount, at + after)]);
+    for (const [before, after] of [
+      [40, 10],
+      [120, 30],
+    ])
+      windows.push([Math.max(1, at - before), Math.min(lineCount, at + after)]);
   }
-  for (const start of [1, Math.floor(lineCount / 3), Math.floor((2 * lineCount) / 3)]) windows.push([Math.max(1, start), Math.min(lineCount, start + 80)]);
+  for (const start of [1, Math.floor(lineCount / 3), Math.floor((2 * lineCount) / 3)])
+    windows.push([Math.max(1, start), Math.min(lineCount, start + 80)]);
   return windows;
 }
 

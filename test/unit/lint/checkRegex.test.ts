@@ -25,7 +25,7 @@ const BAD = [
   '/^x\\s*:?\\s*y/',
   '/(^|\\n)\\s*\\**1\\.\\s*\\**\\s*Primary Request and Intent/i', // NINE_SECTIONS, before issue 10
   '/^\\S*[/\\\\]\\S*\\.[A-Za-z0-9]{1,8}$/', // isPathOrUrl, before issue 10
-  '/([\\p{L}\\p{N}_\'’-]+)\\W*$/u', // midClauseEnding, before issue 10
+  "/([\\p{L}\\p{N}_'’-]+)\\W*$/u", // midClauseEnding, before issue 10
   '/[^\\p{L}\\p{M}\\p{N}_$#]+$/u', // anchors.ts trimming, before issue 10
   '/^["\'`(\\[*]+|["\'`)\\],.;:!?*]+$/g', // the prose-word trim, before issue 10
   '/^\\w+\\d+x/',
@@ -78,7 +78,10 @@ describe('check-regex lint rule', function () {
     assert.match(result.stdout, /none with nested or overlapping quantifiers/);
   });
 
-  for (const [dir, name] of [['src/core', 'bad.ts'], ['webview', 'bad.ts']]) {
+  for (const [dir, name] of [
+    ['src/core', 'bad.ts'],
+    ['webview', 'bad.ts'],
+  ]) {
     it(`flags each bad pattern in ${dir}, on its own line`, () => {
       writeFileSync(join(tree, dir, name), BAD.map((p, i) => `export const p${i} = ${p};`).join('\n') + '\n');
       try {
@@ -101,7 +104,10 @@ describe('check-regex lint rule', function () {
   });
 
   it('says why: nested, overlapping alternatives, overlapping quantifiers in a row, unanchored search over a run', () => {
-    writeFileSync(join(tree, 'src/core', 'why.ts'), ['/(a+)+$/', '/^(\\w|\\d)+!/', '/^.*.*x/', '/\\s+$/'].map((p, i) => `export const p${i} = ${p};`).join('\n'));
+    writeFileSync(
+      join(tree, 'src/core', 'why.ts'),
+      ['/(a+)+$/', '/^(\\w|\\d)+!/', '/^.*.*x/', '/\\s+$/'].map((p, i) => `export const p${i} = ${p};`).join('\n'),
+    );
     try {
       const { stderr } = lint(tree);
       assert.match(stderr, /why\.ts:1: \/\(a\+\)\+\$\/ — nested quantifier/);

@@ -21,7 +21,8 @@ async function lint(fileName: string, code: string): Promise<LintMessage[]> {
 }
 
 const LAYER_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-syntax', 'no-restricted-globals']);
-const layerErrors = async (fileName: string, code: string) => (await lint(fileName, code)).filter((m) => m.ruleId !== null && LAYER_RULES.has(m.ruleId));
+const layerErrors = async (fileName: string, code: string) =>
+  (await lint(fileName, code)).filter((m) => m.ruleId !== null && LAYER_RULES.has(m.ruleId));
 
 const VSCODE_WAYS: Record<string, string> = {
   'a multi-line import': "import {\n  window,\n  workspace,\n} from 'vscode';\nexport const w = [window, workspace];\n",
@@ -50,7 +51,11 @@ describe('layering lint (eslint.config.mjs)', function () {
   it('src/cli, src/node and src/view reject vscode too, but may read files', async () => {
     for (const folder of ['src/cli', 'src/node', 'src/view']) {
       assert.ok((await layerErrors(`${folder}/fixture.ts`, VSCODE_WAYS['a multi-line import'])).length > 0, folder);
-      assert.deepEqual(await layerErrors(`${folder}/fixture.ts`, "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n"), [], folder);
+      assert.deepEqual(
+        await layerErrors(`${folder}/fixture.ts`, "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n"),
+        [],
+        folder,
+      );
     }
   });
 
@@ -67,8 +72,9 @@ describe('layering lint (eslint.config.mjs)', function () {
   });
 
   it('the webview rejects vscode and Node', async () => {
-    assert.ok((await layerErrors('webview/fixture.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n")).length > 0);
+    assert.ok(
+      (await layerErrors('webview/fixture.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n")).length > 0,
+    );
     assert.ok((await layerErrors('webview/fixture.ts', VSCODE_WAYS['a dynamic import()'])).length > 0);
   });
-
 });

@@ -10,7 +10,8 @@ import { readDecompressedText } from '../../../src/node/decompressedText';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 
 const turn = (id: number) => JSON.stringify({ type: 'turn', id, role: 'user', content: `turn ${id} edits src/file${id}.ts` });
-const checkpoint = (to: number) => JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 'summary', summary_budget: 100, covered: { from: 0, to } });
+const checkpoint = (to: number) =>
+  JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 'summary', summary_budget: 100, covered: { from: 0, to } });
 const canonical = `${turn(0)}\n${turn(1)}\n${checkpoint(1)}\n`;
 
 describe('readDecompressedText', () => {

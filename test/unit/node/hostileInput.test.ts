@@ -14,7 +14,8 @@ import { loadSideFiles } from '../../../src/node/sideFiles';
 import { INFLATE_RATIO_FLOOR, TranscriptFile, UnusableTranscriptError } from '../../../src/node/transcriptFile';
 
 const turn = (id: number) => JSON.stringify({ type: 'turn', id, role: 'user', content: `turn ${id} edits src/file${id}.ts` });
-const checkpoint = (to: number) => JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 'summary', summary_budget: 100, covered: { from: 0, to } });
+const checkpoint = (to: number) =>
+  JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 'summary', summary_budget: 100, covered: { from: 0, to } });
 const canonical = `${turn(0)}\n${turn(1)}\n${checkpoint(1)}\n`;
 
 describe('TranscriptFile on hostile input', () => {
@@ -40,16 +41,31 @@ describe('TranscriptFile on hostile input', () => {
 
   describe('binary and NUL bytes', () => {
     it('one NUL in the first 8 KB costs only its line, as it would on line 200', async () => {
-      const path = write('t.jsonl', `${turn(0)}\n{"type":"turn","id":1,"role":"user","content":"a\u0000b"}\n${turn(2)}\n${checkpoint(2)}\n`);
+      const path = write(
+        't.jsonl',
+        `${turn(0)}\n{"type":"turn","id":1,"role":"user","content":"a\u0000b"}\n${turn(2)}\n${checkpoint(2)}\n`,
+      );
       const file = await TranscriptFile.open(path);
-      assert.deepEqual(file.transcript.turns.map((t) => t.id), [0, 2]);
-      assert.deepEqual(file.transcript.problems.map((p) => p.line), [2]);
+      assert.deepEqual(
+        file.transcript.turns.map((t) => t.id),
+        [0, 2],
+      );
+      assert.deepEqual(
+        file.transcript.problems.map((p) => p.line),
+        [2],
+      );
       assert.match(file.transcript.problems[0].message, /line 2 is not valid JSON/);
     });
 
     it('binary is judged by the share of non-text bytes, and the message says how much', async () => {
-      const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 256))]);
-      await unusable(write('image.jsonl', png), /looks like binary data, not a transcript: \d+% of its first 3\.9 KB are not text \(control bytes or invalid UTF-8; up to 10% is allowed\)/);
+      const png = Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 256)),
+      ]);
+      await unusable(
+        write('image.jsonl', png),
+        /looks like binary data, not a transcript: \d+% of its first 3\.9 KB are not text \(control bytes or invalid UTF-8; up to 10% is allowed\)/,
+      );
       assert.equal(judgeHead(Buffer.from(`${canonical}\u0001\u0002`), true).kind, 'text');
     });
 
@@ -60,22 +76,37 @@ describe('TranscriptFile on hostile input', () => {
       assert.equal(file.transcript.checkpoints.length, 1);
       assert.equal(file.transcript.problems.length, 1);
       assert.deepEqual([file.transcript.problems[0].line, file.transcript.problems[0].severity], [4, 'warning']);
-      assert.match(file.transcript.problems[0].message, /line 4 holds only 8,192 NUL bytes: zero padding, such as a crash or an interrupted write leaves; it was skipped/);
+      assert.match(
+        file.transcript.problems[0].message,
+        /line 4 holds only 8,192 NUL bytes: zero padding, such as a crash or an interrupted write leaves; it was skipped/,
+      );
       // the agent restarts and appends after the padding: the new record is read, the padding stays one warning
       appendFileSync(path, `${turn(2)}\n`);
       assert.equal(await file.refresh(), 'reloaded');
-      assert.deepEqual(file.transcript.turns.map((t) => t.id), [0, 1, 2]);
+      assert.deepEqual(
+        file.transcript.turns.map((t) => t.id),
+        [0, 1, 2],
+      );
       assert.equal(file.transcript.problems.length, 1);
       assert.match(file.transcript.problems[0].message, /line 4 starts with 8,192 NUL bytes/);
     });
 
     it('NUL padding before records written after a crash is dropped with one warning, and the records are read', async () => {
-      const path = write('t.jsonl', Buffer.concat([Buffer.from(`${turn(0)}\n`), Buffer.alloc(4096), Buffer.from(`${turn(1)}\n${checkpoint(1)}\n`)]));
+      const path = write(
+        't.jsonl',
+        Buffer.concat([Buffer.from(`${turn(0)}\n`), Buffer.alloc(4096), Buffer.from(`${turn(1)}\n${checkpoint(1)}\n`)]),
+      );
       const file = await TranscriptFile.open(path);
-      assert.deepEqual(file.transcript.turns.map((t) => t.id), [0, 1]);
+      assert.deepEqual(
+        file.transcript.turns.map((t) => t.id),
+        [0, 1],
+      );
       assert.equal(file.transcript.turns[1].span.startOffset, turn(0).length + 1 + 4096);
       assert.equal(file.transcript.problems.length, 1);
-      assert.match(file.transcript.problems[0].message, /line 2 starts with 4,096 NUL bytes .* they were ignored and the rest of the line was read/);
+      assert.match(
+        file.transcript.problems[0].message,
+        /line 2 starts with 4,096 NUL bytes .* they were ignored and the rest of the line was read/,
+      );
     });
 
     it('a file of NUL bytes only is named as such', async () => {
@@ -97,13 +128,17 @@ describe('TranscriptFile on hostile input', () => {
       ] as const) {
         const file = await TranscriptFile.open(write(name, bytes));
         assert.equal(file.format, 'canonical', name);
-        assert.deepEqual(file.transcript.turns.map((t) => t.text), reference.turns.map((t) => t.text), name);
+        assert.deepEqual(
+          file.transcript.turns.map((t) => t.text),
+          reference.turns.map((t) => t.text),
+          name,
+        );
         assert.equal(file.transcript.checkpoints.length, 1, name);
         assert.deepEqual(file.transcript.problems, [], name);
       }
     });
 
-    it('a UTF-16 file is re-read whole when it grows (its offsets are not the file\'s)', async () => {
+    it("a UTF-16 file is re-read whole when it grows (its offsets are not the file's)", async () => {
       const path = write('le.jsonl', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(canonical, 'utf16le')]));
       const file = await TranscriptFile.open(path);
       writeFileSync(path, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${canonical}${turn(2)}\n`, 'utf16le')]));
@@ -112,7 +147,10 @@ describe('TranscriptFile on hostile input', () => {
     });
 
     it('names UTF-16 without a byte-order mark instead of calling it binary', async () => {
-      await unusable(write('le.jsonl', Buffer.from(canonical, 'utf16le')), /looks like UTF-16 text \(little-endian\) without a byte-order mark.*re-save the file as UTF-8/);
+      await unusable(
+        write('le.jsonl', Buffer.from(canonical, 'utf16le')),
+        /looks like UTF-16 text \(little-endian\) without a byte-order mark.*re-save the file as UTF-8/,
+      );
       await unusable(write('be.jsonl', utf16be(canonical)), /UTF-16 text \(big-endian\)/);
     });
   });
@@ -163,7 +201,10 @@ describe('TranscriptFile on hostile input', () => {
       assert.equal(file.transcript.turns.length, 2);
       const last = file.transcript.problems[file.transcript.problems.length - 1];
       assert.equal(last.severity, 'error');
-      assert.match(last.message, /^decompression stopped at line \d+: t\.jsonl\.gz inflates to more than 1 MB, the limit for a compressed transcript \(maxInflatedBytes\)/);
+      assert.match(
+        last.message,
+        /^decompression stopped at line \d+: t\.jsonl\.gz inflates to more than 1 MB, the limit for a compressed transcript \(maxInflatedBytes\)/,
+      );
       assert.ok(file.transcript.lineCount < 40_000);
     });
 
@@ -171,14 +212,23 @@ describe('TranscriptFile on hostile input', () => {
       this.timeout(30_000);
       // ~70 MB of junk lines in ~70 KB: a ratio of about 1,000
       const line = Buffer.from(`${'x'.repeat(1023)}\n`);
-      const path = write('bomb.jsonl.gz', gzipSync(Buffer.concat([Buffer.from(canonical), Buffer.alloc(INFLATE_RATIO_FLOOR + 6 * 1024 * 1024, line)]), { level: 9 }));
+      const path = write(
+        'bomb.jsonl.gz',
+        gzipSync(Buffer.concat([Buffer.from(canonical), Buffer.alloc(INFLATE_RATIO_FLOOR + 6 * 1024 * 1024, line)]), { level: 9 }),
+      );
       const file = await TranscriptFile.open(path);
       assert.equal(file.transcript.turns.length, 2);
       const problems = file.transcript.problems;
       assert.ok(problems.length <= 1002, `${problems.length} problems`);
-      assert.match(problems[problems.length - 1].message, /^decompression stopped at line \d+: bomb\.jsonl\.gz inflated to 6\d MB from \d+ KB of compressed data, more than 200 times its size \(the limit, maxInflateRatio\).*decompression bomb/);
+      assert.match(
+        problems[problems.length - 1].message,
+        /^decompression stopped at line \d+: bomb\.jsonl\.gz inflated to 6\d MB from \d+ KB of compressed data, more than 200 times its size \(the limit, maxInflateRatio\).*decompression bomb/,
+      );
       // a bomb with no record before the junk is unusable, and says why
-      const bare = write('bare.jsonl.gz', gzipSync(Buffer.concat([Buffer.from('{"type":"turn"}\n'), Buffer.alloc(INFLATE_RATIO_FLOOR + 1024 * 1024, line)])));
+      const bare = write(
+        'bare.jsonl.gz',
+        gzipSync(Buffer.concat([Buffer.from('{"type":"turn"}\n'), Buffer.alloc(INFLATE_RATIO_FLOOR + 1024 * 1024, line)])),
+      );
       await unusable(bare, /has no usable records \(read as canonical\)\. Reading stopped: line \d+: decompression stopped/);
     });
 
@@ -196,7 +246,10 @@ describe('TranscriptFile on hostile input', () => {
       const weighed = await loadSideFiles('claude-code', transcript, { maxTotalBytes: 4 * text.length });
       assert.equal(weighed.files.length, 4);
       assert.equal(weighed.problems.length, 1);
-      assert.match(weighed.problems[0].message, /^26 summariser side files were not read in .*: the side files read before reached the 5\.6 MB limit for all of them together/);
+      assert.match(
+        weighed.problems[0].message,
+        /^26 summariser side files were not read in .*: the side files read before reached the 5\.6 MB limit for all of them together/,
+      );
       const defaults = await loadSideFiles('claude-code', transcript);
       assert.equal(defaults.files.length, 30);
     });
@@ -209,9 +262,15 @@ describe('TranscriptFile on hostile input', () => {
       symlinkSync(secret, join(session, 'agent-acompact-2.jsonl'));
       symlinkSync('/dev/zero', join(session, 'agent-acompact-3.jsonl'));
       const loaded = await loadSideFiles('claude-code', write('abc.jsonl', ''));
-      assert.deepEqual(loaded.files.map((f) => f.path.slice(-22)), ['agent-acompact-1.jsonl']);
+      assert.deepEqual(
+        loaded.files.map((f) => f.path.slice(-22)),
+        ['agent-acompact-1.jsonl'],
+      );
       assert.equal(loaded.problems.length, 1);
-      assert.match(loaded.problems[0].message, /^2 summariser side files are links to a place outside the session's folder \(.*abc\) and were not followed: agent-acompact-2\.jsonl, agent-acompact-3\.jsonl/);
+      assert.match(
+        loaded.problems[0].message,
+        /^2 summariser side files are links to a place outside the session's folder \(.*abc\) and were not followed: agent-acompact-2\.jsonl, agent-acompact-3\.jsonl/,
+      );
     });
   });
 });

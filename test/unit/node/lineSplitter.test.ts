@@ -7,7 +7,11 @@ import { LineSplitter } from '../../../src/node/lineSplitter';
 function split(chunks: Buffer[], maxLineBytes = 1024) {
   const lines: RawLine[] = [];
   const problems: Problem[] = [];
-  const splitter = new LineSplitter({ maxLineBytes }, (line) => lines.push(line), (problem) => problems.push(problem));
+  const splitter = new LineSplitter(
+    { maxLineBytes },
+    (line) => lines.push(line),
+    (problem) => problems.push(problem),
+  );
   for (const chunk of chunks) splitter.write(chunk);
   splitter.end();
   return { lines, problems };
@@ -41,7 +45,10 @@ describe('LineSplitter', () => {
 
   it('reports a line that is not UTF-8 with its number and keeps going', () => {
     const { lines, problems } = split([Buffer.concat([Buffer.from('ok\n'), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from('\nafter\n')])]);
-    assert.deepEqual(lines.map((l) => l.text), ['ok', 'after']);
+    assert.deepEqual(
+      lines.map((l) => l.text),
+      ['ok', 'after'],
+    );
     assert.equal(problems.length, 1);
     assert.equal(problems[0].line, 2);
     assert.match(problems[0].message, /line 2 is not valid UTF-8/);
@@ -49,7 +56,13 @@ describe('LineSplitter', () => {
 
   it('skips an over-long line with a problem that names its size and the limit', () => {
     const { lines, problems } = split([Buffer.from('short\n'), Buffer.alloc(5000, 0x61), Buffer.from('\nnext\n')], 1024);
-    assert.deepEqual(lines.map((l) => [l.line, l.text]), [[1, 'short'], [3, 'next']]);
+    assert.deepEqual(
+      lines.map((l) => [l.line, l.text]),
+      [
+        [1, 'short'],
+        [3, 'next'],
+      ],
+    );
     assert.equal(problems[0].line, 2);
     assert.match(problems[0].message, /line 2 is 4\.9 KB, over the 1 KB limit/);
     assert.equal(lines[1].offset, 6 + 5000 + 1);
@@ -57,9 +70,19 @@ describe('LineSplitter', () => {
 
   it('can start at a given line and offset (reading appended bytes)', () => {
     const lines: RawLine[] = [];
-    const splitter = new LineSplitter({ maxLineBytes: 100, startLine: 10, startOffset: 500 }, (l) => lines.push(l), () => undefined);
+    const splitter = new LineSplitter(
+      { maxLineBytes: 100, startLine: 10, startOffset: 500 },
+      (l) => lines.push(l),
+      () => undefined,
+    );
     splitter.write(Buffer.from('x\ny\n'));
-    assert.deepEqual(lines.map((l) => [l.line, l.offset]), [[10, 500], [11, 502]]);
+    assert.deepEqual(
+      lines.map((l) => [l.line, l.offset]),
+      [
+        [10, 500],
+        [11, 502],
+      ],
+    );
     assert.equal(splitter.consumedOffset, 504);
     assert.equal(splitter.nextLine, 12);
   });

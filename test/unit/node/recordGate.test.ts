@@ -13,7 +13,18 @@ const raw = (text: string, line = 1): RawLine => ({ line, offset: 0, endOffset: 
 
 describe('record gate', () => {
   it('isJsonText agrees with JSON.parse on 50,000 seeded mutants of JSON texts', () => {
-    const seeds = ['{"a":1}', '[1,2,{"b":[true,false,null]}]', '"x\\u00e9\\n"', '-0.5e+10', '{}', '[]', ' {"a" : [ 1 , -2.5E3 ] } ', '{"type":"turn","id":3,"content":"héllo \\"q\\" 😀"}', '0', '"\\ud800"'];
+    const seeds = [
+      '{"a":1}',
+      '[1,2,{"b":[true,false,null]}]',
+      '"x\\u00e9\\n"',
+      '-0.5e+10',
+      '{}',
+      '[]',
+      ' {"a" : [ 1 , -2.5E3 ] } ',
+      '{"type":"turn","id":3,"content":"héllo \\"q\\" 😀"}',
+      '0',
+      '"\\ud800"',
+    ];
     const alphabet = '{}[]":,.-+eE0123456789 \t\n\r\\/ubfnrtaxtruefalsnl\u0001é';
     let seed = 1;
     const random = (k: number) => {
@@ -26,7 +37,12 @@ describe('record gate', () => {
         const at = random(text.length + 1);
         const ch = alphabet[random(alphabet.length)];
         const op = random(3);
-        text = op === 0 ? text.slice(0, at) + ch + text.slice(at) : op === 1 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + ch + text.slice(at + 1);
+        text =
+          op === 0
+            ? text.slice(0, at) + ch + text.slice(at)
+            : op === 1
+              ? text.slice(0, at) + text.slice(at + 1)
+              : text.slice(0, at) + ch + text.slice(at + 1);
       }
       let parsed = true;
       try {
@@ -58,7 +74,13 @@ describe('record gate', () => {
     try {
       const session = [
         { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'Fix ledger.ts' } },
-        { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', message: { id: 'm', role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }] } },
+        {
+          type: 'assistant',
+          uuid: 'a1',
+          parentUuid: 'u1',
+          sessionId: 's',
+          message: { id: 'm', role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }] },
+        },
       ].map((r) => JSON.stringify(r));
       const junk = Array.from({ length: 200_000 }, (_, k) => `{"junk": ${k} ${k}}`);
       const path = join(dir, 's.jsonl');

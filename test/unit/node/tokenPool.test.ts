@@ -60,12 +60,15 @@ describe('node/tokenPool', function () {
   });
   after(() => pool.dispose());
 
-  it('cuts a long text into pieces whose counts add up to the whole text\'s', () => {
+  it("cuts a long text into pieces whose counts add up to the whole text's", () => {
     const long = mixedTexts()[mixedTexts().length - 1];
     const pieces = piecesOf(long);
     assert.ok(pieces.length > 1, 'the long text is cut');
     assert.equal(pieces.join(''), long);
-    assert.equal(pieces.reduce((sum, piece) => sum + direct(piece), 0), direct(long));
+    assert.equal(
+      pieces.reduce((sum, piece) => sum + direct(piece), 0),
+      direct(long),
+    );
     assert.deepEqual(piecesOf('short'), ['short']);
   });
 
@@ -73,7 +76,10 @@ describe('node/tokenPool', function () {
     const texts = mixedTexts();
     const progress: [number, number][] = [];
     const counts = await pool.count(texts, 'o200k_base', undefined, (done, total) => progress.push([done, total]));
-    assert.deepEqual(counts, texts.map((text) => direct(text)));
+    assert.deepEqual(
+      counts,
+      texts.map((text) => direct(text)),
+    );
     assert.ok(progress.length > 4, `progress reported per batch (${progress.length})`);
     const total = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
     assert.deepEqual(progress[progress.length - 1], [total, total]);
@@ -91,7 +97,10 @@ describe('node/tokenPool', function () {
       await own.count(texts, 'o200k_base');
       assert.equal(own.workerCount, 1, 'still one');
       const big = Array.from({ length: 200 }, (_, i) => `${mixedTexts()[5]} ${i}`); // ~2.7 MB
-      assert.deepEqual(await own.count(big, 'o200k_base'), big.map((text) => direct(text)));
+      assert.deepEqual(
+        await own.count(big, 'o200k_base'),
+        big.map((text) => direct(text)),
+      );
       assert.equal(own.workerCount, 2, 'a second worker for a big job');
     } finally {
       own.dispose();
@@ -101,7 +110,10 @@ describe('node/tokenPool', function () {
   it('counts with cl100k_base too, and resolves an empty list at once', async () => {
     const texts = mixedTexts().slice(0, 6);
     const cl100k = createTokenCounter('cl100k_base');
-    assert.deepEqual(await pool.count(texts, 'cl100k_base'), texts.map((text) => cl100k(text)));
+    assert.deepEqual(
+      await pool.count(texts, 'cl100k_base'),
+      texts.map((text) => cl100k(text)),
+    );
     assert.deepEqual(await pool.count([], 'o200k_base'), []);
   });
 
@@ -110,7 +122,10 @@ describe('node/tokenPool', function () {
     const name = readdirSync(CORPUS).find((file) => file.endsWith('.jsonl.gz'));
     if (!name) this.skip();
     const texts = (await TranscriptFile.open(join(CORPUS, name!))).transcript.turns.map((turn) => turn.text);
-    assert.deepEqual(await pool.count(texts, 'o200k_base'), texts.map((text) => direct(text)));
+    assert.deepEqual(
+      await pool.count(texts, 'o200k_base'),
+      texts.map((text) => direct(text)),
+    );
   });
 
   it('rejects with an AbortError when cancelled, stops early, and counts correctly afterwards', async () => {
@@ -130,7 +145,10 @@ describe('node/tokenPool', function () {
     await assert.rejects(pool.count(['x'], 'o200k_base', abort.signal), (error: Error) => error.name === 'AbortError');
     // Replies to batches still in flight when it was cancelled must not leak into the next count.
     const next = mixedTexts().slice(4, 9);
-    assert.deepEqual(await pool.count(next, 'o200k_base'), next.map((text) => direct(text)));
+    assert.deepEqual(
+      await pool.count(next, 'o200k_base'),
+      next.map((text) => direct(text)),
+    );
     console.log(`      (cancelled after ${elapsed} ms)`);
   });
 
@@ -138,13 +156,22 @@ describe('node/tokenPool', function () {
     const a = mixedTexts().slice(0, 7);
     const b = mixedTexts().slice(7);
     const [ca, cb] = await Promise.all([pool.count(a, 'o200k_base'), pool.count(b, 'o200k_base')]);
-    assert.deepEqual(ca, a.map((text) => direct(text)));
-    assert.deepEqual(cb, b.map((text) => direct(text)));
+    assert.deepEqual(
+      ca,
+      a.map((text) => direct(text)),
+    );
+    assert.deepEqual(
+      cb,
+      b.map((text) => direct(text)),
+    );
   });
 
   it('dispose ends the workers and rejects the counts still running, and every later count', async () => {
     const own = new TokenPool({ maxWorkers: 2, maxBatchBytes: 16 * 1024, spawnBytes: 0 });
-    const running = own.count(Array.from({ length: 100 }, () => mixedTexts()[5]), 'o200k_base');
+    const running = own.count(
+      Array.from({ length: 100 }, () => mixedTexts()[5]),
+      'o200k_base',
+    );
     await until(() => own.workerCount > 0, 'workers were started');
     own.dispose();
     await assert.rejects(running, /disposed/);
@@ -183,7 +210,10 @@ describe('node/tokenPool', function () {
         const own = new TokenPool({ workerFile: file, onFallback: (reason) => reasons.push(reason) });
         try {
           const texts = source ? mixedTexts().slice(0, 9) : mixedTexts();
-          assert.deepEqual(await own.count(texts, 'o200k_base'), texts.map((text) => direct(text)));
+          assert.deepEqual(
+            await own.count(texts, 'o200k_base'),
+            texts.map((text) => direct(text)),
+          );
           assert.deepEqual(await own.count(['again'], 'o200k_base'), [direct('again')]);
           assert.equal(reasons.length, 1);
           assert.match(reasons[0], /could not start/);
@@ -195,7 +225,7 @@ describe('node/tokenPool', function () {
       });
     }
 
-    it('counts a crashed worker\'s batch again in a new worker', async () => {
+    it("counts a crashed worker's batch again in a new worker", async () => {
       // A stand-in worker: "counts" characters; the first one exits instead of answering its third request.
       const file = join(dir, 'flaky.js');
       const crashed = join(dir, 'crashed');
@@ -217,7 +247,10 @@ describe('node/tokenPool', function () {
       const own = new TokenPool({ workerFile: file, maxWorkers: 1, maxBatchBytes: 16 * 1024, onFallback: (r) => reasons.push(r) });
       try {
         const texts = Array.from({ length: 10 }, (_, i) => 'x'.repeat(15_000 + i));
-        assert.deepEqual(await own.count(texts, 'o200k_base'), texts.map((text) => text.length));
+        assert.deepEqual(
+          await own.count(texts, 'o200k_base'),
+          texts.map((text) => text.length),
+        );
         assert.ok(existsSync(crashed), 'the worker crashed once');
         assert.deepEqual(reasons, [], 'a crash of a working worker is no reason to give up on workers');
       } finally {
@@ -236,7 +269,10 @@ describe('node/tokenPool', function () {
         await assert.rejects(own.count(['x'], 'o200k_base'), /token counting failed: no wasm/);
         // warmTokenCache then hands analyze a counter for this thread: it reports as it would without workers.
         const transcript = (await TranscriptFile.open(SAMPLE)).transcript;
-        const unrecorded = { ...transcript, checkpoints: transcript.checkpoints.map((cp) => ({ ...cp, recordedSummaryTokens: undefined })) };
+        const unrecorded = {
+          ...transcript,
+          checkpoints: transcript.checkpoints.map((cp) => ({ ...cp, recordedSummaryTokens: undefined })),
+        };
         const countTokens = await warmTokenCache(unrecorded, new Map(), own, 'o200k_base');
         assert.deepEqual(analyze(unrecorded, { countTokens }), analyze(unrecorded, { countTokens: direct }));
       } finally {
@@ -248,7 +284,10 @@ describe('node/tokenPool', function () {
   describe('warmTokenCache', () => {
     for (const [label, path] of [
       ['samples/incident.jsonl', SAMPLE],
-      ['a real Claude Code session', existsSync(CORPUS) ? join(CORPUS, readdirSync(CORPUS).find((f) => f.endsWith('.jsonl.gz')) ?? '') : ''],
+      [
+        'a real Claude Code session',
+        existsSync(CORPUS) ? join(CORPUS, readdirSync(CORPUS).find((f) => f.endsWith('.jsonl.gz')) ?? '') : '',
+      ],
     ]) {
       it(`${label}: analyze asks the returned counter only for pre-counted texts, and gives the same analysis`, async function () {
         skipWithoutShared(this, path !== '' && existsSync(path), path || `the corpus at ${CORPUS}`);

@@ -9,7 +9,8 @@ import { gzipSync } from 'node:zlib';
 import { TranscriptFile, UnusableTranscriptError } from '../../../src/node/transcriptFile';
 
 const turn = (id: number) => JSON.stringify({ type: 'turn', id, role: 'user', content: `turn ${id}` });
-const checkpoint = (to: number) => JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 's', summary_budget: 10, covered: { from: 0, to } });
+const checkpoint = (to: number) =>
+  JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 's', summary_budget: 10, covered: { from: 0, to } });
 
 describe('TranscriptFile', () => {
   let dir: string;
@@ -36,7 +37,10 @@ describe('TranscriptFile', () => {
     await unusable(join(dir, 'missing.jsonl'), /no such file/);
     await unusable(write('empty.jsonl', ''), /is empty/);
     await unusable(write('binary.jsonl', Buffer.from([0x00, 0x01, 0xff, 0x00, 0x0a])), /binary data/);
-    await unusable(write('other.json', '{"name":"x","version":"1"}\n'), /not a transcript I know: none of the 1 JSON record in its first 1 line belongs to a format I read \(8 tried\)\. If it is one of them, name it with --format\./);
+    await unusable(
+      write('other.json', '{"name":"x","version":"1"}\n'),
+      /not a transcript I know: none of the 1 JSON record in its first 1 line belongs to a format I read \(8 tried\)\. If it is one of them, name it with --format\./,
+    );
     await assert.rejects(TranscriptFile.open(join(dir, 'other.json')), (error: UnusableTranscriptError) => {
       assert.equal(error.details.length, 8, 'one line per format tried');
       assert.match(error.details[0], /^canonical: needs a record with "type": "turn" or "checkpoint"$/);
@@ -61,7 +65,10 @@ describe('TranscriptFile', () => {
     assert.match(file.transcript.problems[0].message, /line 2 is incomplete/);
     appendFileSync(path, '"role":"user","content":"x"}\n');
     assert.equal(await file.refresh(), 'appended');
-    assert.deepEqual(file.transcript.turns.map((t) => t.id), [0, 1]);
+    assert.deepEqual(
+      file.transcript.turns.map((t) => t.id),
+      [0, 1],
+    );
     assert.equal(file.transcript.turns[1].span.startLine, 2);
     assert.deepEqual(file.transcript.problems, []);
   });
@@ -85,7 +92,14 @@ describe('TranscriptFile', () => {
     assert.equal(file.transcript.turns.length, 2);
     appendFileSync(path, `\n${turn(2)}\n`);
     assert.equal(await file.refresh(), 'appended');
-    assert.deepEqual(file.transcript.turns.map((t) => [t.id, t.span.startLine]), [[0, 1], [1, 2], [2, 3]]);
+    assert.deepEqual(
+      file.transcript.turns.map((t) => [t.id, t.span.startLine]),
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+      ],
+    );
   });
 
   it('reloads from the start when the file shrinks or is replaced', async () => {
@@ -93,7 +107,10 @@ describe('TranscriptFile', () => {
     const file = await TranscriptFile.open(path);
     writeFileSync(path, `${turn(5)}\n`);
     assert.equal(await file.refresh(), 'reloaded');
-    assert.deepEqual(file.transcript.turns.map((t) => t.id), [5]);
+    assert.deepEqual(
+      file.transcript.turns.map((t) => t.id),
+      [5],
+    );
   });
 
   it('never writes to the transcript', async () => {

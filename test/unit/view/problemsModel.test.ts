@@ -22,7 +22,11 @@ import { incident, span } from '../core/transcripts';
 const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
 
 /** Turns with UUID ids, two lines each from line 11 on, and a checkpoint at line 500 giving them `statuses`. */
-function build(statuses: TurnStatus[], roles: Role[], extra: Partial<CheckpointAnalysis> = {}): { transcript: Pick<Transcript, 'turns'>; checkpoint: CheckpointAnalysis } {
+function build(
+  statuses: TurnStatus[],
+  roles: Role[],
+  extra: Partial<CheckpointAnalysis> = {},
+): { transcript: Pick<Transcript, 'turns'>; checkpoint: CheckpointAnalysis } {
   const turns = statuses.map((_, index) => ({
     id: `0111e7ef-0ff5-4c1b-9d4e-${String(index).padStart(12, '0')}`,
     role: roles[index % roles.length],
@@ -112,11 +116,17 @@ describe('view/problemsModel: runs of claimed-missing turns', () => {
     const { transcript, checkpoint } = build([M, M, M], ['user', 'tool', 'assistant']);
     const [run] = claimedMissingRuns(checkpoint, transcript, DEFAULT_KIND_SEVERITIES);
     const message = missingRunMessage(run, checkpoint);
-    assert.equal(message, 'lines 11–16: 3 claimed turns (1 tool output, 2 conversation turns) missing from the summary (checkpoint at line 500); read them from the raw log');
+    assert.equal(
+      message,
+      'lines 11–16: 3 claimed turns (1 tool output, 2 conversation turns) missing from the summary (checkpoint at line 500); read them from the raw log',
+    );
     assert.doesNotMatch(message, /0111e7ef/);
     const single = build([M], ['tool']);
     const [one] = claimedMissingRuns(single.checkpoint, single.transcript, DEFAULT_KIND_SEVERITIES);
-    assert.equal(missingRunMessage(one, single.checkpoint), 'lines 11–12: 1 claimed tool output missing from the summary (checkpoint at line 500); read it from the raw log');
+    assert.equal(
+      missingRunMessage(one, single.checkpoint),
+      'lines 11–12: 1 claimed tool output missing from the summary (checkpoint at line 500); read it from the raw log',
+    );
   });
 });
 
@@ -138,7 +148,10 @@ describe('view/problemsModel: the note’s incident', () => {
   it('one run, lines 381–420, and the truncation on the summary line', () => {
     const runs = claimedMissingRuns(checkpoint, transcript, DEFAULT_KIND_SEVERITIES);
     assert.equal(runs.length, 1);
-    assert.match(missingRunMessage(runs[0], checkpoint), /^lines 381–420: 40 claimed conversation turns missing from the summary \(checkpoint at line 421\)/);
+    assert.match(
+      missingRunMessage(runs[0], checkpoint),
+      /^lines 381–420: 40 claimed conversation turns missing from the summary \(checkpoint at line 421\)/,
+    );
     const truncation = truncationProblem(checkpoint);
     assert.ok(truncation);
     assert.equal(truncation.line, 421);
@@ -166,7 +179,10 @@ describe('view/problemsModel: checkpoints', () => {
     const { checkpoint } = build([C, M], ['user'], { verdict: 'conditional', reasons: ['the summariser did not report turn 1'] });
     const problem = checkpointProblem(checkpoint);
     assert.equal(problem?.kind, 'conditional');
-    assert.match(problem?.message ?? '', /safe only in part \(conditional\).*1 of 2 claimed turns is missing from the summary \(1 covered\)\. Why: the summariser did not report turn 1\./);
+    assert.match(
+      problem?.message ?? '',
+      /safe only in part \(conditional\).*1 of 2 claimed turns is missing from the summary \(1 covered\)\. Why: the summariser did not report turn 1\./,
+    );
   });
 
   it('flags an unreadable summary once, saying coverage could not be checked and why', () => {
@@ -206,7 +222,11 @@ describe('view/problemsModel: checkpoints', () => {
 describe('view/problemsModel: reader problems', () => {
   it('collapses a run of alike problems into one, with a count and its lines', () => {
     const problems: Problem[] = [
-      ...Array.from({ length: 41 }, (_, index): Problem => ({ line: 10 + index, severity: 'error', message: `line ${10 + index}: not JSON (column ${index})` })),
+      ...Array.from({ length: 41 }, (_, index): Problem => ({
+        line: 10 + index,
+        severity: 'error',
+        message: `line ${10 + index}: not JSON (column ${index})`,
+      })),
       { line: 60, severity: 'warning', message: 'line 60: a tool result answers no call' },
       { line: 70, severity: 'error', message: 'line 70: not JSON (column 3)' },
     ];

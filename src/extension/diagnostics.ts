@@ -11,6 +11,7 @@
 // Turns with nothing to check are never flagged. The flags go on the document the records are shown in: the
 // file, or a .jsonl.gz's decompressed view (`documentUri`).
 import * as vscode from 'vscode';
+import { Disposable } from './dispose';
 import type { CheckpointAnalysis, Problem } from '../core/model';
 import {
   checkpointProblem,
@@ -45,19 +46,20 @@ const LINE_END = 1_000_000;
 /** Settings whose change re-renders the flags. */
 const SEVERITY_SETTINGS = [`${SECTION}.problems.conversationSeverity`, `${SECTION}.problems.toolOutputSeverity`];
 
-export class TranscriptDiagnostics implements vscode.Disposable {
-  readonly collection = vscode.languages.createDiagnosticCollection('compactionLens');
-  private readonly disposables: vscode.Disposable[] = [];
+export class TranscriptDiagnostics extends Disposable {
+  readonly collection = this.register(vscode.languages.createDiagnosticCollection('compactionLens'));
   private severities: KindSeverities = readSettings().problemSeverities;
 
   constructor(private readonly store: TranscriptStore) {
-    this.disposables.push(
-      this.collection,
-      store.onDidChange((entry) => this.update(entry)),
+    super();
+    this.register(store.onDidChange((entry) => this.update(entry)));
+    this.register(
       store.onDidRemove((uri) => {
         this.collection.delete(uri);
         this.collection.delete(decompressedUri(uri));
       }),
+    );
+    this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!SEVERITY_SETTINGS.some((name) => event.affectsConfiguration(name))) return;
         this.severities = readSettings().problemSeverities;
@@ -69,10 +71,6 @@ export class TranscriptDiagnostics implements vscode.Disposable {
 
   update(entry: AnalysedTranscript): void {
     this.collection.set(entry.documentUri, diagnosticsFor(entry, this.severities));
-  }
-
-  dispose(): void {
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
 }
 

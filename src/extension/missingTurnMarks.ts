@@ -5,6 +5,7 @@
 // when the settings do. The marks are plain text built from line numbers (src/view/problemsModel.ts): transcript
 // text never goes into them. Kinds whose problem severity is `off` are not marked.
 import * as vscode from 'vscode';
+import { Disposable } from './dispose';
 import { missingTurnMarks } from '../view/problemsModel';
 import { readSettings, SECTION } from './settings';
 import type { TranscriptStore } from './transcriptStore';
@@ -12,30 +13,32 @@ import type { TranscriptStore } from './transcriptStore';
 /** Settings whose change re-applies the marks. */
 const MARK_SETTINGS = [`${SECTION}.inlineMarks`, `${SECTION}.problems.conversationSeverity`, `${SECTION}.problems.toolOutputSeverity`];
 
-export class MissingTurnMarks implements vscode.Disposable {
-  private readonly decoration = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
-    after: {
-      color: new vscode.ThemeColor('compactionLens.claimedMissingForeground'),
-      fontStyle: 'italic',
-      margin: '0 0 0 3em',
-    },
-  });
-  private readonly disposables: vscode.Disposable[] = [];
+export class MissingTurnMarks extends Disposable {
+  private readonly decoration = this.register(
+    vscode.window.createTextEditorDecorationType({
+      isWholeLine: true,
+      rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+      after: {
+        color: new vscode.ThemeColor('compactionLens.claimedMissingForeground'),
+        fontStyle: 'italic',
+        margin: '0 0 0 3em',
+      },
+    }),
+  );
   /** The 0-based lines marked in each decorated editor's document, by the document's URI (for tests and logs). */
   private readonly applied = new Map<string, number[]>();
 
   constructor(private readonly store: TranscriptStore) {
-    this.disposables.push(
-      this.decoration,
-      vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()),
-      store.onDidChange(() => this.refresh()),
-      store.onDidRemove(() => this.refresh()),
+    super();
+    this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()));
+    this.register(store.onDidChange(() => this.refresh()));
+    this.register(store.onDidRemove(() => this.refresh()));
+    this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (MARK_SETTINGS.some((name) => event.affectsConfiguration(name))) this.refresh();
       }),
     );
+    this.register({ dispose: () => this.applied.clear() });
     this.refresh();
   }
 
@@ -74,10 +77,5 @@ export class MissingTurnMarks implements vscode.Disposable {
     }
     this.applied.clear();
     for (const [key, value] of next) this.applied.set(key, value);
-  }
-
-  dispose(): void {
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
-    this.applied.clear();
   }
 }

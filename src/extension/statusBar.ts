@@ -4,6 +4,7 @@
 // every checkpoint. While a webview (the timeline) has focus there is no active editor: the item keeps showing
 // the last transcript's result instead of disappearing. Clicking it opens the timeline.
 import * as vscode from 'vscode';
+import { Disposable } from './dispose';
 import type { ActiveTranscript } from './activeTranscript';
 import { TURN_STATUSES } from '../core/model';
 import { statusName } from '../statusWords';
@@ -23,22 +24,24 @@ function webviewIsActive(): boolean {
   return vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview;
 }
 
-export class TranscriptStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('compactionLens.status', vscode.StatusBarAlignment.Right, 100);
-  private readonly subscriptions: vscode.Disposable[] = [];
+export class TranscriptStatusBar extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('compactionLens.status', vscode.StatusBarAlignment.Right, 100));
   /** The transcript shown, kept while a webview has focus. */
   private shown: AnalysedTranscript | undefined;
   private visible = false;
 
   constructor(active: ActiveTranscript, store?: TranscriptStore) {
+    super();
     this.item.name = 'Compaction Lens';
-    this.subscriptions.push(active.onDidChange((entry) => this.follow(entry)));
+    this.register(active.onDidChange((entry) => this.follow(entry)));
     if (store) {
-      this.subscriptions.push(
-        // The kept transcript is re-analysed, or dropped, while the webview has focus.
+      // The kept transcript is re-analysed, or dropped, while the webview has focus.
+      this.register(
         store.onDidChange((entry) => {
           if (entry === this.shown || entry.uri.toString() === this.shown?.uri.toString()) this.show(entry);
         }),
+      );
+      this.register(
         store.onDidRemove((uri) => {
           if (uri.toString() === this.shown?.uri.toString()) this.show(undefined);
         }),
@@ -62,11 +65,6 @@ export class TranscriptStatusBar implements vscode.Disposable {
       .replace(/&nbsp;/g, ' ')
       .replace(/\\(.)/g, '$1')
       .replace(/\n{2,}/g, '\n');
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
-    this.item.dispose();
   }
 
   private follow(entry: AnalysedTranscript | undefined): void {

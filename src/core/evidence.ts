@@ -223,6 +223,12 @@ export interface Sharing {
   first: boolean;
 }
 
+/**
+ * A turn whose pieces the summary carries this many times over the threshold is covered even when every one of
+ * them is shared with other turns: each weighs little, but so much of the turn is there that it was carried.
+ */
+export const CARRIED_AT_LENGTH = 3;
+
 /** Pieces shared by at most this many claimed turns count in full; beyond it their weight falls as 1/shared. */
 export const SHARED_FREELY = 3;
 
@@ -300,7 +306,7 @@ export function judge(
   const wordsOnly = !pieces.some((p) => SPECIFIC_KINDS.has(p.kind));
   const covered = options.confirmation
     ? knownTarget
-    : (specific || wordsOnly || (options.lookupOnly === true && !ownSpecificMissing)) &&
+    : (specific || wordsOnly || score >= CARRIED_AT_LENGTH * threshold || (options.lookupOnly === true && !ownSpecificMissing)) &&
       score >= threshold &&
       (!options.error || ownTextFound);
   return { evidence: [...found, ...absent], score, covered, wordsOnly };

@@ -6,7 +6,16 @@
 // vacuous verdict (empty or encrypted summary, claimed turns without text, mostly nothing to check).
 import * as assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
-import { DEFAULT_COVERAGE_THRESHOLD, judge, SALIENCE, SHARED_FREELY, turnPieces, weightOf, type Sharing } from '../../../src/core/evidence';
+import {
+  CARRIED_AT_LENGTH,
+  DEFAULT_COVERAGE_THRESHOLD,
+  judge,
+  SALIENCE,
+  SHARED_FREELY,
+  turnPieces,
+  weightOf,
+  type Sharing,
+} from '../../../src/core/evidence';
 import { extractPieces } from '../../../src/core/evidenceText';
 import { SummaryMatcher } from '../../../src/core/summaryMatcher';
 import { callTexts, splitCalls } from '../../../src/core/toolCalls';
@@ -324,6 +333,23 @@ describe('core/evidence: weighing (weightOf, judge)', () => {
 });
 
 describe('core/evidence in analyze: sharing, calls and results', () => {
+  it(`a turn the summary carries at length (score ≥ ${CARRIED_AT_LENGTH} × threshold) is covered though every piece is shared`, () => {
+    // Eight turns name the same seven modules; the last also says what it did with them.
+    const names = 'LedgerSync, PayoutBatch, RefundQueue, InvoiceMailer, TaxRules, FxRates and AuditTrail';
+    const turns = [0, 1, 2, 3, 4, 5, 6].map((i) => turn(i, `Step ${i} touched ${names}.`, { role: 'assistant' }));
+    turns.push(turn(7, `Wired ${names} into the nightly job.`, { role: 'assistant' }));
+    const ids = turns.map((_, i) => i);
+    const mk = (summary: string) =>
+      analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 1000, claimedIds: ids, turnsBefore: 8 })]), OPTS).checkpoints[0];
+    const atLength = mk(`The nightly job now runs ${names}.`);
+    assert.ok((atLength.turns[7].score ?? 0) >= CARRIED_AT_LENGTH, `score ${atLength.turns[7].score}`);
+    assert.equal(atLength.turns[7].status, 'covered', atLength.turns[7].reason);
+    // Two of the seven shared names: over the threshold, but not at length, and none is its own.
+    const briefly = mk('The nightly job now runs LedgerSync and PayoutBatch.');
+    assert.ok((briefly.turns[7].score ?? 0) < CARRIED_AT_LENGTH);
+    assert.equal(briefly.turns[7].status, 'claimed-missing', briefly.turns[7].reason);
+  });
+
   it('a name shared by many claimed turns weighs less for each; the turn that introduced it counts it in full', () => {
     const turns = [0, 1, 2, 3, 4, 5].map((i) => turn(i, `Edited src/core/analyze.ts again, step ${i}`, { role: 'assistant' }));
     const cp = analyze(

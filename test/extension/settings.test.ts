@@ -197,6 +197,27 @@ describe('settings in the manifest', () => {
     }
   });
 
+  it('states, for every setting it contributes, the default the code falls back to', () => {
+    const properties = manifest().contributes.configuration.properties;
+    const { settings: unset } = check({});
+    // The code's value for each contributed setting when nothing is set, in the manifest's units.
+    const codeDefaults: Record<string, unknown> = {
+      'compactionLens.ratioFloor': unset.ratioFloor,
+      'compactionLens.encoding': unset.encoding,
+      'compactionLens.defaultSummaryBudget': unset.defaultSummaryBudget,
+      'compactionLens.coverageThreshold': unset.coverageThreshold,
+      'compactionLens.transcriptGlobs': unset.transcriptGlobs,
+      'compactionLens.analyzeOnOpen': unset.analyzeOnOpen,
+      'compactionLens.maxDecompressedMegabytes': unset.maxInflatedBytes / MiB,
+      'compactionLens.maxDecompressionRatio': unset.maxInflateRatio,
+      'compactionLens.problems.conversationSeverity': unset.problemSeverities.conversation,
+      'compactionLens.problems.toolOutputSeverity': unset.problemSeverities['tool-output'],
+      'compactionLens.inlineMarks': unset.inlineMarks,
+    };
+    assert.deepEqual(Object.keys(properties).sort(), Object.keys(codeDefaults).sort(), 'every contributed setting is checked here');
+    for (const [name, value] of Object.entries(codeDefaults)) assert.deepEqual(properties[name].default, value, name);
+  });
+
   it('states the transcript globs the code falls back to, .jsonl.gz among them', () => {
     const globs = manifest().contributes.configuration.properties['compactionLens.transcriptGlobs'].default;
     assert.deepEqual(globs, DEFAULT_TRANSCRIPT_GLOBS);

@@ -5,6 +5,7 @@
 // (the problem severities, the inline marks), so each is also listed in package.json's
 // `capabilities.untrustedWorkspaces.restrictedConfigurations`: an untrusted workspace cannot set it.
 import * as vscode from 'vscode';
+import { FORMATS } from '../formats/readers';
 import { DEFAULT_RATIO_FLOOR, DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../core/evidence';
 import type { FormatId } from '../core/model';
@@ -189,7 +190,7 @@ function checkNumber(key: string, value: unknown, range: NumberRange, fallback: 
   return fallback;
 }
 
-const FORMAT_IDS: readonly FormatId[] = ['canonical', 'claude-code', 'codex', 'openhands', 'langchain', 'letta', 'pi', 'message-array'];
+const FORMAT_IDS: readonly FormatId[] = FORMATS.map((format) => format.id);
 
 function checkBudgets(value: unknown, warn: SettingsWarn): Partial<Record<FormatId, number>> {
   const budgets: Partial<Record<FormatId, number>> = { ...DEFAULT_SUMMARY_BUDGETS };

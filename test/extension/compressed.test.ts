@@ -10,6 +10,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import { closeAllEditors, copySample, extensionApi, ourDiagnostics, waitFor } from './helpers';
+import { skipOrFailInCi } from '../sharedFolder';
 
 const DECOMPRESSED_SCHEME = 'compaction-lens-raw';
 
@@ -128,8 +129,7 @@ describe('a .jsonl.gz transcript in the editor', () => {
   it('Analyze Workspace Transcripts finds .jsonl.gz files by the default globs', async function () {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') {
-      console.log('      (skipped: the test window has no workspace folder on disk)');
-      this.skip();
+      skipOrFailInCi(this, 'the test window has no workspace folder on disk');
     }
     const target = path.join(folder.uri.fsPath, `analyze-gz-${Date.now()}`);
     mkdirSync(target, { recursive: true });

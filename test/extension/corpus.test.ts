@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import { closeAllEditors, extensionApi, extensionPath, ourDiagnostics } from './helpers';
+import { skipOrFailInCi } from '../sharedFolder';
 
 /** Sessions with at least one compaction (a .gz one cannot be shown in a text editor: no CodeLens check). */
 const SESSIONS = [
@@ -24,8 +25,7 @@ describe('real transcripts from the corpus', () => {
   before(async function () {
     const folder = existsSync(corpus) ? corpus : path.resolve(extensionPath(), '..', 'shared', 'corpus');
     if (!existsSync(folder)) {
-      console.log(`      (skipped: no transcript corpus at ${folder})`);
-      this.skip();
+      skipOrFailInCi(this, `no transcript corpus at ${folder}`);
     }
     api = await extensionApi();
   });
@@ -36,8 +36,7 @@ describe('real transcripts from the corpus', () => {
     it(`opens ${session} and lists its checkpoints`, async function () {
       const file = path.join(existsSync(corpus) ? corpus : path.resolve(extensionPath(), '..', 'shared', 'corpus'), session);
       if (!existsSync(file)) {
-        console.log(`      (skipped: ${file} is not in the corpus)`);
-        this.skip();
+        skipOrFailInCi(this, `${file} is not in the corpus`);
       }
       const uri = vscode.Uri.file(file);
       await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
@@ -64,8 +63,7 @@ describe('real transcripts from the corpus', () => {
   it('declines a JSON file that is not a transcript without opening a panel', async function () {
     const file = path.join(existsSync(corpus) ? corpus : path.resolve(extensionPath(), '..', 'shared', 'corpus'), NOT_A_TRANSCRIPT);
     if (!existsSync(file)) {
-      console.log(`      (skipped: ${file} is not in the corpus)`);
-      this.skip();
+      skipOrFailInCi(this, `${file} is not in the corpus`);
     }
     const uri = vscode.Uri.file(file);
     await vscode.commands.executeCommand('compactionLens.openTimeline', uri);

@@ -10,6 +10,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import { copySample, extensionApi, extensionPath } from './helpers';
+import { skipOrFailInCi } from '../sharedFolder';
 
 /** Real Claude Code sessions (3 MB JSONL, gzipped, one compaction) that no other extension-host test opens. */
 const SESSION = 'claude-code/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz';
@@ -69,8 +70,7 @@ describe('first analysis of a transcript', () => {
   it('a real Claude Code session (gzipped) is counted in worker threads', async function () {
     const file = corpusFile(SESSION);
     if (!existsSync(file)) {
-      console.log(`      (skipped: ${file} is not in the corpus)`);
-      this.skip();
+      skipOrFailInCi(this, `${file} is not in the corpus`);
     }
     await measure(vscode.Uri.file(file), SESSION);
   });
@@ -78,8 +78,7 @@ describe('first analysis of a transcript', () => {
   it('cancelling while its tokens are counted stops the analysis; a later load analyses it', async function () {
     const file = corpusFile(OTHER_SESSION);
     if (!existsSync(file)) {
-      console.log(`      (skipped: ${file} is not in the corpus)`);
-      this.skip();
+      skipOrFailInCi(this, `${file} is not in the corpus`);
     }
     const uri = vscode.Uri.file(file);
     api.store.remove(uri);

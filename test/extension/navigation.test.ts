@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { CheckpointTreeNode } from '../../src/extension/checkpointTree';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import { closeAllEditors, copySample, extensionApi, waitFor } from './helpers';
+import { skipOrFailInCi } from '../sharedFolder';
 
 function labelOf(item: vscode.TreeItem): string {
   const label = item.label;
@@ -94,8 +95,7 @@ describe('tree, CodeLens, hover, status bar and navigation', () => {
   it('Analyze Workspace Transcripts finds transcripts by the globs and lists them', async function () {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') {
-      console.log('      (skipped: the test window has no workspace folder on disk)');
-      this.skip();
+      skipOrFailInCi(this, 'the test window has no workspace folder on disk');
     }
     const target = path.join(folder.uri.fsPath, `analyze-${Date.now()}`);
     mkdirSync(target, { recursive: true });

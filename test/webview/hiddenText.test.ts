@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { FixtureDataset, TRICKY, trickySpec } from './fixture';
 import { chromiumAvailable, WebviewHarness, type OpenedPage } from './harness';
+import { skipOrFailInCi } from '../sharedFolder';
 
 interface Unit {
   text: string;
@@ -228,8 +229,8 @@ async function openTricky(harness: WebviewHarness, turn: number): Promise<Opened
 
 if (!chromiumAvailable()) {
   describe('hidden and bidi characters in the webview (Chromium)', () => {
-    it('is skipped: /usr/bin/chromium is missing (apt-get install chromium)', function () {
-      this.skip();
+    it("needs Debian's chromium", function () {
+      skipOrFailInCi(this, '/usr/bin/chromium is missing (apt-get install chromium)');
     });
   });
 }

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import type { ViewState } from '../../src/protocol';
 import { claudeLikeSpec, codexLikeSpec, FixtureDataset, incidentSpec, noCompactionSpec } from './fixture';
 import { chromiumAvailable, THEMES, WebviewHarness, type OpenedPage } from './harness';
+import { skipOrFailInCi } from '../sharedFolder';
 
 async function js<T>(page: Page, expression: string): Promise<T> {
   return (await page.evaluate(expression)) as T;
@@ -445,8 +446,8 @@ function occurrences(haystack: string, needle: string): number {
 
 if (!chromiumAvailable()) {
   describe('timeline panel layout and words in Chromium', () => {
-    it('is skipped: /usr/bin/chromium is missing (apt-get install chromium)', function () {
-      this.skip();
+    it("needs Debian's chromium", function () {
+      skipOrFailInCi(this, '/usr/bin/chromium is missing (apt-get install chromium)');
     });
   });
 }

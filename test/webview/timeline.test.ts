@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import type { ViewState } from '../../src/protocol';
 import { everyStatusSpec, FixtureDataset, HOSTILE, hostileSpec, incidentSpec, largeSpec, twoCheckpointSpec } from './fixture';
 import { chromiumAvailable, THEMES, WebviewHarness, type OpenedPage } from './harness';
+import { skipOrFailInCi } from '../sharedFolder';
 
 const SCREENSHOT_DIR = process.env.CL_SCREENSHOT_DIR ?? '/tmp';
 
@@ -595,8 +596,8 @@ async function assertClean(opened: OpenedPage): Promise<void> {
 
 if (!chromiumAvailable()) {
   describe('timeline webview in Chromium', () => {
-    it('is skipped: /usr/bin/chromium is missing (apt-get install chromium)', function () {
-      this.skip();
+    it("needs Debian's chromium", function () {
+      skipOrFailInCi(this, '/usr/bin/chromium is missing (apt-get install chromium)');
     });
   });
 }

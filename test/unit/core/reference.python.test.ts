@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { TurnId } from '../../../src/core/model';
 import { buildCheckpoint, reconstruct, type ReferenceCheckpoint, type ReferenceTurn } from '../../../src/core/reference';
-import { skipWithoutShared } from '../../sharedFolder';
+import { skipOrFailInCi, skipWithoutShared } from '../../sharedFolder';
 
 const NOTE = resolve(__dirname, '../../../../../shared/seed/compaction-reversibility.md');
 
@@ -105,8 +105,7 @@ describe("core/reference agrees with the note's Python sketch", function () {
     skipWithoutShared(this, existsSync(NOTE), `the design note at ${NOTE}`);
     const probe = spawnSync('python3', ['--version'], { encoding: 'utf8' });
     if (probe.error || probe.status !== 0) {
-      console.log('      (skipped: python3 is not available to run the sketch)');
-      this.skip();
+      skipOrFailInCi(this, 'python3 is not available to run the sketch');
     }
     const match = /```python\n([\s\S]*?)```/.exec(readFileSync(NOTE, 'utf8'));
     assert.ok(match, 'the note has a ```python block');

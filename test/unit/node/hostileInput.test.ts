@@ -12,6 +12,7 @@ import { problemCount } from '../../../src/formats/problemCap';
 import { judgeHead } from '../../../src/node/inputKind';
 import { loadSideFiles } from '../../../src/node/sideFiles';
 import { INFLATE_RATIO_FLOOR, TranscriptFile, UnusableTranscriptError } from '../../../src/node/transcriptFile';
+import { skipOrFailInCi } from '../../sharedFolder';
 
 const turn = (id: number) => JSON.stringify({ type: 'turn', id, role: 'user', content: `turn ${id} edits src/file${id}.ts` });
 const checkpoint = (to: number) =>
@@ -171,13 +172,13 @@ describe('TranscriptFile on hostile input', () => {
       try {
         execFileSync('mkfifo', [fifo]);
       } catch {
-        this.skip();
+        skipOrFailInCi(this, 'mkfifo could not make a named pipe here');
       }
       await unusable(fifo, /is a named pipe \(FIFO\), not a file/);
     });
 
     it('/dev/zero is a character device and a /proc file is named, not called empty', async function () {
-      if (!existsSync('/dev/zero') || !existsSync('/proc/self/status')) this.skip();
+      if (!existsSync('/dev/zero') || !existsSync('/proc/self/status')) skipOrFailInCi(this, '/dev/zero or /proc is missing');
       await unusable('/dev/zero', /is a character device/);
       await unusable('/proc/self/status', /is a \/proc file: the kernel makes its content up as it is read and reports a size of 0/);
       await unusable(write('empty.jsonl', ''), /is empty/);

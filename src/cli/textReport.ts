@@ -2,7 +2,7 @@
 // Everything that comes from a transcript or a path (summary ids, turn ids, reasons quoting the summary or
 // evidence, problem messages, file names) goes through terminalText, so its control characters show escaped
 // and the colours are the only escape sequences printed.
-import { groupDigits } from '../core/displayText';
+import { groupDigits, shortTurnId } from '../core/displayText';
 import { formatRanges, idRanges } from '../core/idRanges';
 import type { CheckpointAnalysis, IdRange, Problem, TurnId, TurnStatus, Verdict } from '../core/model';
 import type { FileReport } from './checkFiles';
@@ -40,8 +40,9 @@ function plural(n: number, word: string): string {
 const MAX_RANGES = 12;
 
 /**
- * Ranges as ids when the ids are short integers ("380–419"), else as the lines of the turns' records
- * ("lines 12–340"): Claude Code's uuids and message ids say nothing to a reader.
+ * Ranges by the turns' own ids ("380–419"); long ids (Claude Code's uuids, message ids) shortened as everywhere
+ * else (core/displayText's shortTurnId) and followed by the lines of the turns' records, which say more to a
+ * reader than a uuid: "0111e7ef…–msg_013pbPJV… (lines 12–340)".
  */
 function rangesText(ranges: IdRange[], cp: CheckpointAnalysis): string {
   const shown = ranges.slice(0, MAX_RANGES);
@@ -51,9 +52,10 @@ function rangesText(ranges: IdRange[], cp: CheckpointAnalysis): string {
   const parts = shown.map((range) => {
     const first = lineOf.get(range.from)?.line;
     const last = lineOf.get(range.to)?.endLine;
-    return first === last ? `${first}` : `${first}–${last}`;
+    const ids = range.count === 1 ? shortTurnId(range.from) : `${shortTurnId(range.from)}–${shortTurnId(range.to)}`;
+    return `${safe(ids)} (${first === last ? `line ${first}` : `lines ${first}–${last}`})`;
   });
-  return `lines ${parts.join(', ')}${more}`;
+  return parts.join(', ') + more;
 }
 
 function safeSetText(cp: CheckpointAnalysis, orderedIds: TurnId[]): string {

@@ -36,3 +36,55 @@ export function formatBytes(bytes: number): string {
 export function fileNameOf(path: string): string {
   return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// How a turn is named. Every shell (timeline, hover, Problems' related text, tree, CLI, copies) names a turn by
+// the transcript's own id, written by these helpers; a position in the log, where one is needed, is said to be
+// one ("position 5 of 422"), never written as if it were an id.
+
+/** Characters of a long id kept after its `word_` prefix (if any) before the ellipsis. */
+const SHORT_ID_CHARS = 8;
+/** An id up to this many characters past its prefix is shown whole. */
+const WHOLE_ID_CHARS = 12;
+/** A leading `msg_`, `toolu_`, `call_`…: kept, since it says what kind of id it is. */
+const ID_PREFIX = /^[A-Za-z]{1,8}_/;
+
+/**
+ * A turn id as shown: whole when short (`42`, `S1-a`, `call_12`); otherwise its first 8 characters after any
+ * `word_` prefix, then "…" (`0111e7ef-0ff5-4c1e-…` → `0111e7ef…`, `msg_013pbPJVxq9…` → `msg_013pbPJV…`). Show the
+ * full id (fullTurnId) beside it as a tooltip or title. Never cuts a surrogate pair in half.
+ */
+export function shortTurnId(id: number | string): string {
+  const text = String(id);
+  const prefix = ID_PREFIX.exec(text)?.[0] ?? '';
+  if (text.length <= prefix.length + WHOLE_ID_CHARS) return text;
+  let end = prefix.length + SHORT_ID_CHARS;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end++; // keep the pair whole
+  return `${text.slice(0, end)}…`;
+}
+
+/** The id as the transcript spells it (for a tooltip, a title or a copy). */
+export function fullTurnId(id: number | string): string {
+  return String(id);
+}
+
+/** True when shortTurnId shortens the id (a tooltip with the full id is then worth giving). */
+export function isShortenedTurnId(id: number | string): boolean {
+  return shortTurnId(id) !== String(id);
+}
+
+/** "turn 7", "turn 0111e7ef…". */
+export function turnName(id: number | string): string {
+  return `turn ${shortTurnId(id)}`;
+}
+
+/** "turns 380–419", or "turn 7" for a range of one. */
+export function turnRangeName(from: number | string, to: number | string, count: number): string {
+  return count === 1 || String(from) === String(to) ? turnName(from) : `turns ${shortTurnId(from)}–${shortTurnId(to)}`;
+}
+
+/** "position 5 of 422": where the turn at index 4 (0-based) sits in the log, labelled as a position. */
+export function turnPosition(index: number, total: number): string {
+  return `position ${groupDigits(index + 1)} of ${groupDigits(total)}`;
+}

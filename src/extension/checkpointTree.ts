@@ -2,6 +2,7 @@
 // their checkpoints (verdict icon, turns per status, why coverage could not be checked when it could not) ->
 // ranges of claimed-missing turns, the only turns listed as problems. Selecting an item reveals it.
 import * as vscode from 'vscode';
+import { fullTurnId } from '../core/displayText';
 import { TURN_STATUSES, type CheckpointAnalysis, type Verdict } from '../core/model';
 import { statusName } from '../statusWords';
 import { describeCheckpoint, describeRange, whyUnverifiable } from '../view/timelineData';
@@ -107,7 +108,8 @@ export class CheckpointTreeProvider extends Disposable implements vscode.TreeDat
     item.contextValue = 'claimedMissingRange';
     item.description = `${range.count} claimed-missing`;
     item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('compactionLens.turn.claimedMissing'));
-    item.tooltip = `Claimed by ${checkpoint.summaryId} but not covered by its summary`;
+    const ids = range.count === 1 ? fullTurnId(range.from) : `${fullTurnId(range.from)} to ${fullTurnId(range.to)}`;
+    item.tooltip = `Claimed by ${checkpoint.summaryId} but not covered by its summary (turn ids ${ids})`;
     item.command = this.revealCommand({ uri: key, checkpointIndex: node.checkpointIndex, rangeIndex: node.rangeIndex });
     return item;
   }

@@ -3,6 +3,7 @@
 // first, with kind and weight) and its score against the coverage threshold. For a .jsonl.gz, in its
 // decompressed view.
 import * as vscode from 'vscode';
+import { fullTurnId, isShortenedTurnId, turnName } from '../core/displayText';
 import type { Evidence, TurnResult } from '../core/model';
 import { byWeight, describeEvidence, describeScore, STATUS_ICONS, statusName } from '../statusWords';
 import { turnResult } from '../view/timelineData';
@@ -24,7 +25,11 @@ export class TurnHoverProvider implements vscode.HoverProvider {
     const turn = entry.transcript.turns[turnIndex];
     const markdown = new vscode.MarkdownString(undefined, true);
     markdown.appendMarkdown('**Compaction Lens** · ');
-    markdown.appendText(`turn ${String(turn.id)} (${turn.role}${turn.label ? `, ${turn.label}` : ''})`);
+    markdown.appendText(`${turnName(turn.id)} (${turn.role}${turn.label ? `, ${turn.label}` : ''})`);
+    if (isShortenedTurnId(turn.id)) {
+      markdown.appendMarkdown('\n\n');
+      markdown.appendText(`id ${fullTurnId(turn.id)}`);
+    }
     let listed = 0;
     for (const checkpoint of entry.analysis.checkpoints) {
       const result = turnResult(checkpoint, turnIndex);

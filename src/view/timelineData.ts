@@ -1,7 +1,7 @@
 // Builds the protocol's payloads (checkpoint headers, pages of timeline rows, turn and summary details,
 // the safe pointer set) from a transcript and its analysis, on request, and the short descriptions of a
 // checkpoint the tree, CodeLens, diagnostics and status bar share. Pure: no vscode import.
-import { fileNameOf } from '../core/displayText';
+import { fileNameOf, turnRangeName } from '../core/displayText';
 import type { Analysis, CheckpointAnalysis, Transcript, TurnId, TurnResult } from '../core/model';
 import type { CheckpointHeader, FileInfo, RowStatus, SummaryDetails, TimelineRow, TurnDetails } from '../protocol';
 
@@ -39,9 +39,11 @@ export function checkpointHeaders(transcript: Transcript, analysis: Analysis): C
 function checkpointHeader(transcript: Transcript, checkpoint: CheckpointAnalysis, position: number): CheckpointHeader {
   const safe = new Set(checkpoint.safeCovered.map(String));
   let safeBoundaryIndex = -1;
+  let safeBoundaryId: TurnId | undefined;
   for (const result of checkpoint.turns) {
     if (!safe.has(String(result.id))) break;
     safeBoundaryIndex = result.index;
+    safeBoundaryId = result.id;
   }
   return {
     index: position,
@@ -66,6 +68,7 @@ function checkpointHeader(transcript: Transcript, checkpoint: CheckpointAnalysis
     claimedMissingRanges: checkpoint.claimedMissingRanges,
     claimedMissingIndexes: checkpoint.turns.filter((result) => result.status === 'claimed-missing').map((result) => result.index),
     safeBoundaryIndex,
+    ...(safeBoundaryId === undefined ? {} : { safeBoundaryId }),
     safeCoveredCount: checkpoint.safeCovered.length,
     notes: checkpoint.notes,
   };
@@ -207,7 +210,7 @@ export function whyUnverifiable(checkpoint: CheckpointAnalysis): string | undefi
   return undefined;
 }
 
-/** "turns 380–419" / "turn 7". */
+/** "turns 380–419" / "turn 7" / "turns 0111e7ef…–9c2d4e1a…": by the turns' own ids, long ones shortened. */
 export function describeRange(from: TurnId, to: TurnId, count: number): string {
-  return count === 1 || String(from) === String(to) ? `turn ${from}` : `turns ${from}–${to}`;
+  return turnRangeName(from, to, count);
 }

@@ -1,6 +1,11 @@
 // The one place host <-> webview messages are declared. Imported by src/extension and by webview/.
-// Requests carry a `requestId`; the host answers with the same id. The webview starts with `ready`
-// and is answered with `init`. Large data is paged: the webview asks for ranges of timeline rows.
+// The webview starts with `ready` and is answered with `init`. Requests (the `Requests` map, in the style of
+// GitLens's IpcRequest<Params, Response>) carry a `requestId`; the host answers every one with the reply type
+// the map ties to it, or with an `error` carrying the same id when the request is invalid or stale (an unknown
+// checkpoint, a turn out of range, an analysis that was superseded), so no pane waits forever. Large data is
+// paged: the webview asks for ranges of timeline rows.
+// Turns are named by the transcript's own ids everywhere (src/core/displayText.ts's turn naming); `index`
+// fields are positions in the log (0-based), used to page and select, never shown as a turn's name.
 
 import type { Evidence, FormatId, IdRange, Problem, TokenSource, TruncationReport, TurnId, TurnStatus, Verdict } from './core/model';
 
@@ -37,6 +42,8 @@ export interface CheckpointHeader {
   claimedMissingIndexes: number[];
   /** Index (into turns) of the last turn of the safe pointer set's run from the start; -1 when empty. */
   safeBoundaryIndex: number;
+  /** The id of that turn (what the panel names it by); absent when the run is empty. */
+  safeBoundaryId?: TurnId;
   safeCoveredCount: number;
   notes: string[];
 }
@@ -113,6 +120,83 @@ export interface FileInfo {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Requests: each request type tied to its parameters, its reply's message type and the reply's payload.
+
+export interface Requests {
+  /** A page of timeline rows (checkpoint -1: no checkpoint selected). */
+  getRows: { reply: 'rows'; params: { checkpointIndex: number; start: number; count: number }; response: RowsResponse };
+  getTurnDetails: { reply: 'turnDetails'; params: { checkpointIndex: number; turnIndex: number }; response: TurnDetailsResponse };
+  getSummary: { reply: 'summary'; params: { checkpointIndex: number }; response: SummaryResponse };
+}
+
+export interface RowsResponse {
+  checkpointIndex: number;
+  start: number;
+  rows: TimelineRow[];
+}
+
+export interface TurnDetailsResponse {
+  checkpointIndex: number;
+  details: TurnDetails;
+}
+
+export interface SummaryResponse {
+  details: SummaryDetails;
+}
+
+export type RequestType = keyof Requests;
+export type RequestParams<K extends RequestType> = Requests[K]['params'];
+export type RequestResponse<K extends RequestType> = Requests[K]['response'];
+
+/** The reply message type of each request type (the wire names). */
+export const REPLY_TYPES = {
+  getRows: 'rows',
+  getTurnDetails: 'turnDetails',
+  getSummary: 'summary',
+} as const satisfies { [K in RequestType]: Requests[K]['reply'] };
+
+export const REQUEST_TYPES = Object.keys(REPLY_TYPES) as RequestType[];
+
+export function isRequestType(type: unknown): type is RequestType {
+  return typeof type === 'string' && Object.prototype.hasOwnProperty.call(REPLY_TYPES, type);
+}
+
+/**
+ * What a request carries besides its parameters: its id, and the analysis version it was asked against (the
+ * `version` of the last init / updated the webview saw). A request for another version is stale: it is answered
+ * with an error. Without a version, the current analysis is meant.
+ */
+export interface RequestEnvelope {
+  requestId: number;
+  version?: number;
+}
+
+/** The request message of type K, as the webview sends it. */
+export type RequestMessage<K extends RequestType = RequestType> = K extends RequestType
+  ? { type: K } & RequestEnvelope & RequestParams<K>
+  : never;
+
+/** The reply message to a request of type K, as the host sends it. */
+export type ReplyMessage<K extends RequestType = RequestType> = K extends RequestType
+  ? { type: Requests[K]['reply']; requestId: number } & RequestResponse<K>
+  : never;
+
+/** The error answer to a request (invalid, stale or failed); without a requestId, a message for the banner. */
+export interface ErrorMessage {
+  type: 'error';
+  requestId?: number;
+  message: string;
+  /** Why a request was refused: it was malformed or named what does not exist, or the analysis moved on. */
+  reason?: 'invalid' | 'stale' | 'failed' | 'unavailable';
+}
+
+/**
+ * The host's side of the requests: one handler per request type, each bound to return its type's response.
+ * A map missing a request type, or returning another type's response, does not compile.
+ */
+export type RequestHandlers<Context> = { [K in RequestType]: (params: RequestParams<K>, context: Context) => RequestResponse<K> };
+
+// ---------------------------------------------------------------------------------------------------------
 // Host -> webview
 
 export type HostMessage =
@@ -123,12 +207,12 @@ export type HostMessage =
       problems: Problem[];
       /** View state to restore (after a reload), if any. */
       restore?: ViewState;
+      /** The analysis version requests are asked against (see RequestEnvelope); absent = not versioned. */
+      version?: number;
     }
-  | { type: 'updated'; file: FileInfo; checkpoints: CheckpointHeader[]; problems: Problem[] }
-  | { type: 'rows'; requestId: number; checkpointIndex: number; start: number; rows: TimelineRow[] }
-  | { type: 'turnDetails'; requestId: number; checkpointIndex: number; details: TurnDetails }
-  | { type: 'summary'; requestId: number; details: SummaryDetails }
-  | { type: 'error'; requestId?: number; message: string }
+  | { type: 'updated'; file: FileInfo; checkpoints: CheckpointHeader[]; problems: Problem[]; version?: number }
+  | ReplyMessage
+  | ErrorMessage
   /** The host asks the webview to select a turn (e.g. from "Reveal Turn…" or the tree). */
   | { type: 'selectTurn'; checkpointIndex: number; turnIndex: number };
 
@@ -137,9 +221,7 @@ export type HostMessage =
 
 export type WebviewMessage =
   | { type: 'ready' }
-  | { type: 'getRows'; requestId: number; checkpointIndex: number; start: number; count: number }
-  | { type: 'getTurnDetails'; requestId: number; checkpointIndex: number; turnIndex: number }
-  | { type: 'getSummary'; requestId: number; checkpointIndex: number }
+  | RequestMessage
   | { type: 'openTurn'; turnIndex: number }
   | { type: 'openCheckpoint'; checkpointIndex: number }
   | { type: 'copySafePointerSet'; checkpointIndex: number }

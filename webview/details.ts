@@ -7,10 +7,11 @@
 import type { Evidence } from '../src/core/model';
 import type { CheckpointHeader, SummaryDetails, TurnDetails } from '../src/protocol';
 import { byWeight, describeEvidence, describeScore, statusName } from '../src/statusWords';
+import { fullTurnId, isShortenedTurnId, shortTurnId, turnPosition } from '../src/core/displayText';
 import { el, fmt, text } from './dom';
 import { severityIcon, statusGlyph } from './statusText';
 import { createButton } from './toolkit';
-import { appendTranscriptText, transcriptText } from './transcriptText';
+import { appendTranscriptText, transcriptLabel, transcriptText } from './transcriptText';
 
 export interface DetailsActions {
   onOpenTurn(index: number): void;
@@ -51,12 +52,14 @@ export class DetailsPane {
     this.turn.setAttribute('aria-busy', 'true');
   }
 
-  showTurn(details: TurnDetails): void {
+  /** The selected turn, named by its own id (long ids shortened, the full id in the title); `turnCount` places it. */
+  showTurn(details: TurnDetails, turnCount?: number): void {
     this.turn.dataset.index = String(details.index);
     delete this.turn.dataset.loading;
     this.turn.removeAttribute('aria-busy');
-    const heading = el('h2', 'det-heading', `Turn ${details.index} · #`);
-    heading.append(transcriptText(String(details.id)));
+    const heading = el('h2', 'det-heading', 'Turn ');
+    heading.append(transcriptText(shortTurnId(details.id)));
+    if (isShortenedTurnId(details.id)) heading.title = transcriptLabel(`Turn ${fullTurnId(details.id)}`);
     const facts = el('div', 'det-facts');
     const status = el('span', `det-status status-${details.status}`);
     status.dataset.status = details.status;
@@ -72,6 +75,7 @@ export class DetailsPane {
       el('span', 'det-fact', details.tokens === undefined ? 'tokens unknown' : `${fmt(details.tokens)} tokens`),
       el('span', 'det-fact', details.line === details.endLine ? `line ${details.line}` : `lines ${details.line}–${details.endLine}`),
     );
+    if (turnCount !== undefined) facts.append(el('span', 'det-fact det-position', turnPosition(details.index, turnCount)));
     const open = createButton('Open in editor', () => this.actions.onOpenTurn(details.index), 'secondary');
     open.classList.add('det-open');
     const reason = el('p', 'det-reason');
@@ -93,6 +97,7 @@ export class DetailsPane {
   }
 
   showTurnError(message: string): void {
+    delete this.turn.dataset.loading;
     this.turn.removeAttribute('aria-busy');
     this.turn.replaceChildren(el('h2', 'det-heading', 'Turn'), el('p', 'det-error', message));
   }

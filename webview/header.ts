@@ -10,6 +10,7 @@
 // Text that may quote the transcript (file name, ids, reasons, notes, problems) goes through transcriptText.ts;
 // every term of ours carries its plain-words explanation as a tooltip (glossary.ts).
 
+import { fullTurnId, isShortenedTurnId, shortTurnId } from '../src/core/displayText';
 import type { CheckpointHeader, FileInfo, RowStatus } from '../src/protocol';
 import type { Problem, Severity } from '../src/core/model';
 import { statusDescription, statusName } from '../src/statusWords';
@@ -343,13 +344,18 @@ function renderSafeEnd(checkpoint: CheckpointHeader): HTMLElement {
   if (checkpoint.safeCoveredCount === 0) {
     safe.append(text(': empty'));
   } else {
-    safe.append(
-      text(
-        checkpoint.safeBoundaryIndex >= 0
-          ? ` ends after turn ${checkpoint.safeBoundaryIndex} (${plural(checkpoint.safeCoveredCount, 'turn')})`
-          : `: ${plural(checkpoint.safeCoveredCount, 'turn')}`,
-      ),
-    );
+    const boundary = checkpoint.safeBoundaryId;
+    if (checkpoint.safeBoundaryIndex >= 0 && boundary !== undefined) {
+      // Named by the turn's own id (shortened when long, the full id in the title), as everywhere else.
+      safe.append(
+        text(' ends after turn '),
+        transcriptText(shortTurnId(boundary)),
+        text(` (${plural(checkpoint.safeCoveredCount, 'turn')})`),
+      );
+      if (isShortenedTurnId(boundary)) safe.title = transcriptLabel(`Ends after turn ${fullTurnId(boundary)}`);
+    } else {
+      safe.append(text(`: ${plural(checkpoint.safeCoveredCount, 'turn')}`));
+    }
   }
   return safe;
 }

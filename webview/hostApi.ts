@@ -1,8 +1,22 @@
-// Talking to the extension host: wraps acquireVsCodeApi, types every message with src/protocol.ts, pairs
-// requests and responses by id, and keeps a small LRU cache of timeline row pages so scrolling back and
-// forth does not ask the host again. Holds no rendering code.
+// Talking to the extension host: wraps acquireVsCodeApi, types every message with src/protocol.ts, sends each
+// request with `request(type, params)` and resolves with the response the protocol's `Requests` map ties to that
+// type (rejecting on the host's error answer, or when no answer comes in time, so no pane waits forever), and
+// keeps a small LRU cache of timeline row pages so scrolling back and forth does not ask the host again. Holds
+// no rendering code.
 
-import type { HostMessage, PanelLayout, SummaryDetails, TimelineRow, TurnDetails, ViewState, WebviewMessage } from '../src/protocol';
+import {
+  REPLY_TYPES,
+  type HostMessage,
+  type PanelLayout,
+  type ReplyMessage,
+  type RequestMessage,
+  type RequestParams,
+  type RequestResponse,
+  type RequestType,
+  type TimelineRow,
+  type ViewState,
+  type WebviewMessage,
+} from '../src/protocol';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -15,18 +29,37 @@ declare function acquireVsCodeApi(): VsCodeApi;
 /** Messages the host sends without being asked (responses to requests are routed to their promise). */
 export type HostEvent = Extract<HostMessage, { type: 'init' | 'updated' | 'selectTurn' | 'error' }>;
 
-type Pending = { resolve: (message: HostMessage) => void; reject: (error: Error) => void };
+/** How long a request waits for the host's answer before it fails with a message (the host answers every one). */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
-/** Distributes Omit over a union, so each request keeps its own fields. */
-type WithoutId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
-type RequestMessage = WithoutId<Extract<WebviewMessage, { requestId: number }>>;
+interface Pending {
+  type: RequestType;
+  resolve: (message: ReplyMessage) => void;
+  reject: (error: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** A request the host refused or could not answer; `reason` says why (see protocol.ts's ErrorMessage). */
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'invalid' | 'stale' | 'failed' | 'unavailable' | 'timeout' | 'mismatch' | undefined,
+  ) {
+    super(message);
+  }
+}
 
 export class HostApi {
   private readonly vscode: VsCodeApi;
   private nextRequestId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** The analysis version of the last init / updated; requests carry it, so the host can tell a stale one. */
+  private version: number | undefined;
 
-  constructor(private readonly onEvent: (event: HostEvent) => void) {
+  constructor(
+    private readonly onEvent: (event: HostEvent) => void,
+    private readonly timeoutMs = REQUEST_TIMEOUT_MS,
+  ) {
     this.vscode = acquireVsCodeApi();
     window.addEventListener('message', (event: MessageEvent) => this.receive(event.data));
   }
@@ -35,31 +68,34 @@ export class HostApi {
     this.vscode.postMessage(message);
   }
 
-  /** Sends a request and resolves with the host's answer carrying the same id (or rejects on an error answer). */
-  request(message: RequestMessage): Promise<HostMessage> {
+  /**
+   * Sends a request of type K and resolves with its response (the reply's payload, typed by the protocol's
+   * `Requests` map). Rejects with a RequestError on the host's error answer, a reply of another type, or when
+   * nothing comes within the timeout.
+   */
+  request<K extends RequestType>(type: K, params: RequestParams<K>): Promise<RequestResponse<K>> {
     const requestId = this.nextRequestId++;
-    return new Promise<HostMessage>((resolve, reject) => {
-      this.pending.set(requestId, { resolve, reject });
-      this.post({ ...message, requestId } as WebviewMessage);
+    return new Promise<RequestResponse<K>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (!this.pending.delete(requestId)) return;
+        reject(new RequestError(`the extension did not answer within ${Math.round(this.timeoutMs / 1000)} s`, 'timeout'));
+      }, this.timeoutMs);
+      this.pending.set(requestId, {
+        type,
+        timer,
+        reject,
+        resolve: (reply) => {
+          const { type: _type, requestId: _id, ...response } = reply;
+          resolve(response as unknown as RequestResponse<K>);
+        },
+      });
+      const message = { ...params, type, requestId, ...(this.version === undefined ? {} : { version: this.version }) };
+      this.post(message as unknown as RequestMessage<K> as WebviewMessage);
     });
   }
 
-  async getTurnDetails(checkpointIndex: number, turnIndex: number): Promise<TurnDetails> {
-    const answer = await this.request({ type: 'getTurnDetails', checkpointIndex, turnIndex });
-    if (answer.type !== 'turnDetails') throw new Error(`expected turnDetails, got ${answer.type}`);
-    return answer.details;
-  }
-
-  async getSummary(checkpointIndex: number): Promise<SummaryDetails> {
-    const answer = await this.request({ type: 'getSummary', checkpointIndex });
-    if (answer.type !== 'summary') throw new Error(`expected summary, got ${answer.type}`);
-    return answer.details;
-  }
-
   async getRows(checkpointIndex: number, start: number, count: number): Promise<TimelineRow[]> {
-    const answer = await this.request({ type: 'getRows', checkpointIndex, start, count });
-    if (answer.type !== 'rows') throw new Error(`expected rows, got ${answer.type}`);
-    return answer.rows;
+    return (await this.request('getRows', { checkpointIndex, start, count })).rows;
   }
 
   /** The persisted view state, when it has the current schema version. */
@@ -106,15 +142,22 @@ export class HostApi {
       const waiting = this.pending.get(requestId);
       if (waiting) {
         this.pending.delete(requestId);
-        if (message.type === 'error') waiting.reject(new Error(message.message));
-        else waiting.resolve(message);
+        clearTimeout(waiting.timer);
+        if (message.type === 'error') waiting.reject(new RequestError(message.message, message.reason));
+        else if (message.type !== REPLY_TYPES[waiting.type]) {
+          waiting.reject(new RequestError(`expected ${REPLY_TYPES[waiting.type]}, got ${message.type}`, 'mismatch'));
+        } else waiting.resolve(message as ReplyMessage);
         return;
       }
       if (message.type !== 'error') return; // an answer nobody waits for any more
+      return; // an error for a request nobody waits for any more (an older selection or analysis)
     }
     switch (message.type) {
       case 'init':
       case 'updated':
+        this.version = message.version;
+        this.onEvent(message);
+        break;
       case 'selectTurn':
       case 'error':
         this.onEvent(message);
@@ -158,6 +201,11 @@ export class RowCache {
     return undefined;
   }
 
+  /** True when the page holding row `index` could not be loaded (until the next invalidate). */
+  failedAt(checkpointIndex: number, index: number): boolean {
+    return this.failed.has(`${checkpointIndex}:${Math.floor(index / RowCache.pageSize) * RowCache.pageSize}`);
+  }
+
   invalidate(): void {
     this.generation++;
     this.pages.clear();
@@ -188,7 +236,8 @@ export class RowCache {
         if (generation !== this.generation) return;
         this.inFlight.delete(key);
         this.failed.add(key);
-        this.onError(`Could not load turns ${start}–${start + count - 1}: ${error.message}`);
+        this.onError(`Could not load the turns at positions ${start + 1}–${start + count}: ${error.message}`);
+        this.onPageLoaded(); // redraw: the page's rows say they could not be loaded instead of "loading…"
       },
     );
   }

@@ -9,6 +9,7 @@ import type { CheckpointHeader, FileInfo, PanelLayout, ViewState } from '../src/
 import type { Problem } from '../src/core/model';
 import { ErrorBanner } from './banner';
 import { DetailsPane } from './details';
+import { turnName, turnPosition } from '../src/core/displayText';
 import { el, fmt } from './dom';
 import { Header } from './header';
 import { HostApi, RowCache, type HostEvent } from './hostApi';
@@ -62,6 +63,7 @@ liveRegion.setAttribute('aria-live', 'polite');
 const timeline = new Timeline(
   {
     rowAt: (index) => (data ? cache.row(checkpointIndex, index, data.file.turnCount) : undefined),
+    rowProblem: (index) => (cache.failedAt(checkpointIndex, index) ? 'could not be loaded (see the message above)' : undefined),
     onSelect: (index) => {
       requestDetails(index);
       scheduleSave();
@@ -217,7 +219,7 @@ function bandsFor(checkpoints: CheckpointHeader[], current: CheckpointHeader | u
     boundary: checkpoint.turnsBefore,
     kind: 'checkpoint',
     current: checkpoint === current,
-    label: `\u25BC Checkpoint S${checkpoint.index + 1} (line ${checkpoint.line}) — its summary replaced the ${fmt(checkpoint.turnsBefore)} turns above · ${checkpoint.verdict}`,
+    label: `\u25BC Checkpoint ${checkpoint.index + 1} of ${checkpoints.length} (line ${checkpoint.line}) — its summary replaced the ${fmt(checkpoint.turnsBefore)} turns above · ${checkpoint.verdict}`,
   }));
   if (current) {
     const boundary = current.safeBoundaryIndex + 1;
@@ -226,9 +228,9 @@ function bandsFor(checkpoints: CheckpointHeader[], current: CheckpointHeader | u
       kind: 'safe',
       current: true,
       label:
-        current.safeBoundaryIndex < 0
+        current.safeBoundaryIndex < 0 || current.safeBoundaryId === undefined
           ? '\u2502 Safe pointer set is empty: nothing above this line may be claimed'
-          : `\u2502 Safe pointer set ends here (after turn ${current.safeBoundaryIndex})`,
+          : `\u2502 Safe pointer set ends here (after ${turnName(current.safeBoundaryId)})`,
     });
   }
   return bands;
@@ -252,12 +254,15 @@ function requestDetails(index: number): void {
   detailsTimer = window.setTimeout(() => {
     const ticket = ++detailsTicket;
     const forCheckpoint = checkpointIndex;
-    api.getTurnDetails(forCheckpoint, index).then(
+    api.request('getTurnDetails', { checkpointIndex: forCheckpoint, turnIndex: index }).then(
       (answer) => {
-        if (ticket === detailsTicket) details.showTurn(answer);
+        if (ticket === detailsTicket) details.showTurn(answer.details, data?.file.turnCount);
       },
       (error: Error) => {
-        if (ticket === detailsTicket) details.showTurnError(`Could not load turn ${index}: ${error.message}`);
+        // An answer for an older selection is dropped; for the current one, the message replaces the spinner.
+        if (ticket === detailsTicket) {
+          details.showTurnError(`Could not load the turn at ${turnPosition(index, data?.file.turnCount ?? index + 1)}: ${error.message}`);
+        }
       },
     );
   }, 60);
@@ -272,9 +277,9 @@ function requestSummary(): void {
   }
   const ticket = ++summaryTicket;
   const forCheckpoint = checkpointIndex;
-  api.getSummary(forCheckpoint).then(
+  api.request('getSummary', { checkpointIndex: forCheckpoint }).then(
     (answer) => {
-      if (ticket === summaryTicket) details.showSummary(answer, data?.checkpoints[forCheckpoint]);
+      if (ticket === summaryTicket) details.showSummary(answer.details, data?.checkpoints[forCheckpoint]);
     },
     (error: Error) => {
       if (ticket === summaryTicket) details.showSummaryError(`Could not load the summary: ${error.message}`);

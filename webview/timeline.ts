@@ -3,7 +3,7 @@
 // and where the safe pointer set ends. It is an ARIA listbox with aria-activedescendant; arrows, PageUp/Down,
 // Home/End move the selection, Enter opens, n/p jump between claimed-missing turns.
 
-import { groupDigits } from '../src/core/displayText';
+import { fullTurnId, groupDigits, isShortenedTurnId, shortTurnId } from '../src/core/displayText';
 import type { RowStatus, TimelineRow } from '../src/protocol';
 import { statusName } from '../src/statusWords';
 import { roleGlyph, statusGlyph } from './statusText';
@@ -35,6 +35,8 @@ export interface TimelineModel {
 export interface TimelineHost {
   /** The row at `index` if it is loaded (loading it otherwise; `refresh` is called when it arrives). */
   rowAt(index: number): TimelineRow | undefined;
+  /** Why row `index` has no data and will not get any (its page could not be loaded), or undefined. */
+  rowProblem?(index: number): string | undefined;
   onSelect(index: number): void;
   onOpen(index: number): void;
   onScroll(scrollTop: number): void;
@@ -261,8 +263,11 @@ export class Timeline {
         this.canvas.append(entry.element);
       }
       const row = this.host.rowAt(index);
-      // A new element is always filled, even before its data arrives (it then shows "loading…").
-      if (created || row !== entry.row || entry.element.dataset.stale) {
+      // A new element is always filled, even before its data arrives (it then shows "loading…"); a placeholder
+      // is filled again when its page failed, to say so.
+      const failedNow = row === undefined && this.host.rowProblem?.(index) !== undefined;
+      const failedShown = entry.element.classList.contains('row-failed');
+      if (created || row !== entry.row || entry.element.dataset.stale || failedNow !== failedShown) {
         delete entry.element.dataset.stale;
         this.fillRow(entry.element, index, row);
         entry.row = row;
@@ -302,10 +307,13 @@ export class Timeline {
     if (!row) {
       element.classList.add('pending');
       element.removeAttribute('data-status');
-      element.replaceChildren(span('row-index', String(index)), span('row-preview', 'loading…'));
+      // Not loaded yet: nothing to name the turn by (its id comes with its row), so only a placeholder.
+      const problem = this.host.rowProblem?.(index);
+      element.classList.toggle('row-failed', problem !== undefined);
+      element.replaceChildren(span('row-id', ''), span('row-preview', problem ?? 'loading…'));
       return;
     }
-    element.classList.remove('pending');
+    element.classList.remove('pending', 'row-failed');
     element.classList.add(`status-${row.status}`);
     element.dataset.status = row.status;
     const status = row.status as RowStatus;
@@ -317,9 +325,11 @@ export class Timeline {
     appendTranscriptText(role, roleGlyph(row.role));
     role.title = transcriptLabel(row.role);
     role.setAttribute('aria-label', transcriptLabel(row.role));
+    // The turn is named by its own id, once: long ids shortened (core/displayText), the full id in the title.
     const id = span('row-id', '#');
-    id.append(transcriptText(String(row.id)));
-    const children: Node[] = [glyph, statusText, span('row-index', String(index)), role, id];
+    id.append(transcriptText(shortTurnId(row.id)));
+    if (isShortenedTurnId(row.id)) id.title = transcriptLabel(fullTurnId(row.id));
+    const children: Node[] = [glyph, statusText, id, role];
     if (row.label) children.push(withText('row-label', row.label));
     children.push(withText('row-preview', row.preview));
     children.push(span('row-tokens', row.tokens === undefined ? '' : `${groupDigits(row.tokens)} tok`));

@@ -10,8 +10,9 @@ import { Disposable } from './dispose';
 import type { LiveTranscripts } from './liveTranscripts';
 import type { Log } from './log';
 import { openTranscript } from './openTranscript';
-import { validateViewState, validateWebviewMessage, viewStateShape, type MessageBounds } from '../view/messageValidation';
-import { checkpointHeaders, fileInfo, safePointerSet, summaryDetails, timelineRows, turnDetails } from '../view/timelineData';
+import { validateViewState, validateWebviewMessage, viewStateShape } from '../view/messageValidation';
+import { answerRequest, boundsOf } from '../view/requests';
+import { checkpointHeaders, fileInfo, safePointerSet } from '../view/timelineData';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { renderWebviewHtml } from '../view/webviewHtml';
 
@@ -33,6 +34,8 @@ export class TimelinePanel extends Disposable {
   private ready = false;
   private viewState?: ViewState;
   private pendingSelection?: { checkpointIndex: number; turnIndex: number };
+  /** The analysis version the webview was last sent (init / updated); requests asked against another are stale. */
+  private version = 0;
   private readonly disposed = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposed.event;
 
@@ -100,15 +103,21 @@ export class TimelinePanel extends Disposable {
   }
 
   /**
-   * Handles one message from the webview. Invalid or unknown messages are ignored and logged.
-   * Resolves once the message was acted on.
+   * Handles one message from the webview. Every request (getRows, getTurnDetails, getSummary) is answered:
+   * with its reply, or with an error carrying its id when it is invalid, stale or fails (src/view/requests.ts).
+   * Other invalid or unknown messages are ignored and logged. Resolves once the message was acted on;
+   * 'ignored' when it was not (an invalid request still got its error reply).
    */
   async receive(raw: unknown): Promise<MessageOutcome> {
     const entry = this.services.store.get(this.uri);
-    const bounds: MessageBounds = {
-      checkpointCount: entry?.analysis.checkpoints.length ?? 0,
-      turnCount: entry?.transcript.turns.length ?? 0,
-    };
+    const bounds = boundsOf(entry);
+    const answer = answerRequest(raw, entry, { file: this.uri.fsPath, version: this.version });
+    if (answer) {
+      this.post(answer);
+      if (answer.type !== 'error') return 'handled';
+      this.services.log.warn(`timeline ${this.name}: answered a request with an error: ${answer.message}`);
+      return answer.reason === 'failed' ? 'handled' : 'ignored';
+    }
     const validation = validateWebviewMessage(raw, this.uri.fsPath, bounds);
     if (!validation.ok) {
       this.services.log.warn(`timeline ${this.name}: ignored a message from the webview: ${validation.reason}`);
@@ -129,35 +138,12 @@ export class TimelinePanel extends Disposable {
             checkpoints: checkpointHeaders(entry.transcript, entry.analysis),
             problems: entry.analysis.problems,
             restore: this.viewState ? validateViewState(this.viewState, this.uri.fsPath, bounds) : undefined,
+            version: this.version,
           });
           if (this.pendingSelection) {
             this.post({ type: 'selectTurn', ...this.pendingSelection });
             this.pendingSelection = undefined;
           }
-          break;
-        case 'getRows':
-          this.post({
-            type: 'rows',
-            requestId: message.requestId,
-            checkpointIndex: message.checkpointIndex,
-            start: message.start,
-            rows: timelineRows(entry.transcript, entry.analysis, message.checkpointIndex, message.start, message.count),
-          });
-          break;
-        case 'getTurnDetails':
-          this.post({
-            type: 'turnDetails',
-            requestId: message.requestId,
-            checkpointIndex: message.checkpointIndex,
-            details: turnDetails(entry.transcript, entry.analysis, message.checkpointIndex, message.turnIndex),
-          });
-          break;
-        case 'getSummary':
-          this.post({
-            type: 'summary',
-            requestId: message.requestId,
-            details: summaryDetails(entry.transcript, entry.analysis, message.checkpointIndex),
-          });
           break;
         case 'openTurn':
           await revealTurn(entry, message.turnIndex, { beside: true, preserveFocus: false });
@@ -173,12 +159,14 @@ export class TimelinePanel extends Disposable {
         case 'viewState':
           this.viewState = message.state;
           break;
+        default:
+          // Requests were answered above; nothing else reaches here.
+          break;
       }
       return 'handled';
     } catch (error) {
       this.services.log.error(`timeline ${this.name}: ${message.type}`, error);
-      const requestId = 'requestId' in message ? message.requestId : undefined;
-      this.post({ type: 'error', requestId, message: `Could not ${message.type}: ${(error as Error).message}` });
+      this.post({ type: 'error', message: `Could not ${message.type}: ${(error as Error).message}` });
       return 'handled';
     }
   }
@@ -192,9 +180,11 @@ export class TimelinePanel extends Disposable {
   }
 
   private postUpdate(entry: AnalysedTranscript): void {
+    this.version++; // requests asked against the previous analysis are stale from now on
     if (!this.ready) return; // the next `ready` gets a fresh init
     this.post({
       type: 'updated',
+      version: this.version,
       file: fileInfo(this.uri.fsPath, entry.transcript),
       checkpoints: checkpointHeaders(entry.transcript, entry.analysis),
       problems: entry.analysis.problems,

@@ -26,6 +26,16 @@ function isRequestId(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
+/** A request's optional analysis version: absent, or a non-negative integer. */
+function isVersion(value: unknown): value is number | undefined {
+  return value === undefined || (Number.isSafeInteger(value) && (value as number) >= 0);
+}
+
+/** `{ version }` when the request carries one, else nothing (so the typed message has no undefined key). */
+function versionOf(value: number | undefined): { version?: number } {
+  return value === undefined ? {} : { version: value };
+}
+
 /** A checkpoint index, or -1 ("no checkpoint selected") for row and turn requests. */
 function isRowCheckpoint(value: unknown, bounds: MessageBounds): value is number {
   return value === -1 || isIndex(value, bounds.checkpointCount);
@@ -62,8 +72,9 @@ export function validateWebviewMessage(raw: unknown, file: string, bounds: Messa
     case 'ready':
       return { ok: true, message: { type } };
     case 'getRows': {
-      const { requestId, checkpointIndex, start, count } = raw;
+      const { requestId, checkpointIndex, start, count, version } = raw;
       if (!isRequestId(requestId)) return fail('getRows: requestId must be a non-negative integer');
+      if (!isVersion(version)) return fail('getRows: version must be a non-negative integer');
       if (!isRowCheckpoint(checkpointIndex, bounds)) return fail(`getRows: unknown checkpoint ${String(checkpointIndex)}`);
       if (!(Number.isSafeInteger(start) && (start as number) >= 0 && (start as number) <= bounds.turnCount)) {
         return fail(`getRows: start ${String(start)} is outside 0..${bounds.turnCount}`);
@@ -71,24 +82,33 @@ export function validateWebviewMessage(raw: unknown, file: string, bounds: Messa
       if (!(Number.isSafeInteger(count) && (count as number) >= 1 && (count as number) <= MAX_ROWS_PER_REQUEST)) {
         return fail(`getRows: count ${String(count)} is outside 1..${MAX_ROWS_PER_REQUEST}`);
       }
-      return { ok: true, message: { type, requestId, checkpointIndex, start: start as number, count: count as number } };
+      return {
+        ok: true,
+        message: { type, requestId, ...versionOf(version), checkpointIndex, start: start as number, count: count as number },
+      };
     }
     case 'getTurnDetails': {
-      const { requestId, checkpointIndex, turnIndex } = raw;
+      const { requestId, checkpointIndex, turnIndex, version } = raw;
       if (!isRequestId(requestId)) return fail('getTurnDetails: requestId must be a non-negative integer');
+      if (!isVersion(version)) return fail('getTurnDetails: version must be a non-negative integer');
       if (!isRowCheckpoint(checkpointIndex, bounds)) return fail(`getTurnDetails: unknown checkpoint ${String(checkpointIndex)}`);
-      if (!isIndex(turnIndex, bounds.turnCount)) return fail(`getTurnDetails: unknown turn ${String(turnIndex)}`);
-      return { ok: true, message: { type, requestId, checkpointIndex, turnIndex } };
+      if (!isIndex(turnIndex, bounds.turnCount)) {
+        return fail(`getTurnDetails: no turn at position ${String(turnIndex)} (the transcript has ${bounds.turnCount})`);
+      }
+      return { ok: true, message: { type, requestId, ...versionOf(version), checkpointIndex, turnIndex } };
     }
     case 'getSummary': {
-      const { requestId, checkpointIndex } = raw;
+      const { requestId, checkpointIndex, version } = raw;
       if (!isRequestId(requestId)) return fail('getSummary: requestId must be a non-negative integer');
+      if (!isVersion(version)) return fail('getSummary: version must be a non-negative integer');
       if (!isIndex(checkpointIndex, bounds.checkpointCount)) return fail(`getSummary: unknown checkpoint ${String(checkpointIndex)}`);
-      return { ok: true, message: { type, requestId, checkpointIndex } };
+      return { ok: true, message: { type, requestId, ...versionOf(version), checkpointIndex } };
     }
     case 'openTurn': {
       const { turnIndex } = raw;
-      if (!isIndex(turnIndex, bounds.turnCount)) return fail(`openTurn: unknown turn ${String(turnIndex)}`);
+      if (!isIndex(turnIndex, bounds.turnCount)) {
+        return fail(`openTurn: no turn at position ${String(turnIndex)} (the transcript has ${bounds.turnCount})`);
+      }
       return { ok: true, message: { type, turnIndex } };
     }
     case 'openCheckpoint':

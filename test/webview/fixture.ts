@@ -7,6 +7,7 @@ import type {
   CheckpointHeader,
   FileInfo,
   HostMessage,
+  RequestHandlers,
   RowStatus,
   SummaryDetails,
   TimelineRow,
@@ -14,6 +15,7 @@ import type {
   ViewState,
   WebviewMessage,
 } from '../../src/protocol';
+import { answerWith } from '../../src/view/requests';
 
 export interface FixtureTurn {
   id: string | number;
@@ -520,14 +522,36 @@ export function hostileSpec(): FixtureSpec {
   };
 }
 
+/**
+ * The fake host's answers, one per request type: typed by the protocol's `Requests` map like the extension's
+ * (a missing type or a wrong response does not compile), and run through the same validation, stale check and
+ * error replies (src/view/requests.ts's answerWith).
+ */
+const fixtureHandlers = {
+  getRows: ({ checkpointIndex, start, count }, data) => {
+    const end = Math.min(data.file.turnCount, start + count);
+    const rows: TimelineRow[] = [];
+    for (let index = start; index < end; index++) rows.push(data.row(checkpointIndex, index));
+    return { checkpointIndex, start, rows };
+  },
+  getTurnDetails: ({ checkpointIndex, turnIndex }, data) => ({ checkpointIndex, details: data.details(checkpointIndex, turnIndex) }),
+  getSummary: ({ checkpointIndex }, data) => ({ details: data.checkpoints[checkpointIndex].summary }),
+} satisfies RequestHandlers<FixtureDataset>;
+
 /** What the fake host recorded and how it answers; `respond` sends a message into the page. */
 export class FakeHost {
   readonly received: WebviewMessage[] = [];
+  /** Every answer to a request, in order (replies and errors). */
+  readonly answers: HostMessage[] = [];
   /** The problems sent with init. */
   problems: Problem[] = [{ line: 7, severity: 'warning', message: 'record has no timestamp' }];
   restore: ViewState | undefined;
   /** When set, getRows for this start fails with an error answer. */
   failRowsAt: number | undefined;
+  /** The analysis version sent with init / updated; requests asked against another are answered as stale. */
+  version = 0;
+  /** Bounds to check requests against instead of the dataset's (to make a valid-looking request invalid). */
+  boundsOverride: { checkpointCount: number; turnCount: number } | undefined;
 
   constructor(
     public dataset: FixtureDataset,
@@ -537,50 +561,41 @@ export class FakeHost {
   handle(message: WebviewMessage): void {
     this.received.push(message);
     const data = this.dataset;
-    switch (message.type) {
-      case 'ready':
-        this.respond({
-          type: 'init',
-          file: data.file,
-          checkpoints: data.headers(),
-          problems: this.problems,
-          ...(this.restore ? { restore: this.restore } : {}),
-        });
-        break;
-      case 'getRows': {
-        if (message.start === this.failRowsAt) {
-          this.respond({ type: 'error', requestId: message.requestId, message: 'the transcript changed while reading' });
-          break;
-        }
-        const end = Math.min(data.file.turnCount, message.start + message.count);
-        const rows: TimelineRow[] = [];
-        for (let index = message.start; index < end; index++) rows.push(data.row(message.checkpointIndex, index));
-        this.respond({ type: 'rows', requestId: message.requestId, checkpointIndex: message.checkpointIndex, start: message.start, rows });
-        break;
-      }
-      case 'getTurnDetails':
-        this.respond({
-          type: 'turnDetails',
-          requestId: message.requestId,
-          checkpointIndex: message.checkpointIndex,
-          details: data.details(message.checkpointIndex, message.turnIndex),
-        });
-        break;
-      case 'getSummary':
-        this.respond({ type: 'summary', requestId: message.requestId, details: data.checkpoints[message.checkpointIndex].summary });
-        break;
-      default:
-        break;
+    if (message.type === 'getRows' && message.start === this.failRowsAt) {
+      this.answer({ type: 'error', requestId: message.requestId, reason: 'failed', message: 'the transcript changed while reading' });
+      return;
+    }
+    const bounds = this.boundsOverride ?? { checkpointCount: data.checkpoints.length, turnCount: data.file.turnCount };
+    const answer = answerWith(message, fixtureHandlers, data, bounds, { file: data.file.path, version: this.version });
+    if (answer) {
+      this.answer(answer);
+      return;
+    }
+    if (message.type === 'ready') {
+      this.respond({
+        type: 'init',
+        file: data.file,
+        checkpoints: data.headers(),
+        problems: this.problems,
+        version: this.version,
+        ...(this.restore ? { restore: this.restore } : {}),
+      });
     }
   }
 
   /** Sends `updated` with the current dataset (swap `dataset` first to simulate a grown transcript). */
   sendUpdated(): void {
-    this.respond({ type: 'updated', file: this.dataset.file, checkpoints: this.dataset.headers(), problems: [] });
+    this.version++;
+    this.respond({ type: 'updated', file: this.dataset.file, checkpoints: this.dataset.headers(), problems: [], version: this.version });
   }
 
   ofType<T extends WebviewMessage['type']>(type: T): Extract<WebviewMessage, { type: T }>[] {
     return this.received.filter((message): message is Extract<WebviewMessage, { type: T }> => message.type === type);
+  }
+
+  private answer(message: HostMessage): void {
+    this.answers.push(message);
+    this.respond(message);
   }
 }
 

@@ -263,6 +263,7 @@ function occurrences(haystack: string, needle: string): number {
     assert.deepEqual(host.ofType('getTurnDetails').at(-1), {
       type: 'getTurnDetails',
       requestId: host.ofType('getTurnDetails').at(-1)!.requestId,
+      version: 0,
       checkpointIndex: -1,
       turnIndex: 2,
     });

@@ -335,7 +335,8 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     assert.deepEqual(host.ofType('openTurn'), [{ type: 'openTurn', turnIndex: 7 }]);
     assert.equal(await selectedIndex(page), 7);
     await page.waitForSelector('.det-turn[data-index="7"]');
-    assert.match((await page.textContent('.det-heading')) ?? '', /Turn 7 · #7/);
+    assert.equal(await page.textContent('.det-heading'), 'Turn 7', 'named by its id, once');
+    assert.equal(await page.textContent('.det-position'), 'position 8 of 426');
     assert.equal(await page.getAttribute('.det-status', 'data-status'), 'covered');
     assert.equal(await page.locator('.evidence.found').count(), 1);
     assert.equal(await page.locator('.evidence.missing').count(), 1);
@@ -525,7 +526,10 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     host.failRowsAt = 50_000;
     await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 50000 * 24');
     await page.waitForSelector('.banner[role="alert"]');
-    assert.match((await page.textContent('.banner-text')) ?? '', /Could not load turns 50000–50099: the transcript changed while reading/);
+    assert.match(
+      (await page.textContent('.banner-text')) ?? '',
+      /Could not load the turns at positions 50001–50100: the transcript changed while reading/,
+    );
     const asked = () => host.ofType('getRows').filter((request) => request.start === 50_000).length;
     assert.equal(asked(), 1);
     await page.evaluate('document.querySelector(".tl-scroll").scrollTop += 30');
@@ -536,6 +540,67 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     host.sendUpdated();
     assert.equal(await statusOfRow(page, 50_010), 'covered');
     assert.equal(asked(), 2);
+    await assertClean(opened);
+  });
+
+  it('gets an error answer to an invalid or stale request and shows it in the pane, never an endless spinner', async () => {
+    const opened = await harness.open(new FixtureDataset(incidentSpec()));
+    const { page, host } = opened;
+    await page.waitForSelector('.det-turn[data-index="380"]');
+    const turnPane = async () =>
+      js<{ busy: string | null; loading: string | undefined; error: string | null }>(
+        page,
+        `(() => {
+          const pane = document.querySelector('.det-turn');
+          return { busy: pane.getAttribute('aria-busy'), loading: pane.dataset.loading, error: pane.querySelector('.det-error')?.textContent ?? null };
+        })()`,
+      );
+
+    // Invalid: the host's analysis now has 10 turns, so a turn at position 385 does not exist.
+    host.boundsOverride = { checkpointCount: 1, turnCount: 10 };
+    await page.click('.row[data-index="385"][data-status]');
+    const invalid = await until('an error in the turn pane', async () => ((await turnPane()).error ? turnPane() : undefined));
+    assert.match(
+      invalid.error ?? '',
+      /Could not load the turn at position 386 of 426: Cannot answer getTurnDetails: .*no turn at position 385/,
+    );
+    assert.equal(invalid.busy, null, 'no spinner left');
+    assert.equal(invalid.loading, undefined);
+    const refused = host.answers.at(-1);
+    assert.ok(refused && refused.type === 'error' && refused.reason === 'invalid');
+    assert.equal(refused.requestId, host.ofType('getTurnDetails').at(-1)?.requestId, 'the error carries the request id');
+
+    // Stale: the host moved on to version 5 (its `updated` not yet seen), so a request for version 0 is refused.
+    host.boundsOverride = undefined;
+    host.version = 5;
+    await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 0');
+    await page.click('.row[data-index="3"][data-status]');
+    const stale = await until('a stale error in the turn pane', async () => {
+      const pane = await turnPane();
+      return pane.error && /analysed again/.test(pane.error) ? pane : undefined;
+    });
+    assert.equal(stale.busy, null);
+    const staleAnswer = host.answers.at(-1);
+    assert.ok(staleAnswer && staleAnswer.type === 'error' && staleAnswer.reason === 'stale');
+    assert.equal(host.ofType('getTurnDetails').at(-1)?.version, 0, 'requests carry the version of the last init / updated');
+
+    // Once the update arrives, requests carry the new version and are answered.
+    host.sendUpdated();
+    await page.click('.row[data-index="4"][data-status]');
+    await page.waitForSelector('.det-turn[data-index="4"] .det-status');
+    assert.equal(host.ofType('getTurnDetails').at(-1)?.version, 6);
+    assert.equal(host.answers.at(-1)?.type, 'turnDetails');
+    assert.equal(await page.locator('.det-turn .det-error').count(), 0);
+
+    // Pages of rows the host cannot give (it re-analysed: 10 turns now): a banner, and the rows say so
+    // instead of "loading…".
+    await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 1e9');
+    host.boundsOverride = { checkpointCount: 1, turnCount: 10 };
+    host.sendUpdated();
+    await page.waitForSelector('.banner[role="alert"]');
+    assert.match((await page.textContent('.banner-text')) ?? '', /Could not load the turns at positions \d+–\d+: Cannot answer getRows/);
+    await page.waitForSelector('.row.row-failed');
+    assert.match((await page.textContent('.row.row-failed')) ?? '', /could not be loaded/);
     await assertClean(opened);
   });
 

@@ -1,6 +1,6 @@
 // Small DOM builders that only ever set text (textContent / text nodes), never HTML: everything shown
 // here may come from an untrusted transcript.
-import { groupDigits } from '../src/core/displayText';
+import { countOf, groupDigits } from '../src/core/displayText';
 
 /** An element with a class and, optionally, text content. */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', content?: string): HTMLElementTagNameMap[K] {
@@ -25,7 +25,5 @@ export function list(className: string, items: string[], ariaLabel?: string): HT
 /** A number with its digits grouped ("42,000"), as everywhere else (core/displayText). */
 export const fmt = groupDigits;
 
-/** "1 turn", "2 turns", "1,024 turns": a count with its noun, pluralised (regular nouns only). */
-export function plural(count: number, noun: string): string {
-  return `${fmt(count)} ${noun}${count === 1 ? '' : 's'}`;
-}
+/** "1 turn", "2 turns", "1,024 turns": a count with its noun, pluralised (core/displayText). */
+export const plural = countOf;

@@ -2,7 +2,7 @@
 // Everything that comes from a transcript or a path (summary ids, turn ids, reasons quoting the summary or
 // evidence, problem messages, file names) goes through terminalText, so its control characters show escaped
 // and the colours are the only escape sequences printed.
-import { groupDigits, shortTurnId } from '../core/displayText';
+import { countOf, groupDigits, shortTurnId } from '../core/displayText';
 import { formatRanges, idRanges } from '../core/idRanges';
 import type { CheckpointAnalysis, IdRange, Problem, TurnId, TurnStatus, Verdict } from '../core/model';
 import type { FileReport } from './checkFiles';
@@ -32,9 +32,7 @@ function painter(color: boolean): Paint {
 
 const number = groupDigits;
 
-function plural(n: number, word: string): string {
-  return `${number(n)} ${word}${n === 1 ? '' : 's'}`;
-}
+const plural = countOf;
 
 /** At most this many ranges are listed in text; --json has them all. */
 const MAX_RANGES = 12;

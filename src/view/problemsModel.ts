@@ -5,6 +5,7 @@
 // import, so the unit tests check it without an editor; src/extension turns it into diagnostics and decorations.
 import type { CheckpointAnalysis, Problem, Role, Transcript, TurnResult } from '../core/model';
 import { whyUnverifiable } from './timelineData';
+import { countOf, groupDigits } from '../core/displayText';
 
 /** A problem severity a setting can pick, `off` for none. */
 export const PROBLEM_SEVERITIES = ['error', 'warning', 'information', 'hint', 'off'] as const;
@@ -25,11 +26,6 @@ export function turnKind(role: Role): TurnKind {
 /** The more severe of two (error > warning > information > hint > off). */
 export function moreSevere(a: ProblemSeverity, b: ProblemSeverity): ProblemSeverity {
   return PROBLEM_SEVERITIES.indexOf(a) <= PROBLEM_SEVERITIES.indexOf(b) ? a : b;
-}
-
-/** "1 turn", "40 turns". */
-export function plural(count: number, noun: string, many = `${noun}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? noun : many}`;
 }
 
 /** "line 7" / "lines 381–420" (1-based, inclusive). */
@@ -102,7 +98,7 @@ export function checkpointProblem(checkpoint: CheckpointAnalysis): CheckpointPro
   const why = whyUnverifiable(checkpoint);
   if (why !== undefined) {
     const turns = counts.unverifiable;
-    const which = turns > 0 ? ` for its ${plural(turns, 'claimed turn')}` : '';
+    const which = turns > 0 ? ` for its ${countOf(turns, 'claimed turn')}` : '';
     return {
       kind: 'unverifiable',
       line: checkpoint.line,
@@ -112,11 +108,9 @@ export function checkpointProblem(checkpoint: CheckpointAnalysis): CheckpointPro
   if (checkpoint.verdict === 'reversible') return undefined;
   const claimed = checkpoint.turns.filter((result) => result.claimed).length;
   const missing = counts['claimed-missing'];
-  const parts = [
-    `${missing.toLocaleString('en-US')} of ${plural(claimed, 'claimed turn')} ${missing === 1 ? 'is' : 'are'} missing from the summary`,
-  ];
-  const others = [`${counts.covered.toLocaleString('en-US')} covered`];
-  if (counts['nothing-to-check'] > 0) others.push(`${counts['nothing-to-check'].toLocaleString('en-US')} with nothing to check`);
+  const parts = [`${groupDigits(missing)} of ${countOf(claimed, 'claimed turn')} ${missing === 1 ? 'is' : 'are'} missing from the summary`];
+  const others = [`${groupDigits(counts.covered)} covered`];
+  if (counts['nothing-to-check'] > 0) others.push(`${groupDigits(counts['nothing-to-check'])} with nothing to check`);
   parts[0] += ` (${others.join(', ')})`;
   if (checkpoint.truncation.truncated) parts.push('the summary appears cut off');
   const verdict =
@@ -209,10 +203,10 @@ export function missingRunMessage(run: MissingRun, checkpoint: Pick<CheckpointAn
   const conversation = run.byKind.conversation;
   const what =
     tools === 0
-      ? `${plural(count, 'claimed conversation turn')}`
+      ? `${countOf(count, 'claimed conversation turn')}`
       : conversation === 0
-        ? `${plural(count, 'claimed tool output')}`
-        : `${plural(count, 'claimed turn')} (${plural(tools, 'tool output')}, ${plural(conversation, 'conversation turn')})`;
+        ? `${countOf(count, 'claimed tool output')}`
+        : `${countOf(count, 'claimed turn')} (${countOf(tools, 'tool output')}, ${countOf(conversation, 'conversation turn')})`;
   return `${describeLines(run.startLine, run.endLine)}: ${what} missing from the summary (checkpoint at line ${checkpoint.line}); read ${count === 1 ? 'it' : 'them'} from the raw log`;
 }
 
@@ -311,7 +305,7 @@ export function collapseProblems(problems: readonly Problem[], max = MAX_PROBLEM
     message:
       run.count === 1
         ? clip(run.first.message, 1000)
-        : `${describeLines(run.startLine, run.endLine)}: ${run.count.toLocaleString('en-US')} problems like this one: ${clip(run.first.message, 1000)}`,
+        : `${describeLines(run.startLine, run.endLine)}: ${groupDigits(run.count)} problems like this one: ${clip(run.first.message, 1000)}`,
   }));
   if (runs.length > max) {
     const rest = runs.slice(max);
@@ -321,7 +315,7 @@ export function collapseProblems(problems: readonly Problem[], max = MAX_PROBLEM
       startLine: rest[0].startLine,
       endLine: rest[0].startLine,
       count,
-      message: `${plural(count, 'more problem')} in this transcript ${count === 1 ? 'is' : 'are'} not listed (from line ${rest[0].startLine} on).`,
+      message: `${countOf(count, 'more problem')} in this transcript ${count === 1 ? 'is' : 'are'} not listed (from line ${rest[0].startLine} on).`,
     });
   }
   return result;

@@ -3,10 +3,11 @@
 // binary placeholder, not a text editor): sets the `compactionLens.activeIsTranscript`
 // context key (menus, command enablement), tells listeners (the status bar), and — when the
 // `analyzeOnOpen` setting is on — analyses transcripts matching `transcriptGlobs` as they become visible
-// after activation.
+// after activation (a text editor, or the tab of a .jsonl.gz).
 import * as vscode from 'vscode';
 import { transcriptUriOf } from './decompressedDocument';
 import { Disposable } from './dispose';
+import { matchesGlobs } from './globMatch';
 import type { Log } from './log';
 import { openTranscript } from './openTranscript';
 import { readSettings, splitGlobs } from './settings';
@@ -47,7 +48,12 @@ export class ActiveTranscript extends Disposable {
   ) {
     super();
     this.register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
-    this.register(vscode.window.tabGroups.onDidChangeTabs(() => this.update()));
+    this.register(
+      vscode.window.tabGroups.onDidChangeTabs(() => {
+        this.update();
+        this.analyseActiveTab();
+      }),
+    );
     this.register(vscode.window.tabGroups.onDidChangeTabGroups(() => this.update()));
     this.register(vscode.window.onDidChangeVisibleTextEditors((editors) => this.analyseVisible(editors)));
     this.register(
@@ -86,11 +92,25 @@ export class ActiveTranscript extends Disposable {
     if (!settings.analyzeOnOpen) return;
     for (const editor of editors) {
       const document = editor.document;
-      const key = document.uri.toString();
-      if (this.attempted.has(key) || this.store.get(document.uri)) continue;
-      if (!matchesTranscriptGlobs(document, settings.transcriptGlobs)) continue;
-      this.attempted.add(key); // one try per file: a non-transcript .json is not read again and again
-      void openTranscript(this.store, this.log, document.uri, { interactive: false });
+      if (matchesTranscriptGlobs(document, settings.transcriptGlobs)) this.analyseOnce(document.uri);
     }
+  }
+
+  /** A .jsonl.gz opens in VS Code's binary placeholder, not a text editor: its tab is analysed as a document would be. */
+  private analyseActiveTab(): void {
+    const settings = readSettings();
+    if (!settings.analyzeOnOpen || vscode.window.activeTextEditor) return;
+    const uri = activeEditorUri();
+    if (uri?.scheme !== 'file' || !uri.path.endsWith('.gz')) return;
+    const { include, exclude } = splitGlobs(settings.transcriptGlobs);
+    if (matchesGlobs(uri.fsPath, include, exclude)) this.analyseOnce(uri);
+  }
+
+  /** One try per file: a .json that is no transcript is not read again and again. */
+  private analyseOnce(uri: vscode.Uri): void {
+    const key = uri.toString();
+    if (this.attempted.has(key) || this.store.get(uri)) return;
+    this.attempted.add(key);
+    void openTranscript(this.store, this.log, uri, { interactive: false });
   }
 }

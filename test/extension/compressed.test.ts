@@ -1,7 +1,7 @@
 // A gzip-compressed transcript (.jsonl.gz) in a real extension host: Open Timeline with only its tab active
 // (VS Code shows a .gz in its binary placeholder, not a text editor) uses that tab's file; a turn opens in the
 // read-only decompressed view at the turn's line; diagnostics, CodeLens and hover are on that view, none on
-// the .gz; the .gz is never written. Analyze Workspace finds .jsonl.gz files.
+// the .gz; the .gz is never written. Analyze Workspace finds .jsonl.gz files, and opening one's tab analyses it.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +41,15 @@ describe('a .jsonl.gz transcript in the editor', () => {
   });
 
   afterEach(closeAllEditors);
+
+  it('with analyzeOnOpen (the default), opening a .jsonl.gz tab analyses it, as opening a .jsonl does', async () => {
+    const uri = compressedSample();
+    assert.equal(api.store.get(uri), undefined);
+    await vscode.commands.executeCommand('vscode.open', uri);
+    await waitFor(() => activeTabUri()?.toString() === uri.toString(), 'the .gz tab to be active');
+    const entry = await waitFor(() => api.store.get(uri), 'the .gz to be analysed on open');
+    assert.equal(entry.analysis.checkpoints.length, 1);
+  });
 
   it('Open Timeline uses the active .gz tab; a turn opens in the decompressed view at its line, where the diagnostics are', async () => {
     const uri = compressedSample();

@@ -1,486 +1,330 @@
-// Analysis-like datasets for the webview tests and a fake host that answers the webview's requests from
-// them, speaking src/protocol.ts. Turns are generated on demand, so a 100k-turn dataset costs nothing
-// until rows are asked for.
+// Transcripts for the webview tests, analysed for real (src/core/analyze.ts), and a fake host that answers the
+// webview from them exactly as the extension's timeline panel does: init / updated through timelineData's
+// fileInfo and checkpointHeaders, every request through src/view/requests.ts's handlers. Each dataset is a
+// transcript whose analysis gives the statuses a test needs: a turn is covered because the summary names its
+// path or anchor, claimed-missing because it does not, nothing-to-check because it is an acknowledgement,
+// unverifiable because the summary is encrypted (or the turns are in another file), uncovered because the
+// pointer set does not claim it.
 
-import type { Evidence, Problem, TurnStatus, Verdict } from '../../src/core/model';
-import type {
-  CheckpointHeader,
-  FileInfo,
-  HostMessage,
-  RequestHandlers,
-  RowStatus,
-  SummaryDetails,
-  TimelineRow,
-  TurnDetails,
-  ViewState,
-  WebviewMessage,
-} from '../../src/protocol';
-import { answerWith } from '../../src/view/requests';
+import { analyze } from '../../src/core/analyze';
+import type { Analysis, Checkpoint, FormatId, Problem, Role, TokenCache, Transcript, Turn, TurnId } from '../../src/core/model';
+import { createTokenCounter } from '../../src/node/tokenCounter';
+import type { CheckpointHeader, FileInfo, HostMessage, ViewState, WebviewMessage } from '../../src/protocol';
+import { validateViewState } from '../../src/view/messageValidation';
+import { answerWith, boundsOf, requestHandlers, type AnalysedData } from '../../src/view/requests';
+import { checkpointHeaders, fileInfo } from '../../src/view/timelineData';
 
-export interface FixtureTurn {
-  id: string | number;
-  role: string;
-  label?: string;
-  text: string;
-  tokens: number;
-}
+/**
+ * Token counts are the extension's own (tiktoken's o200k_base, src/node/tokenCounter.ts), so prefixes read
+ * "counted with the tokenizer" for the same figures the host would show; one cache serves every dataset.
+ */
+const countTokens = createTokenCounter();
+const tokenCache: TokenCache = new Map();
 
-export interface FixtureCheckpointSpec {
-  summaryId: string;
-  turnsBefore: number;
-  statusOf(index: number): TurnStatus;
-  verdict: Verdict;
-  reasons: string[];
-  summaryBudget?: number;
-  budgetAssumed: boolean;
-  truncated: boolean;
-  notes?: string[];
-  /** The summary is encrypted: nothing in it can be matched. */
-  opaque?: boolean;
-  /** Header fields as a real reader would give them (recorded context, the host's repeated reasons…). */
-  header?: Partial<CheckpointHeader>;
-}
-
+/** A transcript to show, with the name of the file it is said to come from. */
 export interface FixtureSpec {
   name: string;
-  turnCount: number;
-  turnAt(index: number): FixtureTurn;
-  checkpoints: FixtureCheckpointSpec[];
-  /** The path each turn would leave in a faithful summary (its heaviest evidence). */
-  anchorOf(index: number): string;
+  transcript: Transcript;
 }
 
-/** The coverage threshold of every fixture checkpoint (core/evidence.ts's default). */
-export const THRESHOLD = 1;
-/** A phrase many turns share, found once near the start of every summary: light evidence. */
-export const SHARED_PHRASE = 'refresh token';
+/** A transcript and its analysis: what the extension's store holds for an open timeline. */
+export class FixtureDataset implements AnalysedData {
+  readonly transcript: Transcript;
+  readonly analysis: Analysis;
+  readonly path: string;
 
-interface BuiltCheckpoint {
-  header: CheckpointHeader;
-  spec: FixtureCheckpointSpec;
-  summary: SummaryDetails;
-  anchorAt: Map<number, number>;
-  /** Where SHARED_PHRASE sits in the summary, and how many claimed turns hold it. */
-  shared: { at: number; sharedBy: number };
-}
+  constructor(spec: FixtureSpec) {
+    this.transcript = spec.transcript;
+    this.path = `/fixtures/${spec.name}.jsonl`;
+    this.analysis = analyze(spec.transcript, { countTokens, tokenCache });
+  }
 
-export class FixtureDataset {
-  readonly file: FileInfo;
-  readonly checkpoints: BuiltCheckpoint[];
-
-  constructor(readonly spec: FixtureSpec) {
-    this.file = { path: `/fixtures/${spec.name}.jsonl`, name: `${spec.name}.jsonl`, format: 'canonical', turnCount: spec.turnCount };
-    this.checkpoints = spec.checkpoints.map((checkpoint, index) => this.build(checkpoint, index));
+  get file(): FileInfo {
+    return fileInfo(this.path, this.transcript);
   }
 
   headers(): CheckpointHeader[] {
-    return this.checkpoints.map((checkpoint) => checkpoint.header);
-  }
-
-  status(checkpointIndex: number, index: number): RowStatus {
-    if (checkpointIndex < 0) return 'uncovered'; // no checkpoint selected (a transcript without a compaction)
-    const checkpoint = this.checkpoints[checkpointIndex].spec;
-    return index >= checkpoint.turnsBefore ? 'after' : checkpoint.statusOf(index);
-  }
-
-  row(checkpointIndex: number, index: number): TimelineRow {
-    const turn = this.spec.turnAt(index);
-    return {
-      index,
-      id: turn.id,
-      role: turn.role,
-      label: turn.label,
-      status: this.status(checkpointIndex, index),
-      tokens: turn.tokens,
-      line: index + 1,
-      preview: turn.text.replace(/\s+/g, ' ').slice(0, 120),
-    };
-  }
-
-  details(checkpointIndex: number, index: number): TurnDetails {
-    const turn = this.spec.turnAt(index);
-    const status = this.status(checkpointIndex, index);
-    const anchor = this.spec.anchorOf(index);
-    const weighed = status === 'covered' || status === 'claimed-missing';
-    const evidence = weighed && checkpointIndex >= 0 ? this.evidence(checkpointIndex, index, status === 'covered') : [];
-    const reasons: Record<RowStatus, string> = {
-      covered: `Claimed, and its evidence ${anchor} is in the summary.`,
-      'claimed-missing': `Claimed by the pointer set, but its evidence ${anchor} is not in the summary.`,
-      uncovered: 'Not claimed: kept verbatim after the summary.',
-      'nothing-to-check': 'Claimed, but it is an acknowledgement: nothing in it needs carrying.',
-      unverifiable: 'Claimed, but the summary is encrypted: coverage cannot be checked.',
-      after: `Comes after checkpoint S${checkpointIndex + 1}.`,
-    };
-    return {
-      index,
-      id: turn.id,
-      role: turn.role,
-      label: turn.label,
-      status,
-      tokens: turn.tokens,
-      line: index + 1,
-      endLine: index + 1,
-      reason: reasons[status],
-      evidence,
-      ...(weighed
-        ? { score: evidence.filter((piece) => piece.found).reduce((sum, piece) => sum + piece.weight, 0), threshold: THRESHOLD }
-        : {}),
-      text: turn.text,
-      textTruncated: false,
-    };
-  }
-
-  /**
-   * A claimed turn's evidence, in no particular order (the pane sorts it): its path (weight 1, from its call
-   * for a tool result; found when the turn is covered), an error code and an identifier its text holds (never
-   * found), and the shared phrase (light, found: it is in every summary).
-   */
-  private evidence(checkpointIndex: number, index: number, covered: boolean): Evidence[] {
-    const turn = this.spec.turnAt(index);
-    const built = this.checkpoints[checkpointIndex];
-    const at = covered ? built.anchorAt.get(index) : undefined;
-    const evidence: Evidence[] = [];
-    const identifier = `EXPIRY_${index}`;
-    if (turn.text.includes(identifier)) evidence.push({ text: identifier, kind: 'identifier', found: false, weight: 0.4, sharedBy: 1 });
-    evidence.push({
-      text: this.spec.anchorOf(index),
-      kind: 'path',
-      found: covered,
-      ...(at !== undefined ? { at } : {}),
-      weight: 1,
-      sharedBy: 1,
-      ...(turn.role === 'tool' ? { fromCall: true } : {}),
-    });
-    const code = `E${1000 + index}`;
-    if (turn.text.includes(`error ${code}`)) evidence.push({ text: code, kind: 'error-code', found: false, weight: 0.6, sharedBy: 1 });
-    if (turn.text.includes(SHARED_PHRASE)) {
-      evidence.push({ text: SHARED_PHRASE, kind: 'name', found: true, at: built.shared.at, weight: 0.1, sharedBy: built.shared.sharedBy });
-    }
-    return evidence;
-  }
-
-  private build(spec: FixtureCheckpointSpec, index: number): BuiltCheckpoint {
-    const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 };
-    const claimedMissingIndexes: number[] = [];
-    const anchorAt = new Map<number, number>();
-    let summaryText = `<analysis>Summary of the first ${spec.turnsBefore} turns.</analysis>\n1. Primary request: fix the session handling (the `;
-    const shared = { at: summaryText.length, sharedBy: 0 };
-    summaryText += `${SHARED_PHRASE} expires early).\n2. Files touched: `;
-    const foundAnchors: { anchor: string; at: number }[] = [{ anchor: SHARED_PHRASE, at: shared.at }];
-    let prefixTokens = 0;
-    let safeBoundaryIndex = -1;
-    let runUnbroken = true;
-    for (let turn = 0; turn < spec.turnsBefore; turn++) {
-      const status = spec.statusOf(turn);
-      counts[status]++;
-      const { tokens, text } = this.spec.turnAt(turn);
-      prefixTokens += tokens;
-      if (text.includes(SHARED_PHRASE)) shared.sharedBy++;
-      if (status === 'claimed-missing') claimedMissingIndexes.push(turn);
-      if (status === 'covered') {
-        const anchor = this.spec.anchorOf(turn);
-        if (summaryText.length < 60_000) {
-          anchorAt.set(turn, summaryText.length);
-          foundAnchors.push({ anchor, at: summaryText.length });
-          summaryText += `${anchor}, `;
-        }
-        if (runUnbroken) safeBoundaryIndex = turn;
-      } else if (status === 'claimed-missing') {
-        runUnbroken = false;
-      }
-    }
-    summaryText += spec.truncated ? '\n3. Next step: the user asked to re' : '\n9. Please continue from here.';
-    if (spec.opaque) {
-      summaryText = 'gAAAAABn2x8k-encrypted-compaction-summary==';
-      foundAnchors.length = 0;
-    }
-    const ratioFloor = 5;
-    const ceiling = spec.summaryBudget === undefined ? undefined : spec.summaryBudget * ratioFloor;
-    const header: CheckpointHeader = {
-      index,
-      summaryId: spec.summaryId,
-      line: spec.turnsBefore + index + 1,
-      turnsBefore: spec.turnsBefore,
-      verdict: spec.verdict,
-      reasons: spec.reasons,
-      path: 'B',
-      prefixTokens,
-      prefixTokenSource: 'counted',
-      summaryTokens: spec.summaryBudget === undefined ? 900 : spec.summaryBudget - 3,
-      summaryBudget: spec.summaryBudget,
-      budgetAssumed: spec.budgetAssumed,
-      ceiling,
-      ratioFloor,
-      opaque: spec.opaque ?? false,
-      truncation: spec.truncated
-        ? {
-            truncated: true,
-            reasons: [
-              'ends mid-clause ("the user asked to re")',
-              'no closing section',
-              `${(spec.summaryBudget ?? 0) - 3} of ${spec.summaryBudget} tokens`,
-            ],
-            cutAt: summaryText.length,
-          }
-        : { truncated: false, reasons: [] },
-      counts,
-      claimedMissingRanges: ranges(claimedMissingIndexes, (i) => this.spec.turnAt(i).id),
-      claimedMissingIndexes,
-      safeBoundaryIndex,
-      safeCoveredCount: counts.covered,
-      notes: spec.notes ?? [],
-      ...spec.header,
-    };
-    const summary: SummaryDetails = {
-      checkpointIndex: index,
-      summaryId: spec.summaryId,
-      text: summaryText,
-      foundAnchors,
-      cutAt: header.truncation.cutAt,
-    };
-    return { header, spec, summary, anchorAt, shared };
+    return checkpointHeaders(this.transcript, this.analysis);
   }
 }
 
-function ranges(indexes: number[], idOf: (index: number) => string | number) {
-  const result: { from: string | number; to: string | number; count: number }[] = [];
-  let start = -1;
-  for (let i = 0; i < indexes.length; i++) {
-    if (start < 0) start = i;
-    if (i === indexes.length - 1 || indexes[i + 1] !== indexes[i] + 1) {
-      result.push({ from: idOf(indexes[start]), to: idOf(indexes[i]), count: i - start + 1 });
-      start = -1;
-    }
-  }
-  return result;
+// ---------------------------------------------------------------------------------------------------------
+// Building transcripts
+
+interface TurnSpec {
+  id: TurnId;
+  /** A role no reader produces is cast: the webview must still draw it as text. */
+  role: Role | string;
+  text: string;
+  label?: string;
+  /** Recorded by the agent; counted otherwise. */
+  tokens?: number;
+  /** The canonical format's anchor_token. */
+  anchor?: string;
+  /** Index of the earlier turn whose call this tool result answers (its text becomes the call text). */
+  answers?: number;
 }
 
-const tools = ['Read', 'Bash', 'Edit', 'Grep'];
+interface CheckpointSpec extends Omit<Checkpoint, 'span' | 'turnsBefore' | 'claimedIds'> {
+  /** Number of turns before the checkpoint record. */
+  after: number;
+  /** Indexes of the turns its pointer set claims. */
+  claims: number[];
+}
 
-function ordinaryTurn(index: number): FixtureTurn {
-  const kind = index % 4;
-  const path = `src/session/mod${index}.ts`;
-  if (kind === 0)
-    return {
-      id: index,
-      role: 'user',
-      text: `Please look at ${path} and tell me why the refresh token expires early.`,
-      tokens: 40 + (index % 7) * 3,
-    };
-  if (kind === 1)
-    return {
-      id: index,
-      role: 'assistant',
-      text: `I'll read ${path} first, then check the expiry constant.`,
-      tokens: 60 + (index % 5) * 11,
-    };
-  if (kind === 2) {
-    return {
-      id: index,
-      role: 'tool',
-      label: tools[index % tools.length],
-      text: `${tools[index % tools.length]} ${path}\nexport const EXPIRY_${index} = ${index * 60}; // seconds\nerror E${1000 + index}: token rejected`,
-      tokens: 220 + (index % 13) * 17,
-    };
+/**
+ * A transcript as a reader gives it: turns and checkpoint records on the lines they would take in the file,
+ * in log order, each tool result carrying the text of the call it answers.
+ */
+function transcriptOf(format: FormatId, turns: TurnSpec[], checkpoints: CheckpointSpec[], problems: Problem[] = []): Transcript {
+  let line = 0;
+  const span = () => {
+    line++;
+    return { startLine: line, endLine: line, startOffset: (line - 1) * 200, endOffset: line * 200 - 1 };
+  };
+  const built: Turn[] = [];
+  const records: Checkpoint[] = [];
+  const pending = [...checkpoints].sort((a, b) => a.after - b.after);
+  const flush = (count: number) => {
+    while (pending.length > 0 && pending[0].after === count) {
+      const { after, claims, ...rest } = pending.shift()!;
+      records.push({ ...rest, claimedIds: claims.map((index) => built[index].id), turnsBefore: after, span: span() });
+    }
+  };
+  for (const spec of turns) {
+    flush(built.length);
+    const turn: Turn = { id: spec.id, role: spec.role as Role, text: spec.text, span: span() };
+    if (spec.label !== undefined) turn.label = spec.label;
+    if (spec.tokens !== undefined) turn.tokens = spec.tokens;
+    if (spec.anchor !== undefined) turn.anchor = spec.anchor;
+    const call = spec.answers === undefined ? undefined : built[spec.answers];
+    if (call && call.text.includes('[tool call ')) turn.answers = { turnId: call.id, callText: call.text };
+    built.push(turn);
   }
+  flush(built.length);
+  return { format, turns: built, checkpoints: records, problems, lineCount: line };
+}
+
+function range(from: number, toExclusive: number): number[] {
+  return Array.from({ length: Math.max(0, toExclusive - from) }, (_, i) => from + i);
+}
+
+/** The file a turn is about: every ordinary turn names its own, so the summary covers it by naming it. */
+export function pathOf(index: number): string {
+  return `src/session/mod${index}.ts`;
+}
+
+function editCall(index: number): string {
+  const args = { file_path: pathOf(index), old_string: `EXPIRY_${index} = 60`, new_string: `EXPIRY_${index} = config.expiry` };
+  return `[tool call Edit] ${JSON.stringify(args)}`;
+}
+
+/**
+ * A working session in fours: the user asks about a file, the assistant edits the next one, the edit's result
+ * (answering that call, with some code and an error code), and the assistant's finding.
+ */
+function ordinaryTurn(index: number): TurnSpec {
+  const path = pathOf(index);
+  switch (index % 4) {
+    case 0:
+      return { id: index, role: 'user', text: `Please look at ${path} and tell me why the refresh token expires early.` };
+    case 1:
+      return { id: index, role: 'assistant', text: `I'll fix ${path} first, then check the expiry constant.\n${editCall(index + 1)}` };
+    case 2:
+      return {
+        id: index,
+        role: 'tool',
+        label: 'Edit',
+        answers: index - 1,
+        text: [
+          `Edited ${path}`,
+          `export const EXPIRY_${index} = config.expiry; // seconds`,
+          `export function isFresh${index}(session: Session): boolean {`,
+          "  if (session.revoked) throw new SessionError('session revoked', { cause: session.id });",
+          '  const age = Date.now() - session.issuedAt;',
+          '  log.debug(`session ${session.id} is ${age} ms old`);',
+          `  return age < EXPIRY_${index} * 1000; // was 60 s before the fix`,
+          '}',
+          `error E${1000 + index}: token rejected by the gateway after the refresh`,
+        ].join('\n'),
+      };
+    default:
+      return { id: index, role: 'assistant', text: `Found it: ${path} sets EXPIRY_${index} too low; the fix is to read it from config.` };
+  }
+}
+
+/** A summary that names the files of `covered` turns; cut off mid-clause when `truncated`. */
+function summaryNaming(covered: number[], truncated: boolean): string {
+  return (
+    '1. Primary request: fix the session handling (the refresh token expires early).\n' +
+    `2. Files touched: ${covered.map(pathOf).join(', ')}.\n` +
+    (truncated ? '3. Next step: the user asked to' : '3. Next step: run the session tests. Please continue from here.')
+  );
+}
+
+const INCIDENT_BEFORE = 420;
+const INCIDENT_COVERED = 380;
+
+/** The incident's checkpoint: claims turns 0–419, its summary names the files of 0–379 and stops mid-clause. */
+function incidentCheckpoint(): CheckpointSpec {
   return {
-    id: index,
-    role: 'assistant',
-    text: `Found it: ${path} sets EXPIRY_${index} too low; the fix is to read it from config.`,
-    tokens: 90 + (index % 3) * 20,
+    summaryId: 'S1-compact-0419',
+    summary: summaryNaming(range(0, INCIDENT_COVERED), true),
+    summaryBudget: 4096,
+    budgetAssumed: true,
+    after: INCIDENT_BEFORE,
+    claims: range(0, INCIDENT_BEFORE),
   };
 }
 
-/** The design note's incident: 420 turns before the checkpoint (380 covered, 40 claimed-missing), then 6 more. */
-export function incidentSpec(): FixtureSpec {
+/** What the canonical reader says of a checkpoint without a budget when the default is assumed. */
+function assumedBudgetWarning(line: number): Problem {
   return {
-    name: 'incident',
-    turnCount: 426,
-    turnAt: ordinaryTurn,
-    anchorOf: (index) => `src/session/mod${index}.ts`,
-    checkpoints: [
-      {
-        summaryId: 'S1-compact-0419',
-        turnsBefore: 420,
-        statusOf: (index) => (index < 380 ? 'covered' : 'claimed-missing'),
-        verdict: 'fail-closed',
-        reasons: [
-          'the prefix exceeds the ceiling of 20,480 tokens (4,096 × 5) and the summariser reported no coverage',
-          '40 claimed turns (380–419) have no anchor in the summary',
-        ],
-        summaryBudget: 4096,
-        budgetAssumed: true,
-        truncated: true,
-        notes: ['The summary budget is the canonical format default (4,096 tokens).'],
-      },
-    ],
-  };
-}
-
-/** Two checkpoints: S1 reversible after turn 99, S2 (the incident's shape) after turn 419. */
-export function twoCheckpointSpec(): FixtureSpec {
-  const incident = incidentSpec();
-  return {
-    ...incident,
-    name: 'two-checkpoints',
-    checkpoints: [
-      {
-        summaryId: 'S1-early',
-        turnsBefore: 100,
-        statusOf: (index) => (index < 90 ? 'covered' : 'uncovered'),
-        verdict: 'reversible',
-        reasons: ['every claimed turn has its anchor in the summary'],
-        summaryBudget: 4096,
-        budgetAssumed: false,
-        truncated: false,
-      },
-      incident.checkpoints[0],
-    ],
-  };
-}
-
-/** A large transcript: 100,000 turns, a checkpoint after turn 98,999, some claimed-missing and uncovered turns. */
-export function largeSpec(): FixtureSpec {
-  return {
-    name: 'large',
-    turnCount: 100_000,
-    turnAt: ordinaryTurn,
-    anchorOf: (index) => `src/session/mod${index}.ts`,
-    checkpoints: [
-      {
-        summaryId: 'S1-large',
-        turnsBefore: 99_000,
-        statusOf: (index) => (index % 37 === 36 ? 'claimed-missing' : index % 11 === 10 ? 'uncovered' : 'covered'),
-        verdict: 'conditional',
-        reasons: ['the pointer set must be narrowed to the turns the summary shows'],
-        summaryBudget: undefined,
-        budgetAssumed: false,
-        truncated: false,
-      },
-    ],
+    line,
+    severity: 'warning',
+    message: `checkpoint S1-compact-0419 on line ${line} has no "summary_budget": the default 4096 is assumed. Record the budget the summariser was given.`,
   };
 }
 
 /**
- * Every status: S1 after turn 23 covers turns 0–9, finds nothing to check in the acknowledgements 10–13,
- * misses 14–17 and does not claim 18–23; S2 after turn 27 has an encrypted summary, so every turn it claims
- * is unverifiable.
+ * The design note's incident: 420 turns before the checkpoint, whose summary names the first 380 and is cut
+ * off; the prefix (counted) is over the ceiling of the assumed 4,096-token budget, so the verdict is
+ * fail-closed with 40 claimed-missing turns (380–419). `turnsAfter` turns follow the checkpoint.
+ */
+export function incidentSpec(turnsAfter = 6): FixtureSpec {
+  const turns = range(0, INCIDENT_BEFORE + turnsAfter).map(ordinaryTurn);
+  return {
+    name: 'incident',
+    transcript: transcriptOf('canonical', turns, [incidentCheckpoint()], [assumedBudgetWarning(INCIDENT_BEFORE + 1)]),
+  };
+}
+
+/** Two checkpoints: S1 after turn 99 claims 0–89 and names them all (reversible); S2 is the incident's. */
+export function twoCheckpointSpec(): FixtureSpec {
+  const turns = range(0, 426).map(ordinaryTurn);
+  const early: CheckpointSpec = {
+    summaryId: 'S1-early',
+    summary: summaryNaming(range(0, 90), false),
+    summaryBudget: 4096,
+    after: 100,
+    claims: range(0, 90),
+  };
+  return { name: 'two-checkpoints', transcript: transcriptOf('canonical', turns, [early, incidentCheckpoint()]) };
+}
+
+export const LARGE_TURNS = 100_000;
+export const LARGE_BEFORE = 99_000;
+
+let large: FixtureSpec | undefined;
+
+/**
+ * A large transcript: 100,000 turns (token counts recorded, as agents do), a checkpoint after turn 98,999
+ * whose summariser reported the turns it consumed (Path A): every 11th turn is not claimed (uncovered), every
+ * 37th claimed turn was not reported (claimed-missing). Built once: the tests only read it.
+ */
+export function largeSpec(): FixtureSpec {
+  if (large) return large;
+  const turns = range(0, LARGE_TURNS).map((index) => ({ ...ordinaryTurn(index), tokens: 40 + (index % 13) * 17 }));
+  const claims = range(0, LARGE_BEFORE).filter((index) => index % 11 !== 10);
+  const checkpoint: CheckpointSpec = {
+    summaryId: 'S1-large',
+    summary: 'The session fixed the refresh token expiry across the session modules. Please continue from here.',
+    summaryBudget: 20_000,
+    after: LARGE_BEFORE,
+    claims,
+    reportedIds: claims.filter((index) => index % 37 !== 36),
+  };
+  large = { name: 'large', transcript: transcriptOf('canonical', turns, [checkpoint]) };
+  return large;
+}
+
+/**
+ * Every status: S1 after turn 23 claims 0–17 and names the files of 0–9 (covered); 10–13 are
+ * acknowledgements (nothing to check); 14–17 are not named (claimed-missing); 18–23 are not claimed
+ * (uncovered). S2 after turn 27 has an encrypted summary, so every turn it claims is unverifiable.
  */
 export function everyStatusSpec(): FixtureSpec {
+  const turns = range(0, 30).map((index) =>
+    index >= 10 && index <= 13 ? { id: index, role: index % 2 ? 'assistant' : 'user', text: 'OK.' } : ordinaryTurn(index),
+  );
   return {
     name: 'every-status',
-    turnCount: 30,
-    turnAt: (index) =>
-      index >= 10 && index <= 13 ? { id: index, role: 'user', text: 'OK, thanks — go ahead.', tokens: 8 } : ordinaryTurn(index),
-    anchorOf: (index) => `src/session/mod${index}.ts`,
-    checkpoints: [
-      {
-        summaryId: 'S1-mixed',
-        turnsBefore: 24,
-        statusOf: (index) => (index < 10 ? 'covered' : index < 14 ? 'nothing-to-check' : index < 18 ? 'claimed-missing' : 'uncovered'),
-        verdict: 'conditional',
-        reasons: ['4 claimed turns (14–17) have too little evidence in the summary'],
-        summaryBudget: 4096,
-        budgetAssumed: false,
-        truncated: false,
-      },
+    transcript: transcriptOf('canonical', turns, [
+      { summaryId: 'S1-mixed', summary: summaryNaming(range(0, 10), false), summaryBudget: 4096, after: 24, claims: range(0, 18) },
       {
         summaryId: 'S2-encrypted',
-        turnsBefore: 28,
-        statusOf: () => 'unverifiable',
-        verdict: 'fail-closed',
-        reasons: ['the summary is encrypted: no coverage can be shown'],
-        summaryBudget: 20000,
-        budgetAssumed: true,
-        truncated: false,
+        summary: 'gAAAAABn2x8k-encrypted-compaction-summary==',
         opaque: true,
+        summaryBudget: 20_000,
+        budgetAssumed: true,
+        after: 28,
+        claims: range(0, 28),
       },
-    ],
+    ]),
   };
 }
 
 /** Five turns and no compaction: the list shows them, and nothing waits for a summary. */
 export function noCompactionSpec(): FixtureSpec {
-  return {
-    name: 'no-compaction',
-    turnCount: 5,
-    turnAt: ordinaryTurn,
-    anchorOf: (index) => `src/session/mod${index}.ts`,
-    checkpoints: [],
-  };
+  return { name: 'no-compaction', transcript: transcriptOf('canonical', range(0, 5).map(ordinaryTurn), []) };
 }
 
+/** The context the agents recorded at compaction in the Codex-like and Claude-like transcripts. */
+export const CODEX_RECORDED = 212_134;
+export const CLAUDE_RECORDED = 167_094;
+
 /**
- * A Codex-like checkpoint: an encrypted summary, a counted prefix (16,125) well within the ceiling, and the
- * agent's recorded context (212,134) much larger; the host's reasons repeat the size facts and the notes, as
- * src/core/analyze.ts builds them.
+ * A Codex-like checkpoint, as the Codex reader gives it: an encrypted summary (every claimed turn
+ * unverifiable, fail-closed), the prefix counted well within the ceiling of the assumed 20,000-token budget,
+ * and the agent's recorded context (212,134) much larger, with the notes saying where it was read.
  */
 export function codexLikeSpec(): FixtureSpec {
-  const incident = incidentSpec();
-  const notes = [
-    'summary is encrypted (remote compaction): coverage cannot be verified',
-    '38 of the 888 items since the start are kept verbatim in replacement_history (matched by content) and are not claimed',
-    'recorded prefix: last_token_usage.total_tokens 212,134 of the token_count at line 1785, model_context_window 258,400',
-    'its context_compacted event is at line 1789',
-  ];
+  const turns = range(0, 426).map(ordinaryTurn);
   return {
-    ...incident,
     name: 'codex-like',
-    checkpoints: [
+    transcript: transcriptOf('codex', turns, [
       {
-        summaryId: 'compaction-1789',
-        turnsBefore: 420,
-        statusOf: () => 'unverifiable',
-        verdict: 'fail-closed',
-        reasons: [
-          'the summary is encrypted: whether it carries its 420 claimed turns cannot be checked, so none may be counted as covered (fail closed)',
-          'prefix 16,125 tokens (counted) ≤ ceiling 100,000 (20,000 × 5) (assumed budget)',
-          'the agent recorded 212,134 tokens of context at compaction',
-          ...notes,
-        ],
-        summaryBudget: 20000,
-        budgetAssumed: true,
-        truncated: false,
+        summaryId: 'compaction-421',
+        summary: 'gAAAAABn2x8k-encrypted-compaction-summary==',
         opaque: true,
-        notes,
-        header: { prefixTokens: 16_125, recordedPrefixTokens: 212_134, safeBoundaryIndex: -1, safeCoveredCount: 0 },
+        summaryBudget: 20_000,
+        budgetAssumed: true,
+        recordedPrefixTokens: CODEX_RECORDED,
+        after: INCIDENT_BEFORE,
+        claims: range(0, INCIDENT_BEFORE),
+        notes: [
+          'summary is encrypted (remote compaction): coverage cannot be verified',
+          'recorded prefix: last_token_usage.total_tokens 212,134 of the token_count at line 420, model_context_window 258,400',
+          'its context_compacted event is at line 421',
+        ],
       },
-    ],
+    ]),
   };
 }
 
 /**
- * A Claude-Code-like checkpoint whose summary is cut off: the host's reasons repeat the truncation tells (one
- * of them the raw summariser's), the ceiling comparison, preTokens and the trigger.
+ * A Claude-Code-like checkpoint, as that reader gives it: the incident's turns, the tool results with their
+ * recorded token counts (so the prefix is partly counted) over the ceiling of the assumed 20,000-token budget,
+ * a summary cut off mid-clause whose raw summariser output has no closing </summary>, preTokens and the
+ * trigger as notes.
  */
 export function claudeLikeSpec(): FixtureSpec {
-  const incident = incidentSpec();
-  const notes = ['preTokens 167,094 (recorded by Claude Code)', 'trigger: auto'];
-  const truncation = ['ends mid-clause: “…the user asked to re”', 'raw summariser output has no closing </summary>'];
+  const turns = range(0, 426).map((index) => {
+    const turn = ordinaryTurn(index);
+    return turn.role === 'tool' ? { ...turn, tokens: 1_000 + (index % 13) * 17 } : turn;
+  });
   return {
-    ...incident,
     name: 'claude-like',
-    checkpoints: [
+    transcript: transcriptOf('claude-code', turns, [
       {
-        ...incident.checkpoints[0],
+        ...incidentCheckpoint(),
         summaryId: 'b1c2-compact',
-        reasons: [
-          'the prefix is over the ceiling and the summariser reported no coverage: fail closed — the pointer set may not advance past the last turn whose evidence is in the summary (40 claimed turns are not carried by it)',
-          'prefix 111,292 tokens (partly counted) > ceiling 100,000 (20,000 × 5) (assumed budget)',
-          'the agent recorded 167,094 tokens of context at compaction',
-          `summary appears truncated: ${truncation.join('; ')}`,
-          ...notes,
-        ],
-        summaryBudget: 20000,
-        notes,
-        header: {
-          prefixTokens: 111_292,
-          prefixTokenSource: 'mixed',
-          recordedPrefixTokens: 167_094,
-          truncation: { truncated: true, reasons: truncation, cutAt: 100 },
-        },
+        summaryBudget: 20_000,
+        recordedPrefixTokens: CLAUDE_RECORDED,
+        truncationHints: { rawOutputClosed: false, rawClosingMarker: '</summary>' },
+        notes: ['preTokens 167,094 (recorded by Claude Code)', 'trigger: auto'],
       },
-    ],
+    ]),
   };
 }
 
@@ -493,58 +337,113 @@ export const HOSTILE = {
   style: '<style>body{display:none}</style><b style="color:red">bold</b>',
 };
 
+/**
+ * Twelve hostile turns (a hostile id, role, label, text and anchors). S1 after turn 9 claims 0–9 and its
+ * summary carries the anchors of 0–5; S2 after turn 11 cannot be checked, for a hostile reason.
+ */
 export function hostileSpec(): FixtureSpec {
   const hostile = Object.values(HOSTILE);
+  const anchorOf = (index: number) => `${index % 2 === 0 ? HOSTILE.img : HOSTILE.script}#${index}`;
+  const turns = range(0, 12).map((index): TurnSpec => ({
+    id: index === 3 ? '<b>id</b>' : index,
+    role: index % 2 === 0 ? 'user' : '<i>assistant</i>',
+    label: index === 1 ? HOSTILE.img : undefined,
+    text: `turn ${index}: ${hostile[index % hostile.length]} and ${HOSTILE.link}`,
+    anchor: anchorOf(index),
+  }));
   return {
     name: '<img src=x onerror=alert(1)>',
-    turnCount: 12,
-    turnAt: (index) => ({
-      id: index === 3 ? '<b>id</b>' : index,
-      role: index % 2 === 0 ? 'user' : '<i>assistant</i>',
-      label: index === 1 ? HOSTILE.img : undefined,
-      text: `turn ${index}: ${hostile[index % hostile.length]} and ${HOSTILE.link}`,
-      tokens: 30,
-    }),
-    anchorOf: (index) => (index % 2 === 0 ? HOSTILE.img : `${HOSTILE.script}#${index}`),
-    checkpoints: [
+    transcript: transcriptOf('canonical', turns, [
       {
         summaryId: '<script>alert(1)</script>',
-        turnsBefore: 10,
-        statusOf: (index) => (index < 6 ? 'covered' : 'claimed-missing'),
-        verdict: 'fail-closed',
-        reasons: [`reason with ${HOSTILE.img}`],
+        summary: `Carried: ${range(0, 6).map(anchorOf).join(' ; ')}\nNext: the user asked to`,
         summaryBudget: 100,
-        budgetAssumed: false,
-        truncated: true,
+        after: 10,
+        claims: range(0, 10),
         notes: [HOSTILE.link],
       },
-    ],
+      {
+        summaryId: 'S2',
+        summary: `Carried: ${HOSTILE.svg}`,
+        summaryBudget: 100,
+        unverifiable: `the summarised turns are in another file, ${HOSTILE.img}`,
+        after: 12,
+        claims: range(0, 12),
+      },
+    ]),
   };
 }
 
 /**
- * The fake host's answers, one per request type: typed by the protocol's `Requests` map like the extension's
- * (a missing type or a wrong response does not compile), and run through the same validation, stale check and
- * error replies (src/view/requests.ts's answerWith).
+ * Transcript text that tries visual trickery: a right-to-left override left open (`1\u202E 99-05` reads
+ * "1 50-99", `src/\u202Etxt.exe` reads "src/exe.txt"), zero-width and invisible characters, tag characters
+ * spelling hidden text, an emoji joined by zero width joiners (legitimate: kept), and a 4,000-character word.
  */
-const fixtureHandlers = {
-  getRows: ({ checkpointIndex, start, count }, data) => {
-    const end = Math.min(data.file.turnCount, start + count);
-    const rows: TimelineRow[] = [];
-    for (let index = start; index < end; index++) rows.push(data.row(checkpointIndex, index));
-    return { checkpointIndex, start, rows };
-  },
-  getTurnDetails: ({ checkpointIndex, turnIndex }, data) => ({ checkpointIndex, details: data.details(checkpointIndex, turnIndex) }),
-  getSummary: ({ checkpointIndex }, data) => ({ details: data.checkpoints[checkpointIndex].summary }),
-} satisfies RequestHandlers<FixtureDataset>;
+export const TRICKY = {
+  date: '1\u202E 99-05',
+  anchor: 'src/\u202Etxt.exe',
+  zeroWidth: 'pass\u200Bword\u200C\u2060\uFEFFok\u00ADay',
+  tags: 'see \u{E0068}\u{E0069} here',
+  family: '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}',
+  long: 'Q'.repeat(4000),
+};
 
-/** What the fake host recorded and how it answers; `respond` sends a message into the page. */
+/**
+ * Eight turns, each with its anchor; turn 1 (id `1\u202E 99-05`) is the tricky one, turn 2 the long word.
+ * S1 (named `1\u202E 99-05`) after turn 5 claims 0–4 and carries the anchors of 0–2, and is cut off; S2
+ * after turn 7 cannot be checked, for a reason that names the tricky turn and the long word.
+ */
+export function trickySpec(): FixtureSpec {
+  const turns = range(0, 8).map((index): TurnSpec => {
+    if (index === 1) {
+      return {
+        id: TRICKY.date,
+        role: 'assistant',
+        label: `Read\u200B`,
+        text: `the date ${TRICKY.date} and ${TRICKY.anchor}; ${TRICKY.zeroWidth}; ${TRICKY.tags}; ${TRICKY.family} family`,
+        anchor: TRICKY.anchor,
+      };
+    }
+    if (index === 2) return { id: 2, role: '\u202Etool', label: TRICKY.long, text: `long ${TRICKY.long} end`, anchor: TRICKY.long };
+    return { id: index, role: index % 2 ? 'assistant' : 'user', text: `turn ${index} edits src/t${index}.ts`, anchor: `src/t${index}.ts` };
+  });
+  return {
+    name: 'report\u202Etxt.exe',
+    transcript: transcriptOf('canonical', turns, [
+      {
+        summaryId: TRICKY.date,
+        summary: `Carried: src/t0.ts, ${TRICKY.anchor}, ${TRICKY.long} and then the user asked to`,
+        summaryBudget: 100,
+        after: 6,
+        claims: range(0, 5),
+        notes: [`a note with ${TRICKY.zeroWidth}`],
+      },
+      {
+        summaryId: 'S2',
+        summary: 'Carried: everything before.',
+        summaryBudget: 100,
+        unverifiable: `turn ${TRICKY.date} and those before it are in the parent session (${TRICKY.long})`,
+        after: 8,
+        claims: range(0, 8),
+      },
+    ]),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The fake host
+
+/**
+ * What the fake host recorded and how it answers; `respond` sends a message into the page. It answers as
+ * src/extension/timelinePanel.ts does: init and updated from timelineData, every request through
+ * src/view/requests.ts's handlers (validation, the stale check and the error replies included).
+ */
 export class FakeHost {
   readonly received: WebviewMessage[] = [];
   /** Every answer to a request, in order (replies and errors). */
   readonly answers: HostMessage[] = [];
-  /** The problems sent with init. */
-  problems: Problem[] = [{ line: 7, severity: 'warning', message: 'record has no timestamp' }];
+  /** The problems sent with init, instead of the analysis's when set. */
+  problems: Problem[] | undefined;
   restore: ViewState | undefined;
   /** When set, getRows for this start fails with an error answer. */
   failRowsAt: number | undefined;
@@ -565,8 +464,8 @@ export class FakeHost {
       this.answer({ type: 'error', requestId: message.requestId, reason: 'failed', message: 'the transcript changed while reading' });
       return;
     }
-    const bounds = this.boundsOverride ?? { checkpointCount: data.checkpoints.length, turnCount: data.file.turnCount };
-    const answer = answerWith(message, fixtureHandlers, data, bounds, { file: data.file.path, version: this.version });
+    const bounds = this.boundsOverride ?? boundsOf(data);
+    const answer = answerWith(message, requestHandlers, data, bounds, { file: data.path, version: this.version });
     if (answer) {
       this.answer(answer);
       return;
@@ -576,9 +475,9 @@ export class FakeHost {
         type: 'init',
         file: data.file,
         checkpoints: data.headers(),
-        problems: this.problems,
+        problems: this.problems ?? data.analysis.problems,
         version: this.version,
-        ...(this.restore ? { restore: this.restore } : {}),
+        ...(this.restore ? { restore: validateViewState(this.restore, data.path, bounds) } : {}),
       });
     }
   }
@@ -586,7 +485,14 @@ export class FakeHost {
   /** Sends `updated` with the current dataset (swap `dataset` first to simulate a grown transcript). */
   sendUpdated(): void {
     this.version++;
-    this.respond({ type: 'updated', file: this.dataset.file, checkpoints: this.dataset.headers(), problems: [], version: this.version });
+    const data = this.dataset;
+    this.respond({
+      type: 'updated',
+      file: data.file,
+      checkpoints: data.headers(),
+      problems: data.analysis.problems,
+      version: this.version,
+    });
   }
 
   ofType<T extends WebviewMessage['type']>(type: T): Extract<WebviewMessage, { type: T }>[] {
@@ -597,63 +503,4 @@ export class FakeHost {
     this.answers.push(message);
     this.respond(message);
   }
-}
-
-/**
- * Transcript text that tries visual trickery: a right-to-left override left open (`1\u202E 99-05` reads
- * "1 50-99", `src/\u202Etxt.exe` reads "src/exe.txt"), zero-width and invisible characters, tag characters
- * spelling hidden text, an emoji joined by zero width joiners (legitimate: kept), and a 4,000-character word.
- */
-export const TRICKY = {
-  date: '1\u202E 99-05',
-  anchor: 'src/\u202Etxt.exe',
-  zeroWidth: 'pass\u200Bword\u200C\u2060\uFEFFok\u00ADay',
-  tags: 'see \u{E0068}\u{E0069} here',
-  family: '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}',
-  long: 'Q'.repeat(4000),
-};
-
-/** Six turns before S1 (id `1\u202E 99-05`, turns 0–2 covered, 3–4 claimed-missing), then S2; turn 1 is the tricky one. */
-export function trickySpec(): FixtureSpec {
-  return {
-    name: 'report\u202Etxt.exe',
-    turnCount: 8,
-    turnAt: (index) => {
-      if (index === 1) {
-        return {
-          id: TRICKY.date,
-          role: 'assistant',
-          label: `Read\u200B`,
-          text: `the date ${TRICKY.date} and ${TRICKY.anchor}; ${TRICKY.zeroWidth}; ${TRICKY.tags}; ${TRICKY.family} family`,
-          tokens: 30,
-        };
-      }
-      if (index === 2) return { id: 2, role: '\u202Etool', label: TRICKY.long, text: `long ${TRICKY.long} end`, tokens: 40 };
-      return { id: index, role: index % 2 ? 'assistant' : 'user', text: `turn ${index} says nothing odd`, tokens: 20 };
-    },
-    anchorOf: (index) => (index === 1 ? TRICKY.anchor : index === 2 ? TRICKY.long : `src/t${index}.ts`),
-    checkpoints: [
-      {
-        summaryId: TRICKY.date,
-        turnsBefore: 6,
-        statusOf: (index) => (index < 3 ? 'covered' : index < 5 ? 'claimed-missing' : 'uncovered'),
-        verdict: 'fail-closed',
-        reasons: [`turn ${TRICKY.date} is claimed but missing`, `a long word: ${TRICKY.long}`],
-        summaryBudget: 100,
-        budgetAssumed: false,
-        truncated: true,
-        notes: [`a note with ${TRICKY.zeroWidth}`],
-      },
-      {
-        summaryId: 'S2',
-        turnsBefore: 8,
-        statusOf: () => 'covered',
-        verdict: 'reversible',
-        reasons: ['every claimed turn has its anchor in the summary'],
-        summaryBudget: 100,
-        budgetAssumed: false,
-        truncated: false,
-      },
-    ],
-  };
 }

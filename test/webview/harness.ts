@@ -153,7 +153,7 @@ export interface OpenOptions {
   /** Given to the host's init as `restore`. */
   restore?: ViewState;
   viewport?: { width: number; height: number };
-  /** The problems the host's init carries (one warning unless given). */
+  /** The problems the host's init carries (the analysis's unless given). */
   problems?: Problem[];
   /** What to wait for before returning (default: a drawn row). */
   waitFor?: string;

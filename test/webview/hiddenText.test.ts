@@ -92,6 +92,17 @@ async function openTricky(harness: WebviewHarness, turn: number): Promise<Opened
   return opened;
 }
 
+/**
+ * Switches to S2, whose coverage cannot be checked for a reason naming turn `1\u202E 99-05` and a long word
+ * (the only verdict reason that quotes transcript text), with turn `turn` selected.
+ */
+async function showUnverifiable(page: Page, turn: number): Promise<void> {
+  await page.evaluate(`window.postMessage({ type: "selectTurn", checkpointIndex: 1, turnIndex: ${turn} }, "*")`);
+  await page.waitForFunction(`(document.querySelector('.hdr-reasons')?.textContent ?? '').includes('parent session')`);
+  await page.waitForSelector(`.det-turn[data-index="${turn}"] .det-status[data-status="unverifiable"]`);
+  await page.waitForSelector('.hdr-reasons', { state: 'visible' });
+}
+
 (chromiumAvailable() ? describe : describe.skip)('hidden and bidi characters in the webview (Chromium)', function () {
   this.timeout(60_000);
   const harness = new WebviewHarness();
@@ -115,7 +126,6 @@ async function openTricky(harness: WebviewHarness, turn: number): Promise<Opened
       '.det-turn .det-reason',
       '.det-summary .det-heading',
       '.det-summary-text',
-      '.hdr-reasons',
       '.hdr-file',
       'vscode-dropdown .choice-value',
       'vscode-option[value="0"]',
@@ -127,6 +137,7 @@ async function openTricky(harness: WebviewHarness, turn: number): Promise<Opened
     for (const code of ['200B', '200C', '2060', 'FEFF', '00AD']) assert.ok(textChips.includes(code), `a U+${code} chip in the turn's text`);
     assert.ok((await chipCodes(page, '.row[data-index="1"] .row-label')).includes('200B'), 'a U+200B chip in the row label');
     assert.ok((await chipCodes(page, '.hdr-notes')).includes('200B'), 'a U+200B chip in the notes');
+    assert.deepEqual(await chipCodes(page, '.hdr-reasons'), [], "S1's reasons quote no transcript text");
     assert.ok((await chipCodes(page, '.row[data-index="2"] .row-role')).includes('202E'), "a U+202E chip as row 2's role letter");
     assert.equal(
       await page.getAttribute('.row[data-index="2"] .row-role', 'title'),
@@ -146,6 +157,12 @@ async function openTricky(harness: WebviewHarness, turn: number): Promise<Opened
     assert.equal(look.text, 'U+202E');
     assert.ok(look.width > 10 && look.border === 'solid' && look.borderWidth >= 1, JSON.stringify(look));
     assert.match(look.title, /RIGHT-TO-LEFT OVERRIDE/);
+
+    // The reasons of a checkpoint whose coverage cannot be checked quote the turn, and so does each turn's reason.
+    await showUnverifiable(page, 1);
+    for (const place of ['.hdr-reasons', '.det-turn .det-reason']) {
+      assert.ok((await chipCodes(page, place)).includes('202E'), `a U+202E chip in ${place} (S2)`);
+    }
 
     // None of those characters reaches the page as text; an emoji's zero width joiners are kept.
     const leaked = (await page.evaluate(`(() => {
@@ -181,7 +198,6 @@ async function openTricky(harness: WebviewHarness, turn: number): Promise<Opened
       '.row[data-index="1"] .row-id',
       '.det-turn .det-heading',
       '.det-summary .det-heading',
-      '.hdr-reasons li',
       'vscode-dropdown .choice-value',
     ]) {
       await assertReadsInOrder(page, selector, '1[U+202E]99-05');
@@ -191,6 +207,10 @@ async function openTricky(harness: WebviewHarness, turn: number): Promise<Opened
     // The selector's own words after the id are not reversed by an override left open in it.
     const selector = readings(await units(page, 'vscode-dropdown .choice-value'));
     assert.ok(selector.visual.endsWith('99-05·line7·fail-closed'), selector.visual);
+    // S2's reason names the turn: it reads in order too.
+    await showUnverifiable(page, 1);
+    await assertReadsInOrder(page, '.hdr-reasons li', '1[U+202E]99-05');
+    await assertReadsInOrder(page, '.det-turn .det-reason', '1[U+202E]99-05');
     await assertClean(opened);
   });
 
@@ -223,6 +243,25 @@ async function openTricky(harness: WebviewHarness, turn: number): Promise<Opened
     assert.deepEqual(layout.overflowing, [], 'nothing is wider than its pane');
     assert.ok(layout.textLines > 5, `the 4,000-character word wraps over many lines (${layout.textLines})`);
     assert.ok(layout.reasonHeight > 60 && layout.factsHeight > 60, `the reason and the label wrap too: ${JSON.stringify(layout)}`);
+
+    // S2's reason holds the long word: it wraps in the header and in the turn's reason.
+    await showUnverifiable(page, 2);
+    const header = (await page.evaluate(`(() => {
+      const overflowing = [];
+      const right = document.querySelector('.cl-details').getBoundingClientRect().right;
+      for (const selector of ['.hdr-reasons li', '.det-reason']) {
+        for (const element of document.querySelectorAll(selector)) {
+          const limit = element.closest('.cl-details') ? right : document.documentElement.clientWidth;
+          const box = element.getBoundingClientRect();
+          if (box.right > limit + 1) overflowing.push(selector + ' ends at ' + Math.round(box.right) + ' > ' + Math.round(limit));
+        }
+      }
+      const more = document.querySelector('.hdr-more');
+      if (more.scrollWidth > more.clientWidth + 1) overflowing.push('.hdr-more scrolls sideways');
+      return { overflowing, reasonHeight: document.querySelector('.hdr-reasons li').getBoundingClientRect().height };
+    })()`)) as { overflowing: string[]; reasonHeight: number };
+    assert.deepEqual(header.overflowing, [], 'the long reason is no wider than its pane');
+    assert.ok(header.reasonHeight > 60, `the long reason wraps (${header.reasonHeight} px)`);
     await assertClean(opened);
   });
 });

@@ -5,8 +5,11 @@
 
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { ViewState } from '../../src/protocol';
-import { everyStatusSpec, FixtureDataset, HOSTILE, hostileSpec, incidentSpec, largeSpec, twoCheckpointSpec } from './fixture';
+import type { TurnDetails, ViewState } from '../../src/protocol';
+import { groupDigits } from '../../src/core/displayText';
+import { byWeight, describeEvidence, describeScore } from '../../src/statusWords';
+import { rowStatus, summaryDetails, turnDetails } from '../../src/view/timelineData';
+import { everyStatusSpec, FixtureDataset, HOSTILE, hostileSpec, incidentSpec, largeSpec, pathOf, twoCheckpointSpec } from './fixture';
 import { chromiumAvailable, THEMES, WebviewHarness, type OpenedPage } from './harness';
 import { skipOrFailInCi } from '../sharedFolder';
 
@@ -118,6 +121,28 @@ async function evidenceItems(page: Page, group: 'found' | 'missing'): Promise<{ 
       weight: Number(item.dataset.weight),
     }))`,
   );
+}
+
+/** The evidence items the details pane should list for a turn, by group: what the host sent, heaviest first. */
+function expectedEvidence(details: TurnDetails, group: 'found' | 'missing'): { text: string; facts: string; weight: number }[] {
+  return byWeight(details.evidence)
+    .filter((evidence) => evidence.found === (group === 'found'))
+    .map((evidence) => ({
+      text: evidence.text,
+      facts:
+        describeEvidence(evidence) +
+        (evidence.found && evidence.matched !== undefined && evidence.matched !== evidence.text
+          ? ` · matched as “${evidence.matched}”`
+          : '') +
+        (evidence.found && evidence.at !== undefined ? ` · at character ${groupDigits(evidence.at)}` : ''),
+      weight: evidence.weight,
+    }));
+}
+
+/** The score line the details pane should show for a turn. */
+function expectedScore(details: TurnDetails): string {
+  const enough = details.score! >= details.threshold!;
+  return `${describeScore(details)} — ${enough ? 'enough' : 'not enough'} to count as covered`;
 }
 
 async function assertClean(opened: OpenedPage): Promise<void> {
@@ -247,41 +272,66 @@ async function assertClean(opened: OpenedPage): Promise<void> {
   });
 
   it('lists the evidence found and not found, heaviest first, with kind, weight, sharing, its call and the score', async () => {
-    const opened = await harness.open(new FixtureDataset(incidentSpec()));
+    const dataset = new FixtureDataset(incidentSpec());
+    const details = (turn: number) => turnDetails(dataset.transcript, dataset.analysis, 0, turn);
+    const opened = await harness.open(dataset);
     const { page } = opened;
-    // Opens on turn 380, a user turn: its path is missing, the phrase it shares with 104 other turns is found.
+    // Opens on turn 380, a user turn: its own path is missing; what the summary does carry is shared with the
+    // other user turns, too weak to count.
     await page.waitForSelector('.det-turn[data-index="380"]');
-    assert.equal(await page.textContent('.det-score'), 'score 0.1 of 1.0 needed — not enough to count as covered');
+    const user = details(380);
+    assert.equal(user.status, 'claimed-missing');
+    assert.equal(await page.textContent('.det-score'), expectedScore(user));
     assert.equal(await page.getAttribute('.det-score', 'data-enough'), 'false');
-    assert.deepEqual(await evidenceItems(page, 'found'), [
-      { text: 'refresh token', facts: 'name, weight 0.1, shared by 105 turns · at character 103', weight: 0.1 },
-    ]);
-    assert.deepEqual(await evidenceItems(page, 'missing'), [{ text: 'src/session/mod380.ts', facts: 'path, weight 1.0', weight: 1 }]);
-    assert.match((await page.textContent('.evidence-group.found .evidence-heading')) ?? '', /Found in the summary \(1\)/);
+    const userFound = await evidenceItems(page, 'found');
+    assert.deepEqual(userFound, expectedEvidence(user, 'found'));
+    assert.ok(userFound.length > 0, 'something shared is found');
+    for (const item of userFound) assert.match(item.facts, /shared by \d+ turns · at character [\d,]+$/);
+    const userMissing = await evidenceItems(page, 'missing');
+    assert.deepEqual(userMissing, expectedEvidence(user, 'missing'));
+    assert.deepEqual(userMissing[0], { text: pathOf(380), facts: 'path, weight 1.0', weight: 1 }, 'its own path, heaviest');
+    assert.match(
+      (await page.textContent('.evidence-group.found .evidence-heading')) ?? '',
+      new RegExp(`Found in the summary \\(${userFound.length}\\)`),
+    );
 
-    // Turn 382, a tool result: its path comes from its call; heaviest first.
+    // Turn 382, a tool result: its path comes from its call; heaviest first; nothing of it is found.
     await page.focus('.tl-scroll');
     await press(page, 'n', 'n');
     await page.waitForSelector('.det-turn[data-index="382"]');
-    assert.deepEqual(await evidenceItems(page, 'missing'), [
-      { text: 'src/session/mod382.ts', facts: 'path, weight 1.0, from its call', weight: 1 },
-      { text: 'E1382', facts: 'error code, weight 0.6', weight: 0.6 },
-      { text: 'EXPIRY_382', facts: 'identifier, weight 0.4', weight: 0.4 },
-    ]);
-    assert.equal(await page.textContent('.det-score'), 'score 0.0 of 1.0 needed — not enough to count as covered');
+    const result = details(382);
+    const resultMissing = await evidenceItems(page, 'missing');
+    assert.deepEqual(resultMissing, expectedEvidence(result, 'missing'));
+    assert.ok(
+      resultMissing.some((item) => item.text === pathOf(382) && item.facts === 'path, weight 1.0, from its call'),
+      JSON.stringify(resultMissing),
+    );
+    assert.ok(resultMissing.some((item) => item.text === 'E1382' && item.facts.startsWith('error code, weight')));
+    const weights = resultMissing.map((item) => item.weight);
+    assert.deepEqual(
+      weights,
+      [...weights].sort((a, b) => b - a),
+      'heaviest first',
+    );
+    assert.equal(await page.textContent('.det-score'), expectedScore(result));
     assert.equal(await page.locator('.evidence-group.found .evidence').count(), 0);
 
     // A covered turn reaches the threshold; its found evidence is reachable with the keyboard and shows its match.
     await press(page, 'Home');
     for (let step = 0; step < 7; step++) await press(page, 'ArrowDown');
     await page.waitForSelector('.det-turn[data-index="7"]');
-    assert.equal(await page.textContent('.det-score'), 'score 1.0 of 1.0 needed — enough to count as covered');
-    const found = page.locator('.evidence-group.found .evidence');
+    const covered = details(7);
+    assert.equal(covered.status, 'covered');
+    assert.equal(await page.textContent('.det-score'), expectedScore(covered));
+    assert.match(expectedScore(covered), / — enough to count as covered$/);
+    assert.deepEqual(await evidenceItems(page, 'found'), expectedEvidence(covered, 'found'));
+    const found = page.locator('.evidence-group.found .evidence').first();
+    assert.equal(await found.textContent().then((text) => text?.includes(pathOf(7))), true, 'its path is found, heaviest');
     assert.equal(await found.getAttribute('role'), 'button');
     assert.equal(await found.getAttribute('tabindex'), '0');
     await found.focus();
     await press(page, 'Enter');
-    assert.equal(await page.textContent('mark.anchor-mark.flash'), 'src/session/mod7.ts');
+    assert.equal(await page.textContent('mark.anchor-mark.flash'), pathOf(7));
     await assertClean(opened);
   });
 
@@ -327,7 +377,9 @@ async function assertClean(opened: OpenedPage): Promise<void> {
   });
 
   it('a click selects the row and posts openTurn with its index; details follow the selection', async () => {
-    const opened = await harness.open(new FixtureDataset(incidentSpec()));
+    const dataset = new FixtureDataset(incidentSpec());
+    const details = (turn: number) => turnDetails(dataset.transcript, dataset.analysis, 0, turn);
+    const opened = await harness.open(dataset);
     const { page, host } = opened;
     await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 0');
     await page.click('.row[data-index="7"][data-status]');
@@ -338,15 +390,19 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     assert.equal(await page.textContent('.det-heading'), 'Turn 7', 'named by its id, once');
     assert.equal(await page.textContent('.det-position'), 'position 8 of 426');
     assert.equal(await page.getAttribute('.det-status', 'data-status'), 'covered');
-    assert.equal(await page.locator('.evidence.found').count(), 1);
-    assert.equal(await page.locator('.evidence.missing').count(), 1);
+    const covered = details(7);
+    assert.equal(await page.locator('.evidence.found').count(), covered.evidence.filter((evidence) => evidence.found).length);
+    assert.equal(await page.locator('.evidence.missing').count(), covered.evidence.filter((evidence) => !evidence.found).length);
+    assert.equal(await page.textContent('.det-reason'), covered.reason);
 
     await page.focus('.tl-scroll');
     await press(page, 'n');
     await page.waitForSelector('.det-turn[data-index="380"]');
     assert.equal(await page.getAttribute('.det-status', 'data-status'), 'claimed-missing');
-    assert.equal(await page.locator('.evidence.missing').count(), 1);
-    assert.match((await page.textContent('.det-reason')) ?? '', /not in the summary/);
+    const missing = details(380);
+    assert.equal(await page.locator('.evidence.missing').count(), missing.evidence.filter((evidence) => !evidence.found).length);
+    assert.equal(await page.textContent('.det-reason'), missing.reason);
+    assert.match(missing.reason, new RegExp(`^claimed, but the summary lacks “${pathOf(380)}”`));
     await page.click('text=Copy safe pointer set');
     await page.click('.hdr-toggle');
     await page.click('text=Open summary record');
@@ -363,13 +419,15 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     const opened = await harness.open(dataset);
     const { page } = opened;
     await page.waitForSelector('.det-summary-text mark');
-    const summary = dataset.checkpoints[0].summary;
+    const summary = summaryDetails(dataset.transcript, dataset.analysis, 0);
     const marks = await js<string[]>(page, `[...document.querySelectorAll('.det-summary-text mark')].map((mark) => mark.textContent)`);
-    assert.equal(marks.length, 381, "the shared phrase and the covered turns' paths");
     assert.deepEqual(
       marks,
       summary.foundAnchors.map((found) => found.anchor),
     );
+    for (let turn = 0; turn < 380; turn++) assert.ok(marks.includes(pathOf(turn)), `the path of covered turn ${turn} is marked`);
+    assert.ok(!marks.includes(pathOf(380)), 'a missing turn has no mark');
+    assert.ok(summary.cutAt !== undefined, 'the summary is cut');
     // The text reads back exactly (marks and text nodes), and the cut marker sits at the end.
     const readBack = await js<{ text: string; cutAt: number }>(
       page,
@@ -413,7 +471,15 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     assert.ok(((await page.textContent('.det-text')) ?? '').includes(HOSTILE.link));
     const summaryText = (await page.textContent('.det-summary-text')) ?? '';
     assert.ok(summaryText.includes(HOSTILE.img) && summaryText.includes('<script>'));
-    assert.ok(((await page.textContent('.hdr-reasons')) ?? '').includes(HOSTILE.img));
+    await page.click('.row[data-index="1"][data-status]');
+    await page.waitForSelector('.det-turn[data-index="1"] .det-evidence .evidence');
+    assert.ok(((await page.textContent('.det-evidence')) ?? '').includes(HOSTILE.script), 'hostile evidence shows as text');
+    // S2 cannot be checked, for a reason that quotes hostile markup.
+    await page.evaluate('window.postMessage({ type: "selectTurn", checkpointIndex: 1, turnIndex: 0 }, "*")');
+    await until('S2 reasons', async () => ((await page.textContent('.hdr-reasons')) ?? '').includes(HOSTILE.img) || undefined);
+    await page.waitForSelector('.det-turn[data-index="0"] .det-reason');
+    assert.ok(((await page.textContent('.det-reason')) ?? '').includes(HOSTILE.img));
+    assert.equal(await page.evaluate('window.__pwned'), undefined, 'still no injected code ran');
     assert.ok(((await page.textContent('.hdr-file')) ?? '').includes('<img src=x onerror=alert(1)>'));
     assert.deepEqual(
       harness.requestedPaths.filter((path) => path === '/x'),
@@ -469,9 +535,7 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     const rowRequestsBefore = host.ofType('getRows').length;
 
     // The agent kept writing: 20 more turns after the checkpoint.
-    const grown = incidentSpec();
-    grown.turnCount = 446;
-    host.dataset = new FixtureDataset(grown);
+    host.dataset = new FixtureDataset(incidentSpec(26));
     host.sendUpdated();
     await until('legend updated', async () => (await page.getAttribute('.legend-item[data-status="after"]', 'data-count')) === '26');
     assert.equal(await selectedIndex(page), 385);
@@ -538,7 +602,7 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     // After the host re-analysed, the page is asked for again and drawn.
     host.failRowsAt = undefined;
     host.sendUpdated();
-    assert.equal(await statusOfRow(page, 50_010), 'covered');
+    assert.equal(await statusOfRow(page, 50_010), rowStatus(dataset.analysis, 0, 50_010));
     assert.equal(asked(), 2);
     await assertClean(opened);
   });
@@ -623,7 +687,10 @@ async function assertClean(opened: OpenedPage): Promise<void> {
     assert.equal(await selectedIndex(page), 99_999);
     assert.equal(await statusOfRow(page, 99_999), 'after');
     await press(page, 'p');
-    assert.equal(await selectedIndex(page), 98_974, 'the last claimed-missing turn (index % 37 === 36, below 99,000)');
+    const lastMissing = dataset.headers()[0].claimedMissingIndexes.at(-1);
+    assert.ok(lastMissing !== undefined && lastMissing > 98_900 && lastMissing < 99_000, `the last claimed-missing turn: ${lastMissing}`);
+    assert.equal(await selectedIndex(page), lastMissing, 'p goes to the last claimed-missing turn');
+    assert.equal(await statusOfRow(page, lastMissing), 'claimed-missing');
     assert.ok((await rowCount()) < 80);
 
     // Main-thread cost per frame of a scroll sweep, against the 426-turn incident swept the same way in

@@ -164,6 +164,16 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
 
   const pieces = dedupe(own);
   if (allLookups && answeredSeparately) {
+    // What the lookup was for, when the agent said so only in its reasoning.
+    if (typeof turn.reasoning === 'string' && turn.reasoning !== '') {
+      const keys = new Set(pieces.map((p) => p.key));
+      for (const p of extractPieces(turn.reasoning, { terms: true })) {
+        if (!keys.has(p.key)) {
+          keys.add(p.key);
+          pieces.push(p);
+        }
+      }
+    }
     // What a lookup found is in its result, so it can lose nothing; its own words are judged like plain words.
     if (!pieces.some(isSubstantial)) return { pieces, nothing: BARE_LOOKUP };
     return { pieces, lookupOnly: true };

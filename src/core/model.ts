@@ -40,6 +40,11 @@ export interface Turn {
   answers?: { turnId: TurnId; callText: string };
   /** For a tool result: true when the tool reported failure (Claude Code's and Anthropic's `is_error`). */
   error?: boolean;
+  /**
+   * The turn's visible reasoning (thinking blocks). It is not part of the context, so it is never counted, but
+   * it says what a lookup was for: a summary that repeats it shows the lookup was carried.
+   */
+  reasoning?: string;
 }
 
 /** Format-specific evidence that helps the truncation check. All optional. */

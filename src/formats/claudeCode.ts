@@ -34,7 +34,7 @@ import type { Checkpoint, Problem, RawLine, SourceSpan, Transcript, Turn, TurnId
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { joinSpans, lineSpan } from './sourceSpan';
-import { textOf, toolNames } from './textOf';
+import { textOf, thinkingOf, toolNames } from './textOf';
 import { CallLinks, callsOf } from './toolLinks';
 
 /** Record types that carry nothing the model saw. */
@@ -216,6 +216,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       if (type === 'assistant') {
         const messageId = str(message.id) ?? uuid ?? `line ${line.line}`;
         const text = textOf(message.content).trim();
+        const reasoning = thinkingOf(message.content);
         const usage = isObject(message.usage) ? message.usage.output_tokens : undefined;
         const tokens = typeof usage === 'number' && Number.isFinite(usage) && usage > 0 ? usage : undefined;
         let assistant = assistantByMessageId.get(messageId);
@@ -227,10 +228,12 @@ export class ClaudeCodeReader extends RebuildingReader {
           assistantTurns.set(assistant.index, assistant);
           const id = usedIds.has(messageId) ? `${messageId}@${line.line}` : messageId;
           usedIds.add(id);
-          turns.push({ id, role: 'assistant', text, span: lineSpan(line), label: 'reply' });
+          turns.push({ id, role: 'assistant', text, span: lineSpan(line), label: 'reply', ...(reasoning !== '' ? { reasoning } : {}) });
         } else {
           const turn = turns[assistant.index];
-          if (text !== '' && !(uuid !== undefined && turnOfUuid.has(uuid))) turn.text = turn.text === '' ? text : `${turn.text}\n${text}`;
+          const fresh = !(uuid !== undefined && turnOfUuid.has(uuid));
+          if (text !== '' && fresh) turn.text = turn.text === '' ? text : `${turn.text}\n${text}`;
+          if (reasoning !== '' && fresh) turn.reasoning = turn.reasoning === undefined ? reasoning : `${turn.reasoning}\n${reasoning}`;
           turn.span = joinSpans(turn.span, lineSpan(line));
         }
         const turn = turns[assistant.index];

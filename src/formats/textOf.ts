@@ -22,6 +22,18 @@ export function toolCallText(name: unknown, args: unknown): string {
   return rendered === '' ? `[tool call ${label}]` : `[tool call ${label}] ${rendered}`;
 }
 
+/** The text of the thinking blocks in message content ('' when there are none). */
+export function thinkingOf(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content) {
+    if (isObject(block) && block.type === 'thinking' && typeof block.thinking === 'string' && block.thinking.trim() !== '') {
+      parts.push(block.thinking.trim());
+    }
+  }
+  return parts.join('\n');
+}
+
 function blockText(block: unknown): string {
   if (typeof block === 'string') return block;
   if (!isObject(block)) return '';

@@ -152,6 +152,35 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
     assert.equal(wordsOnly.lookupOnly, true);
   });
 
+  it('a lookup whose purpose is only in its reasoning (thinking) is covered when the summary repeats it; reasoning is never counted', () => {
+    const check = call('Bash', { command: 'mix compile' });
+    const turns = [
+      turn(0, 'Please wire the computer into SessionLive: LEDGER_SYNC_7', { role: 'user' }),
+      {
+        ...turn(1, check, { role: 'assistant' }),
+        reasoning: 'Check that SessionLive compiles, then update toggle_debug and recompute_and_push_sync.',
+      },
+      result(2, 'Compiling 3 files (.ex)', 1, check),
+    ];
+    const mk = (summary: string) =>
+      analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })]), OPTS)
+        .checkpoints[0];
+    const carried = mk('SessionLive compiles; toggle_debug and recompute_and_push_sync now update the computer (LEDGER_SYNC_7).');
+    assert.equal(carried.turns[1].status, 'covered', carried.turns[1].reason);
+    const silent = mk('Fixed LEDGER_SYNC_7.');
+    assert.equal(silent.turns[1].status, 'nothing-to-check', 'a lookup never loses anything');
+    assert.equal(turnPieces(turns[1], true).lookupOnly, true);
+    assert.equal(turnPieces({ ...turns[1], reasoning: undefined }, true).nothing, 'a bare lookup: what it found is in its result');
+    const withoutReasoning = analyze(
+      transcript(
+        turns.map((t) => ({ ...t, reasoning: undefined })),
+        [checkpoint({ summary: 'Fixed LEDGER_SYNC_7.', summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })],
+      ),
+      OPTS,
+    ).checkpoints[0];
+    assert.equal(silent.prefixTokens, withoutReasoning.prefixTokens, 'reasoning is not part of the counted prefix');
+  });
+
   it('a lookup is covered when the summary repeats enough of what it says and misses nothing only it holds; else nothing-to-check', () => {
     const check = call('Bash', { command: 'mix test test/ledger_test.exs' });
     const turns = [

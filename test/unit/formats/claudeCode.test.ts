@@ -305,6 +305,7 @@ describe('formats/claudeCode: compaction shapes', () => {
     assert.equal(a.label, 'Read, Grep');
     assert.equal(t.turns[2].label, 'Read result');
     assert.ok(!t.turns[4].text.includes('secret'), 'thinking is not part of the text');
+    assert.equal(t.turns[4].reasoning, 'secret', "but it is kept as the turn's reasoning, never counted");
     assert.deepEqual(t.problems, []);
   });
 

@@ -8,7 +8,7 @@
 // Turns: one per message line (and per `custom_message` / `branch_summary` entry, which pi puts in the context).
 // Id: the entry's `id` when it has one, else its entry index (see below), so a version 1 file's turn ids are the
 // numbers its firstKeptEntryIndex speaks. Text: the text parts, tool calls as "[tool call NAME] ARGS" lines (the
-// `toolCall` part's name and arguments); `thinking` parts are left out, as every reader leaves reasoning out
+// `toolCall` part's name and arguments); `thinking` parts are left out of the text, as every reader leaves reasoning out
 // (textOf.ts). Roles: user → user; assistant → assistant; toolResult → tool, answering the toolCall whose `id` its
 // `toolCallId` names (toolLinks.ts), `isError` → error; bashExecution (a command the user ran with `!`) → tool,
 // its command as a bash call and its output (left out when `excludeFromContext`, as pi leaves it out of the
@@ -39,7 +39,7 @@ import type { Checkpoint, Problem, RawLine, Role, Transcript, Turn, TurnId } fro
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
-import { textOf, toolCallText } from './textOf';
+import { textOf, thinkingOf, toolCallText } from './textOf';
 import { CallLinks, type ToolCall } from './toolLinks';
 
 /** Entry types that are not turns and need no word: settings, labels, extension state. */
@@ -90,6 +90,8 @@ interface TurnShape {
   calls: ToolCall[];
   answers?: string;
   error?: boolean;
+  /** The thinking parts' text: never counted, but what a lookup was for (Turn.reasoning). */
+  reasoning?: string;
 }
 
 /** What a message makes: a turn's shape, `skip` (a message pi keeps out of the context), or undefined (unknown). */
@@ -105,6 +107,7 @@ function messageShape(message: JsonObject): TurnShape | 'skip' | undefined {
         text: contentText(message.content),
         label: (names.length > 0 ? names.join(', ') : 'assistant') + failed,
         calls: callsIn(message.content),
+        reasoning: thinkingOf(message.content),
       };
     }
     case 'toolResult': {
@@ -240,6 +243,7 @@ export class PiReader extends RebuildingReader {
         if (answers !== undefined) turn.answers = answers;
       }
       if (shape.error === true) turn.error = true;
+      if (shape.reasoning) turn.reasoning = shape.reasoning;
       for (const call of shape.calls) calls.add(call.id, turnId, call.text);
       turns.push(turn);
     }

@@ -1,7 +1,7 @@
 // Renders message content as the plain text a turn contributes to the context: strings as they are, content
 // blocks (Anthropic, OpenAI chat and Responses, LangChain) joined line by line, tool calls as "[tool call NAME] ARGS".
-// Thinking blocks are left out: the APIs drop earlier turns' thinking from the context, and summaries rarely
-// mention it, so counting it would only blur the anchors.
+// Thinking blocks are left out of the text: the APIs drop earlier turns' thinking from the context, so it is never
+// counted; thinkingOf gives it separately (Turn.reasoning), as evidence of what a lookup was for.
 
 import { isObject } from './jsonLines';
 

@@ -175,6 +175,7 @@ describe('formats/pi: version 1 sessions (firstKeptEntryIndex)', () => {
     const turn = (id: number) => t.turns.find((x) => x.id === id)!;
     assert.equal(turn(2).text, 'Reading it.\n[tool call read] {"path":"src/ledger.ts"}');
     assert.ok(!turn(2).text.includes('SECRET_PLAN'));
+    assert.equal(turn(2).reasoning, 'SECRET_PLAN', 'kept apart as its reasoning, never counted');
     assert.equal(turn(2).label, 'read');
     assert.equal(turn(14).text, '[tool call bash] {"command":"git status"}\nmodified: src/ledger.ts');
     // byte offsets of a turn are its line's

@@ -80,6 +80,7 @@ export function describeEvidence(evidence: Evidence): string {
   const parts = [evidenceKindName(evidence.kind), `weight ${formatWeight(evidence.weight)}`];
   if (evidence.sharedBy > 1) parts.push(`shared by ${evidence.sharedBy} turns`);
   if (evidence.fromCall) parts.push('from its call');
+  if (evidence.fromReasoning) parts.push('from its reasoning');
   return parts.join(', ');
 }
 

@@ -60,6 +60,7 @@ function evidenceText(evidence: Evidence): string {
   const details = [evidence.kind, decimal(evidence.weight)];
   if (evidence.sharedBy > 1) details.push(`shared by ${evidence.sharedBy}`);
   if (evidence.fromCall) details.push('from its call');
+  if (evidence.fromReasoning) details.push('from its reasoning');
   if (evidence.matched !== undefined && evidence.matched !== evidence.text) details.push(`as “${oneLine(evidence.matched)}”`);
   return `“${text}” (${details.join(', ')})`;
 }

@@ -12,6 +12,7 @@ export function evidenceJson(evidence: Evidence) {
     weight: evidence.weight,
     shared_by: evidence.sharedBy,
     from_call: evidence.fromCall ?? false,
+    from_reasoning: evidence.fromReasoning ?? false,
     matched: evidence.matched ?? null,
   };
 }

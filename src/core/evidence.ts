@@ -43,6 +43,8 @@ export const BARE_LOOKUP = 'a bare lookup: what it found is in its result';
 /** A piece as a turn holds it: from its own text, from the call it answers, or introduced by its edit. */
 export type EvidencePiece = Piece & {
   fromCall?: boolean;
+  /** From the turn's reasoning (thinking blocks), not its text. */
+  fromReasoning?: boolean;
   /** Written by this turn's edit and absent from what the edit replaced. */
   introduced?: boolean;
 };
@@ -170,7 +172,7 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
       for (const p of extractPieces(turn.reasoning, { terms: true })) {
         if (!keys.has(p.key)) {
           keys.add(p.key);
-          pieces.push(p);
+          pieces.push({ ...p, fromReasoning: true });
         }
       }
     }
@@ -306,6 +308,7 @@ export function judge(
     }
     if (matched !== undefined) e.matched = matched;
     if (p.fromCall) e.fromCall = true;
+    if (p.fromReasoning) e.fromReasoning = true;
     return e;
   });
   all.sort((x, y) => Number(y.found) - Number(x.found) || y.weight - x.weight);

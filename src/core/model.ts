@@ -200,6 +200,8 @@ export interface Evidence {
   sharedBy: number;
   /** True when it comes from the call a tool result answers rather than from the result's own text. */
   fromCall?: boolean;
+  /** True when it comes from the turn's reasoning (thinking blocks), which its text does not show. */
+  fromReasoning?: boolean;
 }
 
 export interface TurnResult {

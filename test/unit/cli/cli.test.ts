@@ -87,7 +87,7 @@ describe('compaction-lens CLI (child process)', function () {
       assert.deepEqual(Object.keys(t).sort(), ['evidence', 'id', 'line', 'reason', 'score', 'status', 'threshold']);
       assert.ok(typeof t.reason === 'string' && t.reason.length > 0);
       for (const e of t.evidence)
-        assert.deepEqual(Object.keys(e).sort(), ['found', 'from_call', 'kind', 'matched', 'shared_by', 'text', 'weight']);
+        assert.deepEqual(Object.keys(e).sort(), ['found', 'from_call', 'from_reasoning', 'kind', 'matched', 'shared_by', 'text', 'weight']);
     }
     const first = cp.turns[0].evidence.find((e: { kind: string }) => e.kind === 'explicit');
     assert.equal(first.text, 'LEDGER_1000');

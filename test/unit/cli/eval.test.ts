@@ -145,7 +145,16 @@ describe('compaction-lens eval (child process)', function () {
     assert.equal(first.why, 'labelled missing on purpose');
     assert.equal(first.turn_index, 2);
     assert.ok('score' in first && 'threshold' in first && typeof first.reason === 'string');
-    assert.deepEqual(Object.keys(first.evidence[0]).sort(), ['found', 'from_call', 'kind', 'matched', 'shared_by', 'text', 'weight']);
+    assert.deepEqual(Object.keys(first.evidence[0]).sort(), [
+      'found',
+      'from_call',
+      'from_reasoning',
+      'kind',
+      'matched',
+      'shared_by',
+      'text',
+      'weight',
+    ]);
     assert.equal(doc.noise[0].line, 5);
     assert.equal(doc.passed, true);
   });

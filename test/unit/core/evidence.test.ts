@@ -167,6 +167,10 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
         .checkpoints[0];
     const carried = mk('SessionLive compiles; toggle_debug and recompute_and_push_sync now update the computer (LEDGER_SYNC_7).');
     assert.equal(carried.turns[1].status, 'covered', carried.turns[1].reason);
+    assert.ok(
+      carried.turns[1].evidence.some((e) => e.found && e.fromReasoning && e.text === 'toggle_debug'),
+      'marked as from its reasoning',
+    );
     const silent = mk('Fixed LEDGER_SYNC_7.');
     assert.equal(silent.turns[1].status, 'nothing-to-check', 'a lookup never loses anything');
     assert.equal(turnPieces(turns[1], true).lookupOnly, true);

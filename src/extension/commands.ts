@@ -1,5 +1,6 @@
-// The "Compaction Lens" commands: Open Timeline, Analyze Workspace Transcripts, Go to Next Claimed-Missing
-// Turn, Reveal Turn…, Copy Safe Pointer Set, and the tree's internal reveal command. They act on the file the
+// The "Compaction Lens" commands: Open Timeline (the explorer's entry is Open Compaction Timeline, apart from VS
+// Code's own Open Timeline), Analyze Workspace Transcripts, Go to Next Claimed-Missing Turn, Reveal Turn…, Copy
+// Safe Pointer Set, and the tree's internal reveal command. They act on the file the
 // active editor shows: a text editor on a transcript or on a .jsonl.gz's decompressed view, or a .jsonl.gz tab
 // (VS Code's binary placeholder), whose records open in the decompressed view.
 import * as vscode from 'vscode';
@@ -310,6 +311,8 @@ export function registerCommands(services: Services): vscode.Disposable[] {
 
   return [
     vscode.commands.registerCommand('compactionLens.openTimeline', run('Open Timeline', openTimeline)),
+    // The explorer's entry, named "Open Compaction Timeline" apart from VS Code's own "Open Timeline" there.
+    vscode.commands.registerCommand('compactionLens.openTimelineFromExplorer', run('Open Compaction Timeline', openTimeline)),
     vscode.commands.registerCommand('compactionLens.analyzeWorkspace', run('Analyze Workspace Transcripts', analyzeWorkspace)),
     vscode.commands.registerCommand('compactionLens.nextClaimedMissing', run('Go to Next Claimed-Missing Turn', nextClaimedMissing)),
     vscode.commands.registerCommand('compactionLens.revealTurn', run('Reveal Turn', revealTurnCommand)),

@@ -35,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): CompactionLensApi {
   const diagnostics = new TranscriptDiagnostics(store);
   const tree = new CheckpointTreeProvider(store);
   const active = new ActiveTranscript(store, log);
+  panels.followActive(active.onDidChange);
   const statusBar = new TranscriptStatusBar(active, store);
   const marks = new MissingTurnMarks(store);
   const lens = new CheckpointLensProvider(store);

@@ -1,9 +1,10 @@
 // The extension's settings, read, range-checked and typed in one place. Every other file asks `readSettings()`;
 // the defaults and ranges here mirror `contributes.configuration` in package.json (keep both in step). A value
 // of the wrong type or out of range (1e300, NaN, a negative) is never used: the default is, and a one-line
-// warning says so. Every setting here can soften a verdict, widen a scan or change how a finding is shown
-// (the problem severities, the inline marks), so each is also listed in package.json's
-// `capabilities.untrustedWorkspaces.restrictedConfigurations`: an untrusted workspace cannot set it.
+// warning says so. Every setting here but `timeline.reuse` (which only arranges tabs) can soften a verdict,
+// widen a scan or change how a finding is shown (the problem severities, the inline marks), so each is also
+// listed in package.json's `capabilities.untrustedWorkspaces.restrictedConfigurations`: an untrusted workspace
+// cannot set it.
 import * as vscode from 'vscode';
 import { FORMATS } from '../formats/readers';
 import { DEFAULT_RATIO_FLOOR, DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
@@ -36,7 +37,12 @@ export interface Settings {
   problemSeverities: KindSeverities;
   /** End-of-line marks on claimed-missing turns in visible editors (`inlineMarks`). */
   inlineMarks: boolean;
+  /** One timeline panel per transcript, or a single one that follows the active transcript (`timeline.reuse`). */
+  timelineReuse: TimelineReuse;
 }
+
+export const TIMELINE_REUSE = ['perTranscript', 'single'] as const;
+export type TimelineReuse = (typeof TIMELINE_REUSE)[number];
 
 /** The range a numeric setting must lie in (inclusive), as package.json's schema states it. */
 export interface NumberRange {
@@ -95,6 +101,7 @@ export function checkSettings(get: (key: string) => unknown, warn: SettingsWarn 
   const globs = get('transcriptGlobs');
   const analyzeOnOpen = get('analyzeOnOpen');
   const inlineMarks = get('inlineMarks');
+  const timelineReuse = get('timeline.reuse');
   const megabytes = checkNumber(
     'maxDecompressedMegabytes',
     get('maxDecompressedMegabytes'),
@@ -144,6 +151,13 @@ export function checkSettings(get: (key: string) => unknown, warn: SettingsWarn 
       ),
     },
     inlineMarks: check('inlineMarks', inlineMarks, typeof inlineMarks === 'boolean', false, warn),
+    timelineReuse: check(
+      'timeline.reuse',
+      timelineReuse,
+      (TIMELINE_REUSE as readonly unknown[]).includes(timelineReuse),
+      'perTranscript' as TimelineReuse,
+      warn,
+    ),
   };
 }
 

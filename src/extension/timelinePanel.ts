@@ -1,15 +1,17 @@
-// The compaction timeline: one webview panel per transcript. Serves the protocol (ready -> init, paged
-// rows, turn and summary details), validates every message from the webview, opens turns beside the panel,
-// keeps the webview live when the transcript grows, and restores panels after a reload from view state only.
+// The compaction timeline: one webview panel per transcript, or one in all that follows the active transcript
+// (`compactionLens.timeline.reuse`). Serves the protocol (ready -> init, paged rows, turn and summary details),
+// validates every message from the webview, opens turns beside the panel as preview editors without taking the
+// focus, keeps the webview live when the transcript grows, and restores panels after a reload from view state only.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { fileNameOf } from '../core/displayText';
 import type { HostMessage, ViewState } from '../protocol';
-import { revealLines, revealTurn } from './editorReveal';
+import { revealLines, revealTurn, type RevealOptions } from './editorReveal';
 import { Disposable } from './dispose';
 import type { LiveTranscripts } from './liveTranscripts';
 import type { Log } from './log';
 import { openTranscript } from './openTranscript';
+import { readSettings } from './settings';
 import { validateViewState, validateWebviewMessage, viewStateShape } from '../view/messageValidation';
 import { answerRequest, boundsOf } from '../view/requests';
 import { checkpointHeaders, fileInfo, safePointerSet } from '../view/timelineData';
@@ -38,25 +40,22 @@ export class TimelinePanel extends Disposable {
   private version = 0;
   private readonly disposed = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposed.event;
+  /** The transcript shown; changes only through `retarget` (the single panel of `timeline.reuse: single`). */
+  private target: vscode.Uri;
+  /** Keeps the shown transcript live. */
+  private holding: vscode.Disposable;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
-    readonly uri: vscode.Uri,
+    uri: vscode.Uri,
     private readonly services: PanelServices,
     restore?: ViewState,
   ) {
     super();
+    this.target = uri;
     this.viewState = restore;
-    const dist = vscode.Uri.joinPath(services.extensionUri, 'dist');
-    panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
-    panel.webview.html = renderWebviewHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: randomBytes(16).toString('hex'),
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
-      title: `Compaction timeline: ${this.name}`,
-    });
-    this.register(services.live.hold(uri));
+    this.render();
+    this.holding = services.live.hold(uri);
     this.register(panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
     this.register(
       panel.onDidChangeViewState(() => {
@@ -65,12 +64,12 @@ export class TimelinePanel extends Disposable {
     );
     this.register(
       services.store.onDidChange((entry) => {
-        if (entry.uri.toString() === uri.toString()) this.postUpdate(entry);
+        if (entry.uri.toString() === this.uri.toString()) this.postUpdate(entry);
       }),
     );
     this.register(
       services.store.onDidRemove((removed) => {
-        if (removed.toString() === uri.toString()) {
+        if (removed.toString() === this.uri.toString()) {
           this.post({ type: 'error', message: `${this.name} was deleted or is no longer a readable transcript.` });
         }
       }),
@@ -78,8 +77,30 @@ export class TimelinePanel extends Disposable {
     this.register(panel.onDidDispose(() => this.dispose()));
   }
 
+  /** The transcript this panel shows. */
+  get uri(): vscode.Uri {
+    return this.target;
+  }
+
   get name(): string {
     return fileNameOf(this.uri.path);
+  }
+
+  /**
+   * Shows another transcript in this panel (the single panel that follows the active transcript): a fresh
+   * webview document, whose `ready` gets the new transcript's init; nothing of the previous one is kept.
+   */
+  retarget(entry: AnalysedTranscript, restore?: ViewState): void {
+    if (entry.uri.toString() === this.uri.toString() || this.isDisposed) return;
+    this.holding.dispose();
+    this.target = entry.uri;
+    this.holding = this.services.live.hold(entry.uri);
+    this.viewState = restore;
+    this.pendingSelection = undefined;
+    this.ready = false;
+    this.version++; // answers to the previous document's requests are stale
+    this.panel.title = `Timeline: ${entry.name}`;
+    this.render();
   }
 
   /** The last view state the webview reported (or the one it was restored with). */
@@ -146,11 +167,11 @@ export class TimelinePanel extends Disposable {
           }
           break;
         case 'openTurn':
-          await revealTurn(entry, message.turnIndex, { beside: true, preserveFocus: false });
+          await revealTurn(entry, message.turnIndex, this.besideOptions);
           break;
         case 'openCheckpoint': {
           const checkpoint = entry.analysis.checkpoints[message.checkpointIndex];
-          await revealLines(entry.documentUri, checkpoint.line, checkpoint.endLine, { beside: true, preserveFocus: false });
+          await revealLines(entry.documentUri, checkpoint.line, checkpoint.endLine, this.besideOptions);
           break;
         }
         case 'copySafePointerSet':
@@ -174,9 +195,32 @@ export class TimelinePanel extends Disposable {
   override dispose(): void {
     if (this.isDisposed) return;
     super.dispose();
+    this.holding.dispose();
     this.panel.dispose();
     this.disposed.fire();
     this.disposed.dispose();
+  }
+
+  /** (Re)loads the webview document; it sends `ready` once its script runs. */
+  private render(): void {
+    const { panel } = this;
+    const dist = vscode.Uri.joinPath(this.services.extensionUri, 'dist');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
+    panel.webview.html = renderWebviewHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: randomBytes(16).toString('hex'),
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+      title: `Compaction timeline: ${this.name}`,
+    });
+  }
+
+  /**
+   * How a turn or checkpoint opens from the timeline: in the editor group beside this panel, as a preview editor,
+   * and without taking the keyboard focus, so the timeline's arrow keys keep moving its selection.
+   */
+  private get besideOptions(): RevealOptions {
+    return { beside: this.panel.viewColumn ?? true, preserveFocus: true, preview: true };
   }
 
   private postUpdate(entry: AnalysedTranscript): void {
@@ -207,9 +251,14 @@ export async function copySafePointerSet(entry: AnalysedTranscript, checkpointIn
   );
 }
 
-/** All open timeline panels (one per transcript) and their serializer. */
+/**
+ * All open timeline panels and their serializer. One panel per transcript: opening a transcript's timeline again
+ * reveals its panel. With `compactionLens.timeline.reuse: "single"` there is one panel, which follows the active
+ * transcript (as GitLens's views follow the active file).
+ */
 export class TimelinePanels extends Disposable implements vscode.WebviewPanelSerializer {
-  private readonly panels = new Map<string, TimelinePanel>();
+  /** Open panels, most recently active last. */
+  private readonly panels: TimelinePanel[] = [];
 
   constructor(private readonly services: PanelServices) {
     super();
@@ -217,17 +266,30 @@ export class TimelinePanels extends Disposable implements vscode.WebviewPanelSer
   }
 
   get(uri: vscode.Uri): TimelinePanel | undefined {
-    return this.panels.get(uri.toString());
+    return this.panels.find((timeline) => timeline.uri.toString() === uri.toString());
+  }
+
+  /** Every open timeline panel. */
+  get all(): readonly TimelinePanel[] {
+    return [...this.panels];
   }
 
   /** The timeline panel that is the active editor, if any. */
   active(): TimelinePanel | undefined {
-    return [...this.panels.values()].find((panel) => panel.panel.active);
+    return this.panels.find((panel) => panel.panel.active);
   }
 
-  /** Shows the timeline of `entry` (creating it or revealing the open one), optionally selecting a turn. */
+  /**
+   * Shows the timeline of `entry`, optionally selecting a turn: reveals its open panel; else, in single mode,
+   * switches the open panel to it; else opens a panel in the active editor group.
+   */
   show(entry: AnalysedTranscript, selection?: { checkpointIndex: number; turnIndex: number }): TimelinePanel {
     let timeline = this.get(entry.uri);
+    const single = readSettings().timelineReuse === 'single' ? this.panels.at(-1) : undefined;
+    if (!timeline && single) {
+      single.retarget(entry);
+      timeline = single;
+    }
     if (timeline) {
       timeline.reveal();
     } else {
@@ -243,6 +305,20 @@ export class TimelinePanels extends Disposable implements vscode.WebviewPanelSer
     return timeline;
   }
 
+  /**
+   * In single mode, switches the open panel to each analysed transcript that becomes the active editor's
+   * (without revealing or focusing it). A timeline taking the focus is no change: it has no text editor.
+   */
+  followActive(onDidChangeActive: vscode.Event<AnalysedTranscript | undefined>): void {
+    this.register(
+      onDidChangeActive((entry) => {
+        const single = this.panels.at(-1);
+        if (!entry || !single || readSettings().timelineReuse !== 'single' || this.get(entry.uri)) return;
+        single.retarget(entry);
+      }),
+    );
+  }
+
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const viewState = viewStateShape(state);
     if (!viewState) {
@@ -251,8 +327,8 @@ export class TimelinePanels extends Disposable implements vscode.WebviewPanelSer
       return;
     }
     const uri = vscode.Uri.file(viewState.file);
-    if (this.get(uri)) {
-      panel.dispose(); // already open in another panel
+    if (this.get(uri) || (readSettings().timelineReuse === 'single' && this.panels.length > 0)) {
+      panel.dispose(); // already open in another panel, or the single panel is
       return;
     }
     const entry = await openTranscript(this.services.store, this.services.log, uri, { interactive: false });
@@ -268,7 +344,7 @@ export class TimelinePanels extends Disposable implements vscode.WebviewPanelSer
   }
 
   override dispose(): void {
-    for (const panel of [...this.panels.values()]) panel.dispose();
+    for (const panel of [...this.panels]) panel.dispose();
     super.dispose();
   }
 
@@ -278,13 +354,20 @@ export class TimelinePanels extends Disposable implements vscode.WebviewPanelSer
 
   private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri, restore?: ViewState): TimelinePanel {
     const timeline = new TimelinePanel(panel, uri, this.services, restore);
-    const key = uri.toString();
-    this.panels.set(key, timeline);
+    this.panels.push(timeline);
     const updateContext = () => void vscode.commands.executeCommand('setContext', TIMELINE_ACTIVE_KEY, this.active() !== undefined);
-    const viewStateSubscription = panel.onDidChangeViewState(updateContext);
+    const viewStateSubscription = panel.onDidChangeViewState(() => {
+      if (panel.active) {
+        // Most recently active last: the one single mode reuses.
+        this.panels.splice(this.panels.indexOf(timeline), 1);
+        this.panels.push(timeline);
+      }
+      updateContext();
+    });
     timeline.onDidDispose(() => {
       viewStateSubscription.dispose();
-      if (this.panels.get(key) === timeline) this.panels.delete(key);
+      const at = this.panels.indexOf(timeline);
+      if (at >= 0) this.panels.splice(at, 1);
       updateContext();
     });
     updateContext();

@@ -23,11 +23,6 @@ function compressedSample(folder = mkdtempSync(path.join(tmpdir(), 'compaction-l
   return vscode.Uri.file(file);
 }
 
-/** Read anew each time (TypeScript would keep an earlier check's narrowing of the property). */
-function activeTextEditor(): vscode.TextEditor | undefined {
-  return vscode.window.activeTextEditor;
-}
-
 function activeTabUri(): vscode.Uri | undefined {
   const input: unknown = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   return input && typeof input === 'object' && 'uri' in input && input.uri instanceof vscode.Uri ? input.uri : undefined;
@@ -66,8 +61,9 @@ describe('a .jsonl.gz transcript in the editor', () => {
     assert.equal(entry.documentUri.scheme, DECOMPRESSED_SCHEME);
 
     assert.equal(await timeline.receive({ type: 'openTurn', turnIndex: 385 }), 'handled');
-    const editor = activeTextEditor();
-    assert.ok(editor, 'no active text editor after openTurn');
+    // The record opens beside the timeline, which keeps the focus (preserveFocus).
+    const editor = vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.scheme === DECOMPRESSED_SCHEME);
+    assert.ok(editor, 'no editor shows the decompressed view after openTurn');
     const document = editor.document;
     assert.equal(document.uri.scheme, DECOMPRESSED_SCHEME);
     assert.equal(document.uri.toString(), entry.documentUri.toString());

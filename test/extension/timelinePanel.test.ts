@@ -1,6 +1,7 @@
 // The timeline panel in a real extension host: the command opens it (and its webview completes the ready
 // handshake), the host ignores invalid messages from the webview, and valid ones open the transcript at the
-// turn and copy the safe pointer set.
+// turn (beside the panel, as a preview, the panel keeping the focus) and copy the safe pointer set; one panel per
+// transcript, or a single one following the active transcript (timeline.reuse).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
@@ -99,20 +100,72 @@ describe('timeline panel', () => {
     assert.equal(timeline.currentViewState, undefined, 'an invalid view state was remembered');
   });
 
-  it('openTurn opens the transcript beside the panel with the turn selected', async () => {
+  it('openTurn opens the transcript beside the panel as a preview, with the turn selected, and the panel keeps the focus', async () => {
     const uri = copySample();
     await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
     const timeline = api.panels.get(uri);
     assert.ok(timeline);
+    await waitFor(() => timeline.panel.active, 'the panel to be active');
     const panelColumn = timeline.panel.viewColumn;
     assert.equal(await timeline.receive({ type: 'openTurn', turnIndex: 385 }), 'handled');
-    const editor = vscode.window.activeTextEditor;
-    assert.ok(editor, 'no active text editor after openTurn');
-    assert.equal(editor.document.uri.toString(), uri.toString());
+    const editor = vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.toString() === uri.toString());
+    assert.ok(editor, 'no editor shows the transcript after openTurn');
     assert.notEqual(editor.viewColumn, panelColumn, 'the transcript did not open beside the panel');
     assert.equal(editor.selection.start.line, 385, 'turn 385 sits on line 386 (0-based 385)');
     assert.equal(editor.selection.end.line, 385);
     assert.match(editor.document.getText(editor.selection), /"id":385/);
+    assert.equal(timeline.panel.active, true, 'the timeline stays the active editor (preserveFocus)');
+    const tab = await waitFor(
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((group) => group.tabs)
+          .find((candidate) => candidate.input instanceof vscode.TabInputText && candidate.input.uri.toString() === uri.toString()),
+      "the transcript's tab",
+    );
+    assert.equal(tab.isPreview, true, 'the record opens in a preview editor');
+
+    // A second turn goes to the same editor beside, not to a third group.
+    assert.equal(await timeline.receive({ type: 'openTurn', turnIndex: 12 }), 'handled');
+    const editors = vscode.window.visibleTextEditors.filter((candidate) => candidate.document.uri.toString() === uri.toString());
+    assert.equal(editors.length, 1, 'one editor shows the transcript');
+    assert.equal(editors[0].viewColumn, editor.viewColumn);
+    assert.equal(editors[0].selection.start.line, 12);
+    assert.equal(vscode.window.tabGroups.all.length, 2, 'two editor groups: the timeline and the record beside it');
+  });
+
+  it('with timeline.reuse "single", one panel shows the transcript opened last and follows the active transcript', async () => {
+    const config = vscode.workspace.getConfiguration('compactionLens');
+    await config.update('timeline.reuse', 'single', vscode.ConfigurationTarget.Global);
+    try {
+      const first = copySample();
+      const second = copySample();
+      await vscode.commands.executeCommand('compactionLens.openTimeline', first);
+      const timeline = api.panels.get(first);
+      assert.ok(timeline);
+      await vscode.commands.executeCommand('compactionLens.openTimeline', second);
+      assert.equal(api.panels.all.length, 1, 'a second panel was opened');
+      assert.equal(api.panels.get(second), timeline, 'the panel now shows the second transcript');
+      assert.equal(api.panels.get(first), undefined);
+      assert.equal(timeline.panel.title, 'Timeline: incident.jsonl');
+      await waitFor(() => timeline.isReady, 'the retargeted webview to send ready', 30000);
+      // The active editor's transcript becomes the panel's.
+      await vscode.window.showTextDocument(first, { viewColumn: vscode.ViewColumn.Beside });
+      await waitFor(() => api.panels.get(first) === timeline, 'the panel to follow the active transcript');
+      assert.equal(api.panels.all.length, 1);
+    } finally {
+      await config.update('timeline.reuse', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('with timeline.reuse "perTranscript" (the default), each transcript has its own panel', async () => {
+    const first = copySample();
+    const second = copySample();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', first);
+    await vscode.commands.executeCommand('compactionLens.openTimeline', second);
+    await vscode.commands.executeCommand('compactionLens.openTimeline', first);
+    assert.ok(api.panels.get(first) && api.panels.get(second));
+    assert.notEqual(api.panels.get(first), api.panels.get(second));
+    assert.equal(api.panels.all.length, 2);
   });
 
   it('copySafePointerSet copies the safe pointer set as JSON; viewState is remembered', async () => {

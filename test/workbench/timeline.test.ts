@@ -2,17 +2,27 @@
 // workbench.ts): row counts and colours on the incident sample, click-through to the transcript's line,
 // keyboard navigation, hostile transcript text rendered as text with nothing executed, and bidi controls and
 // zero-width characters drawn as chips without reordering the labels around them; and a gzip-compressed
-// transcript (.jsonl.gz): Open Timeline in its explorer menu and on its tab's title, and a click on a turn
-// opening the read-only decompressed view at the turn's line.
+// transcript (.jsonl.gz): Open Compaction Timeline in its explorer menu, Open Timeline on its tab's title, and
+// a click on a turn opening the read-only decompressed view at the turn's line.
 // COMPACTION_LENS_SCREENSHOT=<path> (e.g. media/timeline.png) also saves a screenshot of the incident timeline.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FrameLocator } from 'playwright-core';
-import { ROOT, Workbench, hideSecondarySideBar, startWorkbench } from './workbench';
+import {
+  ROOT,
+  Workbench,
+  activateEditorBeside,
+  openTimeline,
+  selectedIndex,
+  startWorkbench,
+  takeScreenshot,
+  titleButton,
+  waitForCursorBeside,
+} from './workbench';
 
 const INCIDENT_TURNS_BEFORE_CHECKPOINT = 420;
 const INCIDENT_COVERED = 380;
@@ -108,78 +118,6 @@ function turnLines(file: string): number[] {
       if (text.trim() && JSON.parse(text).type === 'turn') lines.push(at + 1);
     });
   return lines;
-}
-
-async function selectedIndex(view: FrameLocator): Promise<number> {
-  const selected = view.locator('.row[aria-selected="true"]');
-  await selected.first().waitFor({ state: 'attached', timeout: 10_000 });
-  return Number(await selected.first().getAttribute('data-index'));
-}
-
-/** What the workbench shows, for a failure message: tabs, notifications, quick input, iframes, webview text. */
-async function describeWorkbench(workbench: Workbench, view: FrameLocator, file: string): Promise<string> {
-  // Kept outside the run folder, which is removed when the workbench closes.
-  const failures = path.join(ROOT, '.test-runs', 'failures');
-  mkdirSync(failures, { recursive: true });
-  const shot = path.join(failures, `open-timeline-${Date.now()}-${file}.png`);
-  const { page } = workbench;
-  await page.screenshot({ path: shot }).catch(() => undefined);
-  const text = (selector: string) =>
-    page
-      .locator(selector)
-      .allInnerTexts()
-      .then(
-        (t) => t.join(' | ') || '(none)',
-        () => '(none)',
-      );
-  const iframes = await page
-    .locator('iframe')
-    .evaluateAll((frames) => frames.map((f) => f.className).join(', '))
-    .catch(() => '?');
-  const webviewText = await view
-    .locator('body')
-    .innerText({ timeout: 2_000 })
-    .catch(() => '(no webview content)');
-  return (
-    `notifications: ${await text('.notifications-toasts')}\ntabs: ${await text('.tabs-container .tab')}\n` +
-    `quick input: ${await text('.quick-input-widget:visible')}\niframes: ${iframes}\n` +
-    `webview: ${webviewText.slice(0, 2000)}\nscreenshot: ${shot}`
-  );
-}
-
-/** The Open Timeline button on the title of the active editor group (the editor/title menu). */
-function titleButton(workbench: Workbench) {
-  return workbench.page.locator('.editor-group-container.active .editor-actions a.action-label[aria-label^="Open Timeline"]');
-}
-
-/** Opens `file`, then its timeline through the command palette or the button on the editor's title. */
-async function openTimeline(workbench: Workbench, file: string, through: 'palette' | 'title' = 'palette'): Promise<FrameLocator> {
-  const view = workbench.webview();
-  const open = async (timeout: number) => {
-    await workbench.openFile(file);
-    if (through === 'title') await titleButton(workbench).click({ timeout: 60_000 });
-    else await workbench.runCommand('Compaction Lens: Open Timeline');
-    await view.locator('.row[data-status]').first().waitFor({ timeout });
-  };
-  try {
-    // The first open of a fresh workbench starts the extension host, the extension and a token worker.
-    await open(90_000);
-  } catch (first) {
-    // Seen intermittently in full `npm test` runs (never alone): no webview appears. Say what the workbench
-    // showed, then try once more from closed editors; a second failure fails the test with both descriptions.
-    const before = await describeWorkbench(workbench, view, file);
-    console.warn(`      (the timeline did not appear within 90 s; retrying once)\n${before}`);
-    await workbench.runCommand('View: Close All Editors');
-    try {
-      await open(150_000);
-    } catch (second) {
-      throw new Error(
-        `${(second as Error).message}\nfirst attempt: ${(first as Error).message}\n${before}\nsecond attempt:\n${await describeWorkbench(workbench, view, file)}`,
-        { cause: second },
-      );
-    }
-  }
-  return view;
 }
 
 /** A transcript whose texts try HTML injection; the payload sets a global and pings the beacon on `port`. */
@@ -328,17 +266,7 @@ describe('the timeline in a real VS Code workbench', function () {
         await view
           .locator('.tl-scroll')
           .evaluate((scroller: PageElement, top) => (scroller.scrollTop = top), Math.max(0, (firstMissing - 6) * 24));
-        await hideSecondarySideBar(workbench.page);
-        // Without the explorer (it lists this suite's other test files), so the timeline gets the width.
-        const sideBar = workbench.page.locator('.part.sidebar');
-        await workbench.page.keyboard.press('Control+B');
-        await sideBar.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
-        await workbench.page.mouse.move(1, 450); // away from anything with a tooltip
-        await workbench.page.waitForTimeout(800);
-        const target = path.resolve(ROOT, process.env.COMPACTION_LENS_SCREENSHOT);
-        await workbench.page.screenshot({ path: target });
-        if (!(await sideBar.isVisible())) await workbench.page.keyboard.press('Control+B');
-        console.log(`      screenshot saved to ${path.relative(ROOT, target)}`);
+        await takeScreenshot(workbench, view, path.resolve(ROOT, process.env.COMPACTION_LENS_SCREENSHOT));
       }
     });
 
@@ -351,16 +279,9 @@ describe('the timeline in a real VS Code workbench', function () {
       const row = view.locator(`.row[data-index="${index}"]`);
       assert.equal(await row.getAttribute('data-status'), 'claimed-missing');
       await row.click();
-      await workbench.page
-        .waitForFunction(
-          (line) => {
-            const item = (globalThis as unknown as PageGlobals).document.querySelector('[id="status.editor.selection"]');
-            return /Ln (\d+),/.exec(item?.textContent ?? '')?.[1] === String(line);
-          },
-          lines[index],
-          { timeout: 20_000 },
-        )
-        .catch(() => undefined);
+      // The record opens beside the timeline, which keeps the focus; activate it to read its selection.
+      await waitForCursorBeside(workbench.page, 'incident.jsonl', lines[index]);
+      await activateEditorBeside(workbench, 'incident.jsonl');
       const selection = await workbench.editorSelection();
       assert.equal(selection.line, lines[index], `turn ${index} is on line ${lines[index]}`);
       assert.ok(selection.selected > 0, 'the turn record is selected, not just the cursor placed');
@@ -464,7 +385,7 @@ describe('the timeline in a real VS Code workbench', function () {
 
       for (const [selector, expected] of [
         ['.row[data-index="1"] .row-id', '#1[U+202E]99-05'],
-        ['.det-turn .det-heading', '#1[U+202E]99-05'],
+        ['.det-turn .det-heading', 'Turn1[U+202E]99-05'],
         ['.det-summary .det-heading', 'Summary1[U+202E]99-05(checkpoint1)'],
         ['vscode-dropdown .choice-value', '1[U+202E]99-05·line4·'],
         ['.det-summary-text', 'src/[U+202E]txt.exe'],
@@ -498,12 +419,13 @@ describe('the timeline in a real VS Code workbench', function () {
       return labels;
     }
 
-    it("offers Open Timeline in its explorer menu, as for a .jsonl, and on its tab's title", async () => {
-      const count = (labels: string[]) => labels.filter((label) => label === 'Open Timeline').length;
+    it("offers Open Compaction Timeline in its explorer menu, as for a .jsonl, and Open Timeline on its tab's title", async () => {
+      const count = (labels: string[]) => labels.filter((label) => label === 'Open Compaction Timeline').length;
       const plain = await explorerMenu('incident.jsonl');
       const compressed = await explorerMenu(GZ);
-      // VS Code has an "Open Timeline" of its own (the Timeline view) in this menu; ours comes with it.
-      assert.ok(count(plain) >= 1, `no Open Timeline for incident.jsonl: ${plain.join(' | ')}`);
+      // Ours is named apart from VS Code's own "Open Timeline" (its Timeline view) in this menu.
+      assert.equal(count(plain), 1, `Open Compaction Timeline for incident.jsonl: ${plain.join(' | ')}`);
+      assert.ok(plain.filter((label) => label === 'Open Timeline').length <= 1, `a second Open Timeline: ${plain.join(' | ')}`);
       assert.equal(count(compressed), count(plain), `explorer menu of ${GZ}: ${compressed.join(' | ')}`);
       await workbench.openFile(GZ);
       await titleButton(workbench).waitFor({ state: 'visible', timeout: 60_000 });
@@ -526,16 +448,8 @@ describe('the timeline in a real VS Code workbench', function () {
       assert.equal(await row.getAttribute('data-status'), 'claimed-missing');
       await row.click();
       const { page } = workbench;
-      await page
-        .waitForFunction(
-          (line) => {
-            const item = (globalThis as unknown as PageGlobals).document.querySelector('[id="status.editor.selection"]');
-            return /Ln (\d+),/.exec(item?.textContent ?? '')?.[1] === String(line);
-          },
-          lines[index],
-          { timeout: 20_000 },
-        )
-        .catch(() => undefined);
+      await waitForCursorBeside(page, GZ, lines[index]);
+      await activateEditorBeside(workbench, GZ);
       const notifications = await page.locator('.notifications-toasts').allInnerTexts();
       assert.ok(!notifications.join(' ').includes('binary'), `a notification says: ${notifications.join(' | ')}`);
       const selection = await workbench.editorSelection();

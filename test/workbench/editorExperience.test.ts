@@ -103,7 +103,7 @@ async function explorerMenu(page: Page, name: string, choose?: string): Promise<
   return labels;
 }
 
-describe('the timeline in the editor at 1366×768 (real VS Code workbench)', function () {
+describe('the timeline in the editor at 1366×768, and at 1920×1080 where it says so (real VS Code workbench)', function () {
   this.timeout(240_000);
   let workbench: Workbench;
 
@@ -186,54 +186,58 @@ describe('the timeline in the editor at 1366×768 (real VS Code workbench)', fun
     assert.doesNotMatch(await view.locator('body').innerText(), /Loading/);
   });
 
-  it('with the Problems panel open after a click split the editor, the list keeps half the panel and the headline shows', async () => {
-    const { page } = workbench;
-    await workbench.runCommand('View: Close All Editors');
-    const view = await openTimeline(workbench, 'incident.jsonl');
-    const lines = turnLines(path.join(workbench.workspace, 'incident.jsonl'));
-    const scroller = view.locator('.tl-scroll');
-    await scroller.focus();
-    await scroller.press('Home');
-    await scroller.press('n');
-    const index = await selectedIndex(view);
-    await view.locator(`.row[data-index="${index}"]`).click(); // a click opens the record beside: the editor splits
-    await waitForCursorBeside(page, 'incident.jsonl', lines[index]);
-    await showProblems(page);
+  for (const viewport of [VIEWPORT, { width: 1920, height: 1080 }]) {
+    it(`at ${viewport.width}×${viewport.height}, with the Problems panel open after a click split the editor, the list keeps half the panel and the headline shows`, async () => {
+      const { page } = workbench;
+      await page.setViewportSize(viewport);
+      await workbench.runCommand('View: Close All Editors');
+      const view = await openTimeline(workbench, 'incident.jsonl');
+      const lines = turnLines(path.join(workbench.workspace, 'incident.jsonl'));
+      const scroller = view.locator('.tl-scroll');
+      await scroller.focus();
+      await scroller.press('Home');
+      await scroller.press('n');
+      const index = await selectedIndex(view);
+      await view.locator(`.row[data-index="${index}"]`).click(); // a click opens the record beside: the editor splits
+      await waitForCursorBeside(page, 'incident.jsonl', lines[index]);
+      await showProblems(page);
 
-    const measure = () =>
-      view.locator('body').evaluate(() => {
-        const doc = (globalThis as unknown as PageGlobals).document;
-        const list = doc.querySelector('.tl-scroll');
-        const headline = doc.querySelector('.hdr-headline');
-        const selected = doc.querySelector('.row[aria-selected="true"]');
-        const box = (element: PageElement | null) => (element ? element.getBoundingClientRect() : undefined);
-        return {
-          panel: (globalThis as unknown as PageGlobals).innerHeight,
-          list: list?.clientHeight ?? 0,
-          listBox: box(list),
-          headline: box(headline),
-          headlineText: headline?.textContent ?? '',
-          selected: box(selected),
-        };
-      });
-    // The webview settles its layout after the resize: wait until the list has its share, then check the rest.
-    let layout = await measure();
-    for (let frame = 0; frame < 100 && layout.list < layout.panel / 2; frame++) {
-      await view
-        .locator('body')
-        .evaluate(() => new Promise((resolve) => (globalThis as unknown as PageGlobals).requestAnimationFrame(() => resolve(undefined))));
-      layout = await measure();
-    }
-    const facts = JSON.stringify(layout);
-    assert.ok(layout.panel > 150 && layout.panel < VIEWPORT.height - 200, `the Problems panel shares the height: ${facts}`);
-    assert.ok(layout.list >= layout.panel / 2, `the turn list keeps at least half the panel: ${facts}`);
-    assert.ok(layout.headline && layout.headline.top >= 0 && layout.headline.bottom <= layout.panel, `the headline is in view: ${facts}`);
-    assert.match(layout.headlineText, /40/, `the headline gives the claimed-missing count: ${facts}`);
-    assert.ok(
-      layout.selected && layout.listBox && layout.selected.top >= layout.listBox.top && layout.selected.bottom <= layout.listBox.bottom,
-      `the selected turn is in view: ${facts}`,
-    );
-  });
+      const measure = () =>
+        view.locator('body').evaluate(() => {
+          const doc = (globalThis as unknown as PageGlobals).document;
+          const list = doc.querySelector('.tl-scroll');
+          const headline = doc.querySelector('.hdr-headline');
+          const selected = doc.querySelector('.row[aria-selected="true"]');
+          const box = (element: PageElement | null) => (element ? element.getBoundingClientRect() : undefined);
+          return {
+            panel: (globalThis as unknown as PageGlobals).innerHeight,
+            list: list?.clientHeight ?? 0,
+            listBox: box(list),
+            headline: box(headline),
+            headlineText: headline?.textContent ?? '',
+            selected: box(selected),
+          };
+        });
+      // The webview settles its layout after the resize: wait until the list has its share, then check the rest.
+      let layout = await measure();
+      for (let frame = 0; frame < 100 && layout.list < layout.panel / 2; frame++) {
+        await view
+          .locator('body')
+          .evaluate(() => new Promise((resolve) => (globalThis as unknown as PageGlobals).requestAnimationFrame(() => resolve(undefined))));
+        layout = await measure();
+      }
+      const facts = JSON.stringify(layout);
+      assert.ok(layout.panel > 150 && layout.panel < viewport.height - 200, `the Problems panel shares the height: ${facts}`);
+      assert.ok(layout.list >= layout.panel / 2, `the turn list keeps at least half the panel: ${facts}`);
+      assert.ok(layout.headline && layout.headline.top >= 0 && layout.headline.bottom <= layout.panel, `the headline is in view: ${facts}`);
+      assert.match(layout.headlineText, /40/, `the headline gives the claimed-missing count: ${facts}`);
+      assert.ok(
+        layout.selected && layout.listBox && layout.selected.top >= layout.listBox.top && layout.selected.bottom <= layout.listBox.bottom,
+        `the selected turn is in view: ${facts}`,
+      );
+      await page.setViewportSize(VIEWPORT);
+    });
+  }
 
   it('keeps the Problems panel quiet on a real Claude Code session', async function () {
     skipWithoutShared(this, existsSync(CORPUS_SESSION), `the corpus session ${CORPUS_SESSION}`);

@@ -7,51 +7,19 @@ import { analyze } from '../../../src/core/analyze';
 import { LettaReader } from '../../../src/formats/letta';
 import { corpusBytes, feed, requireCorpus } from './feedLines';
 import { fuzzReader } from './fuzz';
+import { lettaAgent, lettaAlert, lettaFile, lettaMessage } from './lettaRecords';
 
 const countTokens = (text: string) => Math.ceil(text.length / 4);
 const SUMMARY =
   'Note: prior messages have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Renamed Ledger to Journal in src/ledger.py; ERR_4107 fixed.';
-const alertText = (extra: Record<string, unknown> = {}) => JSON.stringify({ type: 'system_alert', message: SUMMARY, ...extra }, null, 2);
-const msg = (id: string, role: string, text: string, extra: Record<string, unknown> = {}) => ({
-  type: 'message',
-  role,
-  content: [{ type: 'text', text }],
-  id,
-  tool_calls: null,
-  tool_call_id: null,
-  tool_returns: [],
-  ...extra,
-});
+const alertText = (extra: Record<string, unknown> = {}) => lettaAlert(SUMMARY, extra);
+const msg = lettaMessage;
 
 function agentFile(agents: unknown[]): string {
-  return (
-    JSON.stringify(
-      {
-        agents,
-        groups: [],
-        blocks: [],
-        files: [],
-        sources: [],
-        tools: [],
-        mcp_servers: [],
-        skills: [],
-        metadata: {},
-        created_at: '2026-02-12T00:00:00Z',
-      },
-      null,
-      2,
-    ) + '\n'
-  );
+  return JSON.stringify(lettaFile(agents), null, 2) + '\n';
 }
 
-const agent = (name: string, messages: unknown[], inContext = messages.map((m) => (m as { id: string }).id)) => ({
-  name,
-  agent_type: 'letta_v1_agent',
-  llm_config: { context_window: 180000 },
-  id: `agent-${name}`,
-  in_context_message_ids: inContext,
-  messages,
-});
+const agent = lettaAgent;
 
 describe('formats/letta: the real agent file of the corpus', function () {
   before(function () {

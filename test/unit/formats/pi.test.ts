@@ -6,40 +6,13 @@ import type { Transcript } from '../../../src/core/model';
 import { PiReader } from '../../../src/formats/pi';
 import { corpusBytes, feed, feedAppending, requireCorpus } from './feedLines';
 import { fuzzReader } from './fuzz';
+import { piCall, piHeader, piMessage, piReply, piResult, piUser, type Rec } from './piRecords';
 
-type Rec = Record<string, unknown>;
 const jsonl = (records: readonly unknown[]): string => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 const read = (text: string): Transcript => feed(new PiReader({ fileName: 'session.jsonl', defaultBudget: 13107 }), text);
 
-const header = (extra: Rec = {}) => ({
-  type: 'session',
-  id: 'ffae836b',
-  timestamp: '2025-12-09T00:53:29.825Z',
-  cwd: '/work/ledger',
-  provider: 'anthropic',
-  modelId: 'claude-opus-4-5',
-  thinkingLevel: 'off',
-  ...extra,
-});
-const message = (m: Rec) => ({ type: 'message', timestamp: '2025-12-09T00:54:00.000Z', message: m });
-const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }], timestamp: 1 });
-const call = (id: string, name: string, args: Rec, text = '') => ({
-  role: 'assistant',
-  content: [
-    { type: 'thinking', thinking: 'SECRET_PLAN', thinkingSignature: 'sig' },
-    ...(text ? [{ type: 'text', text }] : []),
-    { type: 'toolCall', id, name, arguments: args },
-  ],
-  stopReason: 'toolUse',
-});
-const result = (id: string, name: string, text: string, isError = false) => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: name,
-  content: [{ type: 'text', text }],
-  isError,
-});
-const reply = (text: string) => ({ role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' });
+// Short names for the shared record builders (piRecords.ts).
+const [header, message, user, call, result, reply] = [piHeader, piMessage, piUser, piCall, piResult, piReply];
 const SUMMARY = '# Context Checkpoint: ledger\n\n## Goal\nFix ERR_4107 in src/ledger.ts (retryPost).';
 
 /** Version 1 (no ids). Entry indexes (header = 0) are the line numbers minus one. */

@@ -6,6 +6,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { FormatId, SideFile } from '../../../src/core/model';
+import { lettaAgent, lettaAlert, lettaFile, lettaMessage } from '../formats/lettaRecords';
+import { piCall, piHeader, piMessage, piReply, piResult, piUser } from '../formats/piRecords';
 
 export interface Seed {
   /** Where it comes from (a fixture name, or a corpus path with the window of lines taken). */
@@ -339,34 +341,7 @@ function langChainSeeds(): Seed[] {
 }
 
 function piSeeds(): Seed[] {
-  const header = (extra: Rec = {}) => ({
-    type: 'session',
-    id: 'ffae836b',
-    timestamp: '2025-12-09T00:53:29.825Z',
-    cwd: '/work/ledger',
-    provider: 'anthropic',
-    modelId: 'claude-opus-4-5',
-    ...extra,
-  });
-  const message = (message: Rec, extra: Rec = {}) => ({ type: 'message', timestamp: '2025-12-09T00:54:00.000Z', ...extra, message });
-  const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] });
-  const call = (id: string, name: string, args: Rec, text = '') => ({
-    role: 'assistant',
-    content: [
-      { type: 'thinking', thinking: 'plan' },
-      ...(text ? [{ type: 'text', text }] : []),
-      { type: 'toolCall', id, name, arguments: args },
-    ],
-    stopReason: 'toolUse',
-  });
-  const result = (id: string, name: string, text: string, isError = false) => ({
-    role: 'toolResult',
-    toolCallId: id,
-    toolName: name,
-    content: [{ type: 'text', text }],
-    isError,
-  });
-  const reply = (text: string) => ({ role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' });
+  const [header, message, user, call, result, reply] = [piHeader, piMessage, piUser, piCall, piResult, piReply];
   const SUMMARY =
     '# Context Checkpoint: ledger\n\n## Goal\nFix ERR_4107 in src/ledger.ts (retryPost).\n\n## Commands\n- `npm test` - 49 tests';
   // Version 1: no ids; firstKeptEntryIndex counts entries from the header (entry 0).
@@ -421,28 +396,10 @@ function piSeeds(): Seed[] {
 }
 
 function lettaSeeds(): Seed[] {
-  const msg = (id: string, role: string, text: string, extra: Rec = {}): Rec => ({
-    type: 'message',
-    role,
-    content: [{ type: 'text', text }],
-    id,
-    tool_calls: null,
-    tool_call_id: null,
-    tool_returns: [],
-    ...extra,
-  });
-  const alert = (message: string, extra: Rec = {}) => JSON.stringify({ type: 'system_alert', message, ...extra }, null, 2);
+  const [msg, alert] = [lettaMessage, lettaAlert];
   const SUMMARY =
     'Note: prior messages have been hidden from view due to conversation memory constraints.\nThe following is a summary of the previous messages:\n Renamed Ledger to Journal; ERR_4107 fixed in src/ledger.py.';
-  const agent = (index: number, name: string, messages: Rec[], inContext = messages.map((m) => m.id)): Rec => ({
-    name,
-    agent_type: 'letta_v1_agent',
-    llm_config: { context_window: 180000 },
-    id: `agent-${index}`,
-    in_context_message_ids: inContext,
-    messages,
-  });
-  const main = agent(0, 'main', [
+  const main = lettaAgent('main', [
     msg('message-0', 'system', 'You are Letta'),
     msg('message-1', 'user', 'Deploy build 4107 to staging'),
     msg('message-2', 'assistant', '', {
@@ -454,8 +411,7 @@ function lettaSeeds(): Seed[] {
       tool_returns: [{ tool_call_id: 'toolu_1', status: 'success' }],
     }),
   ]);
-  const sleeptime = agent(
-    1,
+  const sleeptime = lettaAgent(
     'main-sleeptime',
     [
       msg('message-4', 'system', 'You are the sleeptime agent'),
@@ -478,18 +434,7 @@ function lettaSeeds(): Seed[] {
     ],
     ['message-4', 'message-7', 'message-8'],
   );
-  const file = {
-    agents: [main, sleeptime],
-    groups: [],
-    blocks: [],
-    files: [],
-    sources: [],
-    tools: [],
-    mcp_servers: [],
-    skills: [],
-    metadata: {},
-    created_at: '2026-02-12T00:00:00Z',
-  };
+  const file = lettaFile([main, sleeptime]);
   return [
     { name: 'fixture:letta-agents.af', format: 'letta', fileName: 'agents.af', bytes: pretty(file), weight: 2 },
     {

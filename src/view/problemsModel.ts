@@ -5,7 +5,7 @@
 // import, so the unit tests check it without an editor; src/extension turns it into diagnostics and decorations.
 import type { CheckpointAnalysis, Problem, Role, Transcript, TurnResult } from '../core/model';
 import { whyUnverifiable } from './timelineData';
-import { countOf, groupDigits } from '../core/displayText';
+import { countOf, groupDigits, shortTurnId } from '../core/displayText';
 
 /** A problem severity a setting can pick, `off` for none. */
 export const PROBLEM_SEVERITIES = ['error', 'warning', 'information', 'hint', 'off'] as const;
@@ -33,14 +33,10 @@ export function describeLines(startLine: number, endLine: number): string {
   return endLine > startLine ? `lines ${startLine}–${endLine}` : `line ${startLine}`;
 }
 
-/** Most characters of an id shown; longer ones (a UUID) are cut with an ellipsis. */
-const MAX_NAME = 16;
-
-/** The checkpoint's own id when it is short ("S1", "d46d6800"), its first characters and "…" when not. */
+/** The checkpoint's own id, shortened as every id is (core/displayText's shortTurnId): "S1", "d46d6800", "0111e7ef…". */
 export function checkpointName(checkpoint: Pick<CheckpointAnalysis, 'summaryId'>): string {
   const id = checkpoint.summaryId.replace(/\s+/g, ' ').trim();
-  if (id === '') return 'checkpoint';
-  return id.length <= MAX_NAME ? id : `${id.slice(0, 8)}…`;
+  return id === '' ? 'checkpoint' : shortTurnId(id);
 }
 
 /**

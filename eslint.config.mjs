@@ -1,8 +1,9 @@
 // ESLint (flat config) for the whole project: typescript-eslint's recommended rules everywhere, plus the layering
 // rules that keep the pure folders pure. src/core and src/formats import neither `vscode`, the file system nor the
-// DOM; src/cli, src/node and src/view never import `vscode`; the webview never imports `vscode` or Node. A static
-// import, a multi-line one, `import type`, `export … from`, a dynamic `import()`, `require()` and
-// `import x = require()` are all caught (test/unit/lint/layers.test.ts proves it on fixtures).
+// DOM; src/cli, src/node, src/view and the library entry (src/library.ts) never import `vscode`; the webview never
+// imports `vscode` or Node. A static import, a multi-line one, `import type`, `export … from`, a dynamic
+// `import()`, `require()` and `import x = require()` are all caught (test/unit/lint/layers.test.ts proves it on
+// fixtures).
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -60,7 +61,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   layer(['src/core/**/*.ts', 'src/formats/**/*.ts'], [VSCODE, ...FILE_SYSTEM], DOM_GLOBALS),
-  layer(['src/cli/**/*.ts', 'src/node/**/*.ts', 'src/view/**/*.ts'], [VSCODE]),
+  layer(['src/cli/**/*.ts', 'src/node/**/*.ts', 'src/view/**/*.ts', 'src/library.ts'], [VSCODE]),
   layer(
     ['webview/**/*.ts'],
     [

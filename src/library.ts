@@ -1,0 +1,45 @@
+// The package's public API for Node programs (`require('compaction-lens')`, bundled to dist/library.js, its
+// types in dist/types/library.d.ts; docs/library.md shows it in use). It is the one deliberate re-export
+// module, not a barrel for internal use: nothing inside src imports it, and what it names is what agent
+// builders may rely on — the design note's buildCheckpoint / reconstruct / CompactionReversibilityError,
+// the non-throwing analyze, a one-call analysis of a transcript file, and the types they speak.
+
+// The note's reference API: raises where the note raises.
+export { buildCheckpoint, reconstruct, CompactionReversibilityError, COMPRESSION_RATIO_LOW } from './core/reference';
+export type { ReferenceTurn, ReferenceCheckpoint } from './core/reference';
+
+// The analysis that explains instead of raising.
+export { analyze } from './core/analyze';
+export { TURN_STATUSES } from './core/model';
+export type {
+  Analysis,
+  AnalysisOptions,
+  Checkpoint,
+  CheckpointAnalysis,
+  Evidence,
+  EvidenceKind,
+  FormatId,
+  IdRange,
+  Problem,
+  Role,
+  Severity,
+  SourceSpan,
+  TokenCache,
+  TokenCounter,
+  TokenSource,
+  Transcript,
+  TruncationHints,
+  TruncationReport,
+  Turn,
+  TurnId,
+  TurnResult,
+  TurnStatus,
+  Verdict,
+} from './core/model';
+
+// Node helpers: count tokens as the CLI does, and analyse a transcript file in one call.
+export { createTokenCounter, ENCODINGS } from './node/tokenCounter';
+export type { EncodingName } from './node/tokenCounter';
+export { analyzeTranscriptFile } from './node/analyzeTranscriptFile';
+export type { TranscriptFileAnalysis, TranscriptFileOptions } from './node/analyzeTranscriptFile';
+export { UnusableTranscriptError } from './node/transcriptFile';

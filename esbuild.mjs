@@ -1,5 +1,6 @@
 // Builds the bundles: the extension host (node, cjs), the CLI (node, cjs), the token-counting worker they both
-// start (node, cjs; found beside them) and the webview (browser).
+// start (node, cjs; found beside them), the webview (browser) and the library for Node programs (node, cjs;
+// package.json's "exports", its types emitted by tsconfig.library.json).
 // tiktoken's .wasm is copied beside the node bundles, where tiktoken looks for it first.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
@@ -53,6 +54,14 @@ const builds = [
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
+  },
+  {
+    ...common,
+    entryPoints: ['src/library.ts'],
+    outfile: 'dist/library.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
 ];
 

@@ -3,7 +3,7 @@
 // how much each counts: the salience of its kind, divided (past SHARED_FREELY) by how many claimed turns share
 // it, a call and its results counting once, unless this turn named it first or introduced it. A turn is
 // covered when the summary carries one piece that is its own and the weight found reaches the coverage
-// threshold. A turn with nothing worth carrying (acknowledgements, bare lookups whose result is its own turn,
+// threshold; a lookup's narration is covered, too, when the summary echoes most of it. A turn with nothing worth carrying (acknowledgements, bare lookups whose result is its own turn,
 // confirmations of a change, plain words the summary does not repeat) is `nothing-to-check`. The rules are
 // the same for every format and name no words of any one session.
 import { extractPieces, keyOf, type Piece } from './evidenceText';
@@ -241,6 +241,27 @@ export interface Sharing {
  */
 export const CARRIED_AT_LENGTH = 3;
 
+/** A lookup's narration is covered when the summary repeats at least this many of its pieces… */
+export const LOOKUP_ECHO_MIN = 2;
+/** …holding at least this share of the narration's weight. */
+export const LOOKUP_ECHO_SHARE = 0.5;
+
+/** True when the summary repeats enough of a lookup's narration: LOOKUP_ECHO_MIN pieces, LOOKUP_ECHO_SHARE of its weight. */
+function echoesNarration(evidence: readonly Evidence[]): boolean {
+  let total = 0;
+  let found = 0;
+  let pieces = 0;
+  for (const e of evidence) {
+    if (e.kind === 'weak') continue;
+    total += e.weight;
+    if (e.found) {
+      found += e.weight;
+      pieces++;
+    }
+  }
+  return pieces >= LOOKUP_ECHO_MIN && total > 0 && found >= LOOKUP_ECHO_SHARE * total;
+}
+
 /** Pieces shared by at most this many claimed turns count in full; beyond it their weight falls as 1/shared. */
 export const SHARED_FREELY = 3;
 
@@ -317,6 +338,12 @@ export function judge(
   score = round(score);
   // A turn of plain words alone (no specific fact to look for) is covered when the summary repeats enough of them.
   const wordsOnly = !pieces.some((p) => SPECIFIC_KINDS.has(p.kind));
+  // A lookup's narration ("now let me commit the changes") is a step the summary records when it repeats most of
+  // what the narration names (by weight), two things at the least (one alone is loose topical overlap), and no
+  // fact that is the narration's own is missing.
+  if (options.lookupOnly === true && !ownSpecificMissing && echoesNarration(all)) {
+    return { evidence: [...found, ...absent], score, covered: true, wordsOnly };
+  }
   const covered = options.confirmation
     ? knownTarget
     : (specific || wordsOnly || score >= CARRIED_AT_LENGTH * threshold || (options.lookupOnly === true && !ownSpecificMissing)) &&

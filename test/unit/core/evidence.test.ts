@@ -214,6 +214,31 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
     assert.equal(silent.turns[1].status, 'nothing-to-check');
   });
 
+  it('a lookup whose narration the summary echoes (most of its weight, two pieces at least, nothing of its own lost) is covered', () => {
+    const status = call('Bash', { command: 'git status' });
+    const turns = [
+      turn(0, 'Please add the ledger panel and commit it: LEDGER_SYNC_7'),
+      turn(1, `Now let me commit the changes together.\n${status}`, { role: 'assistant' }),
+      result(2, 'modified: lib/ledger_panel.ex', 1, status),
+      turn(3, `Only the changes remain.\n${status}`, { role: 'assistant' }),
+      result(4, 'modified: lib/ledger_panel.ex', 3, status),
+      turn(5, `Now let me commit the changes, reviewing everything carefully, slowly.\n${status}`, { role: 'assistant' }),
+      result(6, 'modified: lib/ledger_panel.ex', 5, status),
+    ];
+    const summary = 'LEDGER_SYNC_7: added LedgerPanel (lib/ledger_panel.ex); committed the changes.';
+    const cp = analyze(
+      transcript(turns, [checkpoint({ summary, summaryBudget: 1000, claimedIds: [0, 1, 2, 3, 4, 5, 6], turnsBefore: 7 })]),
+      OPTS,
+    ).checkpoints[0];
+    const narration = cp.turns[1];
+    assert.ok((narration.score ?? 0) < DEFAULT_COVERAGE_THRESHOLD, `below the threshold on its own (score ${narration.score})`);
+    assert.equal(narration.status, 'covered', narration.reason);
+    // One piece alone is loose topical overlap, not the step recorded.
+    assert.equal(cp.turns[3].status, 'nothing-to-check', cp.turns[3].reason);
+    // Two pieces repeated but most of its weight not: still nothing to check, never missing.
+    assert.equal(cp.turns[5].status, 'nothing-to-check', cp.turns[5].reason);
+  });
+
   it('a write carries its substance in the call: the path and the names it writes', () => {
     const write = call('Write', { file_path: '/repo/src/jobs.ts', content: 'export const ledgerSyncJob = 1' });
     const p = turnPieces(turn(1, write, { role: 'assistant' }), true);

@@ -305,3 +305,96 @@ export interface AnalysisOptions {
   /** Memo of counted tokens, so a text is tokenized at most once across re-analyses. */
   tokenCache?: TokenCache;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Finding a fact (core/findFact.ts): where the text of a turn went at each checkpoint, and how the note's
+// `reconstruct` would reach it.
+
+/** What `find` looks for: plain text (matched case-insensitively) or a checked regular expression. */
+export type FactQuery = { kind: 'text'; text: string } | { kind: 'regex'; source: string; flags: string };
+
+/**
+ * How a checkpoint routes a request for the fact (the note's `reconstruct`): `summary` (a covered turn: the
+ * summary is authoritative), `raw-log` (uncovered, claimed-missing, unverifiable or nothing to check: read the
+ * turn's record), or `not-compacted` (the turn comes after the checkpoint, which compacted nothing of it).
+ */
+export type FactRouteKind = 'summary' | 'raw-log' | 'not-compacted';
+
+/** One checkpoint's answer for one matching turn. */
+export interface FactRoute {
+  summaryId: string;
+  /** Index of the checkpoint in the analysis. */
+  checkpoint: number;
+  /** Line of the checkpoint's record. */
+  checkpointLine: number;
+  /** False when the turn comes after the checkpoint. */
+  compacted: boolean;
+  /** Whether the checkpoint's pointer set claims the turn. */
+  claimed: boolean;
+  /** The turn's status for this checkpoint (undefined when not compacted by it). */
+  status?: TurnStatus;
+  /** Whether the summary holds the matched text itself (case-insensitively). */
+  summaryHasText: boolean;
+  /** The turn's evidence found in the summary, as the turn spells it (heaviest first). */
+  evidenceFound: string[];
+  /** How many pieces of evidence were weighed for the turn. */
+  evidenceWeighed: number;
+  route: FactRouteKind;
+  /** The raw line a `raw-log` route reads (the turn's first line). */
+  line?: number;
+  /** True for a claimed-missing turn: reconstruction through the pointer set would give a false negative here. */
+  flagged: boolean;
+  /** Why the route is what it is, one clause ("claimed by S1 but absent from its summary"). */
+  why: string;
+  /** The route as said to a user ("from summary S1", "raw log line 409"). */
+  says: string;
+}
+
+/** One turn whose text matches the query. */
+export interface FactMatch {
+  turnId: TurnId;
+  turnIndex: number;
+  role: Role;
+  line: number;
+  endLine: number;
+  /** Set when the turn's raw text lives in another file. */
+  externalSource?: string;
+  /** Matches in the turn's text, counted up to FindOptions.maxPerTurn; `more` when the count stopped there. */
+  occurrences: number;
+  more: boolean;
+  /** The first match as the turn spells it (cut to a readable length), and where it starts in the turn's text. */
+  matched: string;
+  at: number;
+  /** The first match with some text either side, on one line. */
+  excerpt: { before: string; match: string; after: string };
+  /** One entry per checkpoint, in log order. */
+  routes: FactRoute[];
+}
+
+/** A summary whose own text matches the query. */
+export interface SummaryMention {
+  summaryId: string;
+  checkpoint: number;
+  line: number;
+  /** The first match in the summary with some text either side. */
+  excerpt: { before: string; match: string; after: string };
+}
+
+export interface FactAnswer {
+  /** The query as typed. */
+  query: string;
+  matches: FactMatch[];
+  /** Matching turns beyond FindOptions.maxMatches, not listed. */
+  omitted: number;
+  /** Matching turns with a flagged route (claimed by a checkpoint whose summary does not carry them). */
+  flagged: number;
+  /** Summaries that hold the query themselves. */
+  summaryMentions: SummaryMention[];
+}
+
+export interface FindOptions {
+  /** Most matching turns listed (default 200). */
+  maxMatches?: number;
+  /** Most matches counted in one turn (default 100). */
+  maxPerTurn?: number;
+}

@@ -398,3 +398,53 @@ export interface FindOptions {
   /** Most matches counted in one turn (default 100). */
   maxPerTurn?: number;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Corrected checkpoints (the "Export Corrected Checkpoint" repair; see docs/corrected-checkpoint.md)
+
+/** The design note's pointer set as it should have been: `covered` (the safe pointer set) and `uncovered` (routed to the raw log). */
+export interface SafePointerSet {
+  summary_id: string;
+  covered: TurnId[];
+  uncovered: TurnId[];
+}
+
+/** A turn the checkpoint claimed that the safe pointer set leaves out, and why (its status and reason for that checkpoint). */
+export interface MovedTurn {
+  id: TurnId;
+  status: TurnStatus;
+  /** The turn's first line in the transcript. */
+  line: number;
+  /** The turn's reason, on one line. */
+  reason: string;
+}
+
+/** One checkpoint's pointer set as claimed and as it should have been. */
+export interface CorrectedCheckpoint {
+  summaryId: string;
+  /** The checkpoint record's (first) line in the transcript. */
+  line: number;
+  verdict: Verdict;
+  path: 'A' | 'B';
+  /** The pointer set the checkpoint wrote. */
+  claimedIds: TurnId[];
+  /** The safe pointer set (the note's covered ids): what the summary may be trusted for. */
+  safeIds: TurnId[];
+  /** Every turn before the checkpoint that is not in the safe set (the note's uncovered ids: read from the raw log). */
+  uncoveredIds: TurnId[];
+  /** Claimed turns that the safe set leaves out, in claim order. */
+  moved: MovedTurn[];
+}
+
+/** Every checkpoint of one transcript, corrected: what the sidecar document holds. */
+export interface CorrectedCheckpoints {
+  /** The transcript's file name (no folder). */
+  source: string;
+  format: FormatId;
+  checkpoints: CorrectedCheckpoint[];
+}
+
+/** What an export writes: the sidecar JSON document, or (canonical transcripts) the corrected canonical JSONL. */
+export type CorrectedExportKind = 'sidecar' | 'canonical-jsonl';
+
+export const VERDICTS: readonly Verdict[] = ['reversible', 'conditional', 'fail-closed'];

@@ -14,7 +14,8 @@ import { openTranscript } from './openTranscript';
 import { readSettings } from './settings';
 import { validateViewState, validateWebviewMessage, viewStateShape } from '../view/messageValidation';
 import { answerRequest, boundsOf } from '../view/requests';
-import { checkpointHeaders, fileInfo, safePointerSet } from '../view/timelineData';
+import { safePointerSet } from '../core/correctedCheckpoint';
+import { checkpointHeaders, fileInfo } from '../view/timelineData';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { renderWebviewHtml } from '../view/webviewHtml';
 

@@ -153,22 +153,6 @@ export function summaryDetails(transcript: Transcript, analysis: Analysis, check
   };
 }
 
-/** What the pointer set should have been, in the design note's shape: covered ids and ids routed to the raw log. */
-export interface SafePointerSet {
-  summary_id: string;
-  covered: TurnId[];
-  uncovered: TurnId[];
-}
-
-export function safePointerSet(checkpoint: CheckpointAnalysis): SafePointerSet {
-  const safe = new Set(checkpoint.safeCovered.map(String));
-  return {
-    summary_id: checkpoint.summaryId,
-    covered: checkpoint.safeCovered,
-    uncovered: checkpoint.turns.filter((result) => !safe.has(String(result.id))).map((result) => result.id),
-  };
-}
-
 /** The worst verdict across checkpoints (fail-closed > conditional > reversible), or undefined when there are none. */
 export function worstVerdict(analysis: Analysis): CheckpointAnalysis['verdict'] | undefined {
   const order = ['reversible', 'conditional', 'fail-closed'] as const;

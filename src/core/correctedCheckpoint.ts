@@ -1,0 +1,99 @@
+// The repair of a checkpoint's pointer set, from an analysis: the pointer set as claimed, the safe pointer set
+// (the note's covered ids; the one rule, shared with Copy Safe Pointer Set), the turns routed to the raw log, and
+// the claimed turns the safe set leaves out with their status and reason. Also what an export is called and what
+// it holds (corrected canonical JSONL for canonical transcripts, the sidecar document otherwise). Pure.
+import { fileNameOf } from './displayText';
+import type {
+  Analysis,
+  CheckpointAnalysis,
+  CorrectedCheckpoint,
+  CorrectedCheckpoints,
+  CorrectedExportKind,
+  FormatId,
+  MovedTurn,
+  SafePointerSet,
+} from './model';
+
+/** The suffix of a sidecar document: `<transcript>.compaction-lens.json`. */
+export const SIDECAR_SUFFIX = '.compaction-lens.json';
+/** What replaces a canonical transcript's extension in its corrected copy: `<name>.corrected.jsonl`. */
+export const CORRECTED_JSONL_SUFFIX = '.corrected.jsonl';
+
+/** What the pointer set should have been, in the design note's shape: covered ids and ids routed to the raw log. */
+export function safePointerSet(checkpoint: CheckpointAnalysis): SafePointerSet {
+  const safe = new Set(checkpoint.safeCovered.map(String));
+  return {
+    summary_id: checkpoint.summaryId,
+    covered: checkpoint.safeCovered,
+    uncovered: checkpoint.turns.filter((result) => !safe.has(String(result.id))).map((result) => result.id),
+  };
+}
+
+/** A reason on one line (a reason may quote a summary or a turn, newlines and all). */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** One checkpoint's pointer set as claimed and as it should have been, and the claimed turns moved out of it. */
+export function correctCheckpoint(checkpoint: CheckpointAnalysis): CorrectedCheckpoint {
+  const set = safePointerSet(checkpoint);
+  const safe = new Set(set.covered.map(String));
+  const results = new Map(checkpoint.turns.map((result) => [String(result.id), result]));
+  const moved: MovedTurn[] = [];
+  for (const id of checkpoint.claimedIds) {
+    if (safe.has(String(id))) continue;
+    const result = results.get(String(id));
+    moved.push(
+      result
+        ? { id, status: result.status, line: result.line, reason: oneLine(result.reason) }
+        : { id, status: 'unverifiable', line: 0, reason: 'The turn is not in this file, so its coverage cannot be checked.' },
+    );
+  }
+  return {
+    summaryId: checkpoint.summaryId,
+    line: checkpoint.line,
+    verdict: checkpoint.verdict,
+    path: checkpoint.path,
+    claimedIds: checkpoint.claimedIds,
+    safeIds: set.covered,
+    uncoveredIds: set.uncovered,
+    moved,
+  };
+}
+
+/** Every checkpoint of a transcript, corrected. `transcriptPath` may be a path: only its file name is kept. */
+export function correctedCheckpoints(analysis: Analysis, transcriptPath: string): CorrectedCheckpoints {
+  return {
+    source: fileNameOf(transcriptPath),
+    format: analysis.format,
+    checkpoints: analysis.checkpoints.map(correctCheckpoint),
+  };
+}
+
+/** The extensions a canonical transcript's name loses in its corrected copy's name. */
+const TRANSCRIPT_EXTENSION = /\.(?:jsonl|json|ndjson)(?:\.gz)?$|\.gz$/i;
+
+/**
+ * The name an export gets beside its transcript: `incident.jsonl` → `incident.corrected.jsonl` (canonical; a
+ * `.jsonl.gz` too), `session.jsonl` → `session.jsonl.compaction-lens.json` (every other format).
+ */
+export function correctedExportName(transcriptName: string, format: FormatId): string {
+  const name = fileNameOf(transcriptName);
+  if (format !== 'canonical') return `${name}${SIDECAR_SUFFIX}`;
+  const base = name.replace(TRANSCRIPT_EXTENSION, '');
+  return `${base === '' ? name : base}${CORRECTED_JSONL_SUFFIX}`;
+}
+
+/**
+ * What an export to `outputName` writes: a `.jsonl` name gets the corrected canonical JSONL (canonical
+ * transcripts only), any other name the sidecar document. An error message, for the user, when the two disagree.
+ */
+export function exportKindFor(format: FormatId, outputName: string): { kind: CorrectedExportKind } | { error: string } {
+  if (!/\.jsonl$/i.test(outputName)) return { kind: 'sidecar' };
+  if (format === 'canonical') return { kind: 'canonical-jsonl' };
+  return {
+    error:
+      `a corrected JSONL transcript can only be written for a canonical transcript, and this one is ${format}. ` +
+      `Name the output ${SIDECAR_SUFFIX} (or any name not ending in .jsonl) to write the sidecar document.`,
+  };
+}

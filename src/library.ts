@@ -2,7 +2,8 @@
 // types in dist/types/library.d.ts; docs/library.md shows it in use). It is the one deliberate re-export
 // module, not a barrel for internal use: nothing inside src imports it, and what it names is what agent
 // builders may rely on — the design note's buildCheckpoint / reconstruct / CompactionReversibilityError,
-// the non-throwing analyze, a one-call analysis of a transcript file, and the types they speak.
+// the non-throwing analyze, where a fact went (findFact), the corrected pointer sets (correctCheckpoint), a
+// one-call analysis of a transcript file, and the types they speak.
 
 // The note's reference API: raises where the note raises.
 export { buildCheckpoint, reconstruct, CompactionReversibilityError, COMPRESSION_RATIO_LOW } from './core/reference';
@@ -35,6 +36,23 @@ export type {
   TurnResult,
   TurnStatus,
   Verdict,
+} from './core/model';
+
+// Where did a fact go (each checkpoint's route to the turns that hold a text), and the repaired pointer sets.
+export { findFact, parseFactQuery } from './core/findFact';
+export { correctCheckpoint, correctedCheckpoints, safePointerSet } from './core/correctedCheckpoint';
+export type {
+  CorrectedCheckpoint,
+  CorrectedCheckpoints,
+  FactAnswer,
+  FactMatch,
+  FactQuery,
+  FactRoute,
+  FactRouteKind,
+  FindOptions,
+  MovedTurn,
+  SafePointerSet,
+  SummaryMention,
 } from './core/model';
 
 // Node helpers: count tokens as the CLI does, and analyse a transcript file in one call.

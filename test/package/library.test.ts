@@ -70,12 +70,13 @@ describe('library (require("compaction-lens"))', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('exports the note’s API, analyze and the file helper, from a plain Node program and from an ES module', () => {
+  it('exports the note’s API, analyze, findFact, correctCheckpoint and the file helper, from a plain Node program and from an ES module', () => {
     writeFileSync(join(dir, 'names.js'), `console.log(Object.keys(require('compaction-lens')).sort().join(' '));\n`);
     assert.equal(
       run('names.js', [], dir).trim(),
       'COMPRESSION_RATIO_LOW CompactionReversibilityError ENCODINGS TURN_STATUSES UnusableTranscriptError analyze ' +
-        'analyzeTranscriptFile buildCheckpoint createTokenCounter reconstruct',
+        'analyzeTranscriptFile buildCheckpoint correctCheckpoint correctedCheckpoints createTokenCounter findFact ' +
+        'parseFactQuery reconstruct safePointerSet',
     );
     writeFileSync(
       join(dir, 'named.mjs'),
@@ -87,13 +88,13 @@ describe('library (require("compaction-lens"))', function () {
 
   it('runs the doc’s audit.js on the incident sample and prints what the doc shows', () => {
     writeFileSync(join(dir, 'audit.js'), blockAfter(doc, 'example: audit.js'));
-    assert.equal(run('audit.js', [join(root, 'samples/incident.jsonl')], dir), blockAfter(doc, 'output: audit.js'));
+    assert.equal(run('audit.js', [join(root, 'samples/incident.jsonl'), 'nightly reconcile'], dir), blockAfter(doc, 'output: audit.js'));
   });
 
   it('says why when the file is no transcript (audit.js exits 2 with the message)', () => {
     writeFileSync(join(dir, 'audit.js'), blockAfter(doc, 'example: audit.js'));
     writeFileSync(join(dir, 'notes.txt'), 'just some notes\n');
-    const result = spawnSync(process.execPath, ['audit.js', join(dir, 'notes.txt')], { cwd: dir, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, ['audit.js', join(dir, 'notes.txt'), 'nightly reconcile'], { cwd: dir, encoding: 'utf8' });
     assert.equal(result.status, 2);
     assert.equal(result.stdout, '');
     assert.match(result.stderr, /notes\.txt .*not a transcript/);

@@ -1,4 +1,4 @@
-// Parses the command line of `compaction-lens` (the `check` and `eval` commands) with Node's `parseArgs`
+// Parses the command line of `compaction-lens` (the `check`, `eval` and `find` commands) with Node's `parseArgs`
 // (node:util): `--flag value`, `--flag=value`, `-h`, and `--` before file names that start with a dash. Returns
 // either the options or a user-facing error; an unknown option is an error, never a file name.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -40,8 +40,17 @@ export interface EvalOptions extends AnalysisSettings {
   minAgreement?: number;
 }
 
+export interface FindCommandOptions extends AnalysisSettings {
+  file: string;
+  /** What to find, as typed: plain text, or /regex/flags. */
+  query: string;
+  json: boolean;
+  color: boolean;
+}
+
 export type ParsedArgs =
   | { kind: 'check'; options: CheckOptions }
+  | { kind: 'find'; options: FindCommandOptions }
   | { kind: 'eval'; options: EvalOptions }
   | { kind: 'help' }
   | { kind: 'version' }
@@ -49,6 +58,7 @@ export type ParsedArgs =
 
 export const USAGE = `Usage: compaction-lens check FILE… [options]
        compaction-lens eval LABELS.json [TRANSCRIPT] [--json] [--threshold N] [--min-agreement X]
+       compaction-lens find FILE "text" | "/regex/flags" [--json] [options]
 
 check: checks every compaction checkpoint in each transcript: does its summary really cover the turns its
 pointer set claims?
@@ -56,6 +66,12 @@ pointer set claims?
 eval: compares the statuses of one checkpoint's turns with hand-made labels (see docs/accuracy.md) and
 prints the agreement, the confusion matrix and every disagreement with its evidence. TRANSCRIPT defaults to
 the labels' "file", relative to the folder above the labels file.
+
+find: where did this fact go? Lists the turns whose text holds the text (case-insensitive) or matches the
+/regex/ (flags i m s u; patterns that could backtrack on a long turn are refused), and for every checkpoint
+whether it claims each turn, whether its summary still holds the text, and where a reconstruction must read
+it: "from summary S" (covered) or "raw log line L" — flagged when the checkpoint claims the turn but its summary
+does not carry it (the pointer set would have given a false negative).
 
 Options:
   --json                 print one JSON document instead of text
@@ -80,9 +96,11 @@ Options:
 Exit status of check: 0 every checkpoint is reversible and nothing is wrong; 1 findings (claimed-missing
 turns, a truncated summary, a verdict other than reversible — unverifiable coverage is fail-closed — or
 unreadable lines); 2 an input could not be used.
-Exit status of eval: 0 measured; 1 agreement below --min-agreement; 2 bad labels or an unusable transcript.`;
+Exit status of eval: 0 measured; 1 agreement below --min-agreement; 2 bad labels or an unusable transcript.
+Exit status of find: 0 found, every route trustworthy; 1 found, and a checkpoint claims a matching turn its
+summary does not carry (flagged); 2 an unusable transcript or a refused pattern; 3 no turn holds it.`;
 
-/** Every option both commands accept; which command may use which is checked in `applyOption`. */
+/** Every option the commands accept; which command may use which is checked in `applyOption`. */
 const OPTIONS = {
   json: { type: 'boolean' },
   sarif: { type: 'boolean' },
@@ -135,7 +153,13 @@ interface Parsed {
 }
 
 /** Applies one option to `parsed`; returns an error message, or undefined when all is well. */
-function applyOption(command: 'check' | 'eval', name: OptionName, flag: string, value: string, parsed: Parsed): string | undefined {
+function applyOption(
+  command: 'check' | 'eval' | 'find',
+  name: OptionName,
+  flag: string,
+  value: string,
+  parsed: Parsed,
+): string | undefined {
   const { settings } = parsed;
   const numberInto = (parse: (flag: string, value: string) => number | string, set: (n: number) => void): string | undefined => {
     const n = parse(flag, value);
@@ -148,7 +172,7 @@ function applyOption(command: 'check' | 'eval', name: OptionName, flag: string, 
       parsed.json = true;
       return undefined;
     case 'sarif':
-      if (command === 'eval') return '--sarif is for check; eval prints text or --json';
+      if (command !== 'check') return `--sarif is for check; ${command} prints text or --json`;
       parsed.sarif = true;
       return undefined;
     case 'color':
@@ -176,7 +200,7 @@ function applyOption(command: 'check' | 'eval', name: OptionName, flag: string, 
     case 'max-inflate-ratio':
       return numberInto(positiveNumber, (n) => (settings.maxInflateRatio = n));
     case 'min-agreement':
-      if (command === 'check') return '--min-agreement is for eval (see --help)';
+      if (command !== 'eval') return '--min-agreement is for eval (see --help)';
       return numberInto(fraction, (n) => (parsed.minAgreement = n));
     case 'anchor-matching':
       return '--anchor-matching is gone: a turn is now covered when enough of its weighted evidence is in the summary; use --threshold N';
@@ -192,7 +216,7 @@ function applyOption(command: 'check' | 'eval', name: OptionName, flag: string, 
 }
 
 /** Reads the arguments after the command name into `parsed`; returns an error message or undefined. */
-function readArguments(command: 'check' | 'eval', args: string[], parsed: Parsed): string | undefined {
+function readArguments(command: 'check' | 'eval' | 'find', args: string[], parsed: Parsed): string | undefined {
   // strict: false so that the errors below are ours (in our words, naming the flag as typed); every token is
   // still checked, so an unknown option is an error and never becomes a file name.
   const { tokens } = parseArgs({ args, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
@@ -217,8 +241,11 @@ export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArg
   if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { kind: 'help' };
   if (argv[0] === '--version') return { kind: 'version' };
   const command = argv[0];
-  if (command !== 'check' && command !== 'eval') {
-    return { kind: 'error', message: `unknown command ${JSON.stringify(command)}; the commands are "check" and "eval" (see --help)` };
+  if (command !== 'check' && command !== 'eval' && command !== 'find') {
+    return {
+      kind: 'error',
+      message: `unknown command ${JSON.stringify(command)}; the commands are "check", "eval" and "find" (see --help)`,
+    };
   }
   const parsed: Parsed = {
     settings: { ratioFloor: DEFAULT_RATIO_FLOOR, encoding: DEFAULT_ENCODING },
@@ -246,6 +273,18 @@ export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArg
       kind: 'eval',
       options: { ...parsed.settings, labelsPath, transcriptPath, json: parsed.json, minAgreement: parsed.minAgreement },
     };
+  }
+  if (command === 'find') {
+    const [file, query, ...extra] = parsed.positionals;
+    if (file === undefined || query === undefined)
+      return { kind: 'error', message: 'find needs a FILE and the text or /regex/ to find (see --help)' };
+    if (extra.length > 0) {
+      return {
+        kind: 'error',
+        message: `find takes one FILE and one text or /regex/ (quote it), got also ${extra.map((e) => JSON.stringify(e)).join(', ')}`,
+      };
+    }
+    return { kind: 'find', options: { ...parsed.settings, file, query, json: parsed.json, color: parsed.color } };
   }
   if (parsed.json && parsed.sarif) return { kind: 'error', message: '--json and --sarif cannot be used together' };
   if (parsed.positionals.length === 0) return { kind: 'error', message: 'check needs at least one FILE (see --help)' };

@@ -20,7 +20,8 @@ export interface FileReport {
   details?: readonly string[];
 }
 
-function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, number>> {
+/** The summary budget to assume per format: --budget for every format, else the per-format defaults. */
+export function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, number>> {
   if (options.budget === undefined) return DEFAULT_SUMMARY_BUDGETS;
   const budgets: Partial<Record<FormatId, number>> = {};
   for (const { id } of FORMATS) budgets[id] = options.budget;

@@ -262,6 +262,11 @@ function excerpt(text: string, at: number, length: number): { before: string; ma
   let start = Math.max(0, at - EXCERPT_SIDE);
   const low = text.charCodeAt(start);
   if (start > 0 && low >= 0xdc00 && low <= 0xdfff) start++;
+  if (start > 0) {
+    // Start at a word when one starts soon: "…the invoice path" rather than "…hecked the invoice path".
+    const space = text.slice(start, Math.min(at, start + 20)).search(/\s/);
+    if (space >= 0) start += space + 1;
+  }
   const end = at + length;
   const oneLine = (s: string) => s.replace(/\s+/g, ' ');
   return {

@@ -3,9 +3,10 @@
 // through package.json's exports to dist/library.js and dist/types/library.d.ts (npm run build makes both).
 // The examples of docs/library.md are taken from the doc itself, type-checked against the published types,
 // run as child processes, and their output compared with what the doc says they print, so the doc cannot drift.
+// And the entry stays an entry: nothing in src imports it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -124,7 +125,21 @@ describe('library (require("compaction-lens"))', function () {
   });
 });
 
+/** Every .ts file under `dir`, relative to the project's root. */
+function sourcesUnder(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourcesUnder(`${dir}/${entry.name}`) : entry.name.endsWith('.ts') ? [`${dir}/${entry.name}`] : [],
+  );
+}
+
 describe('library build', () => {
+  it('src/library.ts is only the public entry: nothing in src imports it', () => {
+    const importers = sourcesUnder('src').filter((file) =>
+      /from '(?:\.\.\/)+library'|from '\.\/library'/.test(readFileSync(join(root, file), 'utf8')),
+    );
+    assert.deepEqual(importers, []);
+  });
+
   it('package.json points exports and types at the library, and main stays the extension', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     assert.equal(manifest.main, './dist/extension.js');

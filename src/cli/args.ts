@@ -1,4 +1,4 @@
-// Parses the command line of `compaction-lens` (the `check`, `eval` and `find` commands) with Node's `parseArgs`
+// Parses the command line of `compaction-lens` (the `check`, `eval`, `find` and `export` commands) with Node's `parseArgs`
 // (node:util): `--flag value`, `--flag=value`, `-h`, and `--` before file names that start with a dash. Returns
 // either the options or a user-facing error; an unknown option is an error, never a file name.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -48,8 +48,17 @@ export interface FindCommandOptions extends AnalysisSettings {
   color: boolean;
 }
 
+export interface ExportCommandOptions extends AnalysisSettings {
+  file: string;
+  /** Where to write; undefined = beside the transcript (docs/corrected-checkpoint.md). */
+  out?: string;
+  /** Replace an existing output file. */
+  force: boolean;
+}
+
 export type ParsedArgs =
   | { kind: 'check'; options: CheckOptions }
+  | { kind: 'export'; options: ExportCommandOptions }
   | { kind: 'find'; options: FindCommandOptions }
   | { kind: 'eval'; options: EvalOptions }
   | { kind: 'help' }
@@ -59,6 +68,7 @@ export type ParsedArgs =
 export const USAGE = `Usage: compaction-lens check FILE… [options]
        compaction-lens eval LABELS.json [TRANSCRIPT] [--json] [--threshold N] [--min-agreement X]
        compaction-lens find FILE "text" | "/regex/flags" [--json] [options]
+       compaction-lens export FILE [--out PATH] [--force] [options]
 
 check: checks every compaction checkpoint in each transcript: does its summary really cover the turns its
 pointer set claims?
@@ -72,6 +82,12 @@ find: where did this fact go? Lists the turns whose text holds the text (case-in
 whether it claims each turn, whether its summary still holds the text, and where a reconstruction must read
 it: "from summary S" (covered) or "raw log line L" — flagged when the checkpoint claims the turn but its summary
 does not carry it (the pointer set would have given a false negative).
+
+export: writes the corrected checkpoints to a new file (docs/corrected-checkpoint.md): per checkpoint the
+claimed pointer set, the safe pointer set and the turns moved to uncovered, and why. A canonical transcript
+gets a corrected copy, NAME.corrected.jsonl, each checkpoint claiming its safe pointer set; any other format
+the sidecar FILE.compaction-lens.json (also written for a canonical one when --out does not end in .jsonl).
+The transcript itself is never written.
 
 Options:
   --json                 print one JSON document instead of text
@@ -87,6 +103,8 @@ Options:
   --max-line-mb N        skip records longer than N MB (default 16)
   --max-inflated-mb N    stop reading a .gz transcript past N MB decompressed (default 2048)
   --max-inflate-ratio N  stop reading a .gz transcript that inflates more than N times its size (default 200)
+  -o, --out PATH         (export) write here instead of beside the transcript
+  --force                (export) replace the output file if it exists
   --no-color             plain text even on a terminal
   --color                colour even when the output is not a terminal
   -h, --help             show this help
@@ -98,7 +116,9 @@ turns, a truncated summary, a verdict other than reversible — unverifiable cov
 unreadable lines); 2 an input could not be used.
 Exit status of eval: 0 measured; 1 agreement below --min-agreement; 2 bad labels or an unusable transcript.
 Exit status of find: 0 found, every route trustworthy; 1 found, and a checkpoint claims a matching turn its
-summary does not carry (flagged); 2 an unusable transcript or a refused pattern; 3 no turn holds it.`;
+summary does not carry (flagged); 2 an unusable transcript or a refused pattern; 3 no turn holds it.
+Exit status of export: 0 written; 2 nothing written (an unusable transcript, the output exists and --force
+was not given, the output is the transcript, or it could not be written).`;
 
 /** Every option the commands accept; which command may use which is checked in `applyOption`. */
 const OPTIONS = {
@@ -118,6 +138,8 @@ const OPTIONS = {
   encoding: { type: 'string' },
   format: { type: 'string' },
   'anchor-matching': { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  force: { type: 'boolean' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
 type OptionName = keyof typeof OPTIONS;
@@ -148,13 +170,15 @@ interface Parsed {
   sarif: boolean;
   color: boolean;
   minAgreement?: number;
+  out?: string;
+  force: boolean;
   help: boolean;
   version: boolean;
 }
 
 /** Applies one option to `parsed`; returns an error message, or undefined when all is well. */
 function applyOption(
-  command: 'check' | 'eval' | 'find',
+  command: 'check' | 'eval' | 'find' | 'export',
   name: OptionName,
   flag: string,
   value: string,
@@ -169,6 +193,7 @@ function applyOption(
   };
   switch (name) {
     case 'json':
+      if (command === 'export') return '--json is not for export, which writes a file (see --help)';
       parsed.json = true;
       return undefined;
     case 'sarif':
@@ -202,6 +227,15 @@ function applyOption(
     case 'min-agreement':
       if (command !== 'eval') return '--min-agreement is for eval (see --help)';
       return numberInto(fraction, (n) => (parsed.minAgreement = n));
+    case 'out':
+      if (command !== 'export') return `--out is for export (see --help)`;
+      if (value === '') return `${flag} needs a file name`;
+      parsed.out = value;
+      return undefined;
+    case 'force':
+      if (command !== 'export') return `--force is for export (see --help)`;
+      parsed.force = true;
+      return undefined;
     case 'anchor-matching':
       return '--anchor-matching is gone: a turn is now covered when enough of its weighted evidence is in the summary; use --threshold N';
     case 'encoding':
@@ -216,7 +250,7 @@ function applyOption(
 }
 
 /** Reads the arguments after the command name into `parsed`; returns an error message or undefined. */
-function readArguments(command: 'check' | 'eval' | 'find', args: string[], parsed: Parsed): string | undefined {
+function readArguments(command: 'check' | 'eval' | 'find' | 'export', args: string[], parsed: Parsed): string | undefined {
   // strict: false so that the errors below are ours (in our words, naming the flag as typed); every token is
   // still checked, so an unknown option is an error and never becomes a file name.
   const { tokens } = parseArgs({ args, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
@@ -241,10 +275,10 @@ export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArg
   if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { kind: 'help' };
   if (argv[0] === '--version') return { kind: 'version' };
   const command = argv[0];
-  if (command !== 'check' && command !== 'eval' && command !== 'find') {
+  if (command !== 'check' && command !== 'eval' && command !== 'find' && command !== 'export') {
     return {
       kind: 'error',
-      message: `unknown command ${JSON.stringify(command)}; the commands are "check", "eval" and "find" (see --help)`,
+      message: `unknown command ${JSON.stringify(command)}; the commands are "check", "eval", "find" and "export" (see --help)`,
     };
   }
   const parsed: Parsed = {
@@ -253,6 +287,7 @@ export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArg
     json: false,
     sarif: false,
     color: stdoutIsTty && process.env.NO_COLOR === undefined,
+    force: false,
     help: false,
     version: false,
   };
@@ -285,6 +320,14 @@ export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArg
       };
     }
     return { kind: 'find', options: { ...parsed.settings, file, query, json: parsed.json, color: parsed.color } };
+  }
+  if (command === 'export') {
+    const [file, ...extra] = parsed.positionals;
+    if (file === undefined) return { kind: 'error', message: 'export needs a FILE (see --help)' };
+    if (extra.length > 0) {
+      return { kind: 'error', message: `export takes one FILE, got also ${extra.map((e) => JSON.stringify(e)).join(', ')}` };
+    }
+    return { kind: 'export', options: { ...parsed.settings, file, out: parsed.out, force: parsed.force } };
   }
   if (parsed.json && parsed.sarif) return { kind: 'error', message: '--json and --sarif cannot be used together' };
   if (parsed.positionals.length === 0) return { kind: 'error', message: 'check needs at least one FILE (see --help)' };

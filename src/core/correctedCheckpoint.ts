@@ -2,7 +2,7 @@
 // (the note's covered ids; the one rule, shared with Copy Safe Pointer Set), the turns routed to the raw log, and
 // the claimed turns the safe set leaves out with their status and reason. Also what an export is called and what
 // it holds (corrected canonical JSONL for canonical transcripts, the sidecar document otherwise). Pure.
-import { fileNameOf } from './displayText';
+import { countOf, fileNameOf, groupDigits } from './displayText';
 import type {
   Analysis,
   CheckpointAnalysis,
@@ -68,6 +68,21 @@ export function correctedCheckpoints(analysis: Analysis, transcriptPath: string)
     format: analysis.format,
     checkpoints: analysis.checkpoints.map(correctCheckpoint),
   };
+}
+
+/**
+ * One checkpoint's repair in one line: "S1 (line 421, fail-closed): 380 of 420 claimed turns kept, 40 moved to
+ * uncovered (40 claimed-missing)".
+ */
+export function describeCorrection(checkpoint: CorrectedCheckpoint): string {
+  const claimed = checkpoint.claimedIds.length;
+  const kept = claimed - checkpoint.moved.length;
+  const head = `${checkpoint.summaryId} (line ${groupDigits(checkpoint.line)}, ${checkpoint.verdict}): `;
+  if (checkpoint.moved.length === 0) return `${head}all ${countOf(claimed, 'claimed turn')} kept`;
+  const byStatus = new Map<string, number>();
+  for (const turn of checkpoint.moved) byStatus.set(turn.status, (byStatus.get(turn.status) ?? 0) + 1);
+  const why = [...byStatus].map(([status, count]) => `${groupDigits(count)} ${status}`).join(', ');
+  return `${head}${groupDigits(kept)} of ${countOf(claimed, 'claimed turn')} kept, ${groupDigits(checkpoint.moved.length)} moved to uncovered (${why})`;
 }
 
 /** The extensions a canonical transcript's name loses in its corrected copy's name. */

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
 import {
   correctCheckpoint,
+  describeCorrection,
   correctedCheckpoints,
   correctedExportName,
   exportKindFor,
@@ -131,5 +132,17 @@ describe('core/correctedCheckpoint: export names and kinds', () => {
     assert.deepEqual(exportKindFor('codex', 'x.compaction-lens.json'), { kind: 'sidecar' });
     const refused = exportKindFor('codex', 'x.JSONL');
     assert.ok('error' in refused && /only be written for a canonical transcript, and this one is codex/.test(refused.error));
+  });
+});
+
+describe('core/correctedCheckpoint: describeCorrection', () => {
+  it('says what was kept and what was moved, by status', () => {
+    const corrected = correctCheckpoint(analyze(incident(false), OPTS).checkpoints[0]);
+    assert.equal(
+      describeCorrection(corrected),
+      'S1 (line 421, fail-closed): 380 of 420 claimed turns kept, 40 moved to uncovered (40 claimed-missing)',
+    );
+    const kept = { ...corrected, verdict: 'reversible' as const, claimedIds: [1], moved: [] };
+    assert.equal(describeCorrection(kept), 'S1 (line 421, reversible): all 1 claimed turn kept');
   });
 });

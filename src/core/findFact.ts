@@ -46,9 +46,15 @@ export function parseFactQuery(input: string): { query: FactQuery } | { error: s
     }
     return { query: { kind: 'regex', source, flags } };
   }
-  if (text.trim() === '') return { error: 'nothing to find: give some text, or a /regular expression/' };
-  if (text.length > MAX_TEXT_LENGTH)
+  return plainTextQuery(text);
+}
+
+/** Plain text to find, whatever it looks like (a selection is text even when it reads /…/). */
+export function plainTextQuery(text: string): { query: FactQuery } | { error: string } {
+  if (typeof text !== 'string' || text.trim() === '') return { error: 'nothing to find: give some text, or a /regular expression/' };
+  if (text.length > MAX_TEXT_LENGTH) {
     return { error: `the text to find is longer than ${MAX_TEXT_LENGTH} characters; search for a shorter part of it` };
+  }
   return { query: { kind: 'text', text } };
 }
 

@@ -16,6 +16,7 @@ import { TimelinePanels } from './timelinePanel';
 import { LiveTranscripts } from './liveTranscripts';
 import { TranscriptStore } from './transcriptStore';
 import { TurnHoverProvider } from './turnHover';
+import { registerWhereDidThisGo } from './whereDidThisGo';
 
 /** What activate() returns: the live parts, so extension-host tests can observe them. */
 export interface CompactionLensApi {
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): CompactionLensApi {
     vscode.languages.registerCodeLensProvider(files, lens),
     vscode.languages.registerHoverProvider(files, new TurnHoverProvider(store)),
     ...registerCommands({ store, panels, log }),
+    registerWhereDidThisGo({ store, panels, log }),
   );
   return { store, panels, diagnostics, tree, statusBar, marks };
 }

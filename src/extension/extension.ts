@@ -8,6 +8,7 @@ import { CHECKPOINT_VIEW_ID, CheckpointTreeProvider } from './checkpointTree';
 import { CheckpointLensProvider } from './checkpointLens';
 import { registerCommands } from './commands';
 import { DECOMPRESSED_SCHEME, DecompressedDocumentProvider } from './decompressedDocument';
+import { registerExportCorrectedCheckpoint } from './exportCorrected';
 import { TranscriptDiagnostics } from './diagnostics';
 import { Log } from './log';
 import { MissingTurnMarks } from './missingTurnMarks';
@@ -60,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): CompactionLensApi {
     vscode.languages.registerCodeLensProvider(files, lens),
     vscode.languages.registerHoverProvider(files, new TurnHoverProvider(store)),
     ...registerCommands({ store, panels, log }),
+    registerExportCorrectedCheckpoint({ store, panels, log }),
     registerWhereDidThisGo({ store, panels, log }),
   );
   return { store, panels, diagnostics, tree, statusBar, marks };

@@ -108,7 +108,7 @@ async function realPathOf(path: string, fs: AtomicFileSystem): Promise<string> {
 }
 
 /** Whether writing `target` would write `protectedPath`: the same path once links are resolved, or the same file. */
-async function isSameFile(target: string, protectedPath: string, fs: AtomicFileSystem): Promise<boolean> {
+export async function isSameFile(target: string, protectedPath: string, fs: AtomicFileSystem = REAL_FS): Promise<boolean> {
   if ((await realPathOf(target, fs)) === (await realPathOf(resolve(protectedPath), fs))) return true;
   try {
     const [a, b] = await Promise.all([fs.stat(target), fs.stat(protectedPath)]);

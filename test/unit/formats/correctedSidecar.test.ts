@@ -2,6 +2,7 @@
 // pointer sets) on the note's incident and on a multi-checkpoint transcript of a corpus format, its text has the
 // documented shape, and every kind of bad input gives a problem naming the field, never a throw.
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze } from '../../../src/core/analyze';
@@ -180,5 +181,33 @@ describe('formats/correctedSidecar: bad input', () => {
     const messages = problemsOf(edit((_doc, cp) => (cp.claimed_ids = Array.from({ length: 100_000 }, () => null))));
     assert.equal(messages.length, 21);
     assert.match(messages[20], /…and \d+ more problems of this kind\./);
+  });
+});
+
+describe('formats/correctedSidecar: any input', () => {
+  it('never throws: a document with no problems, or problems and no document', () => {
+    const good = JSON.parse(sidecarText(correctedCheckpoints(analyze(incident(false), OPTS), 'incident.jsonl')));
+    const mutated = fc.record({ path: fc.array(fc.nat(), { maxLength: 4 }), value: fc.jsonValue() }).map(({ path, value }) => {
+      const doc = structuredClone(good);
+      let at: unknown = doc;
+      for (const step of path.slice(0, -1)) {
+        if (typeof at !== 'object' || at === null) break;
+        const keys = Object.keys(at);
+        at = (at as Record<string, unknown>)[keys[step % Math.max(1, keys.length)]];
+      }
+      if (typeof at === 'object' && at !== null) {
+        const keys = Object.keys(at);
+        if (keys.length > 0) (at as Record<string, unknown>)[keys[(path.at(-1) ?? 0) % keys.length]] = value;
+      }
+      return JSON.stringify(doc);
+    });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json(), mutated), (text) => {
+        const { document, problems } = readSidecar(text);
+        assert.equal(document === undefined, problems.length > 0);
+        if (document) assert.deepEqual(readSidecar(sidecarText(document)).document, document, 'what was read writes back the same');
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,9 +1,10 @@
 // "Compaction Lens: Export Corrected Checkpoint" in a real extension host, with the command's dialogs answered by
 // the test (its ExportPrompts, passed as the second argument): on the incident's active editor, the save dialog
 // starts at incident.corrected.jsonl beside it; the written copy claims the safe pointer set when read back, the
-// transcript is unchanged and "Open" opens the copy; an existing file is replaced only once the modal question
-// says yes; a .json name writes the sidecar, which round-trips to the analysis's pointer sets; the transcript
-// itself is refused; a real Claude Code session (its copy) gets the sidecar.
+// transcript is unchanged and "Open" opens the copy; from the active timeline, its transcript is exported; an
+// existing file is replaced only once the modal question says yes; a .json name writes the sidecar, which
+// round-trips to the analysis's pointer sets; the transcript itself is refused; a real Claude Code session (its
+// copy) gets the sidecar.
 import * as assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,6 +85,18 @@ describe('Export Corrected Checkpoint', () => {
       },
     ]);
     await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === expected, 'Open to show the corrected copy');
+  });
+
+  it("from the active timeline (its title menu passes no file): exports the timeline's transcript", async () => {
+    const uri = copySample();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const api = await extensionApi();
+    await waitFor(() => api.panels.active()?.uri.toString() === uri.toString(), 'the timeline to be active');
+    const prompts = new TestPrompts();
+    const result = await vscode.commands.executeCommand<ExportCorrectedResult>(COMMAND, undefined, prompts);
+    assert.equal(result.kind, 'written', JSON.stringify(result));
+    if (result.kind === 'written') assert.equal(result.transcript, uri.fsPath);
+    assert.equal(prompts.saveDialogs[0].title, 'Export Corrected Checkpoint of incident.jsonl');
   });
 
   it('an existing file: replaced only when the modal question says yes', async () => {

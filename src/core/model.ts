@@ -448,3 +448,41 @@ export interface CorrectedCheckpoints {
 export type CorrectedExportKind = 'sidecar' | 'canonical-jsonl';
 
 export const VERDICTS: readonly Verdict[] = ['reversible', 'conditional', 'fail-closed'];
+
+// ---------------------------------------------------------------------------------------------------------
+// Recovery bundle (core/recoveryBundle.ts, core/secretMask.ts)
+
+/**
+ * Which turns a recovery bundle quotes: the claimed-missing turns of checkpoints (indices into
+ * Analysis.checkpoints, one section each), or turns named by id (a find's matches), in log order.
+ */
+export type BundleSelection = { kind: 'checkpoints'; checkpointIndices: readonly number[] } | { kind: 'turns'; ids: readonly TurnId[] };
+
+export interface BundleOptions {
+  /** Counts the bundle's tokens (shells inject tiktoken). */
+  countTokens: TokenCounter;
+  /** Replace secrets-looking strings by a `[masked …]` mark (default true). */
+  mask?: boolean;
+  /** The transcript's file name, said in the bundle's introduction. */
+  fileName?: string;
+}
+
+/** A Markdown block of raw turns, ready to paste back into an agent's context. */
+export interface RecoveryBundle {
+  markdown: string;
+  /** Tokens of `markdown`, by the counter given. */
+  tokens: number;
+  /** How many secrets-looking strings were masked (0 with masking off). */
+  masked: number;
+  /** The turns it quotes, as the transcript spells their ids, in log order. */
+  turnIds: TurnId[];
+  /** Ids asked for (turn selection) that no turn of the transcript has. */
+  unknownIds: TurnId[];
+}
+
+/** Text with its secrets-looking strings replaced by `[masked KIND]` marks. */
+export interface MaskedText {
+  text: string;
+  /** Number of strings masked. */
+  masked: number;
+}

@@ -7,7 +7,18 @@
 // Turns are named by the transcript's own ids everywhere (src/core/displayText.ts's turn naming); `index`
 // fields are positions in the log (0-based), used to page and select, never shown as a turn's name.
 
-import type { Evidence, FormatId, IdRange, Problem, TokenSource, TruncationReport, TurnId, TurnStatus, Verdict } from './core/model';
+import type {
+  Evidence,
+  FactRouteKind,
+  FormatId,
+  IdRange,
+  Problem,
+  TokenSource,
+  TruncationReport,
+  TurnId,
+  TurnStatus,
+  Verdict,
+} from './core/model';
 
 /** Status of a row for the selected checkpoint; 'after' = the turn comes after that checkpoint. */
 export type RowStatus = TurnStatus | 'after';
@@ -127,6 +138,8 @@ export interface Requests {
   getRows: { reply: 'rows'; params: { checkpointIndex: number; start: number; count: number }; response: RowsResponse };
   getTurnDetails: { reply: 'turnDetails'; params: { checkpointIndex: number; turnIndex: number }; response: TurnDetailsResponse };
   getSummary: { reply: 'summary'; params: { checkpointIndex: number }; response: SummaryResponse };
+  /** Where did this fact go: the turns whose text holds `query` (text, or /regex/flags), with the checkpoint's route. */
+  findFact: { reply: 'factFound'; params: { checkpointIndex: number; query: string }; response: FactFoundResponse };
 }
 
 export interface RowsResponse {
@@ -144,6 +157,34 @@ export interface SummaryResponse {
   details: SummaryDetails;
 }
 
+/** One turn that holds the text searched for, with the selected checkpoint's route to it (core/findFact). */
+export interface FoundTurn {
+  index: number;
+  id: TurnId;
+  line: number;
+  /** The first match with some text either side, on one line. Plain text: render with textContent only. */
+  excerpt: { before: string; match: string; after: string };
+  route: FactRouteKind;
+  status?: TurnStatus;
+  /** Claimed by the checkpoint but not carried by its summary: the pointer set would give a false negative. */
+  flagged: boolean;
+  /** Why the route is what it is, and the route as said to a user ("raw log line 409"). */
+  why: string;
+  says: string;
+}
+
+export interface FactFoundResponse {
+  checkpointIndex: number;
+  query: string;
+  /** Why the query was refused (a pattern that could backtrack, empty text…); there are no matches then. */
+  error?: string;
+  turns: FoundTurn[];
+  /** Matching turns not listed (over the cap). */
+  omitted: number;
+  /** Listed turns claimed-missing for the checkpoint (flagged). */
+  flagged: number;
+}
+
 export type RequestType = keyof Requests;
 export type RequestParams<K extends RequestType> = Requests[K]['params'];
 export type RequestResponse<K extends RequestType> = Requests[K]['response'];
@@ -153,6 +194,7 @@ export const REPLY_TYPES = {
   getRows: 'rows',
   getTurnDetails: 'turnDetails',
   getSummary: 'summary',
+  findFact: 'factFound',
 } as const satisfies { [K in RequestType]: Requests[K]['reply'] };
 
 export const REQUEST_TYPES = Object.keys(REPLY_TYPES) as RequestType[];

@@ -1,5 +1,6 @@
-// Entry of the timeline webview: lays out the panel (header, then the turn list and the details pane in a
-// resizable split, the selected turn and the summary in another), answers the host's messages (init / updated /
+// Entry of the timeline webview: lays out the panel (header, then the turn list — with the "where did this
+// go?" search box in its heading — and the details pane in a resizable split, the selected turn and the summary
+// in another), answers the host's messages (init / updated /
 // selectTurn / error), asks for what is on screen (rows, the selected turn, the summary) and persists the view
 // state and the layout (never the data). The webview analyses nothing; it renders what the host sends.
 // A transcript without a compaction lists its turns with checkpoint -1 ("none selected"), which the host answers.
@@ -11,6 +12,7 @@ import { ErrorBanner } from './banner';
 import { DetailsPane } from './details';
 import { turnName, turnPosition } from '../src/core/displayText';
 import { el, fmt } from './dom';
+import { FactSearch } from './factSearch';
 import { Header } from './header';
 import { HostApi, RowCache, type HostEvent } from './hostApi';
 import { Splitter, type SplitDirection } from './splitter';
@@ -77,14 +79,31 @@ const timeline = new Timeline(
   'Turns in log order, coloured by status for the selected checkpoint',
 );
 const details = new DetailsPane({ onOpenTurn: (index) => api.post({ type: 'openTurn', turnIndex: index }) });
+const search = new FactSearch({
+  find: (query) => api.request('findFact', { checkpointIndex, query }),
+  onMatches: (indexes) => timeline.setFound(indexes),
+  onGo: (index) => timeline.select(index, { scroll: 'center' }),
+  onDone: () => timeline.focus(),
+  announce: (message) => {
+    liveRegion.textContent = message;
+  },
+});
 
 const timelineSection = el('section', 'cl-timeline');
 const timelineHeading = el('div', 'tl-heading');
 timelineHeading.append(
   el('span', 'tl-heading-title', 'Timeline'),
-  el('span', 'tl-keys', '↑↓ PgUp PgDn Home End move · Enter opens · n / p next / previous claimed-missing'),
+  search.controls,
+  el('span', 'tl-keys', '↑↓ PgUp PgDn Home End move · Enter opens · n / p next / previous claimed-missing · / finds'),
 );
-timelineSection.append(timelineHeading, timeline.element);
+timelineSection.append(timelineHeading, search.routeBar, timeline.element);
+// "/" from anywhere but a text field puts the keyboard in the search box, as in many lists.
+document.addEventListener('keydown', (event) => {
+  const target = event.target as HTMLElement | null;
+  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || target?.closest('input, textarea')) return;
+  event.preventDefault();
+  search.focus();
+});
 const body = el('div', 'cl-body');
 
 /** Side by side, or (in a narrow panel) the details under the list: the same query as timeline.css. */
@@ -191,6 +210,7 @@ function update(next: Data): void {
   timeline.scrollTop = scrollTop;
   if (timeline.selected >= 0) requestDetails(timeline.selected);
   requestSummary();
+  search.refresh();
 }
 
 function switchCheckpoint(index: number): void {
@@ -199,6 +219,7 @@ function switchCheckpoint(index: number): void {
   renderAll();
   if (timeline.selected >= 0) requestDetails(timeline.selected);
   requestSummary();
+  search.refresh();
   scheduleSave();
 }
 

@@ -49,6 +49,8 @@ interface RenderedRow {
   /** The data last drawn in it (undefined = placeholder), to skip redrawing unchanged rows. */
   row: TimelineRow | undefined;
   selected: boolean;
+  /** Drawn as holding what the search box found. */
+  found: boolean;
 }
 
 export class Timeline {
@@ -61,6 +63,8 @@ export class Timeline {
   private boundaries: number[] = [];
   private readonly rendered = new Map<number, RenderedRow>();
   private selectedIndex = -1;
+  /** Rows that hold what the search box found (highlighted). */
+  private found: ReadonlySet<number> = new Set();
   private frameRequested = false;
   /** The list's height when last measured, to keep the selection in view when it changes. */
   private lastHeight = 0;
@@ -149,6 +153,12 @@ export class Timeline {
     if (scroll !== 'none') this.reveal(clamped, scroll);
     this.render();
     if (changed) this.host.onSelect(clamped);
+  }
+
+  /** Highlights the rows that hold what the search box found (an empty set clears). */
+  setFound(indexes: ReadonlySet<number>): void {
+    this.found = indexes;
+    this.render();
   }
 
   /** Sets the selection without notifying (restoring state). */
@@ -258,7 +268,7 @@ export class Timeline {
       let entry = this.rendered.get(index);
       const created = entry === undefined;
       if (!entry) {
-        entry = { element: this.createRowElement(index), row: undefined, selected: false };
+        entry = { element: this.createRowElement(index), row: undefined, selected: false, found: false };
         this.rendered.set(index, entry);
         this.canvas.append(entry.element);
       }
@@ -277,6 +287,13 @@ export class Timeline {
         entry.selected = selected;
         entry.element.setAttribute('aria-selected', String(selected));
         entry.element.classList.toggle('selected', selected);
+      }
+      const found = this.found.has(index);
+      if (found !== entry.found) {
+        entry.found = found;
+        entry.element.classList.toggle('found', found);
+        if (found) entry.element.setAttribute('aria-description', 'holds the text searched for');
+        else entry.element.removeAttribute('aria-description');
       }
     }
     if (this.selectedIndex >= 0 && this.rendered.has(this.selectedIndex)) {

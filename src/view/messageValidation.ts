@@ -13,6 +13,8 @@ export interface MessageBounds {
 export type Validation = { ok: true; message: WebviewMessage } | { ok: false; reason: string };
 
 const MAX_SCROLL = 1e9;
+/** Longest find query accepted (core/findFact refuses longer text with a sentence; this bounds the message). */
+const MAX_QUERY_LENGTH = 4000;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -103,6 +105,16 @@ export function validateWebviewMessage(raw: unknown, file: string, bounds: Messa
       if (!isVersion(version)) return fail('getSummary: version must be a non-negative integer');
       if (!isIndex(checkpointIndex, bounds.checkpointCount)) return fail(`getSummary: unknown checkpoint ${String(checkpointIndex)}`);
       return { ok: true, message: { type, requestId, ...versionOf(version), checkpointIndex } };
+    }
+    case 'findFact': {
+      const { requestId, checkpointIndex, query, version } = raw;
+      if (!isRequestId(requestId)) return fail('findFact: requestId must be a non-negative integer');
+      if (!isVersion(version)) return fail('findFact: version must be a non-negative integer');
+      if (!isRowCheckpoint(checkpointIndex, bounds)) return fail(`findFact: unknown checkpoint ${String(checkpointIndex)}`);
+      if (typeof query !== 'string' || query.length > MAX_QUERY_LENGTH) {
+        return fail(`findFact: the query must be text of at most ${MAX_QUERY_LENGTH} characters`);
+      }
+      return { ok: true, message: { type, requestId, ...versionOf(version), checkpointIndex, query } };
     }
     case 'openTurn': {
       const { turnIndex } = raw;

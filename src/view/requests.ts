@@ -15,6 +15,7 @@ import {
   type RequestResponse,
   type RequestType,
 } from '../protocol';
+import { factFound } from './factSearch';
 import { validateWebviewMessage, type MessageBounds } from './messageValidation';
 import { summaryDetails, timelineRows, turnDetails } from './timelineData';
 
@@ -38,6 +39,7 @@ export const requestHandlers = {
   getSummary: ({ checkpointIndex }, { transcript, analysis }) => ({
     details: summaryDetails(transcript, analysis, checkpointIndex),
   }),
+  findFact: ({ checkpointIndex, query }, { transcript, analysis }) => factFound(transcript, analysis, checkpointIndex, query),
 } satisfies RequestHandlers<AnalysedData>;
 
 export function boundsOf(data: AnalysedData | undefined): MessageBounds {

@@ -33,9 +33,9 @@ void _wrongResponse;
 
 describe('view/requests', () => {
   it('ties every request type to one reply type and one handler', () => {
-    assert.deepEqual([...REQUEST_TYPES].sort(), ['getRows', 'getSummary', 'getTurnDetails']);
+    assert.deepEqual([...REQUEST_TYPES].sort(), ['findFact', 'getRows', 'getSummary', 'getTurnDetails']);
     assert.deepEqual(Object.keys(requestHandlers).sort(), [...REQUEST_TYPES].sort());
-    assert.deepEqual(REPLY_TYPES, { getRows: 'rows', getTurnDetails: 'turnDetails', getSummary: 'summary' });
+    assert.deepEqual(REPLY_TYPES, { getRows: 'rows', getTurnDetails: 'turnDetails', getSummary: 'summary', findFact: 'factFound' });
   });
 
   it('answers each valid request with its reply type and the same id', () => {

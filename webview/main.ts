@@ -1,8 +1,7 @@
 // Entry of the timeline webview: lays out the panel (header, then the turn list — with the "where did this
 // go?" search box in its heading — and the details pane in a resizable split, the selected turn and the summary
-// in another), answers the host's messages (init / updated /
-// selectTurn / error), asks for what is on screen (rows, the selected turn, the summary) and persists the view
-// state and the layout (never the data). The webview analyses nothing; it renders what the host sends.
+// in another), answers the host's messages (init / updated / selectTurn / error), asks for what is on screen
+// (rows, the selected turn, the summary) and persists the view state and the layout (never the data). The webview analyses nothing; it renders what the host sends.
 // A transcript without a compaction lists its turns with checkpoint -1 ("none selected"), which the host answers.
 
 import './timeline.css';

@@ -86,6 +86,7 @@ describe('formats/correctedSidecar: round trip', () => {
   });
 
   it('a corpus transcript with several checkpoints (pi session): read back, the same pointer sets', function () {
+    this.timeout(30000);
     requireCorpus(this);
     const relative = 'pi/before-compaction.jsonl.gz';
     const transcript = feed(createReader('pi', { fileName: relative }), corpusBytes(relative));

@@ -1,15 +1,17 @@
 // "Compaction Lens: Where Did This Go?" in a real extension host: run on a selection in another editor while the
 // incident's timeline is open, it answers that the fact of turn N−12 is claimed by S1 but absent from its summary
 // (raw log line 409, flagged), lists it in a quick pick, and choosing it reveals the turn's raw record; run on a
-// selection in the transcript itself, a covered fact routes to the summary; a refused pattern and no match are
-// said so.
+// selection in the transcript itself, a covered fact routes to the summary; on a real Claude Code session
+// (.jsonl.gz, read in place from the shared corpus) a dropped turn is flagged and opens in the decompressed
+// view; a refused pattern and no match are said so.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WhereDidThisGoResult } from '../../src/extension/whereDidThisGo';
-import { closeAllEditors, copySample, extensionApi, waitFor } from './helpers';
+import { skipOrFailInCi } from '../sharedFolder';
+import { closeAllEditors, copySample, extensionApi, extensionPath, waitFor } from './helpers';
 
 const COMMAND = 'compactionLens.whereDidThisGo';
 
@@ -95,6 +97,32 @@ describe('Where Did This Go?', () => {
       result.items.some((item) => item.label === '$(note) summary S1'),
       'the summary that holds the text is listed',
     );
+  });
+
+  it('a real Claude Code session (.jsonl.gz): the plan file written in a dropped turn is flagged, and opens in the decompressed view', async function () {
+    const session = '8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz';
+    const corpus = path.resolve(process.env.COMPACTION_LENS_REPO_ROOT ?? path.resolve(extensionPath(), '..'), '..', 'shared', 'corpus');
+    const file = path.join(existsSync(corpus) ? corpus : path.resolve(extensionPath(), '..', 'shared', 'corpus'), 'claude-code', session);
+    if (!existsSync(file)) skipOrFailInCi(this, `${file} is not in the corpus`);
+    const uri = vscode.Uri.file(file);
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const result = await vscode.commands.executeCommand<WhereDidThisGoResult>(COMMAND, 'drifting-tumbling-whisper');
+    assert.equal(result.kind, 'answer');
+    if (result.kind !== 'answer') return;
+    assert.equal(result.uri, uri.toString());
+    assert.ok(result.answer.flagged >= 1);
+    const flagged = result.answer.matches.findIndex((match) => match.routes.some((route) => route.flagged));
+    const match = result.answer.matches[flagged];
+    assert.equal(match.routes[0].says, `raw log line ${match.line}`);
+    assert.match(result.items[flagged].label, /^\$\(warning\) turn .* — raw log line \d+$/);
+
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (let i = 0; i < flagged; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await waitFor(() => {
+      const active = vscode.window.activeTextEditor;
+      return active?.document.uri.scheme === 'compaction-lens-raw' && active.selection.start.line === match.line - 1 ? active : undefined;
+    }, `the flagged turn revealed at line ${match.line} of the decompressed view`);
   });
 
   it('a refused pattern and a fact nowhere are said so', async () => {

@@ -1,15 +1,16 @@
 // Coverage judged from evidence. For each claimed turn: what it holds (its prose, the arguments of the calls
-// it makes, and — for a tool result — the call it answers), which of those pieces the summary carries, and
-// how much each counts: the salience of its kind, divided (past SHARED_FREELY) by how many claimed turns share
-// it, a call and its results counting once, unless this turn named it first or introduced it. A turn is
-// covered when the summary carries one piece that is its own and the weight found reaches the coverage
-// threshold; a lookup's narration is covered, too, when the summary echoes most of it. A turn with nothing worth carrying (acknowledgements, bare lookups whose result is its own turn,
+// it makes, and — for a tool result — the call it answers, or that call's name when it has no arguments), which
+// of those pieces the summary carries, and how much each counts: the salience of its kind, divided (past
+// SHARED_FREELY) by how many claimed turns share it, a call and its results counting once, unless this turn
+// named it first or introduced it. A turn is covered when the summary carries one piece that is its own and the
+// weight found reaches the coverage threshold; a lookup's narration is covered, too, when the summary echoes
+// most of it. A turn with nothing worth carrying (acknowledgements, bare lookups whose result is its own turn,
 // confirmations of a change, plain words the summary does not repeat) is `nothing-to-check`. The rules are
 // the same for every format and name no words of any one session.
 import { extractPieces, keyOf, type Piece } from './evidenceText';
 import type { Evidence, EvidenceKind, Turn } from './model';
 import type { SummaryMatcher } from './summaryMatcher';
-import { callTexts, commandOf, splitCalls } from './toolCalls';
+import { bareCallName, callTexts, commandOf, splitCalls, type ParsedCall } from './toolCalls';
 
 /** The weight of found evidence a claimed turn needs to count as covered. */
 export const DEFAULT_COVERAGE_THRESHOLD = 1;
@@ -47,6 +48,8 @@ export type EvidencePiece = Piece & {
   fromReasoning?: boolean;
   /** Written by this turn's edit and absent from what the edit replaced. */
   introduced?: boolean;
+  /** The name of a call without arguments, which a summary writes as prose ("entered plan mode"). */
+  toolName?: boolean;
 };
 
 /** The pieces of a turn before sharing and matching, and whether it holds anything worth carrying. */
@@ -131,6 +134,7 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     own.push(...introduced(texts.content, texts.previous));
     const cp = command !== undefined ? commandPiece(command) : undefined;
     if (cp) own.push(cp);
+    own.push(...namePieces(call));
   }
 
   const answered = turn.answers;
@@ -140,7 +144,7 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     let change = false;
     for (const call of answeredCalls) {
       if (call.effect === 'change') change = true;
-      identity.push(...piecesOf(callTexts(call).identity));
+      identity.push(...piecesOf(callTexts(call).identity), ...namePieces(call));
     }
     if (turn.error === true) {
       // A failed call's result is its error: the summary carries it only if it carries the error's own words.
@@ -182,6 +186,12 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
   }
   if (!pieces.some(isSubstantial)) return { pieces, nothing: 'no names, paths, numbers or other specifics to carry' };
   return { pieces };
+}
+
+/** A call without arguments is known by its name (EnterPlanMode → "enter plan mode"), matched by stems. */
+function namePieces(call: ParsedCall): EvidencePiece[] {
+  const name = bareCallName(call);
+  return name === undefined ? [] : piecesOf([name]).map((p) => ({ ...p, toolName: true }));
 }
 
 /** Every form a set of pieces names things by. */
@@ -297,6 +307,8 @@ export function judge(
     let span = p.kind === 'term' ? matcher.findStem(p.shareKey) : matcher.findSpan(p.key, strict);
     let form = p.key;
     let matched: string | undefined;
+    // The name of a call without arguments (EnterPlanMode) is found in prose by its words' stems ("entered plan mode").
+    if (span === undefined && p.toolName === true) span = matcher.findStemSpan(p.key);
     if (span === undefined) {
       for (const alt of p.alt ?? []) {
         span = matcher.findSpan(alt, strict);

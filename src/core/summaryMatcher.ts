@@ -14,6 +14,7 @@ export class SummaryMatcher {
   private readonly positions = new Map<string, number[]>();
   private trigrams?: Set<string>;
   private stems?: Map<string, number>;
+  private stemPositions?: Map<string, number[]>;
 
   constructor(readonly summary: string) {
     const text = typeof summary === 'string' ? summary : '';
@@ -48,6 +49,35 @@ export class SummaryMatcher {
     }
     const i = this.stems.get(stem);
     return i === undefined ? undefined : { at: this.starts[i], end: this.ends[i] };
+  }
+
+  /**
+   * Where words with the stems of `key`'s words appear in a row ("enter plan mode" finds "Entered plan mode"),
+   * at name boundaries, or undefined. For names spelt as words, which a summary writes as prose.
+   */
+  findStemSpan(key: string): { at: number; end: number } | undefined {
+    if (key.length === 0) return undefined;
+    if (!this.stemPositions) {
+      const map = new Map<string, number[]>();
+      this.words.forEach((w, i) => {
+        if (w === '\n') return;
+        const s = stemOf(w);
+        const list = map.get(s);
+        if (list) list.push(i);
+        else map.set(s, [i]);
+      });
+      this.stemPositions = map;
+    }
+    const needle = key.split(' ').map(stemOf);
+    for (const p of this.stemPositions.get(needle[0]) ?? []) {
+      if (p + needle.length > this.words.length) continue;
+      let ok = true;
+      for (let j = 1; ok && j < needle.length; j++) ok = this.words[p + j] !== '\n' && stemOf(this.words[p + j]) === needle[j];
+      if (!ok) continue;
+      const span = { at: this.starts[p], end: this.ends[p + needle.length - 1] };
+      if (isBoundary(this.summary, span.at - 1) && isBoundary(this.summary, span.end)) return span;
+    }
+    return undefined;
   }
 
   /** Whether the summary has these three words in a row. */

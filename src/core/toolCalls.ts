@@ -217,6 +217,17 @@ function shellEffect(command: string): ParsedCall['effect'] {
   return 'lookup';
 }
 
+/**
+ * The name that identifies a call without arguments (EnterPlanMode {}): an action like that is known by its name
+ * alone. Not a lookup's (TodoRead {}): what a lookup found is in its result, not its name.
+ */
+export function bareCallName(call: ParsedCall): string | undefined {
+  if (call.effect === 'lookup') return undefined;
+  const args = call.args;
+  const empty = args === '' || args === undefined || args === null || (isRecord(args) && Object.keys(args).length === 0);
+  return empty ? call.name : undefined;
+}
+
 /** Texts of a call's arguments, split into what identifies the call and what it writes. */
 export function callTexts(call: ParsedCall): { identity: string[]; content: string[]; prose: string[]; previous: string[] } {
   const identity: string[] = [];

@@ -239,6 +239,26 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
     assert.equal(cp.turns[5].status, 'nothing-to-check', cp.turns[5].reason);
   });
 
+  it('a call without arguments is known by its name, which the summary may write as prose ("Entered plan mode")', () => {
+    const enter = call('EnterPlanMode', {});
+    const turns = [
+      turn(0, 'Plan the LEDGER_SYNC_7 fix first.'),
+      turn(1, enter, { role: 'assistant' }),
+      result(2, 'Entered plan mode. Weigh the trade-offs, then use ExitPlanMode or AskUserQuestion.', 1, enter),
+    ];
+    const mk = (summary: string) =>
+      analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })]), OPTS)
+        .checkpoints[0];
+    const entered = mk('LEDGER_SYNC_7: entered plan mode, wrote the plan, got approval.');
+    assert.equal(entered.turns[2].status, 'covered', entered.turns[2].reason);
+    assert.ok(entered.turns[2].evidence.some((e) => e.found && e.fromCall && e.text === 'EnterPlanMode'));
+    assert.equal(mk('LEDGER_SYNC_7: wrote the plan, got approval.').turns[2].status, 'claimed-missing');
+    // Only a call without arguments that is not a lookup (what a lookup found is in its result, not its name).
+    const read = call('Read', { file_path: '/repo/a.ts' });
+    assert.ok(!turnPieces(result(4, 'x', 3, read), false).pieces.some((p) => p.text === 'Read'));
+    assert.equal(turnPieces(result(4, 'ok', 3, call('TodoRead', {})), false).nothing, 'a result with nothing specific in it');
+  });
+
   it('a write carries its substance in the call: the path and the names it writes', () => {
     const write = call('Write', { file_path: '/repo/src/jobs.ts', content: 'export const ledgerSyncJob = 1' });
     const p = turnPieces(turn(1, write, { role: 'assistant' }), true);
@@ -307,6 +327,14 @@ describe('core/evidence: SummaryMatcher', () => {
     assert.ok(s.findSpan('agent id') !== undefined, 'loosely, inside my_agent_id');
     assert.equal(s.findSpan('agent id', true), undefined);
     assert.ok(new SummaryMatcher('the agent_id, now').findSpan('agent id', true) !== undefined);
+  });
+
+  it('findStemSpan: words with the same stems in a row, at name boundaries, never across a line break', () => {
+    const s = new SummaryMatcher('Entered plan mode, wrote the plan.\nenter\nplan mode again; replanned modes');
+    assert.deepEqual(s.findStemSpan('enter plan mode'), { at: 0, end: 'Entered plan mode'.length });
+    assert.equal(new SummaryMatcher('enter\nplan mode').findStemSpan('enter plan mode'), undefined);
+    assert.equal(new SummaryMatcher('reenter plan modes').findStemSpan('enter plan mode'), undefined);
+    assert.equal(new SummaryMatcher('enter plan mode_x').findStemSpan('enter plan mode'), undefined, 'not inside a longer name');
   });
 
   it('findExact is the note\'s `in`: case-sensitive, and "" is found at 0', () => {

@@ -1,6 +1,7 @@
-// Parses the command line of `compaction-lens` (the `check`, `eval`, `find` and `export` commands) with Node's `parseArgs`
-// (node:util): `--flag value`, `--flag=value`, `-h`, and `--` before file names that start with a dash. Returns
-// either the options or a user-facing error; an unknown option is an error, never a file name.
+// Parses the command line of `compaction-lens` (the `check`, `eval`, `find`, `export` and `bundle` commands)
+// with Node's `parseArgs` (node:util): `--flag value`, `--flag=value`, `-h`, and `--` before file names that
+// start with a dash. Returns either the options or a user-facing error; an unknown option is an error, never a
+// file name.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { FormatId } from '../core/model';
 import { DEFAULT_RATIO_FLOOR } from '../core/defaults';
@@ -56,8 +57,19 @@ export interface ExportCommandOptions extends AnalysisSettings {
   force: boolean;
 }
 
+export interface BundleCommandOptions extends AnalysisSettings {
+  file: string;
+  /** The summary id of the checkpoint whose claimed-missing turns to bundle; undefined = every such checkpoint. */
+  checkpoint?: string;
+  /** The ids of the turns to bundle instead (as the transcript spells them). */
+  turns?: string[];
+  /** Mask secrets-looking strings (--no-mask turns it off). */
+  mask: boolean;
+}
+
 export type ParsedArgs =
   | { kind: 'check'; options: CheckOptions }
+  | { kind: 'bundle'; options: BundleCommandOptions }
   | { kind: 'export'; options: ExportCommandOptions }
   | { kind: 'find'; options: FindCommandOptions }
   | { kind: 'eval'; options: EvalOptions }
@@ -69,6 +81,7 @@ export const USAGE = `Usage: compaction-lens check FILE… [options]
        compaction-lens eval LABELS.json [TRANSCRIPT] [--json] [--threshold N] [--min-agreement X]
        compaction-lens find FILE "text" | "/regex/flags" [--json] [options]
        compaction-lens export FILE [--out PATH] [--force] [options]
+       compaction-lens bundle FILE [--checkpoint ID | --turns ID,ID…] [--no-mask] [options]
 
 check: checks every compaction checkpoint in each transcript: does its summary really cover the turns its
 pointer set claims?
@@ -89,6 +102,11 @@ gets a corrected copy, NAME.corrected.jsonl, each checkpoint claiming its safe p
 the sidecar FILE.compaction-lens.json (also written for a canonical one when --out does not end in .jsonl).
 The transcript itself is never written.
 
+bundle: prints, as Markdown ready to paste back into the agent's context, the raw text of the turns a
+checkpoint claims but whose summary does not carry (every such checkpoint's, or --checkpoint ID's), or of the
+turns --turns names: each turn's id, source line, role and text. Strings that look like secrets (API keys,
+tokens, passwords, private keys) are masked unless --no-mask. Its size in tokens goes to stderr.
+
 Options:
   --json                 print one JSON document instead of text
   --sarif                (check) print SARIF 2.1.0 (for CI code-scanning) instead of text
@@ -105,6 +123,9 @@ Options:
   --max-inflate-ratio N  stop reading a .gz transcript that inflates more than N times its size (default 200)
   -o, --out PATH         (export) write here instead of beside the transcript
   --force                (export) replace the output file if it exists
+  --checkpoint ID        (bundle) the checkpoint (summary id) whose claimed-missing turns to bundle
+  --turns ID,ID…         (bundle) bundle these turns instead
+  --no-mask              (bundle) keep secrets-looking strings as they are
   --no-color             plain text even on a terminal
   --color                colour even when the output is not a terminal
   -h, --help             show this help
@@ -118,7 +139,9 @@ Exit status of eval: 0 measured; 1 agreement below --min-agreement; 2 bad labels
 Exit status of find: 0 found, every route trustworthy; 1 found, and a checkpoint claims a matching turn its
 summary does not carry (flagged); 2 an unusable transcript or a refused pattern; 3 no turn holds it.
 Exit status of export: 0 written; 2 nothing written (an unusable transcript, the output exists and --force
-was not given, the output is the transcript, or it could not be written).`;
+was not given, the output is the transcript, or it could not be written).
+Exit status of bundle: 0 printed (or nothing to recover, said on stderr); 2 an unusable transcript, an unknown
+checkpoint or turn id.`;
 
 /** Every option the commands accept; which command may use which is checked in `applyOption`. */
 const OPTIONS = {
@@ -140,6 +163,9 @@ const OPTIONS = {
   'anchor-matching': { type: 'string' },
   out: { type: 'string', short: 'o' },
   force: { type: 'boolean' },
+  checkpoint: { type: 'string' },
+  turns: { type: 'string' },
+  'no-mask': { type: 'boolean' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
 type OptionName = keyof typeof OPTIONS;
@@ -172,13 +198,16 @@ interface Parsed {
   minAgreement?: number;
   out?: string;
   force: boolean;
+  checkpoint?: string;
+  turns?: string[];
+  mask: boolean;
   help: boolean;
   version: boolean;
 }
 
 /** Applies one option to `parsed`; returns an error message, or undefined when all is well. */
 function applyOption(
-  command: 'check' | 'eval' | 'find' | 'export',
+  command: 'check' | 'eval' | 'find' | 'export' | 'bundle',
   name: OptionName,
   flag: string,
   value: string,
@@ -194,6 +223,7 @@ function applyOption(
   switch (name) {
     case 'json':
       if (command === 'export') return '--json is not for export, which writes a file (see --help)';
+      if (command === 'bundle') return '--json is not for bundle, which prints Markdown (see --help)';
       parsed.json = true;
       return undefined;
     case 'sarif':
@@ -236,6 +266,25 @@ function applyOption(
       if (command !== 'export') return `--force is for export (see --help)`;
       parsed.force = true;
       return undefined;
+    case 'checkpoint':
+      if (command !== 'bundle') return '--checkpoint is for bundle (see --help)';
+      if (value === '') return `${flag} needs a checkpoint's summary id`;
+      parsed.checkpoint = value;
+      return undefined;
+    case 'turns': {
+      if (command !== 'bundle') return '--turns is for bundle (see --help)';
+      const ids = value
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== '');
+      if (ids.length === 0) return `${flag} needs turn ids separated by commas, got ${JSON.stringify(value)}`;
+      parsed.turns = [...(parsed.turns ?? []), ...ids];
+      return undefined;
+    }
+    case 'no-mask':
+      if (command !== 'bundle') return '--no-mask is for bundle (see --help)';
+      parsed.mask = false;
+      return undefined;
     case 'anchor-matching':
       return '--anchor-matching is gone: a turn is now covered when enough of its weighted evidence is in the summary; use --threshold N';
     case 'encoding':
@@ -250,7 +299,7 @@ function applyOption(
 }
 
 /** Reads the arguments after the command name into `parsed`; returns an error message or undefined. */
-function readArguments(command: 'check' | 'eval' | 'find' | 'export', args: string[], parsed: Parsed): string | undefined {
+function readArguments(command: 'check' | 'eval' | 'find' | 'export' | 'bundle', args: string[], parsed: Parsed): string | undefined {
   // strict: false so that the errors below are ours (in our words, naming the flag as typed); every token is
   // still checked, so an unknown option is an error and never becomes a file name.
   const { tokens } = parseArgs({ args, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
@@ -275,10 +324,10 @@ export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArg
   if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { kind: 'help' };
   if (argv[0] === '--version') return { kind: 'version' };
   const command = argv[0];
-  if (command !== 'check' && command !== 'eval' && command !== 'find' && command !== 'export') {
+  if (command !== 'check' && command !== 'eval' && command !== 'find' && command !== 'export' && command !== 'bundle') {
     return {
       kind: 'error',
-      message: `unknown command ${JSON.stringify(command)}; the commands are "check", "eval", "find" and "export" (see --help)`,
+      message: `unknown command ${JSON.stringify(command)}; the commands are "check", "eval", "find", "export" and "bundle" (see --help)`,
     };
   }
   const parsed: Parsed = {
@@ -288,6 +337,7 @@ export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArg
     sarif: false,
     color: stdoutIsTty && process.env.NO_COLOR === undefined,
     force: false,
+    mask: true,
     help: false,
     version: false,
   };
@@ -328,6 +378,17 @@ export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArg
       return { kind: 'error', message: `export takes one FILE, got also ${extra.map((e) => JSON.stringify(e)).join(', ')}` };
     }
     return { kind: 'export', options: { ...parsed.settings, file, out: parsed.out, force: parsed.force } };
+  }
+  if (command === 'bundle') {
+    const [file, ...extra] = parsed.positionals;
+    if (file === undefined) return { kind: 'error', message: 'bundle needs a FILE (see --help)' };
+    if (extra.length > 0) {
+      return { kind: 'error', message: `bundle takes one FILE, got also ${extra.map((e) => JSON.stringify(e)).join(', ')}` };
+    }
+    if (parsed.checkpoint !== undefined && parsed.turns !== undefined) {
+      return { kind: 'error', message: '--checkpoint and --turns cannot be used together: bundle a checkpoint or the turns named' };
+    }
+    return { kind: 'bundle', options: { ...parsed.settings, file, checkpoint: parsed.checkpoint, turns: parsed.turns, mask: parsed.mask } };
   }
   if (parsed.json && parsed.sarif) return { kind: 'error', message: '--json and --sarif cannot be used together' };
   if (parsed.positionals.length === 0) return { kind: 'error', message: 'check needs at least one FILE (see --help)' };

@@ -1,8 +1,9 @@
 // Entry point of the `compaction-lens` CLI: parse arguments, run `check` (each file, printed as text, JSON or
-// SARIF), `eval` (labels against one checkpoint), `find` (where a fact went) or `export` (the corrected
-// checkpoints, to a new file), set the exit status. Any unexpected failure is reported in one line, never as a
-// stack trace. Messages that name files or quote them show control characters escaped.
+// SARIF), `eval` (labels against one checkpoint), `find` (where a fact went), `export` (the corrected
+// checkpoints, to a new file) or `bundle` (dropped turns as Markdown for the agent), set the exit status. Any
+// unexpected failure is reported in one line, never as a stack trace. Messages that name files or quote them show control characters escaped.
 import { readCommandLine, USAGE } from './args';
+import { runBundle } from './bundleCommand';
 import { checkFiles, exitStatus, type FileProgress } from './checkFiles';
 import { runEval } from './evalCommand';
 import { runExport } from './exportCommand';
@@ -57,6 +58,16 @@ async function main(argv: string[]): Promise<number> {
       const output = options.json ? jsonReport(reports) : options.sarif ? sarifReport(reports) : textReport(reports, options.color);
       process.stdout.write(`${output}\n`);
       return exitStatus(reports);
+    }
+    case 'bundle': {
+      const outcome = await runBundle(parsed.options);
+      if (outcome.kind === 'error') {
+        process.stderr.write(`compaction-lens: ${terminalText(outcome.message)}\n`);
+        return 2;
+      }
+      process.stdout.write(outcome.output);
+      process.stderr.write(`compaction-lens: ${outcome.note}\n`);
+      return 0;
     }
     case 'export': {
       const outcome = await runExport(parsed.options);

@@ -63,7 +63,7 @@ export function buildRecoveryBundle(
     writer.paragraph(
       found.length === 0
         ? `No turn${source} has the ids asked for: nothing to recover.`
-        : `${countOf(found.length, 'turn')}${source}, quoted from the transcript: ${QUOTED_DATA}`,
+        : `The raw text of ${countOf(found.length, 'turn')}${source} follows, quoted from the transcript: ${QUOTED_DATA}`,
     );
     if (found.length > 0) writer.maskNotePlaceholder();
     for (const index of found) {
@@ -108,7 +108,7 @@ class BundleWriter {
   }
 
   turn(turn: Turn, note?: string): void {
-    const id = PLAIN_ID.test(shortTurnId(turn.id)) ? turnName(turn.id) : `turn ${inlineCode(shortTurnId(turn.id))}`;
+    const id = PLAIN_ID.test(String(turn.id)) ? turnName(turn.id) : `turn ${inlineCode(shortTurnId(turn.id))}`;
     const lines =
       turn.span.endLine > turn.span.startLine ? `lines ${turn.span.startLine}–${turn.span.endLine}` : `line ${turn.span.startLine}`;
     const label = turn.label ? ` ${inlineCode(turn.label)}` : '';

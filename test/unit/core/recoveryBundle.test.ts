@@ -81,7 +81,7 @@ describe("core/recoveryBundle: the note's incident", () => {
     const bundle = buildRecoveryBundle(analysis, t.turns, { kind: 'turns', ids: ['390', 12, 'nope', 'nope'] }, { countTokens: words });
     assert.deepEqual(bundle.turnIds, [12, 390], 'in log order');
     assert.deepEqual(bundle.unknownIds, ['nope']);
-    assert.match(bundle.markdown, /^## Turns recovered from the raw log\n\n2 turns, quoted from the transcript/);
+    assert.match(bundle.markdown, /^## Turns recovered from the raw log\n\nThe raw text of 2 turns follows, quoted from the transcript/);
     assert.match(bundle.markdown, /### turn 390 · line 391 · user\n\nClaimed by checkpoint S1, but absent from its summary\.\n\n```text\n/);
     assert.doesNotMatch(bundle.markdown, /### turn 12 · line 13 · user\n\nClaimed/, 'turn 12 is covered');
   });

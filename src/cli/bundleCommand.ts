@@ -1,0 +1,94 @@
+// `compaction-lens bundle FILE [--checkpoint ID] [--turns ID,ID…] [--no-mask]`: opens and analyses the transcript
+// and builds the recovery bundle (core/recoveryBundle.ts): the raw text of the turns a checkpoint claims but whose
+// summary does not carry them — every such checkpoint's, or the one named — or of the turns named, as Markdown
+// for the agent's context. The Markdown goes to stdout; its size in tokens and the count of masked secrets go to
+// stderr, so a pipe gets the bundle only. Every failure is a one-line message for exit status 2.
+import { countOf, groupDigits } from '../core/displayText';
+import type { Analysis, BundleSelection, RecoveryBundle, Transcript } from '../core/model';
+import { buildRecoveryBundle, checkpointsWithDroppedTurns } from '../core/recoveryBundle';
+import { fileNameOf } from '../core/displayText';
+import { analyzeFile } from '../node/analyzeFile';
+import { createTokenCounter } from '../node/tokenCounter';
+import { TokenPool } from '../node/tokenPool';
+import { UnusableTranscriptError } from '../node/transcriptFile';
+import type { BundleCommandOptions } from './args';
+import { budgetsFor } from './checkFiles';
+import { terminalText } from './terminalText';
+
+export type BundleOutcome =
+  | { kind: 'error'; message: string }
+  /** `output` for stdout (empty when there is nothing to recover), `note` for stderr. */
+  | { kind: 'done'; output: string; note: string };
+
+export async function runBundle(options: BundleCommandOptions): Promise<BundleOutcome> {
+  const opened = await openAnalysed(options);
+  if ('error' in opened) return { kind: 'error', message: opened.error };
+  const { transcript, analysis } = opened;
+  const selection = selectionOf(options, analysis);
+  if ('error' in selection) return { kind: 'error', message: `${options.file}: ${selection.error}` };
+  if (selection.kind === 'checkpoints' && selection.checkpointIndices.length === 0) {
+    const none =
+      analysis.checkpoints.length === 0
+        ? 'has no compaction checkpoints'
+        : `has no claimed-missing turns in its ${countOf(analysis.checkpoints.length, 'checkpoint')}`;
+    return { kind: 'done', output: '', note: terminalText(`${options.file} ${none}: nothing to recover.`) };
+  }
+  const bundle = buildRecoveryBundle(analysis, transcript.turns, selection, {
+    countTokens: createTokenCounter(options.encoding),
+    mask: options.mask,
+    fileName: fileNameOf(options.file),
+  });
+  if (bundle.unknownIds.length > 0) {
+    const ids = bundle.unknownIds.map((id) => JSON.stringify(String(id))).join(', ');
+    return { kind: 'error', message: `${options.file}: no turn has the id ${ids} (turn ids are as the transcript spells them)` };
+  }
+  return { kind: 'done', output: bundle.markdown, note: terminalText(describeBundle(bundle, options)) };
+}
+
+/** "40 turns, 4,321 tokens (o200k_base), 2 secrets masked": what stderr says about the bundle. */
+function describeBundle(bundle: RecoveryBundle, options: BundleCommandOptions): string {
+  const masked = options.mask ? `${countOf(bundle.masked, 'secrets-looking string')} masked` : 'nothing masked (--no-mask)';
+  return `recovery bundle: ${countOf(bundle.turnIds.length, 'turn')}, ${groupDigits(bundle.tokens)} tokens (${options.encoding}), ${masked}`;
+}
+
+/** The turns to bundle: those named by --turns, else the claimed-missing turns of --checkpoint or of every checkpoint. */
+function selectionOf(options: BundleCommandOptions, analysis: Analysis): BundleSelection | { error: string } {
+  if (options.turns !== undefined) return { kind: 'turns', ids: options.turns };
+  if (options.checkpoint === undefined) return { kind: 'checkpoints', checkpointIndices: checkpointsWithDroppedTurns(analysis) };
+  const index = analysis.checkpoints.findIndex((checkpoint) => checkpoint.summaryId === options.checkpoint);
+  if (index >= 0) return { kind: 'checkpoints', checkpointIndices: [index] };
+  const ids = analysis.checkpoints.map((checkpoint) => checkpoint.summaryId);
+  return {
+    error:
+      ids.length === 0
+        ? `no checkpoint ${JSON.stringify(options.checkpoint)}: the transcript has no compaction checkpoints`
+        : `no checkpoint ${JSON.stringify(options.checkpoint)}; its checkpoints are ${ids.map((id) => JSON.stringify(id)).join(', ')}`,
+  };
+}
+
+async function openAnalysed(options: BundleCommandOptions): Promise<{ transcript: Transcript; analysis: Analysis } | { error: string }> {
+  const pool = new TokenPool({
+    onFallback: (reason) => process.stderr.write(`compaction-lens: ${terminalText(reason)}; counting tokens in the main thread\n`),
+  });
+  try {
+    const { file, analysis } = await analyzeFile(
+      options.file,
+      {
+        format: options.format,
+        defaultBudgets: budgetsFor(options),
+        maxLineBytes: options.maxLineBytes,
+        maxInflatedBytes: options.maxInflatedBytes,
+        maxInflateRatio: options.maxInflateRatio,
+        limitNames: { maxInflatedBytes: '--max-inflated-mb', maxInflateRatio: '--max-inflate-ratio' },
+      },
+      pool,
+      options,
+    );
+    return { transcript: file.transcript, analysis };
+  } catch (error) {
+    if (error instanceof UnusableTranscriptError) return { error: [error.message, ...error.details].join('\n  ') };
+    return { error: `${options.file}: could not be analysed: ${(error as Error).message}` };
+  } finally {
+    pool.dispose();
+  }
+}

@@ -2,8 +2,8 @@
 // /regex/ typed in an input box) in a transcript — the active timeline's, the active editor's, the last timeline
 // opened, or the one analysed transcript (else the user picks one) — and shows core/findFact's answer in a quick
 // pick: each matching turn with its route per checkpoint ("claimed by S1 but absent from its summary; raw log
-// line 409", flagged; "from summary S1"). Choosing a turn reveals its raw record lines; choosing a summary that
-// holds the text reveals the checkpoint. The command resolves with the answer shown, for tests and other callers.
+// line 409", flagged; "from summary S1"). Choosing a turn reveals its raw record lines (and selects it in the
+// transcript's timeline when one is open); choosing a summary that holds the text reveals the checkpoint. The command resolves with the answer shown, for tests and other callers.
 import * as vscode from 'vscode';
 import { countOf, shortTurnId } from '../core/displayText';
 import { findFact, parseFactQuery, plainTextQuery } from '../core/findFact';
@@ -82,7 +82,7 @@ async function whereDidThisGo(services: Services, typed: string | undefined): Pr
     const also = mentioned.length > 0 ? ` (only the summary of ${mentioned.join(', ')} mentions it)` : '';
     void vscode.window.showInformationMessage(noLinks(`No turn of ${entry.name} holds “${answer.query}”${also}.`));
   } else {
-    showAnswer(entry, answer, items);
+    showAnswer(entry, answer, items, services.panels);
   }
   return {
     kind: 'answer',
@@ -185,7 +185,7 @@ function turnItem(match: FactMatch): PickItem {
   };
 }
 
-function showAnswer(entry: AnalysedTranscript, answer: FactAnswer, items: PickItem[]): void {
+function showAnswer(entry: AnalysedTranscript, answer: FactAnswer, items: PickItem[], panels: TimelinePanels): void {
   const quickPick = vscode.window.createQuickPick<PickItem>();
   const total = answer.matches.length + answer.omitted;
   const flagged = answer.flagged > 0 ? ` · ${answer.flagged} flagged` : '';
@@ -197,8 +197,13 @@ function showAnswer(entry: AnalysedTranscript, answer: FactAnswer, items: PickIt
   quickPick.onDidAccept(() => {
     const chosen = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
     quickPick.hide();
-    if (chosen?.turnIndex !== undefined) void revealTurn(entry, chosen.turnIndex);
-    else if (chosen?.checkpointLine !== undefined) void revealLines(entry.documentUri, chosen.checkpointLine, chosen.checkpointLine);
+    if (chosen?.turnIndex !== undefined) {
+      void revealTurn(entry, chosen.turnIndex);
+      // An open timeline of the transcript selects the turn too (for the checkpoint it shows).
+      const timeline = panels.get(entry.uri);
+      const shown = timeline?.currentViewState?.checkpointIndex ?? 0;
+      if (timeline && entry.analysis.checkpoints.length > 0) timeline.selectTurn(Math.max(0, shown), chosen.turnIndex);
+    } else if (chosen?.checkpointLine !== undefined) void revealLines(entry.documentUri, chosen.checkpointLine, chosen.checkpointLine);
   });
   quickPick.onDidHide(() => quickPick.dispose());
   quickPick.show();

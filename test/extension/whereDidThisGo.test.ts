@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { CompactionLensApi } from '../../src/extension/extension';
 import type { WhereDidThisGoResult } from '../../src/extension/whereDidThisGo';
 import { skipOrFailInCi } from '../sharedFolder';
 import { closeAllEditors, copySample, extensionApi, extensionPath, waitFor } from './helpers';
@@ -23,8 +24,10 @@ async function selectIn(editor: vscode.TextEditor, text: string): Promise<void> 
 }
 
 describe('Where Did This Go?', () => {
+  let api: CompactionLensApi;
+
   before(async () => {
-    await extensionApi();
+    api = await extensionApi();
   });
 
   afterEach(async () => {
@@ -68,6 +71,8 @@ describe('Where Did This Go?', () => {
       return active?.document.uri.toString() === uri.toString() && active.selection.start.line === 408 ? active : undefined;
     }, 'the turn revealed at line 409');
     assert.equal(revealed.selection.end.line, 408);
+    // The open timeline selects the turn too.
+    await waitFor(() => api.panels.get(uri)?.currentViewState?.selectedTurn === 408, 'the turn selected in the timeline');
   });
 
   it('on a selection in the transcript itself: a covered fact routes to its summary', async () => {

@@ -3,7 +3,8 @@
 // (raw log line 409, flagged), lists it in a quick pick, and choosing it reveals the turn's raw record; run on a
 // selection in the transcript itself, a covered fact routes to the summary; on a real Claude Code session
 // (.jsonl.gz, read in place from the shared corpus) a dropped turn is flagged and opens in the decompressed
-// view; a refused pattern and no match are said so.
+// view; the real timeline panel answers its search box's findFact request; a refused pattern and no match are
+// said so.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import type { WhereDidThisGoResult } from '../../src/extension/whereDidThisGo';
+import type { HostMessage } from '../../src/protocol';
 import { skipOrFailInCi } from '../sharedFolder';
 import { closeAllEditors, copySample, extensionApi, extensionPath, waitFor } from './helpers';
 
@@ -128,6 +130,32 @@ describe('Where Did This Go?', () => {
       const active = vscode.window.activeTextEditor;
       return active?.document.uri.scheme === 'compaction-lens-raw' && active.selection.start.line === match.line - 1 ? active : undefined;
     }, `the flagged turn revealed at line ${match.line} of the decompressed view`);
+  });
+
+  it("the timeline panel answers its search box: the incident's N−12 fact, flagged, raw log line 409", async () => {
+    const uri = copySample();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const timeline = api.panels.get(uri);
+    assert.ok(timeline);
+    const posted: HostMessage[] = [];
+    const webview = timeline.panel.webview;
+    const post = webview.postMessage.bind(webview);
+    Object.defineProperty(webview, 'postMessage', {
+      configurable: true,
+      value: (message: HostMessage) => {
+        posted.push(message);
+        return post(message);
+      },
+    });
+    assert.equal(await timeline.receive({ type: 'ready' }), 'handled');
+    await timeline.receive({ type: 'findFact', requestId: 901, checkpointIndex: 0, query: 'ERR_LEDGER_4107' });
+    const reply = await waitFor(() => posted.find((message) => message.type === 'factFound'), 'the factFound reply');
+    assert.ok(reply.type === 'factFound');
+    assert.equal(reply.requestId, 901);
+    assert.deepEqual(
+      reply.turns.map((turn) => [turn.id, turn.line, turn.flagged, `${turn.why}; ${turn.says}`]),
+      [[408, 409, true, 'claimed by S1 but absent from its summary; raw log line 409']],
+    );
   });
 
   it('a refused pattern and a fact nowhere are said so', async () => {

@@ -458,26 +458,33 @@ export const VERDICTS: readonly Verdict[] = ['reversible', 'conditional', 'fail-
  */
 export type BundleSelection = { kind: 'checkpoints'; checkpointIndices: readonly number[] } | { kind: 'turns'; ids: readonly TurnId[] };
 
-export interface BundleOptions {
-  /** Counts the bundle's tokens (shells inject tiktoken). */
-  countTokens: TokenCounter;
+export interface BundleWriteOptions {
   /** Replace secrets-looking strings by a `[masked …]` mark (default true). */
   mask?: boolean;
   /** The transcript's file name, said in the bundle's introduction. */
   fileName?: string;
 }
 
+export interface BundleOptions extends BundleWriteOptions {
+  /** Counts the bundle's tokens (shells inject tiktoken). */
+  countTokens: TokenCounter;
+}
+
 /** A Markdown block of raw turns, ready to paste back into an agent's context. */
-export interface RecoveryBundle {
+export interface RecoveryBundleText {
   markdown: string;
-  /** Tokens of `markdown`, by the counter given. */
-  tokens: number;
   /** How many secrets-looking strings were masked (0 with masking off). */
   masked: number;
   /** The turns it quotes, as the transcript spells their ids, in log order. */
   turnIds: TurnId[];
   /** Ids asked for (turn selection) that no turn of the transcript has. */
   unknownIds: TurnId[];
+}
+
+/** A recovery bundle with its size. */
+export interface RecoveryBundle extends RecoveryBundleText {
+  /** Tokens of `markdown`, by the counter given. */
+  tokens: number;
 }
 
 /** Text with its secrets-looking strings replaced by `[masked KIND]` marks. */

@@ -5,7 +5,16 @@
 // shown escaped, and secrets-looking strings are masked unless asked not to. Pure: tokens are counted by the
 // counter the shell passes.
 import { countOf, fullTurnId, isShortenedTurnId, shortTurnId, turnName } from './displayText';
-import type { Analysis, BundleOptions, BundleSelection, RecoveryBundle, Turn, TurnId } from './model';
+import type {
+  Analysis,
+  BundleOptions,
+  BundleSelection,
+  BundleWriteOptions,
+  RecoveryBundle,
+  RecoveryBundleText,
+  Turn,
+  TurnId,
+} from './model';
 import { maskSecrets } from './secretMask';
 
 /** Longest an id, a label or a file name is written inline (they come from the transcript). */
@@ -18,13 +27,24 @@ export function checkpointsWithDroppedTurns(analysis: Analysis): number[] {
   return analysis.checkpoints.flatMap((checkpoint, index) => (checkpoint.counts['claimed-missing'] > 0 ? [index] : []));
 }
 
-/** Builds the bundle of `selection`'s turns. `turns` are the transcript's turns (Transcript.turns). */
+/** Builds the bundle of `selection`'s turns and counts its tokens. `turns` are the transcript's (Transcript.turns). */
 export function buildRecoveryBundle(
   analysis: Analysis,
   turns: readonly Turn[],
   selection: BundleSelection,
   options: BundleOptions,
 ): RecoveryBundle {
+  const text = writeRecoveryBundle(analysis, turns, selection, options);
+  return { ...text, tokens: options.countTokens(text.markdown) };
+}
+
+/** The bundle without its token count, for a shell that counts elsewhere (the extension, in worker threads). */
+export function writeRecoveryBundle(
+  analysis: Analysis,
+  turns: readonly Turn[],
+  selection: BundleSelection,
+  options: BundleWriteOptions,
+): RecoveryBundleText {
   const writer = new BundleWriter(options.mask !== false);
   const turnIds: TurnId[] = [];
   let unknownIds: TurnId[] = [];
@@ -78,7 +98,7 @@ export function buildRecoveryBundle(
     }
   }
   const markdown = writer.finish();
-  return { markdown, tokens: options.countTokens(markdown), masked: writer.masked, turnIds, unknownIds };
+  return { markdown, masked: writer.masked, turnIds, unknownIds };
 }
 
 /** Said of the quoted turns in every bundle, so the agent reads them as data. */

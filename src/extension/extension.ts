@@ -7,6 +7,7 @@ import { ActiveTranscript } from './activeTranscript';
 import { CHECKPOINT_VIEW_ID, CheckpointTreeProvider } from './checkpointTree';
 import { CheckpointLensProvider } from './checkpointLens';
 import { registerCommands } from './commands';
+import { registerCopyDroppedTurns } from './copyDroppedTurns';
 import { DECOMPRESSED_SCHEME, DecompressedDocumentProvider } from './decompressedDocument';
 import { registerExportCorrectedCheckpoint } from './exportCorrected';
 import { TranscriptDiagnostics } from './diagnostics';
@@ -62,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): CompactionLensApi {
     vscode.languages.registerHoverProvider(files, new TurnHoverProvider(store)),
     ...registerCommands({ store, panels, log }),
     registerExportCorrectedCheckpoint({ store, panels, log }),
+    registerCopyDroppedTurns({ store, panels, log }),
     registerWhereDidThisGo({ store, panels, log }),
   );
   return { store, panels, diagnostics, tree, statusBar, marks };

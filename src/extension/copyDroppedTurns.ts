@@ -1,0 +1,248 @@
+// "Compaction Lens: Copy Dropped Turns for the Agent" (compactionLens.copyDroppedTurns): copies to the clipboard
+// the recovery bundle (core/recoveryBundle.ts) of one checkpoint — the raw text of the turns it claims but whose
+// summary does not carry them, as Markdown to paste back into the agent's context. The checkpoint is the tree
+// item's (a checkpoint or one of its claimed-missing ranges), else the active timeline's selected one, else the
+// one of the active transcript that has claimed-missing turns (a quick pick when several do). Before copying, a
+// modal dialog says the size in tokens (counted in the token pool's workers) and how many secrets-looking strings
+// are masked, with "Copy" and, when some are, "Copy Unmasked". The dialogs are the command's
+// `CopyDroppedTurnsPrompts`: the window's by default, a caller's (an extension-host test) when passed as the
+// second argument. The command resolves with what it did.
+import * as vscode from 'vscode';
+import { countOf, fileNameOf, groupDigits } from '../core/displayText';
+import type { RecoveryBundleText } from '../core/model';
+import { checkpointsWithDroppedTurns, writeRecoveryBundle } from '../core/recoveryBundle';
+import { activeEditorUri } from './activeTranscript';
+import type { CheckpointTreeNode } from './checkpointTree';
+import { transcriptUriOf } from './decompressedDocument';
+import type { Log } from './log';
+import { openTranscript } from './openTranscript';
+import { readSettings } from './settings';
+import type { TimelinePanels } from './timelinePanel';
+import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
+
+export const COPY_DROPPED_TURNS = 'compactionLens.copyDroppedTurns';
+
+interface Services {
+  store: TranscriptStore;
+  panels: TimelinePanels;
+  log: Log;
+}
+
+/** One checkpoint offered in the quick pick. */
+export interface DroppedTurnsChoice {
+  checkpointIndex: number;
+  summaryId: string;
+  line: number;
+  /** Its claimed-missing turns. */
+  dropped: number;
+}
+
+/** What the confirmation says before copying. */
+export interface CopyOffer {
+  summaryId: string;
+  fileName: string;
+  turns: number;
+  /** Tokens of the masked bundle (what "Copy" copies). */
+  tokens: number;
+  /** Secrets-looking strings masked in it. */
+  masked: number;
+  /** Tokens of the unmasked bundle, when something is masked ("Copy Unmasked" is then offered). */
+  unmaskedTokens?: number;
+  encoding: string;
+}
+
+/** The dialogs the command shows. */
+export interface CopyDroppedTurnsPrompts {
+  /** Which checkpoint, when several have claimed-missing turns; undefined when cancelled. */
+  pickCheckpoint(choices: DroppedTurnsChoice[], fileName: string): Thenable<number | undefined>;
+  /** Copy the masked bundle, the unmasked one, or nothing (undefined). A modal dialog. */
+  confirmCopy(offer: CopyOffer): Thenable<'masked' | 'unmasked' | undefined>;
+}
+
+/** What the command did. */
+export type CopyDroppedTurnsResult =
+  | { kind: 'copied'; summaryId: string; turnIds: string[]; tokens: number; masked: number; unmasked: boolean }
+  | { kind: 'nothing'; message: string }
+  | { kind: 'cancelled' }
+  | { kind: 'failed'; message: string };
+
+const COPY = 'Copy';
+const COPY_UNMASKED = 'Copy Unmasked';
+
+const windowPrompts: CopyDroppedTurnsPrompts = {
+  pickCheckpoint: async (choices, fileName) => {
+    const picked = await vscode.window.showQuickPick(
+      choices.map((choice) => ({
+        checkpointIndex: choice.checkpointIndex,
+        label: choice.summaryId,
+        description: `line ${choice.line} · ${countOf(choice.dropped, 'claimed-missing turn')}`,
+      })),
+      { title: `Copy the dropped turns of which checkpoint of ${fileName}?`, placeHolder: 'A checkpoint with claimed-missing turns' },
+    );
+    return picked?.checkpointIndex;
+  },
+  confirmCopy: async (offer) => {
+    const buttons = offer.unmaskedTokens !== undefined ? [COPY, COPY_UNMASKED] : [COPY];
+    const choice = await vscode.window.showInformationMessage(
+      `Copy ${countOf(offer.turns, 'dropped turn')} of checkpoint ${offer.summaryId} for the agent: ${groupDigits(offer.tokens)} tokens?`,
+      { modal: true, detail: describeOffer(offer) },
+      ...buttons,
+    );
+    return choice === COPY ? 'masked' : choice === COPY_UNMASKED ? 'unmasked' : undefined;
+  },
+};
+
+/** The dialog's detail: what is copied, its size, what is masked. */
+export function describeOffer(offer: CopyOffer): string {
+  const lines = [
+    `Markdown holding the raw text of the turns that ${offer.summaryId} (${offer.fileName}) claims but whose summary does not carry them, with each turn's id, source line and role: ${groupDigits(offer.tokens)} tokens (${offer.encoding}).`,
+  ];
+  if (offer.masked > 0 && offer.unmaskedTokens !== undefined) {
+    lines.push(
+      `${countOf(offer.masked, 'string')} that looked like secrets (keys, tokens, passwords) ${offer.masked === 1 ? 'is' : 'are'} masked. "Copy Unmasked" copies them as they are (${groupDigits(offer.unmaskedTokens)} tokens).`,
+    );
+  } else lines.push('Nothing in these turns looks like a secret.');
+  return lines.join('\n\n');
+}
+
+function isPrompts(value: unknown): value is CopyDroppedTurnsPrompts {
+  if (!value || typeof value !== 'object') return false;
+  const candidate = value as Record<string, unknown>;
+  return typeof candidate.pickCheckpoint === 'function' && typeof candidate.confirmCopy === 'function';
+}
+
+export function registerCopyDroppedTurns(services: Services): vscode.Disposable {
+  return vscode.commands.registerCommand(COPY_DROPPED_TURNS, async (arg?: unknown, prompts?: unknown): Promise<CopyDroppedTurnsResult> => {
+    try {
+      return await copyDroppedTurns(services, arg, isPrompts(prompts) ? prompts : windowPrompts);
+    } catch (error) {
+      services.log.error('Copy Dropped Turns for the Agent', error);
+      const message = `Compaction Lens: Copy Dropped Turns for the Agent failed: ${error instanceof Error ? error.message : String(error)}. Details are in the "Compaction Lens" output.`;
+      void vscode.window.showErrorMessage(message);
+      return { kind: 'failed', message };
+    }
+  });
+}
+
+/** A tree item's node (a checkpoint or one of its ranges): the command was run from its context menu. */
+function isCheckpointNode(value: unknown): value is Extract<CheckpointTreeNode, { checkpointIndex: number }> {
+  if (!value || typeof value !== 'object') return false;
+  const node = value as { kind?: unknown; uri?: unknown; checkpointIndex?: unknown };
+  return (
+    (node.kind === 'checkpoint' || node.kind === 'range') && node.uri instanceof vscode.Uri && Number.isSafeInteger(node.checkpointIndex)
+  );
+}
+
+/** The transcript and, when the caller says which, the checkpoint. */
+async function targetOf(services: Services, arg: unknown): Promise<{ entry: AnalysedTranscript; checkpointIndex?: number } | undefined> {
+  const { store, log } = services;
+  const open = async (uri: vscode.Uri) => store.get(uri) ?? (await openTranscript(store, log, uri, { interactive: true }));
+  if (isCheckpointNode(arg)) {
+    const entry = await open(arg.uri);
+    return entry && { entry, checkpointIndex: arg.checkpointIndex };
+  }
+  if (arg instanceof vscode.Uri) {
+    const uri = transcriptUriOf(arg);
+    const entry = uri && (await open(uri));
+    return entry ? { entry } : undefined;
+  }
+  const timeline = services.panels.active();
+  if (timeline) {
+    const entry = await open(timeline.uri);
+    const selected = timeline.currentViewState?.checkpointIndex;
+    // The timeline's checkpoint, if it dropped turns; otherwise the choice below.
+    const useSelected =
+      entry && selected !== undefined && selected >= 0 && entry.analysis.checkpoints[selected]?.counts['claimed-missing'] > 0;
+    return entry && { entry, checkpointIndex: useSelected ? selected : undefined };
+  }
+  const active = activeEditorUri();
+  if (active?.scheme === 'file') {
+    const entry = await open(active);
+    return entry ? { entry } : undefined;
+  }
+  return undefined;
+}
+
+async function copyDroppedTurns(services: Services, arg: unknown, prompts: CopyDroppedTurnsPrompts): Promise<CopyDroppedTurnsResult> {
+  const target = await targetOf(services, arg);
+  if (!target) return nothing('Open a transcript file or its Compaction Lens timeline first.');
+  const { entry } = target;
+  const { checkpoints } = entry.analysis;
+  let checkpointIndex = target.checkpointIndex;
+  if (checkpointIndex !== undefined) {
+    const checkpoint = checkpoints[checkpointIndex];
+    if (!checkpoint) return nothing(`${entry.name} has changed: that checkpoint is gone.`);
+    if (checkpoint.counts['claimed-missing'] === 0) {
+      return nothing(`Checkpoint ${checkpoint.summaryId} of ${entry.name} has no claimed-missing turns: nothing to copy.`);
+    }
+  } else {
+    const candidates = checkpointsWithDroppedTurns(entry.analysis);
+    if (candidates.length === 0) {
+      return nothing(
+        checkpoints.length === 0
+          ? `${entry.name} has no compaction checkpoints: nothing to copy.`
+          : `No checkpoint of ${entry.name} has claimed-missing turns: nothing to copy.`,
+      );
+    }
+    if (candidates.length === 1) checkpointIndex = candidates[0];
+    else {
+      const choices = candidates.map((index) => ({
+        checkpointIndex: index,
+        summaryId: checkpoints[index].summaryId,
+        line: checkpoints[index].line,
+        dropped: checkpoints[index].counts['claimed-missing'],
+      }));
+      checkpointIndex = await prompts.pickCheckpoint(choices, entry.name);
+      if (checkpointIndex === undefined || !candidates.includes(checkpointIndex)) return { kind: 'cancelled' };
+    }
+  }
+  const checkpoint = checkpoints[checkpointIndex];
+  const selection = { kind: 'checkpoints', checkpointIndices: [checkpointIndex] } as const;
+  const fileName = fileNameOf(entry.uri.path);
+  const masked = writeRecoveryBundle(entry.analysis, entry.transcript.turns, selection, { fileName });
+  const unmasked =
+    masked.masked > 0 ? writeRecoveryBundle(entry.analysis, entry.transcript.turns, selection, { fileName, mask: false }) : undefined;
+  const { encoding } = readSettings();
+  const counts = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: `Compaction Lens: counting the tokens of ${checkpoint.summaryId}'s dropped turns` },
+    () => services.store.tokenPool.count(unmasked ? [masked.markdown, unmasked.markdown] : [masked.markdown], encoding),
+  );
+  const offer: CopyOffer = {
+    summaryId: checkpoint.summaryId,
+    fileName,
+    turns: masked.turnIds.length,
+    tokens: counts[0],
+    masked: masked.masked,
+    unmaskedTokens: unmasked ? counts[1] : undefined,
+    encoding,
+  };
+  const choice = await prompts.confirmCopy(offer);
+  if (choice === undefined) return { kind: 'cancelled' };
+  const chosen: RecoveryBundleText = choice === 'unmasked' && unmasked ? unmasked : masked;
+  const tokens = chosen === unmasked ? counts[1] : counts[0];
+  await vscode.env.clipboard.writeText(chosen.markdown);
+  const what = chosen === unmasked ? ', secrets unmasked' : masked.masked > 0 ? `, ${countOf(masked.masked, 'secret')} masked` : '';
+  void vscode.window.showInformationMessage(
+    noLinks(
+      `Copied ${countOf(offer.turns, 'dropped turn')} of ${checkpoint.summaryId} (${groupDigits(tokens)} tokens${what}): paste them into the agent's context.`,
+    ),
+  );
+  return {
+    kind: 'copied',
+    summaryId: checkpoint.summaryId,
+    turnIds: chosen.turnIds.map(String),
+    tokens,
+    masked: chosen.masked,
+    unmasked: chosen === unmasked,
+  };
+}
+
+function nothing(message: string): CopyDroppedTurnsResult {
+  void vscode.window.showInformationMessage(noLinks(message));
+  return { kind: 'nothing', message };
+}
+
+/** A notification renders [text](target) as a link: a summary id or a file name must not make one. */
+function noLinks(text: string): string {
+  return text.replace(/\]\(/g, ']\u200b(');
+}

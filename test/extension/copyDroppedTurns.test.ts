@@ -1,0 +1,175 @@
+// "Compaction Lens: Copy Dropped Turns for the Agent" in a real extension host, with the command's dialogs
+// answered by the test (its CopyDroppedTurnsPrompts, passed as the second argument): on the incident's active
+// editor, the one checkpoint with claimed-missing turns is taken without a question, the confirmation states the
+// size as tiktoken counts the Markdown, and the clipboard then holds the 40 turns 380–419; with two such
+// checkpoints a quick pick asks which; secrets are masked unless "Copy Unmasked" is chosen; a cancelled
+// confirmation leaves the clipboard alone; the tree's context menu passes its checkpoint; a transcript with nothing
+// dropped copies nothing.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { CopyDroppedTurnsPrompts, CopyDroppedTurnsResult, CopyOffer, DroppedTurnsChoice } from '../../src/extension/copyDroppedTurns';
+import { createTokenCounter } from '../../src/node/tokenCounter';
+import { closeAllEditors, copySample, extensionApi, writeTranscript } from './helpers';
+
+const COMMAND = 'compactionLens.copyDroppedTurns';
+
+/** Dialogs answered by the test, each call recorded. */
+class TestPrompts implements CopyDroppedTurnsPrompts {
+  readonly picks: { choices: DroppedTurnsChoice[]; fileName: string }[] = [];
+  readonly offers: CopyOffer[] = [];
+
+  constructor(
+    private readonly answers: { pick?: (choices: DroppedTurnsChoice[]) => number | undefined; copy?: 'masked' | 'unmasked' } = {},
+  ) {}
+
+  async pickCheckpoint(choices: DroppedTurnsChoice[], fileName: string): Promise<number | undefined> {
+    this.picks.push({ choices, fileName });
+    return this.answers.pick ? this.answers.pick(choices) : choices[0]?.checkpointIndex;
+  }
+
+  async confirmCopy(offer: CopyOffer): Promise<'masked' | 'unmasked' | undefined> {
+    this.offers.push(offer);
+    return this.answers.copy;
+  }
+}
+
+/** The turn headings of a bundle: "### turn 380 · line 381 · user" → "380". */
+function headedIds(markdown: string): string[] {
+  return [...markdown.matchAll(/^### turn (\S+) · /gm)].map((match) => match[1]);
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
+
+const GITHUB_TOKEN = `gh${'p_'}${'Qr7St6Uv5W'.repeat(4)}`;
+
+/** Two checkpoints, each claiming four turns and carrying the anchor of the first only; secrets in S2's turns. */
+function twoCheckpoints(): vscode.Uri {
+  const turn = (id: number, content: string) => ({ type: 'turn', id, role: 'user', content, tokens: 20, anchor: `ANCHOR-${id}-` });
+  return writeTranscript('two-checkpoints.jsonl', [
+    ...[0, 1, 2, 3].map((id) => turn(id, `ANCHOR-${id}- step ${id}`)),
+    { type: 'checkpoint', summary_id: 'S1', summary: 'Did ANCHOR-0-.', summary_budget: 4096, covered: { from: 0, to: 3 } },
+    turn(4, 'ANCHOR-4- deploy'),
+    turn(5, `ANCHOR-5- git push https://${GITHUB_TOKEN}@github.com/o/r`),
+    turn(6, 'ANCHOR-6- export DB_PASSWORD=hunter2-Secret'),
+    turn(7, 'ANCHOR-7- done'),
+    { type: 'checkpoint', summary_id: 'S2', summary: 'Did ANCHOR-4-.', summary_budget: 4096, covered: { from: 4, to: 7 } },
+  ]);
+}
+
+async function run(arg: unknown, prompts: TestPrompts): Promise<CopyDroppedTurnsResult> {
+  return vscode.commands.executeCommand<CopyDroppedTurnsResult>(COMMAND, arg, prompts);
+}
+
+describe('Copy Dropped Turns for the Agent', () => {
+  before(async () => {
+    await extensionApi();
+  });
+  afterEach(closeAllEditors);
+
+  it("on the incident's active editor: confirms with the size in tokens, then copies turns 380–419", async () => {
+    const uri = copySample();
+    await vscode.window.showTextDocument(uri);
+    const prompts = new TestPrompts({ copy: 'masked' });
+    const result = await run(undefined, prompts);
+    assert.equal(result.kind, 'copied', JSON.stringify(result));
+    assert.deepEqual(prompts.picks, [], 'one checkpoint dropped turns: no question which');
+    const copied = await vscode.env.clipboard.readText();
+    assert.match(copied, /^## Turns dropped by checkpoint S1, recovered from the raw log\n/);
+    assert.match(copied, /Checkpoint S1 \(line 421 of `incident\.jsonl`\) claims that its summary covers these 40 turns/);
+    assert.deepEqual(headedIds(copied), range(380, 419));
+    assert.match(copied, /### turn 380 · line 381 · user\n\n```text\nPlease look at the settlement flow next/);
+    const tokens = createTokenCounter('o200k_base')(copied);
+    assert.deepEqual(prompts.offers, [
+      { summaryId: 'S1', fileName: 'incident.jsonl', turns: 40, tokens, masked: 0, unmaskedTokens: undefined, encoding: 'o200k_base' },
+    ]);
+    if (result.kind === 'copied') {
+      assert.deepEqual(result.turnIds, range(380, 419));
+      assert.equal(result.tokens, tokens);
+    }
+  });
+
+  it('with two checkpoints that dropped turns: asks which; masks secrets, or copies them with "Copy Unmasked"', async () => {
+    const uri = twoCheckpoints();
+    await vscode.window.showTextDocument(uri);
+    const masked = new TestPrompts({
+      pick: (choices) => choices.find((choice) => choice.summaryId === 'S2')?.checkpointIndex,
+      copy: 'masked',
+    });
+    const result = await run(undefined, masked);
+    assert.equal(result.kind, 'copied', JSON.stringify(result));
+    assert.deepEqual(masked.picks, [
+      {
+        fileName: 'two-checkpoints.jsonl',
+        choices: [
+          { checkpointIndex: 0, summaryId: 'S1', line: 5, dropped: 3 },
+          { checkpointIndex: 1, summaryId: 'S2', line: 10, dropped: 3 },
+        ],
+      },
+    ]);
+    const offer = masked.offers[0];
+    assert.equal(offer.summaryId, 'S2');
+    assert.equal(offer.masked, 2);
+    assert.ok(offer.unmaskedTokens !== undefined && offer.unmaskedTokens > 0, '"Copy Unmasked" is offered with its size');
+    const copied = await vscode.env.clipboard.readText();
+    assert.deepEqual(headedIds(copied), ['5', '6', '7']);
+    assert.ok(!copied.includes(GITHUB_TOKEN) && !copied.includes('hunter2-Secret'), 'the secrets are masked');
+    assert.match(copied, /git push https:\/\/\[masked GitHub token\]@github\.com/);
+    assert.match(copied, /DB_PASSWORD=\[masked secret value\]/);
+    assert.equal(offer.tokens, createTokenCounter('o200k_base')(copied));
+
+    const unmasked = new TestPrompts({ pick: () => 1, copy: 'unmasked' });
+    const second = await run(undefined, unmasked);
+    assert.equal(second.kind, 'copied');
+    if (second.kind === 'copied') assert.equal(second.unmasked, true);
+    const plain = await vscode.env.clipboard.readText();
+    assert.ok(plain.includes(GITHUB_TOKEN) && plain.includes('hunter2-Secret'), 'Copy Unmasked keeps them');
+    assert.equal(unmasked.offers[0].unmaskedTokens, createTokenCounter('o200k_base')(plain));
+  });
+
+  it('a cancelled confirmation or quick pick leaves the clipboard alone', async () => {
+    const uri = twoCheckpoints();
+    const sentinel = `clipboard sentinel ${Date.now()}`;
+    await vscode.env.clipboard.writeText(sentinel);
+    const declined = new TestPrompts({ pick: () => 0, copy: undefined });
+    assert.equal((await run(uri, declined)).kind, 'cancelled');
+    assert.equal(declined.offers.length, 1);
+    const noPick = new TestPrompts({ pick: () => undefined, copy: 'masked' });
+    assert.equal((await run(uri, noPick)).kind, 'cancelled');
+    assert.equal(noPick.offers.length, 0);
+    assert.equal(await vscode.env.clipboard.readText(), sentinel);
+  });
+
+  it("from the checkpoint tree's context menu: copies that checkpoint's turns without asking which", async () => {
+    const uri = twoCheckpoints();
+    const api = await extensionApi();
+    await api.store.load(uri);
+    const file = api.tree.getChildren().find((node) => node.uri.toString() === uri.toString());
+    assert.ok(file, 'the transcript is in the tree');
+    const [first] = api.tree.getChildren(file);
+    assert.equal(first.kind, 'checkpoint');
+    assert.equal(api.tree.getTreeItem(first).contextValue, 'checkpoint', "the menu's when clause names this context value");
+    const prompts = new TestPrompts({ copy: 'masked' });
+    const result = await run(first, prompts);
+    assert.equal(result.kind, 'copied', JSON.stringify(result));
+    assert.deepEqual(prompts.picks, []);
+    if (result.kind === 'copied') {
+      assert.equal(result.summaryId, 'S1');
+      assert.deepEqual(result.turnIds, ['1', '2', '3']);
+    }
+    assert.deepEqual(headedIds(await vscode.env.clipboard.readText()), ['1', '2', '3']);
+  });
+
+  it('a transcript with nothing dropped copies nothing', async () => {
+    const uri = writeTranscript('covered.jsonl', [
+      { type: 'turn', id: 0, role: 'user', content: 'ANCHOR-0- all', tokens: 20, anchor: 'ANCHOR-0-' },
+      { type: 'checkpoint', summary_id: 'S1', summary: 'Did ANCHOR-0-.', summary_budget: 4096, covered: { from: 0, to: 0 } },
+    ]);
+    const sentinel = `clipboard sentinel ${Date.now()}`;
+    await vscode.env.clipboard.writeText(sentinel);
+    const prompts = new TestPrompts({ copy: 'masked' });
+    const result = await run(uri, prompts);
+    assert.deepEqual(result, { kind: 'nothing', message: 'No checkpoint of covered.jsonl has claimed-missing turns: nothing to copy.' });
+    assert.deepEqual(prompts.offers, []);
+    assert.equal(await vscode.env.clipboard.readText(), sentinel);
+  });
+});

@@ -1,8 +1,9 @@
 // The --json output: one document for all files, with the keys issue #2 lists and a few more. Keys are
-// snake_case; every turn carries its status, reason, score against the threshold and its evidence.
+// snake_case; every turn carries its status, reason, score against the threshold and its evidence. The document
+// is streamed (jsonStream.ts): each turn's JSON is made as it is written, so its size is not limited.
 import { TURN_STATUSES, type CheckpointAnalysis, type Evidence, type TurnResult, type TurnStatus } from '../core/model';
 import type { FileReport } from './checkFiles';
-import { jsonText } from './terminalText';
+import { mapLazily, StreamedArray, StreamedObject } from './jsonStream';
 
 export function evidenceJson(evidence: Evidence) {
   return {
@@ -34,8 +35,8 @@ export function countsJson(counts: Partial<Record<TurnStatus, number>>): Record<
   return Object.fromEntries(TURN_STATUSES.map((status) => [status, counts[status] ?? 0])) as Record<TurnStatus, number>;
 }
 
-function checkpointJson(cp: CheckpointAnalysis) {
-  return {
+function checkpointJson(cp: CheckpointAnalysis): StreamedObject {
+  return new StreamedObject({
     summary_id: cp.summaryId,
     line: cp.line,
     verdict: cp.verdict,
@@ -58,23 +59,25 @@ function checkpointJson(cp: CheckpointAnalysis) {
     claimed: cp.claimedIds.length,
     claimed_missing: cp.claimedMissingRanges.map((range) => ({ from: range.from, to: range.to, count: range.count })),
     notes: cp.notes,
-    turns: cp.turns.map(turnJson),
-    safe_covered: cp.safeCovered,
-  };
+    turns: new StreamedArray(mapLazily(cp.turns, turnJson)),
+    safe_covered: new StreamedArray(cp.safeCovered),
+  });
 }
 
-export function jsonReport(reports: FileReport[]): string {
-  const files = reports.map((report) => {
-    if (report.analysis === undefined)
-      return { path: report.path, error: report.error ?? 'unknown error', ...(report.details ? { details: report.details } : {}) };
-    const { analysis } = report;
-    return {
-      path: report.path,
-      format: analysis.format,
-      turns: analysis.turnCount,
-      checkpoints: analysis.checkpoints.map(checkpointJson),
-      problems: analysis.problems,
-    };
+function fileJson(report: FileReport): StreamedObject {
+  if (report.analysis === undefined)
+    return new StreamedObject({ path: report.path, error: report.error ?? 'unknown error', details: report.details });
+  const { analysis } = report;
+  return new StreamedObject({
+    path: report.path,
+    format: analysis.format,
+    turns: analysis.turnCount,
+    checkpoints: new StreamedArray(mapLazily(analysis.checkpoints, checkpointJson)),
+    problems: analysis.problems,
   });
-  return jsonText(JSON.stringify({ files }, null, 2));
+}
+
+/** The --json document of `reports`, to be written with jsonStream's writeJson (or jsonChunks). */
+export function jsonReport(reports: readonly FileReport[]): StreamedObject {
+  return new StreamedObject({ files: new StreamedArray(mapLazily(reports, fileJson)) });
 }

@@ -9,6 +9,7 @@ import { runEval } from './evalCommand';
 import { runExport } from './exportCommand';
 import { runFind } from './findCommand';
 import { jsonReport } from './jsonReport';
+import { writeJson } from './jsonStream';
 import { sarifReport } from './sarifReport';
 import { terminalText } from './terminalText';
 import { textReport } from './textReport';
@@ -55,8 +56,8 @@ async function main(argv: string[]): Promise<number> {
     case 'check': {
       const { options } = parsed;
       const reports = await checkFiles(options.files, options, progressPrinter());
-      const output = options.json ? jsonReport(reports) : options.sarif ? sarifReport(reports) : textReport(reports, options.color);
-      process.stdout.write(`${output}\n`);
+      if (options.json) await writeJson(jsonReport(reports), process.stdout);
+      else process.stdout.write(`${options.sarif ? sarifReport(reports) : textReport(reports, options.color)}\n`);
       return exitStatus(reports);
     }
     case 'bundle': {

@@ -1,0 +1,95 @@
+// JSON written in pieces, never as one string: a document of any size (a million turns, past V8's string
+// limit) goes out in chunks of about CHUNK_CHARS characters, each made safe for a terminal (terminalText's
+// jsonText). The parts marked streamed (StreamedObject, StreamedArray) are walked, their items made one at a
+// time; every other value is JSON.stringify'd whole. The text is exactly JSON.stringify(value, null, 2)'s.
+import { once } from 'node:events';
+import { jsonText } from './terminalText';
+
+/** An object whose values may be streamed themselves. Keys whose value is undefined are left out, as JSON.stringify does. */
+export class StreamedObject {
+  constructor(readonly fields: Readonly<Record<string, unknown>>) {}
+}
+
+/** An array whose items are made as they are written (an iterable walked once). An undefined item is written null. */
+export class StreamedArray {
+  constructor(readonly items: Iterable<unknown>) {}
+}
+
+/** Items of `array` mapped by `fn`, one at a time. */
+export function* mapLazily<T, U>(array: readonly T[], fn: (item: T) => U): Generator<U> {
+  for (const item of array) yield fn(item);
+}
+
+const INDENT = '  ';
+/** About how many characters each chunk holds (the last one fewer; one item's text larger). */
+export const CHUNK_CHARS = 64 * 1024;
+
+/** JSON.stringify(value, null, 2), its lines but the first indented by `pad`. Undefined for a value JSON leaves out. */
+function plainJson(value: unknown, pad: string): string | undefined {
+  const text = JSON.stringify(value, null, 2) as string | undefined;
+  if (text === undefined) return undefined;
+  // A JSON string never holds a raw newline (it is escaped): every newline is between tokens.
+  return pad === '' ? text : text.replaceAll('\n', `\n${pad}`);
+}
+
+/** The pieces of `value`'s JSON, at the depth whose indentation is `pad`; nothing for a value JSON leaves out. */
+function* pieces(value: unknown, pad: string): Generator<string> {
+  if (value instanceof StreamedArray) {
+    const inner = pad + INDENT;
+    let first = true;
+    for (const item of value.items) {
+      yield first ? `[\n${inner}` : `,\n${inner}`;
+      first = false;
+      let wrote = false;
+      for (const piece of pieces(item, inner)) {
+        wrote = true;
+        yield piece;
+      }
+      if (!wrote) yield 'null';
+    }
+    yield first ? '[]' : `\n${pad}]`;
+  } else if (value instanceof StreamedObject) {
+    const inner = pad + INDENT;
+    let first = true;
+    for (const [key, field] of Object.entries(value.fields)) {
+      if (field === undefined || typeof field === 'function' || typeof field === 'symbol') continue;
+      yield `${first ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `;
+      first = false;
+      yield* pieces(field, inner);
+    }
+    yield first ? '{}' : `\n${pad}}`;
+  } else {
+    const text = plainJson(value, pad);
+    if (text !== undefined) yield text;
+  }
+}
+
+/**
+ * The JSON of `value` (JSON.stringify(value, null, 2), with jsonText's escapes) in chunks of about
+ * `chunkChars` characters. Concatenated, they are the document; no chunk is larger than needed for one item.
+ */
+export function* jsonChunks(value: unknown, chunkChars: number = CHUNK_CHARS): Generator<string> {
+  let parts: string[] = [];
+  let size = 0;
+  for (const piece of pieces(value, '')) {
+    parts.push(piece);
+    size += piece.length;
+    if (size >= chunkChars) {
+      yield jsonText(parts.join(''));
+      parts = [];
+      size = 0;
+    }
+  }
+  if (size > 0) yield jsonText(parts.join(''));
+}
+
+/**
+ * Writes `value`'s JSON and then `end` to `out` chunk by chunk, waiting whenever `out` asks to (drain), so
+ * memory holds about one chunk at a time whatever the document's size. Rejects when `out` fails (a closed pipe).
+ */
+export async function writeJson(value: unknown, out: NodeJS.WritableStream, end = '\n'): Promise<void> {
+  for (const chunk of jsonChunks(value)) {
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  if (!out.write(end)) await once(out, 'drain');
+}

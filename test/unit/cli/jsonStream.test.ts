@@ -1,0 +1,131 @@
+// Tests of the streamed JSON writer (cli/jsonStream.ts) and the --json report written with it: the text is
+// exactly JSON.stringify(value, null, 2)'s with jsonText's escapes, whatever is streamed and whatever the chunk
+// size; writing waits for a slow stream; the incident's report parses, matches its analysis and is the
+// document a one-string writer gives; and a document past V8's longest string is written chunk by chunk.
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import fc from 'fast-check';
+import { checkFiles } from '../../../src/cli/checkFiles';
+import { jsonReport } from '../../../src/cli/jsonReport';
+import { CHUNK_CHARS, jsonChunks, StreamedArray, StreamedObject, writeJson } from '../../../src/cli/jsonStream';
+import { jsonText } from '../../../src/cli/terminalText';
+
+const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
+
+/**
+ * `value` with its arrays and objects marked streamed where `streamed` says so (by position). Markers count only
+ * inside streamed parents, so below a plain container everything stays plain.
+ */
+function markStreamed(value: unknown, streamed: (path: string) => boolean, path = ''): unknown {
+  if (typeof value !== 'object' || value === null || !streamed(path)) return value;
+  if (Array.isArray(value)) return new StreamedArray(value.map((item, i) => markStreamed(item, streamed, `${path}/${i}`)));
+  return new StreamedObject(
+    Object.fromEntries(Object.entries(value).map(([key, field]) => [key, markStreamed(field, streamed, `${path}/${key}`)])),
+  );
+}
+
+const oneString = (value: unknown) => jsonText(JSON.stringify(value, null, 2));
+
+describe('cli/jsonStream', () => {
+  it('writes what JSON.stringify(value, null, 2) writes, streamed anywhere, in chunks of any size', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 0, max: 1000 }), (value, chunkChars, seed) => {
+        const streamed = markStreamed(value, (path) => (path.length * 31 + seed) % 3 !== 0);
+        const chunks = [...jsonChunks(streamed, chunkChars)];
+        assert.equal(chunks.join(''), oneString(value));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('leaves out undefined fields, writes undefined items as null, and writes empty containers as JSON.stringify does', () => {
+    const value = { a: undefined, b: [undefined, 1], c: [], d: {}, e: { f: [[]] }, g: 'line\u2028sep \u202e bidi \u007f' };
+    const streamed = new StreamedObject({
+      a: undefined,
+      b: new StreamedArray([undefined, 1]),
+      c: new StreamedArray([]),
+      d: new StreamedObject({}),
+      e: new StreamedObject({ f: new StreamedArray([new StreamedArray([])]) }),
+      g: value.g,
+    });
+    const text = [...jsonChunks(streamed, 3)].join('');
+    assert.equal(text, oneString(value));
+    assert.match(text, /\\u2028sep \\u202e bidi \\u007f/, 'the characters a terminal would act on are escaped');
+    assert.equal([...jsonChunks(new StreamedArray([]))].join(''), '[]');
+    assert.equal([...jsonChunks(new StreamedObject({ only: undefined }))].join(''), '{}');
+  });
+
+  it('waits for a slow stream to drain and writes everything in order', async () => {
+    const received: string[] = [];
+    let writes = 0;
+    const slow = new Writable({
+      highWaterMark: 1024,
+      decodeStrings: false,
+      write(chunk: string, _encoding, done) {
+        received.push(chunk);
+        writes += 1;
+        setTimeout(done, 1);
+      },
+    });
+    const items = Array.from({ length: 3000 }, (_, i) => ({ id: i, text: `item ${i} `.repeat(20) }));
+    await writeJson(new StreamedObject({ items: new StreamedArray(items) }), slow);
+    assert.equal(received.join(''), `${oneString({ items })}\n`);
+    assert.ok(writes > 5, `written in ${writes} chunks`);
+  });
+
+  it('writes a document longer than the longest string V8 can make, one chunk at a time', function () {
+    this.timeout(120000);
+    // 2^29 - 24 characters is V8's longest string: 600 items of 1 MiB make a document past it.
+    const item = 'x'.repeat(1024 * 1024);
+    const count = 600;
+    const items = (function* () {
+      for (let i = 0; i < count; i += 1) yield item;
+    })();
+    let total = 0;
+    let largest = 0;
+    let head = '';
+    let tail = '';
+    for (const chunk of jsonChunks(new StreamedObject({ items: new StreamedArray(items) }))) {
+      if (head.length < 20) head += chunk.slice(0, 20);
+      tail = (tail + chunk).slice(-10);
+      total += chunk.length;
+      largest = Math.max(largest, chunk.length);
+    }
+    const perItem = '\n    "'.length + item.length + '",'.length;
+    assert.equal(total, '{\n  "items": ['.length + count * perItem - ','.length + '\n  ]\n}'.length);
+    assert.ok(total > 2 ** 29, `${total} characters`);
+    assert.ok(largest < CHUNK_CHARS + item.length + 16, `the largest chunk holds ${largest} characters`);
+    assert.equal(head.slice(0, 18), '{\n  "items": [\n   ');
+    assert.equal(tail, 'xxx"\n  ]\n}');
+  });
+
+  it("writes the incident's report as the one document a single JSON.stringify would, matching its analysis", async function () {
+    this.timeout(60000);
+    const reports = await checkFiles([SAMPLE, '/nonexistent/compaction-lens.jsonl'], { encoding: 'o200k_base', ratioFloor: 5 });
+    const text = [...jsonChunks(jsonReport(reports))].join('');
+    const document = JSON.parse(text) as {
+      files: {
+        path: string;
+        error?: string;
+        checkpoints?: { verdict: string; turns: { id: unknown; status: string; evidence: unknown[] }[] }[];
+      }[];
+    };
+    assert.equal(text, oneString(document));
+    const [incident, missing] = document.files;
+    assert.equal(incident.path, SAMPLE);
+    const analysis = reports[0].analysis!;
+    assert.equal(incident.checkpoints!.length, analysis.checkpoints.length);
+    incident.checkpoints!.forEach((cp, i) => {
+      const expected = analysis.checkpoints[i];
+      assert.equal(cp.verdict, expected.verdict);
+      assert.deepEqual(
+        cp.turns.map((turn) => [turn.id, turn.status, turn.evidence.length]),
+        expected.turns.map((turn) => [turn.id, turn.status, turn.evidence.length]),
+      );
+    });
+    assert.equal(incident.checkpoints![0].verdict, 'fail-closed');
+    assert.equal(missing.path, '/nonexistent/compaction-lens.jsonl');
+    assert.match(missing.error!, /compaction-lens\.jsonl/);
+  });
+});

@@ -262,10 +262,11 @@ class SecretScanner {
     if (!KEY_LAST_CHARS.has(this.code(keyEnd - 1) | 32)) return undefined;
     const key = this.text.slice(Math.max(i, keyEnd - LONGEST_KEY_ENDING), keyEnd).toLowerCase();
     if (!SECRET_KEY_ENDINGS.some((ending) => key.endsWith(ending))) return undefined;
-    let p = this.skipQuote(keyEnd);
-    p = this.skipBlanks(p);
+    const afterKey = this.skipQuote(keyEnd);
+    let p = this.skipBlanks(afterKey);
     const separator = this.code(p);
     if (separator !== 61 && separator !== 58) return undefined; // '=' or ':'
+    const tight = p === afterKey && !isBlank(this.code(p + 1));
     p = this.skipBlanks(p + 1);
     const afterQuote = this.skipQuote(p);
     const quoted = afterQuote !== p;
@@ -276,6 +277,9 @@ class SecretScanner {
     const first = this.code(start);
     // Placeholders and references are not secrets: ${TOKEN}, $TOKEN, <token>, ***, %s.
     if (first === 36 || first === 42 || first === 37) return undefined;
+    // `token = await fetchToken()`, `apiKey: parsed.apiKey`: code assigning a name, not a secret. A bare name is
+    // still a value in an env file (`DB_PASSWORD=letmein`), a flag (`--password=letmein`) or a query (`?token=…`).
+    if (!quoted && this.isCodeName(start, end) && !(tight && this.isSettingKey(i, keyEnd))) return undefined;
     if (!quoted && separator === 58) {
       // `token: expired` is prose; an unquoted value after a colon must look like one (a digit, a symbol, mixed case).
       if (length < 6) return undefined;
@@ -285,6 +289,25 @@ class SecretScanner {
       if (lettersOnly && !mixedCase) return undefined;
     }
     return { start, end, kind: 'secret value' };
+  }
+
+  /**
+   * A name without digits (`await`, `restoredModel`; `hunter2` is not one) or a dotted path of names
+   * (`parsed.apiKey`, `Base.url_encode64`), at most SHAPE_WINDOW long.
+   */
+  private isCodeName(start: number, end: number): boolean {
+    if (end - start > SHAPE_WINDOW) return false;
+    const first = this.code(start);
+    if (!(isUpper(first) || isLower(first) || first === 95)) return false;
+    const dotted = this.some(start, end, (c) => c === 46);
+    return this.all(start, end, (c) => isUpper(c) || isLower(c) || c === 95 || c === 46 || (dotted && isDigit(c)));
+  }
+
+  /** A key written as a setting: upper-case (`DB_PASSWORD`), or after `-`, `?` or `&` (a flag, a query). */
+  private isSettingKey(start: number, end: number): boolean {
+    const before = this.code(start - 1);
+    if (before === 45 || before === 63 || before === 38) return true;
+    return !this.some(Math.max(start, end - SHAPE_WINDOW), end, isLower);
   }
 
   /** A long base64-like run (mixed case and digits, high entropy) or a long hex run, unless labelled a digest. */
@@ -303,13 +326,19 @@ class SecretScanner {
     let upper = 0;
     let lower = 0;
     let digits = 0;
+    let standard = false; // '+' or '/': base64
+    let urlSafe = false; // '-' or '_': base64url
     for (let p = i; p < runEnd; p++) {
       const c = this.code(p);
       if (isUpper(c)) upper++;
       else if (isLower(c)) lower++;
       else if (isDigit(c)) digits++;
+      else if (c === 43 || c === 47) standard = true;
+      else urlSafe = true;
     }
     if (upper < 2 || lower < 2 || digits < 2) return undefined;
+    // Both alphabets at once is no encoding: a path (`projects/-home-USER-x/8463c716-a2ea…`).
+    if (standard && urlSafe) return undefined;
     if (entropy(this.text, i, runEnd) < MIN_BASE64_ENTROPY) return undefined;
     return { start: i, end, kind: 'high-entropy string' };
   }

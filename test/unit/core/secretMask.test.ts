@@ -76,6 +76,11 @@ describe('core/secretMask: secrets are masked', () => {
       [`{\\"password\\":\\"${value}\\"}`, '{\\"password\\":\\"[masked secret value]\\"}'],
       [`db_password: ${value}`, 'db_password: [masked secret value]'],
       [`password: 'plainwords'`, `password: '[masked secret value]'`],
+      ['DB_PASSWORD=letmein now', 'DB_PASSWORD=[masked secret value] now'],
+      ['password=hunter2', 'password=[masked secret value]'],
+      ['mysql --password=letmein', 'mysql --password=[masked secret value]'],
+      ['GET /cb?token=abcdef&x=1', 'GET /cb?token=[masked secret value]&x=1'],
+      [`const token = 'abcdefgh';`, `const token = '[masked secret value]';`],
     ]) {
       assert.equal(masked(text).text, expected, text);
     }
@@ -108,6 +113,13 @@ describe('core/secretMask: what is not a secret is left alone', () => {
     'password=${DB_PASSWORD} and token=$TOKEN and secret=<your secret> and api_key=***',
     'sk-learn is a library; sk-some-long-kebab-case-name-here-too is a name',
     'Bearer tokens are described in RFC 6750.',
+    // Code that assigns names to secret-named variables.
+    'const token = await fetchToken(); const apiKey = parsed.apiKey; secret = args.secret;',
+    '{ token: String(value), apiKey: document.querySelector("#key") }',
+    'secret_key_base = Base.url_encode64(bytes)',
+    // Paths that mix '/' and '-' (no encoding does).
+    '~/.claude/projects/-home-USER-projects-spotter-worktrees-spotter-fum/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl',
+    '~/.pi/agent/sessions/--Users-badlogic-workspaces-pi-mono--/2025-12-08T23-22-21-320Z_abc.jsonl',
     '',
   ];
   for (const text of keep) {

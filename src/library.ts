@@ -2,8 +2,8 @@
 // types in dist/types/library.d.ts; docs/library.md shows it in use). It is the one deliberate re-export
 // module, not a barrel for internal use: nothing inside src imports it, and what it names is what agent
 // builders may rely on — the design note's buildCheckpoint / reconstruct / CompactionReversibilityError,
-// the non-throwing analyze, where a fact went (findFact), the corrected pointer sets (correctCheckpoint), a
-// one-call analysis of a transcript file, and the types they speak.
+// the non-throwing analyze, where a fact went (findFact), the corrected pointer sets (correctCheckpoint), the
+// recovery bundle (buildRecoveryBundle), a one-call analysis of a transcript file, and the types they speak.
 
 // The note's reference API: raises where the note raises.
 export { buildCheckpoint, reconstruct, CompactionReversibilityError, COMPRESSION_RATIO_LOW } from './core/reference';
@@ -38,7 +38,8 @@ export type {
   Verdict,
 } from './core/model';
 
-// Where did a fact go (each checkpoint's route to the turns that hold a text), and the repaired pointer sets.
+// Where did a fact go (each checkpoint's route to the turns that hold a text), the repaired pointer sets, and
+// the recovery bundle (the dropped turns' raw text as Markdown to paste back into an agent's context).
 export { findFact, parseFactQuery } from './core/findFact';
 export { correctCheckpoint, correctedCheckpoints, safePointerSet } from './core/correctedCheckpoint';
 export type {
@@ -54,6 +55,8 @@ export type {
   SafePointerSet,
   SummaryMention,
 } from './core/model';
+export { buildRecoveryBundle, checkpointsWithDroppedTurns, writeRecoveryBundle } from './core/recoveryBundle';
+export type { BundleOptions, BundleSelection, BundleWriteOptions, RecoveryBundle, RecoveryBundleText } from './core/model';
 
 // Node helpers: count tokens as the CLI does, and analyse a transcript file in one call.
 export { createTokenCounter, ENCODINGS } from './node/tokenCounter';

@@ -1,160 +1,208 @@
-// `npm run bench`: measures reading, analysis and the CLI on generated transcripts (100k turns by default),
-// as ratios against a baseline run in the same process (a plain line-by-line JSON.parse of the same file),
-// and token counting in this thread against TokenPool's worker threads (with the longest event-loop block).
-// Usage: node scripts/bench.mjs [turns]   (needs `npm run build` and `npm run compile` first)
+// `npm run bench`: how fast and how lean `check` is, on generated transcripts and on the shared corpus's real
+// Claude Code sessions, against floors measured in the same run. Each figure comes from a child process of its
+// own (scripts/bench/measure.mjs; the CLI under /usr/bin/time when there is one), so each peak RSS is its own.
+// Per file it prints: the floor (read + JSON.parse), the time to the first verdict, the full analysis (what
+// `check` does: read, count in the workers, analyse), a second analysis in the same process (warm caches), the
+// tokenizer alone in one thread over the same texts, `check --json` end to end, their ratios and peak RSS.
+// Timings are medians of --runs runs; nothing here asserts a time.
+//
+// Usage: node scripts/bench.mjs [--sizes 10k,100k,1m] [--shapes canonical,claude-code,canonical-recorded]
+//          [--runs N] [--huge] [--no-corpus] [--keep DIR] [--smoke]
+//   --sizes    turns per generated transcript (k = thousand, m = million). Default 10k,100k,1m.
+//   --shapes   canonical (every turn counted), canonical-recorded (sizes recorded: only the summary is counted),
+//              claude-code (Claude Code records). Default: canonical and claude-code below 1m turns,
+//              canonical-recorded from 1m.
+//   --huge     also a ~1 GB canonical-recorded transcript (generated into a temporary folder, deleted after).
+//   --smoke    a short run for `npm test`: 300 turns, one run, no corpus, no huge file.
+// Needs `npm run build` and `npm run compile` first (`npm run bench` does both).
 import { spawnSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { writeCanonical, writeClaudeCode } from './bench/generate.mjs';
 
-const require = createRequire(import.meta.url);
-const { TranscriptFile } = require('../out/src/node/transcriptFile.js');
-const { analyze } = require('../out/src/core/analyze.js');
-const { createTokenCounter } = require('../out/src/node/tokenCounter.js');
-const { TokenPool } = require('../out/src/node/tokenPool.js');
-const { warmTokenCache } = require('../out/src/node/warmTokenCache.js');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CORPUS = '/work/shared/corpus/claude-code';
+const TIME = '/usr/bin/time';
 
-const TURNS = Number(process.argv[2] ?? 100000);
-const RUNS = 3;
-const topics = ['ledger', 'invoice', 'payout', 'refund', 'settlement', 'audit', 'currency', 'webhook'];
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string' },
+    shapes: { type: 'string' },
+    runs: { type: 'string' },
+    huge: { type: 'boolean', default: false },
+    'no-corpus': { type: 'boolean', default: false },
+    smoke: { type: 'boolean', default: false },
+    keep: { type: 'string' },
+  },
+});
 
-function generate(path, recordTokens) {
-  const lines = [];
-  const claimed = Math.floor(TURNS * 0.9);
-  const mentioned = [];
-  for (let i = 0; i < TURNS; i += 1) {
-    const topic = topics[i % topics.length];
-    const content = `Checked src/${topic}/handler_${i}.ts: case ${topic.toUpperCase()}_${i} now returns 4${i % 100} instead of crashing; the tests in test/${topic}.test.ts pass. Next I will look at the retry path.`;
-    const record = { type: 'turn', id: i, role: i % 2 ? 'assistant' : 'user', content };
-    if (recordTokens) record.tokens = 40;
-    lines.push(JSON.stringify(record));
-    if (i < claimed * 0.8 && i % 50 === 0) mentioned.push(`${topic.toUpperCase()}_${i}`);
-  }
-  const summary = `Summary: handled ${mentioned.join(', ')}.`;
-  lines.splice(
-    claimed,
-    0,
-    JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 8192, covered: { from: 0, to: claimed - 1 } }),
-  );
-  writeFileSync(path, lines.join('\n') + '\n');
+function turnsOf(text) {
+  const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
+  if (!match) throw new Error(`--sizes: "${text}" is not a number of turns (10k, 100k, 1m, 2500)`);
+  return Math.round(Number(match[1]) * { '': 1, k: 1e3, m: 1e6 }[match[2].toLowerCase()]);
 }
 
-async function baseline(path) {
-  let records = 0;
-  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (!line) continue;
-    JSON.parse(line);
-    records += 1;
-  }
-  return records;
+const sizes = (values.sizes ?? (values.smoke ? '300' : '10k,100k,1m')).split(',').map(turnsOf);
+const SHAPES = ['canonical', 'canonical-recorded', 'claude-code'];
+const chosenShapes = values.shapes?.split(',');
+for (const shape of chosenShapes ?? [])
+  if (!SHAPES.includes(shape)) throw new Error(`--shapes: unknown shape ${shape} (${SHAPES.join(', ')})`);
+const shapesFor = (turns) => chosenShapes ?? (turns < 1e6 ? ['canonical', 'claude-code'] : ['canonical-recorded']);
+const runsFor = (turns) => (values.runs !== undefined ? Number(values.runs) : values.smoke || turns >= 1e6 ? 1 : 3);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const seconds = (ms) => (ms === undefined ? '–' : (ms / 1000).toFixed(ms < 10000 ? 2 : 1));
+const times = (ms, base) => (ms === undefined || !base ? '–' : `${(ms / base).toFixed(1)}×`);
+const megabytes = (mb) => (mb === undefined ? '–' : mb.toFixed(0));
+
+/** Runs scripts/bench/measure.mjs MODE FILE in a child process and returns its JSON line. */
+function measure(mode, file) {
+  const child = spawnSync(process.execPath, [join(root, 'scripts/bench/measure.mjs'), mode, file], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+    cwd: root,
+  });
+  if (child.status !== 0) throw new Error(`measure ${mode} ${file} failed (${child.status}): ${child.stderr.trim().slice(-2000)}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1));
 }
 
-async function time(fn) {
-  const times = [];
-  let result;
-  for (let i = 0; i < RUNS; i += 1) {
+/** `check --json FILE` end to end, its output thrown away: wall time and peak RSS (from /usr/bin/time when there). */
+function cli(file) {
+  const sink = openSync('/dev/null', 'w');
+  try {
+    const withTime = existsSync(TIME);
+    const command = withTime ? TIME : process.execPath;
+    const args = [...(withTime ? ['-f', 'BENCH %e %M', process.execPath] : []), join(root, 'dist/cli.js'), 'check', '--json', file];
     const start = process.hrtime.bigint();
-    result = await fn();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    const child = spawnSync(command, args, { stdio: ['ignore', sink, 'pipe'], encoding: 'utf8', cwd: root });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (child.status !== 0 && child.status !== 1)
+      throw new Error(`check --json ${file} exited ${child.status}: ${child.stderr.trim().slice(-2000)}`);
+    const timed = /BENCH [\d.]+ (\d+)/.exec(child.stderr ?? '');
+    return { ms, peakRssMb: timed ? Number(timed[1]) / 1024 : undefined };
+  } finally {
+    closeSync(sink);
   }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)], result };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'cl-bench-'));
-try {
-  const counted = join(dir, 'counted.jsonl');
-  const recorded = join(dir, 'recorded.jsonl');
-  generate(counted, false);
-  generate(recorded, true);
-  const mb = statSync(counted).size / (1024 * 1024);
-  console.log(`${TURNS.toLocaleString('en-US')} turns, ${mb.toFixed(1)} MB, median of ${RUNS} runs, node ${process.version}\n`);
+/** Every figure of one file, medians over `runs`. */
+function bench(label, file, runs) {
+  const mb = statSync(file).size / 1e6;
+  const series = { floor: [], analyze: [], tokenize: [], cli: [] };
+  for (let run = 0; run < runs; run += 1) {
+    series.floor.push(measure('floor', file));
+    series.analyze.push(measure('analyze', file));
+    series.tokenize.push(measure('tokenize', file));
+    series.cli.push(cli(file));
+  }
+  const pick = (list, key) => median(list.map((x) => x[key]).filter((x) => x !== undefined));
+  const peak = (list) => Math.max(...list.map((x) => x.peakRssMb ?? 0)) || undefined;
+  const row = {
+    label,
+    mb,
+    turns: series.analyze[0].turns,
+    verdicts: series.analyze[0].checkpoints,
+    earlyVerdict: series.analyze.some((x) => x.earlyVerdict),
+    floor: pick(series.floor, 'ms'),
+    floorRss: peak(series.floor),
+    read: pick(series.analyze, 'readMs'),
+    firstVerdict: pick(series.analyze, 'firstVerdictMs'),
+    full: pick(series.analyze, 'fullMs'),
+    reanalysis: pick(series.analyze, 'reanalysisMs'),
+    analyzeRss: peak(series.analyze),
+    tokenizerLoad: pick(series.tokenize, 'loadMs'),
+    tokenizer: pick(series.tokenize, 'ms'),
+    tokenizedMb: series.tokenize[0].bytes / 1e6,
+    cli: pick(series.cli, 'ms'),
+    cliRss: peak(series.cli),
+  };
+  console.log(
+    `${label}: ${row.mb.toFixed(1)} MB, ${row.turns} turns (${row.verdicts}); floor ${seconds(row.floor)} s, first verdict ${seconds(row.firstVerdict)} s` +
+      `${row.earlyVerdict ? '' : ' (= full analysis)'}, full ${seconds(row.full)} s, again ${seconds(row.reanalysis)} s, tokenizer ${seconds(row.tokenizer)} s` +
+      ` on ${row.tokenizedMb.toFixed(1)} MB, check --json ${seconds(row.cli)} s, peak RSS ${megabytes(row.analyzeRss)} / ${megabytes(row.cliRss)} MB`,
+  );
+  return row;
+}
 
-  const rows = [];
-  const base = await time(() => baseline(counted));
-  rows.push(['baseline: readline + JSON.parse per line', base.ms]);
-  const open = await time(() => TranscriptFile.open(counted));
-  rows.push(['TranscriptFile.open (stream, split, validate)', open.ms]);
-  const countTokens = createTokenCounter('o200k_base');
-  countTokens('warm up the tokenizer');
-  const transcriptRecorded = (await TranscriptFile.open(recorded)).transcript;
-  const analyzeRecorded = await time(() => analyze(transcriptRecorded, { countTokens }));
-  rows.push(['analyze, tokens recorded (only the summary is counted)', analyzeRecorded.ms]);
-  const transcriptCounted = open.result.transcript;
-  const analyzeCounted = await time(() => analyze(transcriptCounted, { countTokens, tokenCache: new Map() }));
-  rows.push(['analyze, tokens counted by tiktoken o200k (cold cache)', analyzeCounted.ms]);
-  const cache = new Map();
-  analyze(transcriptCounted, { countTokens, tokenCache: cache });
-  const reanalyze = await time(() => analyze(transcriptCounted, { countTokens, tokenCache: cache }));
-  rows.push(['re-analyse with a warm token cache (live update)', reanalyze.ms]);
-  // Tokenizing alone: this thread against TokenPool's workers (already started, then started each run).
-  const texts = transcriptCounted.turns.map((turn) => turn.text);
-  const here = await time(() => texts.map((text) => countTokens(text)));
-  rows.push(['tokenize every turn in this thread', here.ms]);
-  for (const workers of [1, 2]) {
-    const pool = new TokenPool({ maxWorkers: workers, spawnBytes: 0 });
-    await pool.count(texts.slice(0, 2 * workers * 50), 'o200k_base'); // start the workers and their tiktoken
-    assert(pool.workerCount === workers, `${pool.workerCount} workers started`);
-    const pooled = await time(() => pool.count(texts, 'o200k_base'));
-    pool.dispose();
-    if (pooled.result.some((n, i) => n !== here.result[i])) throw new Error(`TokenPool (${workers}) counted differently`);
-    rows.push([`tokenize every turn in TokenPool, ${workers} worker${workers === 1 ? '' : 's'} (started)`, pooled.ms]);
-  }
-  // What the extension does on a first analysis: a new pool (workers spawned, tiktoken loaded), then analyze.
-  const blocks = [];
-  for (const workers of [1, 2]) {
-    let longest = 0;
-    const pooled = await time(async () => {
-      const pool = new TokenPool({ maxWorkers: workers });
-      const delay = monitorEventLoopDelay({ resolution: 10 });
-      delay.enable();
-      // The histogram records from its second tick on: let it tick before the measured work (50 ms in all).
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      try {
-        const tokenCache = new Map();
-        const count = await warmTokenCache(transcriptCounted, tokenCache, pool, 'o200k_base');
-        await new Promise((resolve) => setTimeout(resolve, 20)); // the next tick records the last block
-        delay.disable();
-        longest = Math.max(longest, delay.max / 1e6);
-        return analyze(transcriptCounted, { countTokens: count, tokenCache });
-      } finally {
-        delay.disable();
-        pool.dispose();
-      }
-    });
-    if (pooled.result.checkpoints[0].prefixTokens !== analyzeCounted.result.checkpoints[0].prefixTokens) {
-      throw new Error(
-        `TokenPool (${workers}) counted ${pooled.result.checkpoints[0].prefixTokens} tokens, this thread ${analyzeCounted.result.checkpoints[0].prefixTokens}`,
-      );
-    }
-    rows.push([`warmTokenCache + analyze, ${workers} worker${workers === 1 ? '' : 's'} (spawned each run)`, pooled.ms]);
-    blocks.push([workers, longest]);
-  }
-  for (const [label, path] of [
-    ['CLI end to end, tokens counted', counted],
-    ['CLI end to end, tokens recorded', recorded],
-  ]) {
-    const cli = await time(() => spawnSync(process.execPath, ['dist/cli.js', 'check', '--json', path], { maxBuffer: 1 << 30 }));
-    rows.push([label, cli.ms]);
-  }
-  const width = Math.max(...rows.map(([label]) => label.length));
-  for (const [label, ms] of rows) {
-    console.log(
-      `${label.padEnd(width)}  ${(ms / 1000).toFixed(2).padStart(7)} s  ${(ms / base.ms).toFixed(1).padStart(6)}× baseline  ${(mb / (ms / 1000)).toFixed(1).padStart(7)} MB/s`,
+function table(rows) {
+  const head = [
+    'transcript',
+    'MB',
+    'floor s',
+    'first verdict s (× floor)',
+    'full analysis s (× floor)',
+    'again s (× floor)',
+    'tokenizer alone s (MB counted)',
+    'tokenizer ÷ full',
+    'check --json s',
+    'peak RSS MB: floor / analysis / check',
+  ];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  for (const r of rows) {
+    lines.push(
+      `| ${[
+        r.label,
+        r.mb.toFixed(1),
+        seconds(r.floor),
+        `${seconds(r.firstVerdict)} (${times(r.firstVerdict, r.floor)})${r.earlyVerdict ? '' : ' = full'}`,
+        `${seconds(r.full)} (${times(r.full, r.floor)})`,
+        `${seconds(r.reanalysis)} (${times(r.reanalysis, r.floor)})`,
+        `${seconds(r.tokenizer)} (${r.tokenizedMb.toFixed(1)})`,
+        r.tokenizer && r.full ? (r.tokenizer / r.full).toFixed(2) : '–',
+        seconds(r.cli),
+        `${megabytes(r.floorRss)} / ${megabytes(r.analyzeRss)} / ${megabytes(r.cliRss)}`,
+      ].join(' | ')} |`,
     );
   }
-  console.log(
-    `\nlongest main-thread block while the workers count: ${blocks.map(([w, ms]) => `${w} worker${w === 1 ? '' : 's'} ${ms.toFixed(0)} ms`).join(', ')} (then analyze runs in this thread without tokenizing: as long as "tokens recorded" above)`,
-  );
-  const cp = analyzeCounted.result.checkpoints[0];
-  console.log(
-    `\ncheckpoint: ${cp.verdict}, ${cp.counts.covered} covered, ${cp.counts['claimed-missing']} claimed-missing, prefix ${cp.prefixTokens} tokens`,
-  );
+  return lines.join('\n');
+}
+
+const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'cl-bench-'));
+const rows = [];
+try {
+  console.log(`node ${process.version}, ${new Date().toISOString()}; timings are medians; "tokenizer ÷ full" ≥ 1.7 is the target\n`);
+  for (const turns of sizes) {
+    for (const shape of shapesFor(turns)) {
+      const file = join(dir, `${shape}-${turns}.jsonl`);
+      if (!existsSync(file)) {
+        if (shape === 'claude-code') writeClaudeCode(file, { turns });
+        else writeCanonical(file, { turns, recordTokens: shape === 'canonical-recorded' });
+      }
+      rows.push(bench(`${shape}, ${turns.toLocaleString('en-US')} turns`, file, runsFor(turns)));
+    }
+  }
+  if (values.huge) {
+    const sample = join(dir, 'huge-sample.jsonl');
+    const perTurn = writeCanonical(sample, { turns: 10000, recordTokens: true }) / 10000;
+    const turns = Math.round(1e9 / perTurn);
+    const file = join(dir, `canonical-recorded-huge.jsonl`);
+    if (!existsSync(file)) writeCanonical(file, { turns, recordTokens: true });
+    rows.push(bench(`canonical-recorded, ${turns.toLocaleString('en-US')} turns (--huge)`, file, 1));
+    if (values.keep === undefined) rmSync(file, { force: true });
+  }
+  if (values.smoke || values['no-corpus']) {
+    // the corpus is not part of a smoke run
+  } else if (!existsSync(CORPUS)) {
+    console.log(`\n${CORPUS} is absent: the real sessions are skipped`);
+  } else {
+    for (const name of readdirSync(CORPUS)
+      .filter((n) => n.endsWith('.jsonl.gz'))
+      .sort()) {
+      rows.push(bench(`real ${name.slice(0, 8)} (.jsonl.gz)`, join(CORPUS, name), 3));
+      // The same uncompressed (in the temporary folder, without the session's side files).
+      const plain = join(dir, name.replace(/\.gz$/, ''));
+      writeFileSync(plain, gunzipSync(readFileSync(join(CORPUS, name))));
+      rows.push(bench(`real ${name.slice(0, 8)} (.jsonl)`, plain, 3));
+    }
+  }
+  console.log(`\n${table(rows)}`);
+  for (const row of rows) {
+    if (!row.turns || !row.verdicts) throw new Error(`${row.label}: no turns or no checkpoint analysed`);
+  }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (values.keep === undefined) rmSync(dir, { recursive: true, force: true });
 }

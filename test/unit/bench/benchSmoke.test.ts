@@ -1,0 +1,27 @@
+// `npm run bench` as a correctness smoke (never a timed test): its short seeded run (--smoke: 300 turns, canonical
+// and Claude Code-like, one run, no corpus) generates its transcripts, measures every figure in child processes,
+// analyses them as `check` does, and prints its table. Only that it runs and prints is asserted, no time.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+const root = resolve(__dirname, '../../../..');
+
+describe('npm run bench --smoke', function () {
+  this.timeout(180000);
+  it('generates, measures and prints every figure of its two small transcripts', () => {
+    const run = spawnSync(process.execPath, [join(root, 'scripts/bench.mjs'), '--smoke'], { cwd: root, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const rows = run.stdout.split('\n').filter((line) => /^\| (canonical|claude-code), 300 turns \|/.test(line));
+    assert.equal(rows.length, 2, run.stdout);
+    for (const row of rows) {
+      const cells = row.split('|').slice(1, -1);
+      assert.equal(cells.length, 10, row);
+      assert.ok(
+        cells.every((cell) => cell.trim() !== '–' && cell.trim() !== ''),
+        `every figure measured: ${row}`,
+      );
+    }
+    assert.match(run.stdout, /\(S1:(reversible|conditional|fail-closed):\d+\/\d+\)/, 'the canonical checkpoint was analysed');
+  });
+});

@@ -141,9 +141,10 @@ async function targetOf(services: Services, arg: unknown): Promise<{ entry: Anal
     const entry = await open(arg.uri);
     return entry && { entry, checkpointIndex: arg.checkpointIndex };
   }
-  if (arg instanceof vscode.Uri) {
-    const uri = transcriptUriOf(arg);
-    const entry = uri && (await open(uri));
+  // A menu's resource: a transcript, or the decompressed view of one (anything else, e.g. a webview's, is not).
+  const resource = arg instanceof vscode.Uri ? transcriptUriOf(arg) : undefined;
+  if (resource?.scheme === 'file') {
+    const entry = await open(resource);
     return entry ? { entry } : undefined;
   }
   const timeline = services.panels.active();

@@ -3,13 +3,13 @@
 // editor, the one checkpoint with claimed-missing turns is taken without a question, the confirmation states the
 // size as tiktoken counts the Markdown, and the clipboard then holds the 40 turns 380–419; with two such
 // checkpoints a quick pick asks which; secrets are masked unless "Copy Unmasked" is chosen; a cancelled
-// confirmation leaves the clipboard alone; the tree's context menu passes its checkpoint; a transcript with nothing
-// dropped copies nothing.
+// confirmation leaves the clipboard alone; the tree's context menu passes its checkpoint, the active timeline its
+// selected one; a transcript with nothing dropped copies nothing.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CopyDroppedTurnsPrompts, CopyDroppedTurnsResult, CopyOffer, DroppedTurnsChoice } from '../../src/extension/copyDroppedTurns';
 import { createTokenCounter } from '../../src/node/tokenCounter';
-import { closeAllEditors, copySample, extensionApi, writeTranscript } from './helpers';
+import { closeAllEditors, copySample, extensionApi, waitFor, writeTranscript } from './helpers';
 
 const COMMAND = 'compactionLens.copyDroppedTurns';
 
@@ -157,6 +157,23 @@ describe('Copy Dropped Turns for the Agent', () => {
       assert.deepEqual(result.turnIds, ['1', '2', '3']);
     }
     assert.deepEqual(headedIds(await vscode.env.clipboard.readText()), ['1', '2', '3']);
+  });
+
+  it("from the active timeline: copies the selected checkpoint's turns without asking which", async () => {
+    const uri = twoCheckpoints();
+    const api = await extensionApi();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const timeline = api.panels.get(uri);
+    assert.ok(timeline);
+    await waitFor(() => api.panels.active()?.uri.toString() === uri.toString(), 'the timeline to be active');
+    timeline.selectTurn(1, 5);
+    await waitFor(() => timeline.currentViewState?.checkpointIndex === 1, 'the timeline to report checkpoint S2 selected');
+    const prompts = new TestPrompts({ copy: 'masked' });
+    const result = await run(undefined, prompts);
+    assert.equal(result.kind, 'copied', JSON.stringify(result));
+    assert.deepEqual(prompts.picks, []);
+    if (result.kind === 'copied') assert.equal(result.summaryId, 'S2');
+    assert.deepEqual(headedIds(await vscode.env.clipboard.readText()), ['5', '6', '7']);
   });
 
   it('a transcript with nothing dropped copies nothing', async () => {

@@ -5,7 +5,8 @@
 // and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
 // texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand.
 import { groupDigits } from './displayText';
-import { BARE_LOOKUP, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, turnPieces, WORDS_ONLY, type TurnPieces } from './evidence';
+import { BARE_LOOKUP, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, WORDS_ONLY, type TurnPieces } from './evidence';
+import { EvidenceCache } from './evidenceCache';
 import { SummaryMatcher, verbatimPassage } from './summaryMatcher';
 import { rangesFromIndexes } from './idRanges';
 import type {
@@ -46,6 +47,8 @@ interface Context {
   claimedByAny: Set<TurnId>;
   /** Each turn's evidence pieces, worked out once per analysis. */
   pieces: Map<string, TurnPieces>;
+  /** The same by what they are computed from, kept between analyses when the caller passes one. */
+  evidenceCache: EvidenceCache;
   /** For each turn whose calls are answered by result turns of their own, the index of the first such result. */
   firstAnswer: Map<TurnId, number>;
   /** Index of each turn id (first occurrence). */
@@ -97,16 +100,7 @@ function makeContext(turns: readonly Turn[], checkpoints: readonly Checkpoint[],
   const count = options?.countTokens;
   const claimedByAny = claimedIdsOfAll(checkpoints);
   const threshold = options?.coverageThreshold;
-  const firstAnswer = new Map<TurnId, number>();
-  const indexOfId = new Map<TurnId, number>();
-  turns.forEach((turn, i) => {
-    if (!turn || typeof turn !== 'object') return;
-    if (!indexOfId.has(turn.id)) indexOfId.set(turn.id, i);
-    const answers = turn.answers;
-    if (answers && typeof answers === 'object' && (typeof answers.turnId === 'string' || typeof answers.turnId === 'number')) {
-      if (!firstAnswer.has(answers.turnId)) firstAnswer.set(answers.turnId, i);
-    }
-  });
+  const { firstAnswer, indexOfId } = indexTurns(turns);
   return {
     turns,
     ratioFloor: typeof ratio === 'number' && Number.isFinite(ratio) && ratio > 0 ? ratio : COMPRESSION_RATIO_LOW,
@@ -122,10 +116,57 @@ function makeContext(turns: readonly Turn[], checkpoints: readonly Checkpoint[],
     summaryTokens: new Map(),
     claimedByAny,
     pieces: new Map(),
+    evidenceCache: options?.evidenceCache instanceof EvidenceCache ? options.evidenceCache : new EvidenceCache(),
     firstAnswer,
     indexOfId,
     problems,
   };
+}
+
+/** The index of each turn id (first occurrence), and of the first result answering each turn's calls. */
+function indexTurns(turns: readonly Turn[]): { firstAnswer: Map<TurnId, number>; indexOfId: Map<TurnId, number> } {
+  const firstAnswer = new Map<TurnId, number>();
+  const indexOfId = new Map<TurnId, number>();
+  turns.forEach((turn, i) => {
+    if (!turn || typeof turn !== 'object') return;
+    if (!indexOfId.has(turn.id)) indexOfId.set(turn.id, i);
+    const answers = turn.answers;
+    if (answers && typeof answers === 'object' && (typeof answers.turnId === 'string' || typeof answers.turnId === 'number')) {
+      if (!firstAnswer.has(answers.turnId)) firstAnswer.set(answers.turnId, i);
+    }
+  });
+  return { firstAnswer, indexOfId };
+}
+
+/**
+ * The evidence analyze(transcript) will work out: each claimed turn before a checkpoint whose summary can be
+ * read and that has no summariser's report, with whether its calls count as answered separately there (each
+ * pair once, in log order). A shell fills an EvidenceCache with them while the tokens are counted elsewhere, so
+ * the analysis that follows finds them cached. Pure; never throws.
+ */
+export function evidenceToPrepare(transcript: Transcript): { turn: Turn; answeredSeparately: boolean }[] {
+  const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
+  const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
+  const { firstAnswer } = indexTurns(turns);
+  const seen = new Set<string>();
+  const out: { turn: Turn; answeredSeparately: boolean }[] = [];
+  for (const cp of checkpoints) {
+    if (!cp || typeof cp !== 'object' || !Array.isArray(cp.claimedIds) || Array.isArray(cp.reportedIds)) continue;
+    if (cp.opaque === true || typeof cp.unverifiable === 'string' || summaryText(cp).trim() === '') continue;
+    const claimed = new Set<TurnId>(cp.claimedIds);
+    const before = clampTurnsBefore(cp, turns.length).used;
+    for (let i = 0; i < before; i++) {
+      const turn = turns[i];
+      if (!turn || typeof turn !== 'object' || !claimed.has(turn.id)) continue;
+      const answer = firstAnswer.get(turn.id);
+      const answeredSeparately = answer !== undefined && answer < before;
+      const key = `${i}:${answeredSeparately ? 1 : 0}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ turn, answeredSeparately });
+    }
+  }
+  return out;
 }
 
 /** Ids claimed by any checkpoint: only these turns are tokenized. */
@@ -244,7 +285,7 @@ function piecesOf(ctx: Context, index: number, before: number): TurnPieces {
   const key = `${index}:${answeredSeparately ? 1 : 0}`;
   let p = ctx.pieces.get(key);
   if (!p) {
-    p = turnPieces(turn, answeredSeparately);
+    p = ctx.evidenceCache.piecesOf(turn, answeredSeparately);
     ctx.pieces.set(key, p);
   }
   return p;

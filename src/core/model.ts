@@ -304,6 +304,8 @@ export interface AnalysisOptions {
   nearBudgetFraction?: number;
   /** Memo of counted tokens, so a text is tokenized at most once across re-analyses. */
   tokenCache?: TokenCache;
+  /** Memo of turns' evidence, so a turn's pieces are worked out once across re-analyses (core/evidenceCache.ts). */
+  evidenceCache?: import('./evidenceCache').EvidenceCache;
 }
 
 // ---------------------------------------------------------------------------------------------------------

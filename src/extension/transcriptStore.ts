@@ -1,10 +1,12 @@
 // The cache of analysed transcripts: one per file URI, read and analysed once (analyzeFile: tokens counted in
 // worker threads, never in the extension host's thread), re-read and re-analysed on request (only the appended
-// bytes when a file grew; one token cache per file, so nothing is re-tokenized), and told listeners when an
+// bytes when a file grew; one token cache and one evidence cache per file, so nothing is re-tokenized and a
+// turn's evidence is worked out once; both go with the file when it is dropped), and told listeners when an
 // analysis changes or a transcript is dropped. Watching files for changes is liveTranscripts.ts's job; progress
 // and error messages are the commands' (openTranscript.ts).
 import * as vscode from 'vscode';
 import { fileNameOf } from '../core/displayText';
+import type { EvidenceCache } from '../core/evidenceCache';
 import type { Analysis, TokenCache, Transcript, TurnId } from '../core/model';
 import { analyzeFile, analyzeTranscript, type ProgressOptions } from '../node/analyzeFile';
 import { TokenPool } from '../node/tokenPool';
@@ -32,6 +34,7 @@ export class AnalysedTranscript {
     public transcript: Transcript,
     public analysis: Analysis,
     public tokenCache: TokenCache,
+    readonly evidenceCache: EvidenceCache,
   ) {
     this.documentUri = file.compressed ? decompressedUri(uri) : uri;
   }
@@ -217,7 +220,7 @@ export class TranscriptStore extends Disposable {
       );
     }
     const settings = this.settings;
-    const { file, analysis, tokenCache } = await analyzeFile(
+    const { file, analysis, tokenCache, evidenceCache } = await analyzeFile(
       uri.fsPath,
       {
         defaultBudgets: settings.defaultSummaryBudget,
@@ -230,7 +233,7 @@ export class TranscriptStore extends Disposable {
       settings,
       progress,
     );
-    const entry = new AnalysedTranscript(uri, file, file.transcript, analysis, tokenCache);
+    const entry = new AnalysedTranscript(uri, file, file.transcript, analysis, tokenCache, evidenceCache);
     this.entries.set(uri.toString(), entry);
     this.changed.fire(entry);
     return entry;
@@ -272,7 +275,7 @@ export class TranscriptStore extends Disposable {
   private async reanalyse(entry: AnalysedTranscript): Promise<boolean> {
     const transcript = entry.file.transcript;
     const tokenCache = entry.tokenCache;
-    const analysis = await analyzeTranscript(transcript, tokenCache, this.tokenPool, this.settings);
+    const analysis = await analyzeTranscript(transcript, { tokenCache, evidenceCache: entry.evidenceCache }, this.tokenPool, this.settings);
     if (this.entries.get(entry.uri.toString()) !== entry || entry.file.transcript !== transcript || entry.tokenCache !== tokenCache) {
       return false;
     }

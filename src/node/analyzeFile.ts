@@ -1,7 +1,10 @@
-// The one open → count → analyse sequence, shared by the CLI and the extension: open a transcript file
-// (TranscriptFile), count what the analysis will count in the token pool's worker threads (warmTokenCache), then
-// analyse without tokenizing. Progress is one fraction from 0 to 1 with a short message.
-import { analyze } from '../core/analyze';
+// The one open → count → analyse sequence, shared by the CLI and the extension: a token worker starts loading
+// tiktoken while the transcript file is opened (TranscriptFile); what the analysis will count is counted in the
+// token pool's worker threads (warmTokenCache) while this thread works out the turns' evidence (into the file's
+// EvidenceCache); then the analysis runs without tokenizing. Progress is one fraction from 0 to 1 with a short
+// message.
+import { analyze, evidenceToPrepare } from '../core/analyze';
+import { EvidenceCache } from '../core/evidenceCache';
 import type { Analysis, TokenCache, Transcript } from '../core/model';
 import type { EncodingName } from './tokenCounter';
 import type { TokenPool } from './tokenPool';
@@ -27,24 +30,39 @@ export interface AnalysedFile {
   analysis: Analysis;
   /** The counts made for this file, for the next analysis of a grown snapshot. */
   tokenCache: TokenCache;
+  /** The evidence worked out for this file, for the next analysis. */
+  evidenceCache: EvidenceCache;
+}
+
+/** What a file's analyses keep between them: its token counts and its turns' evidence. */
+export interface FileCaches {
+  tokenCache: TokenCache;
+  /** undefined = a fresh one for this analysis. */
+  evidenceCache?: EvidenceCache;
 }
 
 /** Share of the progress given to reading the file; counting tokens takes the rest. */
 const READING_SHARE = 0.4;
 
+/** This thread works out evidence for about this long at a time, then lets the workers' replies through. */
+const EVIDENCE_SLICE_MS = 15;
+
 /**
- * Counts, in `pool`'s workers, what the analysis of `transcript` will count (into `tokenCache`), then analyses
- * synchronously, without tokenizing. Rejects only when `signal` aborts or the pool is disposed meanwhile.
+ * Counts, in `pool`'s workers, what the analysis of `transcript` will count (into `tokenCache`) while working
+ * out its turns' evidence here (into `evidenceCache`), then analyses synchronously, without tokenizing. Rejects
+ * only when `signal` aborts or the pool is disposed meanwhile.
  */
 export async function analyzeTranscript(
   transcript: Transcript,
-  tokenCache: TokenCache,
+  caches: FileCaches,
   pool: TokenPool,
   options: AnalysisOptions,
   progress: ProgressOptions = {},
 ): Promise<Analysis> {
   const { onProgress } = progress;
-  const countTokens = await warmTokenCache(
+  const { tokenCache } = caches;
+  const evidenceCache = caches.evidenceCache ?? new EvidenceCache();
+  const counting = warmTokenCache(
     transcript,
     tokenCache,
     pool,
@@ -54,7 +72,37 @@ export async function analyzeTranscript(
         onProgress(total > 0 ? done / total : 1, `counting tokens… ${total > 0 ? Math.floor((done / total) * 100) : 100}%`)),
     progress.signal,
   );
-  return analyze(transcript, { countTokens, tokenCache, ratioFloor: options.ratioFloor, coverageThreshold: options.coverageThreshold });
+  counting.catch(() => undefined); // awaited below; a rejection meanwhile is not unhandled
+  await prepareEvidence(transcript, evidenceCache, progress.signal);
+  const countTokens = await counting;
+  return analyze(transcript, {
+    countTokens,
+    tokenCache,
+    evidenceCache,
+    ratioFloor: options.ratioFloor,
+    coverageThreshold: options.coverageThreshold,
+  });
+}
+
+/**
+ * Fills `cache` with the evidence the analysis of `transcript` will look up, yielding to the event loop every
+ * EVIDENCE_SLICE_MS so the token workers' replies (and progress, and an abort) get through. A turn whose
+ * evidence cannot be worked out is left to the analysis, which reports it.
+ */
+async function prepareEvidence(transcript: Transcript, cache: EvidenceCache, signal?: AbortSignal): Promise<void> {
+  let sliceStart = performance.now();
+  for (const { turn, answeredSeparately } of evidenceToPrepare(transcript)) {
+    if (performance.now() - sliceStart >= EVIDENCE_SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) return;
+      sliceStart = performance.now();
+    }
+    try {
+      cache.piecesOf(turn, answeredSeparately);
+    } catch {
+      // analyze reports it for the checkpoint concerned
+    }
+  }
 }
 
 /**
@@ -69,6 +117,8 @@ export async function analyzeFile(
   progress: ProgressOptions = {},
 ): Promise<AnalysedFile> {
   const { onProgress, signal } = progress;
+  // tiktoken loads in a worker while the file is read.
+  pool.warm(options.encoding);
   const file = await TranscriptFile.open(path, {
     ...open,
     signal,
@@ -76,10 +126,11 @@ export async function analyzeFile(
   });
   onProgress?.(READING_SHARE, 'counting tokens…');
   const tokenCache: TokenCache = new Map();
-  const analysis = await analyzeTranscript(file.transcript, tokenCache, pool, options, {
+  const evidenceCache = new EvidenceCache();
+  const analysis = await analyzeTranscript(file.transcript, { tokenCache, evidenceCache }, pool, options, {
     signal,
     onProgress: onProgress && ((fraction, message) => onProgress(READING_SHARE + (1 - READING_SHARE) * fraction, message)),
   });
   onProgress?.(1, 'done');
-  return { file, analysis, tokenCache };
+  return { file, analysis, tokenCache, evidenceCache };
 }

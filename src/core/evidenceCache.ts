@@ -1,0 +1,113 @@
+// The evidence of turns, memoised by what it is computed from (the turn's text, role, the call it answers, its
+// error flag and reasoning, and whether its calls are answered separately), so a re-analysis — the same file
+// read again, or grown by appended lines — costs about its parse: turnPieces runs once per distinct turn, as a
+// text is tokenized once (TokenCache). Kept by whoever keeps a file's token cache (the extension's
+// TranscriptStore, per file, dropped with it), bounded by the characters it keys on (least recently used first
+// out). Cached results are shared between analyses and never modified (only `mentions` is filled in, once, by
+// analyze, from the pieces alone), so a hit gives exactly what turnPieces would.
+import { turnPieces, type TurnPieces } from './evidence';
+import type { Turn } from './model';
+
+/** Default bound on the characters of the texts the cache keys on (the cached pieces grow with them). */
+export const DEFAULT_EVIDENCE_CACHE_CHARS = 64 * 1024 * 1024;
+
+interface Entry {
+  /** The turn's text. */
+  text: string;
+  /** The variants of that text (role, call answered, flags, reasoning) and their pieces. */
+  variants: Map<string, TurnPieces>;
+  /** The characters this entry holds keys of. */
+  chars: number;
+}
+
+export class EvidenceCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly maxChars: number;
+  private chars = 0;
+  private hitCount = 0;
+  private missCount = 0;
+
+  /** `maxChars` bounds the characters of the keys kept (texts, calls answered, reasoning). */
+  constructor(options: { maxChars?: number } = {}) {
+    const max = options.maxChars;
+    this.maxChars = typeof max === 'number' && Number.isFinite(max) && max >= 0 ? max : DEFAULT_EVIDENCE_CACHE_CHARS;
+  }
+
+  /** turnPieces(turn, answeredSeparately), computed once per distinct input while it stays cached. */
+  piecesOf(turn: Turn, answeredSeparately: boolean): TurnPieces {
+    const text = typeof turn.text === 'string' ? turn.text : '';
+    const variant = variantKey(turn, answeredSeparately);
+    const entry = this.entries.get(text);
+    if (entry) {
+      const hit = entry.variants.get(variant);
+      // Most recently used last: the Map's order is the eviction order.
+      this.entries.delete(text);
+      this.entries.set(text, entry);
+      if (hit) {
+        this.hitCount++;
+        return hit;
+      }
+    }
+    this.missCount++;
+    const pieces = turnPieces(turn, answeredSeparately);
+    this.store(text, variant, pieces, entry);
+    return pieces;
+  }
+
+  /** Characters of the keys held now (at most maxChars). */
+  get size(): number {
+    return this.chars;
+  }
+
+  /** Distinct texts held now. */
+  get texts(): number {
+    return this.entries.size;
+  }
+
+  /** Lookups answered from the cache, and computed, since it was made. */
+  get stats(): { hits: number; misses: number } {
+    return { hits: this.hitCount, misses: this.missCount };
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
+  }
+
+  private store(text: string, variant: string, pieces: TurnPieces, existing: Entry | undefined): void {
+    const cost = variant.length + (existing ? 0 : text.length);
+    // An entry that would outgrow the whole cache on its own is not kept: it is computed each time.
+    if ((existing?.chars ?? 0) + cost > this.maxChars) return;
+    const entry = existing ?? { text, variants: new Map<string, TurnPieces>(), chars: text.length };
+    if (!existing) this.entries.set(text, entry);
+    entry.chars += variant.length;
+    entry.variants.set(variant, pieces);
+    this.chars += cost;
+    this.evict(entry);
+  }
+
+  /** Drops least recently used texts until the cache is within its bound again (never `keep`, just stored). */
+  private evict(keep: Entry): void {
+    if (this.chars <= this.maxChars) return;
+    for (const [text, entry] of this.entries) {
+      if (this.chars <= this.maxChars) return;
+      if (entry === keep) continue;
+      this.entries.delete(text);
+      this.chars -= entry.chars;
+    }
+  }
+}
+
+/**
+ * Everything but the text that turnPieces reads of a turn: whether its calls are answered separately, its error
+ * flag, its role, its reasoning and the call it answers (non-string values count as absent, as there). Lengths
+ * prefix the parts, so no two turns share a key whatever their texts hold.
+ */
+function variantKey(turn: Turn, answeredSeparately: boolean): string {
+  const role = typeof turn.role === 'string' ? turn.role : '';
+  const reasoning = typeof turn.reasoning === 'string' ? `${turn.reasoning.length}:${turn.reasoning}` : '-';
+  const answers = turn.answers;
+  const callText = answers && typeof answers.callText === 'string' ? `:${answers.callText}` : '-';
+  return `${answeredSeparately ? 1 : 0}${turn.error === true ? 1 : 0}${role.length}:${role}${reasoning}${callText}`;
+}

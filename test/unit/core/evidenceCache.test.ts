@@ -1,0 +1,125 @@
+// Tests for EvidenceCache (src/core/evidenceCache.ts): a hit gives exactly what turnPieces gives, for any turn
+// and any mix of turns sharing a text but differing in role, call answered, error flag, reasoning or whether
+// their calls are answered separately; an analysis with a kept cache equals one without, and the second
+// analysis computes nothing again; the bound on the characters kept holds, least recently used out first.
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { analyze } from '../../../src/core/analyze';
+import { turnPieces } from '../../../src/core/evidence';
+import { EvidenceCache } from '../../../src/core/evidenceCache';
+import type { Role, Turn } from '../../../src/core/model';
+import { checkpoint, incident, transcript, turn } from './transcripts';
+
+const OPTS = { countTokens: (t: string) => t.split(/\s+/).filter(Boolean).length };
+
+/** Texts with evidence of every kind, short enough to collide often. */
+const TEXTS = [
+  '',
+  'ok',
+  'Fixed src/ledger/batch_7.ts: LEDGER_ENTRY_1007 now posts 42 entries.',
+  '[tool call Read] {"file_path":"/home/u/src/a.ts"}',
+  '[tool call Bash] {"command":"git commit -m \\"Closed bead\\"","description":"Commit the fix"}',
+  '[tool call Edit] {"file_path":"lib/x.ex","old_string":"foo_bar","new_string":"foo_baz"}',
+  'error: ENOENT: no such file or directory, open /tmp/missing.json',
+  'The user asked to "keep the retry path" and to rename HTMLParser to MarkupReader in parser.go.',
+];
+
+const arbTurn: fc.Arbitrary<Turn> = fc
+  .record({
+    text: fc.oneof(fc.constantFrom(...TEXTS), fc.string({ maxLength: 40 })),
+    role: fc.constantFrom<Role>('user', 'assistant', 'tool', 'system'),
+    callText: fc.option(fc.constantFrom(...TEXTS), { nil: undefined }),
+    error: fc.option(fc.boolean(), { nil: undefined }),
+    reasoning: fc.option(fc.oneof(fc.constantFrom(...TEXTS), fc.string({ maxLength: 20 })), { nil: undefined }),
+  })
+  .map(({ text, role, callText, error, reasoning }, i = 0) => {
+    const t = turn(i, text, { role });
+    if (callText !== undefined) t.answers = { turnId: 0, callText };
+    if (error !== undefined) t.error = error;
+    if (reasoning !== undefined) t.reasoning = reasoning;
+    return t;
+  });
+
+describe('core/EvidenceCache', () => {
+  it('gives what turnPieces gives, for turns that share texts but differ in everything else', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(arbTurn, fc.boolean()), { minLength: 1, maxLength: 40 }), fc.nat(4000), (cases, maxChars) => {
+        const caches = [new EvidenceCache(), new EvidenceCache({ maxChars })];
+        // Twice over: the second pass is answered from the cache (when it kept the entry).
+        for (let pass = 0; pass < 2; pass++) {
+          for (const [t, separately] of cases) {
+            const expected = turnPieces(t, separately);
+            for (const cache of caches) assert.deepEqual(cache.piecesOf(t, separately), expected);
+          }
+        }
+        assert.ok(caches[1].size <= maxChars);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('answers a repeated turn from the cache, and tells apart turns whose key parts could run together', () => {
+    const cache = new EvidenceCache();
+    const a = turn(0, 'Fixed parser.go', { role: 'assistant', reasoning: 'x', answers: { turnId: 1, callText: 'y' } });
+    const b = turn(1, 'Fixed parser.go', { role: 'assistant', reasoning: 'x:y' });
+    const c = turn(2, 'Fixed parser.go', { role: 'assistant', reasoning: 'x', answers: { turnId: 1, callText: 'y' } });
+    cache.piecesOf(a, false);
+    cache.piecesOf(b, false);
+    assert.deepEqual(cache.stats, { hits: 0, misses: 2 });
+    assert.equal(cache.piecesOf(c, false), cache.piecesOf(a, false));
+    assert.deepEqual(cache.stats, { hits: 2, misses: 2 });
+    cache.piecesOf(a, true);
+    assert.deepEqual(cache.stats, { hits: 2, misses: 3 });
+    assert.equal(cache.texts, 1);
+  });
+
+  it("keeps an analysis the same, and a second analysis with the kept cache works out no turn's evidence again", () => {
+    for (const t of [incident(false), incident(true)]) {
+      const plain = analyze(t, OPTS);
+      const cache = new EvidenceCache();
+      const first = analyze(t, { ...OPTS, evidenceCache: cache });
+      const misses = cache.stats.misses;
+      const second = analyze(t, { ...OPTS, evidenceCache: cache });
+      assert.deepEqual(first, plain);
+      assert.deepEqual(second, plain);
+      assert.equal(cache.stats.misses, misses);
+    }
+  });
+
+  it('analyses a grown transcript (lines appended) as a fresh analysis would, computing only the new turns', () => {
+    const turns = Array.from({ length: 60 }, (_, i) =>
+      turn(i, `Updated src/mod_${i}.ts and closed TASK-${i}; ${i % 3 === 0 ? 'ok' : `wrote ${i} tests`}.`, { tokens: 10 }),
+    );
+    const summary = Array.from({ length: 40 }, (_, i) => `src/mod_${i}.ts TASK-${i}`).join(', ');
+    const cp = (n: number) => checkpoint({ summary, summaryBudget: 4096, claimedIds: turns.slice(0, n).map((t) => t.id), turnsBefore: n });
+    const cache = new EvidenceCache();
+    analyze(transcript(turns.slice(0, 50), [cp(50)]), { ...OPTS, evidenceCache: cache });
+    const before = cache.stats.misses;
+    const grown = transcript(turns, [cp(50), cp(60)]);
+    assert.deepEqual(analyze(grown, { ...OPTS, evidenceCache: cache }), analyze(grown, OPTS));
+    assert.ok(cache.stats.misses - before <= 10, `recomputed ${cache.stats.misses - before} turns for 10 appended`);
+  });
+
+  it('stays within its bound, dropping the least recently used texts first', () => {
+    const cache = new EvidenceCache({ maxChars: 1000 });
+    const texts = Array.from({ length: 200 }, (_, i) => `Changed src/file_${i}.ts: case ENTRY_${i} ${'x'.repeat(i % 37)}`);
+    const keep = turn(0, texts[0]);
+    for (const [i, text] of texts.entries()) {
+      cache.piecesOf(turn(i, text), false);
+      cache.piecesOf(keep, false); // used all along: never the least recently used
+      assert.ok(cache.size <= 1000, `size ${cache.size} after ${i + 1} texts`);
+    }
+    const { misses } = cache.stats;
+    cache.piecesOf(keep, false);
+    assert.equal(cache.stats.misses, misses, 'the text used all along is still cached');
+    cache.piecesOf(turn(1, texts[1]), false);
+    assert.equal(cache.stats.misses, misses + 1, 'an early, unused text was dropped');
+    // A text larger than the whole bound is computed, never kept.
+    const big = turn(9, 'Wrote docs/notes_1.md '.repeat(100));
+    assert.deepEqual(cache.piecesOf(big, false), turnPieces(big, false));
+    assert.ok(cache.size <= 1000);
+    cache.clear();
+    assert.equal(cache.size, 0);
+    assert.equal(cache.texts, 0);
+  });
+});

@@ -36,10 +36,11 @@ export function isEncodingName(value: string): value is EncodingName {
 
 /**
  * Splits text into pieces of at most CHUNK_CHARS, cut at whitespace, with unbroken runs cut every RUN_CHARS.
- * Counting the pieces apart differs from counting the whole by at most a token per cut.
+ * Counting the pieces apart differs from counting the whole by at most a token per cut. A text with nothing to
+ * cut (most texts) is returned whole after one scan, without the regular expression's split.
  */
 export function chunkText(text: string): string[] {
-  if (text.length <= RUN_CHARS) return [text];
+  if (text.length <= RUN_CHARS || (text.length <= CHUNK_CHARS && longestRun(text) <= RUN_CHARS)) return [text];
   const words = text.match(new RegExp(`\\s+|\\S{1,${RUN_CHARS}}`, 'g')) ?? [];
   const chunks: string[] = [];
   let current = '';
@@ -54,6 +55,37 @@ export function chunkText(text: string): string[] {
   }
   if (current !== '') chunks.push(current);
   return chunks;
+}
+
+/** The length of the longest run of characters that are not whitespace (as the regular expression \s means it). */
+function longestRun(text: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) {
+      run = 0;
+    } else if (++run > longest) {
+      longest = run;
+    }
+  }
+  return longest;
+}
+
+/** Whether a UTF-16 code unit is whitespace as \s matches it (ECMAScript's WhiteSpace and LineTerminator). */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return (
+    c === 160 ||
+    c === 5760 ||
+    (c >= 8192 && c <= 8202) ||
+    c === 8232 ||
+    c === 8233 ||
+    c === 8239 ||
+    c === 8287 ||
+    c === 12288 ||
+    c === 65279
+  );
 }
 
 export function createTokenCounter(encoding: EncodingName = DEFAULT_ENCODING): TokenCounter {

@@ -6,6 +6,7 @@
 import { analyze, evidenceToPrepare } from '../core/analyze';
 import { EvidenceCache } from '../core/evidenceCache';
 import type { Analysis, TokenCache, Transcript } from '../core/model';
+import { verdictFromBounds } from '../core/tokenBounds';
 import type { EncodingName } from './tokenCounter';
 import type { TokenPool } from './tokenPool';
 import { TranscriptFile, type OpenOptions } from './transcriptFile';
@@ -23,6 +24,12 @@ export interface ProgressOptions {
   signal?: AbortSignal;
   /** `fraction` runs from 0 to 1 over the whole job. */
   onProgress?: (fraction: number, message: string) => void;
+  /**
+   * Called at most once, before the exact counts are in, when the tokens' bounds settle every checkpoint's
+   * verdict (core/tokenBounds.ts): the analysis' verdicts, statuses, evidence and safe pointer sets are final,
+   * its token figures upper bounds. The exact analysis follows as the result.
+   */
+  onVerdict?: (analysis: Analysis) => void;
 }
 
 export interface AnalysedFile {
@@ -72,8 +79,20 @@ export async function analyzeTranscript(
         onProgress(total > 0 ? done / total : 1, `counting tokens… ${total > 0 ? Math.floor((done / total) * 100) : 100}%`)),
     progress.signal,
   );
-  counting.catch(() => undefined); // awaited below; a rejection meanwhile is not unhandled
+  let counted = false;
+  counting.then(
+    () => (counted = true),
+    () => undefined, // awaited below; a rejection meanwhile is not unhandled
+  );
   await prepareEvidence(transcript, evidenceCache, progress.signal);
+  if (progress.onVerdict && !counted && !progress.signal?.aborted) {
+    const early = verdictFromBounds(transcript, tokenCache, {
+      evidenceCache,
+      ratioFloor: options.ratioFloor,
+      coverageThreshold: options.coverageThreshold,
+    });
+    if (early) progress.onVerdict(early);
+  }
   const countTokens = await counting;
   return analyze(transcript, {
     countTokens,
@@ -130,6 +149,7 @@ export async function analyzeFile(
   const analysis = await analyzeTranscript(file.transcript, { tokenCache, evidenceCache }, pool, options, {
     signal,
     onProgress: onProgress && ((fraction, message) => onProgress(READING_SHARE + (1 - READING_SHARE) * fraction, message)),
+    onVerdict: progress.onVerdict,
   });
   onProgress?.(1, 'done');
   return { file, analysis, tokenCache, evidenceCache };

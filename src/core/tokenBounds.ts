@@ -1,0 +1,77 @@
+// Verdicts before the exact token counts. A token of tiktoken's encodings (o200k_base, cl100k_base) stands for
+// 1 to 128 bytes of UTF-8, so a text's byte length bounds its count from above and an 128th of it from below
+// (counting a text in chunks, as the token counter does, only adds tokens). The verdict depends on the counts
+// only through the prefix's place against the ceiling; when the bounds of every checkpoint's prefix fall on
+// one side of it, the verdicts, the turns' statuses and evidence and the safe pointer sets are those the exact
+// counts give, and can be shown while the counting goes on. Pure.
+import { analyze } from './analyze';
+import type { Analysis, AnalysisOptions, TokenCache, Transcript, Turn } from './model';
+
+/** The most UTF-8 bytes one token of o200k_base or cl100k_base stands for (their longest tokens). */
+export const MAX_TOKEN_BYTES = 128;
+
+/** The UTF-8 byte length of a text, as the tokenizer receives it (a lone surrogate as U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** Bounds of a text's exact token count: at least `low`, at most `high`. */
+export function tokenBounds(text: string): { low: number; high: number } {
+  const high = utf8Length(text);
+  return { low: Math.ceil(high / MAX_TOKEN_BYTES), high };
+}
+
+/**
+ * The analysis the exact counts will give, as far as a verdict goes, or undefined when the bounds cannot tell.
+ * Texts in `tokenCache` count exactly; any other is counted at its upper bound. Every checkpoint's verdict,
+ * reasons of coverage, turn statuses, evidence and safe pointer set are final; its token figures (and the
+ * sentences that quote them) are upper bounds until the exact analysis replaces it. `tokenCache` is not
+ * changed.
+ */
+export function verdictFromBounds(
+  transcript: Transcript,
+  tokenCache: TokenCache,
+  options: Omit<AnalysisOptions, 'countTokens' | 'tokenCache'>,
+): Analysis | undefined {
+  const bounded = new Map<string, { low: number; high: number }>();
+  const countTokens = (text: string): number => {
+    const exact = tokenCache.get(text);
+    if (exact !== undefined) return exact;
+    let b = bounded.get(text);
+    if (b === undefined) {
+      b = tokenBounds(text);
+      bounded.set(text, b);
+    }
+    return b.high;
+  };
+  const analysis = analyze(transcript, { ...options, countTokens, tokenCache: new Map() });
+  const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
+  for (const cp of analysis.checkpoints) {
+    if (cp.ceiling === undefined || cp.prefixTokens <= cp.ceiling) continue; // within it even at the upper bounds
+    let low = cp.prefixTokens;
+    for (const result of cp.turns) {
+      if (!result.claimed) continue;
+      const turn = turns[result.index];
+      if (turn === undefined || hasRecordedTokens(turn)) continue;
+      const b = bounded.get(typeof turn.text === 'string' ? turn.text : '');
+      if (b !== undefined) low -= b.high - b.low;
+    }
+    if (low <= cp.ceiling) return undefined; // the exact prefix may fall on either side
+  }
+  return analysis;
+}
+
+/** Whether analyze takes the turn's recorded count (so it was never bounded). */
+function hasRecordedTokens(turn: Turn): boolean {
+  return typeof turn.tokens === 'number' && Number.isFinite(turn.tokens) && turn.tokens >= 0;
+}

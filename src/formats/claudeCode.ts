@@ -61,6 +61,33 @@ const NOISE_TYPES = new Set([
 export const CLAUDE_CODE_CLOSING = 'Please continue the conversation';
 const NINE_SECTIONS = /(?:^|\n)[^\S\n]*\**1\.\s*(?:\*+\s*)?Primary Request and Intent/i; // unambiguous: linear on runs of newlines, spaces or stars
 
+/**
+ * The record fields this reader reads. A record is kept with these only (Claude Code repeats a tool's output in
+ * `toolUseResult`, and file snapshots and progress data are large): the rest is never held after parsing.
+ */
+const READ_FIELDS = [
+  'type',
+  'subtype',
+  'uuid',
+  'parentUuid',
+  'logicalParentUuid',
+  'sessionId',
+  'message',
+  'isSidechain',
+  'isCompactSummary',
+  'isVisibleInTranscriptOnly',
+  'isMeta',
+  'compactMetadata',
+] as const;
+
+/** `value` with only the fields this reader reads, when it is an object (anything else as it is). */
+function readFields(value: unknown): unknown {
+  if (!isObject(value)) return value;
+  const kept: JsonObject = {};
+  for (const field of READ_FIELDS) if (Object.hasOwn(value, field)) kept[field] = value[field];
+  return kept;
+}
+
 interface Entry {
   line: RawLine;
   rec: JsonObject;
@@ -125,7 +152,7 @@ function rawSummariserOutput(text: string): string | undefined {
 
 export class ClaudeCodeReader extends RebuildingReader {
   readonly format = 'claude-code' as const;
-  private readonly lines = new JsonLinesBuffer();
+  private readonly lines = new JsonLinesBuffer({ dropText: true, keep: readFields });
 
   push(line: RawLine): void {
     this.lines.push(line);

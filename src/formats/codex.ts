@@ -139,7 +139,7 @@ function itemKey(item: JsonObject): string {
 
 export class CodexReader extends RebuildingReader {
   readonly format = 'codex' as const;
-  private readonly lines = new JsonLinesBuffer();
+  private readonly lines = new JsonLinesBuffer({ dropText: true });
 
   push(line: RawLine): void {
     this.lines.push(line);

@@ -1,11 +1,20 @@
 // Parses JSON Lines for the readers: one JSON value per line, bad lines turned into Problems. Keeps every parsed
 // record with its RawLine so a reader can rebuild its transcript at any time; a line pushed again (same or lower
 // number, e.g. a last line re-read once the agent finished writing it) replaces what was read from there on.
+// A reader that reads only the parsed value has the line's text dropped and the fields it never reads left out,
+// so a large transcript is not held twice (as text and as parsed records).
 import type { Problem, RawLine } from '../core/model';
 
 export interface JsonLine {
   line: RawLine;
   value: unknown;
+}
+
+export interface JsonLinesOptions {
+  /** Keep each line's place but not its text (`text` is then ''), for a reader that reads only the parsed values. */
+  dropText?: boolean;
+  /** What to keep of each parsed value (a reader drops the fields it never reads). Default: all of it. */
+  keep?: (value: unknown) => unknown;
 }
 
 export type JsonObject = Record<string, unknown>;
@@ -35,6 +44,8 @@ export class JsonLinesBuffer {
   private readonly lineProblems: Problem[] = [];
   private maxLine = 0;
 
+  constructor(private readonly options: JsonLinesOptions = {}) {}
+
   /** Parses one line; returns the record, or undefined for a blank or bad line (a problem is kept). */
   push(line: RawLine): JsonLine | undefined {
     this.forgetFrom(line.line);
@@ -42,7 +53,12 @@ export class JsonLinesBuffer {
     const text = line.text.trim();
     if (text === '') return undefined;
     try {
-      const entry = { line, value: JSON.parse(text) as unknown };
+      const value = JSON.parse(text) as unknown;
+      const { keep, dropText } = this.options;
+      const kept = dropText
+        ? { line: line.line, offset: line.offset, endOffset: line.endOffset, text: '', terminated: line.terminated }
+        : line;
+      const entry = { line: kept, value: keep ? keep(value) : value };
       this.entries.push(entry);
       return entry;
     } catch (error) {

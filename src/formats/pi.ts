@@ -148,7 +148,7 @@ interface Entry {
 
 export class PiReader extends RebuildingReader {
   readonly format = 'pi' as const;
-  private readonly lines = new JsonLinesBuffer();
+  private readonly lines = new JsonLinesBuffer({ dropText: true });
   /** Line numbers of the non-blank lines in order: pi's entry list, header included (firstKeptEntryIndex indexes it). */
   private readonly entryLines: number[] = [];
 

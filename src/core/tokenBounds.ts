@@ -5,7 +5,8 @@
 // one side of it, the verdicts, the turns' statuses and evidence and the safe pointer sets are those the exact
 // counts give, and can be shown while the counting goes on. Pure.
 import { analyze } from './analyze';
-import type { Analysis, AnalysisOptions, TokenCache, Transcript, Turn } from './model';
+import type { Analysis, AnalysisOptions, Checkpoint, TokenCache, Transcript, Turn, TurnId } from './model';
+import { COMPRESSION_RATIO_LOW } from './reference';
 
 /** The most UTF-8 bytes one token of o200k_base or cl100k_base stands for (their longest tokens). */
 export const MAX_TOKEN_BYTES = 128;
@@ -43,6 +44,7 @@ export function verdictFromBounds(
   tokenCache: TokenCache,
   options: Omit<AnalysisOptions, 'countTokens' | 'tokenCache'>,
 ): Analysis | undefined {
+  if (!mayBeSettled(transcript, tokenCache, options.ratioFloor)) return undefined;
   const bounded = new Map<string, { low: number; high: number }>();
   const countTokens = (text: string): number => {
     const exact = tokenCache.get(text);
@@ -69,6 +71,38 @@ export function verdictFromBounds(
     if (low <= cp.ceiling) return undefined; // the exact prefix may fall on either side
   }
   return analysis;
+}
+
+/**
+ * A quick look before the analysis: false when some checkpoint's claimed prefix surely straddles its ceiling
+ * (then no verdict can be given, and the analysis is not worth making). It may say true where the analysis then
+ * finds the bounds undecided; it never says false where they decide.
+ */
+function mayBeSettled(transcript: Transcript, tokenCache: TokenCache, ratioFloor: number | undefined): boolean {
+  const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
+  const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
+  const ratio = typeof ratioFloor === 'number' && Number.isFinite(ratioFloor) && ratioFloor > 0 ? ratioFloor : COMPRESSION_RATIO_LOW;
+  for (const cp of checkpoints) {
+    const budget = cp?.summaryBudget;
+    if (typeof budget !== 'number' || !Number.isFinite(budget) || budget <= 0 || !Array.isArray(cp.claimedIds)) continue;
+    const n = cp.turnsBefore;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > turns.length) continue; // clamped: left to analyze
+    const ceiling = budget * ratio;
+    const claimed = new Set<TurnId>(cp.claimedIds);
+    let low = 0;
+    let high = 0;
+    for (let i = 0; i < n; i++) {
+      const turn = turns[i];
+      if (!turn || typeof turn !== 'object' || !claimed.has(turn.id)) continue;
+      const text = typeof turn.text === 'string' ? turn.text : '';
+      const known = hasRecordedTokens(turn) ? turn.tokens : tokenCache.get(text);
+      const b = known !== undefined ? { low: known, high: known } : tokenBounds(text);
+      low += b.low;
+      high += b.high;
+    }
+    if (low <= ceiling && high > ceiling) return false;
+  }
+  return true;
 }
 
 /** Whether analyze takes the turn's recorded count (so it was never bounded). */

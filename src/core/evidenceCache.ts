@@ -9,7 +9,7 @@ import { turnPieces, type TurnPieces } from './evidence';
 import type { Turn } from './model';
 
 /** Default bound on the characters of the texts the cache keys on (the cached pieces grow with them). */
-export const DEFAULT_EVIDENCE_CACHE_CHARS = 64 * 1024 * 1024;
+export const DEFAULT_EVIDENCE_CACHE_CHARS = 32 * 1024 * 1024;
 
 interface Entry {
   /** The turn's text. */

@@ -89,6 +89,13 @@ export class AnalysedTranscript {
   }
 }
 
+/**
+ * The evidence of this many most recently analysed files stays cached between analyses (a live file's appends
+ * re-analyse it, so it stays among them); the others' is dropped, so analysing a whole workspace does not keep
+ * every transcript's evidence in memory.
+ */
+export const EVIDENCE_CACHED_FILES = 8;
+
 /** What a change of settings asks of the analysed transcripts. */
 export interface SettingsChange {
   /** The reader's inputs changed (assumed budgets, decompression limits): every file is read again. */
@@ -104,6 +111,8 @@ export class TranscriptStore extends Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<AnalysedTranscript>());
   private readonly removed = this.register(new vscode.EventEmitter<vscode.Uri>());
   private readonly lastRefreshError = new Map<string, string>();
+  /** The files whose evidence stays cached, least recently analysed first (see EVIDENCE_CACHED_FILES). */
+  private readonly evidenceKept = new Map<string, AnalysedTranscript>();
   private settings: Settings;
   /** Counts tokens in worker threads; ended with the store (on deactivation). */
   readonly tokenPool: TokenPool;
@@ -168,6 +177,7 @@ export class TranscriptStore extends Disposable {
 
   /** Forgets a transcript (its diagnostics, tree items, panels and watcher follow through onDidRemove). */
   remove(uri: vscode.Uri): void {
+    this.evidenceKept.delete(uri.toString());
     if (!this.entries.delete(uri.toString())) return;
     this.removed.fire(uri);
   }
@@ -191,6 +201,7 @@ export class TranscriptStore extends Disposable {
     if (change.reread) {
       const uris = this.all().map((entry) => entry.uri);
       for (const uri of uris) this.entries.delete(uri.toString());
+      this.evidenceKept.clear();
       for (const uri of uris) {
         try {
           await this.load(uri);
@@ -209,6 +220,18 @@ export class TranscriptStore extends Disposable {
       } catch (error) {
         if (!this.tokenPool.disposed) this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
       }
+    }
+  }
+
+  /** Marks the entry's evidence as most recently used; drops the evidence of files beyond EVIDENCE_CACHED_FILES. */
+  private keepEvidence(entry: AnalysedTranscript): void {
+    const key = entry.uri.toString();
+    this.evidenceKept.delete(key);
+    this.evidenceKept.set(key, entry);
+    for (const [oldKey, old] of this.evidenceKept) {
+      if (this.evidenceKept.size <= EVIDENCE_CACHED_FILES) break;
+      old.evidenceCache.clear();
+      this.evidenceKept.delete(oldKey);
     }
   }
 
@@ -235,6 +258,7 @@ export class TranscriptStore extends Disposable {
     );
     const entry = new AnalysedTranscript(uri, file, file.transcript, analysis, tokenCache, evidenceCache);
     this.entries.set(uri.toString(), entry);
+    this.keepEvidence(entry);
     this.changed.fire(entry);
     return entry;
   }
@@ -280,6 +304,7 @@ export class TranscriptStore extends Disposable {
       return false;
     }
     entry.update(transcript, analysis);
+    this.keepEvidence(entry);
     this.changed.fire(entry);
     return true;
   }

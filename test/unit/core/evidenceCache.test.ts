@@ -1,10 +1,11 @@
 // Tests for EvidenceCache (src/core/evidenceCache.ts): a hit gives exactly what turnPieces gives, for any turn
 // and any mix of turns sharing a text but differing in role, call answered, error flag, reasoning or whether
 // their calls are answered separately; an analysis with a kept cache equals one without, and the second
-// analysis computes nothing again; the bound on the characters kept holds, least recently used out first.
+// analysis computes nothing again; evidenceToPrepare names all analyze looks up (with checkpoints that see a
+// call answered and not yet answered); the bound on the characters kept holds, least recently used out first.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { analyze } from '../../../src/core/analyze';
+import { analyze, evidenceToPrepare } from '../../../src/core/analyze';
 import { turnPieces } from '../../../src/core/evidence';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
 import type { Role, Turn } from '../../../src/core/model';
@@ -98,6 +99,34 @@ describe('core/EvidenceCache', () => {
     const grown = transcript(turns, [cp(50), cp(60)]);
     assert.deepEqual(analyze(grown, { ...OPTS, evidenceCache: cache }), analyze(grown, OPTS));
     assert.ok(cache.stats.misses - before <= 10, `recomputed ${cache.stats.misses - before} turns for 10 appended`);
+  });
+
+  it('is filled by evidenceToPrepare with everything analyze then looks up', () => {
+    const turns = Array.from({ length: 30 }, (_, i) =>
+      i % 3 === 2
+        ? turn(i, `wrote ${i} lines to notes_${i}.md`, {
+            role: 'tool',
+            answers: { turnId: i - 1, callText: `[tool call Read] {"file_path":"notes_${i}.md"}` },
+          })
+        : turn(i, `[tool call Read] {"file_path":"notes_${i + 1}.md"} and TASK-${i}`, { role: 'assistant' }),
+    );
+    const cps = [10, 20, 30].map((n, k) =>
+      checkpoint({
+        summaryId: `S${k}`,
+        summary: 'notes_3.md TASK-4',
+        summaryBudget: 4096,
+        claimedIds: turns.slice(0, n).map((t) => t.id),
+        turnsBefore: n,
+      }),
+    );
+    for (const t of [incident(false), transcript(turns, cps), transcript(turns.slice(0, 29), cps.slice(0, 2))]) {
+      const cache = new EvidenceCache();
+      for (const { turn: tu, answeredSeparately } of evidenceToPrepare(t)) cache.piecesOf(tu, answeredSeparately);
+      const { misses } = cache.stats;
+      assert.ok(misses > 0);
+      analyze(t, { ...OPTS, evidenceCache: cache });
+      assert.equal(cache.stats.misses, misses, 'analyze worked out nothing that was not prepared');
+    }
   });
 
   it('stays within its bound, dropping the least recently used texts first', () => {

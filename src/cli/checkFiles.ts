@@ -31,13 +31,21 @@ export function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, 
 /** Progress of one file: `fraction` from 0 to 1 of reading, counting and analysing it. */
 export type FileProgress = (path: string, fraction: number, message: string) => void;
 
-export async function checkFiles(files: string[], options: AnalysisSettings, onProgress?: FileProgress): Promise<FileReport[]> {
+/**
+ * Each file's report as soon as it is analysed, one at a time (a caller that writes a report and lets it go
+ * holds one file's analysis at a time). The token pool lives until the last report is taken or the loop stops.
+ */
+export async function* fileReports(
+  files: readonly string[],
+  options: AnalysisSettings,
+  onProgress?: FileProgress,
+): AsyncGenerator<FileReport> {
   const pool = new TokenPool({
     onFallback: (reason) => process.stderr.write(`compaction-lens: ${terminalText(reason)}; counting tokens in the main thread\n`),
   });
-  const reports: FileReport[] = [];
   try {
     for (const path of files) {
+      let report: FileReport;
       try {
         const { file, analysis } = await analyzeFile(
           path,
@@ -53,16 +61,23 @@ export async function checkFiles(files: string[], options: AnalysisSettings, onP
           options,
           { onProgress: onProgress && ((fraction, message) => onProgress(path, fraction, message)) },
         );
-        reports.push({ path, format: file.format, analysis });
+        report = { path, format: file.format, analysis };
       } catch (error) {
         if (error instanceof UnusableTranscriptError)
-          reports.push({ path, error: error.message, details: error.details.length > 0 ? error.details : undefined });
-        else reports.push({ path, error: `${path}: could not be analysed: ${(error as Error).message}` });
+          report = { path, error: error.message, details: error.details.length > 0 ? error.details : undefined };
+        else report = { path, error: `${path}: could not be analysed: ${(error as Error).message}` };
       }
+      yield report;
     }
   } finally {
     pool.dispose();
   }
+}
+
+/** Every file's report (fileReports, collected). */
+export async function checkFiles(files: string[], options: AnalysisSettings, onProgress?: FileProgress): Promise<FileReport[]> {
+  const reports: FileReport[] = [];
+  for await (const report of fileReports(files, options, onProgress)) reports.push(report);
   return reports;
 }
 

@@ -1,9 +1,10 @@
 // The --json output: one document for all files, with the keys issue #2 lists and a few more. Keys are
 // snake_case; every turn carries its status, reason, score against the threshold and its evidence. The document
-// is streamed (jsonStream.ts): each turn's JSON is made as it is written, so its size is not limited.
+// is streamed (jsonStream.ts): each file's as its analysis comes, each turn's JSON made as it is written, so its
+// size is not limited.
 import { TURN_STATUSES, type CheckpointAnalysis, type Evidence, type TurnResult, type TurnStatus } from '../core/model';
 import type { FileReport } from './checkFiles';
-import { mapLazily, StreamedArray, StreamedObject } from './jsonStream';
+import { jsonChunks, mapLazily, StreamedArray, StreamedObject, writeOut } from './jsonStream';
 
 export function evidenceJson(evidence: Evidence) {
   return {
@@ -77,7 +78,34 @@ function fileJson(report: FileReport): StreamedObject {
   });
 }
 
-/** The --json document of `reports`, to be written with jsonStream's writeJson (or jsonChunks). */
-export function jsonReport(reports: readonly FileReport[]): StreamedObject {
-  return new StreamedObject({ files: new StreamedArray(mapLazily(reports, fileJson)) });
+/**
+ * Writes the --json document of `reports` to `out` as each report comes (one file's analysis held at a time),
+ * then a newline; `onReport` sees each report as it comes, before it is written. Rejects with the stream's error when `out`
+ * fails (EPIPE: the reader went away), and stops there.
+ */
+export async function writeJsonReport(
+  reports: AsyncIterable<FileReport> | Iterable<FileReport>,
+  out: NodeJS.WritableStream,
+  onReport?: (report: FileReport) => void,
+): Promise<void> {
+  let failed: Error | undefined;
+  const onError = (error: Error) => (failed ??= error);
+  out.on('error', onError);
+  const write = async (text: string) => {
+    if (failed) throw failed;
+    await writeOut(out, text);
+  };
+  try {
+    // The text of JSON.stringify({ files }, null, 2), each file written at its depth.
+    let first = true;
+    for await (const report of reports) {
+      onReport?.(report);
+      await write(first ? '{\n  "files": [\n    ' : ',\n    ');
+      first = false;
+      for (const chunk of jsonChunks(fileJson(report), { pad: '    ' })) await write(chunk);
+    }
+    await write(first ? '{\n  "files": []\n}\n' : '\n  ]\n}\n');
+  } finally {
+    out.off('error', onError);
+  }
 }

@@ -64,14 +64,22 @@ function* pieces(value: unknown, pad: string): Generator<string> {
   }
 }
 
+export interface ChunkOptions {
+  /** About how many characters a chunk holds. Default CHUNK_CHARS. */
+  chunkChars?: number;
+  /** The indentation of the depth `value` sits at inside a larger document (its lines but the first get it). */
+  pad?: string;
+}
+
 /**
  * The JSON of `value` (JSON.stringify(value, null, 2), with jsonText's escapes) in chunks of about
  * `chunkChars` characters. Concatenated, they are the document; no chunk is larger than needed for one item.
  */
-export function* jsonChunks(value: unknown, chunkChars: number = CHUNK_CHARS): Generator<string> {
+export function* jsonChunks(value: unknown, options: ChunkOptions = {}): Generator<string> {
+  const chunkChars = options.chunkChars ?? CHUNK_CHARS;
   let parts: string[] = [];
   let size = 0;
-  for (const piece of pieces(value, '')) {
+  for (const piece of pieces(value, options.pad ?? '')) {
     parts.push(piece);
     size += piece.length;
     if (size >= chunkChars) {
@@ -83,13 +91,7 @@ export function* jsonChunks(value: unknown, chunkChars: number = CHUNK_CHARS): G
   if (size > 0) yield jsonText(parts.join(''));
 }
 
-/**
- * Writes `value`'s JSON and then `end` to `out` chunk by chunk, waiting whenever `out` asks to (drain), so
- * memory holds about one chunk at a time whatever the document's size. Rejects when `out` fails (a closed pipe).
- */
-export async function writeJson(value: unknown, out: NodeJS.WritableStream, end = '\n'): Promise<void> {
-  for (const chunk of jsonChunks(value)) {
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
-  if (!out.write(end)) await once(out, 'drain');
+/** Writes `text` to `out`, waiting when `out` asks to (drain). Rejects when `out` fails (a closed pipe). */
+export async function writeOut(out: NodeJS.WritableStream, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, 'drain');
 }

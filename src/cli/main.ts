@@ -4,12 +4,11 @@
 // unexpected failure is reported in one line, never as a stack trace. Messages that name files or quote them show control characters escaped.
 import { readCommandLine, USAGE } from './args';
 import { runBundle } from './bundleCommand';
-import { checkFiles, exitStatus, type FileProgress } from './checkFiles';
+import { checkFiles, exitStatus, fileReports, type FileProgress } from './checkFiles';
 import { runEval } from './evalCommand';
 import { runExport } from './exportCommand';
 import { runFind } from './findCommand';
-import { jsonReport } from './jsonReport';
-import { writeJson } from './jsonStream';
+import { writeJsonReport } from './jsonReport';
 import { sarifReport } from './sarifReport';
 import { terminalText } from './terminalText';
 import { textReport } from './textReport';
@@ -55,9 +54,19 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     case 'check': {
       const { options } = parsed;
+      if (options.json) {
+        // Each file's report is written as it comes, and let go: one analysis is held at a time.
+        let status = 0;
+        const reports = fileReports(options.files, options, progressPrinter());
+        await writeJsonReport(reports, process.stdout, (report) => (status = Math.max(status, exitStatus([report])))).catch(
+          (error: NodeJS.ErrnoException) => {
+            if (error?.code !== 'EPIPE') throw error; // else the reader stopped reading (| head): stop quietly
+          },
+        );
+        return status;
+      }
       const reports = await checkFiles(options.files, options, progressPrinter());
-      if (options.json) await writeJson(jsonReport(reports), process.stdout);
-      else process.stdout.write(`${options.sarif ? sarifReport(reports) : textReport(reports, options.color)}\n`);
+      process.stdout.write(`${options.sarif ? sarifReport(reports) : textReport(reports, options.color)}\n`);
       return exitStatus(reports);
     }
     case 'bundle': {

@@ -3,15 +3,17 @@
 // size; writing waits for a slow stream; the incident's report parses, matches its analysis and is the
 // document a one-string writer gives; and a document past V8's longest string is written chunk by chunk.
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { checkFiles } from '../../../src/cli/checkFiles';
-import { jsonReport } from '../../../src/cli/jsonReport';
-import { CHUNK_CHARS, jsonChunks, StreamedArray, StreamedObject, writeJson } from '../../../src/cli/jsonStream';
+import { writeJsonReport } from '../../../src/cli/jsonReport';
+import { CHUNK_CHARS, jsonChunks, StreamedArray, StreamedObject } from '../../../src/cli/jsonStream';
 import { jsonText } from '../../../src/cli/terminalText';
 
-const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
+const ROOT = resolve(__dirname, '../../../..');
+const SAMPLE = join(ROOT, 'samples/incident.jsonl');
 
 /**
  * `value` with its arrays and objects marked streamed where `streamed` says so (by position). Markers count only
@@ -32,7 +34,7 @@ describe('cli/jsonStream', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 0, max: 1000 }), (value, chunkChars, seed) => {
         const streamed = markStreamed(value, (path) => (path.length * 31 + seed) % 3 !== 0);
-        const chunks = [...jsonChunks(streamed, chunkChars)];
+        const chunks = [...jsonChunks(streamed, { chunkChars })];
         assert.equal(chunks.join(''), oneString(value));
       }),
       { numRuns: 300 },
@@ -49,29 +51,41 @@ describe('cli/jsonStream', () => {
       e: new StreamedObject({ f: new StreamedArray([new StreamedArray([])]) }),
       g: value.g,
     });
-    const text = [...jsonChunks(streamed, 3)].join('');
+    const text = [...jsonChunks(streamed, { chunkChars: 3 })].join('');
     assert.equal(text, oneString(value));
     assert.match(text, /\\u2028sep \\u202e bidi \\u007f/, 'the characters a terminal would act on are escaped');
     assert.equal([...jsonChunks(new StreamedArray([]))].join(''), '[]');
     assert.equal([...jsonChunks(new StreamedObject({ only: undefined }))].join(''), '{}');
   });
 
-  it('waits for a slow stream to drain and writes everything in order', async () => {
+  it('writes the report file by file as they come, waiting for a slow stream to drain', async () => {
     const received: string[] = [];
-    let writes = 0;
     const slow = new Writable({
       highWaterMark: 1024,
       decodeStrings: false,
       write(chunk: string, _encoding, done) {
         received.push(chunk);
-        writes += 1;
         setTimeout(done, 1);
       },
     });
-    const items = Array.from({ length: 3000 }, (_, i) => ({ id: i, text: `item ${i} `.repeat(20) }));
-    await writeJson(new StreamedObject({ items: new StreamedArray(items) }), slow);
-    assert.equal(received.join(''), `${oneString({ items })}\n`);
-    assert.ok(writes > 5, `written in ${writes} chunks`);
+    const reports = Array.from({ length: 300 }, (_, i) => ({ path: `file ${i}.jsonl`, error: `file ${i} \u202e is unusable `.repeat(20) }));
+    const seen: string[] = [];
+    async function* arriving() {
+      for (const report of reports) {
+        await new Promise((resolve) => setImmediate(resolve));
+        yield report;
+      }
+    }
+    await writeJsonReport(arriving(), slow, (report) => seen.push(report.path));
+    assert.equal(received.join(''), `${oneString({ files: reports })}\n`);
+    assert.ok(received.length > 300, `written in ${received.length} writes`);
+    assert.deepEqual(
+      seen,
+      reports.map((report) => report.path),
+    );
+    const none: string[] = [];
+    await writeJsonReport([], new Writable({ write: (chunk: Buffer, _encoding, done) => (none.push(chunk.toString()), done()) }));
+    assert.equal(none.join(''), `${oneString({ files: [] })}\n`);
   });
 
   it('writes a document longer than the longest string V8 can make, one chunk at a time', function () {
@@ -103,7 +117,12 @@ describe('cli/jsonStream', () => {
   it("writes the incident's report as the one document a single JSON.stringify would, matching its analysis", async function () {
     this.timeout(60000);
     const reports = await checkFiles([SAMPLE, '/nonexistent/compaction-lens.jsonl'], { encoding: 'o200k_base', ratioFloor: 5 });
-    const text = [...jsonChunks(jsonReport(reports))].join('');
+    const chunks: string[] = [];
+    await writeJsonReport(
+      reports,
+      new Writable({ decodeStrings: false, write: (chunk: string, _encoding, done) => (chunks.push(chunk), done()) }),
+    );
+    const text = chunks.join('').replace(/\n$/, '');
     const document = JSON.parse(text) as {
       files: {
         path: string;
@@ -127,5 +146,18 @@ describe('cli/jsonStream', () => {
     assert.equal(incident.checkpoints![0].verdict, 'fail-closed');
     assert.equal(missing.path, '/nonexistent/compaction-lens.jsonl');
     assert.match(missing.error!, /compaction-lens\.jsonl/);
+  });
+
+  it('check --json stops quietly when its reader goes away (a closed pipe), with the exit status of what it found', async function () {
+    this.timeout(60000);
+    const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'check', '--json', SAMPLE, SAMPLE, SAMPLE], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.stdout.once('data', () => child.stdout.destroy()); // read the first chunk, then close the pipe
+    const status = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    assert.equal(stderr, '', 'nothing said: no stack trace, no internal error');
+    assert.equal(status, 1, 'the incident has findings');
   });
 });

@@ -66,8 +66,16 @@ function measure(mode, file) {
     maxBuffer: 1 << 24,
     cwd: root,
   });
-  if (child.status !== 0) throw new Error(`measure ${mode} ${file} failed (${child.status}): ${child.stderr.trim().slice(-2000)}`);
+  if (child.status !== 0) return { failed: `${mode}: ${whyFailed(child)}` };
   return JSON.parse(child.stdout.trim().split('\n').at(-1));
+}
+
+/** Why a child process failed, in a few words ("out of memory", or its last line on stderr). */
+function whyFailed(child) {
+  const stderr = child.stderr ?? '';
+  if (/heap out of memory|Invalid string length|Array buffer allocation failed/.test(stderr)) return 'out of memory';
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('BENCH ') && !line.startsWith('Command '));
+  return `exit ${child.status ?? child.signal}: ${lines.at(-1)?.trim().slice(0, 200) ?? 'no message'}`;
 }
 
 /** `check --json FILE` end to end, its output thrown away: wall time and peak RSS (from /usr/bin/time when there). */
@@ -80,10 +88,10 @@ function cli(file) {
     const start = process.hrtime.bigint();
     const child = spawnSync(command, args, { stdio: ['ignore', sink, 'pipe'], encoding: 'utf8', cwd: root });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    if (child.status !== 0 && child.status !== 1)
-      throw new Error(`check --json ${file} exited ${child.status}: ${child.stderr.trim().slice(-2000)}`);
     const timed = /BENCH [\d.]+ (\d+)/.exec(child.stderr ?? '');
-    return { ms, peakRssMb: timed ? Number(timed[1]) / 1024 : undefined };
+    const peakRssMb = timed ? Number(timed[1]) / 1024 : undefined;
+    if (child.status !== 0 && child.status !== 1) return { failed: `check --json: ${whyFailed(child)} after ${seconds(ms)} s`, peakRssMb };
+    return { ms, peakRssMb };
   } finally {
     closeSync(sink);
   }
@@ -100,12 +108,14 @@ function bench(label, file, runs) {
     series.cli.push(cli(file));
   }
   const pick = (list, key) => median(list.map((x) => x[key]).filter((x) => x !== undefined));
+  const failed = [...new Set(Object.values(series).flatMap((list) => list.map((x) => x.failed).filter(Boolean)))];
   const peak = (list) => Math.max(...list.map((x) => x.peakRssMb ?? 0)) || undefined;
   const row = {
     label,
     mb,
+    failed,
     turns: series.analyze[0].turns,
-    verdicts: series.analyze[0].checkpoints,
+    verdicts: series.analyze[0].checkpoints ?? '–',
     earlyVerdict: series.analyze.some((x) => x.earlyVerdict),
     floor: pick(series.floor, 'ms'),
     floorRss: peak(series.floor),
@@ -116,14 +126,15 @@ function bench(label, file, runs) {
     analyzeRss: peak(series.analyze),
     tokenizerLoad: pick(series.tokenize, 'loadMs'),
     tokenizer: pick(series.tokenize, 'ms'),
-    tokenizedMb: series.tokenize[0].bytes / 1e6,
+    tokenizedMb: (series.tokenize[0].bytes ?? 0) / 1e6,
     cli: pick(series.cli, 'ms'),
     cliRss: peak(series.cli),
   };
   console.log(
     `${label}: ${row.mb.toFixed(1)} MB, ${row.turns} turns (${row.verdicts}); floor ${seconds(row.floor)} s, first verdict ${seconds(row.firstVerdict)} s` +
       `${row.earlyVerdict ? '' : ' (= full analysis)'}, full ${seconds(row.full)} s, again ${seconds(row.reanalysis)} s, tokenizer ${seconds(row.tokenizer)} s` +
-      ` on ${row.tokenizedMb.toFixed(1)} MB, check --json ${seconds(row.cli)} s, peak RSS ${megabytes(row.analyzeRss)} / ${megabytes(row.cliRss)} MB`,
+      ` on ${row.tokenizedMb.toFixed(1)} MB, check --json ${seconds(row.cli)} s, peak RSS ${megabytes(row.analyzeRss)} / ${megabytes(row.cliRss)} MB` +
+      `${failed.length > 0 ? `; FAILED: ${failed.join('; ')}` : ''}`,
   );
   return row;
 }
@@ -145,7 +156,7 @@ function table(rows) {
   for (const r of rows) {
     lines.push(
       `| ${[
-        r.label,
+        `${r.label}${r.failed.length > 0 ? ` (failed: ${r.failed.join('; ')})` : ''}`,
         r.mb.toFixed(1),
         seconds(r.floor),
         `${seconds(r.firstVerdict)} (${times(r.firstVerdict, r.floor)})${r.earlyVerdict ? '' : ' = full'}`,
@@ -201,8 +212,10 @@ try {
   }
   console.log(`\n${table(rows)}`);
   for (const row of rows) {
-    if (!row.turns || !row.verdicts) throw new Error(`${row.label}: no turns or no checkpoint analysed`);
+    if (row.failed.length === 0 && (!row.turns || row.verdicts === '–'))
+      throw new Error(`${row.label}: no turns or no checkpoint analysed`);
   }
+  if (rows.some((row) => row.failed.length > 0)) process.exitCode = 1;
 } finally {
   if (values.keep === undefined) rmSync(dir, { recursive: true, force: true });
 }

@@ -7,13 +7,14 @@
 // Timings are medians of --runs runs; nothing here asserts a time.
 //
 // Usage: node scripts/bench.mjs [--sizes 10k,100k,1m] [--shapes canonical,claude-code,canonical-recorded]
-//          [--runs N] [--huge] [--no-corpus] [--keep DIR] [--smoke]
+//          [--runs N] [--huge] [--no-corpus] [--no-webview] [--keep DIR] [--smoke]
 //   --sizes    turns per generated transcript (k = thousand, m = million). Default 10k,100k,1m.
 //   --shapes   canonical (every turn counted), canonical-recorded (sizes recorded: only the summary is counted),
 //              claude-code (Claude Code records). Default: canonical and claude-code below 1m turns,
 //              canonical-recorded from 1m.
 //   --huge     also a ~1 GB canonical-recorded transcript (generated into a temporary folder, deleted after).
-//   --smoke    a short run for `npm test`: 300 turns, one run, no corpus, no huge file.
+//   --smoke    a short run for `npm test`: 300 turns, one run, no corpus, no huge file, no webview.
+// The webview figures (scripts/bench/webview.mjs, the 100k-turn timeline in Chromium) come last, unless --no-webview.
 // Needs `npm run build` and `npm run compile` first (`npm run bench` does both).
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     huge: { type: 'boolean', default: false },
     'no-corpus': { type: 'boolean', default: false },
+    'no-webview': { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
     keep: { type: 'string' },
   },
@@ -95,6 +97,23 @@ function cli(file) {
   } finally {
     closeSync(sink);
   }
+}
+
+/** The webview figures (scripts/bench/webview.mjs: the 100k-turn timeline in Chromium), printed. */
+function webview() {
+  const child = spawnSync(process.execPath, [join(root, 'scripts/bench/webview.mjs')], { encoding: 'utf8', cwd: root });
+  if (child.status !== 0) {
+    console.log(`webview: FAILED: ${whyFailed(child)}`);
+    process.exitCode = 1;
+    return;
+  }
+  const result = JSON.parse(child.stdout.trim().split('\n').at(-1));
+  if (result.skipped) console.log(`webview: skipped (${result.skipped})`);
+  else
+    console.log(
+      `webview, ${result.turns.toLocaleString('en-US')}-turn timeline in Chromium: first paint ${result.firstPaintMs.toFixed(0)} ms after its data arrives` +
+        ` (target ≤ 300), scrolling: p95 frame ${result.p95FrameMs.toFixed(1)} ms (target ≤ 16; 16.7 = every frame at 60 Hz), longest ${result.longestFrameMs.toFixed(0)} ms`,
+    );
 }
 
 /** Every figure of one file, medians over `runs`. */
@@ -210,6 +229,7 @@ try {
       rows.push(bench(`real ${name.slice(0, 8)} (.jsonl)`, plain, 3));
     }
   }
+  if (!values.smoke && !values['no-webview']) webview();
   console.log(`\n${table(rows)}`);
   for (const row of rows) {
     if (row.failed.length === 0 && (!row.turns || row.verdicts === '–'))

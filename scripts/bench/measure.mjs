@@ -59,9 +59,8 @@ async function analyzeOnce() {
     });
     const fullMs = now() - start;
     const again = now();
-    // The file's caches as analyzeFile kept them (its evidence cache too, where it keeps one).
-    const caches = evidenceCache === undefined ? tokenCache : { tokenCache, evidenceCache };
-    const second = await analyzeTranscript(opened.transcript, caches, pool, options);
+    // The file's caches as analyzeFile kept them, as the extension keeps them between analyses.
+    const second = await analyzeTranscript(opened.transcript, { tokenCache, evidenceCache }, pool, options);
     const reanalysisMs = now() - again;
     const verdicts = (a) =>
       a.checkpoints.map((cp) => `${cp.summaryId}:${cp.verdict}:${cp.counts.covered}/${cp.counts['claimed-missing']}`).join(' ');

@@ -44,6 +44,30 @@ const SKIPPED_FIELDS = new Set([
   'security_risk',
   'thought',
 ]);
+/** Call fields that hold a search pattern (a regular expression): its names are read without the escapes. */
+const PATTERN_FIELDS = new Set(['pattern', 'regex']);
+/** Escapes that stand for a class or a boundary (\b, \s, \w, \d…), not a character: they separate names. */
+const CLASS_ESCAPES = new Set(['b', 'B', 's', 'S', 'w', 'W', 'd', 'D', 'n', 't', 'r']);
+
+/**
+ * The names a search pattern looks for, as text: `TranscriptRenderer\.render\b` → `TranscriptRenderer.render `.
+ * An escaped character stands for itself, a class or boundary escape becomes a space; one pass, no regex.
+ */
+export function literalOfPattern(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\' && i + 1 < pattern.length) {
+      const next = pattern[i + 1];
+      out += CLASS_ESCAPES.has(next) ? ' ' : next;
+      i++;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 /** Tools that only look things up (normalised names: lower case, letters only). */
 const LOOKUP_TOOLS = new Set([
   'read',
@@ -245,7 +269,8 @@ export function callTexts(call: ParsedCall): { identity: string[]; content: stri
     if (SKIPPED_FIELDS.has(field)) continue;
     const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : safeJson(value);
     if (text === '') continue;
-    if (CONTENT_FIELDS.has(field)) content.push(text);
+    if (PATTERN_FIELDS.has(field)) identity.push(literalOfPattern(text));
+    else if (CONTENT_FIELDS.has(field)) content.push(text);
     else if (field === 'description' || field === 'reason' || field === 'message' || field === 'prompt') prose.push(text);
     else identity.push(text);
   }

@@ -18,7 +18,7 @@ import {
 } from '../../../src/core/evidence';
 import { extractPieces } from '../../../src/core/evidenceText';
 import { SummaryMatcher } from '../../../src/core/summaryMatcher';
-import { callTexts, splitCalls } from '../../../src/core/toolCalls';
+import { callTexts, literalOfPattern, splitCalls } from '../../../src/core/toolCalls';
 import type { AnalysisOptions, CheckpointAnalysis, Turn, TurnStatus } from '../../../src/core/model';
 import { checkpoint, transcript, turn } from './transcripts';
 
@@ -257,6 +257,19 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
     const read = call('Read', { file_path: '/repo/a.ts' });
     assert.ok(!turnPieces(result(4, 'x', 3, read), false).pieces.some((p) => p.text === 'Read'));
     assert.equal(turnPieces(result(4, 'ok', 3, call('TodoRead', {})), false).nothing, 'a result with nothing specific in it');
+  });
+
+  it('a search pattern is read for the names it looks for, without its escapes', () => {
+    assert.equal(literalOfPattern('TranscriptRenderer\\.render\\b'), 'TranscriptRenderer.render ');
+    assert.equal(literalOfPattern('length\\('), 'length(');
+    assert.equal(literalOfPattern('a\\sb\\'), 'a b\\');
+    const grep = call('Grep', { pattern: 'TranscriptRenderer\\.render\\b', path: '/repo/lib/session_live.ex' });
+    const pieces = turnPieces(result(2, 'lib/session_live.ex:322: TranscriptRenderer.render(messages)', 1, grep), false).pieces;
+    assert.ok(
+      pieces.some((p) => p.kind === 'identifier' && p.text === 'TranscriptRenderer.render'),
+      JSON.stringify(pieces.map((p) => [p.kind, p.text])),
+    );
+    assert.ok(!pieces.some((p) => p.text.includes('\\')), 'no piece keeps a regex escape (it is no path)');
   });
 
   it('a write carries its substance in the call: the path and the names it writes', () => {

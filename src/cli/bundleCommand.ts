@@ -7,12 +7,9 @@ import { countOf, groupDigits } from '../core/displayText';
 import type { Analysis, BundleSelection, RecoveryBundle, Transcript } from '../core/model';
 import { buildRecoveryBundle, checkpointsWithDroppedTurns } from '../core/recoveryBundle';
 import { fileNameOf } from '../core/displayText';
-import { analyzeFile } from '../node/analyzeFile';
 import { createTokenCounter } from '../node/tokenCounter';
-import { TokenPool } from '../node/tokenPool';
-import { UnusableTranscriptError } from '../node/transcriptFile';
 import type { BundleCommandOptions } from './args';
-import { budgetsFor } from './checkFiles';
+import { cliTokenPool, openErrorText, openForCli } from './checkFiles';
 import { terminalText } from './terminalText';
 
 export type BundleOutcome =
@@ -67,28 +64,7 @@ function selectionOf(options: BundleCommandOptions, analysis: Analysis): BundleS
 }
 
 async function openAnalysed(options: BundleCommandOptions): Promise<{ transcript: Transcript; analysis: Analysis } | { error: string }> {
-  const pool = new TokenPool({
-    onFallback: (reason) => process.stderr.write(`compaction-lens: ${terminalText(reason)}; counting tokens in the main thread\n`),
-  });
-  try {
-    const { file, analysis } = await analyzeFile(
-      options.file,
-      {
-        format: options.format,
-        defaultBudgets: budgetsFor(options),
-        maxLineBytes: options.maxLineBytes,
-        maxInflatedBytes: options.maxInflatedBytes,
-        maxInflateRatio: options.maxInflateRatio,
-        limitNames: { maxInflatedBytes: '--max-inflated-mb', maxInflateRatio: '--max-inflate-ratio' },
-      },
-      pool,
-      options,
-    );
-    return { transcript: file.transcript, analysis };
-  } catch (error) {
-    if (error instanceof UnusableTranscriptError) return { error: [error.message, ...error.details].join('\n  ') };
-    return { error: `${options.file}: could not be analysed: ${(error as Error).message}` };
-  } finally {
-    pool.dispose();
-  }
+  const pool = cliTokenPool();
+  const opened = await openForCli(options.file, options, pool).finally(() => pool.dispose());
+  return 'error' in opened ? { error: openErrorText(opened) } : { transcript: opened.file.transcript, analysis: opened.analysis };
 }

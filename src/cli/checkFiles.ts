@@ -1,10 +1,11 @@
 // Opens and analyses each file named on the command line, one at a time, turning every failure into a
 // per-file error message (never a stack trace) so one bad file does not stop the others. Tokens are counted
-// in worker threads (TokenPool, two on two cores) before each analysis. `check` and `eval` both use it.
+// in worker threads (TokenPool, two on two cores) before each analysis. Every command that reads a transcript
+// (`check`, `eval`, `export`, `find`, `bundle`) opens it here, with the command line's settings.
 import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import type { Analysis, FormatId } from '../core/model';
 import { FORMATS } from '../formats/readers';
-import { analyzeFile } from '../node/analyzeFile';
+import { analyzeFile, type AnalysedFile } from '../node/analyzeFile';
 import { TokenPool } from '../node/tokenPool';
 import { UnusableTranscriptError } from '../node/transcriptFile';
 import type { AnalysisSettings } from './args';
@@ -31,6 +32,50 @@ export function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, 
 /** Progress of one file: `fraction` from 0 to 1 of reading, counting and analysing it. */
 export type FileProgress = (path: string, fraction: number, message: string) => void;
 
+/** The pool the CLI counts tokens in; a fallback to the main thread is said on stderr. */
+export function cliTokenPool(): TokenPool {
+  return new TokenPool({
+    onFallback: (reason) => process.stderr.write(`compaction-lens: ${terminalText(reason)}; counting tokens in the main thread\n`),
+  });
+}
+
+/** A file read and analysed with the command line's settings, or why it could not be (never a throw). */
+export type OpenedFile = AnalysedFile | { error: string; details?: readonly string[] };
+
+/** Reads and analyses one file with the command line's settings, counting in `pool`. */
+export async function openForCli(
+  path: string,
+  options: AnalysisSettings,
+  pool: TokenPool,
+  onProgress?: (fraction: number, message: string) => void,
+): Promise<OpenedFile> {
+  try {
+    return await analyzeFile(
+      path,
+      {
+        format: options.format,
+        defaultBudgets: budgetsFor(options),
+        maxLineBytes: options.maxLineBytes,
+        maxInflatedBytes: options.maxInflatedBytes,
+        maxInflateRatio: options.maxInflateRatio,
+        limitNames: { maxInflatedBytes: '--max-inflated-mb', maxInflateRatio: '--max-inflate-ratio' },
+      },
+      pool,
+      options,
+      { onProgress },
+    );
+  } catch (error) {
+    if (error instanceof UnusableTranscriptError)
+      return { error: error.message, details: error.details.length > 0 ? error.details : undefined };
+    return { error: `${path}: could not be analysed: ${(error as Error).message}` };
+  }
+}
+
+/** One line for an OpenedFile's error, its details indented below it. */
+export function openErrorText(opened: { error: string; details?: readonly string[] }): string {
+  return [opened.error, ...(opened.details ?? [])].join('\n  ');
+}
+
 /**
  * Each file's report as soon as it is analysed, one at a time (a caller that writes a report and lets it go
  * holds one file's analysis at a time). The token pool lives until the last report is taken or the loop stops.
@@ -40,34 +85,13 @@ export async function* fileReports(
   options: AnalysisSettings,
   onProgress?: FileProgress,
 ): AsyncGenerator<FileReport> {
-  const pool = new TokenPool({
-    onFallback: (reason) => process.stderr.write(`compaction-lens: ${terminalText(reason)}; counting tokens in the main thread\n`),
-  });
+  const pool = cliTokenPool();
   try {
     for (const path of files) {
-      let report: FileReport;
-      try {
-        const { file, analysis } = await analyzeFile(
-          path,
-          {
-            format: options.format,
-            defaultBudgets: budgetsFor(options),
-            maxLineBytes: options.maxLineBytes,
-            maxInflatedBytes: options.maxInflatedBytes,
-            maxInflateRatio: options.maxInflateRatio,
-            limitNames: { maxInflatedBytes: '--max-inflated-mb', maxInflateRatio: '--max-inflate-ratio' },
-          },
-          pool,
-          options,
-          { onProgress: onProgress && ((fraction, message) => onProgress(path, fraction, message)) },
-        );
-        report = { path, format: file.format, analysis };
-      } catch (error) {
-        if (error instanceof UnusableTranscriptError)
-          report = { path, error: error.message, details: error.details.length > 0 ? error.details : undefined };
-        else report = { path, error: `${path}: could not be analysed: ${(error as Error).message}` };
-      }
-      yield report;
+      const opened = await openForCli(path, options, pool, onProgress && ((fraction, message) => onProgress(path, fraction, message)));
+      yield 'error' in opened
+        ? { path, error: opened.error, details: opened.details }
+        : { path, format: opened.file.format, analysis: opened.analysis };
     }
   } finally {
     pool.dispose();

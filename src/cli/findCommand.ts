@@ -2,14 +2,10 @@
 // transcript (tokens counted in worker threads), runs core/findFact and prints the answer as text or JSON. Every
 // failure is a one-line message for exit status 2, never a stack trace.
 import { findFact, parseFactQuery } from '../core/findFact';
-import type { FactAnswer, FormatId } from '../core/model';
-import { analyzeFile } from '../node/analyzeFile';
-import { TokenPool } from '../node/tokenPool';
-import { UnusableTranscriptError } from '../node/transcriptFile';
+import type { FactAnswer } from '../core/model';
 import type { FindCommandOptions } from './args';
-import { budgetsFor } from './checkFiles';
+import { cliTokenPool, openErrorText, openForCli } from './checkFiles';
 import { findJson, findText } from './findReport';
-import { terminalText } from './terminalText';
 
 export type FindOutcome = { kind: 'error'; message: string } | { kind: 'done'; output: string; status: number };
 
@@ -22,35 +18,11 @@ export function findStatus(answer: FactAnswer): number {
 export async function runFind(options: FindCommandOptions): Promise<FindOutcome> {
   const parsed = parseFactQuery(options.query);
   if ('error' in parsed) return { kind: 'error', message: parsed.error };
-  const pool = new TokenPool({
-    onFallback: (reason) => process.stderr.write(`compaction-lens: ${terminalText(reason)}; counting tokens in the main thread\n`),
-  });
-  let format: FormatId;
-  let answer: FactAnswer;
-  try {
-    const { file, analysis } = await analyzeFile(
-      options.file,
-      {
-        format: options.format,
-        defaultBudgets: budgetsFor(options),
-        maxLineBytes: options.maxLineBytes,
-        maxInflatedBytes: options.maxInflatedBytes,
-        maxInflateRatio: options.maxInflateRatio,
-        limitNames: { maxInflatedBytes: '--max-inflated-mb', maxInflateRatio: '--max-inflate-ratio' },
-      },
-      pool,
-      options,
-    );
-    format = file.format;
-    answer = findFact(file.transcript, analysis, parsed.query);
-  } catch (error) {
-    if (error instanceof UnusableTranscriptError) {
-      return { kind: 'error', message: [error.message, ...error.details].join('\n  ') };
-    }
-    return { kind: 'error', message: `${options.file}: could not be searched: ${(error as Error).message}` };
-  } finally {
-    pool.dispose();
-  }
+  const pool = cliTokenPool();
+  const opened = await openForCli(options.file, options, pool).finally(() => pool.dispose());
+  if ('error' in opened) return { kind: 'error', message: openErrorText(opened) };
+  const format = opened.file.format;
+  const answer = findFact(opened.file.transcript, opened.analysis, parsed.query);
   const output = options.json ? findJson(options.file, format, answer) : findText(options.file, format, answer, { color: options.color });
   return { kind: 'done', output, status: findStatus(answer) };
 }

@@ -63,6 +63,8 @@ export interface BundleCommandOptions extends AnalysisSettings {
   checkpoint?: string;
   /** The ids of the turns to bundle instead (as the transcript spells them). */
   turns?: string[];
+  /** Bundle the turns that hold this text or match this /regex/ instead (as `find` reads it). */
+  find?: string;
   /** Mask secrets-looking strings (--no-mask turns it off). */
   mask: boolean;
 }
@@ -81,7 +83,7 @@ export const USAGE = `Usage: compaction-lens check FILE… [options]
        compaction-lens eval LABELS.json [TRANSCRIPT] [--json] [--threshold N] [--min-agreement X]
        compaction-lens find FILE "text" | "/regex/flags" [--json] [options]
        compaction-lens export FILE [--out PATH] [--force] [options]
-       compaction-lens bundle FILE [--checkpoint ID | --turns ID,ID…] [--no-mask] [options]
+       compaction-lens bundle FILE [--checkpoint ID | --turns ID,ID… | --find QUERY] [--no-mask] [options]
 
 check: checks every compaction checkpoint in each transcript: does its summary really cover the turns its
 pointer set claims?
@@ -104,7 +106,7 @@ The transcript itself is never written.
 
 bundle: prints, as Markdown ready to paste back into the agent's context, the raw text of the turns a
 checkpoint claims but whose summary does not carry (every such checkpoint's, or --checkpoint ID's), or of the
-turns --turns names: each turn's id, source line, role and text. Strings that look like secrets (API keys,
+turns --turns names, or of the turns that hold --find's text (as find reads it): each turn's id, source line, role and text. Strings that look like secrets (API keys,
 tokens, passwords, private keys) are masked unless --no-mask. Its size in tokens goes to stderr.
 
 Options:
@@ -125,6 +127,7 @@ Options:
   --force                (export) replace the output file if it exists
   --checkpoint ID        (bundle) the checkpoint (summary id) whose claimed-missing turns to bundle
   --turns ID,ID…         (bundle) bundle these turns instead
+  --find QUERY           (bundle) bundle the turns that hold this text or match this /regex/ instead
   --no-mask              (bundle) keep secrets-looking strings as they are
   --no-color             plain text even on a terminal
   --color                colour even when the output is not a terminal
@@ -165,6 +168,7 @@ const OPTIONS = {
   force: { type: 'boolean' },
   checkpoint: { type: 'string' },
   turns: { type: 'string' },
+  find: { type: 'string' },
   'no-mask': { type: 'boolean' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -200,6 +204,7 @@ interface Parsed {
   force: boolean;
   checkpoint?: string;
   turns?: string[];
+  find?: string;
   mask: boolean;
   help: boolean;
   version: boolean;
@@ -281,6 +286,11 @@ function applyOption(
       parsed.turns = [...(parsed.turns ?? []), ...ids];
       return undefined;
     }
+    case 'find':
+      if (command !== 'bundle') return '--find is for bundle (see --help)';
+      if (value === '') return `${flag} needs the text to look for`;
+      parsed.find = value;
+      return undefined;
     case 'no-mask':
       if (command !== 'bundle') return '--no-mask is for bundle (see --help)';
       parsed.mask = false;
@@ -385,10 +395,17 @@ export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArg
     if (extra.length > 0) {
       return { kind: 'error', message: `bundle takes one FILE, got also ${extra.map((e) => JSON.stringify(e)).join(', ')}` };
     }
-    if (parsed.checkpoint !== undefined && parsed.turns !== undefined) {
-      return { kind: 'error', message: '--checkpoint and --turns cannot be used together: bundle a checkpoint or the turns named' };
+    const ways = [parsed.checkpoint, parsed.turns, parsed.find].filter((way) => way !== undefined).length;
+    if (ways > 1) {
+      return {
+        kind: 'error',
+        message: '--checkpoint, --turns and --find cannot be used together: bundle a checkpoint, the turns named or the turns found',
+      };
     }
-    return { kind: 'bundle', options: { ...parsed.settings, file, checkpoint: parsed.checkpoint, turns: parsed.turns, mask: parsed.mask } };
+    return {
+      kind: 'bundle',
+      options: { ...parsed.settings, file, checkpoint: parsed.checkpoint, turns: parsed.turns, find: parsed.find, mask: parsed.mask },
+    };
   }
   if (parsed.json && parsed.sarif) return { kind: 'error', message: '--json and --sarif cannot be used together' };
   if (parsed.positionals.length === 0) return { kind: 'error', message: 'check needs at least one FILE (see --help)' };

@@ -1,10 +1,12 @@
-// `compaction-lens bundle FILE [--checkpoint ID] [--turns ID,ID…] [--no-mask]`: opens and analyses the transcript
-// and builds the recovery bundle (core/recoveryBundle.ts): the raw text of the turns a checkpoint claims but whose
-// summary does not carry them — every such checkpoint's, or the one named — or of the turns named, as Markdown
-// for the agent's context. The Markdown goes to stdout; its size in tokens and the count of masked secrets go to
-// stderr, so a pipe gets the bundle only. Every failure is a one-line message for exit status 2.
+// `compaction-lens bundle FILE [--checkpoint ID | --turns ID,ID… | --find QUERY] [--no-mask]`: opens and
+// analyses the transcript and builds the recovery bundle (core/recoveryBundle.ts): the raw text of the turns a
+// checkpoint claims but whose summary does not carry them — every such checkpoint's, or the one named — or of
+// the turns named, or of those that hold --find's text (as `find` reads it), as Markdown for the agent's
+// context. The Markdown goes to stdout; its size in tokens and the count of masked secrets go to stderr, so a
+// pipe gets the bundle only. Every failure is a one-line message for exit status 2.
 import { countOf, groupDigits } from '../core/displayText';
 import type { Analysis, BundleSelection, RecoveryBundle, Transcript } from '../core/model';
+import { findFact, parseFactQuery } from '../core/findFact';
 import { buildRecoveryBundle, checkpointsWithDroppedTurns } from '../core/recoveryBundle';
 import { fileNameOf } from '../core/displayText';
 import { createTokenCounter } from '../node/tokenCounter';
@@ -21,7 +23,7 @@ export async function runBundle(options: BundleCommandOptions): Promise<BundleOu
   const opened = await openAnalysed(options);
   if ('error' in opened) return { kind: 'error', message: opened.error };
   const { transcript, analysis } = opened;
-  const selection = selectionOf(options, analysis);
+  const selection = selectionOf(options, transcript, analysis);
   if ('error' in selection) return { kind: 'error', message: `${options.file}: ${selection.error}` };
   if (selection.kind === 'checkpoints' && selection.checkpointIndices.length === 0) {
     const none =
@@ -29,6 +31,13 @@ export async function runBundle(options: BundleCommandOptions): Promise<BundleOu
         ? 'has no compaction checkpoints'
         : `has no claimed-missing turns in its ${countOf(analysis.checkpoints.length, 'checkpoint')}`;
     return { kind: 'done', output: '', note: terminalText(`${options.file} ${none}: nothing to recover.`) };
+  }
+  if (selection.kind === 'turns' && selection.ids.length === 0) {
+    return {
+      kind: 'done',
+      output: '',
+      note: terminalText(`${options.file}: no turn holds ${JSON.stringify(options.find)}: nothing to recover.`),
+    };
   }
   const bundle = buildRecoveryBundle(analysis, transcript.turns, selection, {
     countTokens: createTokenCounter(options.encoding),
@@ -48,9 +57,18 @@ function describeBundle(bundle: RecoveryBundle, options: BundleCommandOptions): 
   return `recovery bundle: ${countOf(bundle.turnIds.length, 'turn')}, ${groupDigits(bundle.tokens)} tokens (${options.encoding}), ${masked}`;
 }
 
-/** The turns to bundle: those named by --turns, else the claimed-missing turns of --checkpoint or of every checkpoint. */
-function selectionOf(options: BundleCommandOptions, analysis: Analysis): BundleSelection | { error: string } {
+/**
+ * The turns to bundle: those named by --turns, those that hold --find's text, else the claimed-missing turns of
+ * --checkpoint or of every checkpoint.
+ */
+function selectionOf(options: BundleCommandOptions, transcript: Transcript, analysis: Analysis): BundleSelection | { error: string } {
   if (options.turns !== undefined) return { kind: 'turns', ids: options.turns };
+  if (options.find !== undefined) {
+    const parsed = parseFactQuery(options.find);
+    if ('error' in parsed) return parsed;
+    const answer = findFact(transcript, analysis, parsed.query, { maxMatches: Number.MAX_SAFE_INTEGER });
+    return { kind: 'turns', ids: answer.matches.map((match) => match.turnId) };
+  }
   if (options.checkpoint === undefined) return { kind: 'checkpoints', checkpointIndices: checkpointsWithDroppedTurns(analysis) };
   const index = analysis.checkpoints.findIndex((checkpoint) => checkpoint.summaryId === options.checkpoint);
   if (index >= 0) return { kind: 'checkpoints', checkpointIndices: [index] };

@@ -1,6 +1,6 @@
 // `compaction-lens bundle` run as a child process (dist/cli.js, built by `npm run build`): the note's incident
 // (the 40 turns S1 claims but its summary does not carry, the size in tokens on stderr as tiktoken counts the
-// Markdown printed), --checkpoint, --turns, secrets masked unless --no-mask, hostile text kept quoted and escaped,
+// Markdown printed), --checkpoint, --turns, --find, secrets masked unless --no-mask, hostile text kept quoted and escaped,
 // bad arguments (exit 2, one line, no stack trace), and a real Claude Code session from the shared corpus.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -128,11 +128,28 @@ describe('compaction-lens bundle (child process)', function () {
     assert.match(stderr, /covered\.jsonl has no claimed-missing turns in its 1 checkpoint: nothing to recover\./);
   });
 
+  it('--find bundles the turns that hold the text, as find reads it; none found is nothing to recover (exit 0)', () => {
+    const found = run('bundle', incident, '--find', 'ERR_LEDGER_4107');
+    assert.equal(found.status, 0, found.stderr);
+    assert.deepEqual(headedIds(found.stdout), ['408']);
+    assert.match(found.stdout, /Claimed by checkpoint S1, but absent from its summary\./);
+    assert.match(found.stderr, /recovery bundle: 1 turn, /);
+    const pattern = run('bundle', incident, '--find', '/ERR_LEDGER_41\\d7/');
+    assert.deepEqual(headedIds(pattern.stdout), ['408']);
+    const none = run('bundle', incident, '--find', 'NOT_IN_THE_LOG_9');
+    assert.equal(none.status, 0);
+    assert.equal(none.stdout, '');
+    assert.match(none.stderr, /no turn holds "NOT_IN_THE_LOG_9": nothing to recover\./);
+  });
+
   it('refuses bad arguments, unknown checkpoints and unknown turn ids with one line and exit 2', () => {
     for (const [args, message] of [
       [['bundle'], /bundle needs a FILE/],
       [['bundle', incident, 'extra'], /bundle takes one FILE, got also "extra"/],
-      [['bundle', incident, '--checkpoint', 'S1', '--turns', '1'], /--checkpoint and --turns cannot be used together/],
+      [['bundle', incident, '--checkpoint', 'S1', '--turns', '1'], /--checkpoint, --turns and --find cannot be used together/],
+      [['bundle', incident, '--find', 'x', '--turns', '1'], /--checkpoint, --turns and --find cannot be used together/],
+      [['bundle', incident, '--find', '/(a+)+$/'], /the pattern \/\(a\+\)\+\$\/ is refused/],
+      [['check', incident, '--find', 'x'], /--find is for bundle/],
       [['bundle', incident, '--turns', ' , '], /--turns needs turn ids separated by commas/],
       [['bundle', incident, '--json'], /--json is not for bundle/],
       [['check', incident, '--no-mask'], /--no-mask is for bundle/],

@@ -6,10 +6,11 @@
 // modal dialog says the size in tokens (counted in the token pool's workers) and how many secrets-looking strings
 // are masked, with "Copy" and, when some are, "Copy Unmasked". The dialogs are the command's
 // `CopyDroppedTurnsPrompts`: the window's by default, a caller's (an extension-host test) when passed as the
-// second argument. The command resolves with what it did.
+// second argument. Given `FoundTurns` as its argument (Where Did This Go?'s "Copy these turns" button), it copies
+// the turns that hold a text instead. The command resolves with what it did.
 import * as vscode from 'vscode';
 import { countOf, fileNameOf, groupDigits } from '../core/displayText';
-import type { RecoveryBundleText } from '../core/model';
+import type { BundleSelection, RecoveryBundleText, TurnId } from '../core/model';
 import { checkpointsWithDroppedTurns, writeRecoveryBundle } from '../core/recoveryBundle';
 import { activeEditorUri } from './activeTranscript';
 import type { CheckpointTreeNode } from './checkpointTree';
@@ -28,6 +29,14 @@ interface Services {
   log: Log;
 }
 
+/** The turns a find matched, to copy instead of a checkpoint's dropped turns. */
+export interface FoundTurns {
+  uri: vscode.Uri;
+  /** What was looked for, as the user wrote it. */
+  query: string;
+  turnIds: readonly TurnId[];
+}
+
 /** One checkpoint offered in the quick pick. */
 export interface DroppedTurnsChoice {
   checkpointIndex: number;
@@ -39,7 +48,10 @@ export interface DroppedTurnsChoice {
 
 /** What the confirmation says before copying. */
 export interface CopyOffer {
+  /** The checkpoint whose dropped turns are copied ('' when they are the turns a find matched). */
   summaryId: string;
+  /** Set when the turns are those that hold this text (a find's), not a checkpoint's dropped turns. */
+  query?: string;
   fileName: string;
   turns: number;
   /** Tokens of the masked bundle (what "Copy" copies). */
@@ -61,7 +73,7 @@ export interface CopyDroppedTurnsPrompts {
 
 /** What the command did. */
 export type CopyDroppedTurnsResult =
-  | { kind: 'copied'; summaryId: string; turnIds: string[]; tokens: number; masked: number; unmasked: boolean }
+  | { kind: 'copied'; summaryId: string; query?: string; turnIds: string[]; tokens: number; masked: number; unmasked: boolean }
   | { kind: 'nothing'; message: string }
   | { kind: 'cancelled' }
   | { kind: 'failed'; message: string };
@@ -84,7 +96,7 @@ const windowPrompts: CopyDroppedTurnsPrompts = {
   confirmCopy: async (offer) => {
     const buttons = offer.unmaskedTokens !== undefined ? [COPY, COPY_UNMASKED] : [COPY];
     const choice = await vscode.window.showInformationMessage(
-      `Copy ${countOf(offer.turns, 'dropped turn')} of checkpoint ${offer.summaryId} for the agent: ${groupDigits(offer.tokens)} tokens?`,
+      `Copy ${subjectOf(offer)} for the agent: ${groupDigits(offer.tokens)} tokens?`,
       { modal: true, detail: describeOffer(offer) },
       ...buttons,
     );
@@ -92,10 +104,21 @@ const windowPrompts: CopyDroppedTurnsPrompts = {
   },
 };
 
+/** "40 dropped turns of checkpoint S1", or "2 turns that hold “ERR_X”": what is copied, in a few words. */
+function subjectOf(offer: CopyOffer): string {
+  return offer.query !== undefined
+    ? `${countOf(offer.turns, 'turn')} that ${offer.turns === 1 ? 'holds' : 'hold'} “${offer.query}”`
+    : `${countOf(offer.turns, 'dropped turn')} of checkpoint ${offer.summaryId}`;
+}
+
 /** The dialog's detail: what is copied, its size, what is masked. */
 export function describeOffer(offer: CopyOffer): string {
+  const which =
+    offer.query !== undefined
+      ? `the turns of ${offer.fileName} that hold “${offer.query}”, each saying which checkpoint claims it and whether its summary carries it`
+      : `the turns that ${offer.summaryId} (${offer.fileName}) claims but whose summary does not carry them`;
   const lines = [
-    `Markdown holding the raw text of the turns that ${offer.summaryId} (${offer.fileName}) claims but whose summary does not carry them, with each turn's id, source line and role: ${groupDigits(offer.tokens)} tokens (${offer.encoding}).`,
+    `Markdown holding the raw text of ${which}, with each turn's id, source line and role: ${groupDigits(offer.tokens)} tokens (${offer.encoding}).`,
   ];
   if (offer.masked > 0 && offer.unmaskedTokens !== undefined) {
     lines.push(
@@ -133,10 +156,23 @@ function isCheckpointNode(value: unknown): value is Extract<CheckpointTreeNode, 
   );
 }
 
-/** The transcript and, when the caller says which, the checkpoint. */
-async function targetOf(services: Services, arg: unknown): Promise<{ entry: AnalysedTranscript; checkpointIndex?: number } | undefined> {
+function isFoundTurns(value: unknown): value is FoundTurns {
+  if (!value || typeof value !== 'object') return false;
+  const found = value as Partial<FoundTurns>;
+  return found.uri instanceof vscode.Uri && typeof found.query === 'string' && Array.isArray(found.turnIds);
+}
+
+/** The transcript and, when the caller says which, the checkpoint or the turns a find matched. */
+async function targetOf(
+  services: Services,
+  arg: unknown,
+): Promise<{ entry: AnalysedTranscript; checkpointIndex?: number; found?: FoundTurns } | undefined> {
   const { store, log } = services;
   const open = async (uri: vscode.Uri) => store.get(uri) ?? (await openTranscript(store, log, uri, { interactive: true }));
+  if (isFoundTurns(arg)) {
+    const entry = await open(arg.uri);
+    return entry && { entry, found: arg };
+  }
   if (isCheckpointNode(arg)) {
     const entry = await open(arg.uri);
     return entry && { entry, checkpointIndex: arg.checkpointIndex };
@@ -168,6 +204,10 @@ async function copyDroppedTurns(services: Services, arg: unknown, prompts: CopyD
   const target = await targetOf(services, arg);
   if (!target) return nothing('Open a transcript file or its Compaction Lens timeline first.');
   const { entry } = target;
+  if (target.found) {
+    if (target.found.turnIds.length === 0) return nothing(`No turn of ${entry.name} holds “${target.found.query}”: nothing to copy.`);
+    return copyBundle(services, entry, { kind: 'turns', ids: target.found.turnIds }, prompts, { summaryId: '', query: target.found.query });
+  }
   const { checkpoints } = entry.analysis;
   let checkpointIndex = target.checkpointIndex;
   if (checkpointIndex !== undefined) {
@@ -197,19 +237,30 @@ async function copyDroppedTurns(services: Services, arg: unknown, prompts: CopyD
       if (checkpointIndex === undefined || !candidates.includes(checkpointIndex)) return { kind: 'cancelled' };
     }
   }
-  const checkpoint = checkpoints[checkpointIndex];
   const selection = { kind: 'checkpoints', checkpointIndices: [checkpointIndex] } as const;
+  return copyBundle(services, entry, selection, prompts, { summaryId: checkpoints[checkpointIndex].summaryId });
+}
+
+/** Builds the bundle of `selection`, says its size, and copies the version the user chooses. */
+async function copyBundle(
+  services: Services,
+  entry: AnalysedTranscript,
+  selection: BundleSelection,
+  prompts: CopyDroppedTurnsPrompts,
+  subject: { summaryId: string; query?: string },
+): Promise<CopyDroppedTurnsResult> {
   const fileName = fileNameOf(entry.uri.path);
   const masked = writeRecoveryBundle(entry.analysis, entry.transcript.turns, selection, { fileName });
   const unmasked =
     masked.masked > 0 ? writeRecoveryBundle(entry.analysis, entry.transcript.turns, selection, { fileName, mask: false }) : undefined;
   const { encoding } = readSettings();
   const counts = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: `Compaction Lens: counting the tokens of ${checkpoint.summaryId}'s dropped turns` },
+    { location: vscode.ProgressLocation.Window, title: 'Compaction Lens: counting the tokens of the turns to copy' },
     () => services.store.tokenPool.count(unmasked ? [masked.markdown, unmasked.markdown] : [masked.markdown], encoding),
   );
   const offer: CopyOffer = {
-    summaryId: checkpoint.summaryId,
+    summaryId: subject.summaryId,
+    ...(subject.query !== undefined ? { query: subject.query } : {}),
     fileName,
     turns: masked.turnIds.length,
     tokens: counts[0],
@@ -224,13 +275,12 @@ async function copyDroppedTurns(services: Services, arg: unknown, prompts: CopyD
   await vscode.env.clipboard.writeText(chosen.markdown);
   const what = chosen === unmasked ? ', secrets unmasked' : masked.masked > 0 ? `, ${countOf(masked.masked, 'secret')} masked` : '';
   void vscode.window.showInformationMessage(
-    noLinks(
-      `Copied ${countOf(offer.turns, 'dropped turn')} of ${checkpoint.summaryId} (${groupDigits(tokens)} tokens${what}): paste them into the agent's context.`,
-    ),
+    noLinks(`Copied ${subjectOf(offer)} (${groupDigits(tokens)} tokens${what}): paste them into the agent's context.`),
   );
   return {
     kind: 'copied',
-    summaryId: checkpoint.summaryId,
+    summaryId: subject.summaryId,
+    ...(subject.query !== undefined ? { query: subject.query } : {}),
     turnIds: chosen.turnIds.map(String),
     tokens,
     masked: chosen.masked,

@@ -3,13 +3,16 @@
 // opened, or the one analysed transcript (else the user picks one) — and shows core/findFact's answer in a quick
 // pick: each matching turn with its route per checkpoint ("claimed by S1 but absent from its summary; raw log
 // line 409", flagged; "from summary S1"). Choosing a turn reveals its raw record lines (and selects it in the
-// transcript's timeline when one is open); choosing a summary that holds the text reveals the checkpoint. The command resolves with the answer shown, for tests and other callers.
+// transcript's timeline when one is open); choosing a summary that holds the text reveals the checkpoint. The
+// quick pick's copy button runs Copy Dropped Turns for the Agent on the matching turns. The command resolves with
+// the answer shown, for tests and other callers.
 import * as vscode from 'vscode';
 import { countOf, shortTurnId } from '../core/displayText';
 import { findFact, parseFactQuery, plainTextQuery } from '../core/findFact';
 import type { FactAnswer, FactMatch, FactQuery } from '../core/model';
 import { STATUS_ICONS } from '../statusWords';
 import { activeEditorUri, matchesTranscriptGlobs } from './activeTranscript';
+import { COPY_DROPPED_TURNS, type FoundTurns } from './copyDroppedTurns';
 import { revealLines, revealTurn } from './editorReveal';
 import type { Log } from './log';
 import { openTranscript } from './openTranscript';
@@ -194,6 +197,14 @@ function showAnswer(entry: AnalysedTranscript, answer: FactAnswer, items: PickIt
   quickPick.matchOnDescription = true;
   quickPick.matchOnDetail = true;
   quickPick.items = items;
+  const copy: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy these turns for the agent' };
+  if (answer.matches.length > 0) quickPick.buttons = [copy];
+  quickPick.onDidTriggerButton((button) => {
+    if (button !== copy) return;
+    quickPick.hide();
+    const found: FoundTurns = { uri: entry.uri, query: answer.query, turnIds: answer.matches.map((match) => match.turnId) };
+    void vscode.commands.executeCommand(COPY_DROPPED_TURNS, found);
+  });
   quickPick.onDidAccept(() => {
     const chosen = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
     quickPick.hide();

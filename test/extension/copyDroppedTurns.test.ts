@@ -4,7 +4,8 @@
 // size as tiktoken counts the Markdown, and the clipboard then holds the 40 turns 380–419; with two such
 // checkpoints a quick pick asks which; secrets are masked unless "Copy Unmasked" is chosen; a cancelled
 // confirmation leaves the clipboard alone; the tree's context menu passes its checkpoint, the active timeline its
-// selected one; a transcript with nothing dropped copies nothing.
+// selected one; a transcript with nothing dropped copies nothing; the turns a find matched (Where Did This Go?'s
+// copy button) are copied instead when passed as FoundTurns.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CopyDroppedTurnsPrompts, CopyDroppedTurnsResult, CopyOffer, DroppedTurnsChoice } from '../../src/extension/copyDroppedTurns';
@@ -86,6 +87,23 @@ describe('Copy Dropped Turns for the Agent', () => {
       assert.deepEqual(result.turnIds, range(380, 419));
       assert.equal(result.tokens, tokens);
     }
+  });
+
+  it("copies the turns a find matched (Where Did This Go?'s copy button), saying what they hold", async () => {
+    const uri = copySample();
+    const prompts = new TestPrompts({ copy: 'masked' });
+    const result = await run({ uri, query: 'ERR_LEDGER_4107', turnIds: [408] }, prompts);
+    assert.equal(result.kind, 'copied', JSON.stringify(result));
+    const copied = await vscode.env.clipboard.readText();
+    assert.deepEqual(headedIds(copied), ['408']);
+    assert.match(copied, /Claimed by checkpoint S1, but absent from its summary\./);
+    assert.equal(prompts.offers.length, 1);
+    assert.equal(prompts.offers[0].query, 'ERR_LEDGER_4107');
+    assert.equal(prompts.offers[0].turns, 1);
+    assert.equal(prompts.offers[0].tokens, createTokenCounter('o200k_base')(copied));
+    if (result.kind === 'copied') assert.equal(result.query, 'ERR_LEDGER_4107');
+    const none = await run({ uri, query: 'NOWHERE_9', turnIds: [] }, new TestPrompts({ copy: 'masked' }));
+    assert.equal(none.kind, 'nothing');
   });
 
   it('with two checkpoints that dropped turns: asks which; masks secrets, or copies them with "Copy Unmasked"', async () => {

@@ -365,6 +365,11 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
     if (chunk.length >= 3) sink.add(chunk, 'number', chunk, at);
     return;
   }
+  if (isDuration(chunk)) {
+    // 0.04s, 12ms, 1.5min: how long something took, as incidental as a timestamp.
+    sink.add(chunk, 'weak', lower, at);
+    return;
+  }
   if (isVersionOrDate(chunk)) {
     const kind: EvidenceKind = isDateLike(chunk) ? 'weak' : 'number';
     sink.add(chunk, kind, keyOf(chunk), at);
@@ -452,6 +457,22 @@ function isTimeLike(s: string): boolean {
     else if (!(c === 58 || c === 46 || c === 45 || c === 84 || c === 90 || c === 43)) return false;
   }
   return digits >= 4;
+}
+
+/** Units of time a duration is written in (0.04s, 12ms, 250µs, 1.5min, 2h). */
+const DURATION_UNITS: ReadonlySet<string> = new Set(['ns', 'us', 'µs', 'μs', 'ms', 's', 'sec', 'secs', 'min', 'mins', 'h', 'hr', 'hrs']);
+
+/** A number (with its decimals) followed directly by a unit of time. */
+function isDuration(s: string): boolean {
+  let i = 0;
+  while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+  if (i === 0) return false;
+  if (s.charCodeAt(i) === 46 /* . */) {
+    const start = ++i;
+    while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+    if (i === start) return false;
+  }
+  return DURATION_UNITS.has(s.slice(i).toLowerCase());
 }
 
 /** 1.2.3, v2.1.38, 2026-02-11, 3.14 */

@@ -122,7 +122,7 @@ describe('core/evidenceText: extractPieces', () => {
     assert.ok(!foundIn(p, 'set the PORT'));
   });
 
-  it('hex colours, UUIDs, timestamps, dates and hashes are weak', () => {
+  it('hex colours, UUIDs, timestamps, dates, durations and hashes are weak', () => {
     const cases: [string, string][] = [
       ['colour #ff00aa here', '#ff00aa'],
       ['colour #fa0 here', '#fa0'],
@@ -131,8 +131,14 @@ describe('core/evidenceText: extractPieces', () => {
       ['at 21:54:53 here', '21:54:53'],
       ['on 2026-02-11 here', '2026-02-11'],
       ['commit a1b2c3d4e5f6 here', 'a1b2c3d4e5f6'],
+      ['Finished in (0.04s async, 0.26s sync)', '0.04s'],
+      ['took 12ms', '12ms'],
+      ['ran 250µs', '250µs'],
+      ['waited 1.5min', '1.5min'],
     ];
     for (const [text, spelt] of cases) assert.equal(pieceOf(text, spelt).kind, 'weak', spelt);
+    // A name that only starts like a duration is not one.
+    assert.equal(pieceOf('decoded the mp3s here', 'mp3s').kind, 'identifier');
   });
 
   it('camelCase and snake_case are identifiers found “spelt as words”', () => {

@@ -4,8 +4,8 @@
 // pick: each matching turn with its route per checkpoint ("claimed by S1 but absent from its summary; raw log
 // line 409", flagged; "from summary S1"). Choosing a turn reveals its raw record lines (and selects it in the
 // transcript's timeline when one is open); choosing a summary that holds the text reveals the checkpoint. The
-// quick pick's copy button runs Copy Dropped Turns for the Agent on the matching turns. The command resolves with
-// the answer shown, for tests and other callers.
+// quick pick's copy button (and its last item, for the keyboard) runs Copy Dropped Turns for the Agent on the
+// matching turns. The command resolves with the answer shown, for tests and other callers.
 import * as vscode from 'vscode';
 import { countOf, shortTurnId } from '../core/displayText';
 import { findFact, parseFactQuery, plainTextQuery } from '../core/findFact';
@@ -42,6 +42,8 @@ export type WhereDidThisGoResult =
 interface PickItem extends vscode.QuickPickItem {
   turnIndex?: number;
   checkpointLine?: number;
+  /** The item that copies the matching turns for the agent. */
+  copy?: true;
 }
 
 const FLAG_WORDS = 'flagged: the pointer set alone would have said it never existed';
@@ -188,7 +190,8 @@ function turnItem(match: FactMatch): PickItem {
   };
 }
 
-function showAnswer(entry: AnalysedTranscript, answer: FactAnswer, items: PickItem[], panels: TimelinePanels): void {
+function showAnswer(entry: AnalysedTranscript, answer: FactAnswer, shownItems: PickItem[], panels: TimelinePanels): void {
+  let items = shownItems;
   const quickPick = vscode.window.createQuickPick<PickItem>();
   const total = answer.matches.length + answer.omitted;
   const flagged = answer.flagged > 0 ? ` · ${answer.flagged} flagged` : '';
@@ -196,19 +199,31 @@ function showAnswer(entry: AnalysedTranscript, answer: FactAnswer, items: PickIt
   quickPick.placeholder = 'Choose a turn to reveal its raw record (type to filter)';
   quickPick.matchOnDescription = true;
   quickPick.matchOnDetail = true;
-  quickPick.items = items;
+  // Copying the matching turns for the agent: a button on the list, and an item at its end for the keyboard.
   const copy: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy these turns for the agent' };
-  if (answer.matches.length > 0) quickPick.buttons = [copy];
+  const copyTurns = () => {
+    const found: FoundTurns = { uri: entry.uri, query: answer.query, turnIds: answer.matches.map((match) => match.turnId) };
+    void vscode.commands.executeCommand(COPY_DROPPED_TURNS, found);
+  };
+  if (answer.matches.length > 0) {
+    quickPick.buttons = [copy];
+    items = [
+      ...items,
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      { label: `$(copy) Copy ${countOf(answer.matches.length, 'matching turn')} for the agent…`, alwaysShow: true, copy: true },
+    ];
+  }
+  quickPick.items = items;
   quickPick.onDidTriggerButton((button) => {
     if (button !== copy) return;
     quickPick.hide();
-    const found: FoundTurns = { uri: entry.uri, query: answer.query, turnIds: answer.matches.map((match) => match.turnId) };
-    void vscode.commands.executeCommand(COPY_DROPPED_TURNS, found);
+    copyTurns();
   });
   quickPick.onDidAccept(() => {
     const chosen = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
     quickPick.hide();
-    if (chosen?.turnIndex !== undefined) {
+    if (chosen?.copy) copyTurns();
+    else if (chosen?.turnIndex !== undefined) {
       void revealTurn(entry, chosen.turnIndex);
       // An open timeline of the transcript selects the turn too (for the checkpoint it shows).
       const timeline = panels.get(entry.uri);

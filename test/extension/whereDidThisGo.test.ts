@@ -73,7 +73,9 @@ describe('Where Did This Go?', () => {
       return active?.document.uri.toString() === uri.toString() && active.selection.start.line === 408 ? active : undefined;
     }, 'the turn revealed at line 409');
     assert.equal(revealed.selection.end.line, 408);
-    // The open timeline selects the turn too.
+    // The open timeline selects the turn too: at once when it is showing, else when it is shown again (a hidden
+    // webview is torn down, and the selection waits for it), so show it.
+    api.panels.get(uri)?.reveal();
     await waitFor(() => api.panels.get(uri)?.currentViewState?.selectedTurn === 408, 'the turn selected in the timeline');
   });
 

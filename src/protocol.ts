@@ -7,18 +7,7 @@
 // Turns are named by the transcript's own ids everywhere (src/core/displayText.ts's turn naming); `index`
 // fields are positions in the log (0-based), used to page and select, never shown as a turn's name.
 
-import type {
-  Evidence,
-  FactRouteKind,
-  FormatId,
-  IdRange,
-  Problem,
-  TokenSource,
-  TruncationReport,
-  TurnId,
-  TurnStatus,
-  Verdict,
-} from './core/model';
+import type { Evidence, FactRouteKind, FormatId, Problem, TokenSource, TruncationReport, TurnId, TurnStatus, Verdict } from './core/model';
 
 /** Status of a row for the selected checkpoint; 'after' = the turn comes after that checkpoint. */
 export type RowStatus = TurnStatus | 'after';
@@ -48,8 +37,10 @@ export interface CheckpointHeader {
   truncation: TruncationReport;
   /** Turns per status (the compacted prefix only; the webview counts the turns after the checkpoint). */
   counts: Record<TurnStatus, number>;
-  claimedMissingRanges: IdRange[];
-  /** Indexes (into turns, ascending) of the claimed-missing turns: lets the webview's `n`/`p` keys jump without paging. */
+  /**
+   * Indexes (into turns, ascending) of the claimed-missing turns: lets the webview's `n`/`p` keys jump without paging.
+   * (The id ranges are not sent: the webview does not show them, and on a large log they were most of `init`.)
+   */
   claimedMissingIndexes: number[];
   /** Index (into turns) of the last turn of the safe pointer set's run from the start; -1 when empty. */
   safeBoundaryIndex: number;

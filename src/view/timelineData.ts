@@ -65,7 +65,6 @@ function checkpointHeader(transcript: Transcript, checkpoint: CheckpointAnalysis
     unverifiable: checkpoint.unverifiable,
     truncation: checkpoint.truncation,
     counts: checkpoint.counts,
-    claimedMissingRanges: checkpoint.claimedMissingRanges,
     claimedMissingIndexes: checkpoint.turns.filter((result) => result.status === 'claimed-missing').map((result) => result.index),
     safeBoundaryIndex,
     ...(safeBoundaryId === undefined ? {} : { safeBoundaryId }),

@@ -36,15 +36,41 @@ export function checkpointHeaders(transcript: Transcript, analysis: Analysis): C
   return analysis.checkpoints.map((checkpoint, position) => checkpointHeader(transcript, checkpoint, position));
 }
 
-function checkpointHeader(transcript: Transcript, checkpoint: CheckpointAnalysis, position: number): CheckpointHeader {
-  const safe = new Set(checkpoint.safeCovered.map(String));
-  let safeBoundaryIndex = -1;
-  let safeBoundaryId: TurnId | undefined;
-  for (const result of checkpoint.turns) {
-    if (!safe.has(String(result.id))) break;
-    safeBoundaryIndex = result.index;
-    safeBoundaryId = result.id;
+/**
+ * The last turn result of the safe pointer set's run from the start (the turns, in log order, while each is in the
+ * set), or undefined when the first is not. The set lists its ids in log order (analyze keeps the turn results'
+ * order), so it is walked in step with the turns; a turn that does not match is looked for in the whole set, and
+ * only when it is there (the set is not in log order, or ids repeat) is the set made a Set. Linear, and no Set of
+ * every id on a large log.
+ */
+export function safeRunEnd(checkpoint: CheckpointAnalysis): TurnResult | undefined {
+  const safe = checkpoint.safeCovered;
+  let lookup: Set<string> | undefined;
+  let end: TurnResult | undefined;
+  for (const [position, result] of checkpoint.turns.entries()) {
+    if (lookup === undefined && position < safe.length && sameId(safe[position], result.id)) {
+      end = result;
+      continue;
+    }
+    if (lookup === undefined) {
+      if (!safe.some((id) => sameId(id, result.id))) break;
+      lookup = new Set(safe.map(String));
+    }
+    if (!lookup.has(String(result.id))) break;
+    end = result;
   }
+  return end;
+}
+
+/** Two ids are the same turn's when they read the same (a number id and its digits as text). */
+function sameId(a: TurnId, b: TurnId): boolean {
+  return typeof a === typeof b ? a === b : String(a) === String(b);
+}
+
+function checkpointHeader(transcript: Transcript, checkpoint: CheckpointAnalysis, position: number): CheckpointHeader {
+  const safeEnd = safeRunEnd(checkpoint);
+  const safeBoundaryIndex = safeEnd?.index ?? -1;
+  const safeBoundaryId = safeEnd?.id;
   return {
     index: position,
     summaryId: checkpoint.summaryId,

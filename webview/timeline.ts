@@ -258,11 +258,9 @@ export class Timeline {
       // The selected row stays in the DOM so aria-activedescendant always points at an element.
       if (this.selectedIndex >= 0 && this.selectedIndex < count) wanted.add(this.selectedIndex);
     }
-    // Rows scrolled out are reused for the rows scrolled in (fewer elements made and dropped per frame).
-    const spare: RenderedRow[] = [];
     for (const [index, entry] of this.rendered) {
       if (!wanted.has(index)) {
-        spare.push(entry);
+        entry.element.remove();
         this.rendered.delete(index);
       }
     }
@@ -270,11 +268,8 @@ export class Timeline {
       let entry = this.rendered.get(index);
       const created = entry === undefined;
       if (!entry) {
-        const reused = spare.pop();
-        if (reused) this.identifyRow(reused.element, index);
-        entry = reused ?? { element: this.createRowElement(index), row: undefined, selected: false, found: false };
+        entry = { element: this.createRowElement(index), row: undefined, selected: false, found: false };
         this.rendered.set(index, entry);
-        // Appended last, as a new row would be: the rows keep the order they had.
         this.canvas.append(entry.element);
       }
       const row = this.host.rowAt(index);
@@ -301,7 +296,6 @@ export class Timeline {
         else entry.element.removeAttribute('aria-description');
       }
     }
-    for (const entry of spare) entry.element.remove();
     if (this.selectedIndex >= 0 && this.rendered.has(this.selectedIndex)) {
       this.element.setAttribute('aria-activedescendant', rowId(this.selectedIndex));
     } else {
@@ -312,19 +306,14 @@ export class Timeline {
   private createRowElement(index: number): HTMLElement {
     const element = document.createElement('div');
     element.className = 'row';
+    element.id = rowId(index);
     element.setAttribute('role', 'option');
     element.setAttribute('aria-selected', 'false');
-    element.setAttribute('aria-setsize', String(this.model.rowCount));
-    this.identifyRow(element, index);
-    return element;
-  }
-
-  /** Makes a row element the one of row `index` (a new element, or one scrolled out and reused). */
-  private identifyRow(element: HTMLElement, index: number): void {
-    element.id = rowId(index);
     element.setAttribute('aria-posinset', String(index + 1));
+    element.setAttribute('aria-setsize', String(this.model.rowCount));
     element.dataset.index = String(index);
     element.style.top = `${this.rowTop(index)}px`;
+    return element;
   }
 
   private fillRow(element: HTMLElement, index: number, row: TimelineRow | undefined): void {

@@ -5,7 +5,7 @@
 import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import type { Analysis, FormatId } from '../core/model';
 import { FORMATS } from '../formats/readers';
-import { analyzeFile, type AnalysedFile } from '../node/analyzeFile';
+import { analyzeFile, type AnalysedFile, type ProgressOptions } from '../node/analyzeFile';
 import { TokenPool } from '../node/tokenPool';
 import { UnusableTranscriptError } from '../node/transcriptFile';
 import type { AnalysisSettings } from './args';
@@ -29,8 +29,13 @@ export function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, 
   return budgets;
 }
 
-/** Progress of one file: `fraction` from 0 to 1 of reading, counting and analysing it. */
-export type FileProgress = (path: string, fraction: number, message: string) => void;
+/** What a run tells as it goes, per file. */
+export interface FileProgress {
+  /** `fraction` from 0 to 1 of reading, counting and analysing the file. */
+  progress(path: string, fraction: number, message: string): void;
+  /** The file's verdicts, settled by the tokens' bounds before the exact counts (see analyzeFile's onVerdict). */
+  verdict?(path: string, analysis: Analysis): void;
+}
 
 /** The pool the CLI counts tokens in; a fallback to the main thread is said on stderr. */
 export function cliTokenPool(): TokenPool {
@@ -47,7 +52,7 @@ export async function openForCli(
   path: string,
   options: AnalysisSettings,
   pool: TokenPool,
-  onProgress?: (fraction: number, message: string) => void,
+  progress: ProgressOptions = {},
 ): Promise<OpenedFile> {
   try {
     return await analyzeFile(
@@ -62,7 +67,7 @@ export async function openForCli(
       },
       pool,
       options,
-      { onProgress },
+      progress,
     );
   } catch (error) {
     if (error instanceof UnusableTranscriptError)
@@ -88,7 +93,10 @@ export async function* fileReports(
   const pool = cliTokenPool();
   try {
     for (const path of files) {
-      const opened = await openForCli(path, options, pool, onProgress && ((fraction, message) => onProgress(path, fraction, message)));
+      const opened = await openForCli(path, options, pool, {
+        onProgress: onProgress && ((fraction, message) => onProgress.progress(path, fraction, message)),
+        onVerdict: onProgress?.verdict && ((analysis) => onProgress.verdict?.(path, analysis)),
+      });
       yield 'error' in opened
         ? { path, error: opened.error, details: opened.details }
         : { path, format: opened.file.format, analysis: opened.analysis };

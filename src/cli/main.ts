@@ -4,41 +4,17 @@
 // unexpected failure is reported in one line, never as a stack trace. Messages that name files or quote them show control characters escaped.
 import { readCommandLine, USAGE } from './args';
 import { runBundle } from './bundleCommand';
-import { checkFiles, exitStatus, fileReports, type FileProgress } from './checkFiles';
+import { checkFiles, exitStatus, fileReports } from './checkFiles';
 import { runEval } from './evalCommand';
 import { runExport } from './exportCommand';
 import { runFind } from './findCommand';
+import { progressPrinter } from './progressLine';
 import { writeJsonReport } from './jsonReport';
 import { sarifReport } from './sarifReport';
 import { terminalText } from './terminalText';
 import { textReport } from './textReport';
 
 declare const PACKAGE_VERSION: string | undefined;
-
-/** A one-line progress report on a terminal, for files that take more than half a second; none otherwise. */
-function progressPrinter(): FileProgress | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  let file = '';
-  let started = 0;
-  let last = 0;
-  let shown = false;
-  return (path, fraction, message) => {
-    const now = Date.now();
-    if (path !== file) {
-      file = path;
-      started = now;
-    }
-    if (fraction >= 1) {
-      if (shown) process.stderr.write('\r\u001b[K');
-      shown = false;
-      return;
-    }
-    if (now - started < 500 || now - last < 200) return;
-    last = now;
-    shown = true;
-    process.stderr.write(`\r\u001b[K${terminalText(path)}: ${message.replace(/ \d+%$/, '')} ${Math.floor(fraction * 100)}%`);
-  };
-}
 
 async function main(argv: string[]): Promise<number> {
   const parsed = readCommandLine(argv, Boolean(process.stdout.isTTY));
@@ -57,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
       if (options.json) {
         // Each file's report is written as it comes, and let go: one analysis is held at a time.
         let status = 0;
-        const reports = fileReports(options.files, options, progressPrinter());
+        const reports = fileReports(options.files, options, progressPrinter(process.stderr));
         await writeJsonReport(reports, process.stdout, (report) => (status = Math.max(status, exitStatus([report])))).catch(
           (error: NodeJS.ErrnoException) => {
             if (error?.code !== 'EPIPE') throw error; // else the reader stopped reading (| head): stop quietly
@@ -65,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
         );
         return status;
       }
-      const reports = await checkFiles(options.files, options, progressPrinter());
+      const reports = await checkFiles(options.files, options, progressPrinter(process.stderr));
       process.stdout.write(`${options.sarif ? sarifReport(reports) : textReport(reports, options.color)}\n`);
       return exitStatus(reports);
     }

@@ -88,3 +88,18 @@ export function turnRangeName(from: number | string, to: number | string, count:
 export function turnPosition(index: number, total: number): string {
   return `position ${groupDigits(index + 1)} of ${groupDigits(total)}`;
 }
+
+/** Checkpoints named in an early-verdict line before the rest are counted ("… and 4 more"). */
+const VERDICTS_NAMED = 3;
+
+/**
+ * Each checkpoint's verdict in one short line, for progress while the exact token counts are still being made:
+ * "S1 fail-closed, S2 reversible", "S1 reversible, … and 4 more (2 fail-closed)"; '' without checkpoints.
+ */
+export function verdictsLine(checkpoints: readonly { summaryId: string; verdict: string }[]): string {
+  const named = checkpoints.slice(0, VERDICTS_NAMED).map((cp) => `${shortTurnId(cp.summaryId)} ${cp.verdict}`);
+  const rest = checkpoints.slice(VERDICTS_NAMED);
+  if (rest.length === 0) return named.join(', ');
+  const failed = rest.filter((cp) => cp.verdict === 'fail-closed').length;
+  return `${named.join(', ')}, … and ${groupDigits(rest.length)} more${failed > 0 ? ` (${groupDigits(failed)} fail-closed)` : ''}`;
+}

@@ -1,8 +1,9 @@
 // Opening a transcript for the user: the store's load with a progress notification (cancellable) when the user
-// asked for it, or the status bar's spinner when it happens on its own (a document opened, a panel restored).
+// asked for it, or the status bar's spinner when it happens on its own (a document opened, a panel restored);
+// verdicts the tokens' bounds settle early are said in it while the exact counts are made.
 // Failures are shown to the user when they asked, logged otherwise; the caller then gets undefined.
 import * as vscode from 'vscode';
-import { fileNameOf } from '../core/displayText';
+import { fileNameOf, verdictsLine } from '../core/displayText';
 import type { Log } from './log';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { isAbort, reportFailure } from './userErrors';
@@ -32,13 +33,19 @@ export async function openTranscript(
         const abort = new AbortController();
         const subscription = token.onCancellationRequested(() => abort.abort());
         let reported = 0;
+        let verdicts = '';
         try {
           return await store.load(uri, {
             signal: abort.signal,
             onProgress: (fraction, message) => {
               const increment = Math.max(0, fraction * 100 - reported);
               reported += increment;
-              progress.report({ message, increment });
+              progress.report({ message: verdicts === '' ? message : `${verdicts} (exact counts: ${message})`, increment });
+            },
+            // The tokens' bounds settled the verdicts before the exact counts: say them while counting goes on.
+            onVerdict: (analysis) => {
+              verdicts = verdictsLine(analysis.checkpoints);
+              if (verdicts !== '') progress.report({ message: `${verdicts} (exact counts: counting tokens…)` });
             },
           });
         } finally {

@@ -1,6 +1,6 @@
 // How numbers, sizes, counts and file names are written: grouping without Intl must match en-US grouping.
 import assert from 'node:assert/strict';
-import { countOf, fileNameOf, formatBytes, groupDigits } from '../../../src/core/displayText';
+import { countOf, fileNameOf, formatBytes, groupDigits, verdictsLine } from '../../../src/core/displayText';
 
 describe('core/displayText', () => {
   it('groups digits as en-US does, fractions and signs kept', () => {
@@ -30,5 +30,19 @@ describe('core/displayText', () => {
     assert.equal(fileNameOf('C:\\work\\t.jsonl.gz'), 't.jsonl.gz');
     assert.equal(fileNameOf('plain.json'), 'plain.json');
     assert.equal(fileNameOf('dir/'), '');
+  });
+
+  it('writes the verdicts of the checkpoints in one line, naming three and counting the rest', () => {
+    assert.equal(verdictsLine([]), '');
+    assert.equal(verdictsLine([{ summaryId: 'S1', verdict: 'fail-closed' }]), 'S1 fail-closed');
+    const many = ['reversible', 'conditional', 'reversible', 'fail-closed', 'reversible', 'fail-closed'].map((verdict, i) => ({
+      summaryId: i === 0 ? '0111e7ef-0ff5-4c1e-9d1a-1b2c3d4e5f60' : `S${i + 1}`,
+      verdict,
+    }));
+    assert.equal(verdictsLine(many), '0111e7ef… reversible, S2 conditional, S3 reversible, … and 3 more (2 fail-closed)');
+    assert.equal(
+      verdictsLine(many.slice(0, 4).map((cp) => ({ ...cp, verdict: 'reversible' }))),
+      '0111e7ef… reversible, S2 reversible, S3 reversible, … and 1 more',
+    );
   });
 });

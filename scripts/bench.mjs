@@ -3,7 +3,9 @@
 // own (scripts/bench/measure.mjs; the CLI under /usr/bin/time when there is one), so each peak RSS is its own.
 // Per file it prints: the floor (read + JSON.parse), the time to the first verdict, the full analysis (what
 // `check` does: read, count in the workers, analyse), a second analysis in the same process (warm caches), the
-// tokenizer alone in one thread over the same texts, `check --json` end to end, their ratios and peak RSS.
+// tokenizer alone in one thread over the same texts, `check --json` end to end, their ratios and peak RSS, and
+// what one appended turn costs the extension (measure.mjs append: re-read, re-analysis and the listeners' pure
+// work; the median and the worst of its appends, from one run).
 // Timings are medians of --runs runs; nothing here asserts a time.
 //
 // Usage: node scripts/bench.mjs [--sizes 10k,100k,1m] [--shapes canonical,claude-code,canonical-recorded]
@@ -59,6 +61,7 @@ const runsFor = (turns) => (values.runs !== undefined ? Number(values.runs) : va
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = (ms) => (ms === undefined ? '–' : (ms / 1000).toFixed(ms < 10000 ? 2 : 1));
 const times = (ms, base) => (ms === undefined || !base ? '–' : `${(ms / base).toFixed(1)}×`);
+const milliseconds = (ms) => (ms === undefined ? '–' : ms.toFixed(ms < 10 ? 1 : 0));
 const megabytes = (mb) => (mb === undefined ? '–' : mb.toFixed(0));
 
 /** Runs scripts/bench/measure.mjs MODE FILE in a child process and returns its JSON line. */
@@ -117,16 +120,18 @@ function webview() {
     );
 }
 
-/** Every figure of one file, medians over `runs`. */
-function bench(label, file, runs) {
+/** Every figure of one file, medians over `runs`; the appended turn's with `append` (a generated transcript). */
+function bench(label, file, runs, { append = false } = {}) {
   const mb = statSync(file).size / 1e6;
-  const series = { floor: [], analyze: [], tokenize: [], cli: [] };
+  const series = { floor: [], analyze: [], tokenize: [], cli: [], append: [] };
   for (let run = 0; run < runs; run += 1) {
     series.floor.push(measure('floor', file));
     series.analyze.push(measure('analyze', file));
     series.tokenize.push(measure('tokenize', file));
     series.cli.push(cli(file));
   }
+  // One run: it analyses the file once more, then times each of its appends.
+  if (append) series.append.push(measure('append', file));
   const pick = (list, key) => median(list.map((x) => x[key]).filter((x) => x !== undefined));
   const failed = [...new Set(Object.values(series).flatMap((list) => list.map((x) => x.failed).filter(Boolean)))];
   const peak = (list) => Math.max(...list.map((x) => x.peakRssMb ?? 0)) || undefined;
@@ -149,11 +154,14 @@ function bench(label, file, runs) {
     tokenizedMb: (series.tokenize[0].bytes ?? 0) / 1e6,
     cli: pick(series.cli, 'ms'),
     cliRss: peak(series.cli),
+    append: series.append[0]?.totalMs,
+    appendWorst: series.append[0]?.totalWorstMs,
+    appendAnalyse: series.append[0]?.analyseMs,
   };
   console.log(
     `${label}: ${row.mb.toFixed(1)} MB, ${row.turns} turns (${row.verdicts}); floor ${seconds(row.floor)} s, first verdict ${seconds(row.firstVerdict)} s` +
       `${row.earlyVerdict ? '' : ' (= full analysis)'}, full ${seconds(row.full)} s, again ${seconds(row.reanalysis)} s, tokenizer ${seconds(row.tokenizer)} s` +
-      ` on ${row.tokenizedMb.toFixed(1)} MB, check --json ${seconds(row.cli)} s, peak RSS ${megabytes(row.analyzeRss)} / ${megabytes(row.cliRss)} MB` +
+      ` on ${row.tokenizedMb.toFixed(1)} MB, check --json ${seconds(row.cli)} s, appended turn ${milliseconds(row.append)} ms (worst ${milliseconds(row.appendWorst)}, analysis ${milliseconds(row.appendAnalyse)}), peak RSS ${megabytes(row.analyzeRss)} / ${megabytes(row.cliRss)} MB` +
       `${failed.length > 0 ? `; FAILED: ${failed.join('; ')}` : ''}`,
   );
   return row;
@@ -170,6 +178,7 @@ function table(rows) {
     'tokenizer alone s (MB counted)',
     'tokenizer ÷ full',
     'check --json s',
+    'appended turn ms: median / worst',
     'peak RSS MB: floor / analysis / check',
   ];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
@@ -185,6 +194,7 @@ function table(rows) {
         `${seconds(r.tokenizer)} (${r.tokenizedMb.toFixed(1)})`,
         r.tokenizer && r.full ? (r.tokenizer / r.full).toFixed(2) : '–',
         seconds(r.cli),
+        r.append === undefined ? '–' : `${milliseconds(r.append)} / ${milliseconds(r.appendWorst)}`,
         `${megabytes(r.floorRss)} / ${megabytes(r.analyzeRss)} / ${megabytes(r.cliRss)}`,
       ].join(' | ')} |`,
     );
@@ -203,7 +213,7 @@ try {
         if (shape === 'claude-code') writeClaudeCode(file, { turns });
         else writeCanonical(file, { turns, recordTokens: shape === 'canonical-recorded' });
       }
-      rows.push(bench(`${shape}, ${turns.toLocaleString('en-US')} turns`, file, runsFor(turns)));
+      rows.push(bench(`${shape}, ${turns.toLocaleString('en-US')} turns`, file, runsFor(turns), { append: true }));
     }
   }
   if (values.huge) {

@@ -8,8 +8,19 @@
 //                  full analysis.
 //   tokenize FILE  tiktoken o200k_base in this thread alone over the texts the analysis counts (core's
 //                  textsToCount): its load, then the counting
+//   append FILE    what the extension does for one appended turn of a live file: FILE is copied to a temporary
+//                  file, opened and analysed (analyzeFile), then APPENDS times one new turn line (a later turn with
+//                  a new id, in the file's shape: canonical or Claude Code) is appended and timed: the store's
+//                  work (TranscriptFile.refresh + analyzeTranscript with the caches analyzeFile returned, as
+//                  src/extension/transcriptStore.ts passes them) and the pure work of the store's listeners
+//                  (the timeline's `updated` payload: fileInfo + checkpointHeaders, and its JSON size; the status
+//                  bar's worst checkpoint; the CodeLens titles; the diagnostics' problems, runs and notes; the
+//                  end-of-line marks, which run only when `inlineMarks` is on, timed apart). Median and worst.
 // Needs `npm run compile` (out/).
-import { createReadStream } from 'node:fs';
+import { appendFileSync, copyFileSync, createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { lastRecord, nextTurnLine } from './appendTurn.mjs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
@@ -102,9 +113,141 @@ async function tokenize() {
   return { loadMs, ms: now() - start, texts: texts.length, bytes, tokens };
 }
 
-const modes = { floor, analyze: analyzeOnce, tokenize };
+/** Appended turns timed by `append`. */
+const APPENDS = 7;
+
+/** The pure work the store's listeners do for an update, outside `vscode`; returns what it made, to be kept alive. */
+function listenersWork(view, path, transcript, analysis, seen) {
+  const { fileInfo, checkpointHeaders, describeCheckpoint } = view.timeline;
+  const {
+    worstCheckpoint,
+    checkpointName,
+    checkpointProblem,
+    truncationProblem,
+    claimedMissingRuns,
+    missingRunMessage,
+    missingTurnNote,
+    collapseProblems,
+    DEFAULT_KIND_SEVERITIES,
+  } = view.problems;
+  const start = now();
+  // timelinePanel.postUpdate: the `updated` message (postMessage serialises it: JSON's size stands for that).
+  const updated = {
+    type: 'updated',
+    file: fileInfo(path, transcript),
+    checkpoints: checkpointHeaders(transcript, analysis),
+    problems: analysis.problems,
+  };
+  const timelineMs = now() - start;
+  const updatedBytes = JSON.stringify(updated).length;
+  const serialiseMs = now() - start - timelineMs;
+  const others = now();
+  // statusBar.show, checkpointLens.provideCodeLenses
+  const worst = worstCheckpoint(analysis.checkpoints);
+  const status = worst ? `${checkpointName(worst)}: ${worst.verdict}` : '';
+  const lenses = analysis.checkpoints.map((checkpoint) => `${checkpoint.summaryId}: ${describeCheckpoint(checkpoint)}`);
+  // diagnostics.diagnosticsFor (what it makes before the vscode objects)
+  const diagnostics = [];
+  for (const checkpoint of analysis.checkpoints) {
+    // src/extension/diagnostics.ts keeps a checkpoint analysis' flags: one seen before costs nothing again.
+    if (seen.has(checkpoint)) continue;
+    diagnostics.push(checkpointProblem(checkpoint), truncationProblem(checkpoint));
+    for (const run of claimedMissingRuns(checkpoint, transcript, DEFAULT_KIND_SEVERITIES)) {
+      diagnostics.push(missingRunMessage(run, checkpoint));
+      for (const index of run.turnIndexes.slice(0, 50)) {
+        const result = checkpoint.turns[index];
+        if (result) diagnostics.push(missingTurnNote(result, transcript.turns[index]));
+      }
+    }
+  }
+  diagnostics.push(...collapseProblems(analysis.problems));
+  const othersMs = now() - others;
+  const marksStart = now();
+  // src/extension/missingTurnMarks.ts leaves an editor's marks as they are when every checkpoint analysis is one
+  // they were made from.
+  const marks = analysis.checkpoints.every((checkpoint) => seen.has(checkpoint))
+    ? []
+    : view.problems.missingTurnMarks(analysis, transcript, DEFAULT_KIND_SEVERITIES);
+  const marksMs = now() - marksStart;
+  for (const checkpoint of analysis.checkpoints) seen.add(checkpoint);
+  return { timelineMs, serialiseMs, othersMs, marksMs, updatedBytes, kept: [updated, status, lenses, diagnostics, marks] };
+}
+
+async function appendTurns() {
+  const { analyzeFile, analyzeTranscript } = out('node/analyzeFile.js');
+  const { TokenPool } = out('node/tokenPool.js');
+  const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
+  const view = { timeline: out('view/timelineData.js'), problems: out('view/problemsModel.js') };
+  const options = { encoding: 'o200k_base', ratioFloor: 5 };
+  const dir = mkdtempSync(join(tmpdir(), 'cl-append-'));
+  const live = join(dir, file.endsWith('.gz') ? 'live.jsonl.gz' : 'live.jsonl');
+  copyFileSync(file, live);
+  const pool = new TokenPool({});
+  try {
+    const openStart = now();
+    // What the store keeps of analyzeFile's result: the file, and its caches for the next analysis.
+    const {
+      file: opened,
+      analysis: first,
+      ...caches
+    } = await analyzeFile(live, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS }, pool, options);
+    const openMs = now() - openStart;
+    let analysis = first;
+    // The checkpoint analyses the listeners have seen (listenersWork), and the timeline's first headers (its init).
+    const seen = new WeakSet(first.checkpoints);
+    view.timeline.checkpointHeaders(opened.transcript, first);
+    let last = lastRecord(live);
+    const appends = [];
+    for (let n = 1; n <= APPENDS; n += 1) {
+      const line = nextTurnLine(last, n);
+      last = JSON.parse(line);
+      appendFileSync(live, `${line}\n`);
+      const before = opened.transcript.turns.length;
+      const start = now();
+      const result = await opened.refresh();
+      const refreshMs = now() - start;
+      const previous = analysis;
+      analysis = await analyzeTranscript(opened.transcript, caches, pool, options);
+      const analyseMs = now() - start - refreshMs;
+      const work = listenersWork(view, live, opened.transcript, analysis, seen);
+      const totalMs = now() - start;
+      const turns = opened.transcript.turns.length;
+      if (turns !== before + 1) throw new Error(`append ${n}: ${result}, ${before} → ${turns} turns (expected one more)`);
+      const reused = analysis.checkpoints.filter((checkpoint, index) => checkpoint === previous.checkpoints[index]).length;
+      appends.push({ result, refreshMs, analyseMs, ...work, kept: undefined, totalMs, reused });
+    }
+    // A small file's last analysis is checked against a fresh one (at 100k turns that is a full analysis more).
+    if (opened.transcript.turns.length <= 20_000) {
+      const freshAnalysis = await analyzeTranscript(opened.transcript, { tokenCache: new Map() }, pool, options);
+      const verdicts = (a) => JSON.stringify(a.checkpoints.map((cp) => [cp.summaryId, cp.verdict, cp.counts, cp.safeCovered.length]));
+      if (verdicts(freshAnalysis) !== verdicts(analysis))
+        throw new Error(`after the appends, the analysis differs from a fresh one: ${verdicts(analysis)} / ${verdicts(freshAnalysis)}`);
+    }
+    const median = (key) => [...appends.map((a) => a[key])].sort((a, b) => a - b)[Math.floor(appends.length / 2)];
+    const worst = (key) => Math.max(...appends.map((a) => a[key]));
+    const figures = {};
+    for (const key of ['totalMs', 'refreshMs', 'analyseMs', 'timelineMs', 'serialiseMs', 'othersMs', 'marksMs']) {
+      figures[key] = median(key);
+      figures[`${key.replace(/Ms$/, '')}WorstMs`] = worst(key);
+    }
+    return {
+      openMs,
+      appends: appends.length,
+      results: [...new Set(appends.map((a) => a.result))].join(','),
+      ...figures,
+      updatedBytes: median('updatedBytes'),
+      checkpointsReused: `${median('reused')}/${analysis.checkpoints.length}`,
+      turns: opened.transcript.turns.length,
+    };
+  } finally {
+    pool.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const modes = { floor, analyze: analyzeOnce, tokenize, append: appendTurns };
 if (!modes[mode] || !file) {
-  process.stderr.write('usage: node scripts/bench/measure.mjs floor|analyze|tokenize FILE\n');
+  process.stderr.write('usage: node scripts/bench/measure.mjs floor|analyze|tokenize|append FILE\n');
   process.exit(2);
 }
 const result = await modes[mode]();

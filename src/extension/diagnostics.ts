@@ -46,9 +46,24 @@ const LINE_END = 1_000_000;
 /** Settings whose change re-renders the flags. */
 const SEVERITY_SETTINGS = [`${SECTION}.problems.conversationSeverity`, `${SECTION}.problems.toolOutputSeverity`];
 
+/** One checkpoint's flags, with what they were made for. */
+interface MadeFlags {
+  documentUri: string;
+  severities: KindSeverities;
+  diagnostics: vscode.Diagnostic[];
+}
+
 export class TranscriptDiagnostics extends Disposable {
   readonly collection = this.register(vscode.languages.createDiagnosticCollection('compactionLens'));
   private severities: KindSeverities = readSettings().problemSeverities;
+  /**
+   * Each checkpoint's flags, kept with the checkpoint analysis they were made from: a re-analysis after an
+   * append gives back the same CheckpointAnalysis for a checkpoint the append cannot change, and its flags (a
+   * walk over every claimed turn, a diagnostic per run of claimed-missing turns) are not made again.
+   */
+  private readonly made = new WeakMap<CheckpointAnalysis, MadeFlags>();
+  /** What each document was last given (by its URI), so that an update changing nothing sends nothing. */
+  private readonly shown = new Map<string, { all: vscode.Diagnostic[]; problems: vscode.Diagnostic[] }>();
 
   constructor(private readonly store: TranscriptStore) {
     super();
@@ -57,6 +72,8 @@ export class TranscriptDiagnostics extends Disposable {
       store.onDidRemove((uri) => {
         this.collection.delete(uri);
         this.collection.delete(decompressedUri(uri));
+        this.shown.delete(uri.toString());
+        this.shown.delete(decompressedUri(uri).toString());
       }),
     );
     this.register(
@@ -69,9 +86,42 @@ export class TranscriptDiagnostics extends Disposable {
     for (const entry of store.all()) this.update(entry);
   }
 
+  /**
+   * Flags the entry's document: the flags of its checkpoints (those of a checkpoint analysis already flagged
+   * reused as they were), then its reader problems (the previous objects again when they say the same). Sends
+   * nothing when every flag is the one the document already has.
+   */
   update(entry: AnalysedTranscript): void {
-    this.collection.set(entry.documentUri, diagnosticsFor(entry, this.severities));
+    const key = entry.documentUri.toString();
+    const severities = this.severities;
+    const next: vscode.Diagnostic[] = [];
+    for (const checkpoint of entry.analysis.checkpoints) {
+      let made = this.made.get(checkpoint);
+      if (!made || made.documentUri !== key || made.severities !== severities) {
+        made = { documentUri: key, severities, diagnostics: checkpointDiagnostics(entry, checkpoint, severities) };
+        this.made.set(checkpoint, made);
+      }
+      for (const diagnostic of made.diagnostics) next.push(diagnostic);
+    }
+    const previous = this.shown.get(key);
+    let problems = problemDiagnostics(entry.analysis.problems);
+    if (
+      previous &&
+      previous.problems.length === problems.length &&
+      problems.every((problem, index) => sameDiagnostic(problem, previous.problems[index]))
+    ) {
+      problems = previous.problems;
+    }
+    for (const problem of problems) next.push(problem);
+    if (previous && previous.all.length === next.length && next.every((diagnostic, index) => diagnostic === previous.all[index])) return;
+    this.shown.set(key, { all: next, problems });
+    this.collection.set(entry.documentUri, next);
   }
+}
+
+/** True when two reader-problem flags say the same at the same place. */
+function sameDiagnostic(a: vscode.Diagnostic, b: vscode.Diagnostic): boolean {
+  return a.message === b.message && a.severity === b.severity && a.code === b.code && a.range.isEqual(b.range);
 }
 
 function lines(startLine: number, endLine: number): vscode.Range {
@@ -93,28 +143,23 @@ const SEVERITY: Record<Exclude<ProblemSeverity, 'off'>, vscode.DiagnosticSeverit
   hint: vscode.DiagnosticSeverity.Hint,
 };
 
-export function diagnosticsFor(
-  entry: AnalysedTranscript,
-  severities: KindSeverities = readSettings().problemSeverities,
-): vscode.Diagnostic[] {
+/** One checkpoint's flags: its verdict, its truncated summary, its runs of claimed-missing turns. */
+function checkpointDiagnostics(entry: AnalysedTranscript, checkpoint: CheckpointAnalysis, severities: KindSeverities): vscode.Diagnostic[] {
   const result: vscode.Diagnostic[] = [];
-  for (const checkpoint of entry.analysis.checkpoints) {
-    const verdict = checkpointDiagnostic(checkpoint);
-    if (verdict) result.push(verdict);
-    const truncation = truncationProblem(checkpoint);
-    if (truncation) {
-      result.push(
-        diagnostic(
-          lines(truncation.line, truncation.line),
-          truncation.message,
-          vscode.DiagnosticSeverity.Warning,
-          DiagnosticCode.truncatedSummary,
-        ),
-      );
-    }
-    result.push(...claimedMissingDiagnostics(entry, checkpoint, severities));
+  const verdict = checkpointDiagnostic(checkpoint);
+  if (verdict) result.push(verdict);
+  const truncation = truncationProblem(checkpoint);
+  if (truncation) {
+    result.push(
+      diagnostic(
+        lines(truncation.line, truncation.line),
+        truncation.message,
+        vscode.DiagnosticSeverity.Warning,
+        DiagnosticCode.truncatedSummary,
+      ),
+    );
   }
-  result.push(...problemDiagnostics(entry.analysis.problems));
+  for (const flag of claimedMissingDiagnostics(entry, checkpoint, severities)) result.push(flag);
   return result;
 }
 

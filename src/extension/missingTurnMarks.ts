@@ -6,7 +6,8 @@
 // text never goes into them. Kinds whose problem severity is `off` are not marked.
 import * as vscode from 'vscode';
 import { Disposable } from './dispose';
-import { missingTurnMarks } from '../view/problemsModel';
+import type { CheckpointAnalysis } from '../core/model';
+import { missingTurnMarks, type KindSeverities } from '../view/problemsModel';
 import { readSettings, SECTION } from './settings';
 import type { TranscriptStore } from './transcriptStore';
 
@@ -27,6 +28,12 @@ export class MissingTurnMarks extends Disposable {
   );
   /** The 0-based lines marked in each decorated editor's document, by the document's URI (for tests and logs). */
   private readonly applied = new Map<string, number[]>();
+  /**
+   * What each decorated editor's marks were made from. A re-analysis after an append gives back the same
+   * CheckpointAnalysis objects for the checkpoints it cannot change: their marks are already on the editor and
+   * are not made again (a walk over every claimed turn, a decoration per claimed-missing turn).
+   */
+  private readonly decorated = new WeakMap<vscode.TextEditor, DecoratedFrom>();
 
   constructor(private readonly store: TranscriptStore) {
     super();
@@ -57,25 +64,58 @@ export class MissingTurnMarks extends Disposable {
       // Only the document the records are shown in: a .jsonl.gz's decompressed view, never its binary placeholder.
       if (!entry || entry.documentUri.toString() !== key) {
         if (this.applied.has(key)) editor.setDecorations(this.decoration, []);
+        this.decorated.delete(editor);
+        continue;
+      }
+      const made = this.decorated.get(editor);
+      if (made && made.complete && sameMarksSource(made, entry.analysis.checkpoints, settings.problemSeverities)) {
+        next.set(key, made.lines);
         continue;
       }
       const lineCount = editor.document.lineCount;
       const options: vscode.DecorationOptions[] = [];
+      let complete = true;
       for (const mark of missingTurnMarks(entry.analysis, entry.transcript, settings.problemSeverities)) {
         const line = mark.line - 1;
-        if (line < 0 || line >= lineCount) continue; // the document is behind the analysis (being written)
+        if (line < 0 || line >= lineCount) {
+          complete = false; // the document is behind the analysis (being written)
+          continue;
+        }
         options.push({
           range: editor.document.lineAt(line).range,
           renderOptions: { after: { contentText: `\u2190 ${mark.text}` } },
         });
       }
       editor.setDecorations(this.decoration, options);
-      next.set(
-        key,
-        options.map((option) => option.range.start.line),
-      );
+      const lines = options.map((option) => option.range.start.line);
+      this.decorated.set(editor, {
+        checkpoints: [...entry.analysis.checkpoints],
+        severities: { ...settings.problemSeverities },
+        complete,
+        lines,
+      });
+      next.set(key, lines);
     }
     this.applied.clear();
     for (const [key, value] of next) this.applied.set(key, value);
   }
+}
+
+/** What an editor's marks were made from, and the lines they went on. */
+interface DecoratedFrom {
+  checkpoints: readonly CheckpointAnalysis[];
+  severities: KindSeverities;
+  /** False when some marks were left out because the document was behind the analysis. */
+  complete: boolean;
+  lines: number[];
+}
+
+/** True when the marks made from `made` are those of these checkpoint analyses (the same objects) and severities. */
+function sameMarksSource(made: DecoratedFrom, checkpoints: readonly CheckpointAnalysis[], severities: KindSeverities): boolean {
+  return (
+    made.checkpoints.length === checkpoints.length &&
+    made.checkpoints.every((checkpoint, index) => checkpoint === checkpoints[index]) &&
+    made.severities.conversation === severities.conversation &&
+    made.severities['tool-output'] === severities['tool-output']
+  );
 }

@@ -32,8 +32,23 @@ export function turnsBefore(transcript: Transcript, checkpoint: CheckpointAnalys
   return transcript.checkpoints[checkpoint.index]?.turnsBefore ?? checkpoint.turns.length;
 }
 
+/**
+ * Each checkpoint's header, kept with the checkpoint analysis it was made from. A re-analysis after an append
+ * gives back the same CheckpointAnalysis for a checkpoint the append cannot change, and its header (a walk over
+ * every claimed turn) is not made again. A header depends on the checkpoint, its position and the turns before it.
+ */
+const madeHeaders = new WeakMap<CheckpointAnalysis, { position: number; turnsBefore: number; header: CheckpointHeader }>();
+
+/** The checkpoints' headers; the same header object again for a checkpoint analysis already seen at that place. */
 export function checkpointHeaders(transcript: Transcript, analysis: Analysis): CheckpointHeader[] {
-  return analysis.checkpoints.map((checkpoint, position) => checkpointHeader(transcript, checkpoint, position));
+  return analysis.checkpoints.map((checkpoint, position) => {
+    const before = turnsBefore(transcript, checkpoint);
+    const made = madeHeaders.get(checkpoint);
+    if (made && made.position === position && made.turnsBefore === before) return made.header;
+    const header = checkpointHeader(transcript, checkpoint, position);
+    madeHeaders.set(checkpoint, { position, turnsBefore: before, header });
+    return header;
+  });
 }
 
 /**

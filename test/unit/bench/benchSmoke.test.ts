@@ -1,6 +1,7 @@
 // `npm run bench` as a correctness smoke (never a timed test): its short seeded run (--smoke: 300 turns, canonical
 // and Claude Code-like, one run, no corpus) generates its transcripts, measures every figure in child processes,
-// analyses them as `check` does, and prints its table. Only that it runs and prints is asserted, no time.
+// analyses them as `check` does, appends turns to them as a live file grows, and prints its table. Only that it
+// runs and prints is asserted, no time.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -16,12 +17,17 @@ describe('npm run bench --smoke', function () {
     assert.equal(rows.length, 2, run.stdout);
     for (const row of rows) {
       const cells = row.split('|').slice(1, -1);
-      assert.equal(cells.length, 10, row);
+      assert.equal(cells.length, 11, row);
       assert.ok(
         cells.every((cell) => cell.trim() !== '–' && cell.trim() !== ''),
         `every figure measured: ${row}`,
       );
     }
     assert.match(run.stdout, /\(S1:(reversible|conditional|fail-closed):\d+\/\d+\)/, 'the canonical checkpoint was analysed');
+    assert.equal(
+      (run.stdout.match(/appended turn [\d.]+ ms \(worst [\d.]+, analysis [\d.]+\)/g) ?? []).length,
+      2,
+      'both appended-turn figures',
+    );
   });
 });

@@ -1,0 +1,121 @@
+// The appended-turn figure in a real VS Code (issue 13: "one appended turn on a 100k-turn live file updates the UI
+// in ≤ 50 ms"): VS Code's server from .tools/ and Debian's Chromium, as scripts/test-vscode.mjs runs them, with the
+// extension of this tree (dist/, `npm run build` first) and scripts/bench/appendUiHost.cjs as the extension-host
+// side. A generated transcript is opened in an editor and in its timeline; then APPENDS turn lines are appended one
+// at a time, each re-read at once by the store (the debounce and the poll, latency before the update starts, are
+// left out). Per append: the host's figures (appendUiHost.cjs says what each is) and the workbench page's long
+// tasks (its main thread busy ≥ 50 ms at a time) in the seconds after it. Prints the appends and one JSON line of
+// medians and worsts.
+// Usage: node scripts/bench/appendUi.mjs [--turns 100000] [--shape canonical|claude-code] [--appends 5] [--keep]
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { launchBrowser } from '../browser.mjs';
+import { ROOT, ensureTools } from '../ensure-tools.mjs';
+import { remoteUri, startServer, workbenchUrl } from '../vscodeServer.mjs';
+import { lastRecord, nextTurnLine } from './appendTurn.mjs';
+import { writeCanonical, writeClaudeCode } from './generate.mjs';
+
+const { values } = parseArgs({
+  options: {
+    turns: { type: 'string', default: '100000' },
+    shape: { type: 'string', default: 'canonical' },
+    appends: { type: 'string', default: '5' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const turns = Number(values.turns);
+const appends = Number(values.appends);
+if (!['canonical', 'claude-code'].includes(values.shape)) throw new Error(`--shape: canonical or claude-code, not ${values.shape}`);
+
+await ensureTools();
+const runDir = path.join(tmpdir(), `cl-append-ui-${process.pid}`);
+const workspace = path.join(runDir, 'workspace');
+mkdirSync(workspace, { recursive: true });
+const file = path.join(workspace, `${values.shape}-${turns}.jsonl`);
+if (values.shape === 'claude-code') writeClaudeCode(file, { turns });
+else writeCanonical(file, { turns });
+let last = lastRecord(file);
+const lines = [];
+for (let n = 1; n <= appends; n += 1) {
+  lines.push(nextTurnLine(last, n));
+  last = JSON.parse(lines.at(-1));
+}
+const linesFile = path.join(runDir, 'lines.jsonl');
+writeFileSync(linesFile, `${lines.join('\n')}\n`);
+const outFile = path.join(runDir, 'result.json');
+
+const server = await startServer(path.join(runDir, 'server'), {
+  env: { COMPACTION_LENS_BENCH_FILE: file, COMPACTION_LENS_BENCH_OUT: outFile, COMPACTION_LENS_BENCH_LINES: linesFile },
+});
+let browser;
+let longTasks = [];
+try {
+  browser = await launchBrowser(runDir);
+  const { page } = browser;
+  let settle;
+  const exited = new Promise((resolve) => (settle = resolve));
+  await page.exposeFunction('codeAutomationLog', () => undefined);
+  await page.exposeFunction('codeAutomationExit', (code) => settle(Number(code)));
+  // The workbench page's long tasks, in epoch milliseconds.
+  await page.addInitScript(() => {
+    globalThis.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const task of list.getEntries()) globalThis.__longTasks.push({ at: performance.timeOrigin + task.startTime, ms: task.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const payload = [
+    ['extensionDevelopmentPath', remoteUri(server.port, ROOT)],
+    ['extensionTestsPath', remoteUri(server.port, path.join(ROOT, 'scripts', 'bench', 'appendUiHost.cjs'))],
+    ['skipWelcome', 'true'],
+  ];
+  await page.goto(workbenchUrl(server, workspace, payload));
+  const timer = setTimeout(() => settle('timed out'), 20 * 60_000);
+  const code = await exited;
+  clearTimeout(timer);
+  longTasks = await page.evaluate(() => globalThis.__longTasks).catch(() => []);
+  if (code !== 0) console.error(`the extension host's run ended with ${code}`);
+} finally {
+  await browser?.close();
+  await server.stop();
+}
+
+const result = JSON.parse(readFileSync(outFile, 'utf8'));
+if (!values.keep) rmSync(runDir, { recursive: true, force: true });
+if (result.error) {
+  console.error(result.error);
+  process.exit(1);
+}
+const round = (ms) => (ms === undefined ? undefined : Math.round(ms * 10) / 10);
+const rows = result.appends.map((append, index) => {
+  const next = result.appends[index + 1]?.appendedAt ?? Infinity;
+  const tasks = longTasks.filter((task) => task.at >= append.appendedAt && task.at < next);
+  const row = { ...append, pageLongTasks: tasks.length, pageLongTaskMs: tasks.reduce((sum, task) => sum + task.ms, 0) };
+  delete row.appendedAt;
+  delete row.start;
+  for (const key of Object.keys(row)) if (key.endsWith('Ms')) row[key] = round(row[key]);
+  return row;
+});
+for (const row of rows) console.log(JSON.stringify(row));
+const median = (key) => {
+  const xs = rows.map((row) => row[key]).filter((x) => x !== undefined);
+  return xs.length === 0 ? undefined : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+};
+const worst = (key) => Math.max(...rows.map((row) => row[key] ?? 0));
+const summary = { shape: values.shape, turns: result.turns, editor: result.editor, openMs: round(result.openMs), appends: rows.length };
+for (const key of [
+  'syncMs',
+  'refreshMs',
+  'diagnosticsMs',
+  'marksMs',
+  'statusBarMs',
+  'timelinePostMs',
+  'treeMs',
+  'webviewMs',
+  'pageLongTaskMs',
+]) {
+  summary[key] = median(key);
+  summary[`${key.replace(/Ms$/, '')}WorstMs`] = worst(key);
+}
+console.log(JSON.stringify(summary));

@@ -3,8 +3,11 @@
 // weighted evidence (core/evidence.ts), the prefix and summary sizes against
 // the ceiling, the truncation tells, the verdict of the note's decision boundary and the safe pointer set —
 // and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
-// texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand.
+// texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand. With a
+// CheckpointMemo (core/checkpointMemo.ts) a re-analysis reuses, as they are, the checkpoints nothing before
+// them changed in, so analysing a file grown by appended lines costs about the appended lines.
 import { groupDigits } from './displayText';
+import { CheckpointMemo, type TurnIndexes } from './checkpointMemo';
 import { BARE_LOOKUP, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, WORDS_ONLY, type TurnPieces } from './evidence';
 import { EvidenceCache } from './evidenceCache';
 import { SummaryMatcher, verbatimPassage } from './summaryMatcher';
@@ -44,16 +47,20 @@ interface Context {
   tokenCache: TokenCache;
   summaryTokens: Map<string, number>;
   /** Ids claimed by any checkpoint: only these turns are tokenized. */
-  claimedByAny: Set<TurnId>;
+  claimedByAny: TurnIndexes['claimedByAny'];
   /** Each turn's evidence pieces, worked out once per analysis. */
   pieces: Map<string, TurnPieces>;
   /** The same by what they are computed from, kept between analyses when the caller passes one. */
   evidenceCache: EvidenceCache;
   /** For each turn whose calls are answered by result turns of their own, the index of the first such result. */
-  firstAnswer: Map<TurnId, number>;
+  firstAnswer: TurnIndexes['firstAnswer'];
   /** Index of each turn id (first occurrence). */
-  indexOfId: Map<TurnId, number>;
+  indexOfId: TurnIndexes['indexOfId'];
   problems: Problem[];
+  /** The caller's memo, or one for this analysis alone. */
+  memo: CheckpointMemo;
+  /** Token counts that failed for a turn shown (not claimed) by some checkpoint; such an analysis is not kept. */
+  countFailures: number;
 }
 
 /** Analyses every checkpoint of a transcript. Never throws: failures become problems. */
@@ -77,10 +84,23 @@ export function analyze(transcript: Transcript, options: AnalysisOptions): Analy
     return analysis;
   }
 
+  let complete = true;
   checkpoints.forEach((cp, index) => {
     try {
-      results.push(analyzeCheckpoint(cp, index, ctx));
+      const reused = reusable(cp, index, ctx);
+      if (reused) {
+        problems.push(...reused.problems);
+        results.push(reused.analysis);
+        return;
+      }
+      const problemsBefore = problems.length;
+      const failuresBefore = ctx.countFailures;
+      const result = analyzeCheckpoint(cp, index, ctx);
+      results.push(result);
+      if (ctx.countFailures === failuresBefore) keep(cp, index, result, problems.slice(problemsBefore), ctx);
+      else complete = false;
     } catch (err) {
+      complete = false;
       const line = lineOf(cp);
       const name = typeof cp?.summaryId === 'string' ? cp.summaryId : `#${index + 1}`;
       problems.push({
@@ -91,16 +111,72 @@ export function analyze(transcript: Transcript, options: AnalysisOptions): Analy
       results.push(failedCheckpoint(cp, index, name, messageOf(err), ctx.ratioFloor));
     }
   });
+  // Every claimed turn before the farthest checkpoint was counted into the token cache (or was before).
+  if (complete) ctx.memo.markCounted(ctx.tokenCache, reachOf(checkpoints, turns.length));
   return analysis;
+}
+
+/**
+ * The analysis the memo kept for this checkpoint, when it is what analysing it now would give: the same record
+ * and the same turns before it, with the same claims among them (the memo's sync sees to those), and the same
+ * options, token cache and summary count. Never throws.
+ */
+function reusable(cp: Checkpoint, index: number, ctx: Context): { analysis: CheckpointAnalysis; problems: readonly Problem[] } | undefined {
+  const kept = ctx.memo.kept(index);
+  if (!kept || !cp || typeof cp !== 'object') return undefined;
+  const { inputs } = kept;
+  if (
+    inputs.tokenCache !== ctx.tokenCache ||
+    inputs.ratioFloor !== ctx.ratioFloor ||
+    inputs.threshold !== ctx.threshold ||
+    inputs.nearBudgetFraction !== ctx.nearBudgetFraction
+  ) {
+    return undefined;
+  }
+  const { used, valid } = clampTurnsBefore(cp, ctx.turns.length);
+  if (!valid || used !== kept.before) return undefined;
+  try {
+    if (checkpointSummaryTokens(ctx, cp) !== inputs.summaryTokens) return undefined;
+  } catch {
+    return undefined;
+  }
+  return kept;
+}
+
+/** Keeps a checkpoint's analysis in the memo for the next analysis of this file (when its position is valid). */
+function keep(cp: Checkpoint, index: number, analysis: CheckpointAnalysis, problems: Problem[], ctx: Context): void {
+  const { used, valid } = clampTurnsBefore(cp, ctx.turns.length);
+  if (!valid) return;
+  ctx.memo.keep(index, {
+    analysis,
+    before: used,
+    problems,
+    inputs: {
+      ratioFloor: ctx.ratioFloor,
+      threshold: ctx.threshold,
+      nearBudgetFraction: ctx.nearBudgetFraction,
+      tokenCache: ctx.tokenCache,
+      summaryTokens: analysis.summaryTokens,
+    },
+  });
+}
+
+/** How many leading turns precede some checkpoint (the farthest one's position, clamped). */
+function reachOf(checkpoints: readonly Checkpoint[], total: number): number {
+  let reach = 0;
+  for (const cp of checkpoints) {
+    if (cp && typeof cp === 'object') reach = Math.max(reach, clampTurnsBefore(cp, total).used);
+  }
+  return reach;
 }
 
 function makeContext(turns: readonly Turn[], checkpoints: readonly Checkpoint[], options: AnalysisOptions, problems: Problem[]): Context {
   const ratio = options?.ratioFloor;
   const near = options?.nearBudgetFraction;
   const count = options?.countTokens;
-  const claimedByAny = claimedIdsOfAll(checkpoints);
   const threshold = options?.coverageThreshold;
-  const { firstAnswer, indexOfId } = indexTurns(turns);
+  const memo = memoOf(options?.checkpointMemo);
+  const { firstAnswer, indexOfId, claimedByAny } = memo.sync(turns, checkpoints);
   return {
     turns,
     ratioFloor: typeof ratio === 'number' && Number.isFinite(ratio) && ratio > 0 ? ratio : COMPRESSION_RATIO_LOW,
@@ -120,22 +196,14 @@ function makeContext(turns: readonly Turn[], checkpoints: readonly Checkpoint[],
     firstAnswer,
     indexOfId,
     problems,
+    memo,
+    countFailures: 0,
   };
 }
 
-/** The index of each turn id (first occurrence), and of the first result answering each turn's calls. */
-function indexTurns(turns: readonly Turn[]): { firstAnswer: Map<TurnId, number>; indexOfId: Map<TurnId, number> } {
-  const firstAnswer = new Map<TurnId, number>();
-  const indexOfId = new Map<TurnId, number>();
-  turns.forEach((turn, i) => {
-    if (!turn || typeof turn !== 'object') return;
-    if (!indexOfId.has(turn.id)) indexOfId.set(turn.id, i);
-    const answers = turn.answers;
-    if (answers && typeof answers === 'object' && (typeof answers.turnId === 'string' || typeof answers.turnId === 'number')) {
-      if (!firstAnswer.has(answers.turnId)) firstAnswer.set(answers.turnId, i);
-    }
-  });
-  return { firstAnswer, indexOfId };
+/** The caller's memo, or a new one that lives as long as this analysis. */
+function memoOf(memo: unknown): CheckpointMemo {
+  return memo instanceof CheckpointMemo ? memo : new CheckpointMemo();
 }
 
 /**
@@ -144,14 +212,16 @@ function indexTurns(turns: readonly Turn[]): { firstAnswer: Map<TurnId, number>;
  * pair once, in log order). A shell fills an EvidenceCache with them while the tokens are counted elsewhere, so
  * the analysis that follows finds them cached. Pure; never throws.
  */
-export function evidenceToPrepare(transcript: Transcript): { turn: Turn; answeredSeparately: boolean }[] {
+export function evidenceToPrepare(transcript: Transcript, checkpointMemo?: CheckpointMemo): { turn: Turn; answeredSeparately: boolean }[] {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
-  const { firstAnswer } = indexTurns(turns);
+  const memo = memoOf(checkpointMemo);
+  const { firstAnswer } = memo.sync(turns, checkpoints);
   const seen = new Set<string>();
   const out: { turn: Turn; answeredSeparately: boolean }[] = [];
-  for (const cp of checkpoints) {
+  for (const [index, cp] of checkpoints.entries()) {
     if (!cp || typeof cp !== 'object' || !Array.isArray(cp.claimedIds) || Array.isArray(cp.reportedIds)) continue;
+    if (memo.kept(index)) continue; // analysed before; analyze will most likely reuse it
     if (cp.opaque === true || typeof cp.unverifiable === 'string' || summaryText(cp).trim() === '') continue;
     const claimed = new Set<TurnId>(cp.claimedIds);
     const before = clampTurnsBefore(cp, turns.length).used;
@@ -167,15 +237,6 @@ export function evidenceToPrepare(transcript: Transcript): { turn: Turn; answere
     }
   }
   return out;
-}
-
-/** Ids claimed by any checkpoint: only these turns are tokenized. */
-function claimedIdsOfAll(checkpoints: readonly Checkpoint[]): Set<TurnId> {
-  const claimedByAny = new Set<TurnId>();
-  for (const cp of checkpoints) {
-    if (Array.isArray(cp?.claimedIds)) for (const id of cp.claimedIds) claimedByAny.add(id);
-  }
-  return claimedByAny;
 }
 
 /** The turn's own token count when the transcript recorded a usable one. */
@@ -209,11 +270,18 @@ function clampTurnsBefore(cp: Checkpoint, total: number): { used: number; valid:
  * A shell counts these beforehand — e.g. in worker threads — puts the turns' counts into the cache and serves
  * the summaries' counts from a map; analyze then calls countTokens for nothing else. Pure; never throws.
  */
-export function textsToCount(transcript: Transcript, tokenCache?: TokenCache): { turns: Turn[]; summaries: string[] } {
+export function textsToCount(
+  transcript: Transcript,
+  tokenCache?: TokenCache,
+  checkpointMemo?: CheckpointMemo,
+): { turns: Turn[]; summaries: string[] } {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
   const cache = tokenCache instanceof Map ? tokenCache : undefined;
-  const claimedByAny = claimedIdsOfAll(checkpoints);
+  const memo = memoOf(checkpointMemo);
+  const { claimedByAny } = memo.sync(turns, checkpoints);
+  // The turns an earlier analysis with this cache counted (or found counted) need no look.
+  const start = memo.countedBefore(cache);
   const summaries = new Set<string>();
   let reach = 0; // turns[0..reach-1] precede some checkpoint
   for (const cp of checkpoints) {
@@ -223,7 +291,7 @@ export function textsToCount(transcript: Transcript, tokenCache?: TokenCache): {
   }
   const seen = new Set<string>();
   const counted: Turn[] = [];
-  for (let i = 0; i < reach; i++) {
+  for (let i = start; i < reach; i++) {
     const turn = turns[i];
     if (!turn || typeof turn !== 'object') continue;
     const text = turnText(turn);
@@ -240,7 +308,7 @@ function turnText(turn: Turn): string {
 }
 
 /** Whether analyze tokenizes this turn (when it precedes a checkpoint and is not in the cache yet). */
-function needsCount(turn: Turn, claimedByAny: ReadonlySet<TurnId>): boolean {
+function needsCount(turn: Turn, claimedByAny: TurnIndexes['claimedByAny']): boolean {
   return claimedByAny.has(turn.id) && recordedTurnTokens(turn) === undefined;
 }
 
@@ -263,6 +331,11 @@ function turnTokens(ctx: Context, turn: Turn): { tokens: number; source: TokenSo
     ctx.tokenCache.set(text, n);
   }
   return { tokens: n, source: 'counted' };
+}
+
+/** The summary's tokens: the recorded count, or the summary counted (once per text and analysis). */
+function checkpointSummaryTokens(ctx: Context, cp: Checkpoint): number {
+  return recordedSummaryTokens(cp) ?? summaryTokenCount(ctx, summaryText(cp));
 }
 
 function summaryTokenCount(ctx: Context, summary: string): number {
@@ -371,6 +444,7 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
       try {
         return turnTokens(ctx, turn).tokens;
       } catch {
+        ctx.countFailures++;
         return undefined;
       }
     }
@@ -381,7 +455,7 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
     return t.tokens;
   });
   const prefixTokenSource: TokenSource | 'mixed' = counted === 0 ? 'recorded' : recorded === 0 ? 'counted' : 'mixed';
-  const summaryTokens = recordedSummaryTokens(cp) ?? summaryTokenCount(ctx, summary);
+  const summaryTokens = checkpointSummaryTokens(ctx, cp);
   const rawBudget = cp.summaryBudget;
   const budgetKnown = typeof rawBudget === 'number' && Number.isFinite(rawBudget) && rawBudget > 0;
   const summaryBudget = budgetKnown ? rawBudget : undefined;

@@ -306,6 +306,13 @@ export interface AnalysisOptions {
   tokenCache?: TokenCache;
   /** Memo of turns' evidence, so a turn's pieces are worked out once across re-analyses (core/evidenceCache.ts). */
   evidenceCache?: import('./evidenceCache').EvidenceCache;
+  /**
+   * Memo of the file's checkpoint analyses (core/checkpointMemo.ts): a re-analysis of the file's next snapshot
+   * reuses each checkpoint's analysis, as the same object, when nothing it depends on changed. Only for exact
+   * counts (never with bounds), one per file; it never changes a result. It relies on readers never modifying
+   * a Turn they returned (a changed turn is a new object).
+   */
+  checkpointMemo?: import('./checkpointMemo').CheckpointMemo;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ export function tokenBounds(text: string): { low: number; high: number } {
 export function verdictFromBounds(
   transcript: Transcript,
   tokenCache: TokenCache,
-  options: Omit<AnalysisOptions, 'countTokens' | 'tokenCache'>,
+  options: Omit<AnalysisOptions, 'countTokens' | 'tokenCache' | 'checkpointMemo'>,
 ): Analysis | undefined {
   if (!mayBeSettled(transcript, tokenCache, options.ratioFloor)) return undefined;
   const bounded = new Map<string, { low: number; high: number }>();
@@ -56,7 +56,8 @@ export function verdictFromBounds(
     }
     return b.high;
   };
-  const analysis = analyze(transcript, { ...options, countTokens, tokenCache: new Map() });
+  // Never with the file's checkpoint memo: these counts are bounds, not what the memo may keep.
+  const analysis = analyze(transcript, { ...options, countTokens, tokenCache: new Map(), checkpointMemo: undefined });
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   for (const cp of analysis.checkpoints) {
     if (cp.ceiling === undefined || cp.prefixTokens <= cp.ceiling) continue; // within it even at the upper bounds

@@ -6,6 +6,7 @@
 // and error messages are the commands' (openTranscript.ts).
 import * as vscode from 'vscode';
 import { fileNameOf } from '../core/displayText';
+import { CheckpointMemo } from '../core/checkpointMemo';
 import type { EvidenceCache } from '../core/evidenceCache';
 import type { Analysis, TokenCache, Transcript, TurnId } from '../core/model';
 import { analyzeFile, analyzeTranscript, type ProgressOptions } from '../node/analyzeFile';
@@ -20,6 +21,8 @@ import { LIMIT_SETTING_NAMES, readSettings, type Settings } from './settings';
 export class AnalysedTranscript {
   /** Bumped on every re-analysis. */
   version = 1;
+  /** The checkpoint analyses a re-analysis reuses when an append did not change them (core/checkpointMemo.ts). */
+  checkpointMemo = new CheckpointMemo();
   /**
    * The document the raw records are shown in (revealed, flagged, annotated): the file itself, or for a
    * gzip-compressed transcript its read-only decompressed view (decompressedDocument.ts), with the same lines.
@@ -243,7 +246,7 @@ export class TranscriptStore extends Disposable {
       );
     }
     const settings = this.settings;
-    const { file, analysis, tokenCache, evidenceCache } = await analyzeFile(
+    const { file, analysis, tokenCache, evidenceCache, checkpointMemo } = await analyzeFile(
       uri.fsPath,
       {
         defaultBudgets: settings.defaultSummaryBudget,
@@ -257,6 +260,7 @@ export class TranscriptStore extends Disposable {
       progress,
     );
     const entry = new AnalysedTranscript(uri, file, file.transcript, analysis, tokenCache, evidenceCache);
+    entry.checkpointMemo = checkpointMemo;
     this.entries.set(uri.toString(), entry);
     this.keepEvidence(entry);
     this.changed.fire(entry);
@@ -299,7 +303,8 @@ export class TranscriptStore extends Disposable {
   private async reanalyse(entry: AnalysedTranscript): Promise<boolean> {
     const transcript = entry.file.transcript;
     const tokenCache = entry.tokenCache;
-    const analysis = await analyzeTranscript(transcript, { tokenCache, evidenceCache: entry.evidenceCache }, this.tokenPool, this.settings);
+    const caches = { tokenCache, evidenceCache: entry.evidenceCache, checkpointMemo: entry.checkpointMemo };
+    const analysis = await analyzeTranscript(transcript, caches, this.tokenPool, this.settings);
     if (this.entries.get(entry.uri.toString()) !== entry || entry.file.transcript !== transcript || entry.tokenCache !== tokenCache) {
       return false;
     }

@@ -1,9 +1,11 @@
 // The one open → count → analyse sequence, shared by the CLI and the extension: a token worker starts loading
 // tiktoken while the transcript file is opened (TranscriptFile); what the analysis will count is counted in the
 // token pool's worker threads (warmTokenCache) while this thread works out the turns' evidence (into the file's
-// EvidenceCache); then the analysis runs without tokenizing. Progress is one fraction from 0 to 1 with a short
-// message.
+// EvidenceCache); then the analysis runs without tokenizing. The file's CheckpointMemo carries its checkpoint
+// analyses to the next analysis, which reuses those an append did not change and skips their counting and
+// evidence. Progress is one fraction from 0 to 1 with a short message.
 import { analyze, evidenceToPrepare } from '../core/analyze';
+import { CheckpointMemo } from '../core/checkpointMemo';
 import { EvidenceCache } from '../core/evidenceCache';
 import type { Analysis, TokenCache, Transcript } from '../core/model';
 import { verdictFromBounds } from '../core/tokenBounds';
@@ -39,6 +41,8 @@ export interface AnalysedFile {
   tokenCache: TokenCache;
   /** The evidence worked out for this file, for the next analysis. */
   evidenceCache: EvidenceCache;
+  /** The checkpoint analyses made for this file, for the next analysis of a grown snapshot. */
+  checkpointMemo: CheckpointMemo;
 }
 
 /** What a file's analyses keep between them: its token counts and its turns' evidence. */
@@ -46,6 +50,8 @@ export interface FileCaches {
   tokenCache: TokenCache;
   /** undefined = a fresh one for this analysis. */
   evidenceCache?: EvidenceCache;
+  /** undefined = none kept: every checkpoint is analysed. */
+  checkpointMemo?: CheckpointMemo;
 }
 
 /** Share of the progress given to reading the file; counting tokens takes the rest. */
@@ -67,7 +73,7 @@ export async function analyzeTranscript(
   progress: ProgressOptions = {},
 ): Promise<Analysis> {
   const { onProgress } = progress;
-  const { tokenCache } = caches;
+  const { tokenCache, checkpointMemo } = caches;
   const evidenceCache = caches.evidenceCache ?? new EvidenceCache();
   const counting = warmTokenCache(
     transcript,
@@ -78,13 +84,14 @@ export async function analyzeTranscript(
       ((done, total) =>
         onProgress(total > 0 ? done / total : 1, `counting tokens… ${total > 0 ? Math.floor((done / total) * 100) : 100}%`)),
     progress.signal,
+    checkpointMemo,
   );
   let counted = false;
   counting.then(
     () => (counted = true),
     () => undefined, // awaited below; a rejection meanwhile is not unhandled
   );
-  await prepareEvidence(transcript, evidenceCache, progress.signal);
+  await prepareEvidence(transcript, evidenceCache, progress.signal, checkpointMemo);
   if (progress.onVerdict && !counted && !progress.signal?.aborted) {
     const early = verdictFromBounds(transcript, tokenCache, {
       evidenceCache,
@@ -98,6 +105,7 @@ export async function analyzeTranscript(
     countTokens,
     tokenCache,
     evidenceCache,
+    checkpointMemo,
     ratioFloor: options.ratioFloor,
     coverageThreshold: options.coverageThreshold,
   });
@@ -108,9 +116,9 @@ export async function analyzeTranscript(
  * EVIDENCE_SLICE_MS so the token workers' replies (and progress, and an abort) get through. A turn whose
  * evidence cannot be worked out is left to the analysis, which reports it.
  */
-async function prepareEvidence(transcript: Transcript, cache: EvidenceCache, signal?: AbortSignal): Promise<void> {
+async function prepareEvidence(transcript: Transcript, cache: EvidenceCache, signal?: AbortSignal, memo?: CheckpointMemo): Promise<void> {
   let sliceStart = performance.now();
-  for (const { turn, answeredSeparately } of evidenceToPrepare(transcript)) {
+  for (const { turn, answeredSeparately } of evidenceToPrepare(transcript, memo)) {
     if (performance.now() - sliceStart >= EVIDENCE_SLICE_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       if (signal?.aborted) return;
@@ -146,11 +154,12 @@ export async function analyzeFile(
   onProgress?.(READING_SHARE, 'counting tokens…');
   const tokenCache: TokenCache = new Map();
   const evidenceCache = new EvidenceCache();
-  const analysis = await analyzeTranscript(file.transcript, { tokenCache, evidenceCache }, pool, options, {
+  const checkpointMemo = new CheckpointMemo();
+  const analysis = await analyzeTranscript(file.transcript, { tokenCache, evidenceCache, checkpointMemo }, pool, options, {
     signal,
     onProgress: onProgress && ((fraction, message) => onProgress(READING_SHARE + (1 - READING_SHARE) * fraction, message)),
     onVerdict: progress.onVerdict,
   });
   onProgress?.(1, 'done');
-  return { file, analysis, tokenCache, evidenceCache };
+  return { file, analysis, tokenCache, evidenceCache, checkpointMemo };
 }

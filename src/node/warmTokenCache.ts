@@ -2,6 +2,7 @@
 // textsToCount), before the analysis runs: the turns' counts go into the per-file token cache, and the
 // returned counter serves the summaries' counts. analyze() then runs synchronously without tokenizing.
 import { textsToCount } from '../core/analyze';
+import type { CheckpointMemo } from '../core/checkpointMemo';
 import type { TokenCache, TokenCounter, Transcript } from '../core/model';
 import type { EncodingName } from './tokenCounter';
 import type { CountProgress, TokenPool } from './tokenPool';
@@ -13,7 +14,8 @@ import type { CountProgress, TokenPool } from './tokenPool';
  * this thread as a last resort: slower, but never a missing or wrong figure (a thrown error would instead
  * turn into a failed, fail-closed checkpoint). When the counting itself fails (tiktoken cannot load, say),
  * the returned counter counts in this thread too, so analyze reports the failure per checkpoint as it would
- * without workers. Rejects only with an AbortError when `signal` aborts, or when the pool is disposed meanwhile.
+ * without workers. With the file's `memo`, the turns an earlier analysis with `cache` counted are not looked at
+ * again. Rejects only with an AbortError when `signal` aborts, or when the pool is disposed meanwhile.
  */
 export async function warmTokenCache(
   transcript: Transcript,
@@ -22,8 +24,9 @@ export async function warmTokenCache(
   encoding: EncodingName,
   onProgress?: CountProgress,
   signal?: AbortSignal,
+  memo?: CheckpointMemo,
 ): Promise<TokenCounter> {
-  const { turns, summaries } = textsToCount(transcript, cache);
+  const { turns, summaries } = textsToCount(transcript, cache, memo);
   // Turns come back one per text; summaries are counted once per text, and not again once cached.
   const texts = [
     ...new Set([...turns.map((turn) => (typeof turn.text === 'string' ? turn.text : '')), ...summaries.filter((s) => !cache.has(s))]),

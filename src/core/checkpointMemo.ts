@@ -1,0 +1,210 @@
+// A file's memo of checkpoint analyses, kept between analyses of its growing snapshots (core/analyze.ts), so a
+// re-analysis after lines are appended reuses each checkpoint whose inputs the append cannot change. A
+// checkpoint's analysis depends only on the turns before it, its own record, the options, the token counts and
+// which of those earlier turns any checkpoint claims; the memo keeps what tells each of them unchanged, cheaply:
+// - the turns: the Turn objects last analysed, compared by identity (readers never modify a Turn they returned;
+//   one that rebuilds its turns makes new objects, and nothing is reused). The first index that differs drops
+//   every analysis whose prefix reaches it;
+// - the checkpoint: a structural copy of its record, compared field by field;
+// - which turns any checkpoint claims: a count per id, updated checkpoint by checkpoint; an id that becomes
+//   claimed or unclaimed drops every analysis whose prefix holds a turn with that id;
+// - the options, token cache (by identity) and summary count: kept with each analysis, compared by analyze.
+// It also keeps the indexes analyze needs over all the turns (first index of each id, first result answering each
+// call), extended by the appended turns rather than rebuilt. It holds at most the current checkpoints, never
+// changes a result (only what it costs), and is pure: no I/O, no vscode.
+import type { Checkpoint, CheckpointAnalysis, Problem, TokenCache, Turn, TurnId } from './model';
+
+/** What a kept analysis was made with, besides the turns and the checkpoint record. */
+export interface MemoInputs {
+  ratioFloor: number;
+  threshold: number;
+  nearBudgetFraction: number;
+  tokenCache: TokenCache;
+  /** The summary's token count the analysis used. */
+  summaryTokens: number;
+}
+
+/** A checkpoint's analysis as the memo keeps it, with the problems analysing it added. */
+export interface KeptAnalysis {
+  analysis: CheckpointAnalysis;
+  /** How many turns precede the checkpoint (its prefix). */
+  before: number;
+  problems: readonly Problem[];
+  inputs: MemoInputs;
+}
+
+/** The indexes over a transcript's turns that analyze reads (see CheckpointMemo.sync). */
+export interface TurnIndexes {
+  /** Index of each turn id (first occurrence). */
+  indexOfId: ReadonlyMap<TurnId, number>;
+  /** For each turn whose calls are answered by result turns of their own, the index of the first such result. */
+  firstAnswer: ReadonlyMap<TurnId, number>;
+  /** Ids claimed by any checkpoint. */
+  claimedByAny: { has(id: TurnId): boolean };
+}
+
+interface Slot {
+  /** A structural copy of the checkpoint record (undefined when it is not an object). */
+  record: unknown;
+  /** The ids this checkpoint adds to `claims`. */
+  claims: readonly TurnId[];
+  kept?: KeptAnalysis;
+}
+
+/** Records nested deeper than this are never taken as unchanged (and not copied further). */
+const MAX_DEPTH = 6;
+/** Stands for what could not be copied: equal to nothing, itself included. */
+const UNCOMPARABLE = Symbol('uncomparable');
+
+export class CheckpointMemo {
+  /** The turns of the snapshot last synced, by reference. */
+  private turns: unknown[] = [];
+  private readonly indexOfId = new Map<TurnId, number>();
+  private readonly firstAnswer = new Map<TurnId, number>();
+  /** How many checkpoints (with repeats) claim each id. */
+  private readonly claims = new Map<TurnId, number>();
+  private slots: Slot[] = [];
+  /** Every turn before `countedThrough` that some checkpoint claims has its count in `countedIn`. */
+  private countedThrough = 0;
+  private countedIn: TokenCache | undefined;
+
+  /**
+   * Brings the memo up to `turns` and `checkpoints`: drops the analyses a change reaches, extends the indexes by
+   * the appended turns, and returns them. Costs one comparison per turn and per checkpoint field (claimed ids
+   * included); the indexes are rebuilt only when a turn already seen changed. Never throws on malformed input.
+   */
+  sync(turns: readonly unknown[], checkpoints: readonly unknown[]): TurnIndexes {
+    const old = this.turns;
+    const common = Math.min(old.length, turns.length);
+    let same = 0;
+    while (same < common && old[same] === turns[same]) same++;
+    if (same < old.length) {
+      // A turn seen before changed, or the snapshot is shorter: what rests on it goes, the indexes are rebuilt.
+      this.dropFrom(same);
+      this.turns = [];
+      this.indexOfId.clear();
+      this.firstAnswer.clear();
+    }
+    for (let i = this.turns.length; i < turns.length; i++) this.index(turns[i], i);
+
+    // Whether each id a changed checkpoint claimed or claims was claimed by any checkpoint before.
+    const touched = new Map<TurnId, boolean>();
+    const count = Math.max(this.slots.length, checkpoints.length);
+    for (let i = 0; i < count; i++) {
+      const slot = this.slots[i];
+      const cp = i < checkpoints.length ? checkpoints[i] : undefined;
+      if (slot && i < checkpoints.length && equalRecords(slot.record, cp, 0)) continue;
+      if (slot) for (const id of slot.claims) this.addClaim(id, -1, touched);
+      if (i >= checkpoints.length) continue;
+      const claims = claimsOf(cp);
+      for (const id of claims) this.addClaim(id, 1, touched);
+      this.slots[i] = { record: copyRecord(cp, 0), claims };
+    }
+    this.slots.length = checkpoints.length;
+    let from = Infinity;
+    for (const [id, was] of touched) {
+      if (this.claims.has(id) === was) continue;
+      const at = this.indexOfId.get(id);
+      if (at !== undefined && at < from) from = at;
+    }
+    if (from < Infinity) this.dropFrom(from);
+    return { indexOfId: this.indexOfId, firstAnswer: this.firstAnswer, claimedByAny: this.claims };
+  }
+
+  /** The analysis kept for checkpoint `index`, made from the same record and turns (after sync), if any. */
+  kept(index: number): KeptAnalysis | undefined {
+    return this.slots[index]?.kept;
+  }
+
+  /**
+   * Keeps `kept` for checkpoint `index`. Call only after sync with the transcript it was made from, for an
+   * analysis that did not fail and whose counting did not fail.
+   */
+  keep(index: number, kept: KeptAnalysis): void {
+    const slot = this.slots[index];
+    if (slot && kept.before <= this.turns.length) slot.kept = kept;
+  }
+
+  /** How many leading turns need no counting with `tokenCache`: their claimed turns' counts are in it. */
+  countedBefore(tokenCache: TokenCache | undefined): number {
+    return tokenCache !== undefined && tokenCache === this.countedIn ? this.countedThrough : 0;
+  }
+
+  /** Records that every claimed turn before `through` has its count in `tokenCache` (after sync). */
+  markCounted(tokenCache: TokenCache, through: number): void {
+    if (tokenCache !== this.countedIn) this.countedThrough = 0;
+    this.countedIn = tokenCache;
+    this.countedThrough = Math.max(this.countedThrough, Math.min(through, this.turns.length));
+  }
+
+  /** Drops every analysis whose prefix holds turn `index`, and the counting done from there on. */
+  private dropFrom(index: number): void {
+    for (const slot of this.slots) {
+      if (slot.kept && slot.kept.before > index) slot.kept = undefined;
+    }
+    this.countedThrough = Math.min(this.countedThrough, index);
+  }
+
+  private index(turn: unknown, i: number): void {
+    this.turns.push(turn);
+    if (!turn || typeof turn !== 'object') return;
+    const { id, answers } = turn as Turn;
+    if (!this.indexOfId.has(id)) this.indexOfId.set(id, i);
+    if (answers && typeof answers === 'object' && (typeof answers.turnId === 'string' || typeof answers.turnId === 'number')) {
+      if (!this.firstAnswer.has(answers.turnId)) this.firstAnswer.set(answers.turnId, i);
+    }
+  }
+
+  private addClaim(id: TurnId, delta: 1 | -1, touched: Map<TurnId, boolean>): void {
+    const n = this.claims.get(id) ?? 0;
+    if (!touched.has(id)) touched.set(id, n > 0);
+    if (n + delta > 0) this.claims.set(id, n + delta);
+    else this.claims.delete(id);
+  }
+}
+
+/** The ids a checkpoint record claims, as analyze reads them (a copy). */
+function claimsOf(cp: unknown): TurnId[] {
+  const ids = cp && typeof cp === 'object' ? (cp as Checkpoint).claimedIds : undefined;
+  return Array.isArray(ids) ? ids.slice() : [];
+}
+
+/** A structural copy of plain data (arrays and objects of primitives), UNCOMPARABLE where it goes too deep. */
+function copyRecord(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return UNCOMPARABLE;
+  if (Array.isArray(value)) return value.map((x: unknown) => copyRecord(x, depth + 1));
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return UNCOMPARABLE; // a Map, a Date…: not plain data
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = copyRecord((value as Record<string, unknown>)[key], depth + 1);
+  return out;
+}
+
+/** Whether `value` is what `copy` (a copyRecord) was copied from, field by field. */
+function equalRecords(copy: unknown, value: unknown, depth: number): boolean {
+  if (copy === UNCOMPARABLE) return false;
+  if (copy === null || typeof copy !== 'object' || value === null || typeof value !== 'object') {
+    return Object.is(copy, value);
+  }
+  if (depth >= MAX_DEPTH) return false;
+  if (Array.isArray(copy)) {
+    if (!Array.isArray(value) || value.length !== copy.length) return false;
+    for (let i = 0; i < copy.length; i++) {
+      const x: unknown = copy[i];
+      // The common case (ids, strings) without a call; 0 and -0 go the long way (Object.is tells them apart).
+      if (x === value[i] && x !== 0) continue;
+      if (!equalRecords(x, value[i], depth + 1)) return false;
+    }
+    return true;
+  }
+  if (Array.isArray(value)) return false;
+  const keys = Object.keys(copy);
+  const valueKeys = Object.keys(value);
+  if (keys.length !== valueKeys.length) return false;
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) return false;
+    if (!equalRecords((copy as Record<string, unknown>)[key], (value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,394 @@
+// Tests for CheckpointMemo (src/core/checkpointMemo.ts) through analyze: on random transcripts that grow by
+// appended lines (and now and then change an earlier turn or checkpoint, the options or the token cache), an
+// analysis with the file's memo deep-equals one without; a checkpoint nothing before it changed in is reused as
+// the same object; and each thing it depends on, changed alone, makes it analysed again. textsToCount and
+// evidenceToPrepare with the memo still name everything analyze then counts.
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { analyze, evidenceToPrepare, textsToCount } from '../../../src/core/analyze';
+import { CheckpointMemo } from '../../../src/core/checkpointMemo';
+import { EvidenceCache } from '../../../src/core/evidenceCache';
+import type { Analysis, AnalysisOptions, Checkpoint, TokenCache, Transcript, Turn, TurnId } from '../../../src/core/model';
+import { verdictFromBounds } from '../../../src/core/tokenBounds';
+import { checkpoint, span, transcript, turn } from './transcripts';
+
+const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
+
+/** A plain analysis: no memo, no caches kept. */
+function fresh(t: Transcript, options: Partial<AnalysisOptions> = {}): Analysis {
+  return analyze(t, { countTokens: words, ...options });
+}
+
+/** A file's analyses: its memo and caches, kept between them as the extension keeps them. */
+class File {
+  memo = new CheckpointMemo();
+  tokenCache: TokenCache = new Map();
+  evidenceCache = new EvidenceCache();
+  analyse(t: Transcript, options: Partial<AnalysisOptions> = {}): Analysis {
+    return analyze(t, {
+      countTokens: words,
+      tokenCache: this.tokenCache,
+      evidenceCache: this.evidenceCache,
+      checkpointMemo: this.memo,
+      ...options,
+    });
+  }
+}
+
+/** Twelve turns that share and differ in facts, a call answered by its result, and a checkpoint after turn 8. */
+function base(): { turns: Turn[]; cp: Checkpoint } {
+  const turns: Turn[] = [
+    turn(0, 'Fix the failing build in src/ledger/post.ts, error LEDGER_4107'),
+    turn(1, '[tool call Read] {"file_path":"src/ledger/post.ts"}', { role: 'assistant' }),
+    turn(2, 'export function post(entry) { return ledger.add(entry) }', {
+      role: 'tool',
+      answers: { turnId: 1, callText: '[tool call Read] {"file_path":"src/ledger/post.ts"}' },
+    }),
+    turn(3, 'Renamed parseEntry to parseLedgerEntry in src/ledger/parse.ts'),
+    turn(4, 'Ran npm test: 49 tests passed'),
+    turn(5, 'ok, go ahead'),
+    turn(6, 'Bumped lodash to v4.17.21 for JIRA-881'),
+    turn(7, 'The anchored one', { anchor: 'FACT-7' }),
+    turn(8, 'Recorded count turn about src/payout/run.ts', { tokens: 12 }),
+    turn(9, 'After the checkpoint: src/after/one.ts'),
+    turn(10, 'After the checkpoint: SETTLEMENT_77'),
+    turn(11, 'After the checkpoint: thanks!'),
+  ];
+  const cp = checkpoint({
+    summaryId: 'S1',
+    summary: 'Fixed LEDGER_4107 in src/ledger/post.ts; renamed parseEntry to parseLedgerEntry; 49 tests passed. FACT-7',
+    summaryBudget: 20,
+    claimedIds: [0, 1, 2, 3, 4, 6, 7],
+    turnsBefore: 9,
+    span: span(10),
+  });
+  return { turns, cp };
+}
+
+describe('core/checkpointMemo', () => {
+  it('reuses an unchanged checkpoint as the same object after appended turns, equal to a plain analysis', () => {
+    const { turns, cp } = base();
+    const file = new File();
+    const first = file.analyse(transcript(turns.slice(0, 10), [cp]));
+    assert.deepEqual(first, fresh(transcript(turns.slice(0, 10), [cp])));
+    const grown = transcript(turns.slice(0, 12), [cp]);
+    const second = file.analyse(grown);
+    assert.equal(second.checkpoints[0], first.checkpoints[0], 'the same object');
+    assert.equal(second.turnCount, 12);
+    assert.deepEqual(second, fresh(grown));
+  });
+
+  it('replays the problems a kept checkpoint added, and keeps none whose position is out of range', () => {
+    const { turns, cp } = base();
+    const file = new File();
+    const bad = { ...cp, summaryId: 'S2', turnsBefore: 99 }; // clamped, with a warning: never kept
+    const t = transcript(turns.slice(0, 10), [cp, bad]);
+    const first = file.analyse(t);
+    assert.equal(first.problems.length, 1);
+    const again = file.analyse(transcript(turns.slice(0, 11), [cp, bad]));
+    assert.equal(again.checkpoints[0], first.checkpoints[0]);
+    assert.notEqual(again.checkpoints[1], first.checkpoints[1]);
+    assert.deepEqual(again, fresh(transcript(turns.slice(0, 11), [cp, bad])));
+  });
+
+  describe('analyses again when what a checkpoint depends on changed', () => {
+    /** Analyses `before`, then `after` (made by `change`) with the same file, and checks the result. */
+    function changed(change: (turns: Turn[], cp: Checkpoint, file: File) => { t: Transcript; options?: Partial<AnalysisOptions> }) {
+      const { turns, cp } = base();
+      const file = new File();
+      const first = file.analyse(transcript(turns.slice(0, 10), [cp]));
+      const { t, options } = change(turns.slice(0, 10), cp, file);
+      const second = file.analyse(t, options);
+      assert.notEqual(second.checkpoints[0], first.checkpoints[0], 'analysed again');
+      assert.deepEqual(second, fresh(t, options));
+      // …and the new analysis is the one kept from then on.
+      const third = file.analyse({ ...t, turns: [...t.turns, turn(50, 'later')] }, options);
+      assert.equal(third.checkpoints[0], second.checkpoints[0]);
+      return { first, second };
+    }
+
+    it('an earlier turn replaced by a new object (its text changed)', () => {
+      const { first, second } = changed((turns, cp) => {
+        turns[3] = { ...turns[3], text: 'Renamed something else entirely in lib/other.rs' };
+        return { t: transcript(turns, [cp]) };
+      });
+      assert.notDeepEqual(second.checkpoints[0].turns[3], first.checkpoints[0].turns[3]);
+    });
+
+    it('an earlier turn dropped (a shorter snapshot, as after a rewrite)', () => {
+      changed((turns, cp) => ({ t: transcript([...turns.slice(0, 2), ...turns.slice(3)], [cp]) }));
+    });
+
+    it('the checkpoint record changed in place (its summary)', () => {
+      changed((turns, cp) => {
+        cp.summary = cp.summary.replace('FACT-7', 'FACT-8'); // as many words: the same count
+        return { t: transcript(turns, [cp]) };
+      });
+    });
+
+    it('the checkpoint record changed in place (one claimed id)', () => {
+      changed((turns, cp) => {
+        cp.claimedIds[0] = 5;
+        return { t: transcript(turns, [cp]) };
+      });
+    });
+
+    it('the checkpoint record replaced by another with an extra field', () => {
+      changed((turns, cp) => ({ t: transcript(turns, [{ ...cp, notes: ['a note'] }]) }));
+    });
+
+    it('another ratio floor', () => {
+      changed((turns, cp) => ({ t: transcript(turns, [cp]), options: { ratioFloor: 3 } }));
+    });
+
+    it('another coverage threshold', () => {
+      changed((turns, cp) => ({ t: transcript(turns, [cp]), options: { coverageThreshold: 5 } }));
+    });
+
+    it('another near-budget fraction', () => {
+      changed((turns, cp) => ({ t: transcript(turns, [cp]), options: { nearBudgetFraction: 0.5 } }));
+    });
+
+    it('a new token cache (as after a change of encoding)', () => {
+      changed((turns, cp, file) => {
+        file.tokenCache = new Map();
+        return { t: transcript(turns, [cp]), options: { countTokens: (s) => 2 * words(s) } };
+      });
+    });
+
+    it('another count of an unrecorded summary', () => {
+      changed((turns, cp) => ({ t: transcript(turns, [cp]), options: { countTokens: (s) => (s === cp.summary ? 1 : words(s)) } }));
+    });
+
+    it('a new checkpoint that claims an earlier turn no checkpoint claimed (its tokens are shown then)', () => {
+      const { second } = changed((turns, cp) => {
+        const next = checkpoint({ summaryId: 'S2', summary: 'ok', claimedIds: [5, 9], turnsBefore: 10, span: span(12) });
+        return { t: transcript([...turns], [cp, next]) };
+      });
+      assert.equal(second.checkpoints[0].turns[5].tokens, 3);
+    });
+  });
+
+  it('keeps reusing a checkpoint when a new one claims only turns already claimed or after it', () => {
+    const { turns, cp } = base();
+    const file = new File();
+    const first = file.analyse(transcript(turns.slice(0, 10), [cp]));
+    const next = checkpoint({ summaryId: 'S2', summary: 'src/after/one.ts', claimedIds: [0, 3, 9], turnsBefore: 10, span: span(12) });
+    const t = transcript(turns, [cp, next]);
+    const second = file.analyse(t);
+    assert.equal(second.checkpoints[0], first.checkpoints[0]);
+    assert.deepEqual(second, fresh(t));
+  });
+
+  it('keeps no analysis made while a count failed, so the next analysis shows that count', () => {
+    const { turns, cp } = base();
+    const file = new File();
+    const other = checkpoint({ summaryId: 'S2', summary: 'ok', claimedIds: [5], turnsBefore: 10, span: span(12) });
+    const t = transcript(turns.slice(0, 10), [cp, other]);
+    const failing = (s: string): number => {
+      if (s === turns[5].text) throw new Error('no counter');
+      return words(s);
+    };
+    const first = file.analyse(t, { countTokens: failing });
+    assert.equal(first.checkpoints[0].turns[5].tokens, undefined);
+    const second = file.analyse(t);
+    assert.equal(second.checkpoints[0].turns[5].tokens, 3);
+    assert.deepEqual(second, fresh(t));
+  });
+
+  it('is neither used nor filled by verdictFromBounds', () => {
+    const { turns, cp } = base();
+    const memo = new CheckpointMemo();
+    const options = { ratioFloor: 5, checkpointMemo: memo } as unknown as Parameters<typeof verdictFromBounds>[2];
+    assert.ok(verdictFromBounds(transcript(turns, [{ ...cp, summaryBudget: 10_000 }]), new Map(), options));
+    memo.sync(turns, [{ ...cp, summaryBudget: 10_000 }]);
+    assert.equal(memo.kept(0), undefined);
+  });
+
+  it('with the memo, textsToCount and evidenceToPrepare leave out only what an earlier analysis did', () => {
+    const { turns, cp } = base();
+    const file = new File();
+    file.analyse(transcript(turns.slice(0, 10), [cp]));
+    const later = checkpoint({ summaryId: 'S2', summary: 'ok', claimedIds: [0, 9], turnsBefore: 10, span: span(12) });
+    const t = transcript(turns, [cp, later]);
+    assert.deepEqual(
+      textsToCount(t, file.tokenCache, file.memo).turns.map((x) => x.id),
+      [9],
+    );
+    assert.deepEqual(
+      evidenceToPrepare(t, file.memo).map((e) => e.turn.id),
+      [0, 9],
+      'the new checkpoint’s alone',
+    );
+    // A new checkpoint claiming an earlier turn no one claimed: that turn is counted, S1's evidence is prepared again.
+    const claiming = { ...later, claimedIds: [5, 9] };
+    const u = transcript(turns, [cp, claiming]);
+    assert.deepEqual(
+      textsToCount(u, file.tokenCache, file.memo).turns.map((x) => x.id),
+      [5, 9],
+    );
+    assert.deepEqual(
+      evidenceToPrepare(u, file.memo).map((e) => e.turn.id),
+      [0, 1, 2, 3, 4, 6, 7, 5, 9],
+    );
+  });
+
+  it('on random growing transcripts, every analysis with the memo equals one without, and analyze counts only what textsToCount named', () => {
+    fc.assert(
+      fc.property(growingArb, ({ lines, steps }) => {
+        const file = new File();
+        let turns: Turn[] = [];
+        let checkpoints: Checkpoint[] = [];
+        let read = 0;
+        let options: Partial<AnalysisOptions> = {};
+        let previous: Analysis | undefined;
+        for (const step of steps) {
+          // Appended lines, read as a reader that keeps its objects does.
+          const end = Math.min(lines.length, read + step.append);
+          for (; read < end; read++) {
+            const line = lines[read];
+            if (line.kind === 'turn') turns.push(line.turn);
+            else checkpoints.push(line.cp(turns));
+          }
+          turns = turns.slice();
+          checkpoints = checkpoints.slice();
+          if (step.change === 'turn' && turns.length > 0) {
+            const i = step.at % turns.length;
+            turns[i] = { ...turns[i], text: `${turns[i].text} and LEDGER_${step.at}` };
+          } else if (step.change === 'rebuild') {
+            turns = turns.map((x) => ({ ...x }));
+          } else if (step.change === 'checkpoint' && checkpoints.length > 0) {
+            const i = step.at % checkpoints.length;
+            checkpoints[i] = { ...checkpoints[i], claimedIds: checkpoints[i].claimedIds.slice(1) };
+          } else if (step.change === 'options') {
+            options = { ratioFloor: 1 + (step.at % 4) };
+          } else if (step.change === 'cache') {
+            file.tokenCache = new Map();
+          }
+          const t = transcript(turns, checkpoints);
+          // What the shell counts beforehand; then analyze must count nothing else (summaries aside).
+          const named = new Set(textsToCount(t, file.tokenCache, file.memo).turns.map((x) => x.text));
+          for (const e of evidenceToPrepare(t, file.memo)) file.evidenceCache.piecesOf(e.turn, e.answeredSeparately);
+          const asked: string[] = [];
+          const summaries = new Set(checkpoints.map((c) => c.summary));
+          const analysis = file.analyse(t, {
+            ...options,
+            countTokens: (s) => {
+              if (!summaries.has(s)) asked.push(s);
+              return words(s);
+            },
+          });
+          assert.deepEqual(analysis, fresh(t, options));
+          assert.deepEqual(
+            asked.filter((s) => !named.has(s)),
+            [],
+            'counted a turn textsToCount left out',
+          );
+          if (step.change === 'none' && previous) {
+            // Appended turns alone: a checkpoint is reused unless a new one claims an earlier turn no one did.
+            const claimedBefore = new Set(previous.checkpoints.flatMap((c) => c.claimedIds));
+            const firstNew = Math.min(
+              ...checkpoints
+                .slice(previous.checkpoints.length)
+                .flatMap((c) => c.claimedIds.filter((id) => !claimedBefore.has(id)))
+                .map((id) => turns.findIndex((x) => x.id === id))
+                .filter((i) => i >= 0),
+            );
+            previous.checkpoints.forEach((old, i) => {
+              if (checkpoints[i].turnsBefore <= firstNew) assert.equal(analysis.checkpoints[i], old, `checkpoint ${i} reused`);
+            });
+          }
+          previous = analysis;
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+const FRAGMENTS = [
+  'ok, go ahead',
+  'Fixed ERR_LEDGER_4107',
+  'in src/core/ledger.ts',
+  'renamed parseEntry',
+  'bumped to v4.17.21',
+  'see "reconciliation mismatch"',
+  'ticket JIRA-881',
+  'thanks!',
+  'ran npm test',
+  '',
+];
+
+type Line = { kind: 'turn'; turn: Turn } | { kind: 'checkpoint'; cp: (turns: readonly Turn[]) => Checkpoint };
+
+/** Log lines (turns with repeated ids and answered calls now and then, checkpoints over what precedes them) and how they grow. */
+const growingArb = fc
+  .record({
+    specs: fc.array(
+      fc.oneof(
+        {
+          weight: 4,
+          arbitrary: fc.record({
+            kind: fc.constant('turn' as const),
+            id: fc.integer({ min: 0, max: 30 }),
+            parts: fc.subarray(FRAGMENTS, { minLength: 1, maxLength: 3 }),
+            tokens: fc.option(fc.integer({ min: 0, max: 50 }), { nil: undefined }),
+            anchor: fc.option(fc.constantFrom('ERR_LEDGER_4107', 'FACT-1', 'parseEntry'), { nil: undefined, freq: 4 }),
+            answers: fc.option(fc.integer({ min: 0, max: 30 }), { nil: undefined, freq: 3 }),
+          }),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.record({
+            kind: fc.constant('checkpoint' as const),
+            summary: fc.subarray(FRAGMENTS),
+            claimMask: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+            extraIds: fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 3 }),
+            reported: fc.boolean(),
+            budget: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
+            recordedSummary: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }),
+            opaque: fc.boolean(),
+          }),
+        },
+      ),
+      { maxLength: 40 },
+    ),
+    steps: fc.array(
+      fc.record({
+        append: fc.integer({ min: 0, max: 8 }),
+        change: fc.constantFrom('none', 'none', 'none', 'none', 'turn', 'rebuild', 'checkpoint', 'options', 'cache'),
+        at: fc.nat(),
+      }),
+      { minLength: 1, maxLength: 10 },
+    ),
+  })
+  .map(({ specs, steps }) => {
+    const lines: Line[] = specs.map((s, n) => {
+      if (s.kind === 'turn') {
+        const t: Turn = turn(s.id, s.parts.join(' '), {}, n + 1);
+        if (s.tokens !== undefined) t.tokens = s.tokens;
+        if (s.anchor !== undefined) t.anchor = s.anchor;
+        if (s.answers !== undefined) t.answers = { turnId: s.answers, callText: `[tool call Read] {"file_path":"src/${s.answers}.ts"}` };
+        return { kind: 'turn', turn: t };
+      }
+      return {
+        kind: 'checkpoint',
+        cp: (turns: readonly Turn[]): Checkpoint => {
+          const claimedIds: TurnId[] = [...turns.filter((_, i) => s.claimMask[i % 40]).map((x) => x.id), ...s.extraIds];
+          const cp = checkpoint({
+            summaryId: `S${n}`,
+            summary: s.summary.join(' '),
+            claimedIds,
+            turnsBefore: turns.length,
+            span: span(n + 1),
+            opaque: s.opaque,
+          });
+          if (s.reported) cp.reportedIds = claimedIds.filter((_, i) => i % 2 === 0);
+          if (s.budget !== undefined) cp.summaryBudget = s.budget;
+          if (s.recordedSummary !== undefined) cp.recordedSummaryTokens = s.recordedSummary;
+          return cp;
+        },
+      };
+    });
+    return { lines, steps };
+  });

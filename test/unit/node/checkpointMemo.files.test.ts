@@ -1,0 +1,100 @@
+// Tests for CheckpointMemo (src/core/checkpointMemo.ts) on files read as the extension reads them (TranscriptFile:
+// the format's own reader, appended bytes only): the incident sample and the shared corpus's Claude Code sessions,
+// written out in parts and re-read after each, are analysed with the file's memo exactly as without one; on the
+// canonical sample, whose reader keeps its turns, turns appended after the checkpoint leave it the same object.
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { analyze } from '../../../src/core/analyze';
+import { CheckpointMemo } from '../../../src/core/checkpointMemo';
+import { EvidenceCache } from '../../../src/core/evidenceCache';
+import type { Analysis, TokenCache, Transcript } from '../../../src/core/model';
+import { TranscriptFile } from '../../../src/node/transcriptFile';
+import { skipOrFailInCi, skipWithoutShared } from '../../sharedFolder';
+
+const CORPUS = resolve(__dirname, '../../../../../shared/corpus/claude-code');
+const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
+
+const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
+
+/** Writes `lines` to a new file up to each of `cuts` in turn, re-reading and analysing after each; returns every analysis. */
+async function grow(dir: string, name: string, lines: string[], cuts: number[]): Promise<Analysis[]> {
+  const path = join(dir, name);
+  const cut = (k: number) => cuts[k - 1];
+  const parts = cuts.length;
+  writeFileSync(
+    path,
+    lines
+      .slice(0, cut(1))
+      .map((l) => `${l}\n`)
+      .join(''),
+  );
+  const file = await TranscriptFile.open(path, {});
+  const memo = new CheckpointMemo();
+  const tokenCache: TokenCache = new Map();
+  const evidenceCache = new EvidenceCache();
+  const plainEvidence = new EvidenceCache();
+  const analyses: Analysis[] = [];
+  for (let k = 1; k <= parts; k++) {
+    if (k > 1) {
+      appendFileSync(
+        path,
+        lines
+          .slice(cut(k - 1), cut(k))
+          .map((l) => `${l}\n`)
+          .join(''),
+      );
+      await file.refresh();
+    }
+    const t: Transcript = file.transcript;
+    const analysis = analyze(t, { countTokens: words, tokenCache, evidenceCache, checkpointMemo: memo });
+    assert.deepEqual(analysis, analyze(t, { countTokens: words, evidenceCache: plainEvidence }), `${name}, part ${k} of ${parts}`);
+    analyses.push(analysis);
+  }
+  return analyses;
+}
+
+describe('node/checkpointMemo: files re-read as they grow', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => (dir = mkdtempSync(join(tmpdir(), 'checkpoint-memo-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the incident sample in parts, then turns appended after its checkpoint: the same analyses, the checkpoint reused', async () => {
+    const lines = readFileSync(SAMPLE, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    const appended = Array.from({ length: 6 }, (_, i) =>
+      JSON.stringify({ type: 'turn', id: `appended-${i}`, role: 'user', content: `appended turn ${i} about src/appended_${i}.ts` }),
+    );
+    const all = [...lines, ...appended];
+    const analyses = await grow(dir, 'incident.jsonl', all, [100, 250, lines.length, lines.length + 1, lines.length + 3, all.length]);
+    const last = analyses[analyses.length - 1];
+    const before = analyses[analyses.length - 2];
+    assert.ok(last.checkpoints.length > 0);
+    assert.equal(last.checkpoints.length, before.checkpoints.length);
+    last.checkpoints.forEach((cp, i) => assert.equal(cp, before.checkpoints[i], `checkpoint ${i} reused`));
+  });
+
+  it('the corpus sessions (Claude Code) in parts: the same analyses as without the memo', async function () {
+    skipWithoutShared(this, existsSync(CORPUS), `the corpus at ${CORPUS}`);
+    const names = readdirSync(CORPUS)
+      .filter((n) => n.endsWith('.jsonl.gz'))
+      .sort();
+    if (names.length === 0) skipOrFailInCi(this, `no .jsonl.gz session in ${CORPUS}`);
+    for (const name of names) {
+      const lines = gunzipSync(readFileSync(join(CORPUS, name)))
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+      await grow(
+        dir,
+        name.replace(/\.gz$/, ''),
+        lines,
+        [1, 2, 3, 4, 5].map((k) => Math.round((lines.length * k) / 5)),
+      );
+    }
+  });
+});

@@ -31,7 +31,7 @@
 
 import { fileNameOf, groupDigits } from '../core/displayText';
 import type { Checkpoint, Problem, RawLine, SourceSpan, Transcript, Turn, TurnId, TruncationHints } from '../core/model';
-import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import { JsonLinesBuffer, isObject, type JsonLine, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { joinSpans, lineSpan } from './sourceSpan';
 import { textOf, thinkingOf, toolNames } from './textOf';
@@ -88,9 +88,10 @@ function readFields(value: unknown): unknown {
   return kept;
 }
 
+/** A record that is a JSON object, as the line buffer keeps it (not copied). */
 interface Entry {
-  line: RawLine;
-  rec: JsonObject;
+  readonly line: RawLine;
+  readonly value: JsonObject;
 }
 
 interface Boundary {
@@ -99,6 +100,52 @@ interface Boundary {
   turnsBefore: number;
   /** A compaction summary marked isSidechain that came after this boundary (not read as its summary). */
   sidechainSummary?: Entry;
+  /** The main session before it, once the records up to its head are counted (see settleSessions). */
+  mainSession?: string;
+  /** Its checkpoint as last read, with the problems reading it gave and the records it was read from. */
+  read?: { checkpoint: Checkpoint; problems: Problem[]; summary?: Entry; sidechainSummary?: Entry };
+}
+
+/**
+ * What build() has read so far, kept between finishes so that lines appended are read in proportion to
+ * themselves: the record loop resumes where it stopped, and a checkpoint is read again only when its boundary got
+ * its summary (or a sub-agent's) since. The rest of a checkpoint's reading cannot change with later lines (stable
+ * history, see the header), so reading resumed this way gives what reading everything again gives.
+ */
+class ReadState {
+  /** How many of the line buffer's records were read. */
+  read = 0;
+  /** Problems of the records read (not a JSON object, unknown type, no message, a summary with no boundary), in line order. */
+  readonly problems: Problem[] = [];
+  /** The first record of each uuid (later copies never replace it). */
+  readonly byUuid = new Map<string, Entry>();
+  readonly turns: Turn[] = [];
+  readonly turnOfUuid = new Map<string, number>();
+  readonly assistantByMessageId = new Map<string, AssistantTurn>();
+  readonly assistantTurns = new Map<number, AssistantTurn>();
+  readonly toolNameById = new Map<string, string>();
+  readonly resultTurnsByToolUse = new Map<string, number[]>();
+  readonly calls = new CallLinks();
+  readonly usedIds = new Set<string>();
+  readonly boundaries: Boundary[] = [];
+  readonly unknownTypes = new Set<string>();
+  /** Messages per session in the records counted so far, and how many records were counted. */
+  readonly sessions = new Map<string, number>();
+  counted = 0;
+  /** Boundaries whose main session is settled (they are settled in order: their heads are in line order). */
+  settled = 0;
+  /** turns[0, published) were returned by a finish: one is copied before it changes, never changed in place. */
+  published = 0;
+  readonly copied = new Set<number>();
+
+  /** The turn at `index`, ready to change: a copy put in its place when a finish already returned it. */
+  editable(index: number): Turn {
+    if (index < this.published && !this.copied.has(index)) {
+      this.turns[index] = { ...this.turns[index] };
+      this.copied.add(index);
+    }
+    return this.turns[index];
+  }
 }
 
 interface AssistantTurn {
@@ -153,49 +200,87 @@ function rawSummariserOutput(text: string): string | undefined {
 export class ClaudeCodeReader extends RebuildingReader {
   readonly format = 'claude-code' as const;
   private readonly lines = new JsonLinesBuffer({ dropText: true, keep: readFields });
+  private state = new ReadState();
+  /** Counts the lines pushed again (a line number already read): what was read from there on is read again. */
+  private rewinds = 0;
 
   push(line: RawLine): void {
+    if (line.line <= this.lines.lineCount) {
+      this.state = new ReadState();
+      this.rewinds++;
+    }
     this.lines.push(line);
   }
 
   protected stateKey(): string {
-    return `${this.lines.lineCount}:${this.lines.records.length}:${this.lines.problems.length}`;
+    return `${this.rewinds}:${this.lines.lineCount}:${this.lines.records.length}:${this.lines.problems.length}`;
   }
 
   protected build(): Transcript {
-    const problems: Problem[] = [...this.lines.problems];
-    const entries: Entry[] = [];
-    for (const { line, value } of this.lines.records) {
-      if (isObject(value)) entries.push({ line, rec: value });
-      else
+    const state = this.state;
+    this.readRecords(state);
+    this.settleSessions(state);
+
+    const checkpoints: Checkpoint[] = [];
+    const checkpointProblems: Problem[] = [];
+    state.boundaries.forEach((boundary, k) => {
+      let read = boundary.read;
+      if (read === undefined || read.summary !== boundary.summary || read.sidechainSummary !== boundary.sidechainSummary) {
+        const claim = {
+          byUuid: state.byUuid,
+          turnOfUuid: state.turnOfUuid,
+          assistantTurns: state.assistantTurns,
+          resultTurnsByToolUse: state.resultTurnsByToolUse,
+          mainSession: boundary.mainSession,
+          records: this.lines.records,
+          horizon: Math.max(boundary.entry?.line.line ?? 0, boundary.summary?.line.line ?? 0),
+        };
+        const problems: Problem[] = [];
+        let checkpoint = this.checkpointOf(boundary, k, state.turns, claim, problems);
+        // A sub-agent's summary changes only what the problem says, so the checkpoint object stays the same.
+        if (read !== undefined && read.summary === boundary.summary) checkpoint = read.checkpoint;
+        read = { checkpoint, problems, summary: boundary.summary, sidechainSummary: boundary.sidechainSummary };
+        boundary.read = read;
+      }
+      checkpoints.push(read.checkpoint);
+      checkpointProblems.push(...read.problems);
+    });
+
+    const problems = [...this.lines.problems, ...state.problems, ...checkpointProblems];
+    problems.sort((a, b) => a.line - b.line);
+    state.published = state.turns.length;
+    state.copied.clear();
+    return { format: this.format, turns: state.turns.slice(), checkpoints, problems, lineCount: this.lines.lineCount };
+  }
+
+  /** Reads the records pushed since the last build into `state`: turns, boundaries and their summaries. */
+  private readRecords(state: ReadState): void {
+    const records = this.lines.records;
+    const { problems, turns, turnOfUuid, assistantByMessageId, assistantTurns, toolNameById, resultTurnsByToolUse, calls, usedIds } = state;
+    const { boundaries, unknownTypes } = state;
+    const from = state.read;
+    state.read = records.length;
+
+    // The first record of each uuid (later copies never replace it). A checkpoint sees only the uuids whose first
+    // record is at or before its last record, so lines appended later cannot change its claim.
+    for (let r = from; r < records.length; r++) {
+      const value = records[r].value;
+      const uuid = isObject(value) ? str(value.uuid) : undefined;
+      if (uuid !== undefined && !state.byUuid.has(uuid)) state.byUuid.set(uuid, records[r] as Entry);
+    }
+
+    for (let r = from; r < records.length; r++) {
+      const { line, value } = records[r];
+      if (!isObject(value)) {
         problems.push({
           line: line.line,
           severity: 'error',
           message: `line ${line.line} is not a JSON object, so it is not a Claude Code record; it was skipped.`,
         });
-    }
-
-    // The first record of each uuid (later copies never replace it). A checkpoint sees only the uuids whose first
-    // record is at or before its last record, so lines appended later cannot change its claim.
-    const byUuid = new Map<string, Entry>();
-    for (const entry of entries) {
-      const uuid = str(entry.rec.uuid);
-      if (uuid !== undefined && !byUuid.has(uuid)) byUuid.set(uuid, entry);
-    }
-
-    const turns: Turn[] = [];
-    const turnOfUuid = new Map<string, number>();
-    const assistantByMessageId = new Map<string, AssistantTurn>();
-    const assistantTurns = new Map<number, AssistantTurn>();
-    const toolNameById = new Map<string, string>();
-    const resultTurnsByToolUse = new Map<string, number[]>();
-    const calls = new CallLinks();
-    const usedIds = new Set<string>();
-    const boundaries: Boundary[] = [];
-    const unknownTypes = new Set<string>();
-
-    for (const entry of entries) {
-      const { rec, line } = entry;
+        continue;
+      }
+      const entry = records[r] as Entry;
+      const rec = value;
       const type = rec.type;
       if (type === 'system') {
         if (rec.subtype === 'compact_boundary') {
@@ -257,7 +342,7 @@ export class ClaudeCodeReader extends RebuildingReader {
           usedIds.add(id);
           turns.push({ id, role: 'assistant', text, span: lineSpan(line), label: 'reply', ...(reasoning !== '' ? { reasoning } : {}) });
         } else {
-          const turn = turns[assistant.index];
+          const turn = state.editable(assistant.index);
           const fresh = !(uuid !== undefined && turnOfUuid.has(uuid));
           if (text !== '' && fresh) turn.text = turn.text === '' ? text : `${turn.text}\n${text}`;
           if (reasoning !== '' && fresh) turn.reasoning = turn.reasoning === undefined ? reasoning : `${turn.reasoning}\n${reasoning}`;
@@ -308,59 +393,46 @@ export class ClaudeCodeReader extends RebuildingReader {
       }
       if (uuid !== undefined) turnOfUuid.set(uuid, index);
     }
+  }
 
-    // Each checkpoint's main session: the session with the most messages (sub-agent ones included) before its
-    // boundary — not in the whole file, which would let later lines change it. A continued session that copied its
-    // parent's compaction in has its own records (at least its sub-agent warmup) before the copied boundary.
-    const horizonOf = (b: Boundary) => Math.max(b.entry?.line.line ?? 0, b.summary?.line.line ?? 0);
+  // Each checkpoint's main session: the session with the most messages (sub-agent ones included) before its
+  // boundary — not in the whole file, which would let later lines change it. A continued session that copied its
+  // parent's compaction in has its own records (at least its sub-agent warmup) before the copied boundary.
+  // Boundaries are made in the order of their heads (a compact_boundary record, or a summary with none before it),
+  // so they are settled in order, each once the records before its head are counted.
+  private settleSessions(state: ReadState): void {
+    const { boundaries, sessions } = state;
+    const records = this.lines.records;
     const headOf = (b: Boundary) => (b.entry ?? b.summary)!.line.line;
-    const order = boundaries.map((b, k) => k).sort((a, b) => headOf(boundaries[a]) - headOf(boundaries[b]));
-    const mainSessions: (string | undefined)[] = [];
-    const sessions = new Map<string, number>();
-    let next = 0;
     const settle = (before: number) => {
-      while (next < order.length && headOf(boundaries[order[next]]) <= before) {
+      while (state.settled < boundaries.length && headOf(boundaries[state.settled]) <= before) {
         let main: string | undefined;
         for (const [session, count] of sessions) if (main === undefined || count > sessions.get(main)!) main = session;
-        mainSessions[order[next++]] = main;
+        boundaries[state.settled++].mainSession = main;
       }
     };
-    for (const entry of entries) {
-      settle(entry.line.line);
-      const type = entry.rec.type;
-      const session = str(entry.rec.sessionId);
-      if ((type === 'user' || type === 'assistant') && session && entry.rec.isCompactSummary !== true) {
+    for (; state.counted < records.length; state.counted++) {
+      const { line, value } = records[state.counted];
+      if (!isObject(value)) continue;
+      settle(line.line);
+      const type = value.type;
+      const session = str(value.sessionId);
+      if ((type === 'user' || type === 'assistant') && session && value.isCompactSummary !== true) {
         sessions.set(session, (sessions.get(session) ?? 0) + 1);
       }
     }
+    // Every head is a record counted above, so every boundary is settled here.
     settle(Infinity);
-
-    const checkpoints: Checkpoint[] = [];
-    boundaries.forEach((boundary, k) => {
-      const claim = {
-        byUuid,
-        turnOfUuid,
-        assistantTurns,
-        resultTurnsByToolUse,
-        mainSession: mainSessions[k],
-        entries,
-        horizon: horizonOf(boundary),
-      };
-      checkpoints.push(this.checkpointOf(boundary, k, turns, claim, problems));
-    });
-
-    problems.sort((a, b) => a.line - b.line);
-    return { format: this.format, turns, checkpoints, problems, lineCount: this.lines.lineCount };
   }
 
   private attachSummary(entry: Entry, boundaries: Boundary[], turnsBefore: number, problems: Problem[]): void {
-    const parent = str(entry.rec.parentUuid);
-    const uuid = str(entry.rec.uuid);
+    const parent = str(entry.value.parentUuid);
+    const uuid = str(entry.value.uuid);
     let target = boundaries.find(
       (b) =>
         b.summary === undefined &&
         b.entry !== undefined &&
-        (str(b.entry.rec.uuid) === parent || (uuid !== undefined && anchorsOf(b.entry.rec).includes(uuid))),
+        (str(b.entry.value.uuid) === parent || (uuid !== undefined && anchorsOf(b.entry.value).includes(uuid))),
     );
     if (target === undefined) {
       const last = boundaries[boundaries.length - 1];
@@ -388,7 +460,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       assistantTurns: Map<number, AssistantTurn>;
       resultTurnsByToolUse: Map<string, number[]>;
       mainSession?: string;
-      entries: Entry[];
+      records: readonly JsonLine[];
       horizon: number;
     },
     problems: Problem[],
@@ -397,10 +469,10 @@ export class ClaudeCodeReader extends RebuildingReader {
       u !== undefined && (claim.byUuid.get(u)?.line.line ?? Infinity) <= claim.horizon;
     const head = (boundary.entry ?? boundary.summary)!;
     const n = head.line.line;
-    const rec = boundary.entry?.rec ?? {};
-    const uuid = str(rec.uuid) ?? str(boundary.summary?.rec.uuid);
+    const rec = boundary.entry?.value ?? {};
+    const uuid = str(rec.uuid) ?? str(boundary.summary?.value.uuid);
     const summaryId = uuid !== undefined ? uuid.slice(0, 8) : `compaction ${k + 1}`;
-    const summaryMessage = boundary.summary && isObject(boundary.summary.rec.message) ? boundary.summary.rec.message : undefined;
+    const summaryMessage = boundary.summary && isObject(boundary.summary.value.message) ? boundary.summary.value.message : undefined;
     const summary = summaryMessage ? textOf(summaryMessage.content) : '';
     let span: SourceSpan = lineSpan(head.line);
     if (boundary.entry && boundary.summary) span = joinSpans(lineSpan(boundary.entry.line), lineSpan(boundary.summary.line));
@@ -438,9 +510,9 @@ export class ClaudeCodeReader extends RebuildingReader {
       notes.push(`${tools.length} tool${tools.length === 1 ? '' : 's'} discovered before the compaction (preCompactDiscoveredTools)`);
 
     // Where the walk starts: the boundary's logicalParentUuid, or (for a summary alone) its parentUuid.
-    const pointer = boundary.entry ? str(rec.logicalParentUuid) : str(boundary.summary?.rec.parentUuid);
+    const pointer = boundary.entry ? str(rec.logicalParentUuid) : str(boundary.summary?.value.parentUuid);
     const pointerName = boundary.entry ? 'logicalParentUuid' : 'parentUuid';
-    const session = str(rec.sessionId) ?? str(boundary.summary?.rec.sessionId);
+    const session = str(rec.sessionId) ?? str(boundary.summary?.value.sessionId);
     const fromParentSession = session !== undefined && claim.mainSession !== undefined && session !== claim.mainSession;
     let claimed: Set<number> = new Set();
     let unverifiable: string | undefined;
@@ -459,7 +531,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       const leaf = this.lastMessageBefore(n, claim, boundary.turnsBefore);
       const why = pointer !== undefined ? `its ${pointerName} ${pointer} is not in this file` : `it has no ${pointerName}`;
       if (leaf !== undefined) {
-        claimed = this.walk(str(leaf.rec.uuid)!, claim, boundary.turnsBefore);
+        claimed = this.walk(str(leaf.value.uuid)!, claim, boundary.turnsBefore);
         problems.push({
           line: n,
           severity: 'warning',
@@ -500,7 +572,7 @@ export class ClaudeCodeReader extends RebuildingReader {
         const t = claim.turnOfUuid.get(u);
         if (t !== undefined) preserved.add(t);
         if (u === headUuid) break;
-        u = str(claim.byUuid.get(u)!.rec.parentUuid);
+        u = str(claim.byUuid.get(u)!.value.parentUuid);
       }
     }
     const kept = metadata.preservedMessages;
@@ -576,10 +648,10 @@ export class ClaudeCodeReader extends RebuildingReader {
       seen.add(u);
       const entry = claim.byUuid.get(u);
       if (entry === undefined || entry.line.line > claim.horizon) break;
-      if (entry.rec.type === 'system' && entry.rec.subtype === 'compact_boundary') break;
+      if (entry.value.type === 'system' && entry.value.subtype === 'compact_boundary') break;
       const t = claim.turnOfUuid.get(u);
       if (t !== undefined && t < limit) claimed.add(t);
-      u = str(entry.rec.parentUuid);
+      u = str(entry.value.parentUuid);
     }
     // Parallel tool calls: their results are siblings of the chain, not on it.
     for (const t of [...claimed]) {
@@ -593,15 +665,16 @@ export class ClaudeCodeReader extends RebuildingReader {
 
   private lastMessageBefore(
     lineNumber: number,
-    claim: { entries: Entry[]; turnOfUuid: Map<string, number> },
+    claim: { records: readonly JsonLine[]; turnOfUuid: Map<string, number> },
     limit: number,
   ): Entry | undefined {
     let found: Entry | undefined;
-    for (const entry of claim.entries) {
-      if (entry.line.line >= lineNumber) break;
-      const uuid = str(entry.rec.uuid);
+    for (const record of claim.records) {
+      if (record.line.line >= lineNumber) break;
+      if (!isObject(record.value)) continue;
+      const uuid = str(record.value.uuid);
       const t = uuid !== undefined ? claim.turnOfUuid.get(uuid) : undefined;
-      if (t !== undefined && t < limit) found = entry;
+      if (t !== undefined && t < limit) found = record as Entry;
     }
     return found;
   }

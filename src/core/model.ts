@@ -281,6 +281,36 @@ export interface Analysis {
   problems: Problem[];
 }
 
+/** A run of claimed-missing turns with the lines it spans (first turn's first line to last turn's last line). */
+export interface LinedIdRange extends IdRange {
+  startLine: number;
+  endLine: number;
+}
+
+/** What a list of checkpoints shows of one (view/analysisDigest.ts): no turns, evidence or summary text. */
+export interface CheckpointDigest {
+  summaryId: string;
+  line: number;
+  endLine: number;
+  verdict: Verdict;
+  reasons: string[];
+  counts: Record<TurnStatus, number>;
+  truncation: Pick<TruncationReport, 'truncated'>;
+  /** Why coverage could not be checked (view/timelineData.ts whyUnverifiable), when it could not. */
+  whyUnverifiable?: string;
+  claimedMissingRanges: LinedIdRange[];
+}
+
+/**
+ * A small digest of an analysis: what the extension keeps of a transcript it no longer holds in full (its
+ * checkpoints' verdicts, counts and claimed-missing runs), a few hundred bytes per checkpoint.
+ */
+export interface AnalysisDigest {
+  format: FormatId;
+  turnCount: number;
+  checkpoints: CheckpointDigest[];
+}
+
 /** Counts tokens of a text. Shells inject tiktoken; tests may inject it too. */
 export type TokenCounter = (text: string) => number;
 

@@ -1,11 +1,13 @@
 // The "Compaction Checkpoints" tree (explorer view compactionLens.checkpoints): analysed transcript files ->
 // their checkpoints (verdict icon, turns per status, why coverage could not be checked when it could not) ->
-// ranges of claimed-missing turns, the only turns listed as problems. Selecting an item reveals it.
+// ranges of claimed-missing turns, the only turns listed as problems. Selecting an item reveals it. Made from
+// the files' digests (TranscriptStore.digests), so it lists every analysed file, also those the store keeps no
+// full entry of; revealing an item loads its file again when needed (commands.ts).
 import * as vscode from 'vscode';
 import { fullTurnId } from '../core/displayText';
-import { TURN_STATUSES, type CheckpointAnalysis, type Verdict } from '../core/model';
+import { TURN_STATUSES, type CheckpointDigest, type Verdict } from '../core/model';
 import { statusName } from '../statusWords';
-import { describeCheckpoint, describeRange, whyUnverifiable } from '../view/timelineData';
+import { describeCheckpoint, describeRange } from '../view/timelineData';
 import { Disposable } from './dispose';
 import type { TranscriptStore } from './transcriptStore';
 
@@ -47,8 +49,8 @@ export class CheckpointTreeProvider extends Disposable implements vscode.TreeDat
   }
 
   getChildren(node?: CheckpointTreeNode): CheckpointTreeNode[] {
-    if (!node) return this.store.all().map((entry) => ({ kind: 'file', uri: entry.uri }));
-    const entry = this.store.get(node.uri);
+    if (!node) return this.store.digests().map((entry) => ({ kind: 'file', uri: entry.uri }));
+    const entry = this.store.digest(node.uri);
     if (!entry) return [];
     if (node.kind === 'file') {
       return entry.analysis.checkpoints.map((_, checkpointIndex) => ({ kind: 'checkpoint', uri: node.uri, checkpointIndex }));
@@ -72,14 +74,14 @@ export class CheckpointTreeProvider extends Disposable implements vscode.TreeDat
   }
 
   getTreeItem(node: CheckpointTreeNode): vscode.TreeItem {
-    const entry = this.store.get(node.uri);
+    const entry = this.store.digest(node.uri);
     const key = node.uri.toString();
     if (node.kind === 'file' || !entry) {
       const item = new vscode.TreeItem(node.uri, vscode.TreeItemCollapsibleState.Expanded);
       item.id = key;
       item.contextValue = 'transcript';
       const count = entry?.analysis.checkpoints.length ?? 0;
-      item.description = `${count} checkpoint${count === 1 ? '' : 's'} · ${entry?.transcript.turns.length ?? 0} turns`;
+      item.description = `${count} checkpoint${count === 1 ? '' : 's'} · ${entry?.analysis.turnCount ?? 0} turns`;
       item.tooltip = node.uri.fsPath;
       item.iconPath = vscode.ThemeIcon.File;
       if (count === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
@@ -109,7 +111,8 @@ export class CheckpointTreeProvider extends Disposable implements vscode.TreeDat
     item.description = `${range.count} claimed-missing`;
     item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('compactionLens.turn.claimedMissing'));
     const ids = range.count === 1 ? fullTurnId(range.from) : `${fullTurnId(range.from)} to ${fullTurnId(range.to)}`;
-    item.tooltip = `Claimed by ${checkpoint.summaryId} but not covered by its summary (turn ids ${ids})`;
+    const at = range.startLine > 0 ? `, lines ${range.startLine}–${range.endLine}` : '';
+    item.tooltip = `Claimed by ${checkpoint.summaryId} but not covered by its summary (turn ids ${ids}${at})`;
     item.command = this.revealCommand({ uri: key, checkpointIndex: node.checkpointIndex, rangeIndex: node.rangeIndex });
     return item;
   }
@@ -120,14 +123,14 @@ export class CheckpointTreeProvider extends Disposable implements vscode.TreeDat
 }
 
 /** Verdict and reasons, turns per status in plain words, and why coverage could not be checked if it could not. */
-function checkpointTooltip(checkpoint: CheckpointAnalysis): vscode.MarkdownString {
+function checkpointTooltip(checkpoint: CheckpointDigest): vscode.MarkdownString {
   const tooltip = new vscode.MarkdownString();
   tooltip.appendText(`${checkpoint.summaryId} (line ${checkpoint.line}): ${checkpoint.verdict}\n\n${checkpoint.reasons.join('\n')}`);
   const counts = TURN_STATUSES.filter((status) => checkpoint.counts[status] > 0).map(
     (status) => `${checkpoint.counts[status]} ${statusName(status)}`,
   );
   if (counts.length > 0) tooltip.appendText(`\n\nTurns: ${counts.join(', ')}`);
-  const why = whyUnverifiable(checkpoint);
+  const why = checkpoint.whyUnverifiable;
   if (why !== undefined) tooltip.appendText(`\n\nCoverage could not be checked: ${why}`);
   return tooltip;
 }

@@ -138,6 +138,8 @@ export function registerCommands(services: Services): vscode.Disposable[] {
           progress.report({ message: 'finding files…' });
           const files = await vscode.workspace.findFiles(includeGlob, joinGlobs(exclude), MAX_WORKSPACE_FILES, token);
           files.sort((a, b) => a.fsPath.localeCompare(b.fsPath));
+          // Each file's full entry is let go once analysed unless something holds it (the store keeps its digest
+          // for the tree and at most RECENT_FULL_ENTRIES others in full).
           for (const [position, uri] of files.entries()) {
             if (token.isCancellationRequested) return true;
             progress.report({
@@ -145,9 +147,9 @@ export function registerCommands(services: Services): vscode.Disposable[] {
               increment: 100 / files.length,
             });
             try {
-              const entry = await store.load(uri, { signal: abort.signal });
+              const { digest } = await store.load(uri, { signal: abort.signal });
               counts.analysed++;
-              const verdict = worstVerdict(entry.analysis);
+              const verdict = worstVerdict(digest.analysis);
               if (verdict) counts.verdicts[verdict]++;
             } catch (error) {
               if (isAbort(error)) return true;
@@ -276,7 +278,8 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   async function revealItem(target: RevealTarget): Promise<void> {
     if (!target || typeof target.uri !== 'string') return;
     const uri = vscode.Uri.parse(target.uri);
-    const entry = store.get(uri);
+    // A file the store demoted to its digest is read again.
+    const entry = store.get(uri) ?? (await openTranscript(store, services.log, uri, { interactive: true }));
     if (!entry) return;
     const checkpoint = target.checkpointIndex !== undefined ? entry.analysis.checkpoints[target.checkpointIndex] : undefined;
     if (!checkpoint || target.checkpointIndex === undefined) {

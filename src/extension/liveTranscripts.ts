@@ -2,12 +2,15 @@
 // debounce that collapses a burst of changes into one re-read, a poll for the transcripts someone is looking
 // at (file watchers miss files outside the workspace, where agents write: ~/.claude, ~/.codex), edits of an
 // open document, and changes of the settings (re-read or re-analyse everything, with a spinner in the status
-// bar). The re-reading itself is the store's (transcriptStore.ts).
+// bar). A transcript the store demoted to its digest is neither watched nor polled (it is read afresh when it is
+// loaded again); one opened in an editor again is loaded again. The re-reading itself is the store's
+// (transcriptStore.ts).
 import * as vscode from 'vscode';
 import { fileNameOf } from '../core/displayText';
 import { transcriptUriOf } from './decompressedDocument';
 import { Disposable } from './dispose';
 import type { Log } from './log';
+import { openTranscript } from './openTranscript';
 import { readSettings } from './settings';
 import type { TranscriptStore } from './transcriptStore';
 
@@ -37,6 +40,18 @@ export class LiveTranscripts extends Disposable {
       }),
     );
     this.register(store.onDidRemove((uri) => this.forget(uri)));
+    this.register(store.onDidDemote((uri) => this.forget(uri)));
+    // A demoted transcript opened in an editor again (a text editor, a decompressed view, a .gz tab).
+    this.register(vscode.workspace.onDidOpenTextDocument((document) => this.loadIfDemoted(document.uri)));
+    this.register(
+      vscode.window.tabGroups.onDidChangeTabs((event) => {
+        for (const tab of event.opened) {
+          const input: unknown = tab.input;
+          const uri = input && typeof input === 'object' && 'uri' in input ? input.uri : undefined;
+          if (uri instanceof vscode.Uri) this.loadIfDemoted(uri);
+        }
+      }),
+    );
     this.register(
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (event.contentChanges.length > 0 && store.get(event.document.uri)) this.scheduleRefresh(event.document.uri);
@@ -70,10 +85,14 @@ export class LiveTranscripts extends Disposable {
     );
   }
 
-  /** Keeps `uri` live (checked for growth every POLL_INTERVAL_MS) until the returned disposable is disposed. */
+  /**
+   * Keeps `uri` live (checked for growth every POLL_INTERVAL_MS) and its full entry in the store until the
+   * returned disposable is disposed.
+   */
   hold(uri: vscode.Uri): vscode.Disposable {
     const key = uri.toString();
     this.holders.set(key, (this.holders.get(key) ?? 0) + 1);
+    const stored = this.store.hold(uri);
     this.startPolling();
     let released = false;
     return new vscode.Disposable(() => {
@@ -82,7 +101,14 @@ export class LiveTranscripts extends Disposable {
       const count = (this.holders.get(key) ?? 1) - 1;
       if (count > 0) this.holders.set(key, count);
       else this.holders.delete(key);
+      stored.dispose();
     });
+  }
+
+  /** Loads the transcript behind a document or tab again when the store demoted it (with the status bar's spinner). */
+  private loadIfDemoted(uri: vscode.Uri): void {
+    const file = transcriptUriOf(uri);
+    if (file && this.store.isDemoted(file)) void openTranscript(this.store, this.log, file, { interactive: false });
   }
 
   private forget(uri: vscode.Uri): void {

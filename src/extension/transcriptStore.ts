@@ -2,20 +2,33 @@
 // worker threads, never in the extension host's thread), re-read and re-analysed on request (only the appended
 // bytes when a file grew; one token cache and one evidence cache per file, so nothing is re-tokenized and a
 // turn's evidence is worked out once; both go with the file when it is dropped), and told listeners when an
-// analysis changes or a transcript is dropped. Watching files for changes is liveTranscripts.ts's job; progress
-// and error messages are the commands' (openTranscript.ts).
+// analysis changes or a transcript is dropped. Memory is bounded: full entries are kept only for the files
+// something holds (an editor of the file or of its decompressed view, a timeline panel through
+// `hold`) and for the RECENT_FULL_ENTRIES most recently loaded others; any other file is demoted to its digest
+// (view/analysisDigest.ts), which the checkpoints tree lists, and whoever needs it in full again calls `load`,
+// which reads it again. Watching files for changes is liveTranscripts.ts's job; progress and error messages are
+// the commands' (openTranscript.ts).
 import * as vscode from 'vscode';
 import { fileNameOf } from '../core/displayText';
 import { CheckpointMemo } from '../core/checkpointMemo';
 import type { EvidenceCache } from '../core/evidenceCache';
-import type { Analysis, TokenCache, Transcript, TurnId } from '../core/model';
+import type { Analysis, AnalysisDigest, TokenCache, Transcript, TurnId } from '../core/model';
 import { analyzeFile, analyzeTranscript, type ProgressOptions } from '../node/analyzeFile';
 import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
+import { digestAnalysis } from '../view/analysisDigest';
 import { decompressedUri, transcriptUriOf } from './decompressedDocument';
 import { Disposable } from './dispose';
 import type { Log } from './log';
 import { LIMIT_SETTING_NAMES, readSettings, type Settings } from './settings';
+
+/** An analysed file as the checkpoints tree lists it: its digest, whether or not its full entry is in memory. */
+export interface TranscriptDigest {
+  readonly uri: vscode.Uri;
+  /** The document its records are shown in (see AnalysedTranscript.documentUri). */
+  readonly documentUri: vscode.Uri;
+  readonly analysis: AnalysisDigest;
+}
 
 /** A transcript file with its current snapshot and the analysis of that snapshot. */
 export class AnalysedTranscript {
@@ -30,6 +43,7 @@ export class AnalysedTranscript {
   readonly documentUri: vscode.Uri;
   private lineIndex?: { starts: number[]; indexes: number[] };
   private idIndex?: Map<string, number>;
+  private digested?: { version: number; digest: TranscriptDigest };
 
   constructor(
     readonly uri: vscode.Uri,
@@ -44,6 +58,15 @@ export class AnalysedTranscript {
 
   get name(): string {
     return fileNameOf(this.uri.path);
+  }
+
+  /** The digest of the current analysis (made once per version). */
+  get digest(): TranscriptDigest {
+    if (this.digested?.version !== this.version) {
+      const digest = { uri: this.uri, documentUri: this.documentUri, analysis: digestAnalysis(this.transcript, this.analysis) };
+      this.digested = { version: this.version, digest };
+    }
+    return this.digested.digest;
   }
 
   update(transcript: Transcript, analysis: Analysis): void {
@@ -99,6 +122,12 @@ export class AnalysedTranscript {
  */
 export const EVIDENCE_CACHED_FILES = 8;
 
+/**
+ * Full entries kept, besides those of held files, for this many most recently loaded files; the others are
+ * demoted to their digests, so Analyze Workspace over thousands of files keeps only these in memory.
+ */
+export const RECENT_FULL_ENTRIES = 8;
+
 /** What a change of settings asks of the analysed transcripts. */
 export interface SettingsChange {
   /** The reader's inputs changed (assumed budgets, decompression limits): every file is read again. */
@@ -109,10 +138,17 @@ export interface SettingsChange {
 
 export class TranscriptStore extends Disposable {
   private readonly entries = new Map<string, AnalysedTranscript>();
+  /** The full entries' keys, least recently loaded first. */
+  private readonly recent = new Set<string>();
+  /** The files demoted to their digests (never also in `entries`). */
+  private readonly digested = new Map<string, TranscriptDigest>();
+  /** Files held by a timeline panel (through LiveTranscripts.hold): how many holds each. */
+  private readonly holds = new Map<string, number>();
   private readonly loading = new Map<string, Promise<AnalysedTranscript>>();
   private readonly refreshing = new Map<string, Promise<void>>();
   private readonly changed = this.register(new vscode.EventEmitter<AnalysedTranscript>());
   private readonly removed = this.register(new vscode.EventEmitter<vscode.Uri>());
+  private readonly demoted = this.register(new vscode.EventEmitter<vscode.Uri>());
   private readonly lastRefreshError = new Map<string, string>();
   /** The files whose evidence stays cached, least recently analysed first (see EVIDENCE_CACHED_FILES). */
   private readonly evidenceKept = new Map<string, AnalysedTranscript>();
@@ -124,6 +160,11 @@ export class TranscriptStore extends Disposable {
   readonly onDidChange = this.changed.event;
   /** Fires when a transcript was dropped (deleted, or no longer readable). */
   readonly onDidRemove = this.removed.event;
+  /**
+   * Fires when a transcript's full entry was let go, its digest kept (nothing holds it and it is not among the
+   * most recently loaded). Its diagnostics and tree item stay; `get` no longer returns it, `load` reads it again.
+   */
+  readonly onDidDemote = this.demoted.event;
 
   constructor(private readonly log: Log) {
     super();
@@ -132,10 +173,51 @@ export class TranscriptStore extends Disposable {
       onFallback: (reason) => log.warn(`${reason}; counting tokens in the extension host's thread instead`),
     });
     this.register({ dispose: () => this.tokenPool.dispose() });
+    // A file no editor shows any more may be demoted.
+    this.register(vscode.window.tabGroups.onDidChangeTabs((event) => event.closed.length > 0 && this.trim()));
+    this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.trim()));
   }
 
+  /** The full entry of `uri`, when it is in memory (not demoted); `load` gets it in any case. */
   get(uri: vscode.Uri): AnalysedTranscript | undefined {
     return this.entries.get(uri.toString());
+  }
+
+  /** The digest of an analysed file, full or demoted. */
+  digest(uri: vscode.Uri): TranscriptDigest | undefined {
+    const key = uri.toString();
+    return this.entries.get(key)?.digest ?? this.digested.get(key);
+  }
+
+  /** Every analysed file's digest, full or demoted, by path. */
+  digests(): TranscriptDigest[] {
+    const all = [...[...this.entries.values()].map((entry) => entry.digest), ...this.digested.values()];
+    return all.sort((a, b) => a.uri.fsPath.localeCompare(b.uri.fsPath));
+  }
+
+  /** True when `uri` was analysed and demoted to its digest: `load` reads it again. */
+  isDemoted(uri: vscode.Uri): boolean {
+    return this.digested.has(uri.toString());
+  }
+
+  /** How many full entries are in memory (held files', and at most RECENT_FULL_ENTRIES others). */
+  get fullEntryCount(): number {
+    return this.entries.size;
+  }
+
+  /** Keeps the full entry of `uri` (once loaded) until the returned disposable is disposed. */
+  hold(uri: vscode.Uri): vscode.Disposable {
+    const key = uri.toString();
+    this.holds.set(key, (this.holds.get(key) ?? 0) + 1);
+    let released = false;
+    return new vscode.Disposable(() => {
+      if (released) return;
+      released = true;
+      const count = (this.holds.get(key) ?? 1) - 1;
+      if (count > 0) this.holds.set(key, count);
+      else this.holds.delete(key);
+      this.trim();
+    });
   }
 
   /** The analysed transcript shown in the document `uri`: the file's own, or the one behind a decompressed view. */
@@ -144,6 +226,7 @@ export class TranscriptStore extends Disposable {
     return file ? this.get(file) : undefined;
   }
 
+  /** The full entries in memory, by path (`digests` lists every analysed file). */
   all(): AnalysedTranscript[] {
     return [...this.entries.values()].sort((a, b) => a.uri.fsPath.localeCompare(b.uri.fsPath));
   }
@@ -157,10 +240,20 @@ export class TranscriptStore extends Disposable {
   load(uri: vscode.Uri, progress: ProgressOptions = {}): Promise<AnalysedTranscript> {
     const key = uri.toString();
     const existing = this.entries.get(key);
-    if (existing) return Promise.resolve(existing);
+    if (existing) {
+      this.recent.delete(key);
+      this.recent.add(key);
+      return Promise.resolve(existing);
+    }
     let pending = this.loading.get(key);
     if (!pending) {
-      pending = this.loadNow(uri, progress).finally(() => this.loading.delete(key));
+      pending = this.loadNow(uri, progress)
+        .catch((error: unknown) => {
+          // A demoted file that is gone or no longer a transcript is dropped as a full one would be.
+          if (error instanceof UnusableTranscriptError && this.digested.delete(key)) this.removed.fire(uri);
+          throw error;
+        })
+        .finally(() => this.loading.delete(key));
       this.loading.set(key, pending);
     }
     return pending;
@@ -180,8 +273,11 @@ export class TranscriptStore extends Disposable {
 
   /** Forgets a transcript (its diagnostics, tree items, panels and watcher follow through onDidRemove). */
   remove(uri: vscode.Uri): void {
-    this.evidenceKept.delete(uri.toString());
-    if (!this.entries.delete(uri.toString())) return;
+    const key = uri.toString();
+    this.evidenceKept.delete(key);
+    this.recent.delete(key);
+    const full = this.entries.delete(key);
+    if (!this.digested.delete(key) && !full) return;
     this.removed.fire(uri);
   }
 
@@ -201,18 +297,14 @@ export class TranscriptStore extends Disposable {
 
   /** Reads again or re-analyses every transcript, as `change` says; a file that can no longer be read is dropped. */
   async applySettings(change: SettingsChange): Promise<void> {
+    // Demoted files are read again either way (they keep no transcript to re-analyse), one at a time, so
+    // memory stays bounded; their digests stay listed until then.
+    const demoted = [...this.digested.values()].map((digest) => digest.uri);
     if (change.reread) {
-      const uris = this.all().map((entry) => entry.uri);
-      for (const uri of uris) this.entries.delete(uri.toString());
+      const full = this.all();
+      for (const entry of full) this.demote(entry);
       this.evidenceKept.clear();
-      for (const uri of uris) {
-        try {
-          await this.load(uri);
-        } catch (error) {
-          this.log.info(`not analysed again: ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
-          this.removed.fire(uri);
-        }
-      }
+      for (const uri of [...full.map((entry) => entry.uri), ...demoted]) await this.loadAgain(uri);
       return;
     }
     if (!change.reanalyse) return;
@@ -224,6 +316,70 @@ export class TranscriptStore extends Disposable {
         if (!this.tokenPool.disposed) this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
       }
     }
+    for (const uri of demoted) if (this.digested.has(uri.toString())) await this.loadAgain(uri);
+  }
+
+  /** Loads a file again after a change of settings; one that can no longer be read is dropped. */
+  private async loadAgain(uri: vscode.Uri): Promise<void> {
+    try {
+      await this.load(uri);
+    } catch (error) {
+      this.log.info(`not analysed again: ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      this.digested.delete(uri.toString());
+      this.removed.fire(uri);
+    }
+  }
+
+  /**
+   * The files something holds: those of open editor tabs and visible text editors (a decompressed view stands
+   * for its .gz) and those held through `hold` (timeline panels). Text documents without an editor are not
+   * counted: VS Code keeps closed ones around for a while.
+   */
+  private heldKeys(): Set<string> {
+    const held = new Set(this.holds.keys());
+    const add = (uri: unknown) => {
+      const file = uri instanceof vscode.Uri ? transcriptUriOf(uri) : undefined;
+      if (file) held.add(file.toString());
+    };
+    for (const editor of vscode.window.visibleTextEditors) add(editor.document.uri);
+    for (const group of vscode.window.tabGroups.all) {
+      for (const tab of group.tabs) {
+        const input: unknown = tab.input;
+        if (!input || typeof input !== 'object') continue;
+        // TabInputText, TabInputCustom, TabInputNotebook have the resource as `uri`; TabInputTextDiff has two.
+        if ('uri' in input) add(input.uri);
+        if ('original' in input) add(input.original);
+        if ('modified' in input) add(input.modified);
+      }
+    }
+    return held;
+  }
+
+  /** Demotes the full entries beyond the RECENT_FULL_ENTRIES most recently loaded that nothing holds. */
+  private trim(): void {
+    if (this.entries.size <= RECENT_FULL_ENTRIES || this.isDisposed) return;
+    const held = this.heldKeys();
+    let kept = 0;
+    for (const key of [...this.recent].reverse()) {
+      if (held.has(key)) continue;
+      if (kept < RECENT_FULL_ENTRIES) {
+        kept++;
+        continue;
+      }
+      const entry = this.entries.get(key);
+      if (entry) this.demote(entry);
+    }
+  }
+
+  /** Keeps the entry's digest and lets the rest go (without onDidRemove: its diagnostics and tree item stay). */
+  private demote(entry: AnalysedTranscript): void {
+    const key = entry.uri.toString();
+    this.digested.set(key, entry.digest);
+    this.entries.delete(key);
+    this.recent.delete(key);
+    this.lastRefreshError.delete(key);
+    if (this.evidenceKept.delete(key)) entry.evidenceCache.clear();
+    this.demoted.fire(entry.uri);
   }
 
   /** Marks the entry's evidence as most recently used; drops the evidence of files beyond EVIDENCE_CACHED_FILES. */
@@ -261,9 +417,14 @@ export class TranscriptStore extends Disposable {
     );
     const entry = new AnalysedTranscript(uri, file, file.transcript, analysis, tokenCache, evidenceCache);
     entry.checkpointMemo = checkpointMemo;
-    this.entries.set(uri.toString(), entry);
+    const key = uri.toString();
+    this.entries.set(key, entry);
+    this.digested.delete(key);
+    this.recent.delete(key);
+    this.recent.add(key);
     this.keepEvidence(entry);
     this.changed.fire(entry);
+    this.trim();
     return entry;
   }
 

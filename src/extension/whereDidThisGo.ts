@@ -7,7 +7,7 @@
 // quick pick's copy button (and its last item, for the keyboard) runs Copy Dropped Turns for the Agent on the
 // matching turns. The command resolves with the answer shown, for tests and other callers.
 import * as vscode from 'vscode';
-import { countOf, shortTurnId } from '../core/displayText';
+import { countOf, fileNameOf, shortTurnId } from '../core/displayText';
 import { findFact, parseFactQuery, plainTextQuery } from '../core/findFact';
 import type { FactAnswer, FactMatch, FactQuery } from '../core/model';
 import { STATUS_ICONS } from '../statusWords';
@@ -115,8 +115,9 @@ async function transcriptToSearch(services: Services): Promise<AnalysedTranscrip
   }
   const lastTimeline = panels.all.at(-1);
   if (lastTimeline) return store.get(lastTimeline.uri) ?? openTranscript(store, log, lastTimeline.uri, { interactive: true });
-  const analysed = store.all();
-  if (analysed.length === 1) return analysed[0];
+  // Every analysed file, also those the store keeps only the digest of (loaded again when chosen).
+  const analysed = store.digests();
+  if (analysed.length === 1) return store.get(analysed[0].uri) ?? openTranscript(store, log, analysed[0].uri, { interactive: true });
   if (analysed.length === 0) {
     void vscode.window.showInformationMessage(
       'Where Did This Go? searches a transcript: open one, or its Compaction Lens timeline, first.',
@@ -124,10 +125,15 @@ async function transcriptToSearch(services: Services): Promise<AnalysedTranscrip
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    analysed.map((candidate) => ({ label: candidate.name, description: vscode.workspace.asRelativePath(candidate.uri), candidate })),
+    analysed.map((candidate) => ({
+      label: fileNameOf(candidate.uri.path),
+      description: vscode.workspace.asRelativePath(candidate.uri),
+      candidate,
+    })),
     { title: 'Where Did This Go? Search which transcript?' },
   );
-  return picked?.candidate;
+  if (!picked) return undefined;
+  return store.get(picked.candidate.uri) ?? openTranscript(store, log, picked.candidate.uri, { interactive: true });
 }
 
 /** The selection as plain text, or `typed` (text or /regex/), or what the user types in an input box. */

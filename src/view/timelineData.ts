@@ -2,7 +2,7 @@
 // the safe pointer set) from a transcript and its analysis, on request, and the short descriptions of a
 // checkpoint the tree, CodeLens, diagnostics and status bar share. Pure: no vscode import.
 import { fileNameOf, turnRangeName } from '../core/displayText';
-import type { Analysis, CheckpointAnalysis, Transcript, TurnId, TurnResult } from '../core/model';
+import type { Analysis, CheckpointAnalysis, CheckpointDigest, Transcript, TurnId, TurnResult } from '../core/model';
 import type { CheckpointHeader, FileInfo, RowStatus, SummaryDetails, TimelineRow, TurnDetails } from '../protocol';
 
 /** Most rows one getRows request may ask for. */
@@ -194,7 +194,9 @@ export function summaryDetails(transcript: Transcript, analysis: Analysis, check
 }
 
 /** The worst verdict across checkpoints (fail-closed > conditional > reversible), or undefined when there are none. */
-export function worstVerdict(analysis: Analysis): CheckpointAnalysis['verdict'] | undefined {
+export function worstVerdict(analysis: {
+  checkpoints: readonly Pick<CheckpointAnalysis, 'verdict'>[];
+}): CheckpointAnalysis['verdict'] | undefined {
   const order = ['reversible', 'conditional', 'fail-closed'] as const;
   let worst = -1;
   for (const checkpoint of analysis.checkpoints) worst = Math.max(worst, order.indexOf(checkpoint.verdict));
@@ -205,7 +207,7 @@ export function worstVerdict(analysis: Analysis): CheckpointAnalysis['verdict'] 
  * "380 covered · 40 claimed-missing · 3 nothing to check · fail-closed", the one-line description of a
  * checkpoint: covered always, the other statuses when there are any.
  */
-export function describeCheckpoint(checkpoint: CheckpointAnalysis): string {
+export function describeCheckpoint(checkpoint: Pick<CheckpointDigest, 'counts' | 'truncation' | 'verdict'>): string {
   const { counts } = checkpoint;
   const parts = [`${counts.covered} covered`];
   if (counts['claimed-missing'] > 0) parts.push(`${counts['claimed-missing']} claimed-missing`);

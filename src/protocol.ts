@@ -243,7 +243,18 @@ export type HostMessage =
       /** The analysis version requests are asked against (see RequestEnvelope); absent = not versioned. */
       version?: number;
     }
-  | { type: 'updated'; file: FileInfo; checkpoints: CheckpointHeader[]; problems: Problem[]; version?: number }
+  | {
+      type: 'updated';
+      file: FileInfo;
+      checkpoints: CheckpointHeader[];
+      problems: Problem[];
+      version?: number;
+      /**
+       * True when the checkpoints are those the last init / updated carried (an append changed none of them):
+       * they are left out (`checkpoints` is empty), so a live 100k-turn file's headers are not sent again.
+       */
+      sameCheckpoints?: boolean;
+    }
   | ReplyMessage
   | ErrorMessage
   /** The host asks the webview to select a turn (e.g. from "Reveal Turn…" or the tree). */

@@ -196,12 +196,12 @@ function init(next: Data, restore: ViewState | undefined): void {
   scheduleSave();
 }
 
-function update(next: Data): void {
+function update(next: Data & { sameCheckpoints?: boolean }): void {
   if (!data) {
     init(next, undefined);
     return;
   }
-  data = { file: next.file, checkpoints: next.checkpoints, problems: next.problems };
+  data = { file: next.file, checkpoints: next.sameCheckpoints ? data.checkpoints : next.checkpoints, problems: next.problems };
   if (!data.checkpoints[checkpointIndex]) checkpointIndex = defaultCheckpoint(data.checkpoints);
   const scrollTop = timeline.scrollTop;
   cache.invalidate();

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { fileNameOf } from '../core/displayText';
-import type { HostMessage, ViewState } from '../protocol';
+import type { CheckpointHeader, HostMessage, ViewState } from '../protocol';
 import { revealLines, revealTurn, type RevealOptions } from './editorReveal';
 import { Disposable } from './dispose';
 import type { LiveTranscripts } from './liveTranscripts';
@@ -39,6 +39,8 @@ export class TimelinePanel extends Disposable {
   private pendingSelection?: { checkpointIndex: number; turnIndex: number };
   /** The analysis version the webview was last sent (init / updated); requests asked against another are stale. */
   private version = 0;
+  /** The checkpoint headers the webview document has (from its init / updated), to leave out when they are the same. */
+  private sentHeaders?: CheckpointHeader[];
   private readonly disposed = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposed.event;
   /** The transcript shown; changes only through `retarget` (the single panel of `timeline.reuse: single`). */
@@ -154,10 +156,11 @@ export class TimelinePanel extends Disposable {
       switch (message.type) {
         case 'ready':
           this.ready = true;
+          this.sentHeaders = checkpointHeaders(entry.transcript, entry.analysis);
           this.post({
             type: 'init',
             file: fileInfo(this.uri.fsPath, entry.transcript),
-            checkpoints: checkpointHeaders(entry.transcript, entry.analysis),
+            checkpoints: this.sentHeaders,
             problems: entry.analysis.problems,
             restore: this.viewState ? validateViewState(this.viewState, this.uri.fsPath, bounds) : undefined,
             version: this.version,
@@ -224,15 +227,25 @@ export class TimelinePanel extends Disposable {
     return { beside: this.panel.viewColumn ?? true, preserveFocus: true, preview: true };
   }
 
+  /**
+   * Tells the webview the transcript was re-analysed. Headers are kept per checkpoint analysis (timelineData), so
+   * after an append that changed no checkpoint they are the very objects the webview has: then they are left out
+   * (`sameCheckpoints`), and a 100k-turn file's claimed-missing turns are not sent again for one new turn.
+   */
   private postUpdate(entry: AnalysedTranscript): void {
     this.version++; // requests asked against the previous analysis are stale from now on
     if (!this.ready) return; // the next `ready` gets a fresh init
+    const headers = checkpointHeaders(entry.transcript, entry.analysis);
+    const sent = this.sentHeaders;
+    const same = sent !== undefined && sent.length === headers.length && headers.every((header, index) => header === sent[index]);
+    this.sentHeaders = headers;
     this.post({
       type: 'updated',
       version: this.version,
       file: fileInfo(this.uri.fsPath, entry.transcript),
-      checkpoints: checkpointHeaders(entry.transcript, entry.analysis),
+      checkpoints: same ? [] : headers,
       problems: entry.analysis.problems,
+      ...(same ? { sameCheckpoints: true } : {}),
     });
   }
 

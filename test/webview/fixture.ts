@@ -482,16 +482,20 @@ export class FakeHost {
     }
   }
 
-  /** Sends `updated` with the current dataset (swap `dataset` first to simulate a grown transcript). */
-  sendUpdated(): void {
+  /**
+   * Sends `updated` with the current dataset (swap `dataset` first to simulate a grown transcript); with
+   * `sameCheckpoints`, without its checkpoints, as the panel does when an append changed none.
+   */
+  sendUpdated(options: { sameCheckpoints?: boolean } = {}): void {
     this.version++;
     const data = this.dataset;
     this.respond({
       type: 'updated',
       file: data.file,
-      checkpoints: data.headers(),
+      checkpoints: options.sameCheckpoints ? [] : data.headers(),
       problems: data.analysis.problems,
       version: this.version,
+      ...(options.sameCheckpoints ? { sameCheckpoints: true } : {}),
     });
   }
 

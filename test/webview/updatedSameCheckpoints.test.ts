@@ -1,0 +1,52 @@
+// The timeline webview in Chromium on an `updated` that leaves its checkpoints out (`sameCheckpoints`: an append
+// changed none, so the host does not send a 100k-turn file's headers again): the page keeps the headers it has
+// (verdict, bands, claimed-missing marks), takes the new turn count, and shows the new turns. Skips with a message
+// when Chromium is not installed.
+import assert from 'node:assert/strict';
+import { FixtureDataset, incidentSpec } from './fixture';
+import { chromiumAvailable, WebviewHarness } from './harness';
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 25));
+  }
+}
+
+(chromiumAvailable() ? describe : describe.skip)("timeline webview: 'updated' without its checkpoints", function () {
+  this.timeout(60_000);
+  const harness = new WebviewHarness();
+
+  before(async () => {
+    await harness.start();
+  });
+
+  after(async () => {
+    await harness.stop();
+  });
+
+  it('keeps the headers it has, and shows the new turns', async () => {
+    const opened = await harness.open(new FixtureDataset(incidentSpec()));
+    const { page, host } = opened;
+    const verdict = await page.getAttribute('.verdict', 'data-verdict');
+    const missing = await page.getAttribute('.legend-item[data-status="claimed-missing"]', 'data-count');
+    const bands = await page.locator('.band-checkpoint').count();
+    assert.equal(verdict, 'fail-closed');
+    assert.ok(bands > 0);
+
+    // The agent wrote 20 more turns after the checkpoint; the host says the checkpoints are unchanged.
+    host.dataset = new FixtureDataset(incidentSpec(26));
+    host.sendUpdated({ sameCheckpoints: true });
+    await until('the new turn count', async () => (await page.getAttribute('.tl-scroll', 'aria-setsize')) === '446');
+    assert.equal(await page.getAttribute('.verdict', 'data-verdict'), verdict, 'the checkpoint is still shown');
+    assert.equal(await page.getAttribute('.legend-item[data-status="claimed-missing"]', 'data-count'), missing);
+    assert.equal(await page.locator('.band-checkpoint').count(), bands);
+    await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 1e9');
+    await page.locator('.row[data-index="445"][data-status]').waitFor();
+    assert.equal(await page.getAttribute('.row[data-index="445"]', 'data-status'), 'after');
+    assert.deepEqual(await opened.problems(), [], 'no CSP violation, console error or page error');
+  });
+});

@@ -79,11 +79,12 @@ export class CheckpointMemo {
     let same = 0;
     while (same < common && old[same] === turns[same]) same++;
     if (same < old.length) {
-      // A turn seen before changed, or the snapshot is shorter: what rests on it goes, the indexes are rebuilt.
+      // A turn seen before changed (a reader that rewrites its last turn makes a new one), or the snapshot is
+      // shorter: what rests on it goes, and the indexes forget the turns from there (a turn's id and call do not
+      // change: it is never modified once returned), to be indexed again as they are now.
       this.dropFrom(same);
-      this.turns = [];
-      this.indexOfId.clear();
-      this.firstAnswer.clear();
+      for (let i = same; i < old.length; i++) this.unindex(old[i], same);
+      old.length = same;
     }
     for (let i = this.turns.length; i < turns.length; i++) this.index(turns[i], i);
 
@@ -153,6 +154,15 @@ export class CheckpointMemo {
     if (answers && typeof answers === 'object' && (typeof answers.turnId === 'string' || typeof answers.turnId === 'number')) {
       if (!this.firstAnswer.has(answers.turnId)) this.firstAnswer.set(answers.turnId, i);
     }
+  }
+
+  /** Forgets what `turn` (at `from` or after) added to the indexes; what earlier turns added stays. */
+  private unindex(turn: unknown, from: number): void {
+    if (!turn || typeof turn !== 'object') return;
+    const { id, answers } = turn as Turn;
+    if ((this.indexOfId.get(id) ?? -1) >= from) this.indexOfId.delete(id);
+    const call: unknown = answers && typeof answers === 'object' ? answers.turnId : undefined;
+    if ((typeof call === 'string' || typeof call === 'number') && (this.firstAnswer.get(call) ?? -1) >= from) this.firstAnswer.delete(call);
   }
 
   private addClaim(id: TurnId, delta: 1 | -1, touched: Map<TurnId, boolean>): void {

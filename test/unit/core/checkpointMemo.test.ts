@@ -180,6 +180,25 @@ describe('core/checkpointMemo', () => {
     assert.deepEqual(second, fresh(t));
   });
 
+  it('forgets the id and call of a turn replaced by another, so a later call with that id is found where it is', () => {
+    const call = '[tool call Read] {"file_path":"src/ledger/post.ts"}';
+    const file = new File();
+    const first = [turn(0, 'Fix src/ledger/post.ts'), turn('X', call, { role: 'assistant' }), turn(2, 'ok')];
+    file.analyse(transcript(first, []));
+    const turns = [
+      first[0],
+      turn('Y', 'Something else in lib/other.rs', { role: 'assistant' }), // replaces the call X
+      first[2],
+      turn('X', call, { role: 'assistant' }),
+      turn(4, 'export function post() {} in src/ledger/post.ts', { role: 'tool', answers: { turnId: 'X', callText: call } }),
+      turn(5, 'Changed src/ledger/post.ts again'),
+    ];
+    const cp = checkpoint({ summary: 'Read src/ledger/post.ts', summaryBudget: 100, claimedIds: [0, 'X', 4, 5], turnsBefore: 6 });
+    const t = transcript(turns, [cp]);
+    assert.deepEqual(file.analyse(t), fresh(t));
+    assert.deepEqual(file.memo.sync(turns, [cp]), new CheckpointMemo().sync(turns, [cp]));
+  });
+
   it('keeps no analysis made while a count failed, so the next analysis shows that count', () => {
     const { turns, cp } = base();
     const file = new File();
@@ -255,6 +274,7 @@ describe('core/checkpointMemo', () => {
           if (step.change === 'turn' && turns.length > 0) {
             const i = step.at % turns.length;
             turns[i] = { ...turns[i], text: `${turns[i].text} and LEDGER_${step.at}` };
+            if (step.at % 3 === 0) turns[i] = { ...turns[i], id: step.at % 31, answers: { turnId: step.at % 29, callText: 'x' } };
           } else if (step.change === 'rebuild') {
             turns = turns.map((x) => ({ ...x }));
           } else if (step.change === 'checkpoint' && checkpoints.length > 0) {
@@ -279,6 +299,7 @@ describe('core/checkpointMemo', () => {
             },
           });
           assert.deepEqual(analysis, fresh(t, options));
+          assert.deepEqual(file.memo.sync(turns, checkpoints), new CheckpointMemo().sync(turns, checkpoints), 'the same indexes');
           assert.deepEqual(
             asked.filter((s) => !named.has(s)),
             [],

@@ -122,6 +122,7 @@ class ReadState {
   readonly turns: Turn[] = [];
   readonly turnOfUuid = new Map<string, number>();
   readonly assistantByMessageId = new Map<string, AssistantTurn>();
+  /** The replies that made tool calls, by turn index. */
   readonly assistantTurns = new Map<number, AssistantTurn>();
   readonly toolNameById = new Map<string, string>();
   readonly resultTurnsByToolUse = new Map<string, number[]>();
@@ -150,7 +151,8 @@ class ReadState {
 
 interface AssistantTurn {
   index: number;
-  toolUseIds: string[];
+  /** The ids of its tool_use blocks, once it has one. */
+  toolUseIds?: string[];
 }
 
 function str(value: unknown): string | undefined {
@@ -335,9 +337,8 @@ export class ClaudeCodeReader extends RebuildingReader {
         if (assistant === undefined) {
           // A copy of a record read before a compaction adds nothing (its turn is already there).
           if (uuid !== undefined && turnOfUuid.has(uuid)) continue;
-          assistant = { index: turns.length, toolUseIds: [] };
+          assistant = { index: turns.length };
           assistantByMessageId.set(messageId, assistant);
-          assistantTurns.set(assistant.index, assistant);
           const id = usedIds.has(messageId) ? `${messageId}@${line.line}` : messageId;
           usedIds.add(id);
           turns.push({ id, role: 'assistant', text, span: lineSpan(line), label: 'reply', ...(reasoning !== '' ? { reasoning } : {}) });
@@ -352,7 +353,10 @@ export class ClaudeCodeReader extends RebuildingReader {
         if (tokens !== undefined && (turn.tokens === undefined || tokens > turn.tokens)) turn.tokens = tokens;
         for (const block of Array.isArray(message.content) ? message.content : []) {
           if (isObject(block) && block.type === 'tool_use' && typeof block.id === 'string') {
-            assistant.toolUseIds.push(block.id);
+            if (assistant.toolUseIds === undefined) {
+              assistant.toolUseIds = [block.id];
+              assistantTurns.set(assistant.index, assistant);
+            } else assistant.toolUseIds.push(block.id);
             if (typeof block.name === 'string') toolNameById.set(block.id, block.name);
           }
         }
@@ -375,7 +379,11 @@ export class ClaudeCodeReader extends RebuildingReader {
       const index = turns.length;
       if (results.length > 0) {
         const useIds = results.map((b) => (b as JsonObject).tool_use_id).filter((x): x is string => typeof x === 'string');
-        for (const useId of useIds) resultTurnsByToolUse.set(useId, [...(resultTurnsByToolUse.get(useId) ?? []), index]);
+        for (const useId of useIds) {
+          const answering = resultTurnsByToolUse.get(useId);
+          if (answering === undefined) resultTurnsByToolUse.set(useId, [index]);
+          else answering.push(index);
+        }
         const names = [...new Set(useIds.map((u) => toolNameById.get(u)).filter((n): n is string => n !== undefined))];
         const turn: Turn = {
           id,

@@ -6,7 +6,8 @@
 // left out). Per append: the host's figures (appendUiHost.cjs says what each is) and the workbench page's long
 // tasks (its main thread busy ≥ 50 ms at a time) in the seconds after it. Prints the appends and one JSON line of
 // medians and worsts.
-// Usage: node scripts/bench/appendUi.mjs [--turns 100000] [--shape canonical|claude-code] [--appends 5] [--keep]
+// Usage: node scripts/bench/appendUi.mjs [--turns 100000] [--shape canonical|claude-code] [--appends 5] [--no-editor] [--keep]
+//   --no-editor  the file is not opened in a text editor (VS Code then does not reload its text on each append)
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     shape: { type: 'string', default: 'canonical' },
     appends: { type: 'string', default: '5' },
     keep: { type: 'boolean', default: false },
+    'no-editor': { type: 'boolean', default: false },
   },
 });
 const turns = Number(values.turns);
@@ -47,7 +49,12 @@ writeFileSync(linesFile, `${lines.join('\n')}\n`);
 const outFile = path.join(runDir, 'result.json');
 
 const server = await startServer(path.join(runDir, 'server'), {
-  env: { COMPACTION_LENS_BENCH_FILE: file, COMPACTION_LENS_BENCH_OUT: outFile, COMPACTION_LENS_BENCH_LINES: linesFile },
+  env: {
+    COMPACTION_LENS_BENCH_FILE: file,
+    COMPACTION_LENS_BENCH_OUT: outFile,
+    COMPACTION_LENS_BENCH_LINES: linesFile,
+    COMPACTION_LENS_BENCH_EDITOR: values['no-editor'] ? '0' : '1',
+  },
 });
 let browser;
 let longTasks = [];

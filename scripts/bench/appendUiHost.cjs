@@ -1,8 +1,8 @@
 // The extension-host half of scripts/bench/appendUi.mjs, loaded by VS Code as the `extensionTestsPath` of a real
 // workbench (never part of the extension or of the tests). It opens a large transcript (COMPACTION_LENS_BENCH_FILE)
-// in an editor and in its timeline, then appends one turn line at a time (the lines in COMPACTION_LENS_BENCH_LINES,
-// one JSON record each) and asks the store to re-read at once (the debounce and the poll are latency before the
-// update starts, reported apart). For each append it times, by wrapping the live objects' methods:
+// in an editor (unless COMPACTION_LENS_BENCH_EDITOR=0) and in its timeline, then appends one turn line at a time
+// (the lines in COMPACTION_LENS_BENCH_LINES, one JSON record each) and asks the store to re-read at once (the
+// debounce and the poll are latency before the update starts, reported apart). For each append it times, by wrapping the live objects' methods:
 //   refresh      TranscriptFile.refresh (the appended bytes read and parsed)
 //   sync         from that refresh's start to the end of the store's onDidChange listeners (a listener added
 //                after the extension's own runs last): refresh + re-analysis + every listener
@@ -45,8 +45,8 @@ async function run() {
     result.turns = entry.transcript.turns.length;
     // An editor on the file (diagnostics, marks, CodeLens and the status bar follow it), then its timeline.
     try {
-      await vscode.window.showTextDocument(uri, { preview: false });
-      result.editor = true;
+      if (process.env.COMPACTION_LENS_BENCH_EDITOR !== '0') await vscode.window.showTextDocument(uri, { preview: false });
+      result.editor = process.env.COMPACTION_LENS_BENCH_EDITOR !== '0';
     } catch (error) {
       result.editor = `not opened: ${error instanceof Error ? error.message : String(error)}`;
     }

@@ -131,12 +131,17 @@ function listenersWork(view, path, transcript, analysis, seen) {
     DEFAULT_KIND_SEVERITIES,
   } = view.problems;
   const start = now();
-  // timelinePanel.postUpdate: the `updated` message (postMessage serialises it: JSON's size stands for that).
+  // timelinePanel.postUpdate: the `updated` message (postMessage serialises it: JSON's size stands for that), its
+  // headers left out when they are those the webview has.
+  const headers = checkpointHeaders(transcript, analysis);
+  const same = headers.length === seen.headers.length && headers.every((header, index) => header === seen.headers[index]);
+  seen.headers = headers;
   const updated = {
     type: 'updated',
     file: fileInfo(path, transcript),
-    checkpoints: checkpointHeaders(transcript, analysis),
+    checkpoints: same ? [] : headers,
     problems: analysis.problems,
+    ...(same ? { sameCheckpoints: true } : {}),
   };
   const timelineMs = now() - start;
   const updatedBytes = JSON.stringify(updated).length;
@@ -194,8 +199,7 @@ async function appendTurns() {
     const openMs = now() - openStart;
     let analysis = first;
     // The checkpoint analyses the listeners have seen (listenersWork), and the timeline's first headers (its init).
-    const seen = new WeakSet(first.checkpoints);
-    view.timeline.checkpointHeaders(opened.transcript, first);
+    const seen = Object.assign(new WeakSet(first.checkpoints), { headers: view.timeline.checkpointHeaders(opened.transcript, first) });
     let last = lastRecord(live);
     const appends = [];
     for (let n = 1; n <= APPENDS; n += 1) {

@@ -28,6 +28,8 @@
 //    and a note on the checkpoint.
 // The summariser's own run (`<sessionId>/subagents/agent-acompact-*.jsonl`, given as side files) tells whether its
 // raw output closed `</summary>`.
+// Read as it grows: what finish() read is kept (ReadState), and lines appended are read in proportion to themselves;
+// turns and checkpoints that did not change stay the same objects, and one a finish returned is never changed.
 
 import { fileNameOf, groupDigits } from '../core/displayText';
 import type { Checkpoint, Problem, RawLine, SourceSpan, Transcript, Turn, TurnId, TruncationHints } from '../core/model';
@@ -109,8 +111,9 @@ interface Boundary {
 /**
  * What build() has read so far, kept between finishes so that lines appended are read in proportion to
  * themselves: the record loop resumes where it stopped, and a checkpoint is read again only when its boundary got
- * its summary (or a sub-agent's) since. The rest of a checkpoint's reading cannot change with later lines (stable
- * history, see the header), so reading resumed this way gives what reading everything again gives.
+ * its summary (or a sub-agent's) since. Nothing else a checkpoint reads changes with later lines (stable history,
+ * see the header): they add only uuids first seen after its last record, which it does not see, and turns after
+ * its turnsBefore, which it cannot claim. So reading resumed this way gives what reading everything again gives.
  */
 class ReadState {
   /** How many of the line buffer's records were read. */

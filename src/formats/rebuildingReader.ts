@@ -1,8 +1,9 @@
 // Base of the readers that keep every pushed line and read the whole transcript again in finish(): the
 // result is cached, and rebuilt only when lines were pushed since the last finish(). Subclasses say what
-// they keep (push), what identifies that state (stateKey) and how to read it (build). What is built gets the
-// problems of turns and summaries with no readable text (unreadableText.ts), and its problems are capped
-// (problemCap.ts): the first MAX_KEPT_PROBLEMS in line order, the rest as one summary.
+// they keep (push), what identifies that state (stateKey) and how to read it (build, which may resume from what
+// it read before, as the Claude Code reader's does, when that gives what reading everything again gives). What
+// is built gets the problems of turns and summaries with no readable text (unreadableText.ts), and its problems
+// are capped (problemCap.ts): the first MAX_KEPT_PROBLEMS in line order, the rest as one summary.
 import type { FormatId, RawLine, ReaderContext, Transcript, TranscriptReader } from '../core/model';
 import { capProblems } from './problemCap';
 import { withUnreadableTextProblems } from './unreadableText';

@@ -248,6 +248,30 @@ describe('formats/claudeCode read as it grows: every finish equals a fresh read 
     );
   });
 
+  it('more problems than are kept: capped the same way at every finish', () => {
+    const texts: string[] = [];
+    for (let i = 0; i < 1400; i++) {
+      if (i % 4 === 0) texts.push('not json');
+      else if (i % 4 === 1) texts.push('[1]');
+      else if (i % 4 === 2) texts.push(JSON.stringify({ type: 'user', uuid: `u${i}`, sessionId: S }));
+      else
+        texts.push(
+          JSON.stringify({
+            type: 'user',
+            uuid: `u${i}`,
+            parentUuid: `u${i - 1}`,
+            sessionId: S,
+            message: { role: 'user', content: `prompt ${i}` },
+          }),
+        );
+    }
+    const lines = toLines(texts);
+    const at: number[] = [];
+    for (let n = 150; n < lines.length; n += 150) at.push(n);
+    checkSteps({ fileName: 'sess-main.jsonl' }, lines, stepsOf(lines.length, at, [2, 5]));
+    assert.ok(freshRead({ fileName: 'sess-main.jsonl' }, lines).problems.some((p) => p.message.startsWith('…and ')));
+  });
+
   it('the fuzz seeds, their lines reordered and repeated, cut anywhere', () => {
     const seeds = fixtureSeeds().filter((seed) => seed.format === 'claude-code');
     assert.ok(seeds.length > 0);

@@ -1,20 +1,23 @@
 // Tests for CheckpointMemo (src/core/checkpointMemo.ts) on files read as the extension reads them (TranscriptFile:
-// the format's own reader, appended bytes only): the incident sample and the shared corpus's Claude Code sessions,
-// written out in parts and re-read after each, are analysed with the file's memo exactly as without one; on the
-// canonical sample, whose reader keeps its turns, turns appended after the checkpoint leave it the same object.
+// the format's own reader, appended bytes only): the incident sample and the shared corpus's line-based sessions
+// (Claude Code, Codex, OpenHands, pi), written out in parts and re-read after each, are analysed with the file's
+// memo exactly as without one, and no reader modifies a Turn it returned (the memo tells turns by identity); on
+// the canonical sample, whose reader keeps its turns, turns appended after the checkpoint leave it the same object.
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { analyze } from '../../../src/core/analyze';
 import { CheckpointMemo } from '../../../src/core/checkpointMemo';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
-import type { Analysis, TokenCache, Transcript } from '../../../src/core/model';
+import type { Analysis, TokenCache, Transcript, Turn } from '../../../src/core/model';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { skipOrFailInCi, skipWithoutShared } from '../../sharedFolder';
 
-const CORPUS = resolve(__dirname, '../../../../../shared/corpus/claude-code');
+const CORPUS = resolve(__dirname, '../../../../../shared/corpus');
+/** The corpus's line-based formats (Letta's .af and OpenHands' .json are whole documents). */
+const LINE_FOLDERS = ['claude-code', 'codex', 'openhands', 'pi'];
 const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
 
 const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
@@ -37,6 +40,8 @@ async function grow(dir: string, name: string, lines: string[], cuts: number[]):
   const evidenceCache = new EvidenceCache();
   const plainEvidence = new EvidenceCache();
   const analyses: Analysis[] = [];
+  /** Each Turn object returned so far, as it was then. */
+  const seen = new Map<Turn, string>();
   for (let k = 1; k <= parts; k++) {
     if (k > 1) {
       appendFileSync(
@@ -49,6 +54,8 @@ async function grow(dir: string, name: string, lines: string[], cuts: number[]):
       await file.refresh();
     }
     const t: Transcript = file.transcript;
+    for (const [turn, then] of seen) assert.equal(JSON.stringify(turn), then, `${name}, part ${k}: a turn returned before was modified`);
+    for (const turn of t.turns) if (!seen.has(turn)) seen.set(turn, JSON.stringify(turn));
     const analysis = analyze(t, { countTokens: words, tokenCache, evidenceCache, checkpointMemo: memo });
     assert.deepEqual(analysis, analyze(t, { countTokens: words, evidenceCache: plainEvidence }), `${name}, part ${k} of ${parts}`);
     analyses.push(analysis);
@@ -78,22 +85,27 @@ describe('node/checkpointMemo: files re-read as they grow', function () {
     last.checkpoints.forEach((cp, i) => assert.equal(cp, before.checkpoints[i], `checkpoint ${i} reused`));
   });
 
-  it('the corpus sessions (Claude Code) in parts: the same analyses as without the memo', async function () {
+  it('the corpus sessions in parts: the same analyses as without the memo, no turn modified once returned', async function () {
     skipWithoutShared(this, existsSync(CORPUS), `the corpus at ${CORPUS}`);
-    const names = readdirSync(CORPUS)
-      .filter((n) => n.endsWith('.jsonl.gz'))
-      .sort();
-    if (names.length === 0) skipOrFailInCi(this, `no .jsonl.gz session in ${CORPUS}`);
-    for (const name of names) {
-      const lines = gunzipSync(readFileSync(join(CORPUS, name)))
+    const files = LINE_FOLDERS.filter((f) => existsSync(join(CORPUS, f))).flatMap((f) =>
+      readdirSync(join(CORPUS, f))
+        .filter((n) => n.endsWith('.jsonl') || n.endsWith('.jsonl.gz'))
+        .sort()
+        .map((n) => join(CORPUS, f, n)),
+    );
+    if (files.length === 0) skipOrFailInCi(this, `no .jsonl or .jsonl.gz session in ${CORPUS}`);
+    for (const path of files) {
+      const bytes = readFileSync(path);
+      const lines = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes)
         .toString('utf8')
         .split('\n')
         .filter((l) => l.trim() !== '');
       await grow(
         dir,
-        name.replace(/\.gz$/, ''),
+        basename(path).replace(/\.gz$/, ''),
         lines,
-        [1, 2, 3, 4, 5].map((k) => Math.round((lines.length * k) / 5)),
+        // From the half on: a session's first lines may hold no turn yet (a file with none cannot be opened).
+        [5, 6, 7, 8, 9, 10].map((k) => Math.round((lines.length * k) / 10)),
       );
     }
   });

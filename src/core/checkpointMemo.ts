@@ -10,8 +10,9 @@
 //   claimed or unclaimed drops every analysis whose prefix holds a turn with that id;
 // - the options, token cache (by identity) and summary count: kept with each analysis, compared by analyze.
 // It also keeps the indexes analyze needs over all the turns (first index of each id, first result answering each
-// call), extended by the appended turns rather than rebuilt. It holds at most the current checkpoints, never
-// changes a result (only what it costs), and is pure: no I/O, no vscode.
+// call), extended by the appended turns rather than rebuilt. It holds at most the current checkpoints' analyses
+// (shared with the last Analysis), a reference per turn and those indexes; it never changes a result (only what
+// it costs), and is pure: no I/O, no vscode.
 import type { Checkpoint, CheckpointAnalysis, Problem, TokenCache, Turn, TurnId } from './model';
 
 /** What a kept analysis was made with, besides the turns and the checkpoint record. */
@@ -44,7 +45,7 @@ export interface TurnIndexes {
 }
 
 interface Slot {
-  /** A structural copy of the checkpoint record (undefined when it is not an object). */
+  /** A structural copy of the checkpoint record (the value itself when it is not an object). */
   record: unknown;
   /** The ids this checkpoint adds to `claims`. */
   claims: readonly TurnId[];
@@ -71,7 +72,7 @@ export class CheckpointMemo {
   /**
    * Brings the memo up to `turns` and `checkpoints`: drops the analyses a change reaches, extends the indexes by
    * the appended turns, and returns them. Costs one comparison per turn and per checkpoint field (claimed ids
-   * included); the indexes are rebuilt only when a turn already seen changed. Never throws on malformed input.
+   * included), plus the indexing of the turns from the first new or replaced one. Never throws on malformed input.
    */
   sync(turns: readonly unknown[], checkpoints: readonly unknown[]): TurnIndexes {
     const old = this.turns;

@@ -223,7 +223,8 @@ const cuts = fc.array(fc.nat(60), { maxLength: 8 });
 const partial = fc.array(fc.nat(8), { maxLength: 3 });
 const rewinds = fc.array(fc.tuple(fc.nat(8), fc.nat()), { maxLength: 1 });
 
-describe('formats/claudeCode read as it grows: every finish equals a fresh read of the same lines', () => {
+describe('formats/claudeCode read as it grows: every finish equals a fresh read of the same lines', function () {
+  this.timeout(60_000); // hundreds of generated files, each read once per batch and again fresh
   it('generated records (continued messages, late tool results and summaries, sidechains, duplicates, bad lines)', () => {
     fc.assert(
       fc.property(generatedLines, cuts, partial, rewinds, fc.boolean(), (texts, at, halves, back, budget) => {

@@ -378,7 +378,9 @@ export class TranscriptStore extends Disposable {
     this.entries.delete(key);
     this.recent.delete(key);
     this.lastRefreshError.delete(key);
+    // Its caches go too, even while someone still has the object (a status bar showing it a moment longer).
     if (this.evidenceKept.delete(key)) entry.evidenceCache.clear();
+    entry.checkpointMemo = new CheckpointMemo();
     this.demoted.fire(entry.uri);
   }
 

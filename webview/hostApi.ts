@@ -213,6 +213,20 @@ export class RowCache {
     this.failed.clear();
   }
 
+  /**
+   * Drops the pages holding any row from `first` on (for every checkpoint), and makes answers to requests sent
+   * before it be ignored; the pages before it stay (an append that changed no checkpoint left those rows as they were).
+   */
+  invalidateFrom(first: number): void {
+    this.generation++;
+    for (const key of [...this.pages.keys()]) {
+      const pageStart = Number(key.slice(key.indexOf(':') + 1));
+      if (pageStart + RowCache.pageSize > first) this.pages.delete(key);
+    }
+    this.inFlight.clear();
+    this.failed.clear();
+  }
+
   get size(): number {
     return this.pages.size;
   }

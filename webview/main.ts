@@ -204,11 +204,15 @@ function update(next: Data & { sameCheckpoints?: boolean }): void {
   data = { file: next.file, checkpoints: next.sameCheckpoints ? data.checkpoints : next.checkpoints, problems: next.problems };
   if (!data.checkpoints[checkpointIndex]) checkpointIndex = defaultCheckpoint(data.checkpoints);
   const scrollTop = timeline.scrollTop;
-  cache.invalidate();
+  // Checkpoints unchanged (an append): the turns up to the last checkpoint, their rows, details and the summaries
+  // are as they were; only the rows from there on are asked for again.
+  const unchangedBefore = next.sameCheckpoints ? Math.max(0, ...data.checkpoints.map((checkpoint) => checkpoint.turnsBefore)) : 0;
+  if (next.sameCheckpoints) cache.invalidateFrom(unchangedBefore);
+  else cache.invalidate();
   renderAll();
   timeline.scrollTop = scrollTop;
-  if (timeline.selected >= 0) requestDetails(timeline.selected);
-  requestSummary();
+  if (timeline.selected >= unchangedBefore) requestDetails(timeline.selected);
+  if (!next.sameCheckpoints) requestSummary();
   search.refresh();
 }
 

@@ -6,8 +6,9 @@
 // left out). Per append: the host's figures (appendUiHost.cjs says what each is) and the workbench page's long
 // tasks (its main thread busy ≥ 50 ms at a time) in the seconds after it. Prints the appends and one JSON line of
 // medians and worsts.
-// Usage: node scripts/bench/appendUi.mjs [--turns 100000] [--shape canonical|claude-code] [--appends 5] [--no-editor] [--keep]
-//   --no-editor  the file is not opened in a text editor (VS Code then does not reload its text on each append)
+// Usage: node scripts/bench/appendUi.mjs [--turns 100000] [--shape canonical|claude-code] [--appends 5] [--no-editor] [--view-start] [--keep]
+//   --no-editor   the file is not opened in a text editor (VS Code then does not reload its text on each append)
+//   --view-start  the timeline stays where it opens (the first claimed-missing turn) instead of following the end
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     appends: { type: 'string', default: '5' },
     keep: { type: 'boolean', default: false },
     'no-editor': { type: 'boolean', default: false },
+    'view-start': { type: 'boolean', default: false },
   },
 });
 const turns = Number(values.turns);
@@ -54,6 +56,7 @@ const server = await startServer(path.join(runDir, 'server'), {
     COMPACTION_LENS_BENCH_OUT: outFile,
     COMPACTION_LENS_BENCH_LINES: linesFile,
     COMPACTION_LENS_BENCH_EDITOR: values['no-editor'] ? '0' : '1',
+    COMPACTION_LENS_BENCH_VIEW: values['view-start'] ? 'start' : 'end',
   },
 });
 let browser;
@@ -110,7 +113,14 @@ const median = (key) => {
   return xs.length === 0 ? undefined : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 };
 const worst = (key) => Math.max(...rows.map((row) => row[key] ?? 0));
-const summary = { shape: values.shape, turns: result.turns, editor: result.editor, openMs: round(result.openMs), appends: rows.length };
+const summary = {
+  shape: values.shape,
+  turns: result.turns,
+  editor: result.editor,
+  view: result.view,
+  openMs: round(result.openMs),
+  appends: rows.length,
+};
 for (const key of [
   'syncMs',
   'refreshMs',

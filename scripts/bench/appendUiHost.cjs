@@ -9,7 +9,9 @@
 //   listeners    each wrapped listener's own time: diagnostics.update, marks.refresh, statusBar.show, the
 //                timeline's postUpdate
 //   webview      from the refresh's start to the answer of the last request the webview sent after `updated`
-//                (it asks for its rows and summary again once it has handled `updated`)
+//                (once it has handled `updated` it asks again for the rows on screen that an append can change,
+//                and for the selected turn's details; the timeline follows the file's end unless
+//                COMPACTION_LENS_BENCH_VIEW=start, where it asks for nothing)
 //   tree         the checkpoints tree's getChildren/getTreeItem calls VS Code makes after the change
 // and writes them as JSON to COMPACTION_LENS_BENCH_OUT. Plain CommonJS: VS Code requires it as it is.
 const { appendFileSync, readFileSync, writeFileSync } = require('node:fs');
@@ -54,6 +56,13 @@ async function run() {
     const timeline = api.panels.get(uri);
     await waitFor(() => timeline && timeline.isReady, 'the timeline to send ready');
     await sleep(SETTLE_MS);
+    // Following the live end of the file: its last turn selected (the rows after the last checkpoint are the ones
+    // an update asks for again). COMPACTION_LENS_BENCH_VIEW=start leaves the timeline where it opened.
+    if (process.env.COMPACTION_LENS_BENCH_VIEW !== 'start') {
+      timeline.selectTurn(0, entry.transcript.turns.length - 1);
+      await sleep(SETTLE_MS);
+    }
+    result.view = process.env.COMPACTION_LENS_BENCH_VIEW === 'start' ? 'start' : 'end';
 
     let current;
     /** Replaces `object[name]` by a wrapper that adds its synchronous time to the current append's `label`. */

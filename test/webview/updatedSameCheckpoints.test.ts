@@ -1,7 +1,8 @@
 // The timeline webview in Chromium on an `updated` that leaves its checkpoints out (`sameCheckpoints`: an append
 // changed none, so the host does not send a 100k-turn file's headers again): the page keeps the headers it has
-// (verdict, bands, claimed-missing marks), takes the new turn count, and shows the new turns. Skips with a message
-// when Chromium is not installed.
+// (verdict, bands, claimed-missing marks), the rows, details and summary of the turns up to the checkpoint (it asks
+// for none of them again), takes the new turn count, and asks for the rows from the checkpoint on. Skips with a
+// message when Chromium is not installed.
 import assert from 'node:assert/strict';
 import { FixtureDataset, incidentSpec } from './fixture';
 import { chromiumAvailable, WebviewHarness } from './harness';
@@ -36,6 +37,13 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
     const bands = await page.locator('.band-checkpoint').count();
     assert.equal(verdict, 'fail-closed');
     assert.ok(bands > 0);
+    // Looking at the first turns (before the checkpoint, which follows turn 419), turn 5 selected.
+    await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 0');
+    await page.click('.row[data-index="5"][data-status]');
+    await until('turn 5’s details', () => host.ofType('getTurnDetails').some((request) => request.turnIndex === 5));
+    await new Promise((done) => setTimeout(done, 300));
+    const asked = () => ['getRows', 'getTurnDetails', 'getSummary'].map((type) => host.ofType(type as 'getRows').length);
+    const before = asked();
 
     // The agent wrote 20 more turns after the checkpoint; the host says the checkpoints are unchanged.
     host.dataset = new FixtureDataset(incidentSpec(26));
@@ -44,7 +52,18 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
     assert.equal(await page.getAttribute('.verdict', 'data-verdict'), verdict, 'the checkpoint is still shown');
     assert.equal(await page.getAttribute('.legend-item[data-status="claimed-missing"]', 'data-count'), missing);
     assert.equal(await page.locator('.band-checkpoint').count(), bands);
+    await new Promise((done) => setTimeout(done, 300));
+    assert.deepEqual(asked(), before, 'no rows, details or summary asked again for the turns before the checkpoint');
+    assert.equal(await page.getAttribute('.row[data-index="5"]', 'aria-selected'), 'true');
+
+    const rowsBefore = host.ofType('getRows').length;
     await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 1e9');
+    await until('the rows after the checkpoint asked again', () =>
+      host
+        .ofType('getRows')
+        .slice(rowsBefore)
+        .some((request) => request.start === 400),
+    );
     await page.locator('.row[data-index="445"][data-status]').waitFor();
     assert.equal(await page.getAttribute('.row[data-index="445"]', 'data-status'), 'after');
     assert.deepEqual(await opened.problems(), [], 'no CSP violation, console error or page error');

@@ -67,7 +67,8 @@ export async function openForCli(
       },
       pool,
       options,
-      progress,
+      // Each command analyses a file once and lets it go: no memo or cache for a re-analysis.
+      { ...progress, oneShot: true },
     );
   } catch (error) {
     if (error instanceof UnusableTranscriptError)

@@ -48,9 +48,11 @@ interface Context {
   summaryTokens: Map<string, number>;
   /** Ids claimed by any checkpoint: only these turns are tokenized. */
   claimedByAny: TurnIndexes['claimedByAny'];
-  /** Each turn's evidence pieces, worked out once per analysis. */
-  pieces: Map<string, TurnPieces>;
-  /** The same by what they are computed from, kept between analyses when the caller passes one. */
+  /**
+   * Each turn's evidence pieces by what they are computed from: the caller's (kept between analyses) or one for
+   * this analysis. Bounded: pieces it let go are worked out again when needed (turnPieces is pure), so an
+   * analysis does not hold every claimed turn's pieces from the sharing counts to the turn's judgement.
+   */
   evidenceCache: EvidenceCache;
   /** For each turn whose calls are answered by result turns of their own, the index of the first such result. */
   firstAnswer: TurnIndexes['firstAnswer'];
@@ -191,7 +193,6 @@ function makeContext(turns: readonly Turn[], checkpoints: readonly Checkpoint[],
     tokenCache: options?.tokenCache instanceof Map ? options.tokenCache : new Map(),
     summaryTokens: new Map(),
     claimedByAny,
-    pieces: new Map(),
     evidenceCache: options?.evidenceCache instanceof EvidenceCache ? options.evidenceCache : new EvidenceCache(),
     firstAnswer,
     indexOfId,
@@ -355,13 +356,7 @@ function piecesOf(ctx: Context, index: number, before: number): TurnPieces {
   const turn = ctx.turns[index];
   const answer = ctx.firstAnswer.get(turn.id);
   const answeredSeparately = answer !== undefined && answer < before;
-  const key = `${index}:${answeredSeparately ? 1 : 0}`;
-  let p = ctx.pieces.get(key);
-  if (!p) {
-    p = ctx.evidenceCache.piecesOf(turn, answeredSeparately);
-    ctx.pieces.set(key, p);
-  }
-  return p;
+  return ctx.evidenceCache.piecesOf(turn, answeredSeparately);
 }
 
 /** The unit a turn belongs to for sharing: a tool result counts with the turn that made its call. */

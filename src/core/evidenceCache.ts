@@ -54,6 +54,11 @@ export class EvidenceCache {
     return pieces;
   }
 
+  /** The bound on the characters of the keys held (maxChars). */
+  get limit(): number {
+    return this.maxChars;
+  }
+
   /** Characters of the keys held now (at most maxChars). */
   get size(): number {
     return this.chars;

@@ -3,7 +3,8 @@
 // token pool's worker threads (warmTokenCache) while this thread works out the turns' evidence (into the file's
 // EvidenceCache); then the analysis runs without tokenizing. The file's CheckpointMemo carries its checkpoint
 // analyses to the next analysis, which reuses those an append did not change and skips their counting and
-// evidence. Progress is one fraction from 0 to 1 with a short message.
+// evidence. A one-shot analysis (the CLI's) keeps neither memo nor cache past itself, and a smaller cache while
+// it runs. Progress is one fraction from 0 to 1 with a short message.
 import { analyze, evidenceToPrepare } from '../core/analyze';
 import { CheckpointMemo } from '../core/checkpointMemo';
 import { EvidenceCache } from '../core/evidenceCache';
@@ -32,6 +33,11 @@ export interface ProgressOptions {
    * its token figures upper bounds. The exact analysis follows as the result.
    */
   onVerdict?: (analysis: Analysis) => void;
+  /**
+   * The file is analysed once and let go (the CLI): no checkpoint memo, and an evidence cache of
+   * ONE_SHOT_EVIDENCE_CHARS for this analysis alone (the returned caches are empty).
+   */
+  oneShot?: boolean;
 }
 
 export interface AnalysedFile {
@@ -53,6 +59,13 @@ export interface FileCaches {
   /** undefined = none kept: every checkpoint is analysed. */
   checkpointMemo?: CheckpointMemo;
 }
+
+/**
+ * The bound (characters of the texts keyed on) of a one-shot analysis' evidence cache: what does not fit is
+ * worked out again between the sharing counts and a turn's judgement, rather than held (about 8 bytes of pieces
+ * a character: this is about 70 MB).
+ */
+export const ONE_SHOT_EVIDENCE_CHARS = 8 * 1024 * 1024;
 
 /** Share of the progress given to reading the file; counting tokens takes the rest. */
 const READING_SHARE = 0.4;
@@ -113,8 +126,10 @@ export async function analyzeTranscript(
 
 /**
  * Fills `cache` with the evidence the analysis of `transcript` will look up, yielding to the event loop every
- * EVIDENCE_SLICE_MS so the token workers' replies (and progress, and an abort) get through. A turn whose
- * evidence cannot be worked out is left to the analysis, which reports it.
+ * EVIDENCE_SLICE_MS so the token workers' replies (and progress, and an abort) get through. Stops when the next
+ * turn would not fit in the cache (the analysis, which reads the turns in the same order, works out the rest):
+ * preparing more would evict what was prepared first. A turn whose evidence cannot be worked out is left to the
+ * analysis, which reports it.
  */
 async function prepareEvidence(transcript: Transcript, cache: EvidenceCache, signal?: AbortSignal, memo?: CheckpointMemo): Promise<void> {
   let sliceStart = performance.now();
@@ -124,6 +139,7 @@ async function prepareEvidence(transcript: Transcript, cache: EvidenceCache, sig
       if (signal?.aborted) return;
       sliceStart = performance.now();
     }
+    if (cache.size + (typeof turn.text === 'string' ? turn.text.length : 0) > cache.limit) return;
     try {
       cache.piecesOf(turn, answeredSeparately);
     } catch {
@@ -153,13 +169,16 @@ export async function analyzeFile(
   });
   onProgress?.(READING_SHARE, 'counting tokens…');
   const tokenCache: TokenCache = new Map();
-  const evidenceCache = new EvidenceCache();
+  const oneShot = progress.oneShot === true;
+  const evidenceCache = new EvidenceCache(oneShot ? { maxChars: ONE_SHOT_EVIDENCE_CHARS } : {});
   const checkpointMemo = new CheckpointMemo();
-  const analysis = await analyzeTranscript(file.transcript, { tokenCache, evidenceCache, checkpointMemo }, pool, options, {
+  const caches: FileCaches = oneShot ? { tokenCache, evidenceCache } : { tokenCache, evidenceCache, checkpointMemo };
+  const analysis = await analyzeTranscript(file.transcript, caches, pool, options, {
     signal,
     onProgress: onProgress && ((fraction, message) => onProgress(READING_SHARE + (1 - READING_SHARE) * fraction, message)),
     onVerdict: progress.onVerdict,
   });
+  if (oneShot) evidenceCache.clear();
   onProgress?.(1, 'done');
   return { file, analysis, tokenCache, evidenceCache, checkpointMemo };
 }

@@ -87,6 +87,29 @@ describe('core/EvidenceCache', () => {
     }
   });
 
+  it('keeps an analysis the same when it holds too few pieces for a checkpoint (let go, then worked out again)', () => {
+    const turns = Array.from({ length: 60 }, (_, i) =>
+      i % 4 === 3
+        ? turn(i, `wrote ${i} lines to src/mod_${i - 1}.ts`, {
+            role: 'tool',
+            answers: { turnId: i - 1, callText: `[tool call Write] {"file_path":"src/mod_${i - 1}.ts"}` },
+          })
+        : turn(i, `Updated src/mod_${i}.ts and closed TASK-${i % 7}; ${i % 3 === 0 ? 'ok' : `wrote ${i} tests`}.`, { tokens: 10 }),
+    );
+    const summary = Array.from({ length: 30 }, (_, i) => `src/mod_${i}.ts TASK-${i}`).join(', ');
+    const cps = [30, 60].map((n) =>
+      checkpoint({ summary, summaryBudget: 4096, claimedIds: turns.slice(0, n).map((t) => t.id), turnsBefore: n }),
+    );
+    for (const t of [incident(false), transcript(turns, cps)]) {
+      const plain = analyze(t, OPTS);
+      for (const maxChars of [0, 200]) {
+        const cache = new EvidenceCache({ maxChars });
+        assert.deepEqual(analyze(t, { ...OPTS, evidenceCache: cache }), plain);
+        assert.ok(cache.stats.misses > cache.texts, 'pieces were worked out again');
+      }
+    }
+  });
+
   it('analyses a grown transcript (lines appended) as a fresh analysis would, computing only the new turns', () => {
     const turns = Array.from({ length: 60 }, (_, i) =>
       turn(i, `Updated src/mod_${i}.ts and closed TASK-${i}; ${i % 3 === 0 ? 'ok' : `wrote ${i} tests`}.`, { tokens: 10 }),

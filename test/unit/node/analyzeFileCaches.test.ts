@@ -2,11 +2,13 @@
 // and a real Claude Code session of the shared corpus, the analysis made with the evidence worked out while the
 // tokens are counted equals the plain analysis (counted in this thread, no caches); a re-analysis with the
 // file's kept caches is the same again and works out no evidence and counts no token again. A warmed pool
-// counts as a cold one and takes its first job on the warmed worker.
+// counts as a cold one and takes its first job on the warmed worker. A one-shot analysis (the CLI's) and one
+// whose evidence cache is far too small to hold the file's pieces (worked out again when let go) equal it too.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { analyze } from '../../../src/core/analyze';
+import { EvidenceCache } from '../../../src/core/evidenceCache';
 import { analyzeFile, analyzeTranscript } from '../../../src/node/analyzeFile';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { TokenPool } from '../../../src/node/tokenPool';
@@ -28,6 +30,18 @@ async function checkCaches(path: string): Promise<void> {
     assert.deepEqual(again, plain);
     assert.equal(evidenceCache.stats.misses, misses, 'no evidence worked out again');
     assert.equal(tokenCache.size, counted, 'no token counted again');
+    // One-shot: the same analysis, nothing kept for a re-analysis.
+    const once = await analyzeFile(path, {}, pool, SETTINGS, { oneShot: true });
+    assert.deepEqual(once.analysis, plain);
+    assert.equal(once.evidenceCache.size, 0);
+    assert.equal(once.checkpointMemo.kept(0), undefined);
+    // A cache that holds a few turns' pieces at most: the rest are worked out again, with the same result.
+    for (const maxChars of [0, 500]) {
+      const small = new EvidenceCache({ maxChars });
+      const bounded = await analyzeTranscript(file.transcript, { tokenCache: new Map(), evidenceCache: small }, pool, SETTINGS);
+      assert.deepEqual(bounded, plain);
+      assert.ok(small.size <= maxChars);
+    }
   } finally {
     pool.dispose();
   }

@@ -107,8 +107,11 @@ describe('the transcript store keeps full entries only while something holds the
   });
 
   it('never demotes a file open in an editor or a timeline, and demotes it once closed', async () => {
-    // uris[0] is open in an editor and uris[1] in a timeline (the tests above); load every other file again.
+    // uris[1] is open in a timeline (the test above). uris[0] was revealed in a preview editor, which a later
+    // preview may have replaced: pin it in an editor of its own here. Then load every other file again.
     const [inEditor, inTimeline] = uris;
+    await vscode.window.showTextDocument(inEditor, { preview: false, preserveFocus: true });
+    await api.store.load(inEditor); // loaded again if it was let go meanwhile
     for (const uri of uris.slice(2)) await api.store.load(uri);
     for (const uri of uris.slice(2).reverse()) await api.store.load(uri);
     assert.ok(api.store.get(inEditor), 'the file open in an editor was demoted');

@@ -31,30 +31,51 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = '/work/shared/corpus/claude-code';
 const TIME = '/usr/bin/time';
 
-const { values } = parseArgs({
-  options: {
-    sizes: { type: 'string' },
-    shapes: { type: 'string' },
-    runs: { type: 'string' },
-    huge: { type: 'boolean', default: false },
-    'no-corpus': { type: 'boolean', default: false },
-    'no-webview': { type: 'boolean', default: false },
-    smoke: { type: 'boolean', default: false },
-    keep: { type: 'string' },
-  },
-});
+const USAGE =
+  'usage: node scripts/bench.mjs [--sizes 10k,100k,1m] [--shapes canonical,claude-code,canonical-recorded] ' +
+  '[--runs N] [--huge] [--no-corpus] [--no-webview] [--keep DIR] [--smoke] (see the header of scripts/bench.mjs)';
+
+/** Says what is wrong with the command line, and how to use it, then exits 2 (no stack trace). */
+function usageError(message) {
+  process.stderr.write(`bench: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      sizes: { type: 'string' },
+      shapes: { type: 'string' },
+      runs: { type: 'string' },
+      huge: { type: 'boolean', default: false },
+      'no-corpus': { type: 'boolean', default: false },
+      'no-webview': { type: 'boolean', default: false },
+      smoke: { type: 'boolean', default: false },
+      keep: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  }));
+} catch (error) {
+  usageError(error.message);
+}
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
 
 function turnsOf(text) {
   const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
-  if (!match) throw new Error(`--sizes: "${text}" is not a number of turns (10k, 100k, 1m, 2500)`);
+  if (!match) usageError(`--sizes: "${text}" is not a number of turns (10k, 100k, 1m, 2500)`);
   return Math.round(Number(match[1]) * { '': 1, k: 1e3, m: 1e6 }[match[2].toLowerCase()]);
 }
 
 const sizes = (values.sizes ?? (values.smoke ? '300' : '10k,100k,1m')).split(',').map(turnsOf);
 const SHAPES = ['canonical', 'canonical-recorded', 'claude-code'];
 const chosenShapes = values.shapes?.split(',');
-for (const shape of chosenShapes ?? [])
-  if (!SHAPES.includes(shape)) throw new Error(`--shapes: unknown shape ${shape} (${SHAPES.join(', ')})`);
+for (const shape of chosenShapes ?? []) if (!SHAPES.includes(shape)) usageError(`--shapes: unknown shape ${shape} (${SHAPES.join(', ')})`);
+if (values.runs !== undefined && !(Number.isInteger(Number(values.runs)) && Number(values.runs) >= 1))
+  usageError(`--runs: "${values.runs}" is not a whole number of runs (1 or more)`);
 const shapesFor = (turns) => chosenShapes ?? (turns < 1e6 ? ['canonical', 'claude-code'] : ['canonical-recorded']);
 const runsFor = (turns) => (values.runs !== undefined ? Number(values.runs) : values.smoke || turns >= 1e6 ? 1 : 3);
 

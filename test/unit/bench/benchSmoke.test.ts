@@ -30,4 +30,13 @@ describe('npm run bench --smoke', function () {
       'both appended-turn figures',
     );
   });
+
+  it('says what is wrong with its command line in one line and its usage, without a stack trace', () => {
+    for (const args of [['--bogus'], ['--sizes', '12x'], ['--shapes', 'xml'], ['--runs', '0']]) {
+      const run = spawnSync(process.execPath, [join(root, 'scripts/bench.mjs'), ...args], { cwd: root, encoding: 'utf8' });
+      assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, /^bench: .+\nusage: node scripts\/bench\.mjs /, args.join(' '));
+      assert.doesNotMatch(run.stderr, /\n\s+at /, `${args.join(' ')} printed a stack trace`);
+    }
+  });
 });

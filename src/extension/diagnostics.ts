@@ -40,6 +40,12 @@ export const DiagnosticCode = {
 
 /** Related-information entries listed per claimed-missing run (the turns' lines are the diagnostic's own range). */
 const MAX_RELATED = 50;
+/**
+ * Related-information entries listed per checkpoint, over all its runs: a checkpoint with hundreds of missing runs
+ * would otherwise keep thousands of notes per file in the Problems panel (and in memory, even for files the
+ * store has let go). Later runs still name their lines in their own message.
+ */
+export const MAX_RELATED_PER_CHECKPOINT = 300;
 /** End column used for lines of documents that are not open (the editor clamps it to the line). */
 const LINE_END = 1_000_000;
 
@@ -185,6 +191,7 @@ function claimedMissingDiagnostics(
   checkpoint: CheckpointAnalysis,
   severities: KindSeverities,
 ): vscode.Diagnostic[] {
+  let relatedLeft = MAX_RELATED_PER_CHECKPOINT;
   return claimedMissingRuns(checkpoint, entry.transcript, severities).map((run) => {
     const result = diagnostic(
       lines(run.startLine, run.endLine),
@@ -193,7 +200,7 @@ function claimedMissingDiagnostics(
       DiagnosticCode.claimedMissing,
     );
     const related: vscode.DiagnosticRelatedInformation[] = [];
-    for (const index of run.turnIndexes.slice(0, MAX_RELATED)) {
+    for (const index of run.turnIndexes.slice(0, Math.min(MAX_RELATED, relatedLeft))) {
       const turn = entry.transcript.turns[index];
       const turnResult = checkpoint.turns[index];
       if (!turn || !turnResult) continue;
@@ -204,6 +211,7 @@ function claimedMissingDiagnostics(
         ),
       );
     }
+    relatedLeft -= related.length;
     if (related.length > 0) result.relatedInformation = related;
     return result;
   });

@@ -11,7 +11,8 @@ import type { CompactionLensApi } from '../../src/extension/extension';
 import { claimedMissingRuns, collapseProblems } from '../../src/view/problemsModel';
 import { readSettings } from '../../src/extension/settings';
 import { skipWithoutShared } from '../sharedFolder';
-import { closeAllEditors, copySample, extensionApi, extensionPath, ourDiagnostics, waitFor } from './helpers';
+import { MAX_RELATED_PER_CHECKPOINT } from '../../src/extension/diagnostics';
+import { closeAllEditors, copySample, extensionApi, extensionPath, ourDiagnostics, waitFor, writeTranscript } from './helpers';
 
 const config = () => vscode.workspace.getConfiguration('compactionLens');
 
@@ -173,6 +174,46 @@ describe('diagnostics', () => {
       'one flag for S2 itself',
     );
     assert.equal(api.store.get(uri)!.transcript.turns.length, 424);
+  });
+
+  it('lists at most MAX_RELATED_PER_CHECKPOINT related turns per checkpoint, over all its runs', async () => {
+    // 800 turns, every other one missing from the summary: 400 runs of one claimed-missing turn each.
+    const turns = Array.from({ length: 800 }, (_, id) => ({
+      type: 'turn',
+      id,
+      role: 'assistant',
+      content: `Step ${id}: recorded ${id % 2 === 0 ? 'KEEP' : 'LOST'}_${id} in the ledger.`,
+      tokens: 20,
+      anchor: `${id % 2 === 0 ? 'KEEP' : 'LOST'}_${id}`,
+    }));
+    const summary = `# Session summary\n\n${turns
+      .filter((turn) => turn.id % 2 === 0)
+      .map((turn) => `- ${turn.anchor} recorded`)
+      .join('\n')}\n`;
+    const uri = writeTranscript('many-runs.jsonl', [
+      ...turns,
+      { type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 100000, covered: { from: 0, to: 799 } },
+    ]);
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const runs = await waitFor(() => {
+      const current = ourDiagnostics(uri).filter((diagnostic) => diagnostic.code === 'claimed-missing');
+      return current.length > 0 ? current : undefined;
+    }, 'the claimed-missing flags');
+    assert.equal(runs.length, 400, 'one flag per run');
+    const related = runs.map((diagnostic) => diagnostic.relatedInformation?.length ?? 0);
+    assert.equal(
+      related.reduce((sum, n) => sum + n, 0),
+      MAX_RELATED_PER_CHECKPOINT,
+    );
+    assert.ok(
+      related.slice(0, MAX_RELATED_PER_CHECKPOINT).every((n) => n === 1),
+      'the first runs list their turn',
+    );
+    assert.ok(
+      related.slice(MAX_RELATED_PER_CHECKPOINT).every((n) => n === 0),
+      'the later ones none',
+    );
+    for (const diagnostic of runs) assert.match(diagnostic.message, /\bline \d+/, 'each run still names its line');
   });
 
   it('keeps a real Claude Code session quiet: one per checkpoint, one per run, the truncation; no record ids', async function () {

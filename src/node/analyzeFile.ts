@@ -3,11 +3,11 @@
 // token pool's worker threads (warmTokenCache) while this thread works out the turns' evidence (into the file's
 // EvidenceCache); then the analysis runs without tokenizing. The file's CheckpointMemo carries its checkpoint
 // analyses to the next analysis, which reuses those an append did not change and skips their counting and
-// evidence. A one-shot analysis (the CLI's) keeps neither memo nor cache past itself, and a smaller cache while
-// it runs. Progress is one fraction from 0 to 1 with a short message.
+// evidence. A one-shot analysis (the CLI's) keeps neither memo nor cache past itself, and a small cache while
+// it runs when the file's texts would not fit in the default one. Progress is one fraction from 0 to 1 with a short message.
 import { analyze, evidenceToPrepare } from '../core/analyze';
 import { CheckpointMemo } from '../core/checkpointMemo';
-import { EvidenceCache } from '../core/evidenceCache';
+import { DEFAULT_EVIDENCE_CACHE_CHARS, EvidenceCache } from '../core/evidenceCache';
 import type { Analysis, TokenCache, Transcript } from '../core/model';
 import { verdictFromBounds } from '../core/tokenBounds';
 import type { EncodingName } from './tokenCounter';
@@ -34,8 +34,8 @@ export interface ProgressOptions {
    */
   onVerdict?: (analysis: Analysis) => void;
   /**
-   * The file is analysed once and let go (the CLI): no checkpoint memo, and an evidence cache of
-   * ONE_SHOT_EVIDENCE_CHARS for this analysis alone (the returned caches are empty).
+   * The file is analysed once and let go (the CLI): no checkpoint memo, and an evidence cache for this analysis
+   * alone, of ONE_SHOT_EVIDENCE_CHARS when the turns' texts would not fit in the default (returned empty).
    */
   oneShot?: boolean;
 }
@@ -61,11 +61,23 @@ export interface FileCaches {
 }
 
 /**
- * The bound (characters of the texts keyed on) of a one-shot analysis' evidence cache: what does not fit is
- * worked out again between the sharing counts and a turn's judgement, rather than held (about 8 bytes of pieces
- * a character: this is about 70 MB).
+ * The bound (characters of the texts keyed on) of a one-shot analysis' evidence cache when the turns' texts do
+ * not fit in the default bound: what does not fit is worked out again between the sharing counts and a turn's
+ * judgement, rather than held (about 8 bytes of pieces a character: this is about 70 MB). A larger cache would
+ * not save that work: the analysis reads the turns in order, so by its second pass the least recently used are
+ * the ones it needs next.
  */
 export const ONE_SHOT_EVIDENCE_CHARS = 8 * 1024 * 1024;
+
+/** A one-shot analysis' evidence cache: the default when every turn's text fits in it, else a small one. */
+function oneShotEvidenceCache(transcript: Transcript): EvidenceCache {
+  let chars = 0;
+  for (const turn of Array.isArray(transcript.turns) ? transcript.turns : []) {
+    chars += typeof turn?.text === 'string' ? turn.text.length : 0;
+    if (chars > DEFAULT_EVIDENCE_CACHE_CHARS) return new EvidenceCache({ maxChars: ONE_SHOT_EVIDENCE_CHARS });
+  }
+  return new EvidenceCache();
+}
 
 /** Share of the progress given to reading the file; counting tokens takes the rest. */
 const READING_SHARE = 0.4;
@@ -170,7 +182,7 @@ export async function analyzeFile(
   onProgress?.(READING_SHARE, 'counting tokens…');
   const tokenCache: TokenCache = new Map();
   const oneShot = progress.oneShot === true;
-  const evidenceCache = new EvidenceCache(oneShot ? { maxChars: ONE_SHOT_EVIDENCE_CHARS } : {});
+  const evidenceCache = oneShot ? oneShotEvidenceCache(file.transcript) : new EvidenceCache();
   const checkpointMemo = new CheckpointMemo();
   const caches: FileCaches = oneShot ? { tokenCache, evidenceCache } : { tokenCache, evidenceCache, checkpointMemo };
   const analysis = await analyzeTranscript(file.transcript, caches, pool, options, {

@@ -254,6 +254,13 @@ export type HostMessage =
        * they are left out (`checkpoints` is empty), so a live 100k-turn file's headers are not sent again.
        */
       sameCheckpoints?: boolean;
+      /**
+       * With `sameCheckpoints`: the rows from `start` to the end, when only those changed (new turns, or a last
+       * turn the reader replaced). They come after every checkpoint, so they are every checkpoint's rows (or, with
+       * no checkpoint, the rows without one); the rows before `start` are as they were. Absent: the webview asks
+       * again for the rows from the last checkpoint on.
+       */
+      tail?: { start: number; rows: TimelineRow[] };
     }
   | ReplyMessage
   | ErrorMessage

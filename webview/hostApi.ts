@@ -227,6 +227,37 @@ export class RowCache {
     this.failed.clear();
   }
 
+  /**
+   * Takes the rows from `start` to the end of the transcript (`turnCount` turns) that came with an `updated`:
+   * cached pages holding rows from `start` on get them in place of theirs (pages of every checkpoint when
+   * `forCheckpoints`, else those without one: index -1), and pages the rows fill from their first row are made
+   * for `checkpointIndex`, so the new turns are drawn without asking. Answers to requests sent before are ignored.
+   */
+  patchTail(start: number, rows: readonly TimelineRow[], turnCount: number, checkpointIndex: number, forCheckpoints: boolean): void {
+    this.generation++;
+    this.inFlight.clear();
+    this.failed.clear();
+    const size = RowCache.pageSize;
+    const pageOf = (pageStart: number, kept: readonly TimelineRow[]): TimelineRow[] => [
+      ...kept,
+      ...rows.slice(pageStart + kept.length - start, Math.min(pageStart + size, turnCount) - start),
+    ];
+    for (const [key, page] of [...this.pages]) {
+      const separator = key.indexOf(':');
+      const pageCheckpoint = Number(key.slice(0, separator));
+      const pageStart = Number(key.slice(separator + 1));
+      if (pageStart + size <= start) continue; // wholly before the rows that changed
+      const keep = Math.max(0, start - pageStart);
+      if (pageCheckpoint >= 0 !== forCheckpoints || page.length < keep) this.pages.delete(key);
+      else this.pages.set(key, pageOf(pageStart, page.slice(0, keep)));
+    }
+    for (let pageStart = Math.ceil(start / size) * size; pageStart < turnCount; pageStart += size) {
+      const key = `${checkpointIndex}:${pageStart}`;
+      if (!this.pages.has(key)) this.pages.set(key, pageOf(pageStart, []));
+    }
+    while (this.pages.size > this.capacity) this.pages.delete(this.pages.keys().next().value as string);
+  }
+
   get size(): number {
     return this.pages.size;
   }

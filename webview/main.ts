@@ -5,7 +5,7 @@
 // A transcript without a compaction lists its turns with checkpoint -1 ("none selected"), which the host answers.
 
 import './timeline.css';
-import type { CheckpointHeader, FileInfo, PanelLayout, ViewState } from '../src/protocol';
+import type { CheckpointHeader, FileInfo, PanelLayout, TimelineRow, ViewState } from '../src/protocol';
 import type { Problem } from '../src/core/model';
 import { ErrorBanner } from './banner';
 import { DetailsPane } from './details';
@@ -196,7 +196,7 @@ function init(next: Data, restore: ViewState | undefined): void {
   scheduleSave();
 }
 
-function update(next: Data & { sameCheckpoints?: boolean }): void {
+function update(next: Data & { sameCheckpoints?: boolean; tail?: { start: number; rows: TimelineRow[] } }): void {
   if (!data) {
     init(next, undefined);
     return;
@@ -206,8 +206,12 @@ function update(next: Data & { sameCheckpoints?: boolean }): void {
   const scrollTop = timeline.scrollTop;
   // Checkpoints unchanged (an append): the turns up to the last checkpoint, their rows, details and the summaries
   // are as they were; only the rows from there on are asked for again.
-  const unchangedBefore = next.sameCheckpoints ? Math.max(0, ...data.checkpoints.map((checkpoint) => checkpoint.turnsBefore)) : 0;
-  if (next.sameCheckpoints) cache.invalidateFrom(unchangedBefore);
+  // When the rows that changed came along (`tail`), they are taken as they are and nothing is asked for.
+  let unchangedBefore = next.sameCheckpoints ? Math.max(0, ...data.checkpoints.map((checkpoint) => checkpoint.turnsBefore)) : 0;
+  if (next.sameCheckpoints && next.tail) {
+    unchangedBefore = next.tail.start;
+    cache.patchTail(next.tail.start, next.tail.rows, data.file.turnCount, checkpointIndex, data.checkpoints.length > 0);
+  } else if (next.sameCheckpoints) cache.invalidateFrom(unchangedBefore);
   else cache.invalidate();
   renderAll();
   timeline.scrollTop = scrollTop;

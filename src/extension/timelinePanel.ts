@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { fileNameOf } from '../core/displayText';
+import type { Turn } from '../core/model';
 import type { CheckpointHeader, HostMessage, ViewState } from '../protocol';
 import { revealLines, revealTurn, type RevealOptions } from './editorReveal';
 import { Disposable } from './dispose';
@@ -15,7 +16,7 @@ import { readSettings } from './settings';
 import { validateViewState, validateWebviewMessage, viewStateShape } from '../view/messageValidation';
 import { answerRequest, boundsOf } from '../view/requests';
 import { safePointerSet } from '../core/correctedCheckpoint';
-import { checkpointHeaders, fileInfo } from '../view/timelineData';
+import { checkpointHeaders, fileInfo, tailRows } from '../view/timelineData';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { renderWebviewHtml } from '../view/webviewHtml';
 
@@ -41,6 +42,8 @@ export class TimelinePanel extends Disposable {
   private version = 0;
   /** The checkpoint headers the webview document has (from its init / updated), to leave out when they are the same. */
   private sentHeaders?: CheckpointHeader[];
+  /** The turns the webview's rows were last described from (init or updated), to tell which rows an append changed. */
+  private sentTurns?: readonly Turn[];
   private readonly disposed = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposed.event;
   /** The transcript shown; changes only through `retarget` (the single panel of `timeline.reuse: single`). */
@@ -157,6 +160,7 @@ export class TimelinePanel extends Disposable {
         case 'ready':
           this.ready = true;
           this.sentHeaders = checkpointHeaders(entry.transcript, entry.analysis);
+          this.sentTurns = entry.transcript.turns;
           this.post({
             type: 'init',
             file: fileInfo(this.uri.fsPath, entry.transcript),
@@ -239,6 +243,9 @@ export class TimelinePanel extends Disposable {
     const sent = this.sentHeaders;
     const same = sent !== undefined && sent.length === headers.length && headers.every((header, index) => header === sent[index]);
     this.sentHeaders = headers;
+    // The rows the append changed ride along, so the webview draws them without asking (one round trip less).
+    const tail = same && this.sentTurns ? tailRows(this.sentTurns, entry.transcript, entry.analysis) : undefined;
+    this.sentTurns = entry.transcript.turns;
     this.post({
       type: 'updated',
       version: this.version,
@@ -246,6 +253,7 @@ export class TimelinePanel extends Disposable {
       checkpoints: same ? [] : headers,
       problems: entry.analysis.problems,
       ...(same ? { sameCheckpoints: true } : {}),
+      ...(tail ? { tail } : {}),
     });
   }
 

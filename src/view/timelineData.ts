@@ -2,7 +2,7 @@
 // the safe pointer set) from a transcript and its analysis, on request, and the short descriptions of a
 // checkpoint the tree, CodeLens, diagnostics and status bar share. Pure: no vscode import.
 import { fileNameOf, turnRangeName } from '../core/displayText';
-import type { Analysis, CheckpointAnalysis, CheckpointDigest, Transcript, TurnId, TurnResult } from '../core/model';
+import type { Analysis, CheckpointAnalysis, CheckpointDigest, Transcript, Turn, TurnId, TurnResult } from '../core/model';
 import type { CheckpointHeader, FileInfo, RowStatus, SummaryDetails, TimelineRow, TurnDetails } from '../protocol';
 
 /** Most rows one getRows request may ask for. */
@@ -153,6 +153,31 @@ export function timelineRows(
     });
   }
   return rows;
+}
+
+/** At most this many rows ride along with an `updated` message (more are asked for page by page, as usual). */
+export const MAX_TAIL_ROWS = 500;
+
+/**
+ * The rows an append changed, for an `updated` whose checkpoints are unchanged (`sameCheckpoints`): from the first
+ * turn that is not the same object as in `previousTurns` (a new turn, or one the reader replaced) to the end.
+ * When those all come after every checkpoint's prefix, their rows are the same for every checkpoint (status
+ * `after`), or for none (`uncovered`) when there is no checkpoint, and are returned. Undefined when a turn in a
+ * prefix changed, turns went away, or more than MAX_TAIL_ROWS changed: the webview then asks for what it shows.
+ */
+export function tailRows(
+  previousTurns: readonly Turn[],
+  transcript: Transcript,
+  analysis: Analysis,
+): { start: number; rows: TimelineRow[] } | undefined {
+  const turns = transcript.turns;
+  if (turns.length < previousTurns.length) return undefined;
+  let start = 0;
+  while (start < previousTurns.length && turns[start] === previousTurns[start]) start++;
+  for (const checkpoint of analysis.checkpoints)
+    if (start < Math.max(checkpoint.turns.length, turnsBefore(transcript, checkpoint))) return undefined;
+  if (turns.length - start > MAX_TAIL_ROWS) return undefined;
+  return { start, rows: timelineRows(transcript, analysis, analysis.checkpoints.length > 0 ? 0 : -1, start, turns.length - start) };
 }
 
 export function turnDetails(transcript: Transcript, analysis: Analysis, checkpointIndex: number, turnIndex: number): TurnDetails {

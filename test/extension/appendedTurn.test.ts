@@ -1,8 +1,9 @@
 // An appended turn that changes no checkpoint, in a real extension host: the re-analysis gives back the same
 // checkpoint analysis (core's checkpoint memo), and the listeners that would walk every claimed turn again leave
 // what they made as it was: the diagnostics are not sent again (no diagnostics change for the file), the
-// end-of-line marks stay on the same lines, and the timeline's `updated` leaves the checkpoint headers out. What the
-// append does change is still shown: a broken line is flagged, a new checkpoint gets its flags, marks and header.
+// end-of-line marks stay on the same lines, and the timeline's `updated` leaves the checkpoint headers out and
+// carries the new turn's row. What the append does change is still shown: a broken line is flagged, a new
+// checkpoint gets its flags, marks and header.
 import * as assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
@@ -150,6 +151,11 @@ describe('an appended turn that changes no checkpoint', () => {
       assert.ok(same.type === 'updated' && same.sameCheckpoints === true, 'the checkpoints are left out');
       assert.equal(same.type === 'updated' && same.checkpoints.length, 0);
       assert.equal(same.type === 'updated' && same.file.turnCount, 423);
+      // The new turn's row rides along: the webview draws it without asking.
+      assert.deepEqual(
+        same.type === 'updated' && same.tail && { start: same.tail.start, rows: same.tail.rows.map((row) => [row.id, row.status]) },
+        { start: 422, rows: [[1000, 'after']] },
+      );
 
       const summary = {
         type: 'checkpoint',
@@ -162,6 +168,7 @@ describe('an appended turn that changes no checkpoint', () => {
       await api.store.refresh(uri);
       const full = await waitFor(() => updates()[1], 'a second updated message');
       assert.ok(full.type === 'updated' && full.sameCheckpoints === undefined, 'the checkpoints are sent');
+      assert.equal(full.type === 'updated' && full.tail, undefined, 'no rows ride along when a checkpoint changed');
       assert.deepEqual(full.type === 'updated' && full.checkpoints.map((header) => header.summaryId), ['S1', 'S2']);
     } finally {
       api.store.remove(uri);

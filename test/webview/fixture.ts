@@ -12,7 +12,7 @@ import { createTokenCounter } from '../../src/node/tokenCounter';
 import type { CheckpointHeader, FileInfo, HostMessage, ViewState, WebviewMessage } from '../../src/protocol';
 import { validateViewState } from '../../src/view/messageValidation';
 import { answerWith, boundsOf, requestHandlers, type AnalysedData } from '../../src/view/requests';
-import { checkpointHeaders, fileInfo } from '../../src/view/timelineData';
+import { checkpointHeaders, fileInfo, timelineRows } from '../../src/view/timelineData';
 
 /**
  * Token counts are the extension's own (tiktoken's o200k_base, src/node/tokenCounter.ts), so prefixes read
@@ -484,11 +484,15 @@ export class FakeHost {
 
   /**
    * Sends `updated` with the current dataset (swap `dataset` first to simulate a grown transcript); with
-   * `sameCheckpoints`, without its checkpoints, as the panel does when an append changed none.
+   * `sameCheckpoints`, without its checkpoints, as the panel does when an append changed none; with `tailFrom`
+   * too, the rows from there to the end ride along (`tail`), as the panel sends the rows an append changed.
    */
-  sendUpdated(options: { sameCheckpoints?: boolean } = {}): void {
+  sendUpdated(options: { sameCheckpoints?: boolean; tailFrom?: number } = {}): void {
     this.version++;
     const data = this.dataset;
+    const { tailFrom } = options;
+    const turnCount = data.transcript.turns.length;
+    const checkpointIndex = data.analysis.checkpoints.length > 0 ? 0 : -1;
     this.respond({
       type: 'updated',
       file: data.file,
@@ -496,6 +500,9 @@ export class FakeHost {
       problems: data.analysis.problems,
       version: this.version,
       ...(options.sameCheckpoints ? { sameCheckpoints: true } : {}),
+      ...(tailFrom !== undefined
+        ? { tail: { start: tailFrom, rows: timelineRows(data.transcript, data.analysis, checkpointIndex, tailFrom, turnCount - tailFrom) } }
+        : {}),
     });
   }
 

@@ -68,4 +68,32 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
     assert.equal(await page.getAttribute('.row[data-index="445"]', 'data-status'), 'after');
     assert.deepEqual(await opened.problems(), [], 'no CSP violation, console error or page error');
   });
+
+  it('draws the rows that came along with the update (`tail`) without asking for them, at the end of the file', async () => {
+    const opened = await harness.open(new FixtureDataset(incidentSpec()));
+    const { page, host } = opened;
+    // Following the file's end: turn 425, the last, on screen.
+    await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 1e9');
+    await page.locator('.row[data-index="425"][data-status]').waitFor();
+    await new Promise((done) => setTimeout(done, 300));
+    const rowsBefore = host.ofType('getRows').length;
+
+    // One turn appended (426): its row, and nothing else, comes with the update.
+    host.dataset = new FixtureDataset(incidentSpec(7));
+    host.sendUpdated({ sameCheckpoints: true, tailFrom: 426 });
+    await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 1e9');
+    await page.locator('.row[data-index="426"][data-status]').waitFor();
+    assert.equal(await page.getAttribute('.row[data-index="426"]', 'data-status'), 'after');
+    assert.equal(await page.getAttribute('.row[data-index="425"]', 'data-status'), 'after', 'the row before it is still drawn');
+    await new Promise((done) => setTimeout(done, 300));
+    assert.deepEqual(
+      host
+        .ofType('getRows')
+        .slice(rowsBefore)
+        .map((request) => request.start),
+      [],
+      'no rows asked for',
+    );
+    assert.deepEqual(await opened.problems(), [], 'no CSP violation, console error or page error');
+  });
 });

@@ -4,8 +4,9 @@
 // side. A generated transcript is opened in an editor and in its timeline; then APPENDS turn lines are appended one
 // at a time, each re-read at once by the store (the debounce and the poll, latency before the update starts, are
 // left out). Per append: the host's figures (appendUiHost.cjs says what each is) and the workbench page's long
-// tasks (its main thread busy ≥ 50 ms at a time) in the seconds after it. Prints the appends and one JSON line of
-// medians and worsts.
+// tasks (its main thread busy ≥ 50 ms at a time) in the seconds after it, and `rowShown`: from the re-read's start
+// to the new turn's row first in the timeline webview's DOM with its status (following the end). Prints the
+// appends and one JSON line of medians and worsts.
 // Usage: node scripts/bench/appendUi.mjs [--turns 100000] [--shape canonical|claude-code] [--appends 5] [--no-editor] [--view-start] [--keep]
 //   --no-editor   the file is not opened in a text editor (VS Code then does not reload its text on each append)
 //   --view-start  the timeline stays where it opens (the first claimed-missing turn) instead of following the end
@@ -61,6 +62,8 @@ const server = await startServer(path.join(runDir, 'server'), {
 });
 let browser;
 let longTasks = [];
+/** Row index → when that timeline row was first in the DOM with its status (epoch ms), from every frame. */
+const rowsShown = {};
 try {
   browser = await launchBrowser(runDir);
   const { page } = browser;
@@ -81,10 +84,40 @@ try {
     ['skipWelcome', 'true'],
   ];
   await page.goto(workbenchUrl(server, workspace, payload));
+  // Once the timeline's webview is there: note when each of its rows is first in the DOM with its status, in
+  // epoch milliseconds, so the new turn's row can be timed from the re-read's start (init scripts do not reach the
+  // webview's inner frame, so the observer is put in from here).
+  const watchRows = () => {
+    if (globalThis.__rowsShown || !globalThis.document.querySelector('.tl-scroll')) return Boolean(globalThis.__rowsShown);
+    globalThis.__rowsShown = {};
+    const note = (node) => {
+      if (node.nodeType !== 1 || !node.classList.contains('row') || !node.hasAttribute('data-status')) return;
+      const index = node.getAttribute('data-index');
+      if (index !== null && globalThis.__rowsShown[index] === undefined)
+        globalThis.__rowsShown[index] = performance.timeOrigin + performance.now();
+    };
+    new globalThis.MutationObserver((records) => {
+      for (const record of records) {
+        if (record.type === 'attributes') note(record.target);
+        for (const node of record.addedNodes) {
+          note(node);
+          if (node.querySelectorAll) for (const row of node.querySelectorAll('.row[data-status]')) note(row);
+        }
+      }
+    }).observe(globalThis.document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status', 'data-index'] });
+    return true;
+  };
+  let watching = false;
+  const watcher = setInterval(async () => {
+    if (watching) return;
+    for (const frame of page.frames()) if (await frame.evaluate(watchRows).catch(() => false)) watching = true;
+  }, 100);
   const timer = setTimeout(() => settle('timed out'), 20 * 60_000);
   const code = await exited;
   clearTimeout(timer);
+  clearInterval(watcher);
   longTasks = await page.evaluate(() => globalThis.__longTasks).catch(() => []);
+  for (const frame of page.frames()) Object.assign(rowsShown, await frame.evaluate(() => globalThis.__rowsShown ?? {}).catch(() => ({})));
   if (code !== 0) console.error(`the extension host's run ended with ${code}`);
 } finally {
   await browser?.close();
@@ -102,8 +135,12 @@ const rows = result.appends.map((append, index) => {
   const next = result.appends[index + 1]?.appendedAt ?? Infinity;
   const tasks = longTasks.filter((task) => task.at >= append.appendedAt && task.at < next);
   const row = { ...append, pageLongTasks: tasks.length, pageLongTaskMs: tasks.reduce((sum, task) => sum + task.ms, 0) };
+  // The new turn's row in the timeline (following the end; with --view-start it is off screen and not drawn).
+  const shownAt = append.turns !== undefined ? rowsShown[append.turns - 1] : undefined;
+  if (shownAt !== undefined && append.startEpoch !== undefined) row.rowShownMs = shownAt - append.startEpoch;
   delete row.appendedAt;
   delete row.start;
+  delete row.startEpoch;
   for (const key of Object.keys(row)) if (key.endsWith('Ms')) row[key] = round(row[key]);
   return row;
 });
@@ -130,6 +167,7 @@ for (const key of [
   'timelinePostMs',
   'treeMs',
   'webviewMs',
+  'rowShownMs',
   'pageLongTaskMs',
 ]) {
   summary[key] = median(key);

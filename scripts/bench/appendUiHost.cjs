@@ -102,6 +102,7 @@ async function run() {
       const outcome = await fileRefresh.call(this);
       if (current && outcome !== 'unchanged') {
         current.start = start;
+        current.startEpoch = performance.timeOrigin + start; // for the webview's row times (appendUi.mjs)
         current.refreshMs = now() - start;
         current.result = outcome;
       }

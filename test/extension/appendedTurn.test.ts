@@ -8,9 +8,7 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
-import type { TimelinePanel } from '../../src/extension/timelinePanel';
-import type { HostMessage } from '../../src/protocol';
-import { closeAllEditors, copySample, extensionApi, ourDiagnostics, waitFor } from './helpers';
+import { closeAllEditors, copySample, extensionApi, ourDiagnostics, recordPosts, waitFor } from './helpers';
 
 const config = () => vscode.workspace.getConfiguration('compactionLens');
 
@@ -27,21 +25,6 @@ const shown = (uri: vscode.Uri) =>
 
 /** Lets VS Code's change events for diagnostics (sent in batches) arrive. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
-
-/** Records every message the host posts to the panel's webview (the real postMessage still runs). */
-function recordPosts(timeline: TimelinePanel): HostMessage[] {
-  const posted: HostMessage[] = [];
-  const webview = timeline.panel.webview;
-  const post = webview.postMessage.bind(webview);
-  Object.defineProperty(webview, 'postMessage', {
-    configurable: true,
-    value: (message: HostMessage) => {
-      posted.push(message);
-      return post(message);
-    },
-  });
-  return posted;
-}
 
 const lateTurn = (id: number) =>
   JSON.stringify({ type: 'turn', id, role: 'assistant', content: `Checked src/late/handler_${id}.ts: LATE_${id} passes.` });

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
+import type { TimelinePanel } from '../../src/extension/timelinePanel';
+import type { HostMessage } from '../../src/protocol';
 
 export const EXTENSION_ID = 'compaction-lens.compaction-lens';
 
@@ -53,4 +55,19 @@ export function ourDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
 
 export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** Records every message the host posts to the panel's webview (the real postMessage still runs). */
+export function recordPosts(timeline: TimelinePanel): HostMessage[] {
+  const posted: HostMessage[] = [];
+  const webview = timeline.panel.webview;
+  const post = webview.postMessage.bind(webview);
+  Object.defineProperty(webview, 'postMessage', {
+    configurable: true,
+    value: (message: HostMessage) => {
+      posted.push(message);
+      return post(message);
+    },
+  });
+  return posted;
 }

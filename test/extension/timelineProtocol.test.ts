@@ -8,22 +8,7 @@ import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import type { TimelinePanel } from '../../src/extension/timelinePanel';
 import type { HostMessage } from '../../src/protocol';
-import { closeAllEditors, copySample, extensionApi, waitFor } from './helpers';
-
-/** Records every message the host posts to the panel's webview (the real postMessage still runs). */
-function recordPosts(timeline: TimelinePanel): HostMessage[] {
-  const posted: HostMessage[] = [];
-  const webview = timeline.panel.webview;
-  const post = webview.postMessage.bind(webview);
-  Object.defineProperty(webview, 'postMessage', {
-    configurable: true,
-    value: (message: HostMessage) => {
-      posted.push(message);
-      return post(message);
-    },
-  });
-  return posted;
-}
+import { closeAllEditors, copySample, extensionApi, recordPosts, waitFor } from './helpers';
 
 function last<T extends HostMessage['type']>(posted: HostMessage[], type: T): Extract<HostMessage, { type: T }> {
   const found = posted.filter((message) => message.type === type).at(-1);

@@ -12,9 +12,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import type { WhereDidThisGoResult } from '../../src/extension/whereDidThisGo';
-import type { HostMessage } from '../../src/protocol';
 import { skipOrFailInCi } from '../sharedFolder';
-import { closeAllEditors, copySample, extensionApi, extensionPath, waitFor } from './helpers';
+import { closeAllEditors, copySample, extensionApi, extensionPath, recordPosts, waitFor } from './helpers';
 
 const COMMAND = 'compactionLens.whereDidThisGo';
 
@@ -139,16 +138,7 @@ describe('Where Did This Go?', () => {
     await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
     const timeline = api.panels.get(uri);
     assert.ok(timeline);
-    const posted: HostMessage[] = [];
-    const webview = timeline.panel.webview;
-    const post = webview.postMessage.bind(webview);
-    Object.defineProperty(webview, 'postMessage', {
-      configurable: true,
-      value: (message: HostMessage) => {
-        posted.push(message);
-        return post(message);
-      },
-    });
+    const posted = recordPosts(timeline);
     assert.equal(await timeline.receive({ type: 'ready' }), 'handled');
     await timeline.receive({ type: 'findFact', requestId: 901, checkpointIndex: 0, query: 'ERR_LEDGER_4107' });
     const reply = await waitFor(() => posted.find((message) => message.type === 'factFound'), 'the factFound reply');

@@ -10,17 +10,7 @@ import { shortTurnId } from '../../src/core/displayText';
 import type { FoundTurn } from '../../src/protocol';
 import { factFound } from '../../src/view/factSearch';
 import { FixtureDataset, incidentSpec, twoCheckpointSpec } from './fixture';
-import { chromiumAvailable, WebviewHarness, type OpenedPage } from './harness';
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 25));
-  }
-}
+import { chromiumAvailable, WebviewHarness, until, assertClean } from './harness';
 
 async function selectedIndex(page: Page): Promise<number> {
   return Number(await page.locator('.row[aria-selected="true"]').getAttribute('data-index'));
@@ -35,10 +25,6 @@ function routeText(turn: FoundTurn): string {
 async function search(page: Page, query: string): Promise<void> {
   await page.fill('.fs-input', query);
   await page.press('.fs-input', 'Enter');
-}
-
-async function assertClean(opened: OpenedPage): Promise<void> {
-  assert.deepEqual(await opened.problems(), [], 'no CSP violation, console error or page error');
 }
 
 (chromiumAvailable() ? describe : describe.skip)('timeline search box (where did this fact go?) in Chromium', function () {

@@ -2,6 +2,7 @@
 // serves the page renderWebviewHtml produces from 127.0.0.1 with a nonce'd fake acquireVsCodeApi whose
 // messages go to a FakeHost in Node, and collects CSP violations, console errors and requested URLs.
 
+import assert from 'node:assert/strict';
 import * as esbuild from 'esbuild';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -307,4 +308,20 @@ export class WebviewHarness {
 
 export function chromiumAvailable(): boolean {
   return existsSync(CHROMIUM);
+}
+
+/** Polls `probe` until it gives something other than undefined or false, or fails after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 25));
+  }
+}
+
+/** The page had no CSP violation, console error or page error. */
+export async function assertClean(opened: OpenedPage): Promise<void> {
+  assert.deepEqual(await opened.problems(), [], 'no CSP violation, console error or page error');
 }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { FixtureDataset, TRICKY, trickySpec } from './fixture';
-import { chromiumAvailable, WebviewHarness, type OpenedPage } from './harness';
+import { chromiumAvailable, WebviewHarness, type OpenedPage, assertClean } from './harness';
 import { skipOrFailInCi } from '../sharedFolder';
 
 interface Unit {
@@ -74,10 +74,6 @@ async function chipCodes(page: Page, selector: string): Promise<string[]> {
     `[...document.querySelectorAll(${JSON.stringify(selector)})].flatMap((element) =>
       [...element.querySelectorAll('.tx-chip')].map((chip) => chip.dataset.code))`,
   )) as string[];
-}
-
-async function assertClean(opened: OpenedPage): Promise<void> {
-  assert.deepEqual(await opened.problems(), [], 'no CSP violation, console error or page error');
 }
 
 async function openTricky(harness: WebviewHarness, turn: number): Promise<OpenedPage> {

@@ -10,25 +10,11 @@ import type { Page } from 'playwright-core';
 import type { ViewState } from '../../src/protocol';
 import { groupDigits } from '../../src/core/displayText';
 import { claudeLikeSpec, codexLikeSpec, FixtureDataset, incidentSpec, noCompactionSpec } from './fixture';
-import { chromiumAvailable, THEMES, WebviewHarness, type OpenedPage } from './harness';
+import { chromiumAvailable, THEMES, WebviewHarness, until, assertClean } from './harness';
 import { skipOrFailInCi } from '../sharedFolder';
 
 async function js<T>(page: Page, expression: string): Promise<T> {
   return (await page.evaluate(expression)) as T;
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 25));
-  }
-}
-
-async function assertClean(opened: OpenedPage): Promise<void> {
-  assert.deepEqual(await opened.problems(), [], 'no CSP violation, console error or page error');
 }
 
 interface Measure {

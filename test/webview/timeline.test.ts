@@ -10,20 +10,10 @@ import { groupDigits } from '../../src/core/displayText';
 import { byWeight, describeEvidence, describeScore } from '../../src/statusWords';
 import { rowStatus, summaryDetails, turnDetails } from '../../src/view/timelineData';
 import { everyStatusSpec, FixtureDataset, HOSTILE, hostileSpec, incidentSpec, largeSpec, pathOf, twoCheckpointSpec } from './fixture';
-import { chromiumAvailable, THEMES, WebviewHarness, type OpenedPage } from './harness';
+import { chromiumAvailable, THEMES, WebviewHarness, until, assertClean } from './harness';
 import { skipOrFailInCi } from '../sharedFolder';
 
 const SCREENSHOT_DIR = process.env.CL_SCREENSHOT_DIR ?? '/tmp';
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 25));
-  }
-}
 
 /**
  * Main-thread time (script + style + layout + paint tasks, from the DevTools protocol) per frame while
@@ -143,10 +133,6 @@ function expectedEvidence(details: TurnDetails, group: 'found' | 'missing'): { t
 function expectedScore(details: TurnDetails): string {
   const enough = details.score! >= details.threshold!;
   return `${describeScore(details)} — ${enough ? 'enough' : 'not enough'} to count as covered`;
-}
-
-async function assertClean(opened: OpenedPage): Promise<void> {
-  assert.deepEqual(await opened.problems(), [], 'no CSP violation, console error or page error');
 }
 
 (chromiumAvailable() ? describe : describe.skip)('timeline webview in Chromium', function () {

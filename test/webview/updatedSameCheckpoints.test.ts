@@ -5,17 +5,7 @@
 // message when Chromium is not installed.
 import assert from 'node:assert/strict';
 import { FixtureDataset, incidentSpec } from './fixture';
-import { chromiumAvailable, WebviewHarness } from './harness';
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 25));
-  }
-}
+import { chromiumAvailable, WebviewHarness, until } from './harness';
 
 (chromiumAvailable() ? describe : describe.skip)("timeline webview: 'updated' without its checkpoints", function () {
   this.timeout(60_000);

@@ -90,6 +90,8 @@ export class CheckpointTreeProvider extends Disposable implements vscode.TreeDat
       return item;
     }
     const checkpoint = entry.analysis.checkpoints[node.checkpointIndex];
+    // A node asked for after the file changed under it (its checkpoint or range is gone): the tree's refresh follows.
+    if (!checkpoint || (node.kind === 'range' && !checkpoint.claimedMissingRanges[node.rangeIndex])) return goneItem();
     if (node.kind === 'checkpoint') {
       const hasRanges = checkpoint.claimedMissingRanges.length > 0;
       const item = new vscode.TreeItem(
@@ -133,4 +135,11 @@ function checkpointTooltip(checkpoint: CheckpointDigest): vscode.MarkdownString 
   const why = checkpoint.whyUnverifiable;
   if (why !== undefined) tooltip.appendText(`\n\nCoverage could not be checked: ${why}`);
   return tooltip;
+}
+
+/** What a node whose checkpoint or range no longer exists shows until the tree is refreshed. */
+function goneItem(): vscode.TreeItem {
+  const item = new vscode.TreeItem('(no longer in the transcript)', vscode.TreeItemCollapsibleState.None);
+  item.description = 'the file changed';
+  return item;
 }

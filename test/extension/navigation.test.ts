@@ -45,6 +45,14 @@ describe('tree, CodeLens, hover, status bar and navigation', () => {
     await vscode.commands.executeCommand(range.command.command, ...(range.command.arguments ?? []));
     // The timeline is open, so the range is selected there rather than in an editor.
     assert.ok(api.panels.get(uri));
+    // Nodes asked for after the file lost their checkpoint or range (VS Code may ask before it refreshes).
+    for (const stale of [
+      { kind: 'checkpoint', uri, checkpointIndex: 5 },
+      { kind: 'range', uri, checkpointIndex: 0, rangeIndex: 7 },
+      { kind: 'range', uri, checkpointIndex: 3, rangeIndex: 0 },
+    ] as const) {
+      assert.equal(labelOf(api.tree.getTreeItem(stale)), '(no longer in the transcript)', JSON.stringify(stale.kind));
+    }
   });
 
   it('shows a CodeLens on the checkpoint record and a hover with the turn status and evidence', async () => {

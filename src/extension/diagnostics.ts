@@ -9,7 +9,8 @@
 //  - one for a truncated summary, on the summary's line (Warning);
 //  - the readers' problems at their lines, each run of alike ones collapsed into one, at most MAX_PROBLEM_RUNS.
 // Turns with nothing to check are never flagged. The flags go on the document the records are shown in: the
-// file, or a .jsonl.gz's decompressed view (`documentUri`).
+// file, or a .jsonl.gz's decompressed view (`documentUri`). A change of the problems.* severities re-renders them,
+// reading again, one at a time, the files the store let go.
 import * as vscode from 'vscode';
 import { Disposable } from './dispose';
 import type { CheckpointAnalysis, Problem } from '../core/model';
@@ -63,6 +64,23 @@ export class TranscriptDiagnostics extends Disposable {
   readonly collection = this.register(vscode.languages.createDiagnosticCollection('compactionLens'));
   private severities: KindSeverities = readSettings().problemSeverities;
   /**
+   * The flags of files the store let go (demoted to their digest) were made with the old severities, and making
+   * them again needs the turns: each is read again, one at a time, and its load re-renders its flags (onDidChange).
+   * A file that can no longer be read keeps its flags until the store drops it.
+   */
+  private async reloadDemoted(): Promise<void> {
+    const demoted = this.store.digests().filter((digest) => this.store.isDemoted(digest.uri));
+    for (const { uri } of demoted) {
+      if (this.isDisposed || !this.store.isDemoted(uri)) continue;
+      try {
+        await this.store.load(uri);
+      } catch {
+        // unreadable now: the store reports and drops it on its own terms
+      }
+    }
+  }
+
+  /**
    * Each checkpoint's flags, kept with the checkpoint analysis they were made from: a re-analysis after an
    * append gives back the same CheckpointAnalysis for a checkpoint the append cannot change, and its flags (a
    * walk over every claimed turn, a diagnostic per run of claimed-missing turns) are not made again.
@@ -87,6 +105,7 @@ export class TranscriptDiagnostics extends Disposable {
         if (!SEVERITY_SETTINGS.some((name) => event.affectsConfiguration(name))) return;
         this.severities = readSettings().problemSeverities;
         for (const entry of this.store.all()) this.update(entry);
+        void this.reloadDemoted();
       }),
     );
     for (const entry of store.all()) this.update(entry);

@@ -137,4 +137,28 @@ describe('the transcript store keeps full entries only while something holds the
     );
     assert.ok(api.store.digest(inEditor), 'a demoted file keeps its digest');
   });
+
+  it('re-renders the flags of demoted files when the problems severities change', async () => {
+    const config = () => vscode.workspace.getConfiguration('compactionLens');
+    const demoted = uris.filter((uri) => api.store.isDemoted(uri));
+    assert.ok(demoted.length > 0, 'no demoted file to check');
+    const runSeverity = (uri: vscode.Uri) => ourDiagnostics(uri).find((diagnostic) => diagnostic.code === 'claimed-missing')?.severity;
+    for (const uri of demoted) assert.equal(runSeverity(uri), vscode.DiagnosticSeverity.Warning, 'the default severity');
+    try {
+      await config().update('problems.conversationSeverity', 'error', vscode.ConfigurationTarget.Global);
+      await waitFor(
+        () => demoted.every((uri) => runSeverity(uri) === vscode.DiagnosticSeverity.Error),
+        'the demoted files’ runs to become errors',
+        60000,
+      );
+    } finally {
+      await config().update('problems.conversationSeverity', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor(
+      () => uris.every((uri) => runSeverity(uri) === vscode.DiagnosticSeverity.Warning),
+      'every file’s runs to be warnings again',
+      60000,
+    );
+    assert.ok(api.store.fullEntryCount <= RECENT_FULL_ENTRIES + 2, `${api.store.fullEntryCount} full entries: the bound holds`);
+  });
 });

@@ -69,16 +69,28 @@ export class TranscriptDiagnostics extends Disposable {
    * A file that can no longer be read keeps its flags until the store drops it.
    */
   private async reloadDemoted(): Promise<void> {
+    const run = ++this.reloadRun; // a later change of the settings takes over from this one
     const demoted = this.store.digests().filter((digest) => this.store.isDemoted(digest.uri));
-    for (const { uri } of demoted) {
-      if (this.isDisposed || !this.store.isDemoted(uri)) continue;
-      try {
-        await this.store.load(uri);
-      } catch {
-        // unreadable now: the store reports and drops it on its own terms
-      }
-    }
+    if (demoted.length === 0) return;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Compaction Lens: updating problems' },
+      async (progress) => {
+        for (const [position, { uri }] of demoted.entries()) {
+          if (this.isDisposed || run !== this.reloadRun) return;
+          if (!this.store.isDemoted(uri)) continue;
+          progress.report({ message: `${position + 1}/${demoted.length}` });
+          try {
+            await this.store.load(uri);
+          } catch {
+            // unreadable now: the store reports and drops it on its own terms
+          }
+        }
+      },
+    );
   }
+
+  /** Bumped by each reloadDemoted, so only the latest runs on. */
+  private reloadRun = 0;
 
   /**
    * Each checkpoint's flags, kept with the checkpoint analysis they were made from: a re-analysis after an

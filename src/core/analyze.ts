@@ -91,15 +91,13 @@ export function analyze(transcript: Transcript, options: AnalysisOptions): Analy
     try {
       const reused = reusable(cp, index, ctx);
       if (reused) {
-        problems.push(...reused.problems);
         results.push(reused.analysis);
         return;
       }
-      const problemsBefore = problems.length;
       const failuresBefore = ctx.countFailures;
       const result = analyzeCheckpoint(cp, index, ctx);
       results.push(result);
-      if (ctx.countFailures === failuresBefore) keep(cp, index, result, problems.slice(problemsBefore), ctx);
+      if (ctx.countFailures === failuresBefore) keep(cp, index, result, ctx);
       else complete = false;
     } catch (err) {
       complete = false;
@@ -123,7 +121,7 @@ export function analyze(transcript: Transcript, options: AnalysisOptions): Analy
  * and the same turns before it, with the same claims among them (the memo's sync sees to those), and the same
  * options, token cache and summary count. Never throws.
  */
-function reusable(cp: Checkpoint, index: number, ctx: Context): { analysis: CheckpointAnalysis; problems: readonly Problem[] } | undefined {
+function reusable(cp: Checkpoint, index: number, ctx: Context): { analysis: CheckpointAnalysis } | undefined {
   const kept = ctx.memo.kept(index);
   if (!kept || !cp || typeof cp !== 'object') return undefined;
   const { inputs } = kept;
@@ -146,13 +144,12 @@ function reusable(cp: Checkpoint, index: number, ctx: Context): { analysis: Chec
 }
 
 /** Keeps a checkpoint's analysis in the memo for the next analysis of this file (when its position is valid). */
-function keep(cp: Checkpoint, index: number, analysis: CheckpointAnalysis, problems: Problem[], ctx: Context): void {
+function keep(cp: Checkpoint, index: number, analysis: CheckpointAnalysis, ctx: Context): void {
   const { used, valid } = clampTurnsBefore(cp, ctx.turns.length);
   if (!valid) return;
   ctx.memo.keep(index, {
     analysis,
     before: used,
-    problems,
     inputs: {
       ratioFloor: ctx.ratioFloor,
       threshold: ctx.threshold,
@@ -284,12 +281,11 @@ export function textsToCount(
   // The turns an earlier analysis with this cache counted (or found counted) need no look.
   const start = memo.countedBefore(cache);
   const summaries = new Set<string>();
-  let reach = 0; // turns[0..reach-1] precede some checkpoint
   for (const cp of checkpoints) {
     if (!cp || typeof cp !== 'object') continue; // analyze fails such a checkpoint before counting anything
-    reach = Math.max(reach, clampTurnsBefore(cp, turns.length).used);
     if (recordedSummaryTokens(cp) === undefined) summaries.add(summaryText(cp));
   }
+  const reach = reachOf(checkpoints, turns.length); // turns[0..reach-1] precede some checkpoint
   const seen = new Set<string>();
   const counted: Turn[] = [];
   for (let i = start; i < reach; i++) {

@@ -13,7 +13,7 @@
 // call), extended by the appended turns rather than rebuilt. It holds at most the current checkpoints' analyses
 // (shared with the last Analysis), a reference per turn and those indexes; it never changes a result (only what
 // it costs), and is pure: no I/O, no vscode.
-import type { Checkpoint, CheckpointAnalysis, Problem, TokenCache, Turn, TurnId } from './model';
+import type { Checkpoint, CheckpointAnalysis, TokenCache, Turn, TurnId } from './model';
 
 /** What a kept analysis was made with, besides the turns and the checkpoint record. */
 export interface MemoInputs {
@@ -25,12 +25,14 @@ export interface MemoInputs {
   summaryTokens: number;
 }
 
-/** A checkpoint's analysis as the memo keeps it, with the problems analysing it added. */
+/**
+ * A checkpoint's analysis as the memo keeps it. Only a checkpoint at a valid position is kept, and analysing
+ * one adds no problem, so there are none to give again.
+ */
 export interface KeptAnalysis {
   analysis: CheckpointAnalysis;
   /** How many turns precede the checkpoint (its prefix). */
   before: number;
-  problems: readonly Problem[];
   inputs: MemoInputs;
 }
 

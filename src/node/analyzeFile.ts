@@ -138,20 +138,23 @@ export async function analyzeTranscript(
 
 /**
  * Fills `cache` with the evidence the analysis of `transcript` will look up, yielding to the event loop every
- * EVIDENCE_SLICE_MS so the token workers' replies (and progress, and an abort) get through. Stops when the next
- * turn would not fit in the cache (the analysis, which reads the turns in the same order, works out the rest):
- * preparing more would evict what was prepared first. A turn whose evidence cannot be worked out is left to the
- * analysis, which reports it.
+ * EVIDENCE_SLICE_MS so the token workers' replies (and progress, and an abort) get through. Stops when the turns
+ * prepared so far would no longer fit in the cache together (the analysis, which reads the turns in the same
+ * order, works out the rest): preparing more would evict what was prepared first. A turn whose evidence cannot
+ * be worked out is left to the analysis, which reports it.
  */
 async function prepareEvidence(transcript: Transcript, cache: EvidenceCache, signal?: AbortSignal, memo?: CheckpointMemo): Promise<void> {
   let sliceStart = performance.now();
+  // What this analysis looks up, not what the cache holds: a cache kept from earlier analyses may be full of them.
+  let prepared = 0;
   for (const { turn, answeredSeparately } of evidenceToPrepare(transcript, memo)) {
     if (performance.now() - sliceStart >= EVIDENCE_SLICE_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       if (signal?.aborted) return;
       sliceStart = performance.now();
     }
-    if (cache.size + (typeof turn.text === 'string' ? turn.text.length : 0) > cache.limit) return;
+    prepared += typeof turn.text === 'string' ? turn.text.length : 0;
+    if (prepared > cache.limit) return;
     try {
       cache.piecesOf(turn, answeredSeparately);
     } catch {

@@ -78,7 +78,7 @@ describe('core/checkpointMemo', () => {
     assert.deepEqual(second, fresh(grown));
   });
 
-  it('replays the problems a kept checkpoint added, and keeps none whose position is out of range', () => {
+  it('keeps no checkpoint whose position is out of range: it is analysed again, with its warning', () => {
     const { turns, cp } = base();
     const file = new File();
     const bad = { ...cp, summaryId: 'S2', turnsBefore: 99 }; // clamped, with a warning: never kept
@@ -88,6 +88,7 @@ describe('core/checkpointMemo', () => {
     const again = file.analyse(transcript(turns.slice(0, 11), [cp, bad]));
     assert.equal(again.checkpoints[0], first.checkpoints[0]);
     assert.notEqual(again.checkpoints[1], first.checkpoints[1]);
+    assert.equal(again.problems.length, 1, 'the warning is given again, once');
     assert.deepEqual(again, fresh(transcript(turns.slice(0, 11), [cp, bad])));
   });
 

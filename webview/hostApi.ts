@@ -248,8 +248,8 @@ export class RowCache {
       const pageStart = Number(key.slice(separator + 1));
       if (pageStart + size <= start) continue; // wholly before the rows that changed
       const keep = Math.max(0, start - pageStart);
-      if (pageCheckpoint >= 0 !== forCheckpoints || page.length < keep) this.pages.delete(key);
-      else this.pages.set(key, pageOf(pageStart, page.slice(0, keep)));
+      this.pages.delete(key); // set again below, as the most recently used
+      if (pageCheckpoint >= 0 === forCheckpoints && page.length >= keep) this.pages.set(key, pageOf(pageStart, page.slice(0, keep)));
     }
     for (let pageStart = Math.ceil(start / size) * size; pageStart < turnCount; pageStart += size) {
       const key = `${checkpointIndex}:${pageStart}`;

@@ -325,8 +325,8 @@ export class TranscriptStore extends Disposable {
       await this.load(uri);
     } catch (error) {
       this.log.info(`not analysed again: ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
-      this.digested.delete(uri.toString());
-      this.removed.fire(uri);
+      // load already dropped (and announced) a demoted file it could not read: announce it once.
+      if (this.digested.delete(uri.toString())) this.removed.fire(uri);
     }
   }
 

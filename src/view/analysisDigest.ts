@@ -2,13 +2,21 @@
 // reasons, turns per status, whether its summary looks cut off, why coverage could not be checked, and its
 // claimed-missing runs with their lines. Made before a full analysis is let go, so the checkpoints tree and the
 // verdict counts can still show the file. Pure: no vscode import.
-import type { Analysis, AnalysisDigest, CheckpointDigest, LinedIdRange, Transcript } from '../core/model';
+import type { Analysis, AnalysisDigest, CheckpointAnalysis, CheckpointDigest, LinedIdRange, Transcript } from '../core/model';
 import { whyUnverifiable } from './timelineData';
 
+/**
+ * Each checkpoint's digest, kept with the checkpoint analysis it was made from: a re-analysis after an append
+ * gives back the same CheckpointAnalysis for a checkpoint the append cannot change (its turns, and so its runs'
+ * lines, are as they were), and its digest is not made again.
+ */
+const made = new WeakMap<CheckpointAnalysis, CheckpointDigest>();
+
 export function digestAnalysis(transcript: Pick<Transcript, 'turns'>, analysis: Analysis): AnalysisDigest {
+  const fresh = analysis.checkpoints.filter((checkpoint) => !made.has(checkpoint));
   // The first turn of each id a claimed-missing run starts or ends at (ids name turns as turnIndexOfId does).
   const wanted = new Set<string>();
-  for (const checkpoint of analysis.checkpoints) {
+  for (const checkpoint of fresh) {
     for (const range of checkpoint.claimedMissingRanges) wanted.add(String(range.from)).add(String(range.to));
   }
   const firstOf = new Map<string, number>();
@@ -23,7 +31,13 @@ export function digestAnalysis(transcript: Pick<Transcript, 'turns'>, analysis: 
     const span = index === undefined ? undefined : transcript.turns[index].span;
     return span ? (end ? span.endLine : span.startLine) : 0;
   };
-  const checkpoints = analysis.checkpoints.map((checkpoint): CheckpointDigest => ({
+  for (const checkpoint of fresh) made.set(checkpoint, digestCheckpoint(checkpoint, lineOf));
+  const checkpoints = analysis.checkpoints.map((checkpoint) => made.get(checkpoint)!);
+  return { format: analysis.format, turnCount: transcript.turns.length, checkpoints };
+}
+
+function digestCheckpoint(checkpoint: CheckpointAnalysis, lineOf: (id: LinedIdRange['from'], end: boolean) => number): CheckpointDigest {
+  return {
     summaryId: checkpoint.summaryId,
     line: checkpoint.line,
     endLine: checkpoint.endLine,
@@ -39,6 +53,5 @@ export function digestAnalysis(transcript: Pick<Transcript, 'turns'>, analysis: 
       startLine: lineOf(range.from, false),
       endLine: lineOf(range.to, true),
     })),
-  }));
-  return { format: analysis.format, turnCount: transcript.turns.length, checkpoints };
+  };
 }

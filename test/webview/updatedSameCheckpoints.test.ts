@@ -4,6 +4,7 @@
 // for none of them again), takes the new turn count, and asks for the rows from the checkpoint on. Skips with a
 // message when Chromium is not installed.
 import assert from 'node:assert/strict';
+import { timelineRows } from '../../src/view/timelineData';
 import { FixtureDataset, incidentSpec } from './fixture';
 import { chromiumAvailable, WebviewHarness, until } from './harness';
 
@@ -75,6 +76,15 @@ import { chromiumAvailable, WebviewHarness, until } from './harness';
     await page.locator('.row[data-index="426"][data-status]').waitFor();
     assert.equal(await page.getAttribute('.row[data-index="426"]', 'data-status'), 'after');
     assert.equal(await page.getAttribute('.row[data-index="425"]', 'data-status'), 'after', 'the row before it is still drawn');
+    // Each row on screen shows its own turn: the page holding 400–425 kept its rows and took 426 after them.
+    const expected = timelineRows(host.dataset.transcript, host.dataset.analysis, 0, 400, 27);
+    for (const index of [400, 412, 425, 426]) {
+      const row = page.locator(`.row[data-index="${index}"]`);
+      if (index < 425 && (await row.count()) === 0) continue; // out of the drawn window; 425 and 426 are on screen
+      const text = (await row.textContent()) ?? '';
+      assert.ok(text.includes(String(expected[index - 400].id)), `row ${index} shows turn ${expected[index - 400].id}: ${text}`);
+      assert.ok(text.includes(expected[index - 400].preview.slice(0, 20)), `row ${index} shows its text: ${text}`);
+    }
     await new Promise((done) => setTimeout(done, 300));
     assert.deepEqual(
       host

@@ -59,4 +59,16 @@ describe('analysisDigest', () => {
     const empty = transcript([turn('a', 'x', {}, 1)], []);
     assert.deepEqual(digestAnalysis(empty, analyze(empty, { countTokens: words })).checkpoints, []);
   });
+
+  it('makes a checkpoint’s digest once per checkpoint analysis, equal to a fresh one', () => {
+    const source = incident(false);
+    const analysis = analyze(source, { countTokens: words });
+    const first = digestAnalysis(source, analysis);
+    const grown = { ...source, turns: [...source.turns, turn(INCIDENT_TURNS, 'A later turn.', {}, INCIDENT_TURNS + 2)] };
+    // A re-analysis that kept the checkpoint's analysis (the memo's) gives the same digest object.
+    const again = digestAnalysis(grown, { ...analysis, turnCount: grown.turns.length, checkpoints: [...analysis.checkpoints] });
+    assert.equal(again.checkpoints[0], first.checkpoints[0]);
+    assert.equal(again.turnCount, INCIDENT_TURNS + 1);
+    assert.deepEqual(again.checkpoints, digestAnalysis(structuredClone(grown), structuredClone(analysis)).checkpoints);
+  });
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
 import type { Transcript, Turn } from '../../../src/core/model';
 import { MAX_TAIL_ROWS, tailRows, timelineRows } from '../../../src/view/timelineData';
-import { incident, transcript, turn } from '../core/transcripts';
+import { checkpoint, incident, transcript, turn } from '../core/transcripts';
 
 const words = (text: string): number => text.split(' ').filter(Boolean).length;
 
@@ -68,5 +68,23 @@ describe('view/timelineData tailRows', () => {
     const tail = tailRows(first.turns, next, analyze(next, { countTokens: words }));
     assert.deepEqual(tail, { start: 2, rows: timelineRows(next, analyze(next, { countTokens: words }), -1, 2, 1) });
     assert.equal(tail?.rows[0].status, 'uncovered');
+  });
+
+  it('with two checkpoints: the rows after both are the same for each, and a change past the first but inside the second gives nothing', () => {
+    const turns = Array.from({ length: 12 }, (_, i) => turn(i, `Step ${i}: wrote LEDGER_${i} to src/step_${i}.ts.`));
+    const cps = [
+      checkpoint({ summaryId: 'S1', summary: 'LEDGER_0 LEDGER_1', claimedIds: [0, 1, 2, 3, 4], turnsBefore: 5 }),
+      checkpoint({ summaryId: 'S2', summary: 'LEDGER_5 LEDGER_6', claimedIds: [5, 6, 7, 8, 9], turnsBefore: 10 }),
+    ];
+    const first = transcript(turns, cps);
+    const appended = { ...first, turns: [...turns, ...later(12, 2)] };
+    const analysis = analyze(appended, { countTokens: words });
+    const tail = tailRows(first.turns, appended, analysis);
+    assert.equal(tail?.start, 12);
+    for (const index of [0, 1]) assert.deepEqual(tail?.rows, timelineRows(appended, analysis, index, 12, 2), `checkpoint ${index}`);
+    const changed = [...appended.turns];
+    changed[7] = { ...changed[7], text: 'Rewritten.' };
+    const inSecond = { ...appended, turns: changed };
+    assert.equal(tailRows(first.turns, inSecond, analyze(inSecond, { countTokens: words })), undefined);
   });
 });

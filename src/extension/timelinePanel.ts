@@ -38,6 +38,11 @@ export class TimelinePanel extends Disposable {
   private ready = false;
   private viewState?: ViewState;
   private pendingSelection?: { checkpointIndex: number; turnIndex: number };
+  /**
+   * A selection posted to the webview that its view state has not reported yet. If the webview is torn down
+   * first (its tab hidden, say by the editor the same command opens), it is queued again for the next `ready`.
+   */
+  private unconfirmedSelection?: { checkpointIndex: number; turnIndex: number };
   /** The analysis version the webview was last sent (init / updated); requests asked against another are stale. */
   private version = 0;
   /** The checkpoint headers the webview document has (from its init / updated), to leave out when they are the same. */
@@ -65,7 +70,10 @@ export class TimelinePanel extends Disposable {
     this.register(panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
     this.register(
       panel.onDidChangeViewState(() => {
-        if (!panel.visible) this.ready = false; // the webview is torn down; it sends `ready` again when shown
+        if (panel.visible) return;
+        this.ready = false; // the webview is torn down; it sends `ready` again when shown
+        this.pendingSelection ??= this.unconfirmedSelection;
+        this.unconfirmedSelection = undefined;
       }),
     );
     this.register(
@@ -103,6 +111,7 @@ export class TimelinePanel extends Disposable {
     this.holding = this.services.live.hold(entry.uri);
     this.viewState = restore;
     this.pendingSelection = undefined;
+    this.unconfirmedSelection = undefined;
     this.ready = false;
     this.version++; // answers to the previous document's requests are stale
     this.panel.title = `Timeline: ${entry.name}`;
@@ -121,8 +130,12 @@ export class TimelinePanel extends Disposable {
 
   /** Asks the webview to select a turn (queued until the webview is ready). */
   selectTurn(checkpointIndex: number, turnIndex: number): void {
-    if (this.ready) this.post({ type: 'selectTurn', checkpointIndex, turnIndex });
-    else this.pendingSelection = { checkpointIndex, turnIndex };
+    if (!this.ready) {
+      this.pendingSelection = { checkpointIndex, turnIndex };
+      return;
+    }
+    this.post({ type: 'selectTurn', checkpointIndex, turnIndex });
+    this.unconfirmedSelection = { checkpointIndex, turnIndex };
   }
 
   reveal(): void {
@@ -171,6 +184,7 @@ export class TimelinePanel extends Disposable {
           });
           if (this.pendingSelection) {
             this.post({ type: 'selectTurn', ...this.pendingSelection });
+            this.unconfirmedSelection = this.pendingSelection;
             this.pendingSelection = undefined;
           }
           break;
@@ -187,6 +201,7 @@ export class TimelinePanel extends Disposable {
           break;
         case 'viewState':
           this.viewState = message.state;
+          this.unconfirmedSelection = undefined; // the webview is alive and reporting; later choices are the user's
           break;
         default:
           // Requests were answered above; nothing else reaches here.

@@ -186,4 +186,21 @@ describe('timeline panel', () => {
     assert.equal(await timeline.receive({ type: 'viewState', state }), 'handled');
     assert.deepEqual(timeline.currentViewState, state);
   });
+
+  it('a turn selected as its tab is being hidden is selected when the timeline shows again', async () => {
+    const uri = copySample();
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const timeline = api.panels.get(uri);
+    assert.ok(timeline);
+    await waitFor(() => timeline.isReady, 'the webview to send ready', 30000);
+    assert.notEqual(timeline.currentViewState?.selectedTurn, 408);
+    // An editor opens in the panel's group (as revealing a turn does), and the selection is asked for at once:
+    // the webview is torn down before it can act on it.
+    const opening = vscode.window.showTextDocument(uri, { viewColumn: timeline.panel.viewColumn, preview: true });
+    timeline.selectTurn(0, 408);
+    await opening;
+    await waitFor(() => !timeline.panel.visible, 'the timeline hidden');
+    timeline.reveal();
+    await waitFor(() => timeline.currentViewState?.selectedTurn === 408, 'the turn selected in the timeline', 30000);
+  });
 });

@@ -5,11 +5,15 @@
 // and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
 // texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand. With a
 // CheckpointMemo (core/checkpointMemo.ts) a re-analysis reuses, as they are, the checkpoints nothing before
-// them changed in, so analysing a file grown by appended lines costs about the appended lines.
+// them changed in, so analysing a file grown by appended lines costs about the appended lines. The turns'
+// judgements (status, evidence, reason) do not depend on the token counts: judgeAhead makes them, in steps, while
+// a shell counts the tokens elsewhere, and the analyses of that snapshot take them from a JudgementCache.
+// analyzeInSteps is analyze in small steps (a generator), so a shell can let its event loop run between them.
 import { groupDigits } from './displayText';
 import { CheckpointMemo, type TurnIndexes } from './checkpointMemo';
 import { BARE_LOOKUP, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, WORDS_ONLY, type TurnPieces } from './evidence';
 import { EvidenceCache } from './evidenceCache';
+import { JudgementCache } from './judgementCache';
 import { SummaryMatcher, verbatimPassage } from './summaryMatcher';
 import { rangesFromIndexes } from './idRanges';
 import type {
@@ -63,10 +67,28 @@ interface Context {
   memo: CheckpointMemo;
   /** Token counts that failed for a turn shown (not claimed) by some checkpoint; such an analysis is not kept. */
   countFailures: number;
+  /** The turns' judgements made ahead for this snapshot, and where this analysis keeps the ones it makes. */
+  judgements?: JudgementCache;
+}
+
+/** Runs steps to their end, at once. */
+function runSteps<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
 }
 
 /** Analyses every checkpoint of a transcript. Never throws: failures become problems. */
 export function analyze(transcript: Transcript, options: AnalysisOptions): Analysis {
+  return runSteps(analyzeInSteps(transcript, options));
+}
+
+/**
+ * analyze, in steps: the generator yields between turns (about every turn's judgement) and returns the
+ * analysis, so a shell can run it in time slices. Never throws.
+ */
+export function* analyzeInSteps(transcript: Transcript, options: AnalysisOptions): Generator<void, Analysis, void> {
   const problems: Problem[] = Array.isArray(transcript?.problems) ? [...transcript.problems] : [];
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
@@ -87,15 +109,15 @@ export function analyze(transcript: Transcript, options: AnalysisOptions): Analy
   }
 
   let complete = true;
-  checkpoints.forEach((cp, index) => {
+  for (const [index, cp] of checkpoints.entries()) {
     try {
       const reused = reusable(cp, index, ctx);
       if (reused) {
         results.push(reused.analysis);
-        return;
+        continue;
       }
       const failuresBefore = ctx.countFailures;
-      const result = analyzeCheckpoint(cp, index, ctx);
+      const result = yield* analyzeCheckpoint(cp, index, ctx);
       results.push(result);
       if (ctx.countFailures === failuresBefore) keep(cp, index, result, ctx);
       else complete = false;
@@ -110,7 +132,7 @@ export function analyze(transcript: Transcript, options: AnalysisOptions): Analy
       });
       results.push(failedCheckpoint(cp, index, name, messageOf(err), ctx.ratioFloor));
     }
-  });
+  }
   // Every claimed turn before the farthest checkpoint was counted into the token cache (or was before).
   if (complete) ctx.memo.markCounted(ctx.tokenCache, reachOf(checkpoints, turns.length));
   return analysis;
@@ -196,6 +218,7 @@ function makeContext(turns: readonly Turn[], checkpoints: readonly Checkpoint[],
     problems,
     memo,
     countFailures: 0,
+    judgements: options?.judgements instanceof JudgementCache ? options.judgements : undefined,
   };
 }
 
@@ -205,36 +228,34 @@ function memoOf(memo: unknown): CheckpointMemo {
 }
 
 /**
- * The evidence analyze(transcript) will work out: each claimed turn before a checkpoint whose summary can be
- * read and that has no summariser's report, with whether its calls count as answered separately there (each
- * pair once, in log order). A shell fills an EvidenceCache with them while the tokens are counted elsewhere, so
- * the analysis that follows finds them cached. Pure; never throws.
+ * Judges the turns of every checkpoint that `options.checkpointMemo` does not hold into `options.judgements`, in
+ * steps (the generator yields between turns), for the analyses of this snapshot to take: a shell runs it while
+ * the tokens are counted elsewhere. Needs no token counts. Never throws: a checkpoint that cannot be judged is
+ * left to the analysis, which reports it.
  */
-export function evidenceToPrepare(transcript: Transcript, checkpointMemo?: CheckpointMemo): { turn: Turn; answeredSeparately: boolean }[] {
+export function* judgeAhead(
+  transcript: Transcript,
+  options: Omit<AnalysisOptions, 'countTokens' | 'judgements'> & { judgements: JudgementCache },
+): Generator<void, void, void> {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
-  const memo = memoOf(checkpointMemo);
-  const { firstAnswer } = memo.sync(turns, checkpoints);
-  const seen = new Set<string>();
-  const out: { turn: Turn; answeredSeparately: boolean }[] = [];
+  let ctx: Context;
+  try {
+    const countTokens = (): number => {
+      throw new Error('judging counts no tokens');
+    };
+    ctx = makeContext(turns, checkpoints, { ...options, countTokens }, []);
+  } catch {
+    return; // the analysis reports it
+  }
   for (const [index, cp] of checkpoints.entries()) {
-    if (!cp || typeof cp !== 'object' || !Array.isArray(cp.claimedIds) || Array.isArray(cp.reportedIds)) continue;
-    if (memo.kept(index)) continue; // analysed before; analyze will most likely reuse it
-    if (cp.opaque === true || typeof cp.unverifiable === 'string' || summaryText(cp).trim() === '') continue;
-    const claimed = new Set<TurnId>(cp.claimedIds);
-    const before = clampTurnsBefore(cp, turns.length).used;
-    for (let i = 0; i < before; i++) {
-      const turn = turns[i];
-      if (!turn || typeof turn !== 'object' || !claimed.has(turn.id)) continue;
-      const answer = firstAnswer.get(turn.id);
-      const answeredSeparately = answer !== undefined && answer < before;
-      const key = `${i}:${answeredSeparately ? 1 : 0}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ turn, answeredSeparately });
+    if (!cp || typeof cp !== 'object' || ctx.memo.kept(index)) continue; // kept: the analysis most likely reuses it
+    try {
+      yield* judgementOf(cp, index, ctx, clampTurnsBefore(cp, turns.length).used);
+    } catch {
+      // the analysis reports it for this checkpoint
     }
   }
-  return out;
 }
 
 /** The turn's own token count when the transcript recorded a usable one. */
@@ -370,7 +391,7 @@ function unitOf(ctx: Context, index: number, before: number): number {
 /** Sharing of a form, packed in one number (no object per form): count × UNIT_SPAN + the first unit. */
 const UNIT_SPAN = 2 ** 26;
 
-function sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Map<string, number> {
+function* sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Generator<void, Map<string, number>, void> {
   // Group the claimed turns by unit (a call with its results), then count each form once per unit, in unit order.
   const byUnit = new Map<number, number[]>();
   for (const i of claimedIndexes) {
@@ -382,6 +403,7 @@ function sharing(ctx: Context, claimedIndexes: readonly number[], before: number
   const packed = new Map<string, number>();
   const units = [...byUnit.keys()].sort((x, y) => x - y);
   for (const unit of units) {
+    yield;
     const members = byUnit.get(unit) ?? [];
     const forms =
       members.length === 1 ? mentionsOfTurn(ctx, members[0], before) : unionOf(members.map((i) => mentionsOfTurn(ctx, i, before)));
@@ -411,15 +433,74 @@ function unionOf(sets: readonly Set<string>[]): Set<string> {
   return out;
 }
 
-function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): CheckpointAnalysis {
+/**
+ * Each turn's result for the checkpoint before its token figure: the judgement kept in ctx.judgements for this
+ * snapshot, or one made now (and kept there). The results are shared, never modified.
+ */
+function* judgementOf(cp: Checkpoint, index: number, ctx: Context, before: number): Generator<void, readonly TurnResult[], void> {
+  const key = { turns: ctx.turns, checkpoint: cp, before, threshold: ctx.threshold };
+  const kept = ctx.judgements?.get(index, key);
+  if (kept) return kept;
+  const results = yield* judgeCheckpoint(cp, ctx, before);
+  ctx.judgements?.set(index, key, results);
+  return results;
+}
+
+/**
+ * Judges each turn before the checkpoint: its status, evidence and reason; everything but its token figure,
+ * unless the transcript recorded it.
+ */
+function* judgeCheckpoint(cp: Checkpoint, ctx: Context, before: number): Generator<void, TurnResult[], void> {
+  const summary = summaryText(cp);
+  const opaque = cp.opaque === true;
+  const claimedSet = new Set<TurnId>(Array.isArray(cp.claimedIds) ? cp.claimedIds : []);
+  const reportedSet = Array.isArray(cp.reportedIds) ? new Set<TurnId>(cp.reportedIds) : undefined;
+  const summaryEmpty = !opaque && summary.trim() === '';
+  const readable = !opaque && typeof cp.unverifiable !== 'string' && !summaryEmpty;
+  const matcher = readable ? new SummaryMatcher(summary) : undefined;
+  const claimedIndexes: number[] = [];
+  for (let i = 0; i < before; i++) {
+    if (claimedSet.has(ctx.turns[i].id)) claimedIndexes.push(i);
+  }
+  const shared = matcher && !reportedSet ? yield* sharing(ctx, claimedIndexes, before) : undefined;
+  const state: SummaryState = { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared, before };
+  const results: TurnResult[] = [];
+  for (let i = 0; i < before; i++) {
+    yield;
+    const turn = ctx.turns[i];
+    const claimed = claimedSet.has(turn.id);
+    const reported = reportedSet ? reportedSet.has(turn.id) : undefined;
+    const judged = judgeTurn(ctx, i, turn, claimed, reported, state);
+    const result: TurnResult = {
+      id: turn.id,
+      index: i,
+      status: judged.status,
+      claimed,
+      evidence: judged.evidence ?? [],
+      reason: judged.reason,
+      line: turn.span?.startLine ?? 0,
+      endLine: turn.span?.endLine ?? turn.span?.startLine ?? 0,
+    };
+    if (judged.score !== undefined) {
+      result.score = judged.score;
+      result.threshold = ctx.threshold;
+    }
+    if (reported !== undefined) result.reported = reported;
+    const recorded = recordedTurnTokens(turn);
+    if (recorded !== undefined) result.tokens = recorded; // the analysis's figure whatever is counted
+    results.push(result);
+  }
+  return results;
+}
+
+function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Generator<void, CheckpointAnalysis, void> {
   if (!cp || typeof cp !== 'object') throw new Error('the checkpoint record is not an object');
   const name = typeof cp.summaryId === 'string' ? cp.summaryId : `#${index + 1}`;
   const summary = summaryText(cp);
   const opaque = cp.opaque === true;
   const claimedIds: TurnId[] = Array.isArray(cp.claimedIds) ? cp.claimedIds : [];
   const claimedSet = new Set<TurnId>(claimedIds);
-  const reportedSet = Array.isArray(cp.reportedIds) ? new Set<TurnId>(cp.reportedIds) : undefined;
-  const path: 'A' | 'B' = reportedSet ? 'A' : 'B';
+  const path: 'A' | 'B' = Array.isArray(cp.reportedIds) ? 'A' : 'B';
   const before = turnsBefore(cp, name, ctx);
   const earlier = ctx.turns.slice(0, before);
 
@@ -454,44 +535,10 @@ function analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Checkpo
   const ceiling = summaryBudget !== undefined ? summaryBudget * ctx.ratioFloor : undefined;
   const overCeiling = ceiling !== undefined && prefixTokens > ceiling;
 
-  // Evidence per turn.
+  // Evidence per turn: the judgement (made ahead, or now), with each turn's counted token figure added.
   const summaryEmpty = !opaque && summary.trim() === '';
-  const readable = !opaque && typeof cp.unverifiable !== 'string' && !summaryEmpty;
-  const matcher = readable ? new SummaryMatcher(summary) : undefined;
-  const claimedIndexes: number[] = [];
-  earlier.forEach((turn, i) => {
-    if (claimedSet.has(turn.id)) claimedIndexes.push(i);
-  });
-  const shared = matcher && !reportedSet ? sharing(ctx, claimedIndexes, before) : undefined;
-  const results: TurnResult[] = earlier.map((turn, i) => {
-    const claimed = claimedSet.has(turn.id);
-    const reported = reportedSet ? reportedSet.has(turn.id) : undefined;
-    const judged = judgeTurn(ctx, i, turn, claimed, reported, {
-      opaque,
-      summaryEmpty,
-      unverifiable: cp.unverifiable,
-      matcher,
-      shared,
-      before,
-    });
-    const result: TurnResult = {
-      id: turn.id,
-      index: i,
-      status: judged.status,
-      claimed,
-      evidence: judged.evidence ?? [],
-      reason: judged.reason,
-      line: turn.span?.startLine ?? 0,
-      endLine: turn.span?.endLine ?? turn.span?.startLine ?? 0,
-    };
-    if (judged.score !== undefined) {
-      result.score = judged.score;
-      result.threshold = ctx.threshold;
-    }
-    if (reported !== undefined) result.reported = reported;
-    if (tokensOf[i] !== undefined) result.tokens = tokensOf[i];
-    return result;
-  });
+  const judged = yield* judgementOf(cp, index, ctx, before);
+  const results: TurnResult[] = judged.map((r, i) => (tokensOf[i] === r.tokens ? r : { ...r, tokens: tokensOf[i] }));
 
   const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 };
   for (const r of results) counts[r.status]++;

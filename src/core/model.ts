@@ -343,6 +343,12 @@ export interface AnalysisOptions {
    * a Turn they returned (a changed turn is a new object).
    */
   checkpointMemo?: import('./checkpointMemo').CheckpointMemo;
+  /**
+   * The turns' judgements of this snapshot's checkpoints (core/judgementCache.ts), made ahead by judgeAhead: the
+   * analysis takes them instead of judging the turns again, and keeps there the ones it makes. One per snapshot
+   * and analysis run (the bounds' analysis and the exact one share it); it never changes a result.
+   */
+  judgements?: import('./judgementCache').JudgementCache;
 }
 
 // ---------------------------------------------------------------------------------------------------------

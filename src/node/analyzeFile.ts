@@ -1,13 +1,16 @@
 // The one open → count → analyse sequence, shared by the CLI and the extension: a token worker starts loading
 // tiktoken while the transcript file is opened (TranscriptFile); what the analysis will count is counted in the
-// token pool's worker threads (warmTokenCache) while this thread works out the turns' evidence (into the file's
-// EvidenceCache); then the analysis runs without tokenizing. The file's CheckpointMemo carries its checkpoint
+// token pool's worker threads (warmTokenCache) while this thread judges the checkpoints' turns (judgeAhead, with
+// the file's EvidenceCache); then the analysis runs without tokenizing and takes those judgements. This thread
+// works in slices of SLICE_MS, so the event loop (the workers' replies, progress, an abort; in the extension, the
+// whole extension host) never waits long. The file's CheckpointMemo carries its checkpoint
 // analyses to the next analysis, which reuses those an append did not change and skips their counting and
 // evidence. A one-shot analysis (the CLI's) keeps neither memo nor cache past itself, and a small cache while
 // it runs when the file's texts would not fit in the default one. Progress is one fraction from 0 to 1 with a short message.
-import { analyze, evidenceToPrepare } from '../core/analyze';
+import { analyzeInSteps, judgeAhead } from '../core/analyze';
 import { CheckpointMemo } from '../core/checkpointMemo';
 import { DEFAULT_EVIDENCE_CACHE_CHARS, EvidenceCache } from '../core/evidenceCache';
+import { JudgementCache } from '../core/judgementCache';
 import type { Analysis, TokenCache, Transcript } from '../core/model';
 import { verdictFromBounds } from '../core/tokenBounds';
 import type { EncodingName } from './tokenCounter';
@@ -82,13 +85,21 @@ function oneShotEvidenceCache(transcript: Transcript): EvidenceCache {
 /** Share of the progress given to reading the file; counting tokens takes the rest. */
 const READING_SHARE = 0.4;
 
-/** This thread works out evidence for about this long at a time, then lets the workers' replies through. */
-const EVIDENCE_SLICE_MS = 15;
+/** This thread judges and analyses for about this long at a time, then lets the event loop run. */
+const SLICE_MS = 15;
 
 /**
- * Counts, in `pool`'s workers, what the analysis of `transcript` will count (into `tokenCache`) while working
- * out its turns' evidence here (into `evidenceCache`), then analyses synchronously, without tokenizing. Rejects
- * only when `signal` aborts or the pool is disposed meanwhile.
+ * The analysis running with each checkpoint memo. Analyses in slices interleave, and a memo follows one snapshot
+ * at a time (its indexes are synced to it, and what an analysis keeps in it is taken as true of it), so an
+ * analysis of a file waits for the one before it with the same memo.
+ */
+const runningWith = new WeakMap<CheckpointMemo, Promise<unknown>>();
+
+/**
+ * Counts, in `pool`'s workers, what the analysis of `transcript` will count (into `tokenCache`) while judging
+ * its checkpoints' turns here (with `evidenceCache`), then analyses, without tokenizing, taking those
+ * judgements; both in slices. With a checkpoint memo, it starts after the analysis before it with that memo
+ * ends. Rejects only when `signal` aborts or the pool is disposed meanwhile.
  */
 export async function analyzeTranscript(
   transcript: Transcript,
@@ -96,6 +107,25 @@ export async function analyzeTranscript(
   pool: TokenPool,
   options: AnalysisOptions,
   progress: ProgressOptions = {},
+): Promise<Analysis> {
+  const memo = caches.checkpointMemo;
+  if (!memo) return analyzeNow(transcript, caches, pool, options, progress);
+  const before = runningWith.get(memo) ?? Promise.resolve();
+  const run = before.catch(() => undefined).then(() => analyzeNow(transcript, caches, pool, options, progress));
+  runningWith.set(memo, run);
+  try {
+    return await run;
+  } finally {
+    if (runningWith.get(memo) === run) runningWith.delete(memo);
+  }
+}
+
+async function analyzeNow(
+  transcript: Transcript,
+  caches: FileCaches,
+  pool: TokenPool,
+  options: AnalysisOptions,
+  progress: ProgressOptions,
 ): Promise<Analysis> {
   const { onProgress } = progress;
   const { tokenCache, checkpointMemo } = caches;
@@ -116,50 +146,51 @@ export async function analyzeTranscript(
     () => (counted = true),
     () => undefined, // awaited below; a rejection meanwhile is not unhandled
   );
-  await prepareEvidence(transcript, evidenceCache, progress.signal, checkpointMemo);
+  // Made here and let go with this analysis: judgements hold for this snapshot only.
+  const judgements = new JudgementCache();
+  const judging = { evidenceCache, checkpointMemo, judgements, coverageThreshold: options.coverageThreshold };
+  try {
+    await inSlices(judgeAhead(transcript, judging), progress.signal);
+  } catch (error) {
+    await counting.catch(() => undefined); // the counting stops with the same abort
+    throw error;
+  }
   if (progress.onVerdict && !counted && !progress.signal?.aborted) {
+    // Every checkpoint is judged, so this analysis only adds up the bounds: a few milliseconds.
     const early = verdictFromBounds(transcript, tokenCache, {
       evidenceCache,
+      judgements,
       ratioFloor: options.ratioFloor,
       coverageThreshold: options.coverageThreshold,
     });
     if (early) progress.onVerdict(early);
   }
   const countTokens = await counting;
-  return analyze(transcript, {
+  const analysing = analyzeInSteps(transcript, {
     countTokens,
     tokenCache,
     evidenceCache,
     checkpointMemo,
+    judgements,
     ratioFloor: options.ratioFloor,
     coverageThreshold: options.coverageThreshold,
   });
+  return inSlices(analysing, progress.signal);
 }
 
 /**
- * Fills `cache` with the evidence the analysis of `transcript` will look up, yielding to the event loop every
- * EVIDENCE_SLICE_MS so the token workers' replies (and progress, and an abort) get through. Stops when the turns
- * prepared so far would no longer fit in the cache together (the analysis, which reads the turns in the same
- * order, works out the rest): preparing more would evict what was prepared first. A turn whose evidence cannot
- * be worked out is left to the analysis, which reports it.
+ * Runs `steps` to their end, letting the event loop run every SLICE_MS. Rejects with an AbortError when
+ * `signal` aborts meanwhile.
  */
-async function prepareEvidence(transcript: Transcript, cache: EvidenceCache, signal?: AbortSignal, memo?: CheckpointMemo): Promise<void> {
+async function inSlices<T>(steps: Generator<void, T, void>, signal?: AbortSignal): Promise<T> {
   let sliceStart = performance.now();
-  // What this analysis looks up, not what the cache holds: a cache kept from earlier analyses may be full of them.
-  let prepared = 0;
-  for (const { turn, answeredSeparately } of evidenceToPrepare(transcript, memo)) {
-    if (performance.now() - sliceStart >= EVIDENCE_SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (signal?.aborted) return;
-      sliceStart = performance.now();
-    }
-    prepared += typeof turn.text === 'string' ? turn.text.length : 0;
-    if (prepared > cache.limit) return;
-    try {
-      cache.piecesOf(turn, answeredSeparately);
-    } catch {
-      // analyze reports it for the checkpoint concerned
-    }
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (performance.now() - sliceStart < SLICE_MS) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+    sliceStart = performance.now();
   }
 }
 

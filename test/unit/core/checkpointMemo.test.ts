@@ -1,13 +1,14 @@
 // Tests for CheckpointMemo (src/core/checkpointMemo.ts) through analyze: on random transcripts that grow by
 // appended lines (and now and then change an earlier turn or checkpoint, the options or the token cache), an
 // analysis with the file's memo deep-equals one without; a checkpoint nothing before it changed in is reused as
-// the same object; and each thing it depends on, changed alone, makes it analysed again. textsToCount and
-// evidenceToPrepare with the memo still name everything analyze then counts.
+// the same object; and each thing it depends on, changed alone, makes it analysed again. textsToCount with the
+// memo still names everything analyze then counts, and judgeAhead judges every checkpoint the memo cannot give.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { analyze, evidenceToPrepare, textsToCount } from '../../../src/core/analyze';
+import { analyze, judgeAhead, textsToCount } from '../../../src/core/analyze';
 import { CheckpointMemo } from '../../../src/core/checkpointMemo';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
+import { JudgementCache } from '../../../src/core/judgementCache';
 import type { Analysis, AnalysisOptions, Checkpoint, TokenCache, Transcript, Turn, TurnId } from '../../../src/core/model';
 import { verdictFromBounds } from '../../../src/core/tokenBounds';
 import { checkpoint, span, transcript, turn } from './transcripts';
@@ -20,6 +21,11 @@ function fresh(t: Transcript, options: Partial<AnalysisOptions> = {}): Analysis 
 }
 
 /** A file's analyses: its memo and caches, kept between them as the extension keeps them. */
+/** Runs a generator's steps to its end. */
+function drain(steps: Generator<void, void, void>): void {
+  while (!steps.next().done);
+}
+
 class File {
   memo = new CheckpointMemo();
   tokenCache: TokenCache = new Map();
@@ -225,7 +231,14 @@ describe('core/checkpointMemo', () => {
     assert.equal(memo.kept(0), undefined);
   });
 
-  it('with the memo, textsToCount and evidenceToPrepare leave out only what an earlier analysis did', () => {
+  /** The indexes of the checkpoints judgeAhead judges for `t` with the file's memo. */
+  function judgedAhead(t: Transcript, file: File): number[] {
+    const judgements = new JudgementCache();
+    drain(judgeAhead(t, { evidenceCache: file.evidenceCache, checkpointMemo: file.memo, judgements }));
+    return t.checkpoints.map((_, i) => i).filter((i) => judgements.has(i));
+  }
+
+  it('with the memo, textsToCount and judgeAhead leave out only what an earlier analysis did', () => {
     const { turns, cp } = base();
     const file = new File();
     file.analyse(transcript(turns.slice(0, 10), [cp]));
@@ -235,22 +248,15 @@ describe('core/checkpointMemo', () => {
       textsToCount(t, file.tokenCache, file.memo).turns.map((x) => x.id),
       [9],
     );
-    assert.deepEqual(
-      evidenceToPrepare(t, file.memo).map((e) => e.turn.id),
-      [0, 9],
-      'the new checkpoint’s alone',
-    );
-    // A new checkpoint claiming an earlier turn no one claimed: that turn is counted, S1's evidence is prepared again.
+    assert.deepEqual(judgedAhead(t, file), [1], 'the new checkpoint alone');
+    // A new checkpoint claiming an earlier turn no one claimed: that turn is counted, S1 is judged again.
     const claiming = { ...later, claimedIds: [5, 9] };
     const u = transcript(turns, [cp, claiming]);
     assert.deepEqual(
       textsToCount(u, file.tokenCache, file.memo).turns.map((x) => x.id),
       [5, 9],
     );
-    assert.deepEqual(
-      evidenceToPrepare(u, file.memo).map((e) => e.turn.id),
-      [0, 1, 2, 3, 4, 6, 7, 5, 9],
-    );
+    assert.deepEqual(judgedAhead(u, file), [0, 1]);
   });
 
   it('on random growing transcripts, every analysis with the memo equals one without, and analyze counts only what textsToCount named', () => {
@@ -289,11 +295,14 @@ describe('core/checkpointMemo', () => {
           const t = transcript(turns, checkpoints);
           // What the shell counts beforehand; then analyze must count nothing else (summaries aside).
           const named = new Set(textsToCount(t, file.tokenCache, file.memo).turns.map((x) => x.text));
-          for (const e of evidenceToPrepare(t, file.memo)) file.evidenceCache.piecesOf(e.turn, e.answeredSeparately);
+          // The shell judges ahead, as analyzeFile does, and the analysis takes those judgements.
+          const judgements = new JudgementCache();
+          drain(judgeAhead(t, { ...options, evidenceCache: file.evidenceCache, checkpointMemo: file.memo, judgements }));
           const asked: string[] = [];
           const summaries = new Set(checkpoints.map((c) => c.summary));
           const analysis = file.analyse(t, {
             ...options,
+            judgements,
             countTokens: (s) => {
               if (!summaries.has(s)) asked.push(s);
               return words(s);

@@ -1,13 +1,14 @@
 // Tests for EvidenceCache (src/core/evidenceCache.ts): a hit gives exactly what turnPieces gives, for any turn
 // and any mix of turns sharing a text but differing in role, call answered, error flag, reasoning or whether
 // their calls are answered separately; an analysis with a kept cache equals one without, and the second
-// analysis computes nothing again; evidenceToPrepare names all analyze looks up (with checkpoints that see a
-// call answered and not yet answered); the bound on the characters kept holds, least recently used out first.
+// analysis computes nothing again; judgeAhead works out all analyze looks up (with checkpoints that see a
+// call answered and not yet answered), and the analysis that takes its judgements equals one without; the bound on the characters kept holds, least recently used out first.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { analyze, evidenceToPrepare } from '../../../src/core/analyze';
+import { analyze, judgeAhead } from '../../../src/core/analyze';
 import { turnPieces } from '../../../src/core/evidence';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
+import { JudgementCache } from '../../../src/core/judgementCache';
 import type { Role, Turn } from '../../../src/core/model';
 import { checkpoint, incident, transcript, turn } from './transcripts';
 
@@ -127,7 +128,7 @@ describe('core/EvidenceCache', () => {
     assert.ok(cache.stats.misses - before <= 10, `recomputed ${cache.stats.misses - before} turns for 10 appended`);
   });
 
-  it('is filled by evidenceToPrepare with everything analyze then looks up', () => {
+  it('is filled by judgeAhead with everything analyze then looks up; the analysis taking its judgements equals one without', () => {
     const turns = Array.from({ length: 30 }, (_, i) =>
       i % 3 === 2
         ? turn(i, `wrote ${i} lines to notes_${i}.md`, {
@@ -147,11 +148,18 @@ describe('core/EvidenceCache', () => {
     );
     for (const t of [incident(false), transcript(turns, cps), transcript(turns.slice(0, 29), cps.slice(0, 2))]) {
       const cache = new EvidenceCache();
-      for (const { turn: tu, answeredSeparately } of evidenceToPrepare(t)) cache.piecesOf(tu, answeredSeparately);
-      const { misses } = cache.stats;
+      const judgements = new JudgementCache();
+      const steps = judgeAhead(t, { evidenceCache: cache, judgements });
+      while (!steps.next().done);
+      const { misses, hits } = cache.stats;
       assert.ok(misses > 0);
-      analyze(t, { ...OPTS, evidenceCache: cache });
-      assert.equal(cache.stats.misses, misses, 'analyze worked out nothing that was not prepared');
+      assert.ok(
+        t.checkpoints.every((_, i) => judgements.has(i)),
+        'every checkpoint judged',
+      );
+      const taking = analyze(t, { ...OPTS, evidenceCache: cache, judgements });
+      assert.deepEqual(cache.stats, { ...cache.stats, misses, hits }, 'analyze looked up no evidence: it took the judgements');
+      assert.deepEqual(taking, analyze(t, OPTS));
     }
   });
 

@@ -4,11 +4,15 @@
 // file's kept caches is the same again and works out no evidence and counts no token again. A warmed pool
 // counts as a cold one and takes its first job on the warmed worker. A one-shot analysis (the CLI's) and one
 // whose evidence cache is far too small to hold the file's pieces (worked out again when let go) equal it too.
+// The analysis runs in slices: a timer runs meanwhile, and an abort meanwhile rejects; two analyses of one file
+// started together run one after the other.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { analyze } from '../../../src/core/analyze';
+import { CheckpointMemo } from '../../../src/core/checkpointMemo';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
+import type { Checkpoint, Transcript, Turn } from '../../../src/core/model';
 import { analyzeFile, analyzeTranscript } from '../../../src/node/analyzeFile';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { TokenPool } from '../../../src/node/tokenPool';
@@ -78,6 +82,94 @@ describe('node/analyzeFile: caches and overlap', function () {
         texts.map((t) => here(t)),
       );
       assert.equal(pool.workerCount, 1, 'a small job waits for the warmed worker rather than starting another');
+    } finally {
+      pool.dispose();
+    }
+  });
+
+  it('lets the event loop run while it judges and analyses, and rejects with an AbortError when aborted meanwhile', async () => {
+    // 5,000 claimed turns and a summary with recorded counts: nothing to count, so this thread's judging and analysis are the
+    // whole job (hundreds of milliseconds, many times a slice).
+    const turns: Turn[] = Array.from({ length: 5000 }, (_, i) => ({
+      id: i,
+      role: 'user',
+      text: `Changed src/part_${i}.ts for TASK-${10_000 + i} after the ledger check`,
+      tokens: 12,
+      span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
+    }));
+    const cp: Checkpoint = {
+      summaryId: 'S1',
+      summary: 'TASK-10001 in src/part_1.ts',
+      summaryBudget: 100_000,
+      recordedSummaryTokens: 9,
+      claimedIds: turns.map((t) => t.id),
+      turnsBefore: turns.length,
+      span: { startLine: 5001, endLine: 5001, startOffset: 0, endOffset: 0 },
+    };
+    const transcript: Transcript = { format: 'canonical', turns, checkpoints: [cp], problems: [], lineCount: 5001 };
+    const pool = new TokenPool();
+    try {
+      let ticks = 0;
+      const ticking = setInterval(() => ticks++, 1);
+      const analysis = await analyzeTranscript(transcript, { tokenCache: new Map() }, pool, SETTINGS).finally(() => clearInterval(ticking));
+      assert.deepEqual(analysis, analyze(transcript, { countTokens: () => 0, ratioFloor: 5 }));
+      assert.ok(ticks > 0, 'a timer ran while the analysis went on');
+
+      const controller = new AbortController();
+      setImmediate(() => controller.abort());
+      await assert.rejects(analyzeTranscript(transcript, { tokenCache: new Map() }, pool, SETTINGS, { signal: controller.signal }), {
+        name: 'AbortError',
+      });
+    } finally {
+      pool.dispose();
+    }
+  });
+
+  it('analyses of one file (one memo) started together run one after the other, each as a plain analysis', async () => {
+    // Snapshot A, then B: the same file rewritten (every turn a new object; in A every other turn is a tool's
+    // result answering the call before it, in B there are no calls; B's checkpoint claims fewer turns). An
+    // analysis of A that saw the memo synced to B would judge A's calls as unanswered.
+    const make = (n: number, tag: string, claimed: number, calls: boolean): Transcript => {
+      const turns: Turn[] = Array.from({ length: n }, (_, i) => {
+        const call = `[tool call Read] {"file_path":"src/${tag}_${i}.ts"}`;
+        const t: Turn = {
+          id: i,
+          role: calls ? (i % 2 === 0 ? 'assistant' : 'tool') : 'user',
+          text: calls && i % 2 === 0 ? call : `${tag}: changed src/part_${i}.ts for TASK-${10_000 + i}`,
+          tokens: 10,
+          span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
+        };
+        if (calls && i % 2 === 1) t.answers = { turnId: i - 1, callText: `[tool call Read] {"file_path":"src/${tag}_${i - 1}.ts"}` };
+        return t;
+      });
+      const cp: Checkpoint = {
+        summaryId: 'S1',
+        summary: `${tag} TASK-10001 in src/part_1.ts and src/${tag}_8.ts`,
+        summaryBudget: 100_000,
+        recordedSummaryTokens: 9,
+        claimedIds: turns.slice(0, claimed).map((t) => t.id),
+        turnsBefore: n,
+        span: { startLine: n + 1, endLine: n + 1, startOffset: 0, endOffset: 0 },
+      };
+      return { format: 'canonical', turns, checkpoints: [cp], problems: [], lineCount: n + 1 };
+    };
+    const a = make(3000, 'first', 3000, true);
+    const b = make(3000, 'second', 10, false);
+    const plainA = analyze(a, { countTokens: () => 0, ratioFloor: 5 });
+    const plainB = analyze(b, { countTokens: () => 0, ratioFloor: 5 });
+    const pool = new TokenPool();
+    try {
+      // B asked for at once, or a few moments into A (A judging, A analysing).
+      for (const delayMs of [0, 10, 40, 80, 120]) {
+        const caches = { tokenCache: new Map(), evidenceCache: new EvidenceCache(), checkpointMemo: new CheckpointMemo() };
+        const first = analyzeTranscript(a, caches, pool, SETTINGS);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        const second = analyzeTranscript(b, caches, pool, SETTINGS);
+        assert.deepEqual(await first, plainA);
+        assert.deepEqual(await second, plainB);
+        // What the memo kept is true of B, the snapshot analysed last.
+        assert.deepEqual(await analyzeTranscript(b, caches, pool, SETTINGS), plainB, `B asked for ${delayMs} ms into A`);
+      }
     } finally {
       pool.dispose();
     }

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
-import { analyze } from '../../../src/core/analyze';
+import { analyze, judgeAhead } from '../../../src/core/analyze';
+import { JudgementCache } from '../../../src/core/judgementCache';
 import type { Analysis, Checkpoint, TokenCache, Transcript, Turn } from '../../../src/core/model';
 import { tokenBounds, utf8Length, verdictFromBounds } from '../../../src/core/tokenBounds';
 import { analyzeFile } from '../../../src/node/analyzeFile';
@@ -147,6 +148,11 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
         }
         settled++;
         assert.deepEqual(promised(early), promised(exact));
+        // With the judgements made ahead (as analyzeFile does), the same early analysis.
+        const judgements = new JudgementCache();
+        const steps = judgeAhead(transcript, { judgements });
+        while (!steps.next().done);
+        assert.deepEqual(verdictFromBounds(transcript, known, { ratioFloor: 5, judgements }), early);
       }),
       { numRuns: 3000 },
     );

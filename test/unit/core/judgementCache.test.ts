@@ -1,0 +1,95 @@
+// Tests for analyzeInSteps, judgeAhead and JudgementCache (src/core/analyze.ts, src/core/judgementCache.ts):
+// analysing in steps yields at least once per turn before a checkpoint and gives what analyze gives; an
+// analysis that takes the judgements judgeAhead made equals one without and judges nothing again; judgements
+// made for another snapshot (another turn array, checkpoint record, prefix or threshold) are never taken.
+import * as assert from 'node:assert/strict';
+import { analyze, analyzeInSteps, judgeAhead } from '../../../src/core/analyze';
+import { EvidenceCache } from '../../../src/core/evidenceCache';
+import { JudgementCache } from '../../../src/core/judgementCache';
+import type { Analysis, AnalysisOptions, Transcript } from '../../../src/core/model';
+import { checkpoint, incident, range, transcript, turn } from './transcripts';
+
+const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+const OPTS: AnalysisOptions = { countTokens: words, ratioFloor: 5 };
+
+/** Runs a generator to its end; returns its value and how many times it yielded. */
+function run<T>(steps: Generator<void, T, void>): { value: T; yields: number } {
+  let yields = 0;
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return { value: next.value, yields };
+    yields++;
+  }
+}
+
+function judged(t: Transcript, options: Partial<AnalysisOptions> = {}): { judgements: JudgementCache; evidenceCache: EvidenceCache } {
+  const judgements = new JudgementCache();
+  const evidenceCache = new EvidenceCache();
+  run(judgeAhead(t, { ...options, evidenceCache, judgements }));
+  return { judgements, evidenceCache };
+}
+
+/** Two checkpoints over forty turns, the second claiming turns the first does not. */
+function twoCheckpoints(): Transcript {
+  const turns = Array.from({ length: 40 }, (_, i) => turn(i, `Changed src/part_${i}.ts for TASK-${100 + i}`));
+  return transcript(turns, [
+    checkpoint({ summaryId: 'S1', summary: 'TASK-101 and src/part_2.ts', summaryBudget: 50, claimedIds: range(0, 19), turnsBefore: 20 }),
+    checkpoint({ summaryId: 'S2', summary: 'TASK-130 only', summaryBudget: 5, claimedIds: range(0, 39), turnsBefore: 40 }),
+  ]);
+}
+
+describe('core/analyze in steps, with judgements made ahead', () => {
+  it('yields at least once per turn before each checkpoint, and gives what analyze gives', () => {
+    for (const t of [incident(false), incident(true), twoCheckpoints()]) {
+      const { value, yields } = run(analyzeInSteps(t, OPTS));
+      assert.deepEqual(value, analyze(t, OPTS));
+      const before = t.checkpoints.reduce((sum, cp) => sum + cp.turnsBefore, 0);
+      assert.ok(yields >= before, `${yields} yields for ${before} turns before checkpoints`);
+    }
+  });
+
+  it('takes the judgements judgeAhead made: the same analysis, and no evidence worked out again', () => {
+    for (const t of [incident(false), twoCheckpoints()]) {
+      const { judgements, evidenceCache } = judged(t);
+      assert.ok(
+        t.checkpoints.every((_, i) => judgements.has(i)),
+        'every checkpoint judged ahead',
+      );
+      const stats = { ...evidenceCache.stats };
+      const taking: Analysis = analyze(t, { ...OPTS, evidenceCache, judgements });
+      assert.deepEqual(evidenceCache.stats, stats, 'no evidence looked up');
+      assert.deepEqual(taking, analyze(t, OPTS));
+    }
+  });
+
+  it('never takes judgements made for another snapshot, checkpoint, prefix or threshold', () => {
+    const t = twoCheckpoints();
+    const { judgements } = judged(t);
+    const plain = (x: Transcript, options: Partial<AnalysisOptions> = {}): Analysis => analyze(x, { ...OPTS, ...options });
+    // Another snapshot whose first turn changed: its turn array is new, and S1 and S2 must see the change.
+    const changedTurns = t.turns.slice();
+    changedTurns[1] = turn(1, 'Changed nothing of note');
+    const changed = transcript(changedTurns, t.checkpoints);
+    assert.deepEqual(analyze(changed, { ...OPTS, judgements }), plain(changed));
+    // The same turns, another checkpoint record (a new summary) and another prefix.
+    const other = transcript(t.turns, [
+      { ...t.checkpoints[0], summary: 'TASK-119 src/part_19.ts' },
+      { ...t.checkpoints[1], turnsBefore: 30, claimedIds: range(0, 29) },
+    ]);
+    assert.deepEqual(analyze(other, { ...OPTS, judgements }), plain(other));
+    // Another coverage threshold.
+    assert.deepEqual(analyze(t, { ...OPTS, judgements, coverageThreshold: 5 }), plain(t, { coverageThreshold: 5 }));
+    assert.notDeepEqual(plain(t, { coverageThreshold: 5 }).checkpoints[0].turns, plain(t).checkpoints[0].turns);
+  });
+
+  it('judges ahead without counting tokens, and leaves a checkpoint that cannot be judged to the analysis', () => {
+    const t = twoCheckpoints();
+    const broken = transcript(t.turns, [t.checkpoints[0], null as never]);
+    const { judgements } = judged(broken);
+    assert.ok(judgements.has(0));
+    assert.equal(judgements.has(1), false);
+    const analysis = analyze(broken, { ...OPTS, judgements });
+    assert.deepEqual(analysis, analyze(broken, OPTS));
+    assert.match(analysis.problems.map((p) => p.message).join('\n'), /could not analyse checkpoint #2/);
+  });
+});

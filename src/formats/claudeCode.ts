@@ -32,7 +32,7 @@
 // turns and checkpoints that did not change stay the same objects, and one a finish returned is never changed.
 
 import { fileNameOf, groupDigits } from '../core/displayText';
-import type { Checkpoint, Problem, RawLine, SourceSpan, Transcript, Turn, TurnId, TruncationHints } from '../core/model';
+import type { Checkpoint, Problem, RawLine, ReaderContext, SourceSpan, Transcript, Turn, TurnId, TruncationHints } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonLine, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { joinSpans, lineSpan } from './sourceSpan';
@@ -202,6 +202,9 @@ function rawSummariserOutput(text: string): string | undefined {
   return lastId === undefined ? undefined : parts.join('');
 }
 
+/** How many pushed records wait before push() reads them into the state (see push). */
+const READ_AHEAD_RECORDS = 512;
+
 export class ClaudeCodeReader extends RebuildingReader {
   readonly format = 'claude-code' as const;
   private readonly lines = new JsonLinesBuffer({ dropText: true, keep: readFields });
@@ -209,12 +212,24 @@ export class ClaudeCodeReader extends RebuildingReader {
   /** Counts the lines pushed again (a line number already read): what was read from there on is read again. */
   private rewinds = 0;
 
+  /** `readAheadRecords`: how many pushed records wait before push() reads them (tests vary it; see push). */
+  constructor(
+    context?: ReaderContext,
+    private readonly readAheadRecords = READ_AHEAD_RECORDS,
+  ) {
+    super(context);
+  }
+
   push(line: RawLine): void {
     if (line.line <= this.lines.lineCount) {
       this.state = new ReadState();
       this.rewinds++;
     }
     this.lines.push(line);
+    // Records are read into the state as they come, a batch at a time (reading resumes where it stopped, and
+    // gives what reading them all at once gives), so the finish() after a long file has little left to do and
+    // the thread is not held for seconds at the end of the read.
+    if (this.lines.records.length - this.state.read >= this.readAheadRecords) this.readRecords(this.state);
   }
 
   protected stateKey(): string {

@@ -239,6 +239,42 @@ describe('formats/claudeCode read as it grows: every finish equals a fresh read 
     );
   });
 
+  it('reads the same whether push() reads records ahead after every record, never, or every 512 (the default)', () => {
+    const readWith = (lines: readonly RawLine[], readAhead?: number): Transcript => {
+      const reader = new ClaudeCodeReader({ fileName: 'sess-main.jsonl' }, readAhead);
+      for (const line of lines) reader.push(line);
+      return reader.finish();
+    };
+    fc.assert(
+      fc.property(generatedLines, (texts) => {
+        const lines = toLines(texts);
+        const never = readWith(lines, Infinity);
+        assert.deepStrictEqual(readWith(lines, 1), never);
+        assert.deepStrictEqual(readWith(lines, 3), never);
+        assert.deepStrictEqual(readWith(lines), never);
+      }),
+      { numRuns: 200 },
+    );
+    // A long file: thousands of records, so the default reads ahead many times.
+    const long: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      long.push(
+        JSON.stringify({
+          type: i % 2 === 0 ? 'user' : 'assistant',
+          uuid: `u${i}`,
+          parentUuid: i > 0 ? `u${i - 1}` : null,
+          sessionId: S,
+          message: { role: i % 2 === 0 ? 'user' : 'assistant', content: `step ${i}` },
+        }),
+      );
+      if (i === 2500)
+        long.push(JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'b1', parentUuid: `u${i}`, sessionId: S }));
+    }
+    const lines = toLines(long);
+    assert.ok(readWith(lines, Infinity).turns.length >= 3000);
+    assert.deepStrictEqual(readWith(lines), readWith(lines, Infinity));
+  });
+
   it('generated records, one line at a time', () => {
     fc.assert(
       fc.property(generatedLines, (texts) => {

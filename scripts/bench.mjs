@@ -5,7 +5,8 @@
 // `check` does: read, count in the workers, analyse), a second analysis in the same process (warm caches), the
 // tokenizer alone in one thread over the same texts, `check --json` end to end, their ratios and peak RSS, and
 // what one appended turn costs the extension (measure.mjs append: re-read, re-analysis and the listeners' pure
-// work; the median and the worst of its appends, from one run).
+// work; the median and the worst of its appends, from one run), and the longest the event loop waited during the
+// full analysis (in the extension, the longest the extension host is held).
 // Timings are medians of --runs runs; nothing here asserts a time.
 //
 // Usage: node scripts/bench.mjs [--sizes 10k,100k,1m] [--shapes canonical,claude-code,canonical-recorded]
@@ -168,6 +169,7 @@ function bench(label, file, runs, { append = false } = {}) {
     read: pick(series.analyze, 'readMs'),
     firstVerdict: pick(series.analyze, 'firstVerdictMs'),
     full: pick(series.analyze, 'fullMs'),
+    stall: pick(series.analyze, 'stallMs'),
     reanalysis: pick(series.analyze, 'reanalysisMs'),
     analyzeRss: peak(series.analyze),
     tokenizerLoad: pick(series.tokenize, 'loadMs'),
@@ -181,7 +183,7 @@ function bench(label, file, runs, { append = false } = {}) {
   };
   console.log(
     `${label}: ${row.mb.toFixed(1)} MB, ${row.turns} turns (${row.verdicts}); floor ${seconds(row.floor)} s, first verdict ${seconds(row.firstVerdict)} s` +
-      `${row.earlyVerdict ? '' : ' (= full analysis)'}, full ${seconds(row.full)} s, again ${seconds(row.reanalysis)} s, tokenizer ${seconds(row.tokenizer)} s` +
+      `${row.earlyVerdict ? '' : ' (= full analysis)'}, full ${seconds(row.full)} s (longest stall ${milliseconds(row.stall)} ms), again ${seconds(row.reanalysis)} s, tokenizer ${seconds(row.tokenizer)} s` +
       ` on ${row.tokenizedMb.toFixed(1)} MB, check --json ${seconds(row.cli)} s, appended turn ${milliseconds(row.append)} ms (worst ${milliseconds(row.appendWorst)}, analysis ${milliseconds(row.appendAnalyse)}), peak RSS ${megabytes(row.analyzeRss)} / ${megabytes(row.cliRss)} MB` +
       `${failed.length > 0 ? `; FAILED: ${failed.join('; ')}` : ''}`,
   );
@@ -195,6 +197,7 @@ function table(rows) {
     'floor s',
     'first verdict s (× floor)',
     'full analysis s (× floor)',
+    'longest stall ms',
     'again s (× floor)',
     'tokenizer alone s (MB counted)',
     'tokenizer ÷ full',
@@ -211,6 +214,7 @@ function table(rows) {
         seconds(r.floor),
         `${seconds(r.firstVerdict)} (${times(r.firstVerdict, r.floor)})${r.earlyVerdict ? '' : ' = full'}`,
         `${seconds(r.full)} (${times(r.full, r.floor)})`,
+        milliseconds(r.stall),
         `${seconds(r.reanalysis)} (${times(r.reanalysis, r.floor)})`,
         `${seconds(r.tokenizer)} (${r.tokenizedMb.toFixed(1)})`,
         r.tokenizer && r.full ? (r.tokenizer / r.full).toFixed(2) : '–',

@@ -5,7 +5,8 @@
 //                  analysis of the same transcript (token cache warm): times to the file read, to the first
 //                  verdict and to the full analysis. The first verdict is when analyzeFile calls
 //                  progress.onVerdict (a verdict settled before the exact counts); without that call it is the
-//                  full analysis.
+//                  full analysis. stallMs is the longest the event loop waited meanwhile (a 5 ms timer's
+//                  longest gap, less 5): in the extension, the longest the extension host is held.
 //   analyze-warm FILE  the same first analysis with the tokenizer already loaded (after samples/incident.jsonl
 //                  in the same pool), as in the extension for its second file
 //   tokenize FILE  tiktoken o200k_base in this thread alone over the texts the analysis counts (core's
@@ -56,6 +57,13 @@ async function analyzeOnce() {
   let readMs;
   let firstVerdictMs;
   const pool = new TokenPool({});
+  let tick = now();
+  let stallMs = 0;
+  const ticking = setInterval(() => {
+    const at = now();
+    stallMs = Math.max(stallMs, at - tick - 5);
+    tick = at;
+  }, 5);
   try {
     const {
       file: opened,
@@ -71,6 +79,7 @@ async function analyzeOnce() {
       },
     });
     const fullMs = now() - start;
+    clearInterval(ticking);
     const again = now();
     // The file's caches as analyzeFile kept them, as the extension keeps them between analyses.
     const second = await analyzeTranscript(opened.transcript, { tokenCache, evidenceCache }, pool, options);
@@ -84,11 +93,13 @@ async function analyzeOnce() {
       firstVerdictMs: firstVerdictMs ?? fullMs,
       earlyVerdict: firstVerdictMs !== undefined,
       fullMs,
+      stallMs: Math.max(0, stallMs),
       reanalysisMs,
       turns: opened.transcript.turns.length,
       checkpoints: verdicts(analysis),
     };
   } finally {
+    clearInterval(ticking);
     pool.dispose();
   }
 }

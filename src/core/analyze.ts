@@ -71,6 +71,9 @@ interface Context {
   judgements?: JudgementCache;
 }
 
+/** The loops over every turn that do little per turn yield about this often (the judgements yield every turn). */
+const STEP_TURNS = 1024;
+
 /** Runs steps to their end, at once. */
 function runSteps<T>(steps: Generator<void, T, void>): T {
   for (;;) {
@@ -102,7 +105,7 @@ export function* analyzeInSteps(transcript: Transcript, options: AnalysisOptions
 
   let ctx: Context;
   try {
-    ctx = makeContext(turns, checkpoints, options, problems);
+    ctx = yield* contextInSteps(turns, checkpoints, options, problems);
   } catch (err) {
     problems.push({ line: 0, severity: 'error', message: `could not analyse the transcript: ${messageOf(err)}` });
     return analysis;
@@ -191,13 +194,19 @@ function reachOf(checkpoints: readonly Checkpoint[], total: number): number {
   return reach;
 }
 
-function makeContext(turns: readonly Turn[], checkpoints: readonly Checkpoint[], options: AnalysisOptions, problems: Problem[]): Context {
+/** The context of one analysis, after syncing the memo (in steps) with the transcript. */
+function* contextInSteps(
+  turns: readonly Turn[],
+  checkpoints: readonly Checkpoint[],
+  options: AnalysisOptions,
+  problems: Problem[],
+): Generator<void, Context, void> {
   const ratio = options?.ratioFloor;
   const near = options?.nearBudgetFraction;
   const count = options?.countTokens;
   const threshold = options?.coverageThreshold;
   const memo = memoOf(options?.checkpointMemo);
-  const { firstAnswer, indexOfId, claimedByAny } = memo.sync(turns, checkpoints);
+  const { firstAnswer, indexOfId, claimedByAny } = yield* memo.syncInSteps(turns, checkpoints);
   return {
     turns,
     ratioFloor: typeof ratio === 'number' && Number.isFinite(ratio) && ratio > 0 ? ratio : COMPRESSION_RATIO_LOW,
@@ -244,7 +253,7 @@ export function* judgeAhead(
     const countTokens = (): number => {
       throw new Error('judging counts no tokens');
     };
-    ctx = makeContext(turns, checkpoints, { ...options, countTokens }, []);
+    ctx = yield* contextInSteps(turns, checkpoints, { ...options, countTokens }, []);
   } catch {
     return; // the analysis reports it
   }
@@ -294,11 +303,20 @@ export function textsToCount(
   tokenCache?: TokenCache,
   checkpointMemo?: CheckpointMemo,
 ): { turns: Turn[]; summaries: string[] } {
+  return runSteps(textsToCountInSteps(transcript, tokenCache, checkpointMemo));
+}
+
+/** textsToCount, in steps (the generator yields about every STEP_TURNS turns), for a shell's time slices. */
+export function* textsToCountInSteps(
+  transcript: Transcript,
+  tokenCache?: TokenCache,
+  checkpointMemo?: CheckpointMemo,
+): Generator<void, { turns: Turn[]; summaries: string[] }, void> {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
   const cache = tokenCache instanceof Map ? tokenCache : undefined;
   const memo = memoOf(checkpointMemo);
-  const { claimedByAny } = memo.sync(turns, checkpoints);
+  const { claimedByAny } = yield* memo.syncInSteps(turns, checkpoints);
   // The turns an earlier analysis with this cache counted (or found counted) need no look.
   const start = memo.countedBefore(cache);
   const summaries = new Set<string>();
@@ -310,6 +328,7 @@ export function textsToCount(
   const seen = new Set<string>();
   const counted: Turn[] = [];
   for (let i = start; i < reach; i++) {
+    if (i % STEP_TURNS === 0) yield;
     const turn = turns[i];
     if (!turn || typeof turn !== 'object') continue;
     const text = turnText(turn);
@@ -394,7 +413,8 @@ const UNIT_SPAN = 2 ** 26;
 function* sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Generator<void, Map<string, number>, void> {
   // Group the claimed turns by unit (a call with its results), then count each form once per unit, in unit order.
   const byUnit = new Map<number, number[]>();
-  for (const i of claimedIndexes) {
+  for (const [k, i] of claimedIndexes.entries()) {
+    if (k % STEP_TURNS === 0) yield;
     const unit = unitOf(ctx, i, before);
     const members = byUnit.get(unit);
     if (members) members.push(i);
@@ -453,13 +473,18 @@ function* judgementOf(cp: Checkpoint, index: number, ctx: Context, before: numbe
 function* judgeCheckpoint(cp: Checkpoint, ctx: Context, before: number): Generator<void, TurnResult[], void> {
   const summary = summaryText(cp);
   const opaque = cp.opaque === true;
-  const claimedSet = new Set<TurnId>(Array.isArray(cp.claimedIds) ? cp.claimedIds : []);
+  const claimedSet = new Set<TurnId>();
+  for (const [k, id] of (Array.isArray(cp.claimedIds) ? cp.claimedIds : []).entries()) {
+    if (k % STEP_TURNS === 0) yield;
+    claimedSet.add(id);
+  }
   const reportedSet = Array.isArray(cp.reportedIds) ? new Set<TurnId>(cp.reportedIds) : undefined;
   const summaryEmpty = !opaque && summary.trim() === '';
   const readable = !opaque && typeof cp.unverifiable !== 'string' && !summaryEmpty;
   const matcher = readable ? new SummaryMatcher(summary) : undefined;
   const claimedIndexes: number[] = [];
   for (let i = 0; i < before; i++) {
+    if (i % STEP_TURNS === 0) yield;
     if (claimedSet.has(ctx.turns[i].id)) claimedIndexes.push(i);
   }
   const shared = matcher && !reportedSet ? yield* sharing(ctx, claimedIndexes, before) : undefined;

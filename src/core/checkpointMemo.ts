@@ -58,6 +58,8 @@ interface Slot {
 const MAX_DEPTH = 6;
 /** Stands for what could not be copied: equal to nothing, itself included. */
 const UNCOMPARABLE = Symbol('uncomparable');
+/** syncInSteps yields about this often (turns indexed, ids claimed). */
+const SYNC_STEP = 1024;
 
 export class CheckpointMemo {
   /** The turns of the snapshot last synced, by reference. */
@@ -77,6 +79,18 @@ export class CheckpointMemo {
    * included), plus the indexing of the turns from the first new or replaced one. Never throws on malformed input.
    */
   sync(turns: readonly unknown[], checkpoints: readonly unknown[]): TurnIndexes {
+    const steps = this.syncInSteps(turns, checkpoints);
+    for (;;) {
+      const next = steps.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  /**
+   * sync, in steps: yields about every SYNC_STEP turns or claimed ids indexed, so a shell can run it in time
+   * slices. Nothing else may use the memo until it is done.
+   */
+  *syncInSteps(turns: readonly unknown[], checkpoints: readonly unknown[]): Generator<void, TurnIndexes, void> {
     const old = this.turns;
     const common = Math.min(old.length, turns.length);
     let same = 0;
@@ -89,7 +103,10 @@ export class CheckpointMemo {
       for (let i = same; i < old.length; i++) this.unindex(old[i], same);
       old.length = same;
     }
-    for (let i = this.turns.length; i < turns.length; i++) this.index(turns[i], i);
+    for (let i = this.turns.length; i < turns.length; i++) {
+      if (i % SYNC_STEP === 0) yield;
+      this.index(turns[i], i);
+    }
 
     // Whether each id a changed checkpoint claimed or claims was claimed by any checkpoint before.
     const touched = new Map<TurnId, boolean>();
@@ -98,10 +115,14 @@ export class CheckpointMemo {
       const slot = this.slots[i];
       const cp = i < checkpoints.length ? checkpoints[i] : undefined;
       if (slot && i < checkpoints.length && equalRecords(slot.record, cp, 0)) continue;
+      yield;
       if (slot) for (const id of slot.claims) this.addClaim(id, -1, touched);
       if (i >= checkpoints.length) continue;
       const claims = claimsOf(cp);
-      for (const id of claims) this.addClaim(id, 1, touched);
+      for (const [k, id] of claims.entries()) {
+        if (k % SYNC_STEP === SYNC_STEP - 1) yield;
+        this.addClaim(id, 1, touched);
+      }
       this.slots[i] = { record: copyRecord(cp, 0), claims };
     }
     this.slots.length = checkpoints.length;

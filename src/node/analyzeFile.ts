@@ -2,15 +2,16 @@
 // tiktoken while the transcript file is opened (TranscriptFile); what the analysis will count is counted in the
 // token pool's worker threads (warmTokenCache) while this thread judges the checkpoints' turns (judgeAhead, with
 // the file's EvidenceCache); then the analysis runs without tokenizing and takes those judgements. This thread
-// works in slices of SLICE_MS, so the event loop (the workers' replies, progress, an abort; in the extension, the
+// works in time slices (inSlices), so the event loop (the workers' replies, progress, an abort; in the extension, the
 // whole extension host) never waits long. The file's CheckpointMemo carries its checkpoint
 // analyses to the next analysis, which reuses those an append did not change and skips their counting and
 // evidence. A one-shot analysis (the CLI's) keeps neither memo nor cache past itself, and a small cache while
 // it runs when the file's texts would not fit in the default one. Progress is one fraction from 0 to 1 with a short message.
-import { analyzeInSteps, judgeAhead } from '../core/analyze';
+import { analyzeInSteps, judgeAhead, textsToCountInSteps } from '../core/analyze';
 import { CheckpointMemo } from '../core/checkpointMemo';
 import { DEFAULT_EVIDENCE_CACHE_CHARS, EvidenceCache } from '../core/evidenceCache';
 import { JudgementCache } from '../core/judgementCache';
+import { inSlices } from './inSlices';
 import type { Analysis, TokenCache, Transcript } from '../core/model';
 import { verdictFromBounds } from '../core/tokenBounds';
 import type { EncodingName } from './tokenCounter';
@@ -85,9 +86,6 @@ function oneShotEvidenceCache(transcript: Transcript): EvidenceCache {
 /** Share of the progress given to reading the file; counting tokens takes the rest. */
 const READING_SHARE = 0.4;
 
-/** This thread judges and analyses for about this long at a time, then lets the event loop run. */
-const SLICE_MS = 15;
-
 /**
  * The analysis running with each checkpoint memo. Analyses in slices interleave, and a memo follows one snapshot
  * at a time (its indexes are synced to it, and what an analysis keeps in it is taken as true of it), so an
@@ -128,10 +126,14 @@ async function analyzeNow(
   progress: ProgressOptions,
 ): Promise<Analysis> {
   const { onProgress } = progress;
-  const { tokenCache, checkpointMemo } = caches;
+  const { tokenCache } = caches;
+  // Without the file's memo, one for this analysis alone: its counting, judging and analysis index the turns once.
+  const checkpointMemo = caches.checkpointMemo ?? new CheckpointMemo();
   const evidenceCache = caches.evidenceCache ?? new EvidenceCache();
+  // What to count, worked out in slices before the judging starts: both sync the memo, one at a time.
+  const toCount = await inSlices(textsToCountInSteps(transcript, tokenCache, checkpointMemo), progress.signal);
   const counting = warmTokenCache(
-    transcript,
+    toCount,
     tokenCache,
     pool,
     options.encoding,
@@ -139,7 +141,6 @@ async function analyzeNow(
       ((done, total) =>
         onProgress(total > 0 ? done / total : 1, `counting tokens… ${total > 0 ? Math.floor((done / total) * 100) : 100}%`)),
     progress.signal,
-    checkpointMemo,
   );
   let counted = false;
   counting.then(
@@ -176,22 +177,6 @@ async function analyzeNow(
     coverageThreshold: options.coverageThreshold,
   });
   return inSlices(analysing, progress.signal);
-}
-
-/**
- * Runs `steps` to their end, letting the event loop run every SLICE_MS. Rejects with an AbortError when
- * `signal` aborts meanwhile.
- */
-async function inSlices<T>(steps: Generator<void, T, void>, signal?: AbortSignal): Promise<T> {
-  let sliceStart = performance.now();
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    if (performance.now() - sliceStart < SLICE_MS) continue;
-    await new Promise((resolve) => setImmediate(resolve));
-    if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
-    sliceStart = performance.now();
-  }
 }
 
 /**

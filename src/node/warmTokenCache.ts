@@ -1,32 +1,28 @@
 // Counts, in TokenPool's worker threads, every text an analysis of a transcript will tokenize (core's
-// textsToCount), before the analysis runs: the turns' counts go into the per-file token cache, and the
-// returned counter serves the summaries' counts. analyze() then runs synchronously without tokenizing.
-import { textsToCount } from '../core/analyze';
-import type { CheckpointMemo } from '../core/checkpointMemo';
-import type { TokenCache, TokenCounter, Transcript } from '../core/model';
+// textsToCount, which the caller works out), before the analysis runs: the turns' counts go into the per-file
+// token cache, and the returned counter serves the summaries' counts. analyze() then runs without tokenizing.
+import type { TokenCache, TokenCounter, Turn } from '../core/model';
 import type { EncodingName } from './tokenCounter';
 import type { CountProgress, TokenPool } from './tokenPool';
 
 /**
- * Fills `cache` with the counts of the turns analyze(transcript, { tokenCache: cache }) would count, and
- * returns the countTokens to give that analyze call. The counter answers the summaries from the counts made
+ * Fills `cache` with the counts of `toCount`, what textsToCount(transcript, cache) says analyze(transcript,
+ * { tokenCache: cache }) would count, and returns the countTokens to give that analyze call. The counter answers the summaries from the counts made
  * here. Any other text — which textsToCount's tests say analyze never asks for — is counted synchronously in
  * this thread as a last resort: slower, but never a missing or wrong figure (a thrown error would instead
  * turn into a failed, fail-closed checkpoint). When the counting itself fails (tiktoken cannot load, say),
  * the returned counter counts in this thread too, so analyze reports the failure per checkpoint as it would
- * without workers. With the file's `memo`, the turns an earlier analysis with `cache` counted are not looked at
- * again. Rejects only with an AbortError when `signal` aborts, or when the pool is disposed meanwhile.
+ * without workers. Rejects only with an AbortError when `signal` aborts, or when the pool is disposed meanwhile.
  */
 export async function warmTokenCache(
-  transcript: Transcript,
+  toCount: { turns: readonly Turn[]; summaries: readonly string[] },
   cache: TokenCache,
   pool: TokenPool,
   encoding: EncodingName,
   onProgress?: CountProgress,
   signal?: AbortSignal,
-  memo?: CheckpointMemo,
 ): Promise<TokenCounter> {
-  const { turns, summaries } = textsToCount(transcript, cache, memo);
+  const { turns, summaries } = toCount;
   // Turns come back one per text; summaries are counted once per text, and not again once cached.
   const texts = [
     ...new Set([...turns.map((turn) => (typeof turn.text === 'string' ? turn.text : '')), ...summaries.filter((s) => !cache.has(s))]),

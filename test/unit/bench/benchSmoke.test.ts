@@ -17,7 +17,7 @@ describe('npm run bench --smoke', function () {
     assert.equal(rows.length, 2, run.stdout);
     for (const row of rows) {
       const cells = row.split('|').slice(1, -1);
-      assert.equal(cells.length, 11, row);
+      assert.equal(cells.length, 12, row);
       assert.ok(
         cells.every((cell) => cell.trim() !== '–' && cell.trim() !== ''),
         `every figure measured: ${row}`,
@@ -29,6 +29,7 @@ describe('npm run bench --smoke', function () {
       2,
       'both appended-turn figures',
     );
+    assert.equal((run.stdout.match(/\(longest stall [\d.]+ ms\)/g) ?? []).length, 2, 'both longest stalls');
   });
 
   it('says what is wrong with its command line in one line and its usage, without a stack trace', () => {

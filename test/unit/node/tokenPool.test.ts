@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { analyze } from '../../../src/core/analyze';
+import { analyze, textsToCount } from '../../../src/core/analyze';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { defaultWorkerFile, piecesOf, TokenPool } from '../../../src/node/tokenPool';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
@@ -273,7 +273,7 @@ describe('node/tokenPool', function () {
           ...transcript,
           checkpoints: transcript.checkpoints.map((cp) => ({ ...cp, recordedSummaryTokens: undefined })),
         };
-        const countTokens = await warmTokenCache(unrecorded, new Map(), own, 'o200k_base');
+        const countTokens = await warmTokenCache(textsToCount(unrecorded), new Map(), own, 'o200k_base');
         assert.deepEqual(analyze(unrecorded, { countTokens }), analyze(unrecorded, { countTokens: direct }));
       } finally {
         own.dispose();
@@ -294,7 +294,7 @@ describe('node/tokenPool', function () {
         const transcript = (await TranscriptFile.open(path)).transcript;
         const cache = new Map<string, number>();
         const reports: number[] = [];
-        const countTokens = await warmTokenCache(transcript, cache, pool, 'o200k_base', (done) => reports.push(done));
+        const countTokens = await warmTokenCache(textsToCount(transcript, cache), cache, pool, 'o200k_base', (done) => reports.push(done));
         const here = pool.countHere;
         pool.countHere = () => {
           throw new Error('analyze asked for a text that was not counted beforehand');
@@ -313,7 +313,7 @@ describe('node/tokenPool', function () {
     it('counts nothing on a second warm-up with the same cache', async () => {
       const transcript = (await TranscriptFile.open(SAMPLE)).transcript;
       const cache = new Map<string, number>();
-      await warmTokenCache(transcript, cache, pool, 'o200k_base');
+      await warmTokenCache(textsToCount(transcript, cache), cache, pool, 'o200k_base');
       const seen: number[] = [];
       const original = pool.count.bind(pool);
       pool.count = (texts, ...rest) => {
@@ -321,7 +321,7 @@ describe('node/tokenPool', function () {
         return original(texts, ...rest);
       };
       try {
-        await warmTokenCache(transcript, cache, pool, 'o200k_base');
+        await warmTokenCache(textsToCount(transcript, cache), cache, pool, 'o200k_base');
       } finally {
         pool.count = original;
       }

@@ -168,6 +168,21 @@ function reusable(cp: Checkpoint, index: number, ctx: Context): { analysis: Chec
   return kept;
 }
 
+/**
+ * Whether the memo holds an analysis of this checkpoint that the analysis will most likely reuse: made with the
+ * same options and token cache (whether its summary's count is the same is known only once it is counted).
+ */
+function likelyReused(index: number, ctx: Context): boolean {
+  const inputs = ctx.memo.kept(index)?.inputs;
+  return (
+    inputs !== undefined &&
+    inputs.tokenCache === ctx.tokenCache &&
+    inputs.ratioFloor === ctx.ratioFloor &&
+    inputs.threshold === ctx.threshold &&
+    inputs.nearBudgetFraction === ctx.nearBudgetFraction
+  );
+}
+
 /** Keeps a checkpoint's analysis in the memo for the next analysis of this file (when its position is valid). */
 function keep(cp: Checkpoint, index: number, analysis: CheckpointAnalysis, ctx: Context): void {
   const { used, valid } = clampTurnsBefore(cp, ctx.turns.length);
@@ -258,7 +273,7 @@ export function* judgeAhead(
     return; // the analysis reports it
   }
   for (const [index, cp] of checkpoints.entries()) {
-    if (!cp || typeof cp !== 'object' || ctx.memo.kept(index)) continue; // kept: the analysis most likely reuses it
+    if (!cp || typeof cp !== 'object' || likelyReused(index, ctx)) continue;
     try {
       yield* judgementOf(cp, index, ctx, clampTurnsBefore(cp, turns.length).used);
     } catch {

@@ -232,9 +232,11 @@ describe('core/checkpointMemo', () => {
   });
 
   /** The indexes of the checkpoints judgeAhead judges for `t` with the file's memo. */
-  function judgedAhead(t: Transcript, file: File): number[] {
+  function judgedAhead(t: Transcript, file: File, options: Partial<AnalysisOptions> = {}): number[] {
     const judgements = new JudgementCache();
-    drain(judgeAhead(t, { evidenceCache: file.evidenceCache, checkpointMemo: file.memo, judgements }));
+    drain(
+      judgeAhead(t, { tokenCache: file.tokenCache, evidenceCache: file.evidenceCache, checkpointMemo: file.memo, ...options, judgements }),
+    );
     return t.checkpoints.map((_, i) => i).filter((i) => judgements.has(i));
   }
 
@@ -249,6 +251,9 @@ describe('core/checkpointMemo', () => {
       [9],
     );
     assert.deepEqual(judgedAhead(t, file), [1], 'the new checkpoint alone');
+    // What the memo holds for S1 was made with other options or another token cache: S1 is judged ahead too.
+    assert.deepEqual(judgedAhead(t, file, { coverageThreshold: 3 }), [0, 1]);
+    assert.deepEqual(judgedAhead(t, file, { tokenCache: new Map() }), [0, 1]);
     // A new checkpoint claiming an earlier turn no one claimed: that turn is counted, S1 is judged again.
     const claiming = { ...later, claimedIds: [5, 9] };
     const u = transcript(turns, [cp, claiming]);

@@ -69,6 +69,8 @@ interface Context {
   countFailures: number;
   /** The turns' judgements made ahead for this snapshot, and where this analysis keeps the ones it makes. */
   judgements?: JudgementCache;
+  /** judgeAhead's progress: turns judged of the total, reported every STEP_TURNS turns. */
+  judging?: { done: number; total: number; report: (done: number, total: number) => void };
 }
 
 /** The loops over every turn that do little per turn yield about this often (the judgements yield every turn). */
@@ -259,7 +261,11 @@ function memoOf(memo: unknown): CheckpointMemo {
  */
 export function* judgeAhead(
   transcript: Transcript,
-  options: Omit<AnalysisOptions, 'countTokens' | 'judgements'> & { judgements: JudgementCache },
+  options: Omit<AnalysisOptions, 'countTokens' | 'judgements'> & {
+    judgements: JudgementCache;
+    /** Turns judged of those to judge: at the start, about every STEP_TURNS turns, and at the end. */
+    onProgress?: (done: number, total: number) => void;
+  },
 ): Generator<void, void, void> {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
@@ -272,14 +278,20 @@ export function* judgeAhead(
   } catch {
     return; // the analysis reports it
   }
+  const toJudge = checkpoints.map((cp, index) => cp && typeof cp === 'object' && !likelyReused(index, ctx));
+  const report = options.onProgress ?? ((): void => undefined);
+  const total = checkpoints.reduce((sum, cp, index) => sum + (toJudge[index] ? clampTurnsBefore(cp, turns.length).used : 0), 0);
+  ctx.judging = { done: 0, total, report };
+  report(0, total);
   for (const [index, cp] of checkpoints.entries()) {
-    if (!cp || typeof cp !== 'object' || likelyReused(index, ctx)) continue;
+    if (!toJudge[index]) continue;
     try {
       yield* judgementOf(cp, index, ctx, clampTurnsBefore(cp, turns.length).used);
     } catch {
       // the analysis reports it for this checkpoint
     }
   }
+  report(total, total);
 }
 
 /** The turn's own token count when the transcript recorded a usable one. */
@@ -507,6 +519,7 @@ function* judgeCheckpoint(cp: Checkpoint, ctx: Context, before: number): Generat
   const results: TurnResult[] = [];
   for (let i = 0; i < before; i++) {
     yield;
+    if (ctx.judging && ++ctx.judging.done % STEP_TURNS === 0) ctx.judging.report(ctx.judging.done, ctx.judging.total);
     const turn = ctx.turns[i];
     const claimed = claimedSet.has(turn.id);
     const reported = reportedSet ? reportedSet.has(turn.id) : undefined;

@@ -132,24 +132,47 @@ async function analyzeNow(
   const evidenceCache = caches.evidenceCache ?? new EvidenceCache();
   // What to count, worked out in slices before the judging starts: both sync the memo, one at a time.
   const toCount = await inSlices(textsToCountInSteps(transcript, tokenCache, checkpointMemo), progress.signal);
+  // Progress: counting and judging go on together; the fraction is the one behind, the message says what is left.
+  const shares = { counted: 0, judged: 0 };
+  const report = (): void => {
+    if (!onProgress) return;
+    const { counted: c, judged: j } = shares;
+    const message = c < 1 ? `counting tokens… ${Math.floor(c * 100)}%` : `judging turns… ${Math.floor(j * 100)}%`;
+    onProgress(Math.min(c, j), message);
+  };
   const counting = warmTokenCache(
     toCount,
     tokenCache,
     pool,
     options.encoding,
-    onProgress &&
-      ((done, total) =>
-        onProgress(total > 0 ? done / total : 1, `counting tokens… ${total > 0 ? Math.floor((done / total) * 100) : 100}%`)),
+    (done, total) => {
+      shares.counted = total > 0 ? done / total : 1;
+      report();
+    },
     progress.signal,
   );
   let counted = false;
   counting.then(
-    () => (counted = true),
+    () => {
+      counted = true;
+      shares.counted = 1;
+    },
     () => undefined, // awaited below; a rejection meanwhile is not unhandled
   );
   // Made here and let go with this analysis: judgements hold for this snapshot only.
   const judgements = new JudgementCache();
-  const judging = { evidenceCache, checkpointMemo, judgements, coverageThreshold: options.coverageThreshold };
+  const judging = {
+    tokenCache,
+    evidenceCache,
+    checkpointMemo,
+    judgements,
+    ratioFloor: options.ratioFloor,
+    coverageThreshold: options.coverageThreshold,
+    onProgress: (done: number, total: number) => {
+      shares.judged = total > 0 ? done / total : 1;
+      report();
+    },
+  };
   try {
     await inSlices(judgeAhead(transcript, judging), progress.signal);
   } catch (error) {

@@ -25,7 +25,7 @@ const SETTINGS = { encoding: 'o200k_base', ratioFloor: 5 } as const;
 async function checkCaches(path: string): Promise<void> {
   const pool = new TokenPool();
   try {
-    const { file, analysis, tokenCache, evidenceCache } = await analyzeFile(path, {}, pool, SETTINGS);
+    const { file, analysis, tokenCache, evidenceCache, checkpointMemo } = await analyzeFile(path, {}, pool, SETTINGS);
     const plain = analyze(file.transcript, { countTokens: createTokenCounter('o200k_base'), ratioFloor: 5 });
     assert.deepEqual(analysis, plain);
     const { misses } = evidenceCache.stats;
@@ -34,6 +34,11 @@ async function checkCaches(path: string): Promise<void> {
     assert.deepEqual(again, plain);
     assert.equal(evidenceCache.stats.misses, misses, 'no evidence worked out again');
     assert.equal(tokenCache.size, counted, 'no token counted again');
+    // With the file's memo too (the extension's way): every checkpoint reused, nothing judged or looked up again.
+    const stats = { ...evidenceCache.stats };
+    const memoised = await analyzeTranscript(file.transcript, { tokenCache, evidenceCache, checkpointMemo }, pool, SETTINGS);
+    assert.deepEqual(memoised, plain);
+    assert.deepEqual(evidenceCache.stats, stats, 'no evidence looked up: no checkpoint judged again');
     // One-shot: the same analysis, nothing kept for a re-analysis.
     const once = await analyzeFile(path, {}, pool, SETTINGS, { oneShot: true });
     assert.deepEqual(once.analysis, plain);
@@ -111,9 +116,20 @@ describe('node/analyzeFile: caches and overlap', function () {
     try {
       let ticks = 0;
       const ticking = setInterval(() => ticks++, 1);
-      const analysis = await analyzeTranscript(transcript, { tokenCache: new Map() }, pool, SETTINGS).finally(() => clearInterval(ticking));
+      const reports: [number, string][] = [];
+      const analysis = await analyzeTranscript(transcript, { tokenCache: new Map() }, pool, SETTINGS, {
+        onProgress: (fraction, message) => reports.push([fraction, message]),
+      }).finally(() => clearInterval(ticking));
       assert.deepEqual(analysis, analyze(transcript, { countTokens: () => 0, ratioFloor: 5 }));
       assert.ok(ticks > 0, 'a timer ran while the analysis went on');
+      // Nothing to count: the progress is the judging's, from 0 to 1, never going back.
+      assert.ok(reports.length >= 5, `${reports.length} progress reports`);
+      assert.ok(
+        reports.every(([f], i) => i === 0 || f >= reports[i - 1][0]),
+        'the fraction never goes back',
+      );
+      assert.deepEqual(reports.at(-1), [1, 'judging turns… 100%']);
+      assert.ok(reports.some(([f, m]) => f > 0 && f < 1 && /^judging turns… \d+%$/.test(m)));
 
       const controller = new AbortController();
       setImmediate(() => controller.abort());

@@ -3,8 +3,9 @@
 // at (file watchers miss files outside the workspace, where agents write: ~/.claude, ~/.codex), edits of an
 // open document, and changes of the settings (re-read or re-analyse everything, with a spinner in the status
 // bar). A transcript the store demoted to its digest is neither watched nor polled (it is read afresh when it is
-// loaded again); one opened in an editor again is loaded again. The re-reading itself is the store's
-// (transcriptStore.ts).
+// loaded again); one opened in an editor tab again is loaded again, but not one another extension opens as a
+// document without a tab (the git extension does, for its diffs), which would pin full transcripts nobody looks
+// at. The re-reading itself is the store's (transcriptStore.ts).
 import * as vscode from 'vscode';
 import { fileNameOf } from '../core/displayText';
 import { transcriptUriOf } from './decompressedDocument';
@@ -41,8 +42,7 @@ export class LiveTranscripts extends Disposable {
     );
     this.register(store.onDidRemove((uri) => this.forget(uri)));
     this.register(store.onDidDemote((uri) => this.forget(uri)));
-    // A demoted transcript opened in an editor again (a text editor, a decompressed view, a .gz tab).
-    this.register(vscode.workspace.onDidOpenTextDocument((document) => this.loadIfDemoted(document.uri)));
+    // A demoted transcript opened in an editor tab again (a text editor, a decompressed view, a .gz tab).
     this.register(
       vscode.window.tabGroups.onDidChangeTabs((event) => {
         for (const tab of event.opened) {

@@ -1,7 +1,8 @@
 // The transcript store's bound (issue 13) in a real extension host: Analyze Workspace over more files than
 // RECENT_FULL_ENTRIES keeps only that many full entries; the tree still lists every file with its verdict,
 // counts and claimed-missing range (from the digests); diagnostics stay; a demoted file's tree item and Open
-// Timeline load it again and work; a file open in an editor or a timeline is never demoted.
+// Timeline load it again and work; a file open in an editor or a timeline is never demoted; a document another
+// extension opens without a tab does not load a demoted file again.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
@@ -136,6 +137,21 @@ describe('the transcript store keeps full entries only while something holds the
       `the closed files to be demoted (in editor: ${api.store.get(inEditor) ? 'full' : 'demoted'}, in a timeline: ${api.store.get(inTimeline) ? 'full' : 'demoted'}, documents: ${vscode.workspace.textDocuments.map((d) => d.uri.toString()).join(' ')}, tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label)).join(' ')})`,
     );
     assert.ok(api.store.digest(inEditor), 'a demoted file keeps its digest');
+  });
+
+  it('a demoted file another extension opens as a document without a tab stays demoted; one opened in a tab is loaded', async () => {
+    // Demoted files with no document open yet (a document still open would not be opened again).
+    const open = new Set(vscode.workspace.textDocuments.map((document) => document.uri.toString()));
+    const demoted = uris.filter((uri) => api.store.isDemoted(uri) && !open.has(uri.toString()));
+    assert.ok(demoted.length >= 2, `${demoted.length} demoted files with no document open`);
+    const [inDocument, inTab] = demoted;
+    await vscode.workspace.openTextDocument(inDocument); // as the git extension does for a diff: no editor, no tab
+    await vscode.window.showTextDocument(inTab, { preview: false });
+    await waitFor(() => api.store.get(inTab), 'the file opened in a tab to be loaded again');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(api.store.get(inDocument), undefined, 'a document with no tab loaded the demoted file again');
+    assert.ok(api.store.isDemoted(inDocument));
+    await closeAllEditors();
   });
 
   it('re-renders the flags of demoted files when the problems severities change', async () => {

@@ -83,9 +83,12 @@ async function runExtensionHostTests() {
     mkdirSync(workspace, { recursive: true });
   }
   log(`extension-host tests: run folder ${path.relative(ROOT, runDir)}`);
+  // The test index writes its counts here when mocha is done (test/extension/index.ts).
+  const resultFile = path.join(runDir, 'result.json');
   const server = await startServer(path.join(runDir, 'server'), {
     env: {
       COMPACTION_LENS_REPO_ROOT: ROOT,
+      COMPACTION_LENS_TEST_RESULT: resultFile,
       ...(process.env.COMPACTION_LENS_TEST_GREP ? { COMPACTION_LENS_TEST_GREP: process.env.COMPACTION_LENS_TEST_GREP } : {}),
     },
   });
@@ -132,6 +135,11 @@ async function runExtensionHostTests() {
       return { code: 1, runDir };
     }
     log(`extension-host tests exited with ${result.code} after ${seconds(started)}`);
+    if (result.code === 0 && !existsSync(resultFile)) {
+      // A success with no counts: the extension host died or hung before mocha finished.
+      console.error("[test-vscode] the extension host ended without reporting its tests' result (it may have crashed or hung)");
+      return { code: 1, runDir };
+    }
     return { code: result.code, runDir };
   } finally {
     await browser?.close();

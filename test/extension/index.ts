@@ -1,6 +1,8 @@
 // The test index VS Code loads inside the extension host (`extensionTestsPath`): runs mocha on every
 // out/test/extension/**/*.test.js and resolves when they pass, rejects when any fails. Used both by the
-// VS Code server harness (scripts/test-vscode.mjs) and by @vscode/test-electron (test/electron/run.ts).
+// VS Code server harness (scripts/test-vscode.mjs) and by @vscode/test-electron (test/electron/run.ts). When
+// COMPACTION_LENS_TEST_RESULT names a file, it writes the counts there once mocha is done: the harness fails a
+// run that ends without them (an extension host that died or hung may still report success).
 import * as fs from 'fs';
 import * as path from 'path';
 import type MochaType from 'mocha';
@@ -47,7 +49,12 @@ export function run(): Promise<void> {
   }
   return new Promise((resolve, reject) => {
     try {
-      mocha.run((failures) => {
+      const runner = mocha.run((failures) => {
+        const resultFile = process.env.COMPACTION_LENS_TEST_RESULT;
+        if (resultFile) {
+          const { passes, pending } = runner.stats ?? { passes: 0, pending: 0 };
+          fs.writeFileSync(resultFile, JSON.stringify({ passes, failures, pending }));
+        }
         if (failures > 0) {
           reject(new Error(`${failures} extension-host test(s) failed`));
         } else {

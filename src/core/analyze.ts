@@ -10,10 +10,11 @@
 // a shell counts the tokens elsewhere, and the analyses of that snapshot take them from a JudgementCache.
 // analyzeInSteps is analyze in small steps (a generator), so a shell can let its event loop run between them.
 import { groupDigits } from './displayText';
-import { CheckpointMemo, type TurnIndexes } from './checkpointMemo';
+import { CheckpointMemo, type MemoInputs, type TurnIndexes } from './checkpointMemo';
 import { BARE_LOOKUP, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, WORDS_ONLY, type TurnPieces } from './evidence';
 import { EvidenceCache } from './evidenceCache';
 import { JudgementCache } from './judgementCache';
+import { runSteps } from './steps';
 import { SummaryMatcher, verbatimPassage } from './summaryMatcher';
 import { rangesFromIndexes } from './idRanges';
 import type {
@@ -75,14 +76,6 @@ interface Context {
 
 /** The loops over every turn that do little per turn yield about this often (the judgements yield every turn). */
 const STEP_TURNS = 1024;
-
-/** Runs steps to their end, at once. */
-function runSteps<T>(steps: Generator<void, T, void>): T {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}
 
 /** Analyses every checkpoint of a transcript. Never throws: failures become problems. */
 export function analyze(transcript: Transcript, options: AnalysisOptions): Analysis {
@@ -150,16 +143,8 @@ export function* analyzeInSteps(transcript: Transcript, options: AnalysisOptions
  */
 function reusable(cp: Checkpoint, index: number, ctx: Context): { analysis: CheckpointAnalysis } | undefined {
   const kept = ctx.memo.kept(index);
-  if (!kept || !cp || typeof cp !== 'object') return undefined;
+  if (!kept || !cp || typeof cp !== 'object' || !madeAlike(kept.inputs, ctx)) return undefined;
   const { inputs } = kept;
-  if (
-    inputs.tokenCache !== ctx.tokenCache ||
-    inputs.ratioFloor !== ctx.ratioFloor ||
-    inputs.threshold !== ctx.threshold ||
-    inputs.nearBudgetFraction !== ctx.nearBudgetFraction
-  ) {
-    return undefined;
-  }
   const { used, valid } = clampTurnsBefore(cp, ctx.turns.length);
   if (!valid || used !== kept.before) return undefined;
   try {
@@ -171,13 +156,12 @@ function reusable(cp: Checkpoint, index: number, ctx: Context): { analysis: Chec
 }
 
 /**
- * Whether the memo holds an analysis of this checkpoint that the analysis will most likely reuse: made with the
- * same options and token cache (whether its summary's count is the same is known only once it is counted).
+ * Whether a kept analysis was made with this analysis' options and token cache: then the analysis reuses it
+ * when its position and summary count are the same too (reusable), and judgeAhead leaves it alone (the summary's
+ * count is known only once counted).
  */
-function likelyReused(index: number, ctx: Context): boolean {
-  const inputs = ctx.memo.kept(index)?.inputs;
+function madeAlike(inputs: MemoInputs, ctx: Context): boolean {
   return (
-    inputs !== undefined &&
     inputs.tokenCache === ctx.tokenCache &&
     inputs.ratioFloor === ctx.ratioFloor &&
     inputs.threshold === ctx.threshold &&
@@ -278,7 +262,10 @@ export function* judgeAhead(
   } catch {
     return; // the analysis reports it
   }
-  const toJudge = checkpoints.map((cp, index) => cp && typeof cp === 'object' && !likelyReused(index, ctx));
+  const toJudge = checkpoints.map((cp, index) => {
+    const kept = ctx.memo.kept(index);
+    return cp && typeof cp === 'object' && !(kept && madeAlike(kept.inputs, ctx));
+  });
   const report = options.onProgress ?? ((): void => undefined);
   const total = checkpoints.reduce((sum, cp, index) => sum + (toJudge[index] ? clampTurnsBefore(cp, turns.length).used : 0), 0);
   ctx.judging = { done: 0, total, report };

@@ -14,6 +14,7 @@
 // (shared with the last Analysis), a reference per turn and those indexes; it never changes a result (only what
 // it costs), and is pure: no I/O, no vscode.
 import type { Checkpoint, CheckpointAnalysis, TokenCache, Turn, TurnId } from './model';
+import { runSteps } from './steps';
 
 /** What a kept analysis was made with, besides the turns and the checkpoint record. */
 export interface MemoInputs {
@@ -79,11 +80,7 @@ export class CheckpointMemo {
    * included), plus the indexing of the turns from the first new or replaced one. Never throws on malformed input.
    */
   sync(turns: readonly unknown[], checkpoints: readonly unknown[]): TurnIndexes {
-    const steps = this.syncInSteps(turns, checkpoints);
-    for (;;) {
-      const next = steps.next();
-      if (next.done) return next.value;
-    }
+    return runSteps(this.syncInSteps(turns, checkpoints));
   }
 
   /**

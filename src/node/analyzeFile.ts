@@ -159,15 +159,14 @@ async function analyzeNow(
     },
     () => undefined, // awaited below; a rejection meanwhile is not unhandled
   );
-  // Made here and let go with this analysis: judgements hold for this snapshot only.
+  // What the judging, the bounds' analysis and the exact analysis share. The judgements are made here and let go
+  // with this analysis: they hold for this snapshot only.
   const judgements = new JudgementCache();
+  const shared = { evidenceCache, judgements, ratioFloor: options.ratioFloor, coverageThreshold: options.coverageThreshold };
   const judging = {
+    ...shared,
     tokenCache,
-    evidenceCache,
     checkpointMemo,
-    judgements,
-    ratioFloor: options.ratioFloor,
-    coverageThreshold: options.coverageThreshold,
     onProgress: (done: number, total: number) => {
       shares.judged = total > 0 ? done / total : 1;
       report();
@@ -181,25 +180,11 @@ async function analyzeNow(
   }
   if (progress.onVerdict && !counted && !progress.signal?.aborted) {
     // Every checkpoint is judged, so this analysis only adds up the bounds: a few milliseconds.
-    const early = verdictFromBounds(transcript, tokenCache, {
-      evidenceCache,
-      judgements,
-      ratioFloor: options.ratioFloor,
-      coverageThreshold: options.coverageThreshold,
-    });
+    const early = verdictFromBounds(transcript, tokenCache, shared);
     if (early) progress.onVerdict(early);
   }
   const countTokens = await counting;
-  const analysing = analyzeInSteps(transcript, {
-    countTokens,
-    tokenCache,
-    evidenceCache,
-    checkpointMemo,
-    judgements,
-    ratioFloor: options.ratioFloor,
-    coverageThreshold: options.coverageThreshold,
-  });
-  return inSlices(analysing, progress.signal);
+  return inSlices(analyzeInSteps(transcript, { ...shared, countTokens, tokenCache, checkpointMemo }), progress.signal);
 }
 
 /**

@@ -9,6 +9,7 @@ import { analyze, judgeAhead, textsToCount } from '../../../src/core/analyze';
 import { CheckpointMemo } from '../../../src/core/checkpointMemo';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
 import { JudgementCache } from '../../../src/core/judgementCache';
+import { runSteps } from '../../../src/core/steps';
 import type { Analysis, AnalysisOptions, Checkpoint, TokenCache, Transcript, Turn, TurnId } from '../../../src/core/model';
 import { verdictFromBounds } from '../../../src/core/tokenBounds';
 import { checkpoint, span, transcript, turn } from './transcripts';
@@ -21,11 +22,6 @@ function fresh(t: Transcript, options: Partial<AnalysisOptions> = {}): Analysis 
 }
 
 /** A file's analyses: its memo and caches, kept between them as the extension keeps them. */
-/** Runs a generator's steps to its end. */
-function drain(steps: Generator<void, void, void>): void {
-  while (!steps.next().done);
-}
-
 class File {
   memo = new CheckpointMemo();
   tokenCache: TokenCache = new Map();
@@ -234,7 +230,7 @@ describe('core/checkpointMemo', () => {
   /** The indexes of the checkpoints judgeAhead judges for `t` with the file's memo. */
   function judgedAhead(t: Transcript, file: File, options: Partial<AnalysisOptions> = {}): number[] {
     const judgements = new JudgementCache();
-    drain(
+    runSteps(
       judgeAhead(t, { tokenCache: file.tokenCache, evidenceCache: file.evidenceCache, checkpointMemo: file.memo, ...options, judgements }),
     );
     return t.checkpoints.map((_, i) => i).filter((i) => judgements.has(i));
@@ -302,7 +298,7 @@ describe('core/checkpointMemo', () => {
           const named = new Set(textsToCount(t, file.tokenCache, file.memo).turns.map((x) => x.text));
           // The shell judges ahead, as analyzeFile does, and the analysis takes those judgements.
           const judgements = new JudgementCache();
-          drain(judgeAhead(t, { ...options, evidenceCache: file.evidenceCache, checkpointMemo: file.memo, judgements }));
+          runSteps(judgeAhead(t, { ...options, evidenceCache: file.evidenceCache, checkpointMemo: file.memo, judgements }));
           const asked: string[] = [];
           const summaries = new Set(checkpoints.map((c) => c.summary));
           const analysis = file.analyse(t, {

@@ -9,6 +9,7 @@ import { analyze, judgeAhead } from '../../../src/core/analyze';
 import { turnPieces } from '../../../src/core/evidence';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
 import { JudgementCache } from '../../../src/core/judgementCache';
+import { runSteps } from '../../../src/core/steps';
 import type { Role, Turn } from '../../../src/core/model';
 import { checkpoint, incident, transcript, turn } from './transcripts';
 
@@ -149,8 +150,7 @@ describe('core/EvidenceCache', () => {
     for (const t of [incident(false), transcript(turns, cps), transcript(turns.slice(0, 29), cps.slice(0, 2))]) {
       const cache = new EvidenceCache();
       const judgements = new JudgementCache();
-      const steps = judgeAhead(t, { evidenceCache: cache, judgements });
-      while (!steps.next().done);
+      runSteps(judgeAhead(t, { evidenceCache: cache, judgements }));
       const { misses, hits } = cache.stats;
       assert.ok(misses > 0);
       assert.ok(

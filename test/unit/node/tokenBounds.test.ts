@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { analyze, judgeAhead } from '../../../src/core/analyze';
 import { JudgementCache } from '../../../src/core/judgementCache';
+import { runSteps } from '../../../src/core/steps';
 import type { Analysis, Checkpoint, TokenCache, Transcript, Turn } from '../../../src/core/model';
 import { tokenBounds, utf8Length, verdictFromBounds } from '../../../src/core/tokenBounds';
 import { analyzeFile } from '../../../src/node/analyzeFile';
@@ -150,8 +151,7 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
         assert.deepEqual(promised(early), promised(exact));
         // With the judgements made ahead (as analyzeFile does), the same early analysis.
         const judgements = new JudgementCache();
-        const steps = judgeAhead(transcript, { judgements });
-        while (!steps.next().done);
+        runSteps(judgeAhead(transcript, { judgements }));
         assert.deepEqual(verdictFromBounds(transcript, known, { ratioFloor: 5, judgements }), early);
       }),
       { numRuns: 3000 },

@@ -19,6 +19,9 @@
 //                  (the timeline's `updated` payload: fileInfo + checkpointHeaders, and its JSON size; the status
 //                  bar's worst checkpoint; the CodeLens titles; the diagnostics' problems, runs and notes; the
 //                  end-of-line marks, which run only when `inlineMarks` is on, timed apart). Median and worst.
+//   clone FILE     analyses FILE, then times V8's serializer (what postMessage uses between threads) on the
+//                  analysis and on the transcript: what a worker would pay to hand them to the host (the
+//                  deserialising is the host's part)
 // Needs `npm run compile` (out/).
 import { appendFileSync, copyFileSync, createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +29,7 @@ import { lastRecord, nextTurnLine } from './appendTurn.mjs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
+import { serialize, deserialize } from 'node:v8';
 import { createGunzip } from 'node:zlib';
 
 const require = createRequire(import.meta.url);
@@ -285,9 +289,30 @@ async function appendTurns() {
   }
 }
 
-const modes = { floor, analyze: analyzeOnce, 'analyze-warm': analyzeWarm, tokenize, append: appendTurns };
+/** What a worker would pay to send its analysis to the host: V8's serializer, which postMessage uses. */
+async function cloneCost() {
+  const { analyzeFile } = out('node/analyzeFile.js');
+  const { TokenPool } = out('node/tokenPool.js');
+  const pool = new TokenPool({});
+  try {
+    const { file: opened, analysis } = await analyzeFile(file, {}, pool, { encoding: 'o200k_base', ratioFloor: 5 });
+    const timed = (value) => {
+      let start = now();
+      const bytes = serialize(value);
+      const serialiseMs = now() - start;
+      start = now();
+      deserialize(bytes);
+      return { mb: bytes.length / 1e6, serialiseMs, deserialiseMs: now() - start };
+    };
+    return { analysis: timed(analysis), transcript: timed(opened.transcript) };
+  } finally {
+    pool.dispose();
+  }
+}
+
+const modes = { floor, analyze: analyzeOnce, 'analyze-warm': analyzeWarm, tokenize, append: appendTurns, clone: cloneCost };
 if (!modes[mode] || !file) {
-  process.stderr.write('usage: node scripts/bench/measure.mjs floor|analyze|tokenize|append FILE\n');
+  process.stderr.write(`usage: node scripts/bench/measure.mjs ${Object.keys(modes).join('|')} FILE\n`);
   process.exit(2);
 }
 const result = await modes[mode]();

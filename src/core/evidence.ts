@@ -79,6 +79,11 @@ function isSubstantial(p: Piece): boolean {
   return p.kind !== 'weak';
 }
 
+/** A number or a count ("155 characters"). */
+function isFigure(p: Piece): boolean {
+  return p.kind === 'number' || p.kind === 'count';
+}
+
 /** The command and sub-command a shell call runs ("git commit", "mix test"), as a piece. */
 function commandPiece(command: string): Piece | undefined {
   const words = command.trim().split(/\s+/, 3);
@@ -103,6 +108,19 @@ function introduced(content: readonly string[], previous: readonly string[]): Ev
   const before = new Set<string>();
   for (const p of piecesOf(previous)) before.add(p.key);
   return piecesOf(content).map((p) => (before.has(p.key) ? p : asIntroduced(p)));
+}
+
+/**
+ * The names an edit takes out (in what it replaces, absent from what it writes): "removed the unused
+ * type_color/1" is how a summary records such an edit, so they are the edit's own, as introduced names are.
+ */
+function removed(previous: readonly string[], content: readonly string[]): EvidencePiece[] {
+  if (previous.length === 0) return [];
+  const after = new Set<string>();
+  for (const p of piecesOf(content)) after.add(p.key);
+  return piecesOf(previous)
+    .filter((p) => !after.has(p.key) && SPECIFIC_KINDS.has(p.kind) && p.kind !== 'count' && p.kind !== 'quoted')
+    .map(asIntroduced);
 }
 
 function asIntroduced(p: Piece): EvidencePiece {
@@ -132,6 +150,7 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     const identity = piecesOf(texts.identity);
     own.push(...(call.effect === 'change' && command !== undefined ? identity.map(asIntroduced) : identity));
     own.push(...introduced(texts.content, texts.previous));
+    own.push(...removed(texts.previous, texts.content));
     const cp = command !== undefined ? commandPiece(command) : undefined;
     if (cp) own.push(cp);
     own.push(...namePieces(call));
@@ -147,15 +166,23 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
       identity.push(...piecesOf(callTexts(call).identity), ...namePieces(call));
     }
     if (turn.error === true) {
-      // A failed call's result is its error: the summary carries it only if it carries the error's own words.
-      const errorPieces = extractPieces(text, { terms: true }).filter((p) => p.kind !== 'name');
+      // A failed call's result is its error: the summary carries it only if it carries the error's own words, not
+      // what it echoes of the call ("String to replace not found in file. String: <the call's old_string>").
+      const echoed = new Set<string>();
+      for (const call of answeredCalls) {
+        const texts = callTexts(call);
+        for (const p of piecesOf([...texts.identity, ...texts.content, ...texts.previous])) echoed.add(p.key);
+      }
+      const errorPieces = extractPieces(text, { terms: true }).filter((p) => p.kind !== 'name' && !echoed.has(p.key));
       const pieces = dedupe([...errorPieces, ...identity.map((p) => ({ ...p, fromCall: true }))]);
       return { pieces, error: true };
     }
     const identityKeys = new Set(identity.map((p) => p.key));
     // Capitalised words in tool output are data (JSON values, log lines), not proper nouns of the conversation.
     const ownNew = own.filter((p) => p.kind !== 'name' && !identityKeys.has(p.key) && !(p.alt ?? []).some((a) => identityKeys.has(a)));
-    if (change && !ownNew.some(isSubstantial)) {
+    // A change's result that only counts what it did ("wrote 3473 bytes", "Changed 155 characters to 158",
+    // "added 12 packages") confirms the change: the figures are its size, not a fact of their own.
+    if (change && !ownNew.some((p) => isSubstantial(p) && !isFigure(p))) {
       if (!identity.some(isSubstantial)) {
         return { pieces: [], nothing: 'a confirmation of a write or edit: the change itself is in the call' };
       }

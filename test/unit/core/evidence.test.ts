@@ -127,6 +127,74 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
     assert.deepEqual(p, { pieces: [], nothing: 'a confirmation of a write or edit: the change itself is in the call' });
   });
 
+  it('a change whose result only counts what it did (bytes written, characters replaced) is a confirmation', () => {
+    const edit = call('edit', { path: '/repo/src/core/session.ts', oldText: 'a = 1', newText: 'a = 2' });
+    const replaced = 'Successfully replaced text in /repo/src/core/session.ts. Changed 155 characters to 158 characters.';
+    const p = turnPieces(result(2, replaced, 1, edit), false);
+    assert.equal(p.confirmation, true);
+    assert.deepEqual(
+      p.pieces.map((x) => [x.kind, x.text]),
+      [['path', '/repo/src/core/session.ts']],
+    );
+    const write = call('write', { path: '/repo/src/modes/rpc.ts', content: 'export const RPC_MODE = 1;' });
+    assert.equal(turnPieces(result(2, 'Successfully wrote 2345 bytes to /repo/src/modes/rpc.ts', 1, write), false).confirmation, true);
+    // A result with a fact of its own beside its figures is not a confirmation.
+    const commit = call('Bash', { command: 'git commit -m "Add RPC mode"' });
+    const created = '[main 4f2a9c1] Add RPC mode\n 2 files changed, 86 insertions(+)\n create mode 100644 src/modes/rpc.ts';
+    const committed = turnPieces(result(2, created, 1, commit), false);
+    assert.equal(committed.confirmation, undefined);
+    assert.ok(committed.pieces.some((x) => x.text === 'src/modes/rpc.ts'));
+    // Without it, the commit's result confirms the commit (its short hash is weak evidence, its figures its size).
+    const plain = turnPieces(result(2, '[main 4f2a9c1] Add RPC mode\n 2 files changed, 86 insertions(+)', 1, commit), false);
+    assert.equal(plain.confirmation, true);
+  });
+
+  it('the names an edit removes are its own, as the names it introduces are', () => {
+    const edit = call('Edit', {
+      file_path: '/repo/lib/session_live.ex',
+      old_string: 'defp type_color(:user), do: "blue"\ndefp anchor_color(kind), do: kind\n',
+      new_string: '',
+    });
+    const p = turnPieces(turn(1, edit, { role: 'assistant' }), false);
+    const removed = p.pieces.filter((x) => x.introduced).map((x) => x.text);
+    assert.ok(removed.includes('type_color'), JSON.stringify(removed));
+    assert.ok(removed.includes('anchor_color'), JSON.stringify(removed));
+    // What the edit keeps is not removed.
+    const kept = call('Edit', { file_path: '/repo/lib/a.ex', old_string: 'alias Foo.Bar\nalias Foo.Baz', new_string: 'alias Foo.Bar' });
+    const q = turnPieces(turn(1, kept, { role: 'assistant' }), false);
+    assert.ok(!q.pieces.some((x) => x.introduced && x.text.includes('Foo.Bar')), JSON.stringify(q.pieces));
+    assert.ok(
+      q.pieces.some((x) => x.introduced && x.text.includes('Foo.Baz')),
+      JSON.stringify(q.pieces),
+    );
+  });
+
+  it("a failed call's error is weighed by its own words, not by what it echoes of the call", () => {
+    const edit = call('Edit', { file_path: '/repo/lib/otel.ex', old_string: 'OtelSetup.install_propagators()', new_string: '' });
+    const error = 'String to replace not found in file.\nString: OtelSetup.install_propagators()';
+    const p = turnPieces({ ...result(2, error, 1, edit), error: true }, false);
+    assert.equal(p.error, true);
+    assert.ok(!p.pieces.some((x) => !x.fromCall && x.text.includes('install_propagators')), JSON.stringify(p.pieces));
+    // A summary that names the call's target but not the error does not carry the error.
+    const turns = [
+      turn(0, 'Fix ERR_OTEL_3 in otel.ex', { role: 'user' }),
+      turn(1, edit, { role: 'assistant' }),
+      { ...result(2, error, 1, edit), error: true },
+    ];
+    const cp = analyze(
+      transcript(turns, [
+        checkpoint({
+          summary: 'Removed OtelSetup.install_propagators() from otel.ex (ERR_OTEL_3).',
+          summaryBudget: 1000,
+          claimedIds: [0, 1, 2],
+          turnsBefore: 3,
+        }),
+      ]),
+      OPTS,
+    ).checkpoints[0];
+    assert.equal(cp.turns[2].status, 'claimed-missing', cp.turns[2].reason);
+  });
+
   it('a result that says nothing specific to a call that names nothing holds nothing', () => {
     assert.deepEqual(turnPieces(result(2, 'ok', 1, '[tool call TodoRead]'), false), {
       pieces: [],

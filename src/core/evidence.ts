@@ -361,7 +361,9 @@ export function judge(
       e.length = span.end - span.at;
       score += weight;
       if (p.kind !== 'weak') knownTarget = true;
-      if ((own || readFile) && SPECIFIC_KINDS.has(p.kind)) specific = true;
+      // Where a lookup looked (the folder it searched or listed) is not what it found: it cannot make the case alone.
+      const lookedIn = lookupResult && p.fromCall === true && p.kind === 'path' && p.file !== true;
+      if ((own || readFile) && SPECIFIC_KINDS.has(p.kind) && !lookedIn) specific = true;
       if (!p.fromCall && p.kind !== 'weak') ownTextFound = true;
     } else if (own && SPECIFIC_KINDS.has(p.kind)) {
       ownSpecificMissing = true;

@@ -462,17 +462,31 @@ function isTimeLike(s: string): boolean {
 /** Units of time a duration is written in (0.04s, 12ms, 250µs, 1.5min, 2h). */
 const DURATION_UNITS: ReadonlySet<string> = new Set(['ns', 'us', 'µs', 'μs', 'ms', 's', 'sec', 'secs', 'min', 'mins', 'h', 'hr', 'hrs']);
 
-/** A number (with its decimals) followed directly by a unit of time. */
+/**
+ * A number (with its decimals) followed directly by a unit of time, or several in a row as `time` and test
+ * runners print them (0m12.09s, 1h2m3s; there "m" is minutes).
+ */
 function isDuration(s: string): boolean {
   let i = 0;
-  while (i < s.length && isDigit(s.charCodeAt(i))) i++;
-  if (i === 0) return false;
-  if (s.charCodeAt(i) === 46 /* . */) {
-    const start = ++i;
+  let groups = 0;
+  let minutes = false;
+  while (i < s.length) {
+    const digitsAt = i;
     while (i < s.length && isDigit(s.charCodeAt(i))) i++;
-    if (i === start) return false;
+    if (i === digitsAt) return false;
+    if (s.charCodeAt(i) === 46 /* . */) {
+      const start = ++i;
+      while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+      if (i === start) return false;
+    }
+    const unitAt = i;
+    while (i < s.length && !isDigit(s.charCodeAt(i))) i++;
+    const unit = s.slice(unitAt, i).toLowerCase();
+    if (unit === 'm') minutes = true;
+    else if (!DURATION_UNITS.has(unit)) return false;
+    groups++;
   }
-  return DURATION_UNITS.has(s.slice(i).toLowerCase());
+  return groups > 0 && (!minutes || groups > 1);
 }
 
 /** 1.2.3, v2.1.38, 2026-02-11, 3.14 */

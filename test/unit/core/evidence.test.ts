@@ -567,6 +567,20 @@ describe('core/evidence in analyze: sharing, calls and results', () => {
     assert.deepEqual([e.kind, e.found, e.fromCall, e.sharedBy, e.matched], ['path', true, true, 1, 'ledger_parser.ts']);
   });
 
+  it('where a search looked (the folder it searched) cannot make its result covered alone; what it searched for can', () => {
+    const grep = call('Grep', { pattern: 'put_flash', path: '/repo/lib/web' });
+    const turns = [turn(0, 'Please find ERR_FLASH_2'), turn(1, grep, { role: 'assistant' }), result(2, 'No files found', 1, grep)];
+    const mk = (summary: string) =>
+      analyze(transcript(turns, [checkpoint({ summary, summaryBudget: 1000, claimedIds: [0, 1, 2], turnsBefore: 3 })]), OPTS)
+        .checkpoints[0];
+    const folderOnly = mk('Looked for ERR_FLASH_2 under /repo/lib/web.');
+    assert.equal(folderOnly.turns[2].status, 'claimed-missing', folderOnly.turns[2].reason);
+    const found = folderOnly.turns[2].evidence.find((e) => e.found);
+    assert.equal(found?.text, '/repo/lib/web', 'still shown as found');
+    const withPattern = mk('Looked for ERR_FLASH_2: no put_flash under /repo/lib/web.');
+    assert.equal(withPattern.turns[2].status, 'covered', withPattern.turns[2].reason);
+  });
+
   it('a confirmation of an edit is covered when the summary knows what it confirms, claimed-missing when not', () => {
     const edit = call('Edit', {
       file_path: '/repo/src/jobs.ts',

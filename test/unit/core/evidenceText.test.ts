@@ -135,10 +135,14 @@ describe('core/evidenceText: extractPieces', () => {
       ['took 12ms', '12ms'],
       ['ran 250µs', '250µs'],
       ['waited 1.5min', '1.5min'],
+      ['real\t0m12.09s', '0m12.09s'],
+      ['up 1h2m3s', '1h2m3s'],
     ];
     for (const [text, spelt] of cases) assert.equal(pieceOf(text, spelt).kind, 'weak', spelt);
     // A name that only starts like a duration is not one.
     assert.equal(pieceOf('decoded the mp3s here', 'mp3s').kind, 'identifier');
+    // Minutes are "m" only beside another unit: 4m2 (no unit after the 2) is no duration.
+    assert.ok(extractPieces('a 4m2 b').every((p) => p.kind !== 'weak'));
   });
 
   it('camelCase and snake_case are identifiers found “spelt as words”', () => {

@@ -12,6 +12,7 @@ import { CheckpointMemo } from '../core/checkpointMemo';
 import { DEFAULT_EVIDENCE_CACHE_CHARS, EvidenceCache } from '../core/evidenceCache';
 import { JudgementCache } from '../core/judgementCache';
 import { inSlices } from './inSlices';
+import { watchMemory } from './memoryWatch';
 import type { Analysis, TokenCache, Transcript } from '../core/model';
 import { verdictFromBounds } from '../core/tokenBounds';
 import type { EncodingName } from './tokenCounter';
@@ -188,8 +189,8 @@ async function analyzeNow(
 }
 
 /**
- * Opens `path` and analyses it. Throws UnusableTranscriptError when the file cannot be used at all, and an
- * AbortError when `signal` aborts.
+ * Opens `path` and analyses it. Throws UnusableTranscriptError when the file cannot be used at all (a
+ * TranscriptTooLargeError when the heap nearly ran out on it), and an AbortError when `signal` aborts.
  */
 export async function analyzeFile(
   path: string,
@@ -198,26 +199,37 @@ export async function analyzeFile(
   options: AnalysisOptions,
   progress: ProgressOptions = {},
 ): Promise<AnalysedFile> {
-  const { onProgress, signal } = progress;
-  // tiktoken loads in a worker while the file is read.
-  pool.warm(options.encoding);
-  const file = await TranscriptFile.open(path, {
-    ...open,
-    signal,
-    onProgress: onProgress && ((read, total) => onProgress(total > 0 ? (READING_SHARE * read) / total : 0, 'reading…')),
-  });
-  onProgress?.(READING_SHARE, 'counting tokens…');
-  const tokenCache: TokenCache = new Map();
-  const oneShot = progress.oneShot === true;
-  const evidenceCache = oneShot ? oneShotEvidenceCache(file.transcript) : new EvidenceCache();
-  const checkpointMemo = new CheckpointMemo();
-  const caches: FileCaches = oneShot ? { tokenCache, evidenceCache } : { tokenCache, evidenceCache, checkpointMemo };
-  const analysis = await analyzeTranscript(file.transcript, caches, pool, options, {
-    signal,
-    onProgress: onProgress && ((fraction, message) => onProgress(READING_SHARE + (1 - READING_SHARE) * fraction, message)),
-    onVerdict: progress.onVerdict,
-  });
-  if (oneShot) evidenceCache.clear();
-  onProgress?.(1, 'done');
-  return { file, analysis, tokenCache, evidenceCache, checkpointMemo };
+  const { onProgress } = progress;
+  // A transcript too large for the heap is stopped with a TranscriptTooLargeError, not left to crash the process.
+  const memory = watchMemory(path);
+  const signal = progress.signal ? AbortSignal.any([progress.signal, memory.signal]) : memory.signal;
+  try {
+    // tiktoken loads in a worker while the file is read.
+    pool.warm(options.encoding);
+    const file = await TranscriptFile.open(path, {
+      ...open,
+      signal,
+      onProgress: onProgress && ((read, total) => onProgress(total > 0 ? (READING_SHARE * read) / total : 0, 'reading…')),
+    });
+    onProgress?.(READING_SHARE, 'counting tokens…');
+    const tokenCache: TokenCache = new Map();
+    const oneShot = progress.oneShot === true;
+    const evidenceCache = oneShot ? oneShotEvidenceCache(file.transcript) : new EvidenceCache();
+    const checkpointMemo = new CheckpointMemo();
+    const caches: FileCaches = oneShot ? { tokenCache, evidenceCache } : { tokenCache, evidenceCache, checkpointMemo };
+    const analysis = await analyzeTranscript(file.transcript, caches, pool, options, {
+      signal,
+      onProgress: onProgress && ((fraction, message) => onProgress(READING_SHARE + (1 - READING_SHARE) * fraction, message)),
+      onVerdict: progress.onVerdict,
+    });
+    if (oneShot) evidenceCache.clear();
+    onProgress?.(1, 'done');
+    return { file, analysis, tokenCache, evidenceCache, checkpointMemo };
+  } catch (error) {
+    // The reading and the analysis stop with an AbortError; say why when it was the heap.
+    if (memory.signal.aborted && !progress.signal?.aborted) throw memory.signal.reason;
+    throw error;
+  } finally {
+    memory.dispose();
+  }
 }

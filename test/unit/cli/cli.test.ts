@@ -346,3 +346,35 @@ describe('compaction-lens CLI (child process)', function () {
     assert.match(run('check', '--max-inflate-ratio', '0', gz).stderr, /--max-inflate-ratio/);
   });
 });
+
+describe('compaction-lens CLI on a heap too small for the transcript (child process)', function () {
+  this.timeout(120000);
+  let dir: string;
+  before(() => {
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first`);
+    dir = mkdtempSync(join(tmpdir(), 'cl-cli-heap-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("stops with a message and exit 2, not V8's fatal out-of-memory crash", () => {
+    // 30,000 turns, each naming things of its own: its analysis needs far more than a 64 MB heap.
+    const lines: string[] = [];
+    for (let id = 0; id < 30000; id++) {
+      const content = `Turn ${id}: fixed LEDGER_${id} in src/flow_${id % 977}/handler_${id}.ts after checking invoice ${id * 7} and retry_${id}`;
+      lines.push(JSON.stringify({ type: 'turn', id, role: id % 2 === 0 ? 'user' : 'assistant', content }));
+    }
+    const checkpoint = { type: 'checkpoint', summary_id: 'S1', summary: 'Fixed LEDGER_1 and LEDGER_2.', summary_budget: 500 };
+    lines.push(JSON.stringify({ ...checkpoint, covered: { from: 0, to: 29999 } }));
+    const path = join(dir, 'large.jsonl');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const result = spawnSync(process.execPath, ['--max-old-space-size=64', cli, 'check', path], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const output = result.stdout + result.stderr;
+    assert.doesNotMatch(output, /FATAL ERROR|JavaScript heap out of memory|Native stack trace/);
+    assert.equal(result.status, 2, output);
+    assert.match(output, /large\.jsonl is too large to analyse in the memory this process has/);
+    assert.match(output, /--max-old-space-size/);
+  });
+});

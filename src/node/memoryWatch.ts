@@ -1,0 +1,76 @@
+// Stops an analysis before the process runs out of memory. V8 ends a process whose heap reaches its limit with
+// a fatal error and a native stack trace (and in the extension, the whole extension host with it); a transcript
+// too large for the heap is better refused with a message. After each major garbage collection (when the heap
+// holds what is alive, not what is waiting to be collected) the watch compares the heap with its limit, and
+// past LIVE_HEAP_SHARE of it aborts its signal with a TranscriptTooLargeError; the reading and the analysis stop
+// at their next check of the signal (between chunks, between slices) and let their memory go.
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { basename } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
+import { UnusableTranscriptError } from './transcriptFile';
+
+/** The share of V8's heap limit that a live heap may reach before the analysis is stopped. */
+export const LIVE_HEAP_SHARE = 0.8;
+
+/** A transcript whose reading or analysis was stopped because the heap was nearly full. */
+export class TranscriptTooLargeError extends UnusableTranscriptError {
+  constructor(path: string, usedBytes: number, limitBytes: number) {
+    super(
+      `${basename(path)} is too large to analyse in the memory this process has: with it, the heap held ` +
+        `${megabytes(usedBytes)} of the ${megabytes(limitBytes)} Node.js allows, so the analysis was stopped before the ` +
+        'process ran out of memory.',
+      path,
+      [
+        'A transcript takes about ten to thirty times its size in memory to analyse (its turns, their evidence and their statuses).',
+        'From a terminal, give Node.js a larger heap: NODE_OPTIONS=--max-old-space-size=16384 compaction-lens check FILE (in MB; the machine needs that much free memory).',
+      ],
+    );
+    this.name = 'TranscriptTooLargeError';
+  }
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
+}
+
+/** What the watch reads of the heap: injectable for tests. */
+export type HeapReading = () => { used: number; limit: number };
+
+/**
+ * What V8's heap limit keeps for the young generation (on 64-bit, three semi-spaces of 16 MB): the old
+ * generation, where a transcript's analysis lives, runs out that much below `heap_size_limit`.
+ */
+const YOUNG_GENERATION_BYTES = 48 * 1024 * 1024;
+
+const readHeap: HeapReading = () => {
+  const stats = getHeapStatistics();
+  const limit = Math.max(stats.heap_size_limit / 2, stats.heap_size_limit - YOUNG_GENERATION_BYTES);
+  return { used: stats.used_heap_size, limit };
+};
+
+export interface MemoryWatch {
+  /** Aborted, with a TranscriptTooLargeError as its reason, once the live heap passes its share of the limit. */
+  readonly signal: AbortSignal;
+  /** Compares the heap with its limit now (the observer calls it after each major collection). */
+  check(): void;
+  /** Stops watching. */
+  dispose(): void;
+}
+
+/** Watches the heap while `path` is read and analysed. */
+export function watchMemory(path: string, share = LIVE_HEAP_SHARE, heap: HeapReading = readHeap): MemoryWatch {
+  const controller = new AbortController();
+  const check = (): void => {
+    if (controller.signal.aborted) return;
+    const { used, limit } = heap();
+    if (limit > 0 && used > share * limit) controller.abort(new TranscriptTooLargeError(path, used, limit));
+  };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) return check();
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { signal: controller.signal, check, dispose: () => observer.disconnect() };
+}

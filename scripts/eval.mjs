@@ -1,26 +1,52 @@
 // `npm run eval`: runs `compaction-lens eval` (dist/cli.js, built first by the npm script) over every
-// *-labels.json in ../shared/corpus/labels/, prints each report and then the figures summed over all of them.
-// Extra arguments are passed to every run (`npm run eval -- --threshold 2`). Skips, with a message, when the
-// labels folder is absent. Exit status: the highest of the runs (0 measured, 1 --min-agreement not met, 2 unusable).
+// *-labels.json in ../shared/corpus/labels/, and in every folder given with `--labels DIR` (label files kept
+// outside the corpus; their "file" is read relative to the corpus folder), prints each report and then the
+// figures summed over all of them. Other arguments are passed to every run (`npm run eval -- --threshold 2`).
+// Skips, with a message, when there is no label file. Exit status: the highest of the runs (0 measured, 1
+// --min-agreement not met, 2 unusable).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist/cli.js');
-const labelsFolder = resolve(root, '../shared/corpus/labels');
-const extraArgs = process.argv.slice(2);
+const corpusFolder = resolve(root, '../shared/corpus');
+const labelsFolder = join(corpusFolder, 'labels');
 
-if (!existsSync(labelsFolder)) {
-  console.log(`eval skipped: ${labelsFolder} is absent (the shared corpus's labels; see docs/accuracy.md)`);
-  process.exit(0);
+const extraArgs = [];
+const extraFolders = [];
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--labels' && i + 1 < argv.length) extraFolders.push(resolve(argv[++i]));
+  else extraArgs.push(argv[i]);
 }
-const files = readdirSync(labelsFolder)
-  .filter((name) => name.endsWith('-labels.json'))
-  .sort();
+
+/** Label files of a folder, each with the arguments that name its transcript (none: the CLI's default). */
+function labelFiles(folder, inCorpus) {
+  if (!existsSync(folder)) {
+    console.log(`${folder} is absent: ${inCorpus ? "the shared corpus's labels (see docs/accuracy.md)" : 'no labels read from it'}`);
+    return [];
+  }
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('-labels.json'))
+    .sort()
+    .map((name) => {
+      const path = join(folder, name);
+      if (inCorpus) return { name, args: [path] };
+      let file;
+      try {
+        file = JSON.parse(readFileSync(path, 'utf8')).file;
+      } catch {
+        file = undefined; // the CLI says what is wrong with it
+      }
+      return { name, args: typeof file === 'string' ? [path, resolve(corpusFolder, file)] : [path] };
+    });
+}
+
+const files = [labelsFolder, ...extraFolders].flatMap((folder) => labelFiles(folder, folder === labelsFolder));
 if (files.length === 0) {
-  console.log(`eval skipped: no *-labels.json in ${labelsFolder}`);
+  console.log('eval skipped: no *-labels.json to run');
   process.exit(0);
 }
 
@@ -44,13 +70,12 @@ const add = (sum, share) => {
 };
 const shareText = ({ count, of }) => `${count} of ${of} (${of > 0 ? `${((count / of) * 100).toFixed(1)}%` : 'n/a'})`;
 
-for (const name of files) {
-  const path = join(labelsFolder, name);
+for (const { name, args } of files) {
   console.log(`── ${name}`);
-  const text = cliRun([path], 'inherit');
+  const text = cliRun(args, 'inherit');
   exitStatus = Math.max(exitStatus, text.status ?? 2);
   if (text.status === 2) continue;
-  const json = cliRun(['--json', path], ['ignore', 'pipe', 'inherit']);
+  const json = cliRun(['--json', ...args], ['ignore', 'pipe', 'inherit']);
   const doc = JSON.parse(json.stdout);
   total.runs += 1;
   add(total.agreement, doc.agreement);

@@ -1,11 +1,13 @@
 // Coverage judged from evidence. For each claimed turn: what it holds (its prose, the arguments of the calls
-// it makes, and — for a tool result — the call it answers, or that call's name when it has no arguments), which
-// of those pieces the summary carries, and how much each counts: the salience of its kind, divided (past
-// SHARED_FREELY) by how many claimed turns share it, a call and its results counting once, unless this turn
-// named it first or introduced it. A turn is covered when the summary carries one piece that is its own and the
-// weight found reaches the coverage threshold; a lookup's narration is covered, too, when the summary echoes
-// most of it. A turn with nothing worth carrying (acknowledgements, bare lookups whose result is its own turn,
-// confirmations of a change, plain words the summary does not repeat) is `nothing-to-check`. The rules are
+// it makes — for an edit, the names it introduces and those it removes —, and for a tool result the call it
+// answers, or that call's name when it has no arguments; a failed call's error by its own words, not what it
+// echoes of the call), which of those pieces the summary carries, and how much each counts: the salience of its
+// kind, divided (past SHARED_FREELY) by how many claimed turns share it, a call and its results counting once,
+// unless this turn named it first or introduced it. A turn is covered when the summary carries one piece that
+// is its own (the folder a search looked in is not enough) and the weight found reaches the coverage threshold;
+// a lookup's narration is covered, too, when the summary echoes most of it. A turn with nothing worth carrying
+// (acknowledgements, bare lookups whose result is its own turn, confirmations of a change — results that add
+// nothing but counts —, plain words the summary does not repeat) is `nothing-to-check`. The rules are
 // the same for every format and name no words of any one session.
 import { extractPieces, keyOf, type Piece } from './evidenceText';
 import type { Evidence, EvidenceKind, Turn } from './model';

@@ -5,9 +5,10 @@
 // kind, divided (past SHARED_FREELY) by how many claimed turns share it, a call and its results counting once,
 // unless this turn named it first or introduced it. A turn is covered when the summary carries one piece that
 // is its own (the folder a search looked in is not enough) and the weight found reaches the coverage threshold;
-// a lookup's narration is covered, too, when the summary echoes most of it. A turn with nothing worth carrying
-// (acknowledgements, bare lookups whose result is its own turn, confirmations of a change — results that add
-// nothing but counts —, plain words the summary does not repeat) is `nothing-to-check`. The rules are
+// a lookup's narration is covered, too, when the summary echoes most of it; a confirmation of a change (its
+// result, adding nothing but counts) by whether the summary knows what it confirms. A turn with nothing worth
+// carrying (acknowledgements, bare lookups whose result is its own turn, confirmations that name nothing, plain
+// words the summary does not repeat) is `nothing-to-check`. The rules are
 // the same for every format and name no words of any one session.
 import { extractPieces, keyOf, type Piece } from './evidenceText';
 import type { Evidence, EvidenceKind, Turn } from './model';

@@ -780,7 +780,13 @@ function judgeTurn(
     state.matcher,
     (form) => unpackSharing(shared?.get(form), unit),
     ctx.threshold,
-    { confirmation: pieces.confirmation, lookupResult: pieces.lookupResult, error: pieces.error, lookupOnly: pieces.lookupOnly },
+    {
+      confirmation: pieces.confirmation,
+      lookupResult: pieces.lookupResult,
+      fileRead: pieces.fileRead,
+      error: pieces.error,
+      lookupOnly: pieces.lookupOnly,
+    },
   );
   if (!j.covered && pieces.lookupOnly) {
     // A lookup whose prose the summary does not carry has still lost nothing: what it found is in its result.

@@ -13,7 +13,7 @@
 import { extractPieces, keyOf, type Piece } from './evidenceText';
 import type { Evidence, EvidenceKind, Turn } from './model';
 import type { SummaryMatcher } from './summaryMatcher';
-import { bareCallName, callTexts, commandOf, splitCalls, type ParsedCall } from './toolCalls';
+import { bareCallName, callTexts, commandOf, readsAFile, splitCalls, type ParsedCall } from './toolCalls';
 
 /** The weight of found evidence a claimed turn needs to count as covered. */
 export const DEFAULT_COVERAGE_THRESHOLD = 1;
@@ -69,6 +69,8 @@ export interface TurnPieces {
   nothing?: string;
   /** Set for the result of a lookup (a read, a search): the file it read is what a summary records of it. */
   lookupResult?: boolean;
+  /** Set for the result of reading a file, whole or a wide part (toolCalls.readsAFile): naming the file records it. */
+  fileRead?: boolean;
   /** Set for the result of a failed call: only its own (error) text can show the summary carries it. */
   error?: boolean;
   /**
@@ -195,7 +197,9 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
       return { pieces: [], nothing: 'a result with nothing specific in it' };
     }
     const merged = dedupe([...ownNew, ...identity.map((p) => ({ ...p, fromCall: true }))]);
-    return { pieces: merged, lookupResult: answeredCalls.length > 0 && answeredCalls.every((c) => c.effect === 'lookup') };
+    const lookupResult = answeredCalls.length > 0 && answeredCalls.every((c) => c.effect === 'lookup');
+    if (lookupResult && answeredCalls.every(readsAFile)) return { pieces: merged, lookupResult, fileRead: true };
+    return { pieces: merged, lookupResult };
   }
 
   const pieces = dedupe(own);
@@ -321,7 +325,7 @@ export function judge(
   matcher: SummaryMatcher,
   sharedBy: (form: string) => Sharing,
   threshold: number,
-  options: { confirmation?: boolean; lookupResult?: boolean; error?: boolean; lookupOnly?: boolean } = {},
+  options: { confirmation?: boolean; lookupResult?: boolean; fileRead?: boolean; error?: boolean; lookupOnly?: boolean } = {},
 ): Judgement {
   const lookupResult = options.lookupResult === true;
   let score = 0;
@@ -357,7 +361,8 @@ export function judge(
     // The file a lookup read is what a summary records of the read ("read jsonl_parser.ex"): its own.
     const readFile = p.fromCall === true && p.file === true && lookupResult;
     const own = sharing.first || shared <= SHARED_FREELY || (p.introduced === true && shared <= 3 * SHARED_FREELY);
-    const weight = weightOf(p.kind, own ? 1 : shared);
+    // A read of a file is recorded by naming the file, however many other turns name it: that weighs in full.
+    const weight = weightOf(p.kind, own || (readFile && options.fileRead === true) ? 1 : shared);
     const e: Evidence = { text: p.text, kind: p.kind, found: span !== undefined, weight, sharedBy: shared };
     if (span !== undefined) {
       e.at = span.at;

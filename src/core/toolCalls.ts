@@ -241,6 +241,30 @@ function shellEffect(command: string): ParsedCall['effect'] {
   return 'lookup';
 }
 
+/** Tools that read a file (not search for one or in one). */
+const FILE_READ_TOOLS = new Set(['read', 'readfile', 'view', 'viewfile', 'open']);
+/** A read of at most this many lines (a `limit`, a `view_range`) looks for something in the file, not at it. */
+export const NARROW_READ_LINES = 50;
+
+/**
+ * True when a call reads a file, whole or a wide part of it (Read, an editor's view), as against searching in
+ * it, running it, or reading a few lines to check one thing.
+ */
+export function readsAFile(call: ParsedCall): boolean {
+  if (call.effect !== 'lookup') return false;
+  const args = call.args;
+  if (!isRecord(args)) return false;
+  const editorView = typeof args.command === 'string' && normalName(args.command) === 'view';
+  if (!editorView && !FILE_READ_TOOLS.has(normalName(call.name))) return false;
+  const limit = args.limit;
+  if (typeof limit === 'number' && limit <= NARROW_READ_LINES) return false;
+  const range = args.view_range;
+  if (Array.isArray(range) && typeof range[0] === 'number' && typeof range[1] === 'number' && range[1] >= 0) {
+    if (range[1] - range[0] + 1 <= NARROW_READ_LINES) return false;
+  }
+  return true;
+}
+
 /**
  * The name that identifies a call without arguments (EnterPlanMode {}): an action like that is known by its name
  * alone. Not a lookup's (TodoRead {}): what a lookup found is in its result, not its name.

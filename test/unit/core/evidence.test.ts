@@ -18,7 +18,7 @@ import {
 } from '../../../src/core/evidence';
 import { extractPieces } from '../../../src/core/evidenceText';
 import { SummaryMatcher } from '../../../src/core/summaryMatcher';
-import { callTexts, literalOfPattern, splitCalls } from '../../../src/core/toolCalls';
+import { callTexts, literalOfPattern, NARROW_READ_LINES, readsAFile, splitCalls } from '../../../src/core/toolCalls';
 import type { AnalysisOptions, CheckpointAnalysis, Turn, TurnStatus } from '../../../src/core/model';
 import { checkpoint, transcript, turn } from './transcripts';
 
@@ -71,6 +71,19 @@ describe('core/evidence: splitCalls', () => {
     assert.equal(effect('Bash', { command: 'bd close spotter-fum.1' }), 'change');
     assert.equal(effect('str_replace_editor', { command: 'view', path: '/repo/x.py' }), 'lookup');
     assert.equal(effect('Deploy', { target: 'prod' }), 'action');
+  });
+
+  it('tells a read of a file (whole or wide) from a search in it and from a narrow read of a few lines', () => {
+    const first = (text: string) => splitCalls(text).calls[0];
+    assert.equal(readsAFile(first(call('Read', { file_path: '/repo/a.ts' }))), true);
+    assert.equal(readsAFile(first(call('read', { path: '/repo/a.ts', offset: 800, limit: 200 }))), true);
+    assert.equal(readsAFile(first(call('Read', { file_path: '/repo/a.ts', offset: 37, limit: 1 }))), false);
+    assert.equal(readsAFile(first(call('read', { path: '/repo/a.ts', offset: 495, limit: NARROW_READ_LINES }))), false);
+    assert.equal(readsAFile(first(call('str_replace_editor', { command: 'view', path: '/repo/a.ts', view_range: [1, 400] }))), true);
+    assert.equal(readsAFile(first(call('str_replace_editor', { command: 'view', path: '/repo/a.ts', view_range: [10, 20] }))), false);
+    assert.equal(readsAFile(first(call('Grep', { pattern: 'agentId', path: '/repo/a.ts' }))), false);
+    assert.equal(readsAFile(first(call('Bash', { command: 'mix test test/a_test.exs' }))), false);
+    assert.equal(readsAFile(first(call('Write', { file_path: '/repo/a.ts', content: 'x' }))), false);
   });
 
   it("pi's edit tool: newText is what it writes, oldText what it replaces (left out of its identity)", () => {
@@ -565,6 +578,32 @@ describe('core/evidence in analyze: sharing, calls and results', () => {
     assert.equal(cp.turns[1].reason, 'nothing worth carrying: a bare lookup: what it found is in its result');
     const e = cp.turns[2].evidence[0];
     assert.deepEqual([e.kind, e.found, e.fromCall, e.sharedBy, e.matched], ['path', true, true, 1, 'ledger_parser.ts']);
+  });
+
+  it('a read of a file is covered when the summary names the file, however many turns name it; a narrow read is not', () => {
+    const path = '/repo/src/core/session.ts';
+    // Eight turns name the file before it is read: the file is no longer this read's own.
+    const before = Array.from({ length: 8 }, (_, i) => turn(1 + i, `Edited ${path}: step ${i}`, { role: 'assistant' }));
+    const mk = (args: Record<string, unknown>, summary: string) => {
+      const read = call('Read', { file_path: path, ...args });
+      const turns = [
+        turn(0, 'Please refactor SessionCore'),
+        ...before,
+        turn(9, read, { role: 'assistant' }),
+        result(10, '40\tconst SESSION_TIMEOUT_MS = 5000;', 9, read),
+      ];
+      const cp = checkpoint({ summary, summaryBudget: 1000, claimedIds: turns.map((t) => t.id), turnsBefore: turns.length });
+      return analyze(transcript(turns, [cp]), OPTS).checkpoints[0].turns[10];
+    };
+    const named = 'Refactored SessionCore; read src/core/session.ts, the session model.';
+    const whole = mk({}, named);
+    assert.equal(whole.status, 'covered', whole.reason);
+    const fileEvidence = whole.evidence.find((e) => e.kind === 'path');
+    assert.ok(fileEvidence && fileEvidence.sharedBy > SHARED_FREELY && fileEvidence.weight === 1, JSON.stringify(fileEvidence));
+    const narrow = mk({ offset: 40, limit: 5 }, named);
+    assert.equal(narrow.status, 'claimed-missing', narrow.reason);
+    const unnamed = mk({}, 'Refactored SessionCore.');
+    assert.equal(unnamed.status, 'claimed-missing', unnamed.reason);
   });
 
   it('where a search looked (the folder it searched) cannot make its result covered alone; what it searched for can', () => {

@@ -4,7 +4,8 @@
 // echoes of the call), which of those pieces the summary carries, and how much each counts: the salience of its
 // kind, divided (past SHARED_FREELY) by how many claimed turns share it, a call and its results counting once,
 // unless this turn named it first or introduced it. A turn is covered when the summary carries one piece that
-// is its own (the folder a search looked in is not enough) and the weight found reaches the coverage threshold;
+// is its own (the folder a search looked in is not enough; the file a read read is, and a whole or wide read
+// weighs it in full, however many turns name it) and the weight found reaches the coverage threshold;
 // a lookup's narration is covered, too, when the summary echoes most of it; a confirmation of a change (its
 // result, adding nothing but counts) by whether the summary knows what it confirms. A turn with nothing worth
 // carrying (acknowledgements, bare lookups whose result is its own turn, confirmations that name nothing, plain

@@ -107,26 +107,20 @@ function piecesOf(texts: readonly string[], { terms }: { terms: boolean } = { te
 }
 
 /**
- * The pieces of what a call writes, those it introduces (absent from what it replaces) marked: the turn that
- * introduces a name is the turn that name is specific to.
+ * The pieces of an edit: what it writes, those it introduces (absent from what it replaces) marked, since the turn
+ * that introduces a name is the turn that name is specific to; then the names it takes out (in what it replaces,
+ * absent from what it writes), marked too: "removed the unused type_color/1" is how a summary records that.
  */
-function introduced(content: readonly string[], previous: readonly string[]): EvidencePiece[] {
-  const before = new Set<string>();
-  for (const p of piecesOf(previous)) before.add(p.key);
-  return piecesOf(content).map((p) => (before.has(p.key) ? p : asIntroduced(p)));
-}
-
-/**
- * The names an edit takes out (in what it replaces, absent from what it writes): "removed the unused
- * type_color/1" is how a summary records such an edit, so they are the edit's own, as introduced names are.
- */
-function removed(previous: readonly string[], content: readonly string[]): EvidencePiece[] {
-  if (previous.length === 0) return [];
-  const after = new Set<string>();
-  for (const p of piecesOf(content)) after.add(p.key);
-  return piecesOf(previous)
-    .filter((p) => !after.has(p.key) && SPECIFIC_KINDS.has(p.kind) && p.kind !== 'count' && p.kind !== 'quoted')
-    .map(asIntroduced);
+function editPieces(content: readonly string[], previous: readonly string[]): EvidencePiece[] {
+  const written = piecesOf(content);
+  const replaced = piecesOf(previous);
+  const before = new Set(replaced.map((p) => p.key));
+  const after = new Set(written.map((p) => p.key));
+  const pieces: EvidencePiece[] = written.map((p) => (before.has(p.key) ? p : asIntroduced(p)));
+  for (const p of replaced) {
+    if (!after.has(p.key) && SPECIFIC_KINDS.has(p.kind) && p.kind !== 'count' && p.kind !== 'quoted') pieces.push(asIntroduced(p));
+  }
+  return pieces;
 }
 
 function asIntroduced(p: Piece): EvidencePiece {
@@ -155,8 +149,7 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
     const command = commandOf(call.args);
     const identity = piecesOf(texts.identity);
     own.push(...(call.effect === 'change' && command !== undefined ? identity.map(asIntroduced) : identity));
-    own.push(...introduced(texts.content, texts.previous));
-    own.push(...removed(texts.previous, texts.content));
+    own.push(...editPieces(texts.content, texts.previous));
     const cp = command !== undefined ? commandPiece(command) : undefined;
     if (cp) own.push(cp);
     own.push(...namePieces(call));
@@ -165,20 +158,21 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
   const answered = turn.answers;
   if (answered && typeof answered.callText === 'string') {
     const { calls: answeredCalls } = splitCalls(answered.callText);
-    const identity: Piece[] = [];
+    const identity: EvidencePiece[] = [];
+    // What the calls write or replace: an error may echo it.
+    const written: string[] = [];
     let change = false;
     for (const call of answeredCalls) {
       if (call.effect === 'change') change = true;
-      identity.push(...piecesOf(callTexts(call).identity), ...namePieces(call));
+      const texts = callTexts(call);
+      identity.push(...piecesOf(texts.identity), ...namePieces(call));
+      written.push(...texts.content, ...texts.previous);
     }
     if (turn.error === true) {
       // A failed call's result is its error: the summary carries it only if it carries the error's own words, not
       // what it echoes of the call ("String to replace not found in file. String: <the call's old_string>").
-      const echoed = new Set<string>();
-      for (const call of answeredCalls) {
-        const texts = callTexts(call);
-        for (const p of piecesOf([...texts.identity, ...texts.content, ...texts.previous])) echoed.add(p.key);
-      }
+      const echoed = new Set(piecesOf(written).map((p) => p.key));
+      for (const p of identity) if (p.toolName !== true) echoed.add(p.key);
       const errorPieces = extractPieces(text, { terms: true }).filter((p) => p.kind !== 'name' && !echoed.has(p.key));
       const pieces = dedupe([...errorPieces, ...identity.map((p) => ({ ...p, fromCall: true }))]);
       return { pieces, error: true };

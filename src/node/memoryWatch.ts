@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { UnusableTranscriptError } from './transcriptFile';
 
-/** The share of V8's heap limit that a live heap may reach before the analysis is stopped. */
+/** The share of the old generation's limit (see readHeap) that a live heap may reach before the analysis is stopped. */
 export const LIVE_HEAP_SHARE = 0.8;
 
 /** A transcript whose reading or analysis was stopped because the heap was nearly full. */

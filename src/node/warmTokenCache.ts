@@ -28,8 +28,9 @@ export async function warmTokenCache(
     ...new Set([...turns.map((turn) => (typeof turn.text === 'string' ? turn.text : '')), ...summaries.filter((s) => !cache.has(s))]),
   ];
   const here: TokenCounter = (text) => pool.countHere(text, encoding);
-  if (texts.length === 0) onProgress?.(0, 0); // nothing to count: done at once
-  if (texts.length > 0) {
+  if (texts.length === 0) {
+    onProgress?.(0, 0); // nothing to count: done at once
+  } else {
     let counts: number[];
     try {
       counts = await pool.count(texts, encoding, signal, onProgress);

@@ -13,7 +13,8 @@ import { fileNameOf } from '../core/displayText';
 import { CheckpointMemo } from '../core/checkpointMemo';
 import type { EvidenceCache } from '../core/evidenceCache';
 import type { Analysis, AnalysisDigest, TokenCache, Transcript, TurnId } from '../core/model';
-import { analyzeFile, analyzeTranscript, type ProgressOptions } from '../node/analyzeFile';
+import { analyzeAgain, analyzeFile, type ProgressOptions, type Reanalysis } from '../node/analyzeFile';
+import { TranscriptTooLargeError } from '../node/memoryWatch';
 import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
 import { digestAnalysis } from '../view/analysisDigest';
@@ -311,9 +312,10 @@ export class TranscriptStore extends Disposable {
     for (const entry of this.all()) {
       await new Promise((resolve) => setTimeout(resolve, 0));
       try {
-        await this.reanalyse(entry);
+        await this.reanalyse(entry, false);
       } catch (error) {
-        if (!this.tokenPool.disposed) this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
+        if (error instanceof UnusableTranscriptError) this.drop(entry, error);
+        else if (!this.tokenPool.disposed) this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
       }
     }
     for (const uri of demoted) if (this.digested.has(uri.toString())) await this.loadAgain(uri);
@@ -433,13 +435,15 @@ export class TranscriptStore extends Disposable {
   private async refreshNow(key: string): Promise<void> {
     const entry = this.entries.get(key);
     if (!entry) return;
-    let result: 'unchanged' | 'appended' | 'reloaded';
+    let result: Reanalysis['change'];
     try {
-      result = await entry.file.refresh();
+      result = await this.reanalyse(entry, true);
     } catch (error) {
       if (error instanceof UnusableTranscriptError) {
-        this.log.info(`dropped ${entry.uri.fsPath}: ${error.message}`);
-        this.remove(entry.uri);
+        this.drop(entry, error);
+      } else if (this.tokenPool.disposed) {
+        // Counting fails only when cancelled or when the store (and its token pool) is being disposed.
+        return;
       } else if (this.lastRefreshError.get(key) !== String(error)) {
         // Logged once per distinct error: a poller may retry every second.
         this.lastRefreshError.set(key, String(error));
@@ -449,31 +453,40 @@ export class TranscriptStore extends Disposable {
     }
     this.lastRefreshError.delete(key);
     if (result === 'unchanged' || this.entries.get(key) !== entry) return;
-    try {
-      if (!(await this.reanalyse(entry))) return;
-    } catch (error) {
-      // Counting fails only when cancelled or when the store (and its token pool) is being disposed.
-      if (!this.tokenPool.disposed) this.log.error(`re-analysing ${entry.uri.fsPath}`, error);
-      return;
-    }
     this.log.info(`${entry.name}: ${result}, ${entry.transcript.turns.length} turns, ${entry.analysis.checkpoints.length} checkpoints`);
   }
 
   /**
-   * Re-analyses the entry's current snapshot. Returns false, changing nothing, when the entry was dropped or
-   * got a newer snapshot or token cache while its tokens were being counted (that newer one is analysed too).
+   * Forgets an entry that can no longer be used: gone, no longer a transcript, or grown too large for the heap
+   * (then the user is told, since its timeline and marks go without any action of theirs).
    */
-  private async reanalyse(entry: AnalysedTranscript): Promise<boolean> {
-    const transcript = entry.file.transcript;
+  private drop(entry: AnalysedTranscript, error: UnusableTranscriptError): void {
+    this.log.info(`dropped ${entry.uri.fsPath}: ${error.message}`);
+    if (this.entries.get(entry.uri.toString()) === entry) this.remove(entry.uri);
+    if (error instanceof TranscriptTooLargeError) {
+      void vscode.window.showWarningMessage(
+        `${error.message} Compaction Lens stopped following the file; its marks and checkpoints were cleared.`,
+      );
+    }
+  }
+
+  /**
+   * Re-analyses the entry (after reading what its file gained, when `reread`) under a heap watch (a
+   * TranscriptTooLargeError when the file grew too large). Returns what the re-read found, changing nothing when
+   * the entry was dropped or got a newer snapshot or token cache while its tokens were being counted (that newer
+   * one is analysed too).
+   */
+  private async reanalyse(entry: AnalysedTranscript, reread: boolean): Promise<Reanalysis['change']> {
     const tokenCache = entry.tokenCache;
     const caches = { tokenCache, evidenceCache: entry.evidenceCache, checkpointMemo: entry.checkpointMemo };
-    const analysis = await analyzeTranscript(transcript, caches, this.tokenPool, this.settings);
+    const { change, transcript, analysis } = await analyzeAgain(entry.file, caches, this.tokenPool, this.settings, reread);
+    if (!analysis) return change;
     if (this.entries.get(entry.uri.toString()) !== entry || entry.file.transcript !== transcript || entry.tokenCache !== tokenCache) {
-      return false;
+      return 'unchanged';
     }
     entry.update(transcript, analysis);
     this.keepEvidence(entry);
     this.changed.fire(entry);
-    return true;
+    return change;
   }
 }

@@ -12,7 +12,7 @@ import { CheckpointMemo } from '../core/checkpointMemo';
 import { DEFAULT_EVIDENCE_CACHE_CHARS, EvidenceCache } from '../core/evidenceCache';
 import { JudgementCache } from '../core/judgementCache';
 import { inSlices } from './inSlices';
-import { watchMemory } from './memoryWatch';
+import { underMemoryWatch } from './memoryWatch';
 import type { Analysis, TokenCache, Transcript } from '../core/model';
 import { verdictFromBounds } from '../core/tokenBounds';
 import type { EncodingName } from './tokenCounter';
@@ -192,7 +192,7 @@ async function analyzeNow(
  * Opens `path` and analyses it. Throws UnusableTranscriptError when the file cannot be used at all (a
  * TranscriptTooLargeError when the heap nearly ran out on it), and an AbortError when `signal` aborts.
  */
-export async function analyzeFile(
+export function analyzeFile(
   path: string,
   open: Omit<OpenOptions, 'signal' | 'onProgress'>,
   pool: TokenPool,
@@ -201,9 +201,7 @@ export async function analyzeFile(
 ): Promise<AnalysedFile> {
   const { onProgress } = progress;
   // A transcript too large for the heap is stopped with a TranscriptTooLargeError, not left to crash the process.
-  const memory = watchMemory(path);
-  const signal = progress.signal ? AbortSignal.any([progress.signal, memory.signal]) : memory.signal;
-  try {
+  return underMemoryWatch(path, progress.signal, async (signal) => {
     // tiktoken loads in a worker while the file is read.
     pool.warm(options.encoding);
     const file = await TranscriptFile.open(path, {
@@ -225,11 +223,36 @@ export async function analyzeFile(
     if (oneShot) evidenceCache.clear();
     onProgress?.(1, 'done');
     return { file, analysis, tokenCache, evidenceCache, checkpointMemo };
-  } catch (error) {
-    // The reading and the analysis stop with an AbortError; say why when it was the heap.
-    if (memory.signal.aborted && !progress.signal?.aborted) throw memory.signal.reason;
-    throw error;
-  } finally {
-    memory.dispose();
-  }
+  });
+}
+
+/** What analyzeAgain found: how the file changed, and the analysis of its snapshot when it changed. */
+export interface Reanalysis {
+  /** What the file's re-read found; 'not-read' when it was analysed as it was. */
+  change: 'unchanged' | 'appended' | 'reloaded' | 'not-read';
+  /** The snapshot analysed (the file's current one, unless another read came after). */
+  transcript: Transcript;
+  /** undefined when the file was unchanged. */
+  analysis?: Analysis;
+}
+
+/**
+ * Analyses an open file again: first reading what it gained when `reread` (a live file), else its current
+ * snapshot as it is (new settings). Under the same heap watch as analyzeFile: a file that grew too large for the
+ * heap throws a TranscriptTooLargeError, after which it is not to be read again (its reading stopped midway).
+ */
+export async function analyzeAgain(
+  file: TranscriptFile,
+  caches: FileCaches,
+  pool: TokenPool,
+  options: AnalysisOptions,
+  reread: boolean,
+): Promise<Reanalysis> {
+  return underMemoryWatch(file.path, undefined, async (signal) => {
+    const change = reread ? await file.refresh(signal) : 'not-read';
+    const transcript = file.transcript;
+    if (change === 'unchanged') return { change, transcript };
+    const analysis = await analyzeTranscript(transcript, caches, pool, options, { signal });
+    return { change, transcript, analysis };
+  });
 }

@@ -74,3 +74,24 @@ export function watchMemory(path: string, share = LIVE_HEAP_SHARE, heap: HeapRea
   observer.observe({ entryTypes: ['gc'] });
   return { signal: controller.signal, check, dispose: () => observer.disconnect() };
 }
+
+/**
+ * Runs `work` on `path` under a heap watch: its signal aborts when `signal` does or when the heap nearly fills,
+ * and in that case `work`'s AbortError becomes the watch's TranscriptTooLargeError.
+ */
+export async function underMemoryWatch<T>(
+  path: string,
+  signal: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const memory = watchMemory(path);
+  try {
+    return await work(signal ? AbortSignal.any([signal, memory.signal]) : memory.signal);
+  } catch (error) {
+    // The reading and the analysis stop with an AbortError; say why when it was the heap.
+    if (memory.signal.aborted && !signal?.aborted) throw memory.signal.reason;
+    throw error;
+  } finally {
+    memory.dispose();
+  }
+}

@@ -265,14 +265,17 @@ export class TranscriptFile {
     return this.snapshot;
   }
 
-  /** Reads what the file gained since the last read. Calls are serialised. */
-  refresh(): Promise<'unchanged' | 'appended' | 'reloaded'> {
-    const next = this.queue.then(() => this.refreshNow());
+  /**
+   * Reads what the file gained since the last read. Calls are serialised. When `signal` aborts the read stops
+   * with an AbortError midway, and the file is not to be read again (open it anew).
+   */
+  refresh(signal?: AbortSignal): Promise<'unchanged' | 'appended' | 'reloaded'> {
+    const next = this.queue.then(() => this.refreshNow(signal));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async refreshNow(): Promise<'unchanged' | 'appended' | 'reloaded'> {
+  private async refreshNow(signal: AbortSignal | undefined): Promise<'unchanged' | 'appended' | 'reloaded'> {
     let info;
     try {
       info = await stat(this.path);
@@ -292,14 +295,14 @@ export class TranscriptFile {
       }
     }
     if (canAppend && !this.openTail) {
-      await this.read(this.consumed, info.size, info.ino);
+      await this.read(this.consumed, info.size, info.ino, signal);
       return 'appended';
     }
-    await this.readFromStart();
+    await this.readFromStart(signal);
     return 'reloaded';
   }
 
-  private async readFromStart(): Promise<void> {
+  private async readFromStart(signal = this.options.signal): Promise<void> {
     const sideFiles = await loadSideFiles(this.format, this.path);
     this.sideFileProblems = sideFiles.problems;
     this.reader = createReader(this.format, {
@@ -314,11 +317,11 @@ export class TranscriptFile {
     this.stoppedBecause = undefined;
     this.gate.reset();
     const info = await stat(this.path);
-    await this.read(0, info.size, info.ino);
+    await this.read(0, info.size, info.ino, signal);
   }
 
-  /** Streams bytes [start, end) of the file (all of it when gzip) into the reader. */
-  private async read(start: number, end: number, inode: number): Promise<void> {
+  /** Streams bytes [start, end) of the file (all of it when gzip) into the reader, until `signal` aborts. */
+  private async read(start: number, end: number, inode: number, signal = this.options.signal): Promise<void> {
     // Remember the size this read went up to, not a later one: bytes appended meanwhile are read next time.
     this.fileSize = end;
     this.inode = inode;
@@ -342,7 +345,7 @@ export class TranscriptFile {
       });
       try {
         for await (const chunk of stream as AsyncIterable<Buffer>) {
-          if (this.options.signal?.aborted) {
+          if (signal?.aborted) {
             raw.destroy();
             throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
           }

@@ -97,9 +97,9 @@ async function run() {
       return outcome;
     };
     const fileRefresh = entry.file.refresh;
-    entry.file.refresh = async function () {
+    entry.file.refresh = async function (...args) {
       const start = now();
-      const outcome = await fileRefresh.call(this);
+      const outcome = await fileRefresh.apply(this, args);
       if (current && outcome !== 'unchanged') {
         current.start = start;
         current.startEpoch = performance.timeOrigin + start; // for the webview's row times (appendUi.mjs)

@@ -14,8 +14,8 @@
 //   append FILE    what the extension does for one appended turn of a live file: FILE is copied to a temporary
 //                  file, opened and analysed (analyzeFile), then APPENDS times one new turn line (a later turn with
 //                  a new id, in the file's shape: canonical or Claude Code) is appended and timed: the store's
-//                  work (TranscriptFile.refresh + analyzeTranscript with the caches analyzeFile returned, as
-//                  src/extension/transcriptStore.ts passes them) and the pure work of the store's listeners
+//                  work (analyzeAgain: TranscriptFile.refresh + analyzeTranscript under the heap watch, with the
+//                  caches analyzeFile returned, as src/extension/transcriptStore.ts passes them) and the pure work of the store's listeners
 //                  (the timeline's `updated` payload: fileInfo + checkpointHeaders, and its JSON size; the status
 //                  bar's worst checkpoint; the CodeLens titles; the diagnostics' problems, runs and notes; the
 //                  end-of-line marks, which run only when `inlineMarks` is on, timed apart). Median and worst.
@@ -219,7 +219,7 @@ function listenersWork(view, path, transcript, analysis, seen) {
 }
 
 async function appendTurns() {
-  const { analyzeFile, analyzeTranscript } = out('node/analyzeFile.js');
+  const { analyzeAgain, analyzeFile, analyzeTranscript } = out('node/analyzeFile.js');
   const { TokenPool } = out('node/tokenPool.js');
   const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
   const view = { timeline: out('view/timelineData.js'), problems: out('view/problemsModel.js') };
@@ -237,6 +237,15 @@ async function appendTurns() {
       ...caches
     } = await analyzeFile(live, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS }, pool, options);
     const openMs = now() - openStart;
+    // The re-read's own time, within analyzeAgain's.
+    const fileRefresh = opened.refresh.bind(opened);
+    let refreshMs = 0;
+    opened.refresh = async (signal) => {
+      const refreshStart = now();
+      const outcome = await fileRefresh(signal);
+      refreshMs = now() - refreshStart;
+      return outcome;
+    };
     let analysis = first;
     // The checkpoint analyses the listeners have seen (listenersWork), and the timeline's first headers (its init).
     const seen = Object.assign(new WeakSet(first.checkpoints), { headers: view.timeline.checkpointHeaders(opened.transcript, first) });
@@ -248,10 +257,10 @@ async function appendTurns() {
       appendFileSync(live, `${line}\n`);
       const before = opened.transcript.turns.length;
       const start = now();
-      const result = await opened.refresh();
-      const refreshMs = now() - start;
       const previous = analysis;
-      analysis = await analyzeTranscript(opened.transcript, caches, pool, options);
+      const again = await analyzeAgain(opened, caches, pool, options, true);
+      const result = again.change;
+      analysis = again.analysis ?? previous;
       const analyseMs = now() - start - refreshMs;
       const work = listenersWork(view, live, opened.transcript, analysis, seen);
       const totalMs = now() - start;

@@ -5,7 +5,9 @@
 // - the turns: the Turn objects last analysed, compared by identity (readers never modify a Turn they returned;
 //   one that rebuilds its turns makes new objects, and nothing is reused). The first index that differs drops
 //   every analysis whose prefix reaches it;
-// - the checkpoint: a structural copy of its record, compared field by field;
+// - the checkpoint: a structural copy of its record, compared field by field; or, for a record its reader sealed
+//   (core/sealedRecord.ts: deep-frozen, so it cannot have changed), the record itself, and the same object again
+//   needs no comparison;
 // - which turns any checkpoint claims: a count per id, updated checkpoint by checkpoint; an id that becomes
 //   claimed or unclaimed drops every analysis whose prefix holds a turn with that id;
 // - the options, token cache (by identity) and summary count: kept with each analysis, compared by analyze.
@@ -14,6 +16,7 @@
 // (shared with the last Analysis), a reference per turn and those indexes; it never changes a result (only what
 // it costs), and is pure: no I/O, no vscode.
 import type { Checkpoint, CheckpointAnalysis, TokenCache, Turn, TurnId } from './model';
+import { isSealed } from './sealedRecord';
 import { runSteps } from './steps';
 
 /** What a kept analysis was made with, besides the turns and the checkpoint record. */
@@ -48,7 +51,7 @@ export interface TurnIndexes {
 }
 
 interface Slot {
-  /** A structural copy of the checkpoint record (the value itself when it is not an object). */
+  /** A structural copy of the checkpoint record (the value itself when it is not an object), or the sealed record. */
   record: unknown;
   /** The ids this checkpoint adds to `claims`. */
   claims: readonly TurnId[];
@@ -77,7 +80,8 @@ export class CheckpointMemo {
   /**
    * Brings the memo up to `turns` and `checkpoints`: drops the analyses a change reaches, extends the indexes by
    * the appended turns, and returns them. Costs one comparison per turn and per checkpoint field (claimed ids
-   * included), plus the indexing of the turns from the first new or replaced one. Never throws on malformed input.
+   * included; none for a sealed record given again), plus the indexing of the turns from the first new or
+   * replaced one. Never throws on malformed input.
    */
   sync(turns: readonly unknown[], checkpoints: readonly unknown[]): TurnIndexes {
     return runSteps(this.syncInSteps(turns, checkpoints));
@@ -111,7 +115,7 @@ export class CheckpointMemo {
     for (let i = 0; i < count; i++) {
       const slot = this.slots[i];
       const cp = i < checkpoints.length ? checkpoints[i] : undefined;
-      if (slot && i < checkpoints.length && equalRecords(slot.record, cp, 0)) continue;
+      if (slot && i < checkpoints.length && sameRecord(slot.record, cp)) continue;
       yield;
       if (slot) for (const id of slot.claims) this.addClaim(id, -1, touched);
       if (i >= checkpoints.length) continue;
@@ -120,7 +124,8 @@ export class CheckpointMemo {
         if (k % SYNC_STEP === SYNC_STEP - 1) yield;
         this.addClaim(id, 1, touched);
       }
-      this.slots[i] = { record: copyRecord(cp, 0), claims };
+      // A sealed record cannot change: it is its own copy.
+      this.slots[i] = { record: isSealed(cp) ? cp : copyRecord(cp, 0), claims };
     }
     this.slots.length = checkpoints.length;
     let from = Infinity;
@@ -210,6 +215,14 @@ function copyRecord(value: unknown, depth: number): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) out[key] = copyRecord((value as Record<string, unknown>)[key], depth + 1);
   return out;
+}
+
+/**
+ * Whether `value` is the record `kept` stands for: the sealed record itself, or (compared field by field) what a
+ * copyRecord `kept` was copied from.
+ */
+function sameRecord(kept: unknown, value: unknown): boolean {
+  return (kept === value && isSealed(value)) || equalRecords(kept, value, 0);
 }
 
 /** Whether `value` is what `copy` (a copyRecord) was copied from, field by field. */

@@ -6,6 +6,7 @@
 // starts or ends at it still claims the turns around it.
 
 import type { Checkpoint, Problem, RawLine, ReaderContext, Role, Transcript, TranscriptReader, Turn, TurnId } from '../core/model';
+import { sealRecord } from '../core/sealedRecord';
 import { ProblemList, capProblems } from './problemCap';
 import { withUnreadableTextProblems } from './unreadableText';
 
@@ -325,7 +326,8 @@ export class CanonicalReader implements TranscriptReader {
         );
       }
     }
-    this.checkpoints.push(checkpoint);
+    // Handed back unchanged in every later snapshot: sealed, so the checkpoint memo tells it by identity.
+    this.checkpoints.push(sealRecord(checkpoint));
   }
 
   private isBefore(id: TurnId): boolean {

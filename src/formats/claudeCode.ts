@@ -32,6 +32,7 @@
 // turns and checkpoints that did not change stay the same objects, and one a finish returned is never changed.
 
 import { fileNameOf, groupDigits } from '../core/displayText';
+import { sealRecord } from '../core/sealedRecord';
 import type { Checkpoint, Problem, RawLine, ReaderContext, SourceSpan, Transcript, Turn, TurnId, TruncationHints } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonLine, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
@@ -652,7 +653,8 @@ export class ClaudeCodeReader extends RebuildingReader {
       checkpoint.budgetAssumed = true;
     }
     checkpoint.truncationHints = this.hintsFor(summary, trigger, notes);
-    return checkpoint;
+    // Handed back unchanged by later builds (see build): sealed, so the checkpoint memo tells it by identity.
+    return sealRecord(checkpoint);
   }
 
   /** Turn indexes (before `limit`) on the parentUuid chain from `start` back to the previous boundary. */

@@ -1,7 +1,9 @@
 // Tests for CheckpointMemo (src/core/checkpointMemo.ts) on files read as the extension reads them (TranscriptFile:
 // the format's own reader, appended bytes only): the incident sample and the shared corpus's line-based sessions
 // (Claude Code, Codex, OpenHands, pi), written out in parts and re-read after each, are analysed with the file's
-// memo exactly as without one, and no reader modifies a Turn it returned (the memo tells turns by identity); on
+// memo exactly as without one, and no reader modifies a Turn it returned (the memo tells turns by identity); the
+// canonical and Claude Code readers seal their checkpoints and hand back the same objects (the memo tells sealed
+// checkpoints by identity too); on
 // the canonical sample, whose reader keeps its turns, turns appended after the checkpoint leave it the same object.
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +13,8 @@ import { gunzipSync } from 'node:zlib';
 import { analyze } from '../../../src/core/analyze';
 import { CheckpointMemo } from '../../../src/core/checkpointMemo';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
-import type { Analysis, TokenCache, Transcript, Turn } from '../../../src/core/model';
+import type { Analysis, Checkpoint, TokenCache, Transcript, Turn } from '../../../src/core/model';
+import { isSealed } from '../../../src/core/sealedRecord';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { skipOrFailInCi, skipWithoutShared } from '../../sharedFolder';
 
@@ -19,6 +22,8 @@ const CORPUS = resolve(__dirname, '../../../../../shared/corpus');
 /** The corpus's line-based formats (Letta's .af and OpenHands' .json are whole documents). */
 const LINE_FOLDERS = ['claude-code', 'codex', 'openhands', 'pi'];
 const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
+/** The formats whose readers seal their checkpoints (core/sealedRecord.ts). */
+const SEALING_FORMATS = new Set(['canonical', 'claude-code']);
 
 const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
 
@@ -42,6 +47,7 @@ async function grow(dir: string, name: string, lines: string[], cuts: number[]):
   const analyses: Analysis[] = [];
   /** Each Turn object returned so far, as it was then. */
   const seen = new Map<Turn, string>();
+  let previous: readonly Checkpoint[] = [];
   for (let k = 1; k <= parts; k++) {
     if (k > 1) {
       appendFileSync(
@@ -56,6 +62,16 @@ async function grow(dir: string, name: string, lines: string[], cuts: number[]):
     const t: Transcript = file.transcript;
     for (const [turn, then] of seen) assert.equal(JSON.stringify(turn), then, `${name}, part ${k}: a turn returned before was modified`);
     for (const turn of t.turns) if (!seen.has(turn)) seen.set(turn, JSON.stringify(turn));
+    if (SEALING_FORMATS.has(t.format)) {
+      // Their checkpoints are sealed and handed back as the same objects: the memo compares them by identity.
+      t.checkpoints.forEach((cp, i) => {
+        assert.ok(isSealed(cp), `${name}, part ${k}: checkpoint ${cp.summaryId} is sealed`);
+        const earlier = previous[i];
+        if (earlier?.summaryId === cp.summaryId)
+          assert.equal(cp, earlier, `${name}, part ${k}: checkpoint ${cp.summaryId} is the same object`);
+      });
+    }
+    previous = t.checkpoints;
     const analysis = analyze(t, { countTokens: words, tokenCache, evidenceCache, checkpointMemo: memo });
     assert.deepEqual(analysis, analyze(t, { countTokens: words, evidenceCache: plainEvidence }), `${name}, part ${k} of ${parts}`);
     analyses.push(analysis);

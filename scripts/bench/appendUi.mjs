@@ -5,7 +5,8 @@
 // at a time, each re-read at once by the store (the debounce and the poll, latency before the update starts, are
 // left out). Per append: the host's figures (appendUiHost.cjs says what each is) and the workbench page's long
 // tasks (its main thread busy ≥ 50 ms at a time) in the seconds after it, and `rowShown`: from the re-read's start
-// to the new turn's row first in the timeline webview's DOM with its status (following the end). Prints the
+// to the new turn's row first in the timeline webview's DOM with its status (following the end), split into
+// `updateInMs` (to the `updated` message's arrival in the webview's frame) and `drawnMs` (from there). Prints the
 // appends and one JSON line of medians and worsts.
 // Usage: node scripts/bench/appendUi.mjs [--turns 100000] [--shape canonical|claude-code] [--appends 5] [--no-editor] [--view-start] [--keep]
 //   --no-editor   the file is not opened in a text editor (VS Code then does not reload its text on each append)
@@ -64,6 +65,8 @@ let browser;
 let longTasks = [];
 /** Row index → when that timeline row was first in the DOM with its status (epoch ms), from every frame. */
 const rowsShown = {};
+/** Turn count → when the `updated` carrying it reached the webview's frame (epoch ms). */
+const updatesIn = {};
 try {
   browser = await launchBrowser(runDir);
   const { page } = browser;
@@ -90,6 +93,13 @@ try {
   const watchRows = () => {
     if (globalThis.__rowsShown || !globalThis.document.querySelector('.tl-scroll')) return Boolean(globalThis.__rowsShown);
     globalThis.__rowsShown = {};
+    // When each `updated` reaches the frame (epoch ms, keyed by the turn count it carries): its transit apart.
+    globalThis.__updatesIn = {};
+    globalThis.addEventListener('message', (event) => {
+      const count = event.data?.type === 'updated' ? event.data.file?.turnCount : undefined;
+      if (count !== undefined && globalThis.__updatesIn[count] === undefined)
+        globalThis.__updatesIn[count] = performance.timeOrigin + event.timeStamp; // its dispatch, not this listener's turn
+    });
     const note = (node) => {
       if (node.nodeType !== 1 || !node.classList.contains('row') || !node.hasAttribute('data-status')) return;
       const index = node.getAttribute('data-index');
@@ -118,6 +128,7 @@ try {
   clearInterval(watcher);
   longTasks = await page.evaluate(() => globalThis.__longTasks).catch(() => []);
   for (const frame of page.frames()) Object.assign(rowsShown, await frame.evaluate(() => globalThis.__rowsShown ?? {}).catch(() => ({})));
+  for (const frame of page.frames()) Object.assign(updatesIn, await frame.evaluate(() => globalThis.__updatesIn ?? {}).catch(() => ({})));
   if (code !== 0) console.error(`the extension host's run ended with ${code}`);
 } finally {
   await browser?.close();
@@ -138,6 +149,11 @@ const rows = result.appends.map((append, index) => {
   // The new turn's row in the timeline (following the end; with --view-start it is off screen and not drawn).
   const shownAt = append.turns !== undefined ? rowsShown[append.turns - 1] : undefined;
   if (shownAt !== undefined && append.startEpoch !== undefined) row.rowShownMs = shownAt - append.startEpoch;
+  // Split: the re-read's start → the update in the webview's frame (the store's work, the post, the trip), and
+  // from there → the row drawn (the webview's own handling).
+  const arrivedAt = append.turns !== undefined ? updatesIn[append.turns] : undefined;
+  if (arrivedAt !== undefined && append.startEpoch !== undefined) row.updateInMs = arrivedAt - append.startEpoch;
+  if (arrivedAt !== undefined && shownAt !== undefined) row.drawnMs = shownAt - arrivedAt;
   delete row.appendedAt;
   delete row.start;
   delete row.startEpoch;
@@ -168,6 +184,8 @@ for (const key of [
   'treeMs',
   'webviewMs',
   'rowShownMs',
+  'updateInMs',
+  'drawnMs',
   'pageLongTaskMs',
 ]) {
   summary[key] = median(key);

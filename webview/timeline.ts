@@ -120,16 +120,28 @@ export class Timeline {
     return this.rendered.size;
   }
 
+  /**
+   * Takes a new model. When its bands are those drawn (an append: more rows, the same checkpoints), the rows on
+   * screen stay where they are, and only those whose data changed are filled again (render tells them by their
+   * row object); otherwise the bands are drawn again and every row with them.
+   */
   setModel(model: TimelineModel): void {
-    this.model = model;
     const sorted = [...model.bands].sort((a, b) => a.boundary - b.boundary || (a.kind === 'safe' ? -1 : 1));
+    const sameBands = sameBandList(this.model.bands, sorted);
+    const countChanged = model.rowCount !== this.model.rowCount;
+    this.model = model;
     this.model.bands = sorted;
     this.boundaries = sorted.map((band) => band.boundary);
     this.canvas.style.height = `${this.totalHeight()}px`;
     this.element.setAttribute('aria-setsize', String(model.rowCount));
     if (this.selectedIndex >= model.rowCount) this.selectedIndex = model.rowCount - 1;
-    this.drawBands();
-    this.invalidateRows();
+    if (!sameBands) {
+      this.drawBands();
+      this.invalidateRows();
+      return;
+    }
+    if (countChanged) for (const entry of this.rendered.values()) entry.element.setAttribute('aria-setsize', String(model.rowCount));
+    this.render();
   }
 
   /** Redraws every visible row from the data source (after new data arrived or was invalidated). */
@@ -431,6 +443,16 @@ export class Timeline {
     for (let i = list.length - 1; i >= 0; i--) if (list[i] < start) return list[i];
     return undefined;
   }
+}
+
+/** True when two sorted band lists draw the same bands. */
+function sameBandList(a: readonly TimelineBand[], b: readonly TimelineBand[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (band, i) => band.boundary === b[i].boundary && band.kind === b[i].kind && band.label === b[i].label && band.current === b[i].current,
+    )
+  );
 }
 
 function rowId(index: number): string {

@@ -68,6 +68,13 @@ import { chromiumAvailable, WebviewHarness, until } from './harness';
     await page.locator('.row[data-index="425"][data-status]').waitFor();
     await new Promise((done) => setTimeout(done, 300));
     const rowsBefore = host.ofType('getRows').length;
+    // Mark the content of the rows on screen: an append leaves them as they are drawn, not filled again.
+    const marked = await page.evaluate(`(() => {
+      const rows = [...document.querySelectorAll('.row[data-status]')];
+      for (const row of rows) row.firstElementChild.dataset.before = '1';
+      return rows.length;
+    })()`);
+    assert.ok(Number(marked) > 5, `rows on screen: ${marked}`);
 
     // One turn appended (426): its row, and nothing else, comes with the update.
     host.dataset = new FixtureDataset(incidentSpec(7));
@@ -75,6 +82,17 @@ import { chromiumAvailable, WebviewHarness, until } from './harness';
     await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 1e9');
     await page.locator('.row[data-index="426"][data-status]').waitFor();
     assert.equal(await page.getAttribute('.row[data-index="426"]', 'data-status'), 'after');
+    // The rows that were on screen kept their drawn content (their data did not change); each shows the new count.
+    const kept: { rows: number; redrawn: number; sizes: string[] } = await page.evaluate(`(() => {
+      const rows = [...document.querySelectorAll('.row[data-status]')].filter((row) => Number(row.dataset.index) < 426);
+      return { rows: rows.length, redrawn: rows.filter((row) => row.firstElementChild.dataset.before !== '1').length, sizes: [...new Set(rows.map((row) => row.getAttribute('aria-setsize')))] };
+    })()`);
+    assert.ok(kept.rows > 5, `rows still on screen: ${kept.rows}`);
+    assert.deepEqual(
+      { redrawn: kept.redrawn, sizes: kept.sizes },
+      { redrawn: 0, sizes: ['427'] },
+      'the rows on screen are not filled again',
+    );
     assert.equal(await page.getAttribute('.row[data-index="425"]', 'data-status'), 'after', 'the row before it is still drawn');
     // Each row on screen shows its own turn: the page holding 400–425 kept its rows and took 426 after them.
     const expected = timelineRows(host.dataset.transcript, host.dataset.analysis, 0, 400, 27);

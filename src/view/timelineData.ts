@@ -22,9 +22,21 @@ export function fileInfo(path: string, transcript: Transcript): FileInfo {
 
 /** The turn result of turn `turnIndex` for a checkpoint, or undefined when the turn comes after it. */
 export function turnResult(checkpoint: CheckpointAnalysis, turnIndex: number): TurnResult | undefined {
-  const direct = checkpoint.turns[turnIndex];
+  const results = checkpoint.turns;
+  const direct = results[turnIndex];
   if (direct && direct.index === turnIndex) return direct;
-  return checkpoint.turns.find((result) => result.index === turnIndex);
+  // The results are in log order (one per turn before the checkpoint): a binary search, not a scan, so asking for
+  // a turn after the checkpoint (every appended turn's row) does not read 100k results.
+  let low = 0;
+  let high = results.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = results[middle].index;
+    if (at === turnIndex) return results[middle];
+    if (at < turnIndex) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
 }
 
 /** Number of turns before the checkpoint, from the transcript (falls back to the analysis). */

@@ -15,10 +15,11 @@
 //                  file, opened and analysed (analyzeFile), then APPENDS times one new turn line (a later turn with
 //                  a new id, in the file's shape: canonical or Claude Code) is appended and timed: the store's
 //                  work (analyzeAgain: TranscriptFile.refresh + analyzeTranscript under the heap watch, with the
-//                  caches analyzeFile returned, as src/extension/transcriptStore.ts passes them) and the pure work of the store's listeners
-//                  (the timeline's `updated` payload: fileInfo + checkpointHeaders, and its JSON size; the status
-//                  bar's worst checkpoint; the CodeLens titles; the diagnostics' problems, runs and notes; the
-//                  end-of-line marks, which run only when `inlineMarks` is on, timed apart). Median and worst.
+//                  caches analyzeFile returned, as src/extension/transcriptStore.ts passes them) and the pure work
+//                  of the store's listeners (the timeline's `updated` payload: fileInfo + checkpointHeaders, and
+//                  its JSON size; the status bar's worst checkpoint; the CodeLens titles; the diagnostics'
+//                  problems, runs and notes; the end-of-line marks, which run only when `inlineMarks` is on, timed
+//                  apart). Median and worst.
 //   clone FILE     analyses FILE, then times V8's serializer (what postMessage uses between threads) on the
 //                  analysis and on the transcript: what a worker would pay to hand them to the host (the
 //                  deserialising is the host's part)

@@ -479,9 +479,11 @@ export class TranscriptStore extends Disposable {
   private async reanalyse(entry: AnalysedTranscript, reread: boolean): Promise<Reanalysis['change']> {
     const tokenCache = entry.tokenCache;
     const caches = { tokenCache, evidenceCache: entry.evidenceCache, checkpointMemo: entry.checkpointMemo };
-    const { change, transcript, analysis } = await analyzeAgain(entry.file, caches, this.tokenPool, this.settings, reread);
+    // A file dropped or demoted while it was read is not analysed.
+    const held = () => this.entries.get(entry.uri.toString()) === entry;
+    const { change, transcript, analysis } = await analyzeAgain(entry.file, caches, this.tokenPool, this.settings, reread, held);
     if (!analysis) return change;
-    if (this.entries.get(entry.uri.toString()) !== entry || entry.file.transcript !== transcript || entry.tokenCache !== tokenCache) {
+    if (!held() || entry.file.transcript !== transcript || entry.tokenCache !== tokenCache) {
       return 'unchanged';
     }
     entry.update(transcript, analysis);

@@ -232,7 +232,7 @@ export interface Reanalysis {
   change: 'unchanged' | 'appended' | 'reloaded' | 'not-read';
   /** The snapshot analysed (the file's current one, unless another read came after). */
   transcript: Transcript;
-  /** undefined when the file was unchanged. */
+  /** undefined when the file was unchanged or no longer wanted. */
   analysis?: Analysis;
 }
 
@@ -240,6 +240,8 @@ export interface Reanalysis {
  * Analyses an open file again: first reading what it gained when `reread` (a live file), else its current
  * snapshot as it is (new settings). Under the same heap watch as analyzeFile: a file that grew too large for the
  * heap throws a TranscriptTooLargeError, after which it is not to be read again (its reading stopped midway).
+ * Not analysed (no `analysis`) when the file is unchanged, or when `wanted` says after the read that the analysis
+ * is no longer needed (the file was let go meanwhile).
  */
 export async function analyzeAgain(
   file: TranscriptFile,
@@ -247,11 +249,12 @@ export async function analyzeAgain(
   pool: TokenPool,
   options: AnalysisOptions,
   reread: boolean,
+  wanted: () => boolean = () => true,
 ): Promise<Reanalysis> {
   return underMemoryWatch(file.path, undefined, async (signal) => {
     const change = reread ? await file.refresh(signal) : 'not-read';
     const transcript = file.transcript;
-    if (change === 'unchanged') return { change, transcript };
+    if (change === 'unchanged' || !wanted()) return { change, transcript };
     const analysis = await analyzeTranscript(transcript, caches, pool, options, { signal });
     return { change, transcript, analysis };
   });

@@ -1,5 +1,5 @@
 // Tests for analyzeAgain (src/node/analyzeFile.ts), the extension store's re-read and re-analysis of a live file:
-// it reads what the file gained and analyses the new snapshot; and when the file has grown too large for the
+// it reads what the file gained and analyses the new snapshot, unless the file is unchanged or no longer wanted; and when the file has grown too large for the
 // heap, it stops with a TranscriptTooLargeError instead of V8's fatal out-of-memory crash, which in the extension
 // would take the whole extension host down. That case runs in a child process on a 64 MB heap.
 import assert from 'node:assert/strict';
@@ -35,7 +35,7 @@ describe('node/analyzeAgain', function () {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('reads what a live file gained and analyses the new snapshot; an unchanged file is not analysed', async () => {
+  it('reads what a live file gained and analyses the new snapshot; an unchanged or let-go file is not analysed', async () => {
     const path = join(dir, 'live.jsonl');
     writeFileSync(path, turns(0, 4) + checkpoint('S1', 3));
     const pool = new TokenPool();
@@ -57,6 +57,12 @@ describe('node/analyzeAgain', function () {
       const asItIs = await analyzeAgain(file, caches, pool, SETTINGS, false);
       assert.equal(asItIs.change, 'not-read');
       assert.deepEqual(asItIs.analysis, grown.analysis);
+      // Let go while it was read (the store dropped it): read, not analysed.
+      appendFileSync(path, turns(8, 2));
+      const letGo = await analyzeAgain(file, caches, pool, SETTINGS, true, () => false);
+      assert.equal(letGo.change, 'appended');
+      assert.equal(letGo.transcript.turns.length, 10);
+      assert.equal(letGo.analysis, undefined);
     } finally {
       pool.dispose();
     }

@@ -1,16 +1,19 @@
-// Exact token counts with tiktoken, loaded lazily on the first count (never at activation or start-up).
-// Long texts are counted in chunks: tiktoken's BPE is quadratic on long unbroken runs (base64, "-----").
+// Exact token counts with tiktoken, loaded lazily on the first count (never at activation or start-up). Texts are
+// counted piece by piece (the encoding's pre-tokenizer pieces), each distinct piece encoded once per thread.
 
 import type { TokenCounter } from '../core/model';
+import { forEachPiece, type PiecePattern } from './tokenPieces';
 
 export const ENCODINGS = ['o200k_base', 'cl100k_base'] as const;
 export type EncodingName = (typeof ENCODINGS)[number];
 export const DEFAULT_ENCODING: EncodingName = 'o200k_base';
 
-/** Texts longer than this are counted in pieces of about this size, cut at whitespace. */
-const CHUNK_CHARS = 8000;
-/** Unbroken runs (no whitespace) are cut every this many characters: BPE time grows with a run's square. */
-const RUN_CHARS = 100;
+/** Pieces longer than this are counted in parts of this size: BPE time grows with a piece's square. */
+const PART_CHARS = 100;
+/** Pieces up to this length keep their counts (longer ones are mostly one-off: hashes, long runs). */
+const CACHED_PIECE_CHARS = 64;
+/** Most pieces kept per encoding; the cache starts again when it is full, which bounds its memory (~10 MB). */
+export const MAX_CACHED_PIECES = 200_000;
 
 interface Encoder {
   encode_ordinary(text: string): Uint32Array;
@@ -34,66 +37,64 @@ export function isEncodingName(value: string): value is EncodingName {
   return (ENCODINGS as readonly string[]).includes(value);
 }
 
+/** Each encoding's counts of the pieces met so far, shared by its counters in this thread. */
+const pieceCounts = new Map<EncodingName, Map<string, number>>();
+
+function countsFor(encoding: EncodingName): Map<string, number> {
+  let counts = pieceCounts.get(encoding);
+  if (counts === undefined) {
+    counts = new Map();
+    pieceCounts.set(encoding, counts);
+  }
+  return counts;
+}
+
+/** tiktoken's count of one piece; a piece longer than PART_CHARS is counted in parts (never splitting a pair). */
+function countPiece(encoder: Encoder, piece: string): number {
+  if (piece.length <= PART_CHARS) return encoder.encode_ordinary(piece).length;
+  let total = 0;
+  for (let start = 0; start < piece.length;) {
+    let end = Math.min(piece.length, start + PART_CHARS);
+    const last = piece.charCodeAt(end - 1);
+    if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+    total += encoder.encode_ordinary(piece.slice(start, end)).length;
+    start = end;
+  }
+  return total;
+}
+
 /**
- * Splits text into pieces of at most CHUNK_CHARS, cut at whitespace, with unbroken runs cut every RUN_CHARS.
- * Counting the pieces apart differs from counting the whole by at most a token per cut. A text with nothing to
- * cut (most texts) is returned whole after one scan, without the regular expression's split.
+ * Counts a text's tokens as tiktoken would, piece by piece: the text is cut into the encoding's pieces
+ * (tokenPieces.ts), and each distinct piece is encoded once per thread, so a large transcript's repeated words
+ * cost a map lookup. The total equals encode_ordinary's on the whole text, but for pieces over PART_CHARS (long
+ * runs without a break), counted in parts, which may differ by about a token per part.
  */
-export function chunkText(text: string): string[] {
-  if (text.length <= RUN_CHARS || (text.length <= CHUNK_CHARS && longestRun(text) <= RUN_CHARS)) return [text];
-  const words = text.match(new RegExp(`\\s+|\\S{1,${RUN_CHARS}}`, 'g')) ?? [];
-  const chunks: string[] = [];
-  let current = '';
-  for (const word of words) {
-    // Two non-whitespace pieces side by side are one run that was cut: keep the cut.
-    const continuesRun = current !== '' && !/\s/.test(word[0]) && !/\s/.test(current[current.length - 1]);
-    if (continuesRun || current.length + word.length > CHUNK_CHARS) {
-      chunks.push(current);
-      current = '';
-    }
-    current += word;
-  }
-  if (current !== '') chunks.push(current);
-  return chunks;
-}
-
-/** The length of the longest run of characters that are not whitespace (as the regular expression \s means it). */
-function longestRun(text: string): number {
-  let longest = 0;
-  let run = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (isSpace(text.charCodeAt(i))) {
-      run = 0;
-    } else if (++run > longest) {
-      longest = run;
-    }
-  }
-  return longest;
-}
-
-/** Whether a UTF-16 code unit is whitespace as \s matches it (ECMAScript's WhiteSpace and LineTerminator). */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 160) return false;
-  return (
-    c === 160 ||
-    c === 5760 ||
-    (c >= 8192 && c <= 8202) ||
-    c === 8232 ||
-    c === 8233 ||
-    c === 8239 ||
-    c === 8287 ||
-    c === 12288 ||
-    c === 65279
-  );
-}
-
 export function createTokenCounter(encoding: EncodingName = DEFAULT_ENCODING): TokenCounter {
+  const pattern = piecePatternOf(encoding);
   return (text: string) => {
     if (text === '') return 0;
     const encoder = encoderFor(encoding);
+    const counts = countsFor(encoding);
     let total = 0;
-    for (const chunk of chunkText(text)) total += encoder.encode_ordinary(chunk).length;
+    forEachPiece(text, pattern, (start, end) => {
+      if (end - start > CACHED_PIECE_CHARS) {
+        total += countPiece(encoder, text.slice(start, end));
+        return;
+      }
+      const piece = text.slice(start, end);
+      let count = counts.get(piece);
+      if (count === undefined) {
+        count = countPiece(encoder, piece);
+        if (counts.size >= MAX_CACHED_PIECES) counts.clear();
+        counts.set(piece, count);
+      }
+      total += count;
+    });
     return total;
   };
+}
+
+/** The pre-tokenizer pattern an encoding uses. */
+function piecePatternOf(encoding: EncodingName): PiecePattern {
+  return encoding === 'cl100k_base' ? 'cl100k' : 'o200k';
 }

@@ -7,14 +7,15 @@ import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { TokenCounter } from '../core/model';
-import { chunkText, createTokenCounter, type EncodingName } from './tokenCounter';
+import { createTokenCounter, type EncodingName } from './tokenCounter';
+import { restartableParts } from './tokenPieces';
 import type { TokenReply, TokenRequest } from './tokenWorker';
 
 /** Largest batch, in UTF-8 bytes (~0.1 s of tiktoken): bounds how late a cancellation or progress report comes. */
 export const MAX_BATCH_BYTES = 256 * 1024;
 /** Smallest batch: below this, the cost of a message outweighs sharing the work. */
 const MIN_BATCH_BYTES = 16 * 1024;
-/** Texts longer than this are sent in pieces, cut where chunkText cuts, so the pieces' counts add up exactly. */
+/** Texts longer than this are sent in parts cut where their pieces restart, so the parts' counts add up exactly. */
 const SPLIT_CHARS = 256 * 1024;
 const PIECE_CHARS = 64 * 1024;
 /**
@@ -64,22 +65,11 @@ export function defaultWorkerFile(): string {
 }
 
 /**
- * The pieces a text is sent as. Short texts go whole; a long one is cut at chunkText's cuts and the chunks are
- * regrouped, so createTokenCounter gives the same total over the pieces as over the whole text.
+ * The pieces a text is sent as. Short texts go whole; a long one is cut where its pre-tokenizer pieces restart
+ * (restartableParts), so createTokenCounter gives the same total over the pieces as over the whole text.
  */
 export function piecesOf(text: string): string[] {
-  if (text.length <= SPLIT_CHARS) return [text];
-  const pieces: string[] = [];
-  let current = '';
-  for (const chunk of chunkText(text)) {
-    if (current !== '' && current.length + chunk.length > PIECE_CHARS) {
-      pieces.push(current);
-      current = '';
-    }
-    current += chunk;
-  }
-  if (current !== '') pieces.push(current);
-  return pieces;
+  return text.length <= SPLIT_CHARS ? [text] : restartableParts(text, PIECE_CHARS);
 }
 
 interface Job {

@@ -1,5 +1,5 @@
 // Tests for verdicts from token bounds (src/core/tokenBounds.ts, analyzeFile's onVerdict): utf8Length is
-// Buffer.byteLength; tiktoken's counts (o200k_base, cl100k_base, cut into chunks as the counter cuts) fall
+// Buffer.byteLength; tiktoken's counts (o200k_base, cl100k_base, by pieces as the counter counts) fall
 // within tokenBounds; on generated transcripts whose ceiling lies near, below, between and above the prefix's
 // bounds, with exact counts chosen anywhere within the bounds (and some already known), a verdict from the
 // bounds is never one the exact counts contradict (verdicts, statuses, evidence, safe pointer sets), and the

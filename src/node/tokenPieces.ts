@@ -1,0 +1,286 @@
+// The pieces tiktoken cuts a text into before its BPE, found by a hand-written scanner instead of the encodings'
+// regular expressions. tiktoken encodes each piece on its own (a piece that is a token is one token, any other is
+// merged within itself), so a text's count is the sum of its pieces' counts, and tokenCounter.ts counts each
+// distinct piece once. The scanner follows the o200k_base and cl100k_base patterns' leftmost-first alternatives
+// (as tiktoken's fancy-regex runs them), including their backtracking, in time linear in the text: each
+// alternative scans forward over one run of a character class, and no position's run is scanned more than a few
+// times. Tests compare it with the patterns themselves and with tiktoken's counts.
+//
+// o200k_base:  [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?
+//             |[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
+//             |\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
+// cl100k_base: (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*
+//             |\s*[\r\n]+|\s+(?!\S)|\s+
+//
+// \s is Unicode's White_Space, as Rust's regex crate reads it (with U+0085, without U+FEFF: not JavaScript's \s).
+// A lone surrogate is taken as U+FFFD, which is what tiktoken is given for it (JavaScript strings reach it as
+// UTF-8). Letters and numbers come from this Node's Unicode tables, which may be a version ahead of tiktoken's.
+
+/** Which encoding's pattern: the two differ in how letters group and in what follows punctuation. */
+export type PiecePattern = 'o200k' | 'cl100k';
+
+// Class bits of a code point.
+/** [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]: o200k's leading letters. */
+const UPPER = 1;
+/** [\p{Ll}\p{Lm}\p{Lo}\p{M}]: o200k's trailing letters. */
+const LOWER = 2;
+/** \p{L} */
+const LETTER = 4;
+/** \p{N} */
+const NUMBER = 8;
+/** \s (White_Space) */
+const SPACE = 16;
+/** \r or \n */
+const NEWLINE = 32;
+
+/** Not classified yet (a bit no class uses). */
+const UNKNOWN = 128;
+
+/** The class bits of each BMP code point, each classified when first met (most texts use a few hundred). */
+const bmpClasses = new Uint8Array(0x10000).fill(UNKNOWN);
+const astralClasses = new Map<number, number>();
+
+const CLASS_TESTS: readonly [RegExp, number][] = [
+  [/[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]/u, UPPER],
+  [/[\p{Ll}\p{Lm}\p{Lo}\p{M}]/u, LOWER],
+  [/\p{L}/u, LETTER],
+  [/\p{N}/u, NUMBER],
+];
+
+/** Unicode's White_Space code points (all in the BMP). */
+const WHITE_SPACE = new Set([
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009,
+  0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+]);
+
+/** The class bits of a code point, from the Unicode property escapes (a lone surrogate has none, as U+FFFD). */
+function classify(codePoint: number): number {
+  if (codePoint >= 0xd800 && codePoint <= 0xdfff) return 0;
+  const char = String.fromCodePoint(codePoint);
+  let classes = 0;
+  for (const [test, bit] of CLASS_TESTS) if (test.test(char)) classes |= bit;
+  if (WHITE_SPACE.has(codePoint)) classes |= SPACE;
+  if (codePoint === 0x0a || codePoint === 0x0d) classes |= NEWLINE;
+  return classes;
+}
+
+/** The class bits of a BMP code unit (a surrogate's are none: callers read pairs through astralClass). */
+function bmpClass(unit: number): number {
+  let classes = bmpClasses[unit];
+  if (classes === UNKNOWN) {
+    classes = classify(unit);
+    bmpClasses[unit] = classes;
+  }
+  return classes;
+}
+
+function astralClass(codePoint: number): number {
+  let classes = astralClasses.get(codePoint);
+  if (classes === undefined) {
+    classes = classify(codePoint);
+    astralClasses.set(codePoint, classes);
+  }
+  return classes;
+}
+
+/** The scan of one text: its code points' classes and widths, read at UTF-16 indexes. */
+class Scanner {
+  constructor(private readonly text: string) {}
+
+  get length(): number {
+    return this.text.length;
+  }
+
+  /** The class bits of the code point at index i (a lone surrogate is U+FFFD's: none). */
+  classAt(i: number): number {
+    const unit = this.text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdfff) return bmpClass(unit);
+    const codePoint = this.text.codePointAt(i) as number;
+    return codePoint > 0xffff ? astralClass(codePoint) : 0;
+  }
+
+  /** How many UTF-16 units the code point at index i takes. */
+  widthAt(i: number): number {
+    const unit = this.text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdbff || i + 1 >= this.text.length) return 1;
+    const next = this.text.charCodeAt(i + 1);
+    return next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+
+  charAt(i: number): number {
+    return this.text.charCodeAt(i);
+  }
+
+  /** The end of the run of code points from i that all have one of the bits. */
+  runEnd(i: number, bits: number): number {
+    let end = i;
+    while (end < this.text.length && (this.classAt(end) & bits) !== 0) end += this.widthAt(end);
+    return end;
+  }
+}
+
+/** [^\r\n\p{L}\p{N}]: what may stand before a word. */
+function isWordPrefix(classes: number): boolean {
+  return (classes & (NEWLINE | LETTER | NUMBER)) === 0;
+}
+
+/** [^\s\p{L}\p{N}]: punctuation, symbols, marks and the rest. */
+function isOther(classes: number): boolean {
+  return (classes & (SPACE | LETTER | NUMBER)) === 0;
+}
+
+/** The end of a contraction ('s 't 're 've 'm 'll 'd, any case, ſ for s as Unicode folds it) at i, or -1. */
+function contractionEnd(text: Scanner, i: number): number {
+  if (i + 1 >= text.length || text.charAt(i) !== 0x27) return -1;
+  const first = text.charAt(i + 1) | 0x20;
+  if (first === 0x73 || first === 0x74 || first === 0x6d || first === 0x64 || text.charAt(i + 1) === 0x17f) {
+    return i + 2; // s t m d ſ
+  }
+  if (i + 2 >= text.length) return -1;
+  const second = text.charAt(i + 2) | 0x20;
+  if ((first === 0x72 || first === 0x76) && second === 0x65) return i + 3; // re ve
+  if (first === 0x6c && second === 0x6c) return i + 3; // ll
+  return -1;
+}
+
+/** After a word ending at end, its optional contraction. */
+function withContraction(text: Scanner, end: number): number {
+  const contraction = contractionEnd(text, end);
+  return contraction === -1 ? end : contraction;
+}
+
+/** o200k's [UPPER]*[LOWER]+ from j (with the backtracking of the greedy star): its end, or -1. */
+function lowerWordEnd(text: Scanner, j: number): number {
+  let k = j;
+  let lastLowerEnd = -1;
+  while (k < text.length) {
+    const classes = text.classAt(k);
+    if ((classes & UPPER) === 0) break;
+    k += text.widthAt(k);
+    if ((classes & LOWER) !== 0) lastLowerEnd = k;
+  }
+  if (k < text.length && (text.classAt(k) & LOWER) !== 0) return text.runEnd(k, LOWER);
+  // The star gives back code points until one of them starts [LOWER]+; the code points after it are not LOWER.
+  return lastLowerEnd;
+}
+
+/** o200k's [UPPER]+[LOWER]* from j: its end, or -1. */
+function upperWordEnd(text: Scanner, j: number): number {
+  const k = text.runEnd(j, UPPER);
+  return k === j ? -1 : text.runEnd(k, LOWER);
+}
+
+/** cl100k's \p{L}+ from j: its end, or -1. */
+function letterRunEnd(text: Scanner, j: number): number {
+  const k = text.runEnd(j, LETTER);
+  return k === j ? -1 : k;
+}
+
+/** [^\r\n\p{L}\p{N}]?WORD at i: with the prefix if it may be one and the word follows it, else without. */
+function prefixedWordEnd(text: Scanner, i: number, word: (text: Scanner, j: number) => number): number {
+  if (isWordPrefix(text.classAt(i))) {
+    const end = word(text, i + text.widthAt(i));
+    if (end !== -1) return end;
+  }
+  return word(text, i);
+}
+
+/** \p{N}{1,3} at i, or -1. */
+function numberEnd(text: Scanner, i: number): number {
+  let end = i;
+  for (let n = 0; n < 3 && end < text.length && (text.classAt(end) & NUMBER) !== 0; n++) end += text.widthAt(end);
+  return end === i ? -1 : end;
+}
+
+/** ` ?[^\s\p{L}\p{N}]+` then the trailing characters the pattern allows ([\r\n/]* or [\r\n]*), at i, or -1. */
+function punctuationEnd(text: Scanner, i: number, slashTrails: boolean): number {
+  let j = i;
+  if (text.charAt(i) === 0x20 && i + 1 < text.length && isOther(text.classAt(i + 1))) j = i + 1;
+  let end = j;
+  while (end < text.length && isOther(text.classAt(end))) end += text.widthAt(end);
+  if (end === j) return -1;
+  for (;;) {
+    const unit = text.charAt(end);
+    if (end < text.length && (unit === 0x0a || unit === 0x0d || (slashTrails && unit === 0x2f))) end += 1;
+    else return end;
+  }
+}
+
+/** \s*[\r\n]+ | \s+(?!\S) | \s+ at i (a whitespace code point). */
+function spaceEnd(text: Scanner, i: number): number {
+  let end = i;
+  let lastNewlineEnd = -1;
+  while (end < text.length) {
+    const classes = text.classAt(end);
+    if ((classes & SPACE) === 0) break;
+    end += 1; // White_Space is all in the BMP
+    if ((classes & NEWLINE) !== 0) lastNewlineEnd = end;
+  }
+  // \s*[\r\n]+: the star gives back to the run's last newline, which [\r\n]+ takes alone.
+  if (lastNewlineEnd !== -1) return lastNewlineEnd;
+  // \s+(?!\S): the whole run at the end of the text, else all of it but its last space (which goes with what
+  // follows), if that leaves one.
+  if (end === text.length || end - i < 2) return end;
+  return end - 1;
+}
+
+/** The end of the piece that starts at i (i < text's length), as the encoding's pattern matches it. */
+function pieceEnd(text: Scanner, i: number, pattern: PiecePattern): number {
+  const classes = text.classAt(i);
+  let end: number;
+  if (pattern === 'o200k') {
+    end = prefixedWordEnd(text, i, lowerWordEnd);
+    if (end !== -1) return withContraction(text, end);
+    end = prefixedWordEnd(text, i, upperWordEnd);
+    if (end !== -1) return withContraction(text, end);
+  } else {
+    end = contractionEnd(text, i);
+    if (end !== -1) return end;
+    end = prefixedWordEnd(text, i, letterRunEnd);
+    if (end !== -1) return end;
+  }
+  end = numberEnd(text, i);
+  if (end !== -1) return end;
+  end = punctuationEnd(text, i, pattern === 'o200k');
+  if (end !== -1) return end;
+  if ((classes & SPACE) !== 0) return spaceEnd(text, i);
+  // Unreachable: every code point is a letter, a number, whitespace or "other". Kept so the scan always moves.
+  return i + text.widthAt(i);
+}
+
+/** Calls visit(start, end) for each piece of text, in order; the pieces join to the whole text. */
+export function forEachPiece(text: string, pattern: PiecePattern, visit: (start: number, end: number) => void): void {
+  const scanner = new Scanner(text);
+  for (let start = 0; start < text.length;) {
+    const end = pieceEnd(scanner, start, pattern);
+    visit(start, end);
+    start = end;
+  }
+}
+
+/** The pieces of text (for tests and tools; counting uses forEachPiece). */
+export function piecesOf(text: string, pattern: PiecePattern): string[] {
+  const pieces: string[] = [];
+  forEachPiece(text, pattern, (start, end) => pieces.push(text.slice(start, end)));
+  return pieces;
+}
+
+/**
+ * Cuts text into parts of about partChars (longer where no cut can be made) whose pieces, scanned part by part,
+ * are the whole text's. Each cut is before a space (U+0020) that follows a character that is not whitespace: no
+ * piece spans that point (the space starts the next one, as its prefix or as whitespace), and no alternative
+ * looks back across it or ahead past a character that is not a space.
+ */
+export function restartableParts(text: string, partChars: number): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let cut = start + partChars; cut < text.length; cut++) {
+    // A low surrogate (or a lone one) before the space is part of a code point that is not whitespace.
+    if (text.charCodeAt(cut) !== 0x20 || (bmpClass(text.charCodeAt(cut - 1)) & SPACE) !== 0) continue;
+    parts.push(text.slice(start, cut));
+    start = cut;
+    cut = start + partChars - 1;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}

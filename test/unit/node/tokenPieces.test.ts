@@ -1,0 +1,205 @@
+// Tests for the pre-tokenizer scanner (src/node/tokenPieces.ts) and counting by pieces (tokenCounter.ts): the
+// scanner cuts texts exactly where the encodings' own patterns cut them (run here as JavaScript regular
+// expressions, with \s spelled as White_Space) for every BMP code unit in several surroundings, for random texts
+// over an alphabet of every class the patterns tell apart, and for the corpus sessions' texts; counting by pieces
+// gives tiktoken's count of the whole text; restartableParts' parts scan to the whole text's pieces.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import fc from 'fast-check';
+import { textsToCount } from '../../../src/core/analyze';
+import { DEFAULT_SUMMARY_BUDGETS } from '../../../src/core/defaults';
+import { createTokenCounter } from '../../../src/node/tokenCounter';
+import { piecesOf, restartableParts, type PiecePattern } from '../../../src/node/tokenPieces';
+import { TranscriptFile } from '../../../src/node/transcriptFile';
+import { skipWithoutShared } from '../../sharedFolder';
+
+const CORPUS = resolve(__dirname, '../../../../../shared/corpus');
+const SESSIONS = [
+  'claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl.gz',
+  'claude-code/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz',
+  'codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl',
+].map((name) => resolve(CORPUS, name));
+
+// The patterns as tiktoken gives them, with (?i:…) spelled out (Node 20 has no inline flags) and \s as Unicode's
+// White_Space (Rust's \s: with U+0085, without U+FEFF).
+const S = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const NOT_S = S.replace('[', '[^');
+const OTHER = `(?:(?!${S})[^\\p{L}\\p{N}])`;
+const CONTRACTION = "'[sS\\u017f]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]";
+const UPPER = '[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]';
+const LOWER = '[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]';
+const PREFIX = '[^\\r\\n\\p{L}\\p{N}]?';
+const SPACES = `${S}*[\\r\\n]+|${S}+(?!${NOT_S})|${S}+`;
+const PATTERNS: Record<PiecePattern, RegExp> = {
+  o200k: new RegExp(
+    `${PREFIX}${UPPER}*${LOWER}+(?:${CONTRACTION})?|${PREFIX}${UPPER}+${LOWER}*(?:${CONTRACTION})?` +
+      `|\\p{N}{1,3}| ?${OTHER}+[\\r\\n/]*|${SPACES}`,
+    'gu',
+  ),
+  cl100k: new RegExp(`${CONTRACTION}|${PREFIX}\\p{L}+|\\p{N}{1,3}| ?${OTHER}+[\\r\\n]*|${SPACES}`, 'gu'),
+};
+const BOTH: PiecePattern[] = ['o200k', 'cl100k'];
+
+/** The pattern's own split (a lone surrogate is "other" to it, as U+FFFD, which tiktoken is given, is). */
+function patternPieces(text: string, pattern: PiecePattern): string[] {
+  return [...text.matchAll(PATTERNS[pattern])].map((match) => match[0]);
+}
+
+/** Code points of every class the patterns tell apart, and the characters they name. */
+const ALPHABET = [
+  'a',
+  'z',
+  'A',
+  'Z',
+  's',
+  'S',
+  't',
+  'r',
+  'e',
+  'v',
+  'm',
+  'l',
+  'L',
+  'd',
+  'D',
+  '\u017f', // letters, contraction letters
+  '\u01c5',
+  '\u02b0',
+  '\u05d0',
+  '\u4e2d',
+  '\u00e9',
+  '\u0301',
+  '\u0903',
+  '\u20dd', // Lt, Lm, Lo, Lo, Ll, Mn, Mc, Me
+  '0',
+  '7',
+  '\u0663',
+  '\u2167',
+  '\u00bd', // Nd, Nd, Nl, No
+  "'",
+  '/',
+  '.',
+  '-',
+  '_',
+  '"',
+  '(',
+  '\u00a7',
+  '\u2014',
+  '\u00ad',
+  '\u200b',
+  '\u2060', // other
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '\u000b',
+  '\u0085',
+  '\u00a0',
+  '\u2003',
+  '\u3000',
+  '\u2028',
+  '\ufeff',
+  '\u180e', // spaces
+  '\ud835\udc00',
+  '\ud835\udfce',
+  '\ud83d\ude80',
+  '\ud83c\udffd',
+  '\ud800',
+  '\udc00', // astral L, N, So, Sk; lone
+];
+
+const arbText = fc
+  .array(fc.oneof(fc.constantFrom(...ALPHABET), fc.constantFrom("'s", "'LL", "'Re", ' \n', '\r\n', '  ')), {
+    maxLength: 40,
+  })
+  .map((parts) => parts.join(''));
+
+async function corpusTexts(): Promise<string[]> {
+  const texts: string[] = [];
+  for (const path of SESSIONS) {
+    const opened = await TranscriptFile.open(path, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS });
+    const { turns, summaries } = textsToCount(opened.transcript);
+    texts.push(...new Set([...turns.map((turn) => turn.text), ...summaries]));
+  }
+  return texts;
+}
+
+describe('node/tokenPieces: the encodings’ pieces, scanned', function () {
+  this.timeout(120_000);
+
+  it('cuts as the patterns do with every BMP code unit in several surroundings', () => {
+    const around = ['a#b', 'A#b', ' #', '#\n', "x#'s", ' ##z', '1#2'];
+    for (const pattern of BOTH) {
+      for (let c = 0; c < 0x10000; c++) {
+        const char = String.fromCharCode(c);
+        for (const shape of around) {
+          const text = shape.replaceAll('#', char);
+          assert.deepEqual(piecesOf(text, pattern), patternPieces(text, pattern), `${pattern} ${JSON.stringify(text)}`);
+        }
+      }
+    }
+  });
+
+  it('cuts random texts of every class as the patterns do', () => {
+    for (const pattern of BOTH) {
+      fc.assert(
+        fc.property(arbText, (text) => assert.deepEqual(piecesOf(text, pattern), patternPieces(text, pattern))),
+        { numRuns: 3000 },
+      );
+    }
+  });
+
+  it('cuts the corpus sessions’ texts as the patterns do', async function () {
+    skipWithoutShared(this, SESSIONS.every(existsSync), 'the corpus sessions in ../shared/corpus');
+    const texts = await corpusTexts();
+    for (const pattern of BOTH) {
+      for (const text of texts) assert.deepEqual(piecesOf(text, pattern), patternPieces(text, pattern));
+    }
+  });
+
+  it('counts by pieces as tiktoken counts the whole text, for both encodings', async function () {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const tiktoken = require('tiktoken') as typeof import('tiktoken');
+    const cases: [ReturnType<typeof createTokenCounter>, { encode_ordinary(text: string): Uint32Array }][] = [
+      [createTokenCounter('o200k_base'), tiktoken.get_encoding('o200k_base')],
+      [createTokenCounter('cl100k_base'), tiktoken.get_encoding('cl100k_base')],
+    ];
+    const words = fc.constantFrom('the ', 'ledger', "don't ", 'HTTPServer', 'Zürich ', '東京', ' 12345', '\n\n  ', '🚀');
+    const arbCounted = fc.array(fc.oneof(arbText, words), { maxLength: 8 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(arbCounted, (text) => {
+        for (const [count, encoder] of cases) assert.equal(count(text), encoder.encode_ordinary(text).length);
+      }),
+      { numRuns: 1500 },
+    );
+    if (!SESSIONS.every(existsSync)) return skipWithoutShared(this, false, 'the corpus sessions in ../shared/corpus');
+    for (const text of await corpusTexts()) {
+      // Pieces over 100 characters are counted in parts, which may differ from counting them whole.
+      if (piecesOf(text, 'o200k').some((piece) => piece.length > 100)) continue;
+      const [count, encoder] = cases[0];
+      assert.equal(count(text), encoder.encode_ordinary(text).length);
+    }
+  });
+
+  it('cuts long texts into parts whose pieces are the whole text’s', () => {
+    const arbLong = fc
+      .array(fc.oneof(arbText, fc.constantFrom('word ', 'a.b ', ' ', '  x', '\n ', 'y'.repeat(30))), { maxLength: 60 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(arbLong, fc.integer({ min: 1, max: 40 }), (text, size) => {
+        const parts = restartableParts(text, size);
+        assert.equal(parts.join(''), text);
+        for (const pattern of BOTH) {
+          assert.deepEqual(
+            parts.flatMap((part) => piecesOf(part, pattern)),
+            piecesOf(text, pattern),
+          );
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    assert.deepEqual(restartableParts('aaaa bbbb cccc', 3), ['aaaa', ' bbbb', ' cccc']);
+    assert.deepEqual(restartableParts('x'.repeat(10), 3), ['x'.repeat(10)]);
+  });
+});

@@ -62,7 +62,9 @@ async function analyzeOnce() {
   const start = now();
   let readMs;
   let firstVerdictMs;
-  const pool = new TokenPool({});
+  // SPAWN_BYTES (an environment variable) overrides the pool's threshold for a second worker, to compare.
+  const spawnBytes = process.env.SPAWN_BYTES ? Number(process.env.SPAWN_BYTES) : undefined;
+  const pool = new TokenPool(spawnBytes === undefined ? {} : { spawnBytes });
   let tick = now();
   let stallMs = 0;
   const ticking = setInterval(() => {

@@ -12,7 +12,9 @@ export class SummaryMatcher {
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
   private readonly positions = new Map<string, number[]>();
-  private trigrams?: Set<string>;
+  /** Each distinct word's number (its order of first appearance), for trigrams packed in one number. */
+  private readonly wordIds = new Map<string, number>();
+  private trigrams?: Set<number | string>;
   private stems?: Map<string, number>;
   private stemPositions?: Map<string, number[]>;
 
@@ -29,7 +31,10 @@ export class SummaryMatcher {
       const w = text.slice(start, end).toLowerCase();
       const list = this.positions.get(w);
       if (list) list.push(this.words.length);
-      else this.positions.set(w, [this.words.length]);
+      else {
+        this.positions.set(w, [this.words.length]);
+        this.wordIds.set(w, this.wordIds.size);
+      }
       this.words.push(w);
       this.starts.push(start);
       this.ends.push(end);
@@ -80,13 +85,33 @@ export class SummaryMatcher {
     return undefined;
   }
 
-  /** Whether the summary has these three words in a row. */
-  hasTrigram(a: string, b: string, c: string): boolean {
+  /** A word's number in this summary, or -1 when the summary does not have it (line breaks have none). */
+  wordId(word: string): number {
+    return this.wordIds.get(word) ?? -1;
+  }
+
+  /** Whether the summary has three words in a row, given by their numbers (wordId); -1 is never found. */
+  hasTrigram(a: number, b: number, c: number): boolean {
+    if (a < 0 || b < 0 || c < 0) return false;
     if (!this.trigrams) {
       this.trigrams = new Set();
-      for (let i = 0; i + 2 < this.words.length; i++) this.trigrams.add(`${this.words[i]} ${this.words[i + 1]} ${this.words[i + 2]}`);
+      for (let i = 0; i + 2 < this.words.length; i++) {
+        const x = this.wordId(this.words[i]);
+        const y = this.wordId(this.words[i + 1]);
+        const z = this.wordId(this.words[i + 2]);
+        if (x >= 0 && y >= 0 && z >= 0) this.trigrams.add(this.trigramKey(x, y, z));
+      }
     }
-    return this.trigrams.has(`${a} ${b} ${c}`);
+    return this.trigrams.has(this.trigramKey(a, b, c));
+  }
+
+  /**
+   * Three word numbers in one number, exact while the summary has fewer than 2^17 distinct words (2^51 < 2^53);
+   * past that (no real summary), a string of the three.
+   */
+  private trigramKey(a: number, b: number, c: number): number | string {
+    const base = this.wordIds.size + 1;
+    return base < 2 ** 17 ? (a * base + b) * base + c : `${a} ${b} ${c}`;
   }
 
   /** Offset of the exact (case-sensitive) substring, as Python's `in` finds it; "" is found at 0. */
@@ -106,7 +131,7 @@ export class SummaryMatcher {
    */
   findSpan(key: string, strict = false): { at: number; end: number } | undefined {
     if (key.length === 0) return undefined;
-    const needle = key.split(' ');
+    const needle = key.includes(' ') ? key.split(' ') : [key];
     let pivot = 0;
     let occurrences: number[] | undefined;
     for (let j = 0; j < needle.length; j++) {
@@ -151,12 +176,13 @@ export const PASSAGE_WORDS = 8;
  */
 export function verbatimPassage(text: string, matcher: SummaryMatcher): Piece | undefined {
   const words = proseWords(typeof text === 'string' ? text.slice(0, MAX_SCAN_CHARS) : '');
+  // Each word's number in the summary (-1: not there, or a break), so a trigram is looked up without a string.
+  const ids = words.map((w) => (w === '\n' ? -1 : matcher.wordId(w)));
   let bestStart = 0;
   let bestLength = 0;
   let runStart = -1;
   for (let i = 0; i + 2 < words.length; i++) {
-    const joined = words[i] !== '\n' && words[i + 1] !== '\n' && words[i + 2] !== '\n';
-    if (joined && matcher.hasTrigram(words[i], words[i + 1], words[i + 2])) {
+    if (matcher.hasTrigram(ids[i], ids[i + 1], ids[i + 2])) {
       if (runStart < 0) runStart = i;
       const length = i + 3 - runStart;
       if (length > bestLength) {
@@ -186,16 +212,43 @@ function proseWords(text: string): string[] {
     let j = i;
     while (j < n && !isSpace(text.charCodeAt(j))) j++;
     if (j > i) {
-      const token = text
-        .slice(i, j)
-        .replace(/^["'`([*]+/, '')
-        .replace(/(?<!["'`)\],.;:!?*])["'`)\],.;:!?*]+$/, ''); // the trailing run starts after a non-member: linear
-      if (/^[a-z]+(?:['’][a-z]+)?$/i.test(token)) out.push(...wordsOf(token));
+      // The token without its leading ("'`([*) and trailing ("'`)],.;:!?*) punctuation.
+      let start = i;
+      let end = j;
+      while (start < end && LEADING.includes(text[start])) start++;
+      while (end > start && TRAILING.includes(text[end - 1])) end--;
+      const kind = proseWordKind(text, start, end);
+      if (kind === 'lower') out.push(text.slice(start, end));
+      else if (kind === 'word') out.push(...wordsOf(text.slice(start, end)));
       else if (out.length > 0 && out[out.length - 1] !== '\n') out.push('\n');
     }
     i = j;
   }
   return out;
+}
+
+const LEADING = '"\'`([*';
+const TRAILING = '"\'`)],.;:!?*';
+
+/**
+ * Whether text[start, end) is a word of prose: letters a–z (any case), with at most one apostrophe (' or ’)
+ * between letters (don't, O’Brien). 'lower' when it is lower-case letters only, its own one word; 'word' when
+ * wordsOf must split it; undefined when it is not a word.
+ */
+function proseWordKind(text: string, start: number, end: number): 'lower' | 'word' | undefined {
+  if (start >= end) return undefined;
+  let lower = true;
+  let apostrophe = false;
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c >= 97 && c <= 122) continue;
+    lower = false;
+    if (c >= 65 && c <= 90) continue;
+    const quote = c === 39 || c === 0x2019;
+    if (!quote || apostrophe || k === start || k === end - 1) return undefined;
+    apostrophe = true;
+  }
+  return lower ? 'lower' : 'word';
 }
 
 function isSpace(c: number): boolean {

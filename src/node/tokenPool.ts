@@ -1,5 +1,5 @@
-// Counts tokens in worker threads (tokenWorker.js), so that tiktoken's start-up (~0.8 s) and its counting
-// (~0.5 s per MB) never block the calling thread — the VS Code extension host's. Work is cut into batches of
+// Counts tokens in worker threads (tokenWorker.js), so that tiktoken's start-up (~0.5 s) and its counting
+// (0.1–0.2 s per MB) never block the calling thread — the VS Code extension host's. Work is cut into batches of
 // a bounded byte size, shared by up to maxWorkers lazily spawned workers; each batch that comes back reports
 // progress, and a cancelled count stops at the batches already sent. Idle workers are ended after a while.
 // When no worker can start, counting falls back to this thread, batch by batch, yielding in between.
@@ -11,7 +11,7 @@ import { createTokenCounter, type EncodingName } from './tokenCounter';
 import { restartableParts } from './tokenPieces';
 import type { TokenReply, TokenRequest } from './tokenWorker';
 
-/** Largest batch, in UTF-8 bytes (~0.1 s of tiktoken): bounds how late a cancellation or progress report comes. */
+/** Largest batch, in UTF-8 bytes (0.03–0.1 s of counting): bounds how late a cancellation or progress report comes. */
 export const MAX_BATCH_BYTES = 256 * 1024;
 /** Smallest batch: below this, the cost of a message outweighs sharing the work. */
 const MIN_BATCH_BYTES = 16 * 1024;
@@ -19,10 +19,11 @@ const MIN_BATCH_BYTES = 16 * 1024;
 const SPLIT_CHARS = 256 * 1024;
 const PIECE_CHARS = 64 * 1024;
 /**
- * Another worker is started only while this much waits to be counted (about a second of one worker's work):
- * a worker takes ~0.8 s to start, so for less, the first worker is done before a second could help.
+ * Another worker is started only while this much waits to be counted (a few seconds of one worker's work, which
+ * counts repeated pieces from its cache at 5–10 MB/s): a worker costs 0.4–0.9 s of CPU to load tiktoken and
+ * takes a core from the analysis, so for less, the first worker is done before a second could help.
  */
-export const DEFAULT_SPAWN_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_SPAWN_BYTES = 16 * 1024 * 1024;
 /** An idle worker is ended after this long (a live transcript's appends reuse it meanwhile). */
 export const DEFAULT_IDLE_MS = 60_000;
 /** After this many crashes of workers that had been working, counting moves into this thread. */

@@ -1,12 +1,14 @@
 // Verdicts before the exact token counts. A token of tiktoken's encodings (o200k_base, cl100k_base) stands for
-// 1 to 128 bytes of UTF-8, so a text's byte length bounds its count from above and an 128th of it from below
-// (counting a text in chunks, as the token counter does, only adds tokens). The verdict depends on the counts
+// 1 to 128 bytes of UTF-8, so a text's byte length bounds its count from above and an 128th of it from below;
+// given the encoding's pre-tokenizer pattern, its number of pieces (tokenPieces.ts) bounds it from below too,
+// far more closely (each piece is encoded on its own, in one token or more). The verdict depends on the counts
 // only through the prefix's place against the ceiling; when the bounds of every checkpoint's prefix fall on
 // one side of it, the verdicts, the turns' statuses and evidence and the safe pointer sets are those the exact
 // counts give, and can be shown while the counting goes on. Pure.
 import { analyze } from './analyze';
 import type { Analysis, AnalysisOptions, Checkpoint, TokenCache, Transcript, Turn, TurnId } from './model';
 import { COMPRESSION_RATIO_LOW } from './reference';
+import { pieceCount, type PiecePattern } from './tokenPieces';
 
 /** The most UTF-8 bytes one token of o200k_base or cl100k_base stands for (their longest tokens). */
 export const MAX_TOKEN_BYTES = 128;
@@ -26,10 +28,14 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** Bounds of a text's exact token count: at least `low`, at most `high`. */
-export function tokenBounds(text: string): { low: number; high: number } {
+/**
+ * Bounds of a text's exact token count: at least `low`, at most `high`. With the encoding's pattern, `low` is
+ * also at least the text's number of pieces.
+ */
+export function tokenBounds(text: string, pattern?: PiecePattern): { low: number; high: number } {
   const high = utf8Length(text);
-  return { low: Math.ceil(high / MAX_TOKEN_BYTES), high };
+  const low = Math.ceil(high / MAX_TOKEN_BYTES);
+  return { low: pattern === undefined ? low : Math.max(low, pieceCount(text, pattern)), high };
 }
 
 /**
@@ -37,25 +43,26 @@ export function tokenBounds(text: string): { low: number; high: number } {
  * Texts in `tokenCache` count exactly; any other is counted at its upper bound. Every checkpoint's verdict,
  * reasons of coverage, turn statuses, evidence and safe pointer set are final; its token figures (and the
  * sentences that quote them) are upper bounds until the exact analysis replaces it. `tokenCache` is not
- * changed.
+ * changed. `pattern`: the pre-tokenizer pattern of the encoding the exact counts are made in (closer low
+ * bounds); without it, only the byte bounds are used.
  */
 export function verdictFromBounds(
   transcript: Transcript,
   tokenCache: TokenCache,
   options: Omit<AnalysisOptions, 'countTokens' | 'tokenCache' | 'checkpointMemo'>,
+  pattern?: PiecePattern,
 ): Analysis | undefined {
-  if (!mayBeSettled(transcript, tokenCache, options.ratioFloor)) return undefined;
   const bounded = new Map<string, { low: number; high: number }>();
-  const countTokens = (text: string): number => {
-    const exact = tokenCache.get(text);
-    if (exact !== undefined) return exact;
+  const boundsOf = (text: string): { low: number; high: number } => {
     let b = bounded.get(text);
     if (b === undefined) {
-      b = tokenBounds(text);
+      b = tokenBounds(text, pattern);
       bounded.set(text, b);
     }
-    return b.high;
+    return b;
   };
+  if (!mayBeSettled(transcript, tokenCache, options.ratioFloor, boundsOf)) return undefined;
+  const countTokens = (text: string): number => tokenCache.get(text) ?? boundsOf(text).high;
   // Never with the file's checkpoint memo: these counts are bounds, not what the memo may keep.
   const analysis = analyze(transcript, { ...options, countTokens, tokenCache: new Map(), checkpointMemo: undefined });
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
@@ -79,7 +86,12 @@ export function verdictFromBounds(
  * (then no verdict can be given, and the analysis is not worth making). It may say true where the analysis then
  * finds the bounds undecided; it never says false where they decide.
  */
-function mayBeSettled(transcript: Transcript, tokenCache: TokenCache, ratioFloor: number | undefined): boolean {
+function mayBeSettled(
+  transcript: Transcript,
+  tokenCache: TokenCache,
+  ratioFloor: number | undefined,
+  boundsOf: (text: string) => { low: number; high: number },
+): boolean {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
   const ratio = typeof ratioFloor === 'number' && Number.isFinite(ratioFloor) && ratioFloor > 0 ? ratioFloor : COMPRESSION_RATIO_LOW;
@@ -97,7 +109,7 @@ function mayBeSettled(transcript: Transcript, tokenCache: TokenCache, ratioFloor
       if (!turn || typeof turn !== 'object' || !claimed.has(turn.id)) continue;
       const text = typeof turn.text === 'string' ? turn.text : '';
       const known = hasRecordedTokens(turn) ? turn.tokens : tokenCache.get(text);
-      const b = known !== undefined ? { low: known, high: known } : tokenBounds(text);
+      const b = known !== undefined ? { low: known, high: known } : boundsOf(text);
       low += b.low;
       high += b.high;
     }

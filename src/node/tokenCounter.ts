@@ -2,7 +2,7 @@
 // counted piece by piece (the encoding's pre-tokenizer pieces), each distinct piece encoded once per thread.
 
 import type { TokenCounter } from '../core/model';
-import { forEachPiece, type PiecePattern } from './tokenPieces';
+import { forEachPiece, type PiecePattern } from '../core/tokenPieces';
 
 export const ENCODINGS = ['o200k_base', 'cl100k_base'] as const;
 export type EncodingName = (typeof ENCODINGS)[number];
@@ -95,6 +95,6 @@ export function createTokenCounter(encoding: EncodingName = DEFAULT_ENCODING): T
 }
 
 /** The pre-tokenizer pattern an encoding uses. */
-function piecePatternOf(encoding: EncodingName): PiecePattern {
+export function piecePatternOf(encoding: EncodingName): PiecePattern {
   return encoding === 'cl100k_base' ? 'cl100k' : 'o200k';
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { TokenCounter } from '../core/model';
 import { createTokenCounter, type EncodingName } from './tokenCounter';
-import { restartableParts } from './tokenPieces';
+import { restartableParts } from '../core/tokenPieces';
 import type { TokenReply, TokenRequest } from './tokenWorker';
 
 /** Largest batch, in UTF-8 bytes (0.03–0.1 s of counting): bounds how late a cancellation or progress report comes. */

@@ -78,7 +78,10 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
   });
 
   it("bounds tiktoken's counts, for both encodings", () => {
-    const counters = [createTokenCounter('o200k_base'), createTokenCounter('cl100k_base')];
+    const counters = [
+      [createTokenCounter('o200k_base'), 'o200k'],
+      [createTokenCounter('cl100k_base'), 'cl100k'],
+    ] as const;
     const unit = fc.oneof(
       fc.constantFrom(...TEXTS),
       fc.string({ maxLength: 30 }),
@@ -89,75 +92,81 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
       fc.property(fc.array(unit, { maxLength: 12 }), fc.array(fc.nat(0xffff), { maxLength: 40 }), (parts, codes) => {
         const text = parts.join(' ') + String.fromCharCode(...codes);
         const { low, high } = tokenBounds(text);
-        for (const count of counters) {
+        for (const [count, pattern] of counters) {
           const n = count(text);
           assert.ok(low <= n && n <= high, `${n} not within ${low}..${high}`);
+          const closer = tokenBounds(text, pattern);
+          assert.ok(closer.low >= low && closer.high === high);
+          assert.ok(closer.low <= n, `${n} under its ${pattern} pieces, ${closer.low}`);
         }
       }),
       { numRuns: 300 },
     );
   });
 
-  it('never gives a verdict that counts anywhere within the bounds contradict, and settles some cases but not all', () => {
-    let settled = 0;
-    let open = 0;
-    fc.assert(
-      fc.property(arbCase, ({ turns: specs, summary, ceiling }) => {
-        const exactOf = new Map<string, number>();
-        const turns: Turn[] = specs.map((s, i) => {
-          const { low, high } = tokenBounds(s.text);
-          if (!exactOf.has(s.text)) exactOf.set(s.text, Math.round(low + s.at * (high - low)));
-          const t: Turn = {
-            id: i,
-            role: 'assistant',
-            text: s.text,
-            span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
+  for (const pattern of [undefined, 'o200k'] as const) {
+    it(`never gives a verdict that counts anywhere within the bounds contradict, and settles some cases but not all (${pattern ?? 'bytes only'})`, () => {
+      let settled = 0;
+      let open = 0;
+      fc.assert(
+        fc.property(arbCase, ({ turns: specs, summary, ceiling }) => {
+          const exactOf = new Map<string, number>();
+          const turns: Turn[] = specs.map((s, i) => {
+            const { low, high } = tokenBounds(s.text, pattern);
+            if (!exactOf.has(s.text)) exactOf.set(s.text, Math.round(low + s.at * (high - low)));
+            const t: Turn = {
+              id: i,
+              role: 'assistant',
+              text: s.text,
+              span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
+            };
+            if (s.recorded !== undefined) t.tokens = s.recorded;
+            return t;
+          });
+          const claimedIds = turns.filter((_, i) => specs[i].claimed).map((t) => t.id);
+          let exactPrefix = 0;
+          let lowPrefix = 0;
+          let highPrefix = 0;
+          for (const t of turns) {
+            if (!claimedIds.includes(t.id)) continue;
+            const b = t.tokens !== undefined ? { low: t.tokens, high: t.tokens } : tokenBounds(t.text, pattern);
+            exactPrefix += t.tokens ?? exactOf.get(t.text)!;
+            lowPrefix += b.low;
+            highPrefix += b.high;
+          }
+          const target =
+            'near' in ceiling ? exactPrefix + ceiling.near : Math.round(lowPrefix + ceiling.between * (highPrefix - lowPrefix));
+          const cp: Checkpoint = {
+            summaryId: 'S1',
+            summary: summary.join(' '),
+            summaryBudget: Math.max(1, target) / 5,
+            claimedIds,
+            turnsBefore: turns.length,
+            span: { startLine: 99, endLine: 99, startOffset: 0, endOffset: 0 },
           };
-          if (s.recorded !== undefined) t.tokens = s.recorded;
-          return t;
-        });
-        const claimedIds = turns.filter((_, i) => specs[i].claimed).map((t) => t.id);
-        let exactPrefix = 0;
-        let lowPrefix = 0;
-        let highPrefix = 0;
-        for (const t of turns) {
-          if (!claimedIds.includes(t.id)) continue;
-          const b = t.tokens !== undefined ? { low: t.tokens, high: t.tokens } : tokenBounds(t.text);
-          exactPrefix += t.tokens ?? exactOf.get(t.text)!;
-          lowPrefix += b.low;
-          highPrefix += b.high;
-        }
-        const target = 'near' in ceiling ? exactPrefix + ceiling.near : Math.round(lowPrefix + ceiling.between * (highPrefix - lowPrefix));
-        const cp: Checkpoint = {
-          summaryId: 'S1',
-          summary: summary.join(' '),
-          summaryBudget: Math.max(1, target) / 5,
-          claimedIds,
-          turnsBefore: turns.length,
-          span: { startLine: 99, endLine: 99, startOffset: 0, endOffset: 0 },
-        };
-        const transcript: Transcript = { format: 'canonical', turns, checkpoints: [cp], problems: [], lineCount: turns.length + 1 };
-        const known: TokenCache = new Map();
-        specs.forEach((s) => {
-          if (s.known) known.set(s.text, exactOf.get(s.text)!);
-        });
-        const early = verdictFromBounds(transcript, known, { ratioFloor: 5 });
-        const exact = analyze(transcript, { countTokens: (t) => exactOf.get(t) ?? tokenBounds(t).high, ratioFloor: 5 });
-        if (early === undefined) {
-          open++;
-          return;
-        }
-        settled++;
-        assert.deepEqual(promised(early), promised(exact));
-        // With the judgements made ahead (as analyzeFile does), the same early analysis.
-        const judgements = new JudgementCache();
-        runSteps(judgeAhead(transcript, { judgements }));
-        assert.deepEqual(verdictFromBounds(transcript, known, { ratioFloor: 5, judgements }), early);
-      }),
-      { numRuns: 3000 },
-    );
-    assert.ok(settled > 100 && open > 100, `settled ${settled}, left open ${open}`);
-  });
+          const transcript: Transcript = { format: 'canonical', turns, checkpoints: [cp], problems: [], lineCount: turns.length + 1 };
+          const known: TokenCache = new Map();
+          specs.forEach((s) => {
+            if (s.known) known.set(s.text, exactOf.get(s.text)!);
+          });
+          const early = verdictFromBounds(transcript, known, { ratioFloor: 5 }, pattern);
+          const exact = analyze(transcript, { countTokens: (t) => exactOf.get(t) ?? tokenBounds(t).high, ratioFloor: 5 });
+          if (early === undefined) {
+            open++;
+            return;
+          }
+          settled++;
+          assert.deepEqual(promised(early), promised(exact));
+          // With the judgements made ahead (as analyzeFile does), the same early analysis.
+          const judgements = new JudgementCache();
+          runSteps(judgeAhead(transcript, { judgements }));
+          assert.deepEqual(verdictFromBounds(transcript, known, { ratioFloor: 5, judgements }, pattern), early);
+        }),
+        { numRuns: 3000 },
+      );
+      assert.ok(settled > 100 && open > 100, `settled ${settled}, left open ${open}`);
+    });
+  }
 
   for (const [name, path] of [
     ['the incident sample', SAMPLE],

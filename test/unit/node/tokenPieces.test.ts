@@ -1,4 +1,4 @@
-// Tests for the pre-tokenizer scanner (src/node/tokenPieces.ts) and counting by pieces (tokenCounter.ts): the
+// Tests for the pre-tokenizer scanner (src/core/tokenPieces.ts) and counting by pieces (tokenCounter.ts): the
 // scanner cuts texts exactly where the encodings' own patterns cut them (run here as JavaScript regular
 // expressions, with \s spelled as White_Space) for every BMP code unit in several surroundings, for random texts
 // over an alphabet of every class the patterns tell apart, and for the corpus sessions' texts; counting by pieces
@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { textsToCount } from '../../../src/core/analyze';
 import { DEFAULT_SUMMARY_BUDGETS } from '../../../src/core/defaults';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
-import { piecesOf, restartableParts, type PiecePattern } from '../../../src/node/tokenPieces';
+import { piecesOf, restartableParts, type PiecePattern } from '../../../src/core/tokenPieces';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { skipWithoutShared } from '../../sharedFolder';
 

@@ -4,7 +4,8 @@
 // distinct piece once. The scanner follows the o200k_base and cl100k_base patterns' leftmost-first alternatives
 // (as tiktoken's fancy-regex runs them), including their backtracking, in time linear in the text: each
 // alternative scans forward over one run of a character class, and no position's run is scanned more than a few
-// times. Tests compare it with the patterns themselves and with tiktoken's counts.
+// times. Tests compare it with the patterns themselves and with tiktoken's counts. Each piece is at least one
+// token, so a text's number of pieces bounds its count from below (tokenBounds.ts). Pure.
 //
 // o200k_base:  [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?
 //             |[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
@@ -283,4 +284,14 @@ export function restartableParts(text: string, partChars: number): string[] {
   }
   parts.push(text.slice(start));
   return parts;
+}
+
+/**
+ * How many pieces text has: a lower bound of its token count in the pattern's encoding, since every piece is
+ * encoded on its own and is at least one token (a long piece counted in parts, more).
+ */
+export function pieceCount(text: string, pattern: PiecePattern): number {
+  let count = 0;
+  forEachPiece(text, pattern, () => count++);
+  return count;
 }

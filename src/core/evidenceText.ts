@@ -56,8 +56,26 @@ const FUNCTION_WORDS: ReadonlySet<string> = new Set(
   'and the for but nor not was were are has had have with from into than then that this these those its our out per via'.split(' '),
 );
 
-// Character classes, by code unit; non-ASCII letters are tested once each with a Unicode property.
+// Character classes, by code unit; a non-ASCII code unit is tested once with a Unicode property and case
+// mapping, and its answer kept (unitClasses), so a text full of accents, arrows or CJK costs a table read a unit.
 const LETTER_RE = /[\p{L}\p{M}]/u;
+/** Per BMP code unit: 0 until looked at, then KNOWN with LETTER_BIT and UPPER_BIT as they apply. */
+const unitClasses = new Uint8Array(0x10000);
+const KNOWN = 1;
+const LETTER_BIT = 2;
+const UPPER_BIT = 4;
+
+function nonAsciiClass(c: number): number {
+  let k = unitClasses[c];
+  if (k === 0) {
+    const ch = String.fromCharCode(c);
+    k = KNOWN;
+    if (LETTER_RE.test(ch)) k |= LETTER_BIT;
+    if (ch !== ch.toLowerCase() && ch === ch.toUpperCase()) k |= UPPER_BIT;
+    unitClasses[c] = k;
+  }
+  return k;
+}
 function isAsciiLower(c: number): boolean {
   return c >= 97 && c <= 122;
 }
@@ -70,13 +88,12 @@ function isDigit(c: number): boolean {
 function isLetterCode(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   if (c < 128) return isAsciiLower(c) || isAsciiUpper(c);
-  return LETTER_RE.test(text[i]);
+  return (nonAsciiClass(c) & LETTER_BIT) !== 0;
 }
 function isUpperAt(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   if (c < 128) return isAsciiUpper(c);
-  const ch = text[i];
-  return ch !== ch.toLowerCase() && ch === ch.toUpperCase();
+  return (nonAsciiClass(c) & UPPER_BIT) !== 0;
 }
 function isAlnumAt(text: string, i: number): boolean {
   return isDigit(text.charCodeAt(i)) || isLetterCode(text, i);

@@ -10,13 +10,16 @@
 // Timings are medians of --runs runs; nothing here asserts a time.
 //
 // Usage: node scripts/bench.mjs [--sizes 10k,100k,1m] [--shapes canonical,claude-code,canonical-recorded]
-//          [--runs N] [--huge] [--no-corpus] [--no-webview] [--keep DIR] [--smoke]
+//          [--runs N] [--huge] [--no-corpus] [--no-webview] [--keep DIR] [--smoke] [--save FILE] [--baseline FILE]
 //   --sizes    turns per generated transcript (k = thousand, m = million). Default 10k,100k,1m.
 //   --shapes   canonical (every turn counted), canonical-recorded (sizes recorded: only the summary is counted),
 //              claude-code (Claude Code records). Default: canonical and claude-code below 1m turns,
 //              canonical-recorded from 1m.
 //   --huge     also a ~1 GB canonical-recorded transcript (generated into a temporary folder, deleted after).
 //   --smoke    a short run for `npm test`: 300 turns, one run, no corpus, no huge file, no webview.
+//   --save     writes this run's figures to FILE (JSON), to compare a later run with.
+//   --baseline compares this run with one saved by --save: each timing as a multiple of its floor, flagged when it
+//              grew by more than 25% (scripts/bench/baseline.mjs). A report: the exit status does not change.
 // The webview figures (scripts/bench/webview.mjs, the 100k-turn timeline in Chromium) come last, unless --no-webview.
 // Needs `npm run build` and `npm run compile` first (`npm run bench` does both).
 import { spawnSync } from 'node:child_process';
@@ -26,6 +29,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
+import { compareRuns, rowsOf, savedRun } from './bench/baseline.mjs';
 import { writeCanonical, writeClaudeCode } from './bench/generate.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,7 +38,8 @@ const TIME = '/usr/bin/time';
 
 const USAGE =
   'usage: node scripts/bench.mjs [--sizes 10k,100k,1m] [--shapes canonical,claude-code,canonical-recorded] ' +
-  '[--runs N] [--huge] [--no-corpus] [--no-webview] [--keep DIR] [--smoke] (see the header of scripts/bench.mjs)';
+  '[--runs N] [--huge] [--no-corpus] [--no-webview] [--keep DIR] [--smoke] [--save FILE] [--baseline FILE] ' +
+  '(see the header of scripts/bench.mjs)';
 
 /** Says what is wrong with the command line, and how to use it, then exits 2 (no stack trace). */
 function usageError(message) {
@@ -54,6 +59,8 @@ try {
       'no-webview': { type: 'boolean', default: false },
       smoke: { type: 'boolean', default: false },
       keep: { type: 'string' },
+      save: { type: 'string' },
+      baseline: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -77,6 +84,19 @@ const chosenShapes = values.shapes?.split(',');
 for (const shape of chosenShapes ?? []) if (!SHAPES.includes(shape)) usageError(`--shapes: unknown shape ${shape} (${SHAPES.join(', ')})`);
 if (values.runs !== undefined && !(Number.isInteger(Number(values.runs)) && Number(values.runs) >= 1))
   usageError(`--runs: "${values.runs}" is not a whole number of runs (1 or more)`);
+/** The baseline's saved run, read before any work so a wrong path fails at once. */
+function readBaseline(path) {
+  let saved;
+  try {
+    saved = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    usageError(`--baseline: cannot read ${path}: ${error.code ?? error.message}`);
+  }
+  const rows = rowsOf(saved);
+  if (rows instanceof Error) usageError(`--baseline: ${path} is ${rows.message}`);
+  return { rows, date: saved.date, node: saved.node };
+}
+const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline);
 const shapesFor = (turns) => chosenShapes ?? (turns < 1e6 ? ['canonical', 'claude-code'] : ['canonical-recorded']);
 const runsFor = (turns) => (values.runs !== undefined ? Number(values.runs) : values.smoke || turns >= 1e6 ? 1 : 3);
 
@@ -267,6 +287,14 @@ try {
   }
   if (!values.smoke && !values['no-webview']) webview();
   console.log(`\n${table(rows)}`);
+  if (baseline !== undefined) {
+    console.log(`\nAgainst the baseline (${baseline.date}, node ${baseline.node}), each timing as a multiple of its floor:`);
+    for (const line of compareRuns(baseline.rows, rows).lines) console.log(`- ${line}`);
+  }
+  if (values.save !== undefined) {
+    writeFileSync(values.save, `${JSON.stringify(savedRun(rows), null, 1)}\n`);
+    console.log(`\nsaved to ${values.save}`);
+  }
   for (const row of rows) {
     if (row.failed.length === 0 && (!row.turns || row.verdicts === '–'))
       throw new Error(`${row.label}: no turns or no checkpoint analysed`);

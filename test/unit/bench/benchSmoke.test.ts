@@ -1,17 +1,39 @@
 // `npm run bench` as a correctness smoke (never a timed test): its short seeded run (--smoke: 300 turns, canonical
 // and Claude Code-like, one run, no corpus) generates its transcripts, measures every figure in child processes,
-// analyses them as `check` does, appends turns to them as a live file grows, and prints its table. Only that it
-// runs and prints is asserted, no time.
+// analyses them as `check` does, appends turns to them as a live file grows, and prints its table; --save keeps its
+// figures and --baseline compares with them (scripts/bench/baseline.mjs, run on the saved figures and on figures
+// made slower). Only that it runs, prints and flags is asserted, no time.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = resolve(__dirname, '../../../..');
 
+/** compareRuns (scripts/bench/baseline.mjs) on two row lists, in a child process (the script is an ES module). */
+function compare(before: unknown[], now: unknown[]): { lines: string[]; flagged: string[] } {
+  const module = pathToFileURL(join(root, 'scripts/bench/baseline.mjs')).href;
+  const script = `import { compareRuns } from ${JSON.stringify(module)}; const [a, b] = JSON.parse(process.argv[1]);
+    process.stdout.write(JSON.stringify(compareRuns(a, b)));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([before, now])], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout) as { lines: string[]; flagged: string[] };
+}
+
 describe('npm run bench --smoke', function () {
   this.timeout(180000);
-  it('generates, measures and prints every figure of its two small transcripts', () => {
-    const run = spawnSync(process.execPath, [join(root, 'scripts/bench.mjs'), '--smoke'], { cwd: root, encoding: 'utf8' });
+  let dir: string;
+  before(() => (dir = mkdtempSync(join(tmpdir(), 'cl-bench-test-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('generates, measures and prints every figure of its two small transcripts, and saves them', () => {
+    const saved = join(dir, 'run.json');
+    const run = spawnSync(process.execPath, [join(root, 'scripts/bench.mjs'), '--smoke', '--save', saved], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     assert.equal(run.status, 0, run.stderr);
     const rows = run.stdout.split('\n').filter((line) => /^\| (canonical|claude-code), 300 turns \|/.test(line));
     assert.equal(rows.length, 2, run.stdout);
@@ -30,6 +52,40 @@ describe('npm run bench --smoke', function () {
       'both appended-turn figures',
     );
     assert.equal((run.stdout.match(/\(longest stall [\d.]+ ms\)/g) ?? []).length, 2, 'both longest stalls');
+    const savedRows = (JSON.parse(readFileSync(saved, 'utf8')) as { rows: { label: string }[] }).rows;
+    assert.deepEqual(
+      savedRows.map((row) => row.label),
+      ['canonical, 300 turns', 'claude-code, 300 turns'],
+    );
+  });
+
+  it('compares a run with a saved one by multiples of the floor, and flags what grew', () => {
+    const saved = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { rows: Record<string, unknown>[] };
+    const same = compare(saved.rows, saved.rows);
+    assert.deepEqual(same.flagged, []);
+    assert.match(same.lines.join('\n'), /canonical, 300 turns: first verdict [\d.]+× → [\d.]+× the floor \(\+0%\)/);
+    // The same figures on a machine twice as slow (floor included): nothing grew against its floor.
+    const slowMachine = saved.rows.map((row) => scaled(row, ['floor', 'full', 'firstVerdict', 'reanalysis', 'cli'], 2));
+    assert.deepEqual(compare(saved.rows, slowMachine).flagged, []);
+    // The full analysis three times as slow on the same machine: flagged, and only that.
+    const slower = saved.rows.map((row) => scaled(row, ['full'], 3));
+    assert.deepEqual(compare(saved.rows, slower).flagged, ['canonical, 300 turns: full analysis', 'claude-code, 300 turns: full analysis']);
+    const renamed = compare(saved.rows, [{ ...saved.rows[0], label: 'other' }]).lines;
+    assert.ok(renamed.includes('other: not in the baseline') && renamed.includes('claude-code, 300 turns: in the baseline only'));
+  });
+
+  it('refuses a baseline it cannot read before measuring anything', () => {
+    const bogus = join(dir, 'bogus.json');
+    writeFileSync(bogus, '{"rows": 3}');
+    for (const path of [bogus, join(dir, 'absent.json')]) {
+      const run = spawnSync(process.execPath, [join(root, 'scripts/bench.mjs'), '--smoke', '--baseline', path], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+      assert.equal(run.status, 2, run.stderr);
+      assert.match(run.stderr, /^bench: --baseline: .+\nusage: /);
+      assert.equal(run.stdout, '', 'nothing measured');
+    }
   });
 
   it('says what is wrong with its command line in one line and its usage, without a stack trace', () => {
@@ -41,3 +97,10 @@ describe('npm run bench --smoke', function () {
     }
   });
 });
+
+/** A row with some timings multiplied. */
+function scaled(row: Record<string, unknown>, fields: string[], factor: number): Record<string, unknown> {
+  const out = { ...row };
+  for (const field of fields) if (typeof out[field] === 'number') out[field] = (out[field] as number) * factor;
+  return out;
+}

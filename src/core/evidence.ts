@@ -350,7 +350,7 @@ export function judge(
     }
     // A path is shared by every turn naming its file, whatever form the summary used.
     const byForm = sharedBy(form);
-    const byKey = sharedBy(p.shareKey);
+    const byKey = p.shareKey === form ? byForm : sharedBy(p.shareKey);
     const sharing = byKey.count > byForm.count ? byKey : byForm;
     const shared = Math.max(1, sharing.count);
     // The file a lookup read is what a summary records of the read ("read jsonl_parser.ex"): its own.

@@ -2,8 +2,12 @@
 // a fatal error and a native stack trace (and in the extension, the whole extension host with it); a transcript
 // too large for the heap is better refused with a message. After each major garbage collection (when the heap
 // holds what is alive, not what is waiting to be collected) the watch compares the heap with its limit, and
-// past LIVE_HEAP_SHARE of it aborts its signal with a TranscriptTooLargeError; the reading and the analysis stop
-// at their next check of the signal (between chunks, between slices) and let their memory go.
+// past LIVE_HEAP_SHARE of it aborts a signal with a TranscriptTooLargeError; the reading and the analysis stop
+// at their next check of the signal (between chunks, between slices) and let their memory go. With several files
+// analysed at once (the extension follows live files while it opens others), only the heaviest is stopped: the
+// largest file, by its bytes (a .gz by the size its trailer records). The others go on, unless the heap still
+// passes EMERGENCY_HEAP_SHARE before the stopped one has let its memory go.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { basename } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
@@ -11,6 +15,8 @@ import { UnusableTranscriptError } from './transcriptFile';
 
 /** The share of the old generation's limit (see readHeap) that a live heap may reach before the analysis is stopped. */
 export const LIVE_HEAP_SHARE = 0.8;
+/** Past this share, another analysis is stopped even while one stopped earlier has not let its memory go yet. */
+export const EMERGENCY_HEAP_SHARE = 0.92;
 
 /** A transcript whose reading or analysis was stopped because the heap was nearly full. */
 export class TranscriptTooLargeError extends UnusableTranscriptError {
@@ -49,21 +55,45 @@ const readHeap: HeapReading = () => {
 };
 
 export interface MemoryWatch {
-  /** Aborted, with a TranscriptTooLargeError as its reason, once the live heap passes its share of the limit. */
+  /** Aborted, with a TranscriptTooLargeError as its reason, when this watch's work is the one stopped. */
   readonly signal: AbortSignal;
   /** Compares the heap with its limit now (the observer calls it after each major collection). */
   check(): void;
-  /** Stops watching. */
+  /** Stops watching: the work is over, and its memory let go. */
   dispose(): void;
 }
 
-/** Watches the heap while `path` is read and analysed. */
-export function watchMemory(path: string, share = LIVE_HEAP_SHARE, heap: HeapReading = readHeap): MemoryWatch {
+/** A running watch, as the others see it. */
+interface Watched {
+  readonly path: string;
+  readonly controller: AbortController;
+  readonly weight: () => number;
+}
+
+/** Every watch of this process whose work is running, in the order they started. */
+const running = new Set<Watched>();
+
+/**
+ * Watches the heap while `path` is read and analysed. `weight` is how much the work holds, to choose which work
+ * to stop when the heap nearly fills: the heaviest (the first started, among equals). Default: the file's bytes.
+ */
+export function watchMemory(
+  path: string,
+  share = LIVE_HEAP_SHARE,
+  heap: HeapReading = readHeap,
+  weight: () => number = () => fileWeight(path),
+): MemoryWatch {
   const controller = new AbortController();
+  const self: Watched = { path, controller, weight };
+  running.add(self);
   const check = (): void => {
-    if (controller.signal.aborted) return;
     const { used, limit } = heap();
-    if (limit > 0 && used > share * limit) controller.abort(new TranscriptTooLargeError(path, used, limit));
+    if (!(limit > 0 && used > share * limit)) return;
+    // One work stopped already and still unwinding: its memory goes soon, so wait, unless the heap is nearly out.
+    const unwinding = [...running].some((w) => w.controller.signal.aborted);
+    if (unwinding && used <= Math.max(share, EMERGENCY_HEAP_SHARE) * limit) return;
+    const heaviest = heaviestOf([...running].filter((w) => !w.controller.signal.aborted));
+    heaviest?.controller.abort(new TranscriptTooLargeError(heaviest.path, used, limit));
   };
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
@@ -72,7 +102,44 @@ export function watchMemory(path: string, share = LIVE_HEAP_SHARE, heap: HeapRea
     }
   });
   observer.observe({ entryTypes: ['gc'] });
-  return { signal: controller.signal, check, dispose: () => observer.disconnect() };
+  return {
+    signal: controller.signal,
+    check,
+    dispose: () => {
+      observer.disconnect();
+      running.delete(self);
+    },
+  };
+}
+
+function heaviestOf(watches: readonly Watched[]): Watched | undefined {
+  let heaviest: Watched | undefined;
+  let most = -1;
+  for (const w of watches) {
+    const weight = w.weight();
+    if (weight > most) {
+      heaviest = w;
+      most = weight;
+    }
+  }
+  return heaviest;
+}
+
+/** A file's bytes as read: a .gz file's uncompressed size from its trailer (mod 4 GiB), else its size; 0 if unreadable. */
+export function fileWeight(path: string): number {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
+    if (!path.toLowerCase().endsWith('.gz') || size < 18) return size;
+    const trailer = Buffer.alloc(4);
+    readSync(fd, trailer, 0, 4, size - 4);
+    return Math.max(size, trailer.readUInt32LE(0));
+  } catch {
+    return 0;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /**

@@ -38,22 +38,44 @@ export function tokenBounds(text: string, pattern?: PiecePattern): { low: number
   return { low: pattern === undefined ? low : Math.max(low, pieceCount(text, pattern)), high };
 }
 
+/** A text's token bounds, as tokenBounds gives them. */
+export interface Bounds {
+  low: number;
+  high: number;
+}
+
+/** Texts longer than this are bounded by their bytes alone: one scan of their pieces would hold a slice too long. */
+const MAX_PIECE_SCAN_CHARS = 1 << 20;
+
+/**
+ * The bounds of each text with the pattern's pieces, into `into`, a text per step (analyzeFile runs it in time
+ * slices, so scanning a large file's uncounted texts never holds the thread for long).
+ */
+export function* boundsInSteps(texts: Iterable<string>, pattern: PiecePattern, into: Map<string, Bounds>): Generator<void, void, void> {
+  for (const text of texts) {
+    yield;
+    if (!into.has(text)) into.set(text, tokenBounds(text, text.length > MAX_PIECE_SCAN_CHARS ? undefined : pattern));
+  }
+}
+
 /**
  * The analysis the exact counts will give, as far as a verdict goes, or undefined when the bounds cannot tell.
  * Texts in `tokenCache` count exactly; any other is counted at its upper bound. Every checkpoint's verdict,
  * reasons of coverage, turn statuses, evidence and safe pointer set are final; its token figures (and the
  * sentences that quote them) are upper bounds until the exact analysis replaces it. `tokenCache` is not
  * changed. `pattern`: the pre-tokenizer pattern of the encoding the exact counts are made in (closer low
- * bounds); without it, only the byte bounds are used.
+ * bounds); without it, only the byte bounds are used. `known`: bounds worked out before (boundsInSteps), taken
+ * as they are.
  */
 export function verdictFromBounds(
   transcript: Transcript,
   tokenCache: TokenCache,
   options: Omit<AnalysisOptions, 'countTokens' | 'tokenCache' | 'checkpointMemo'>,
   pattern?: PiecePattern,
+  known?: ReadonlyMap<string, Bounds>,
 ): Analysis | undefined {
-  const bounded = new Map<string, { low: number; high: number }>();
-  const boundsOf = (text: string): { low: number; high: number } => {
+  const bounded = new Map<string, Bounds>(known ?? []);
+  const boundsOf = (text: string): Bounds => {
     let b = bounded.get(text);
     if (b === undefined) {
       b = tokenBounds(text, pattern);
@@ -73,7 +95,9 @@ export function verdictFromBounds(
       if (!result.claimed) continue;
       const turn = turns[result.index];
       if (turn === undefined || hasRecordedTokens(turn)) continue;
-      const b = bounded.get(typeof turn.text === 'string' ? turn.text : '');
+      const text = typeof turn.text === 'string' ? turn.text : '';
+      if (tokenCache.has(text)) continue; // counted exactly (perhaps after its bounds were worked out ahead)
+      const b = bounded.get(text);
       if (b !== undefined) low -= b.high - b.low;
     }
     if (low <= cp.ceiling) return undefined; // the exact prefix may fall on either side
@@ -90,7 +114,7 @@ function mayBeSettled(
   transcript: Transcript,
   tokenCache: TokenCache,
   ratioFloor: number | undefined,
-  boundsOf: (text: string) => { low: number; high: number },
+  boundsOf: (text: string) => Bounds,
 ): boolean {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];

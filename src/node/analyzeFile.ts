@@ -14,7 +14,7 @@ import { JudgementCache } from '../core/judgementCache';
 import { inSlices } from './inSlices';
 import { underMemoryWatch } from './memoryWatch';
 import type { Analysis, TokenCache, Transcript } from '../core/model';
-import { verdictFromBounds } from '../core/tokenBounds';
+import { boundsInSteps, verdictFromBounds, type Bounds } from '../core/tokenBounds';
 import { piecePatternOf, type EncodingName } from './tokenCounter';
 import type { TokenPool } from './tokenPool';
 import { TranscriptFile, type OpenOptions } from './transcriptFile';
@@ -180,9 +180,13 @@ async function analyzeNow(
     throw error;
   }
   if (progress.onVerdict && !counted && !progress.signal?.aborted) {
-    // Every checkpoint is judged, so this analysis only adds up the bounds: the uncounted texts' pieces are
-    // scanned (20–130 ms for a real session's 330 KB, while the worker is still loading or counting).
-    const early = verdictFromBounds(transcript, tokenCache, shared, piecePatternOf(options.encoding));
+    // The uncounted texts' pieces are scanned for their lower bounds (20–130 ms for a real session's 330 KB), in
+    // slices, while the worker is still loading or counting; then, every checkpoint being judged, the analysis
+    // from the bounds only adds them up.
+    const bounds = new Map<string, Bounds>();
+    const texts = [...toCount.turns.map((turn) => (typeof turn.text === 'string' ? turn.text : '')), ...toCount.summaries];
+    await inSlices(boundsInSteps(texts, piecePatternOf(options.encoding), bounds), progress.signal);
+    const early = counted ? undefined : verdictFromBounds(transcript, tokenCache, shared, undefined, bounds);
     if (early) progress.onVerdict(early);
   }
   const countTokens = await counting;

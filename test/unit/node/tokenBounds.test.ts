@@ -12,7 +12,7 @@ import { analyze, judgeAhead } from '../../../src/core/analyze';
 import { JudgementCache } from '../../../src/core/judgementCache';
 import { runSteps } from '../../../src/core/steps';
 import type { Analysis, Checkpoint, TokenCache, Transcript, Turn } from '../../../src/core/model';
-import { tokenBounds, utf8Length, verdictFromBounds } from '../../../src/core/tokenBounds';
+import { boundsInSteps, tokenBounds, utf8Length, verdictFromBounds, type Bounds } from '../../../src/core/tokenBounds';
 import { analyzeFile } from '../../../src/node/analyzeFile';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { TokenPool } from '../../../src/node/tokenPool';
@@ -161,6 +161,13 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
           const judgements = new JudgementCache();
           runSteps(judgeAhead(transcript, { judgements }));
           assert.deepEqual(verdictFromBounds(transcript, known, { ratioFloor: 5, judgements }, pattern), early);
+          if (pattern !== undefined) {
+            // The bounds worked out ahead, in steps (as analyzeFile does), give the same early analysis.
+            const ahead = new Map<string, Bounds>();
+            runSteps(boundsInSteps(TEXTS, pattern, ahead));
+            for (const text of TEXTS) assert.deepEqual(ahead.get(text), tokenBounds(text, pattern));
+            assert.deepEqual(verdictFromBounds(transcript, known, { ratioFloor: 5 }, undefined, ahead), early);
+          }
         }),
         { numRuns: 3000 },
       );

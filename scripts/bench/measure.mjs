@@ -21,6 +21,8 @@
 //                  its JSON size; the status bar's worst checkpoint; the CodeLens titles; the diagnostics'
 //                  problems, runs and notes; the end-of-line marks, which run only when `inlineMarks` is on, timed
 //                  apart). Median and worst.
+//   judge FILE…    the judging alone, six passes over the files' transcripts (analyze with sizes for counts, no
+//                  caches): each pass's CPU time
 //   clone FILE     analyses FILE, then times V8's serializer (what postMessage uses between threads) on the
 //                  analysis and on the transcript: what a worker would pay to hand them to the host (the
 //                  deserialising is the host's part)
@@ -331,7 +333,38 @@ async function cloneCost() {
   }
 }
 
-const modes = { floor, analyze: analyzeOnce, 'analyze-warm': analyzeWarm, tokenize, append: appendTurns, clone: cloneCost };
+/**
+ * The judging alone: FILE (and any more files after it) opened, then analysed six times in a row with sizes taken
+ * as the texts' lengths (no tokenizer) and no caches kept between passes, so each pass extracts and judges every
+ * turn again. The CPU time of each pass: the first is V8's cold start, the later ones its optimised code.
+ */
+async function judgeOnly() {
+  const { TranscriptFile } = out('node/transcriptFile.js');
+  const { analyze } = out('core/analyze.js');
+  const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
+  const transcripts = [];
+  for (const path of process.argv.slice(3)) {
+    transcripts.push((await TranscriptFile.open(path, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS })).transcript);
+  }
+  const passesMs = [];
+  for (let pass = 0; pass < 6; pass += 1) {
+    const start = process.cpuUsage();
+    for (const transcript of transcripts) analyze(transcript, { countTokens: (text) => text.length, ratioFloor: 5 });
+    const used = process.cpuUsage(start);
+    passesMs.push(Math.round((used.user + used.system) / 1000));
+  }
+  return { files: transcripts.length, passesMs, bestMs: Math.min(...passesMs.slice(1)) };
+}
+
+const modes = {
+  floor,
+  analyze: analyzeOnce,
+  judge: judgeOnly,
+  'analyze-warm': analyzeWarm,
+  tokenize,
+  append: appendTurns,
+  clone: cloneCost,
+};
 if (!modes[mode] || !file) {
   process.stderr.write(`usage: node scripts/bench/measure.mjs ${Object.keys(modes).join('|')} FILE\n`);
   process.exit(2);

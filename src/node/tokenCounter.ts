@@ -13,7 +13,7 @@ const PART_CHARS = 100;
 /** Pieces up to this length keep their counts (longer ones are mostly one-off: hashes, long runs). */
 const CACHED_PIECE_CHARS = 64;
 /** Most pieces kept per encoding; the cache starts again when it is full, which bounds its memory (~10 MB). */
-export const MAX_CACHED_PIECES = 200_000;
+const MAX_CACHED_PIECES = 200_000;
 
 interface Encoder {
   encode_ordinary(text: string): Uint32Array;

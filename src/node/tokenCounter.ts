@@ -86,12 +86,22 @@ export function createTokenCounter(encoding: EncodingName = DEFAULT_ENCODING): T
       if (count === undefined) {
         count = countPiece(encoder, piece);
         if (counts.size >= MAX_CACHED_PIECES) counts.clear();
-        counts.set(piece, count);
+        counts.set(ownCopy(piece), count);
       }
       total += count;
     });
     return total;
   };
+}
+
+/**
+ * A copy of a piece that does not hold on to the text it was cut from. V8 makes a slice of 13 characters or more
+ * a view into its text, so a cached piece would keep every text that brought a new piece alive (a worker
+ * counting 60 KB tool outputs would keep them all); prefixing a character makes V8 copy the characters, and the
+ * slice after it is a view into that small copy.
+ */
+function ownCopy(piece: string): string {
+  return ` ${piece}`.slice(1);
 }
 
 /** The pre-tokenizer pattern an encoding uses. */

@@ -2,8 +2,10 @@
 // scanner cuts texts exactly where the encodings' own patterns cut them (run here as JavaScript regular
 // expressions, with \s spelled as White_Space) for every BMP code unit in several surroundings, for random texts
 // over an alphabet of every class the patterns tell apart, and for the corpus sessions' texts; counting by pieces
-// gives tiktoken's count of the whole text; restartableParts' parts scan to the whole text's pieces.
+// gives tiktoken's count of the whole text, and its cache keeps no counted text alive; restartableParts' parts scan
+// to the whole text's pieces.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
@@ -180,6 +182,25 @@ describe('node/tokenPieces: the encodings’ pieces, scanned', function () {
       const [count, encoder] = cases[0];
       assert.equal(count(text), encoder.encode_ordinary(text).length);
     }
+  });
+
+  it('keeps no counted text alive through its cache of pieces', () => {
+    // 40 texts of 1 MB, each with a word of its own long enough for V8 to slice it as a view into the text.
+    const module = resolve(__dirname, '../../../src/node/tokenCounter.js');
+    const script = `
+      const { createTokenCounter } = require(${JSON.stringify(module)});
+      const count = createTokenCounter('o200k_base');
+      count('warm');
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const letters = (n) => [...String(n).padStart(4, '0')].map((d) => String.fromCharCode(97 + Number(d))).join('');
+      for (let i = 0; i < 40; i++) count(Buffer.from('word '.repeat(200000) + ' uniqueidentifier' + letters(i)).toString());
+      gc();
+      console.log(Math.round((process.memoryUsage().heapUsed - before) / 1e6));`;
+    const run = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const keptMb = Number(run.stdout.trim());
+    assert.ok(keptMb < 10, `${keptMb} MB of counted texts kept (40 MB would be every text)`);
   });
 
   it('cuts long texts into parts whose pieces are the whole text’s', () => {

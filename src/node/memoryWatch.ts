@@ -5,8 +5,8 @@
 // past LIVE_HEAP_SHARE of it aborts a signal with a TranscriptTooLargeError; the reading and the analysis stop
 // at their next check of the signal (between chunks, between slices) and let their memory go. With several files
 // analysed at once (the extension follows live files while it opens others), only the heaviest is stopped: the
-// largest file, by its bytes (a .gz by the size its trailer records). The others go on, unless the heap still
-// passes EMERGENCY_HEAP_SHARE before the stopped one has let its memory go.
+// largest file, by its bytes (a .gz by the size its trailer records). The others go on: until a reading shows the
+// stopped work's memory let go, another is stopped only past EMERGENCY_HEAP_SHARE.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { basename } from 'node:path';
@@ -72,6 +72,12 @@ interface Watched {
 
 /** Every watch of this process whose work is running, in the order they started. */
 const running = new Set<Watched>();
+/**
+ * A stopped work has ended, but no reading since has shown its memory let go: a collection may have started
+ * marking while the work still held it (V8 marks incrementally), or none has run since. Cleared by a reading
+ * below the share, or by a watch that starts with no other running.
+ */
+let awaitingRelease = false;
 
 /**
  * Watches the heap while `path` is read and analysed. `weight` is how much the work holds, to choose which work
@@ -85,12 +91,19 @@ export function watchMemory(
 ): MemoryWatch {
   const controller = new AbortController();
   const self: Watched = { path, controller, weight };
+  // With nothing else running, a work stopped earlier has long ended: its memory is garbage the next collection frees.
+  if (running.size === 0) awaitingRelease = false;
   running.add(self);
   const check = (): void => {
     const { used, limit } = heap();
-    if (!(limit > 0 && used > share * limit)) return;
-    // One work stopped already and still unwinding: its memory goes soon, so wait, unless the heap is nearly out.
-    const unwinding = [...running].some((w) => w.controller.signal.aborted);
+    if (!(limit > 0)) return;
+    if (used <= share * limit) {
+      awaitingRelease = false;
+      return;
+    }
+    // One work stopped already (still unwinding, or ended and not yet collected): its memory goes soon, so wait,
+    // unless the heap is nearly out.
+    const unwinding = awaitingRelease || [...running].some((w) => w.controller.signal.aborted);
     if (unwinding && used <= Math.max(share, EMERGENCY_HEAP_SHARE) * limit) return;
     const heaviest = heaviestOf([...running].filter((w) => !w.controller.signal.aborted));
     heaviest?.controller.abort(new TranscriptTooLargeError(heaviest.path, used, limit));
@@ -108,6 +121,7 @@ export function watchMemory(
     dispose: () => {
       observer.disconnect();
       running.delete(self);
+      if (controller.signal.aborted) awaitingRelease = true;
     },
   };
 }

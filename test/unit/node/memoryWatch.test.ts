@@ -59,6 +59,7 @@ describe('node/memoryWatch', () => {
     const live = watchMemory('/logs/live.jsonl', LIVE_HEAP_SHARE, heap, () => 10 * MB);
     const huge = watchMemory('/logs/huge.jsonl', LIVE_HEAP_SHARE, heap, () => 900 * MB);
     try {
+      live.check(); // a reading below the share: no stopped work's memory is awaited
       used = 850 * MB;
       live.check(); // any watch's check chooses: the huge file's work is stopped, not the one checking
       assert.equal(huge.signal.aborted, true);
@@ -68,8 +69,10 @@ describe('node/memoryWatch', () => {
       live.check();
       huge.check();
       assert.equal(live.signal.aborted, false);
-      huge.dispose(); // it has let its memory go; the heap is below the share again
-      used = 300 * MB;
+      huge.dispose(); // it has ended; the next collection may still count its memory (marked before it ended)
+      live.check();
+      assert.equal(live.signal.aborted, false);
+      used = 300 * MB; // a reading below the share: its memory is let go
       live.check();
       assert.equal(live.signal.aborted, false);
       used = 850 * MB; // and the live file's work alone fills it: now it is the heaviest
@@ -81,12 +84,14 @@ describe('node/memoryWatch', () => {
     }
   });
 
-  it('stops a second work when the heap passes the emergency share before the first has unwound', () => {
-    let used = 850 * MB;
+  it('stops a second work when the heap passes the emergency share before the first has let its memory go', () => {
+    let used = 100 * MB;
     const heap = () => ({ used, limit: 1000 * MB });
     const a = watchMemory('/logs/a.jsonl', LIVE_HEAP_SHARE, heap, () => 2 * MB);
     const b = watchMemory('/logs/b.jsonl', LIVE_HEAP_SHARE, heap, () => 1 * MB);
     try {
+      b.check();
+      used = 850 * MB;
       b.check();
       assert.deepEqual([a.signal.aborted, b.signal.aborted], [true, false]);
       used = 930 * MB;

@@ -139,7 +139,10 @@ function heaviestOf(watches: readonly Watched[]): Watched | undefined {
   return heaviest;
 }
 
-/** A file's bytes as read: a .gz file's uncompressed size from its trailer (mod 4 GiB), else its size; 0 if unreadable. */
+/**
+ * A file's bytes as read: a .gz file's uncompressed size from its trailer (mod 4 GiB), else its size; 0 when it
+ * cannot be read.
+ */
 export function fileWeight(path: string): number {
   let fd: number | undefined;
   try {

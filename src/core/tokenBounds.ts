@@ -8,7 +8,7 @@
 import { analyze } from './analyze';
 import type { Analysis, AnalysisOptions, Checkpoint, TokenCache, Transcript, Turn, TurnId } from './model';
 import { COMPRESSION_RATIO_LOW } from './reference';
-import { pieceCount, type PiecePattern } from './tokenPieces';
+import { pieceLowerBound, type PiecePattern } from './tokenPieces';
 
 /** The most UTF-8 bytes one token of o200k_base or cl100k_base stands for (their longest tokens). */
 export const MAX_TOKEN_BYTES = 128;
@@ -30,12 +30,12 @@ export function utf8Length(text: string): number {
 
 /**
  * Bounds of a text's exact token count: at least `low`, at most `high`. With the encoding's pattern, `low` is
- * also at least the text's number of pieces.
+ * also at least what the text's pieces show (pieceLowerBound).
  */
 export function tokenBounds(text: string, pattern?: PiecePattern): { low: number; high: number } {
   const high = utf8Length(text);
   const low = Math.ceil(high / MAX_TOKEN_BYTES);
-  return { low: pattern === undefined ? low : Math.max(low, pieceCount(text, pattern)), high };
+  return { low: pattern === undefined ? low : Math.max(low, pieceLowerBound(text, pattern)), high };
 }
 
 /** A text's token bounds, as tokenBounds gives them. */

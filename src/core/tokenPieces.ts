@@ -5,7 +5,7 @@
 // (as tiktoken's fancy-regex runs them), including their backtracking, in time linear in the text: each
 // alternative scans forward over one run of a character class, and no position's run is scanned more than a few
 // times. Tests compare it with the patterns themselves and with tiktoken's counts. Each piece is at least one
-// token, so a text's number of pieces bounds its count from below (tokenBounds.ts). Pure.
+// token, so a text's pieces bound its count from below (pieceLowerBound, for tokenBounds.ts). Pure.
 //
 // o200k_base:  [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?
 //             |[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
@@ -33,6 +33,8 @@ const NUMBER = 8;
 const SPACE = 16;
 /** \r or \n */
 const NEWLINE = 32;
+/** Unassigned in this Node's Unicode tables (\p{Cn}). */
+const UNASSIGNED = 64;
 
 /** Not classified yet (a bit no class uses). */
 const UNKNOWN = 128;
@@ -62,8 +64,11 @@ function classify(codePoint: number): number {
   for (const [test, bit] of CLASS_TESTS) if (test.test(char)) classes |= bit;
   if (WHITE_SPACE.has(codePoint)) classes |= SPACE;
   if (codePoint === 0x0a || codePoint === 0x0d) classes |= NEWLINE;
+  if (UNASSIGNED_TEST.test(char)) classes |= UNASSIGNED;
   return classes;
 }
+
+const UNASSIGNED_TEST = /\p{Cn}/u;
 
 /** The class bits of a BMP code unit (a surrogate's are none: callers read pairs through astralClass). */
 function bmpClass(unit: number): number {
@@ -287,11 +292,42 @@ export function restartableParts(text: string, partChars: number): string[] {
 }
 
 /**
- * How many pieces text has: a lower bound of its token count in the pattern's encoding, since every piece is
- * encoded on its own and is at least one token (a long piece counted in parts, more).
+ * A lower bound of text's token count in the pattern's encoding, from its pieces, that holds whatever Unicode
+ * version tiktoken reads letters and numbers in. The text is cut at its hard boundaries (whitespace other than
+ * \r or \n after a character that is not whitespace), which every reading of the patterns cuts at and restarts
+ * from. Within a stretch between two of them, the pieces before its first unsure character (each ending before
+ * a sure one, which decided where it ends) are tiktoken's pieces too, a token or more each; the rest of the
+ * stretch counts one (it is a piece or more). Sure: ASCII, and the punctuation, symbols and spaces this Node
+ * assigns (a symbol new to tiktoken is unassigned there, which the patterns read as a symbol too). Unsure: any
+ * other letter, number or mark, and what this Node leaves unassigned: those two tables may read them apart.
  */
-export function pieceCount(text: string, pattern: PiecePattern): number {
-  let count = 0;
-  forEachPiece(text, pattern, () => count++);
-  return count;
+export function pieceLowerBound(text: string, pattern: PiecePattern): number {
+  let bound = 0;
+  let unsure = false; // the stretch has met an unsure character: its rest counts one, already added
+  forEachPiece(text, pattern, (start, end) => {
+    if (start > 0 && isHardBoundary(text, start)) unsure = false;
+    if (unsure) return;
+    bound += 1;
+    // The piece's characters and the one after it (which ended it) must all be sure.
+    for (let i = start; i <= end && i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit <= 0x7f) continue;
+      const codePoint = text.codePointAt(i) as number;
+      if (codePoint > 0xffff) i++;
+      const classes = codePoint > 0xffff ? astralClass(codePoint) : bmpClass(unit);
+      if ((classes & (UPPER | LOWER | LETTER | NUMBER | UNASSIGNED)) !== 0) {
+        unsure = true;
+        return;
+      }
+    }
+  });
+  return bound;
+}
+
+/** Whitespace other than \r or \n at i, after a character that is not whitespace (i > 0). */
+function isHardBoundary(text: string, i: number): boolean {
+  const unit = text.charCodeAt(i);
+  if (unit === 0x0a || unit === 0x0d || (bmpClass(unit) & SPACE) === 0) return false;
+  const before = text.charCodeAt(i - 1);
+  return (before >= 0xd800 && before <= 0xdfff) || (bmpClass(before) & SPACE) === 0;
 }

@@ -2,8 +2,9 @@
 // scanner cuts texts exactly where the encodings' own patterns cut them (run here as JavaScript regular
 // expressions, with \s spelled as White_Space) for every BMP code unit in several surroundings, for random texts
 // over an alphabet of every class the patterns tell apart, and for the corpus sessions' texts; counting by pieces
-// gives tiktoken's count of the whole text, and its cache keeps no counted text alive; restartableParts' parts scan
-// to the whole text's pieces.
+// gives tiktoken's count of the whole text, and its cache keeps no counted text alive; the pieces' lower bound stays
+// under tiktoken's count with characters its Unicode tables lack; restartableParts' parts scan to the whole text's
+// pieces.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,7 +13,7 @@ import fc from 'fast-check';
 import { textsToCount } from '../../../src/core/analyze';
 import { DEFAULT_SUMMARY_BUDGETS } from '../../../src/core/defaults';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
-import { piecesOf, restartableParts, type PiecePattern } from '../../../src/core/tokenPieces';
+import { pieceLowerBound, piecesOf, restartableParts, type PiecePattern } from '../../../src/core/tokenPieces';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { skipWithoutShared } from '../../sharedFolder';
 
@@ -182,6 +183,35 @@ describe('node/tokenPieces: the encodings’ pieces, scanned', function () {
       const [count, encoder] = cases[0];
       assert.equal(count(text), encoder.encode_ordinary(text).length);
     }
+  });
+
+  it('bounds the count from below by the pieces it is sure of, whatever Unicode tables tiktoken reads', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const tiktoken = require('tiktoken') as typeof import('tiktoken');
+    const encoders = { o200k: tiktoken.get_encoding('o200k_base'), cl100k: tiktoken.get_encoding('cl100k_base') };
+    // Letters and digits new in Unicode 17 (this Node's tables have them, tiktoken's do not), an old letter, symbols.
+    const newer = ['\u{10940}', '\u{11DE0}', '\u088f', '\ua7ce', '\u{16FF4}'];
+    const chars = fc.constantFrom(...newer, 'é', '東', '—', '→', '✓', '\u{1F680}', '\u0301', '(', ')', '.', "'", 's', 'x', '1', ' ', '\n');
+    const arbMixed = fc
+      .array(fc.oneof(chars, fc.constantFrom('abc', 'Def', ' the', '12345', "'s")), { maxLength: 30 })
+      .map((p) => p.join(''));
+    fc.assert(
+      fc.property(arbMixed, (text) => {
+        for (const pattern of BOTH) {
+          const bound = pieceLowerBound(text, pattern);
+          assert.ok(bound <= piecesOf(text, pattern).length);
+          const count = encoders[pattern].encode_ordinary(text).length;
+          assert.ok(bound <= count, `${pattern}: bound ${bound} over tiktoken's ${count} for ${JSON.stringify(text)}`);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    // Sure of every piece: ASCII, and punctuation and symbols outside it.
+    const plain = 'Fixed src/a.ts — tests pass → ✓ (42 of 42) 🚀';
+    assert.equal(pieceLowerBound(plain, 'o200k'), piecesOf(plain, 'o200k').length);
+    // Pieces "abc", ".def\u{10940}ghi", ".jkl", " mno": unsure from the new letter's piece on, the stretch's rest
+    // counts one; the next stretch (after the space) is sure again.
+    assert.equal(pieceLowerBound('abc.def\u{10940}ghi.jkl mno', 'o200k'), 1 + 1 + 1);
   });
 
   it('keeps no counted text alive through its cache of pieces', () => {

@@ -63,22 +63,20 @@ export function* boundsInSteps(texts: Iterable<string>, pattern: PiecePattern, i
  * Texts in `tokenCache` count exactly; any other is counted at its upper bound. Every checkpoint's verdict,
  * reasons of coverage, turn statuses, evidence and safe pointer set are final; its token figures (and the
  * sentences that quote them) are upper bounds until the exact analysis replaces it. `tokenCache` is not
- * changed. `pattern`: the pre-tokenizer pattern of the encoding the exact counts are made in (closer low
- * bounds); without it, only the byte bounds are used. `known`: bounds worked out before (boundsInSteps), taken
- * as they are.
+ * changed. `known`: bounds worked out before (boundsInSteps, with the encoding's pieces), taken as they are; any
+ * other text is bounded by its bytes alone.
  */
 export function verdictFromBounds(
   transcript: Transcript,
   tokenCache: TokenCache,
   options: Omit<AnalysisOptions, 'countTokens' | 'tokenCache' | 'checkpointMemo'>,
-  pattern?: PiecePattern,
   known?: ReadonlyMap<string, Bounds>,
 ): Analysis | undefined {
   const bounded = new Map<string, Bounds>(known ?? []);
   const boundsOf = (text: string): Bounds => {
     let b = bounded.get(text);
     if (b === undefined) {
-      b = tokenBounds(text, pattern);
+      b = tokenBounds(text);
       bounded.set(text, b);
     }
     return b;

@@ -273,16 +273,14 @@ export function piecesOf(text: string, pattern: PiecePattern): string[] {
 
 /**
  * Cuts text into parts of about partChars (longer where no cut can be made) whose pieces, scanned part by part,
- * are the whole text's. Each cut is before a space (U+0020) that follows a character that is not whitespace: no
- * piece spans that point (the space starts the next one, as its prefix or as whitespace), and no alternative
- * looks back across it or ahead past a character that is not a space.
+ * are the whole text's. Each cut is at a hard boundary (isHardBoundary): no piece spans it (the whitespace starts
+ * the next one, as its prefix or as whitespace), and no alternative looks back across it or ahead past it.
  */
 export function restartableParts(text: string, partChars: number): string[] {
   const parts: string[] = [];
   let start = 0;
   for (let cut = start + partChars; cut < text.length; cut++) {
-    // A low surrogate (or a lone one) before the space is part of a code point that is not whitespace.
-    if (text.charCodeAt(cut) !== 0x20 || (bmpClass(text.charCodeAt(cut - 1)) & SPACE) !== 0) continue;
+    if (!isHardBoundary(text, cut)) continue;
     parts.push(text.slice(start, cut));
     start = cut;
     cut = start + partChars - 1;
@@ -324,7 +322,10 @@ export function pieceLowerBound(text: string, pattern: PiecePattern): number {
   return bound;
 }
 
-/** Whitespace other than \r or \n at i, after a character that is not whitespace (i > 0). */
+/**
+ * Whitespace other than \r or \n at i, after a character that is not whitespace (i > 0; a surrogate before it is
+ * part of a code point that is not whitespace): every reading of the patterns ends a piece before it.
+ */
 function isHardBoundary(text: string, i: number): boolean {
   const unit = text.charCodeAt(i);
   if (unit === 0x0a || unit === 0x0d || (bmpClass(unit) & SPACE) === 0) return false;

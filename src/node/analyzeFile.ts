@@ -186,7 +186,7 @@ async function analyzeNow(
     const bounds = new Map<string, Bounds>();
     const texts = [...toCount.turns.map((turn) => (typeof turn.text === 'string' ? turn.text : '')), ...toCount.summaries];
     await inSlices(boundsInSteps(texts, piecePatternOf(options.encoding), bounds), progress.signal);
-    const early = counted ? undefined : verdictFromBounds(transcript, tokenCache, shared, undefined, bounds);
+    const early = counted ? undefined : verdictFromBounds(transcript, tokenCache, shared, bounds);
     if (early) progress.onVerdict(early);
   }
   const countTokens = await counting;

@@ -149,7 +149,11 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
           specs.forEach((s) => {
             if (s.known) known.set(s.text, exactOf.get(s.text)!);
           });
-          const early = verdictFromBounds(transcript, known, { ratioFloor: 5 }, pattern);
+          // The pieces' bounds worked out ahead, in steps, as analyzeFile does (none: the bytes' bounds alone).
+          const ahead = new Map<string, Bounds>();
+          if (pattern !== undefined) runSteps(boundsInSteps(TEXTS, pattern, ahead));
+          for (const [text, b] of ahead) assert.deepEqual(b, tokenBounds(text, pattern));
+          const early = verdictFromBounds(transcript, known, { ratioFloor: 5 }, ahead);
           const exact = analyze(transcript, { countTokens: (t) => exactOf.get(t) ?? tokenBounds(t).high, ratioFloor: 5 });
           if (early === undefined) {
             open++;
@@ -160,14 +164,7 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
           // With the judgements made ahead (as analyzeFile does), the same early analysis.
           const judgements = new JudgementCache();
           runSteps(judgeAhead(transcript, { judgements }));
-          assert.deepEqual(verdictFromBounds(transcript, known, { ratioFloor: 5, judgements }, pattern), early);
-          if (pattern !== undefined) {
-            // The bounds worked out ahead, in steps (as analyzeFile does), give the same early analysis.
-            const ahead = new Map<string, Bounds>();
-            runSteps(boundsInSteps(TEXTS, pattern, ahead));
-            for (const text of TEXTS) assert.deepEqual(ahead.get(text), tokenBounds(text, pattern));
-            assert.deepEqual(verdictFromBounds(transcript, known, { ratioFloor: 5 }, undefined, ahead), early);
-          }
+          assert.deepEqual(verdictFromBounds(transcript, known, { ratioFloor: 5, judgements }, ahead), early);
         }),
         { numRuns: 3000 },
       );

@@ -56,14 +56,32 @@ const FUNCTION_WORDS: ReadonlySet<string> = new Set(
   'and the for but nor not was were are has had have with from into than then that this these those its our out per via'.split(' '),
 );
 
-// Character classes, by code unit; a non-ASCII code unit is tested once with a Unicode property and case
-// mapping, and its answer kept (unitClasses), so a text full of accents, arrows or CJK costs a table read a unit.
+// Character classes, by code unit. An ASCII unit's class is a table read (ASCII_CLASSES); a non-ASCII one is
+// tested once with a Unicode property and case mapping, and its answer kept (unitClasses), so a text full of
+// accents, arrows or CJK costs a table read a unit too.
 const LETTER_RE = /[\p{L}\p{M}]/u;
 /** Per BMP code unit: 0 until looked at, then KNOWN with LETTER_BIT and UPPER_BIT as they apply. */
 const unitClasses = new Uint8Array(0x10000);
 const KNOWN = 1;
 const LETTER_BIT = 2;
 const UPPER_BIT = 4;
+
+/** Per ASCII code unit: which of these it is. */
+const A_LOWER = 1;
+const A_UPPER = 2;
+const A_DIGIT = 4;
+/** Besides letters and digits, may be part of a name-like chunk: _ - . / \ : @ # $ ~ + = % */
+const A_CHUNK_PUNCT = 8;
+const ASCII_CLASSES = asciiClasses();
+
+function asciiClasses(): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let c = 97; c <= 122; c++) table[c] = A_LOWER;
+  for (let c = 65; c <= 90; c++) table[c] = A_UPPER;
+  for (let c = 48; c <= 57; c++) table[c] = A_DIGIT;
+  for (const ch of '_-./\\:@#$~+=%') table[ch.charCodeAt(0)] = A_CHUNK_PUNCT;
+  return table;
+}
 
 function nonAsciiClass(c: number): number {
   let k = unitClasses[c];
@@ -87,7 +105,7 @@ function isDigit(c: number): boolean {
 }
 function isLetterCode(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
-  if (c < 128) return isAsciiLower(c) || isAsciiUpper(c);
+  if (c < 128) return (ASCII_CLASSES[c] & (A_LOWER | A_UPPER)) !== 0;
   return (nonAsciiClass(c) & LETTER_BIT) !== 0;
 }
 function isUpperAt(text: string, i: number): boolean {
@@ -95,8 +113,18 @@ function isUpperAt(text: string, i: number): boolean {
   if (c < 128) return isAsciiUpper(c);
   return (nonAsciiClass(c) & UPPER_BIT) !== 0;
 }
+/** A letter or digit (of any script). */
+function isAlnumCode(c: number): boolean {
+  if (c < 128) return (ASCII_CLASSES[c] & (A_LOWER | A_UPPER | A_DIGIT)) !== 0;
+  return (nonAsciiClass(c) & LETTER_BIT) !== 0;
+}
 function isAlnumAt(text: string, i: number): boolean {
-  return isDigit(text.charCodeAt(i)) || isLetterCode(text, i);
+  return isAlnumCode(text.charCodeAt(i));
+}
+/** A letter, a digit, or punctuation that may be part of a name-like chunk (A_CHUNK_PUNCT). */
+function isChunkCode(c: number): boolean {
+  if (c < 128) return ASCII_CLASSES[c] !== 0;
+  return (nonAsciiClass(c) & LETTER_BIT) !== 0;
 }
 
 /**
@@ -106,60 +134,96 @@ function isAlnumAt(text: string, i: number): boolean {
  */
 export function wordsOf(text: string): string[] {
   const out: string[] = [];
-  eachWord(text, (start, end) => out.push(text.slice(start, end).toLowerCase()));
+  for (let start = wordStart(text, 0); start < text.length; start = wordStart(text, wordEnd(text, start))) {
+    out.push(text.slice(start, wordEnd(text, start)).toLowerCase());
+  }
   return out;
 }
 
 /** Calls `visit(start, end)` for each word of `text` as wordsOf splits them, with its offsets in `text`. */
 export function eachWord(text: string, visit: (start: number, end: number) => void): void {
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    if (!isAlnumAt(text, i)) {
-      i++;
-      continue;
-    }
-    let start = i;
-    let j = i + 1;
-    while (j < n && isAlnumAt(text, j)) {
-      // Split before an upper-case letter that follows a lower-case one (agentId), or that starts a
-      // capitalised word after an upper-case run (HTMLParser → HTML|Parser).
-      const prevLower =
-        isAsciiLower(text.charCodeAt(j - 1)) || (text.charCodeAt(j - 1) > 127 && !isUpperAt(text, j - 1) && isLetterCode(text, j - 1));
-      const upper = isUpperAt(text, j);
-      const splitCamel = upper && prevLower;
-      const splitRun = upper && j + 1 < n && isUpperAt(text, j - 1) && isAsciiLower(text.charCodeAt(j + 1)) && j - start >= 2;
-      if (splitCamel || splitRun) {
-        visit(start, j);
-        start = j;
-      }
-      j++;
-    }
-    visit(start, j);
-    i = j;
+  let start = wordStart(text, 0);
+  while (start < text.length) {
+    const end = wordEnd(text, start);
+    visit(start, end);
+    start = wordStart(text, end);
   }
+}
+
+/** The offset of the first letter or digit at or after `from` (the text's length when there is none). */
+function wordStart(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && !isAlnumCode(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * The end of the word that starts at `start` (a letter or digit): the end of its run of letters and digits, or
+ * an earlier split before an upper-case letter that follows a lower-case one (agentId), or that starts a
+ * capitalised word after an upper-case run of two or more (HTMLParser → HTML|Parser).
+ */
+function wordEnd(text: string, start: number): number {
+  const n = text.length;
+  let j = start + 1;
+  while (j < n && isAlnumCode(text.charCodeAt(j))) {
+    if (isUpperAt(text, j)) {
+      const prev = text.charCodeAt(j - 1);
+      const prevLower = isAsciiLower(prev) || (prev > 127 && !isUpperAt(text, j - 1) && isLetterCode(text, j - 1));
+      if (prevLower) return j;
+      if (j + 1 < n && isUpperAt(text, j - 1) && isAsciiLower(text.charCodeAt(j + 1)) && j - start >= 2) return j;
+    }
+    j++;
+  }
+  return j;
 }
 
 /** The normal form of a text: its words joined by one space. */
 export function keyOf(text: string): string {
-  return wordsOf(text).join(' ');
+  let key = '';
+  for (let start = wordStart(text, 0); start < text.length;) {
+    const end = wordEnd(text, start);
+    const word = text.slice(start, end).toLowerCase();
+    key = key === '' ? word : `${key} ${word}`;
+    start = wordStart(text, end);
+  }
+  return key;
 }
 
 function isCommonKey(key: string): boolean {
-  if (key.length === 0) return true;
-  for (const w of key.split(' ')) if (!(w.length < 3 || COMMON_WORDS.has(w) || isAllDigits(w))) return false;
+  for (let start = 0; start < key.length;) {
+    let end = key.indexOf(' ', start);
+    if (end < 0) end = key.length;
+    if (end - start >= 3 && !isAllDigitsIn(key, start, end) && !COMMON_WORDS.has(key.slice(start, end))) return false;
+    start = end + 1;
+  }
   return true;
 }
 
 function isAllDigits(s: string): boolean {
-  if (s.length === 0) return false;
-  for (let i = 0; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return false;
+  return isAllDigitsIn(s, 0, s.length);
+}
+
+/** Whether s[start, end) is one or more digits. */
+function isAllDigitsIn(s: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let i = start; i < end; i++) if (!isDigit(s.charCodeAt(i))) return false;
   return true;
 }
 
+/** Whether s has two digits in a row. */
+function hasDigitPair(s: string): boolean {
+  for (let i = 1; i < s.length; i++) if (isDigit(s.charCodeAt(i)) && isDigit(s.charCodeAt(i - 1))) return true;
+  return false;
+}
+
 function isHex(s: string): boolean {
-  if (s.length === 0) return false;
-  for (let i = 0; i < s.length; i++) {
+  return isHexIn(s, 0, s.length);
+}
+
+/** Whether s[start, end) is one or more hex digits. */
+function isHexIn(s: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
     if (!(isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) return false;
   }
@@ -181,26 +245,6 @@ function hasInnerCapital(s: string): boolean {
     if (isUpperAt(s, i) && (isAsciiLower(s.charCodeAt(i - 1)) || isDigit(s.charCodeAt(i - 1)))) return true;
   }
   return false;
-}
-
-/** Characters that may be part of a name-like chunk (besides letters and digits). */
-function isChunkPunct(c: number): boolean {
-  // _ - . / \ : @ # $ ~ + = %
-  return (
-    c === 95 ||
-    c === 45 ||
-    c === 46 ||
-    c === 47 ||
-    c === 92 ||
-    c === 58 ||
-    c === 64 ||
-    c === 35 ||
-    c === 36 ||
-    c === 126 ||
-    c === 43 ||
-    c === 61 ||
-    c === 37
-  );
 }
 
 /** Trailing characters that end a sentence or a list, not a name. */
@@ -286,32 +330,39 @@ interface PieceExtras {
   file?: boolean;
 }
 
+const NO_EXTRAS: PieceExtras = {};
+
 /** Collects the pieces of one text, de-duplicated by key. */
 class PieceSink {
   readonly pieces: Piece[] = [];
   private readonly seen = new Set<string>();
 
-  add(text: string, kind: EvidenceKind, key: string, at: number, more: PieceExtras = {}): void {
-    const { alt, shareKey, parts, file } = more;
+  add(text: string, kind: EvidenceKind, key: string, at: number, more?: PieceExtras): void {
     if (key.length === 0 || this.seen.has(key)) return;
+    const { alt, shareKey, parts, file } = more ?? NO_EXTRAS;
     this.seen.add(key);
     const piece: Piece = { text, kind, key, at, shareKey: shareKey ?? key };
     if (parts && parts.length > 0) piece.parts = parts;
     if (file) piece.file = true;
     // An alternative must be distinctive on its own: a common word is not, a number of two digits or more is.
-    const alts = alt?.filter((a) => a.length > 0 && a !== key && (!isCommonKey(a) || /\d\d/.test(a)));
+    const alts = alt?.filter((a) => a.length > 0 && a !== key && (!isCommonKey(a) || hasDigitPair(a)));
     if (alts && alts.length > 0) piece.alt = alts;
     this.pieces.push(piece);
   }
 }
 
+/** Whether text starts with http:// or https://, in any case. */
+function startsWithScheme(text: string): boolean {
+  if (text.length < 7 || (text.charCodeAt(0) | 32) !== 104 /* h */) return false;
+  const head = text.slice(0, 8).toLowerCase();
+  return head.startsWith('http://') || head === 'https://';
+}
+
 /** Classifies one chunk (already trimmed) found at `at` in `text`, adding what it yields to `sink`. */
 function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink): void {
   if (chunk.length < 2 || chunk.length > MAX_PIECE_CHARS) return;
-  const lower = chunk.toLowerCase();
-
   // URLs: the address without its scheme.
-  if (lower.startsWith('http://') || lower.startsWith('https://')) {
+  if (startsWithScheme(chunk)) {
     const rest = chunk.slice(chunk.indexOf('//') + 2);
     const key = keyOf(rest);
     if (key.length > 0) sink.add(chunk, 'url', key, at);
@@ -384,7 +435,7 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
   }
   if (isDuration(chunk)) {
     // 0.04s, 12ms, 1.5min: how long something took, as incidental as a timestamp.
-    sink.add(chunk, 'weak', lower, at);
+    sink.add(chunk, 'weak', chunk.toLowerCase(), at);
     return;
   }
   if (isVersionOrDate(chunk)) {
@@ -398,7 +449,7 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
   }
   // Hashes: 7+ hex digits with letters and digits (git shas, record ids).
   if (chunk.length >= 7 && isHex(chunk) && hasDigit(chunk) && hasLetter(chunk)) {
-    sink.add(chunk, 'weak', lower, at);
+    sink.add(chunk, 'weak', chunk.toLowerCase(), at);
     return;
   }
 
@@ -435,7 +486,7 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
     if (chunk.length >= 4) sink.add(chunk, 'identifier', key, at);
     return;
   }
-  if (!letter || chunk.length < 4 || COMMON_WORDS.has(lower)) return;
+  if (!letter || chunk.length < 4 || COMMON_WORDS.has(chunk.toLowerCase())) return;
   // Plain words: upper-case names (ENOENT) and proper nouns (capitalised mid-sentence).
   if (isAllUpper(chunk) && chunk.length >= 4) {
     sink.add(chunk, 'name', key, at);
@@ -527,14 +578,17 @@ function isDateLike(s: string): boolean {
 
 /** 8-4-4-4-12 hex groups, or any dashed run of hex groups of which one is 8+ long. */
 function isUuidLike(s: string): boolean {
-  const groups = s.split('-');
-  if (groups.length < 3) return false;
+  let groups = 0;
   let long = false;
-  for (const g of groups) {
-    if (!isHex(g)) return false;
-    if (g.length >= 8) long = true;
+  for (let start = 0; start <= s.length;) {
+    let end = s.indexOf('-', start);
+    if (end < 0) end = s.length;
+    if (!isHexIn(s, start, end)) return false;
+    if (end - start >= 8) long = true;
+    groups++;
+    start = end + 1;
   }
-  return long;
+  return groups >= 3 && long;
 }
 
 function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
@@ -564,6 +618,19 @@ function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
   sink.add(chunk, 'identifier', key, at, { alt: lastDistinctive && lastKey.includes(' ') ? [lastKey] : undefined });
 }
 
+/** The non-empty segments of a path, split at / and \\. */
+function pathSegments(path: string): string[] {
+  const segments: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= path.length; i++) {
+    const c = i < path.length ? path.charCodeAt(i) : 47;
+    if (c !== 47 && c !== 92) continue;
+    if (i > start) segments.push(path.slice(start, i));
+    start = i + 1;
+  }
+  return segments;
+}
+
 function classifyPath(full: string, at: number, sink: PieceSink, closingTag: boolean): void {
   // file.ts:42:5 — the line and column are not part of the path.
   let chunk = full;
@@ -571,8 +638,7 @@ function classifyPath(full: string, at: number, sink: PieceSink, closingTag: boo
     const colon = chunk.lastIndexOf(':');
     if (colon > 0 && isAllDigits(chunk.slice(colon + 1))) chunk = chunk.slice(0, colon);
   }
-  const segments: string[] = [];
-  for (const s of chunk.split(/[/\\]/)) if (s.length > 0) segments.push(s);
+  const segments = pathSegments(chunk);
   if (segments.length === 0) return;
   const key = keyOf(chunk);
   if (key.length === 0) return;
@@ -615,22 +681,31 @@ function quoteEnd(text: string, i: number): number {
   return -1;
 }
 
-function isQuote(c: number): boolean {
-  return c === 34 || c === 39 || c === 96 || c === 8220 || c === 8216;
-}
+/** The characters that open a quoted phrase: " ' ` and the opening curly quotes. */
+const QUOTE_CHARS = ['"', "'", '`', '\u201c', '\u2018'];
 
-/** Quoted phrases of 2–10 words that are not code: "Closed bead and committed". */
+/**
+ * Quoted phrases of 2–10 words that are not code: "Closed bead and committed". The quotes are found with
+ * indexOf (one cursor per quote character), not by looking at every character.
+ */
 function addQuoted(text: string, sink: PieceSink): void {
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (!isQuote(c)) continue;
+  const next = QUOTE_CHARS.map((q) => text.indexOf(q));
+  let from = 0;
+  for (;;) {
+    // The first quote character at or after `from`.
+    let i = -1;
+    for (let k = 0; k < next.length; k++) {
+      if (next[k] >= 0 && next[k] < from) next[k] = text.indexOf(QUOTE_CHARS[k], from);
+      if (next[k] >= 0 && (i < 0 || next[k] < i)) i = next[k];
+    }
+    if (i < 0) return;
+    from = i + 1;
     // A single quote touching a letter on its outer side is an apostrophe (don't, it's).
-    if (c === 39 && i > 0 && isAlnumAt(text, i - 1)) continue;
+    if (text.charCodeAt(i) === 39 && i > 0 && isAlnumAt(text, i - 1)) continue;
     const end = quoteEnd(text, i);
     if (end < 0) continue;
     const inner = text.slice(i + 1, end).trim();
-    i = end; // phrases do not nest
+    from = end + 1; // phrases do not nest
     if (inner.length < 6) continue;
     let code = false;
     for (let k = 0; k < inner.length && !code; k++) {
@@ -639,12 +714,19 @@ function addQuoted(text: string, sink: PieceSink): void {
         d === 92 || d === 60 || d === 62 || d === 61 || d === 59 || d === 123 || d === 125 || d === 124 || d === 36 || d === 40 || d === 91;
     }
     if (code) continue;
-    const words = wordsOf(inner);
-    if (words.length < 2 || words.length > 10) continue;
-    const key = words.join(' ');
+    const key = keyOf(inner);
+    const words = key === '' ? 0 : countChar(key, 32) + 1;
+    if (words < 2 || words > 10) continue;
     if (isCommonKey(key)) continue;
-    sink.add(inner, 'quoted', key, i + 1);
+    sink.add(inner, 'quoted', key, end + 1);
   }
+}
+
+/** How many times the code unit `c` occurs in text. */
+function countChar(text: string, c: number): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === c) count++;
+  return count;
 }
 
 /**
@@ -678,15 +760,16 @@ export function extractPieces(text: string, options: { sentences?: boolean; term
   const n = src.length;
   let i = 0;
   while (i < n) {
-    const c = src.charCodeAt(i);
-    if (!(isAlnumAt(src, i) || isChunkPunct(c))) {
+    if (!isChunkCode(src.charCodeAt(i))) {
       i++;
       continue;
     }
     let j = i + 1;
-    while (j < n && (isAlnumAt(src, j) || isChunkPunct(src.charCodeAt(j)))) {
+    while (j < n) {
+      const c = src.charCodeAt(j);
+      if (!isChunkCode(c)) break;
       // A literal escape of logged JSON (\n, \t, \") ends the chunk.
-      if (src.charCodeAt(j) === 92 && j + 1 < n && 'ntr"'.includes(src[j + 1])) break;
+      if (c === 92 && j + 1 < n && isEscapeLetter(src.charCodeAt(j + 1), true)) break;
       j++;
     }
     let start = i;
@@ -694,18 +777,17 @@ export function extractPieces(text: string, options: { sentences?: boolean; term
     while (start < end && isLeadingPunct(src.charCodeAt(start))) start++;
     while (end > start && isTrailingPunct(src.charCodeAt(end - 1))) end--;
     // A literal escape at the start (\n in logged JSON) is not part of the name.
-    while (start + 1 < end && src.charCodeAt(start) === 92 && 'ntr'.includes(src[start + 1])) start += 2;
+    while (start + 1 < end && src.charCodeAt(start) === 92 && isEscapeLetter(src.charCodeAt(start + 1), false)) start += 2;
     if (end > start) {
-      const chunk = src.slice(start, end);
-      let alnum = false;
-      for (let k = 0; k < chunk.length && !alnum; k++) alnum = isAlnumAt(chunk, k);
-      if (!alnum) {
+      const shape = chunkShape(src, start, end);
+      if (shape === SHAPE_PUNCT) {
         // punctuation only
-      } else if (!isPlainLowerWord(chunk)) {
-        classifyChunk(chunk, start, src, sink);
-      } else if (options.terms && chunk.length >= TERM_MIN_LENGTH && !COMMON_WORDS.has(chunk)) {
-        // A term is matched and shared by its stem ("committed" and "commit" are one term).
-        sink.add(chunk, 'term', chunk, start, { shareKey: stemOf(chunk) });
+      } else if (shape === SHAPE_OTHER) {
+        classifyChunk(src.slice(start, end), start, src, sink);
+      } else if (options.terms && end - start >= TERM_MIN_LENGTH) {
+        // A plain lower-case word. A term is matched and shared by its stem ("committed" and "commit" are one term).
+        const word = src.slice(start, end);
+        if (!COMMON_WORDS.has(word)) sink.add(word, 'term', word, start, { shareKey: stemOf(word) });
       }
     }
     i = j + (j < n && src.charCodeAt(j) === 92 ? 2 : 0);
@@ -738,8 +820,32 @@ export function stemOf(word: string): string {
   return w;
 }
 
-/** Plain lower-case a–z words (most of any prose) are never evidence on their own. */
-function isPlainLowerWord(token: string): boolean {
-  for (let i = 0; i < token.length; i++) if (!isAsciiLower(token.charCodeAt(i))) return false;
-  return true;
+/** A chunk of punctuation alone. */
+const SHAPE_PUNCT = 0;
+/** A plain lower-case a–z word (most of any prose): never evidence on its own, at most a term. */
+const SHAPE_PLAIN_WORD = 1;
+/** Anything else: classified by classifyChunk. */
+const SHAPE_OTHER = 2;
+
+/** Which of the shapes above text[start, end) has. */
+function chunkShape(text: string, start: number, end: number): number {
+  let plain = true;
+  let alnum = false;
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (isAsciiLower(c)) {
+      alnum = true;
+      continue;
+    }
+    plain = false;
+    if (alnum) return SHAPE_OTHER;
+    if (isAlnumCode(c)) return SHAPE_OTHER;
+  }
+  if (!alnum) return SHAPE_PUNCT;
+  return plain ? SHAPE_PLAIN_WORD : SHAPE_OTHER;
+}
+
+/** The letter of a literal escape in logged JSON: n, t, r, and (inside a chunk, where it ends it) ". */
+function isEscapeLetter(c: number, quote: boolean): boolean {
+  return c === 110 || c === 116 || c === 114 || (quote && c === 34);
 }

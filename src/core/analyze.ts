@@ -417,15 +417,19 @@ function unitOf(ctx: Context, index: number, before: number): number {
   return call !== undefined && call < before ? call : index;
 }
 
-/**
- * How many units (a call and its results count once) among the checkpoint's claimed turns hold each piece.
- * It depends only on turns before the checkpoint, so lines appended later never change a past verdict.
- */
 /** Sharing of a form, packed in one number (no object per form): count × UNIT_SPAN + the first unit. */
 const UNIT_SPAN = 2 ** 26;
 
+/**
+ * How many units (a call and its results count once) among the checkpoint's claimed turns name each form, and
+ * the first of them, for the forms two or more units name. A form named by one unit or none is left out: its
+ * sharing is what unpackSharing gives a form it does not find (one unit, this one), and a turn only asks about
+ * forms it names itself. Most forms are named once, so a first pass counts hashes of the forms in a small table
+ * (saturating at 2), and only the forms whose hash was counted twice or more are counted by name. It depends
+ * only on turns before the checkpoint, so lines appended later never change a past verdict.
+ */
 function* sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Generator<void, Map<string, number>, void> {
-  // Group the claimed turns by unit (a call with its results), then count each form once per unit, in unit order.
+  // Group the claimed turns by unit (a call with its results), in unit order, with the forms each unit names.
   const byUnit = new Map<number, number[]>();
   for (const [k, i] of claimedIndexes.entries()) {
     if (k % STEP_TURNS === 0) yield;
@@ -434,19 +438,52 @@ function* sharing(ctx: Context, claimedIndexes: readonly number[], before: numbe
     if (members) members.push(i);
     else byUnit.set(unit, [i]);
   }
-  const packed = new Map<string, number>();
   const units = [...byUnit.keys()].sort((x, y) => x - y);
+  const formsOf: Set<string>[] = [];
+  let total = 0;
   for (const unit of units) {
     yield;
     const members = byUnit.get(unit) ?? [];
     const forms =
       members.length === 1 ? mentionsOfTurn(ctx, members[0], before) : unionOf(members.map((i) => mentionsOfTurn(ctx, i, before)));
+    formsOf.push(forms);
+    total += forms.size;
+  }
+  // Hashes counted (0, 1, or 2 for two or more): a form whose hash was counted once is named by one unit.
+  const mask = hashTableSize(total) - 1;
+  const seen = new Uint8Array(mask + 1);
+  for (const [k, forms] of formsOf.entries()) {
+    if (k % STEP_TURNS === 0) yield;
     for (const form of forms) {
+      const h = formHash(form) & mask;
+      if (seen[h] < 2) seen[h]++;
+    }
+  }
+  const packed = new Map<string, number>();
+  for (const [k, forms] of formsOf.entries()) {
+    if (k % STEP_TURNS === 0) yield;
+    const unit = units[k];
+    for (const form of forms) {
+      if (seen[formHash(form) & mask] < 2) continue;
       const p = packed.get(form);
       packed.set(form, p === undefined ? UNIT_SPAN + (unit % UNIT_SPAN) : p + UNIT_SPAN);
     }
   }
   return packed;
+}
+
+/** A power of two about four times `entries` (few collisions), between 2^10 and 2^24. */
+function hashTableSize(entries: number): number {
+  let size = 1024;
+  while (size < entries * 4 && size < 2 ** 24) size *= 2;
+  return size;
+}
+
+/** FNV-1a over a form's code units: a 32-bit hash, the same for the same text. */
+function formHash(form: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < form.length; i++) h = Math.imul(h ^ form.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** How many units name a form, and whether `unit` is the first of them. */

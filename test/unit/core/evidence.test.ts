@@ -513,6 +513,30 @@ describe('core/evidence: weighing (weightOf, judge)', () => {
 });
 
 describe('core/evidence in analyze: sharing, calls and results', () => {
+  it('sharing: each name counts the turns that name it, however many names there are (hash buckets shared)', () => {
+    // 2,000 turns naming 2 of 1,597 identifiers each: thousands of forms in the hash table, so some share a bucket;
+    // the counts shown must still be the plain counts, for names held once, a few times or many times.
+    const names = (i: number) => [`widget_${i % 1500}_id`, `gadget_${i % 97}_id`];
+    const turns = Array.from({ length: 2000 }, (_, i) => turn(i, `Touched ${names(i).join(' and ')} here.`));
+    const expected = new Map<string, number>();
+    for (let i = 0; i < turns.length; i++) for (const n of names(i)) expected.set(n, (expected.get(n) ?? 0) + 1);
+    const cp = analyze(
+      transcript(turns, [
+        checkpoint({ claimedIds: turns.map((t) => t.id), turnsBefore: turns.length, summary: 'widget_3_id and gadget_21_id' }),
+      ]),
+      OPTS,
+    ).checkpoints[0];
+    let checked = 0;
+    for (const r of cp.turns) {
+      for (const e of r.evidence.filter((x) => x.kind === 'identifier')) {
+        assert.equal(e.sharedBy, expected.get(e.text), `${e.text} in turn ${r.id}`);
+        checked++;
+      }
+    }
+    assert.equal(checked, 4000);
+    assert.ok([...expected.values()].some((n) => n === 1) && [...expected.values()].some((n) => n > SHARED_FREELY));
+  });
+
   it(`a turn the summary carries at length (score ≥ ${CARRIED_AT_LENGTH} × threshold) is covered though every piece is shared`, () => {
     // Eight turns name the same seven modules; the last also says what it did with them.
     const names = 'LedgerSync, PayoutBatch, RefundQueue, InvoiceMailer, TaxRules, FxRates and AuditTrail';

@@ -11,7 +11,16 @@
 // analyzeInSteps is analyze in small steps (a generator), so a shell can let its event loop run between them.
 import { groupDigits } from './displayText';
 import { CheckpointMemo, type MemoInputs, type TurnIndexes } from './checkpointMemo';
-import { BARE_LOOKUP, DEFAULT_COVERAGE_THRESHOLD, judge, mentionsOf, WORDS_ONLY, type TurnPieces } from './evidence';
+import {
+  BARE_LOOKUP,
+  DEFAULT_COVERAGE_THRESHOLD,
+  judge,
+  mentionsFrom,
+  mentionsOf,
+  WORDS_ONLY,
+  type Mentions,
+  type TurnPieces,
+} from './evidence';
 import { EvidenceCache } from './evidenceCache';
 import { JudgementCache } from './judgementCache';
 import { runSteps } from './steps';
@@ -439,7 +448,7 @@ function* sharing(ctx: Context, claimedIndexes: readonly number[], before: numbe
     else byUnit.set(unit, [i]);
   }
   const units = [...byUnit.keys()].sort((x, y) => x - y);
-  const formsOf: Set<string>[] = [];
+  const formsOf: Mentions[] = [];
   let total = 0;
   for (const unit of units) {
     yield;
@@ -447,24 +456,25 @@ function* sharing(ctx: Context, claimedIndexes: readonly number[], before: numbe
     const forms =
       members.length === 1 ? mentionsOfTurn(ctx, members[0], before) : unionOf(members.map((i) => mentionsOfTurn(ctx, i, before)));
     formsOf.push(forms);
-    total += forms.size;
+    total += forms.forms.length;
   }
   // Hashes counted (0, 1, or 2 for two or more): a form whose hash was counted once is named by one unit.
   const mask = hashTableSize(total) - 1;
   const seen = new Uint8Array(mask + 1);
-  for (const [k, forms] of formsOf.entries()) {
+  for (const [k, { hashes }] of formsOf.entries()) {
     if (k % STEP_TURNS === 0) yield;
-    for (const form of forms) {
-      const h = formHash(form) & mask;
+    for (let f = 0; f < hashes.length; f++) {
+      const h = hashes[f] & mask;
       if (seen[h] < 2) seen[h]++;
     }
   }
   const packed = new Map<string, number>();
-  for (const [k, forms] of formsOf.entries()) {
+  for (const [k, { forms, hashes }] of formsOf.entries()) {
     if (k % STEP_TURNS === 0) yield;
     const unit = units[k];
-    for (const form of forms) {
-      if (seen[formHash(form) & mask] < 2) continue;
+    for (let f = 0; f < forms.length; f++) {
+      if (seen[hashes[f] & mask] < 2) continue;
+      const form = forms[f];
       const p = packed.get(form);
       packed.set(form, p === undefined ? UNIT_SPAN + (unit % UNIT_SPAN) : p + UNIT_SPAN);
     }
@@ -479,29 +489,22 @@ function hashTableSize(entries: number): number {
   return size;
 }
 
-/** FNV-1a over a form's code units: a 32-bit hash, the same for the same text. */
-function formHash(form: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < form.length; i++) h = Math.imul(h ^ form.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
 /** How many units name a form, and whether `unit` is the first of them. */
 function unpackSharing(packed: number | undefined, unit: number): { count: number; first: boolean } {
   if (packed === undefined) return { count: 1, first: true };
   return { count: Math.floor(packed / UNIT_SPAN), first: packed % UNIT_SPAN === unit % UNIT_SPAN };
 }
 
-function mentionsOfTurn(ctx: Context, index: number, before: number): Set<string> {
+function mentionsOfTurn(ctx: Context, index: number, before: number): Mentions {
   const turnPieces = piecesOf(ctx, index, before);
   turnPieces.mentions ??= mentionsOf(turnPieces.pieces);
   return turnPieces.mentions;
 }
 
-function unionOf(sets: readonly Set<string>[]): Set<string> {
+function unionOf(all: readonly Mentions[]): Mentions {
   const out = new Set<string>();
-  for (const set of sets) for (const x of set) out.add(x);
-  return out;
+  for (const mentions of all) for (const form of mentions.forms) out.add(form);
+  return mentionsFrom(out);
 }
 
 /**

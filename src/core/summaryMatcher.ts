@@ -131,17 +131,23 @@ export class SummaryMatcher {
    */
   findSpan(key: string, strict = false): { at: number; end: number } | undefined {
     if (key.length === 0) return undefined;
-    const needle = key.includes(' ') ? key.split(' ') : [key];
+    if (!key.includes(' ')) return this.findWord(key, strict);
+    // Every word must be in the summary: looked up one at a time (most keys stop at their first word), and the
+    // rarest one's occurrences are where the key is tried.
     let pivot = 0;
     let occurrences: number[] | undefined;
-    for (let j = 0; j < needle.length; j++) {
-      const list = this.positions.get(needle[j]);
+    for (let j = 0, start = 0; start <= key.length; j++) {
+      let end = key.indexOf(' ', start);
+      if (end < 0) end = key.length;
+      const list = this.positions.get(key.slice(start, end));
       if (!list) return undefined;
       if (!occurrences || list.length < occurrences.length) {
         occurrences = list;
         pivot = j;
       }
+      start = end + 1;
     }
+    const needle = key.split(' ');
     for (const q of occurrences ?? []) {
       const p = q - pivot;
       if (p < 0 || p + needle.length > this.words.length) continue;
@@ -152,6 +158,15 @@ export class SummaryMatcher {
         const span = { at: this.starts[p], end: this.ends[last] };
         if (!strict || (isBoundary(this.summary, span.at - 1) && isBoundary(this.summary, span.end))) return span;
       }
+    }
+    return undefined;
+  }
+
+  /** findSpan for a key of one word: where the word first appears (strict: not as part of a longer name). */
+  private findWord(word: string, strict: boolean): { at: number; end: number } | undefined {
+    for (const p of this.positions.get(word) ?? []) {
+      const span = { at: this.starts[p], end: this.ends[p] };
+      if (!strict || (isBoundary(this.summary, span.at - 1) && isBoundary(this.summary, span.end))) return span;
     }
     return undefined;
   }
@@ -215,8 +230,8 @@ function proseWords(text: string): string[] {
       // The token without its leading ("'`([*) and trailing ("'`)],.;:!?*) punctuation.
       let start = i;
       let end = j;
-      while (start < end && LEADING.includes(text[start])) start++;
-      while (end > start && TRAILING.includes(text[end - 1])) end--;
+      while (start < end && isLeadingPunct(text.charCodeAt(start))) start++;
+      while (end > start && isTrailingPunct(text.charCodeAt(end - 1))) end--;
       const kind = proseWordKind(text, start, end);
       if (kind === 'lower') out.push(text.slice(start, end));
       else if (kind === 'word') out.push(...wordsOf(text.slice(start, end)));
@@ -227,8 +242,28 @@ function proseWords(text: string): string[] {
   return out;
 }
 
-const LEADING = '"\'`([*';
-const TRAILING = '"\'`)],.;:!?*';
+/** " ' ` ( [ * */
+function isLeadingPunct(c: number): boolean {
+  return c === 34 || c === 39 || c === 96 || c === 40 || c === 91 || c === 42;
+}
+
+/** " ' ` ) ] , . ; : ! ? * */
+function isTrailingPunct(c: number): boolean {
+  return (
+    c === 34 ||
+    c === 39 ||
+    c === 96 ||
+    c === 41 ||
+    c === 93 ||
+    c === 44 ||
+    c === 46 ||
+    c === 59 ||
+    c === 58 ||
+    c === 33 ||
+    c === 63 ||
+    c === 42
+  );
+}
 
 /**
  * Whether text[start, end) is a word of prose: letters a–z (any case), with at most one apostrophe (' or ’)

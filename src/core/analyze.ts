@@ -19,6 +19,7 @@ import {
   mentionsOf,
   WORDS_ONLY,
   type Mentions,
+  type Sharing,
   type TurnPieces,
 } from './evidence';
 import { EvidenceCache } from './evidenceCache';
@@ -489,9 +490,12 @@ function hashTableSize(entries: number): number {
   return size;
 }
 
+/** The sharing of a form no other unit names (most forms): one object for all of them. */
+const NAMED_HERE_ONLY: Sharing = Object.freeze({ count: 1, first: true });
+
 /** How many units name a form, and whether `unit` is the first of them. */
-function unpackSharing(packed: number | undefined, unit: number): { count: number; first: boolean } {
-  if (packed === undefined) return { count: 1, first: true };
+function unpackSharing(packed: number | undefined, unit: number): Sharing {
+  if (packed === undefined) return NAMED_HERE_ONLY;
   return { count: Math.floor(packed / UNIT_SPAN), first: packed % UNIT_SPAN === unit % UNIT_SPAN };
 }
 

@@ -23,6 +23,9 @@
 //                  apart). Median and worst.
 //   judge FILE…    the judging alone, six passes over the files' transcripts (analyze with sizes for counts, no
 //                  caches): each pass's CPU time
+//   extract FILE…  evidence extraction alone (extractPieces, as turnPieces calls it on a turn's text: with terms,
+//                  sentences for a user's turn) over the text of every turn (the first 30,000 of each file) and
+//                  every summary, seven passes: the characters scanned and each pass's CPU time
 //   clone FILE     analyses FILE, then times V8's serializer (what postMessage uses between threads) on the
 //                  analysis and on the transcript: what a worker would pay to hand them to the host (the
 //                  deserialising is the host's part)
@@ -356,10 +359,36 @@ async function judgeOnly() {
   return { files: transcripts.length, passesMs, bestMs: Math.min(...passesMs.slice(1)) };
 }
 
+/** Evidence extraction alone: extractPieces over the files' turn and summary texts, seven passes of CPU time. */
+async function extractOnly() {
+  const { TranscriptFile } = out('node/transcriptFile.js');
+  const { extractPieces, MAX_SCAN_CHARS } = out('core/evidenceText.js');
+  const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
+  const texts = [];
+  for (const path of process.argv.slice(3)) {
+    const { transcript } = await TranscriptFile.open(path, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS });
+    for (const turn of transcript.turns.slice(0, 30_000)) {
+      if (typeof turn.text === 'string') texts.push({ text: turn.text, user: turn.role === 'user' });
+    }
+    for (const cp of transcript.checkpoints) if (typeof cp.summary === 'string') texts.push({ text: cp.summary, user: true });
+  }
+  let chars = 0;
+  for (const { text } of texts) chars += Math.min(text.length, MAX_SCAN_CHARS);
+  const passesMs = [];
+  for (let pass = 0; pass < 7; pass += 1) {
+    const start = process.cpuUsage();
+    for (const { text, user } of texts) extractPieces(text, { sentences: user, terms: true });
+    const used = process.cpuUsage(start);
+    passesMs.push(Math.round((used.user + used.system) / 1000));
+  }
+  return { texts: texts.length, chars, passesMs, bestMs: Math.min(...passesMs.slice(1)) };
+}
+
 const modes = {
   floor,
   analyze: analyzeOnce,
   judge: judgeOnly,
+  extract: extractOnly,
   'analyze-warm': analyzeWarm,
   tokenize,
   append: appendTurns,

@@ -88,6 +88,23 @@ describe('npm run bench --smoke', function () {
     }
   });
 
+  it('times the judging and the evidence extraction alone on a transcript (measure.mjs judge, extract)', () => {
+    for (const mode of ['judge', 'extract']) {
+      const run = spawnSync(process.execPath, [join(root, 'scripts/bench/measure.mjs'), mode, join(root, 'samples/incident.jsonl')], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+      assert.equal(run.status, 0, `${mode}: ${run.stderr}`);
+      const figures = JSON.parse(run.stdout) as { mode: string; passesMs: number[]; bestMs: number; texts?: number; chars?: number };
+      assert.equal(figures.mode, mode);
+      assert.equal(figures.passesMs.length, mode === 'judge' ? 6 : 7);
+      assert.ok(
+        figures.passesMs.every((ms) => Number.isFinite(ms) && ms >= 0) && figures.bestMs === Math.min(...figures.passesMs.slice(1)),
+      );
+      if (mode === 'extract') assert.ok((figures.texts ?? 0) > 5 && (figures.chars ?? 0) > 1000, run.stdout);
+    }
+  });
+
   it('says what is wrong with its command line in one line and its usage, without a stack trace', () => {
     for (const args of [['--bogus'], ['--sizes', '12x'], ['--shapes', 'xml'], ['--runs', '0']]) {
       const run = spawnSync(process.execPath, [join(root, 'scripts/bench.mjs'), ...args], { cwd: root, encoding: 'utf8' });

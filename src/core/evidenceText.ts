@@ -134,8 +134,10 @@ function isChunkCode(c: number): boolean {
  */
 export function wordsOf(text: string): string[] {
   const out: string[] = [];
-  for (let start = wordStart(text, 0); start < text.length; start = wordStart(text, wordEnd(text, start))) {
-    out.push(text.slice(start, wordEnd(text, start)).toLowerCase());
+  for (let start = wordStart(text, 0); start < text.length;) {
+    const end = wordEnd(text, start);
+    out.push(text.slice(start, end).toLowerCase());
+    start = wordStart(text, end);
   }
   return out;
 }
@@ -704,7 +706,8 @@ function addQuoted(text: string, sink: PieceSink): void {
     if (text.charCodeAt(i) === 39 && i > 0 && isAlnumAt(text, i - 1)) continue;
     const end = quoteEnd(text, i);
     if (end < 0) continue;
-    const inner = text.slice(i + 1, end).trim();
+    const raw = text.slice(i + 1, end);
+    const inner = raw.trim();
     from = end + 1; // phrases do not nest
     if (inner.length < 6) continue;
     let code = false;
@@ -718,8 +721,13 @@ function addQuoted(text: string, sink: PieceSink): void {
     const words = key === '' ? 0 : countChar(key, 32) + 1;
     if (words < 2 || words > 10) continue;
     if (isCommonKey(key)) continue;
-    sink.add(inner, 'quoted', key, end + 1);
+    sink.add(inner, 'quoted', key, i + 1 + leadingSpace(raw));
   }
+}
+
+/** How many characters String.prototype.trim drops from the start of text. */
+function leadingSpace(text: string): number {
+  return text.length - text.trimStart().length;
 }
 
 /** How many times the code unit `c` occurs in text. */
@@ -741,7 +749,9 @@ function addSentences(text: string, sink: PieceSink): void {
     const end =
       c === 10 || ((c === 46 || c === 33 || c === 63) && (i + 1 >= n || text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 10));
     if (!end) continue;
-    const sentence = text.slice(start, i).trim();
+    const raw = text.slice(start, i);
+    const sentence = raw.trim();
+    const at = start + leadingSpace(raw);
     start = i + 1;
     if (sentence.length < 30 || sentence.length > 400) continue;
     const words = wordsOf(sentence);
@@ -749,7 +759,7 @@ function addSentences(text: string, sink: PieceSink): void {
     let plain = 0;
     for (const w of words) if (/^[a-z]+$/.test(w)) plain++;
     if (plain * 4 < words.length * 3) continue; // code or data, not prose
-    sink.add(sentence, 'quoted', words.join(' '), start);
+    sink.add(sentence, 'quoted', words.join(' '), at);
   }
 }
 

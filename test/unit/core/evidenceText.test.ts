@@ -193,6 +193,22 @@ describe('core/evidenceText: extractPieces', () => {
     assert.ok(pieces[0].at < pieces[1].at);
   });
 
+  it('a quoted phrase and a sentence are found at their own offsets', () => {
+    const text =
+      'First line here.\n  The reviewer asked us to rename every handler in the ledger module today.\nHe said " closed the bead and committed " then left.';
+    const pieces = extractPieces(text, { sentences: true });
+    const quoted = pieces.filter((p) => p.kind === 'quoted');
+    assert.deepEqual(
+      quoted.map((p) => p.text),
+      [
+        'closed the bead and committed',
+        'The reviewer asked us to rename every handler in the ledger module today',
+        'He said " closed the bead and committed " then left',
+      ],
+    );
+    for (const p of quoted) assert.equal(text.slice(p.at, p.at + p.text.length), p.text);
+  });
+
   it('only the first MAX_SCAN_CHARS of a text are scanned', () => {
     const text = `${'word '.repeat(MAX_SCAN_CHARS / 5)} ERR_LATE_1`;
     assert.deepEqual(extractPieces(text), []);

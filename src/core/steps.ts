@@ -9,3 +9,20 @@ export function runSteps<T>(steps: Generator<void, T, void>): T {
     if (next.done) return next.value;
   }
 }
+
+/**
+ * Runs steps until they end or `stop()` says to stop (asked before each step after the first): true when they
+ * ended, false when they were stopped (their generator is closed).
+ */
+export function* stepsUntil(steps: Generator<void, unknown, void>, stop: () => boolean): Generator<void, boolean, void> {
+  try {
+    for (;;) {
+      const next = steps.next();
+      if (next.done) return true;
+      if (stop()) return false;
+      yield;
+    }
+  } finally {
+    steps.return(undefined);
+  }
+}

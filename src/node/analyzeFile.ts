@@ -11,6 +11,7 @@ import { analyzeInSteps, judgeAhead, textsToCountInSteps } from '../core/analyze
 import { CheckpointMemo } from '../core/checkpointMemo';
 import { DEFAULT_EVIDENCE_CACHE_CHARS, EvidenceCache } from '../core/evidenceCache';
 import { JudgementCache } from '../core/judgementCache';
+import { stepsUntil } from '../core/steps';
 import { inSlices } from './inSlices';
 import { underMemoryWatch } from './memoryWatch';
 import type { Analysis, TokenCache, Transcript } from '../core/model';
@@ -182,11 +183,15 @@ async function analyzeNow(
   if (progress.onVerdict && !counted && !progress.signal?.aborted) {
     // The uncounted texts' pieces are scanned for their lower bounds (20–130 ms for a real session's 330 KB), in
     // slices, while the worker is still loading or counting; then, every checkpoint being judged, the analysis
-    // from the bounds only adds them up.
+    // from the bounds only adds them up. When the counts come in meanwhile, the scan stops: the exact analysis
+    // is as near as the bounds' one.
     const bounds = new Map<string, Bounds>();
     const texts = [...toCount.turns.map((turn) => (typeof turn.text === 'string' ? turn.text : '')), ...toCount.summaries];
-    await inSlices(boundsInSteps(texts, piecePatternOf(options.encoding), bounds), progress.signal);
-    const early = counted ? undefined : verdictFromBounds(transcript, tokenCache, shared, bounds);
+    const scanned = await inSlices(
+      stepsUntil(boundsInSteps(texts, piecePatternOf(options.encoding), bounds), () => counted),
+      progress.signal,
+    );
+    const early = scanned && !counted ? verdictFromBounds(transcript, tokenCache, shared, bounds) : undefined;
     if (early) progress.onVerdict(early);
   }
   const countTokens = await counting;

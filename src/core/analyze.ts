@@ -490,8 +490,10 @@ function hashTableSize(entries: number): number {
   return size;
 }
 
-/** The sharing of a form no other unit names (most forms): one object for all of them, never modified (not frozen,
- * so it has the same shape as the others). */
+/**
+ * The sharing of a form no other unit names (most forms): one object for all of them, never modified (not frozen,
+ * so it has the same shape as the others).
+ */
 const NAMED_HERE_ONLY: Sharing = { count: 1, first: true };
 
 /** How many units name a form, and whether `unit` is the first of them. */

@@ -248,7 +248,7 @@ export function mentionsFrom(forms: Iterable<string>): Mentions {
 }
 
 /** FNV-1a over a form's code units, cut to 30 bits (a small integer, kept unboxed): the same for the same text. */
-export function formHash(form: string): number {
+function formHash(form: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < form.length; i++) h = Math.imul(h ^ form.charCodeAt(i), 0x01000193);
   return h & 0x3fffffff;

@@ -790,18 +790,15 @@ export function extractPieces(text: string, options: { sentences?: boolean; term
     while (start + 1 < end && src.charCodeAt(start) === 92 && isEscapeLetter(src.charCodeAt(start + 1), false)) start += 2;
     if (end > start) {
       const shape = chunkShape(src, start, end);
-      if (shape === SHAPE_PUNCT) {
-        // punctuation only
-      } else if (shape === SHAPE_OTHER) {
+      if (shape === SHAPE_OTHER) {
         classifyChunk(src.slice(start, end), start, src, sink);
-      } else if (options.terms && end - start >= TERM_MIN_LENGTH) {
+      } else if (shape === SHAPE_PLAIN_WORD && options.terms && end - start >= TERM_MIN_LENGTH) {
         // A plain lower-case word. A term is matched and shared by its stem ("committed" and "commit" are one term).
         const word = src.slice(start, end);
         if (!COMMON_WORDS.has(word)) sink.add(word, 'term', word, start, { shareKey: stemOf(word) });
       }
     }
     i = j + (j < n && src.charCodeAt(j) === 92 ? 2 : 0);
-    if (i === j && j === start) i++;
   }
   addQuoted(src, sink);
   if (options.sentences) addSentences(src, sink);
@@ -843,13 +840,9 @@ function chunkShape(text: string, start: number, end: number): number {
   let alnum = false;
   for (let k = start; k < end; k++) {
     const c = text.charCodeAt(k);
-    if (isAsciiLower(c)) {
-      alnum = true;
-      continue;
-    }
-    plain = false;
-    if (alnum) return SHAPE_OTHER;
-    if (isAlnumCode(c)) return SHAPE_OTHER;
+    if (isAsciiLower(c)) alnum = true;
+    else if (isAlnumCode(c)) return SHAPE_OTHER;
+    else plain = false;
   }
   if (!alnum) return SHAPE_PUNCT;
   return plain ? SHAPE_PLAIN_WORD : SHAPE_OTHER;

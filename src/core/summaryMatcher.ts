@@ -134,20 +134,22 @@ export class SummaryMatcher {
     if (!key.includes(' ')) return this.findWord(key, strict);
     // Every word must be in the summary: looked up one at a time (most keys stop at their first word), and the
     // rarest one's occurrences are where the key is tried.
+    const needle: string[] = [];
     let pivot = 0;
     let occurrences: number[] | undefined;
-    for (let j = 0, start = 0; start <= key.length; j++) {
+    for (let start = 0; start <= key.length;) {
       let end = key.indexOf(' ', start);
       if (end < 0) end = key.length;
-      const list = this.positions.get(key.slice(start, end));
+      const word = key.slice(start, end);
+      const list = this.positions.get(word);
       if (!list) return undefined;
       if (!occurrences || list.length < occurrences.length) {
         occurrences = list;
-        pivot = j;
+        pivot = needle.length;
       }
+      needle.push(word);
       start = end + 1;
     }
-    const needle = key.split(' ');
     for (const q of occurrences ?? []) {
       const p = q - pivot;
       if (p < 0 || p + needle.length > this.words.length) continue;

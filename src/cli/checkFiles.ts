@@ -3,7 +3,7 @@
 // in worker threads (TokenPool, two on two cores) before each analysis. Every command that reads a transcript
 // (`check`, `eval`, `export`, `find`, `bundle`) opens it here, with the command line's settings.
 import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
-import type { Analysis, FormatId } from '../core/model';
+import type { Analysis, CheckpointVerdict, FormatId } from '../core/model';
 import { FORMATS } from '../formats/readers';
 import { analyzeFile, type AnalysedFile, type ProgressOptions } from '../node/analyzeFile';
 import { TokenPool } from '../node/tokenPool';
@@ -33,8 +33,8 @@ export function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, 
 export interface FileProgress {
   /** `fraction` from 0 to 1 of reading, counting and analysing the file. */
   progress(path: string, fraction: number, message: string): void;
-  /** The file's verdicts, settled by the tokens' bounds before the exact counts (see analyzeFile's onVerdict). */
-  verdict?(path: string, analysis: Analysis): void;
+  /** The file's verdicts, settled before its analysis is done (see analyzeFile's onVerdict). */
+  verdict?(path: string, verdicts: readonly CheckpointVerdict[]): void;
 }
 
 /** The pool the CLI counts tokens in; a fallback to the main thread is said on stderr. */
@@ -96,7 +96,7 @@ export async function* fileReports(
     for (const path of files) {
       const opened = await openForCli(path, options, pool, {
         onProgress: onProgress && ((fraction, message) => onProgress.progress(path, fraction, message)),
-        onVerdict: onProgress?.verdict && ((analysis) => onProgress.verdict?.(path, analysis)),
+        onVerdict: onProgress?.verdict && ((verdicts) => onProgress.verdict?.(path, verdicts)),
       });
       yield 'error' in opened
         ? { path, error: opened.error, details: opened.details }

@@ -1,7 +1,7 @@
 // The one-line progress report `check` writes to a terminal's stderr: the file, its step and percentage, redrawn
 // in place (at most every 200 ms, and only for files that take more than half a second), and erased when the
-// file is done. When the tokens' bounds settle a file's verdicts before its exact counts, the line says them
-// while the counting goes on. Text from the transcript (file names, summary ids) is escaped for the terminal.
+// file is done. When a file's verdicts are settled before its analysis is done (analyzeFile's onVerdict), the
+// line says them while the rest goes on. Text from the transcript (file names, summary ids) is escaped for the terminal.
 import { verdictsLine } from '../core/displayText';
 import type { FileProgress } from './checkFiles';
 import { terminalText } from './terminalText';
@@ -39,15 +39,15 @@ export function progressPrinter(
       last = time;
       shown = true;
       const step = `${message.replace(/ \d+%$/, '')} ${Math.floor(fraction * 100)}%`;
-      const line = verdicts === '' ? step : `${verdicts} (exact counts: ${step})`;
+      const line = verdicts === '' ? step : `${verdicts} (still ${step})`;
       stream.write(`\r\u001b[K${terminalText(`${path}: ${line}`)}`);
     },
-    verdict(path, analysis) {
+    verdict(path, settled) {
       if (path !== file) {
         file = path;
         started = now();
       }
-      verdicts = verdictsLine(analysis.checkpoints);
+      verdicts = verdictsLine(settled);
     },
   };
 }

@@ -157,6 +157,12 @@ export type TurnStatus = 'covered' | 'claimed-missing' | 'uncovered' | 'nothing-
 export const TURN_STATUSES: readonly TurnStatus[] = ['covered', 'claimed-missing', 'uncovered', 'nothing-to-check', 'unverifiable'];
 export type Verdict = 'reversible' | 'conditional' | 'fail-closed';
 
+/** A checkpoint's verdict alone, as progress shows it before the analysis is done (analyzeFile's onVerdict). */
+export interface CheckpointVerdict {
+  summaryId: string;
+  verdict: Verdict;
+}
+
 /**
  * What a piece of evidence is. `explicit`: the transcript's own anchor (matched exactly). The rest are derived
  * from the turn's text (and, for a tool result, from its call): `path` (a path or file name), `command` (a

@@ -4,9 +4,12 @@
 // far more closely (each piece is encoded on its own, in one token or more). The verdict depends on the counts
 // only through the prefix's place against the ceiling; when the bounds of every checkpoint's prefix fall on
 // one side of it, the verdicts, the turns' statuses and evidence and the safe pointer sets are those the exact
-// counts give, and can be shown while the counting goes on. Pure.
+// counts give, and can be shown while the counting goes on. Some verdicts need neither the counts nor the
+// judging: a checkpoint is fail-closed whatever its turns' evidence when its summary is encrypted, its coverage
+// cannot be checked, or (with no report of what the summariser consumed) its budget is unknown or its prefix is
+// surely over the ceiling; those are known as soon as the file is read. Pure.
 import { analyze } from './analyze';
-import type { Analysis, AnalysisOptions, Checkpoint, TokenCache, Transcript, Turn, TurnId } from './model';
+import type { Analysis, AnalysisOptions, Checkpoint, CheckpointVerdict, TokenCache, Transcript, Turn, TurnId } from './model';
 import { COMPRESSION_RATIO_LOW } from './reference';
 import { pieceLowerBound, type PiecePattern } from './tokenPieces';
 
@@ -103,8 +106,86 @@ export function verdictFromBounds(
   return analysis;
 }
 
+/** Turns looked at between two steps when no text needs bounding (recorded or known counts). */
+const STEP_TURNS = 4096;
+
 /**
- * A quick look before the analysis: false when some checkpoint's claimed prefix surely straddles its ceiling
+ * The verdicts that rest on no turn's judgement, known before the judging and the exact counts: a checkpoint is
+ * fail-closed whatever its turns' evidence when its summary is encrypted, when its coverage cannot be checked in
+ * this file, or, when nothing reported what the summariser consumed (the note's Path B), when its budget is
+ * unknown or its claimed prefix is surely over the ceiling. Every checkpoint's verdict (named as analyze names
+ * it), or undefined when some checkpoint's verdict rests on the judging or on counts its bounds leave open. A
+ * claimed turn adds its recorded count, its count in `tokenCache`, or its text's lower bound: from `bounds`, or
+ * worked out into it (with `pattern`'s pieces; bytes alone without one or over MAX_PIECE_SCAN_CHARS), a text per
+ * step, and only until the prefix is over its ceiling.
+ */
+export function* verdictsBeforeJudging(
+  transcript: Transcript,
+  tokenCache: TokenCache,
+  ratioFloor: number | undefined,
+  pattern: PiecePattern | undefined,
+  bounds: Map<string, Bounds>,
+): Generator<void, CheckpointVerdict[] | undefined, void> {
+  const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
+  const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
+  const ratio = ratioOf(ratioFloor);
+  const verdicts: CheckpointVerdict[] = [];
+  for (const [index, cp] of checkpoints.entries()) {
+    if (!cp || typeof cp !== 'object') return undefined; // analyze fails it: left to the analysis
+    if (!(yield* failsClosedWhateverJudged(cp, turns, tokenCache, ratio, pattern, bounds))) return undefined;
+    verdicts.push({ summaryId: typeof cp.summaryId === 'string' ? cp.summaryId : `#${index + 1}`, verdict: 'fail-closed' });
+  }
+  return verdicts;
+}
+
+/** Whether analyze gives the checkpoint 'fail-closed' whatever its turns' judgement (verdictsBeforeJudging). */
+function* failsClosedWhateverJudged(
+  cp: Checkpoint,
+  turns: readonly Turn[],
+  tokenCache: TokenCache,
+  ratio: number,
+  pattern: PiecePattern | undefined,
+  bounds: Map<string, Bounds>,
+): Generator<void, boolean, void> {
+  if (cp.opaque === true || typeof cp.unverifiable === 'string') return true;
+  if (Array.isArray(cp.reportedIds)) return false; // Path A: reversible or not as the judging finds the turns
+  const budget = cp.summaryBudget;
+  if (typeof budget !== 'number' || !Number.isFinite(budget) || budget <= 0) return true; // no ceiling to be within
+  const n = cp.turnsBefore;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > turns.length) return false; // clamped: left to analyze
+  const ceiling = budget * ratio;
+  const claimed = new Set<TurnId>(Array.isArray(cp.claimedIds) ? cp.claimedIds : []);
+  let low = 0;
+  for (let i = 0; i < n; i++) {
+    if (i % STEP_TURNS === 0) yield;
+    const turn = turns[i];
+    if (!turn || typeof turn !== 'object' || !claimed.has(turn.id)) continue;
+    if (hasRecordedTokens(turn)) {
+      low += turn.tokens as number;
+    } else {
+      const text = typeof turn.text === 'string' ? turn.text : '';
+      let b = tokenCache.get(text) ?? bounds.get(text)?.low;
+      if (b === undefined) {
+        yield;
+        const worked = tokenBounds(text, text.length > MAX_PIECE_SCAN_CHARS ? undefined : pattern);
+        bounds.set(text, worked);
+        b = worked.low;
+      }
+      low += b;
+    }
+    if (low > ceiling) return true;
+  }
+  return false;
+}
+
+/** The ratio analyze takes: `ratioFloor` when usable, else the note's R_low. */
+function ratioOf(ratioFloor: number | undefined): number {
+  return typeof ratioFloor === 'number' && Number.isFinite(ratioFloor) && ratioFloor > 0 ? ratioFloor : COMPRESSION_RATIO_LOW;
+}
+
+/**
+ * A quick look before the analysis:
+ false when some checkpoint's claimed prefix surely straddles its ceiling
  * (then no verdict can be given, and the analysis is not worth making). It may say true where the analysis then
  * finds the bounds undecided; it never says false where they decide.
  */
@@ -116,7 +197,7 @@ function mayBeSettled(
 ): boolean {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
-  const ratio = typeof ratioFloor === 'number' && Number.isFinite(ratioFloor) && ratioFloor > 0 ? ratioFloor : COMPRESSION_RATIO_LOW;
+  const ratio = ratioOf(ratioFloor);
   for (const cp of checkpoints) {
     const budget = cp?.summaryBudget;
     if (typeof budget !== 'number' || !Number.isFinite(budget) || budget <= 0 || !Array.isArray(cp.claimedIds)) continue;

@@ -34,18 +34,20 @@ export async function openTranscript(
         const subscription = token.onCancellationRequested(() => abort.abort());
         let reported = 0;
         let verdicts = '';
+        let step = '';
         try {
           return await store.load(uri, {
             signal: abort.signal,
             onProgress: (fraction, message) => {
               const increment = Math.max(0, fraction * 100 - reported);
               reported += increment;
-              progress.report({ message: verdicts === '' ? message : `${verdicts} (exact counts: ${message})`, increment });
+              step = message;
+              progress.report({ message: verdicts === '' ? message : `${verdicts} (still ${message})`, increment });
             },
-            // The tokens' bounds settled the verdicts before the exact counts: say them while counting goes on.
-            onVerdict: (analysis) => {
-              verdicts = verdictsLine(analysis.checkpoints);
-              if (verdicts !== '') progress.report({ message: `${verdicts} (exact counts: counting tokens…)` });
+            // The verdicts were settled before the analysis is done: say them while the rest goes on.
+            onVerdict: (settled) => {
+              verdicts = verdictsLine(settled);
+              if (verdicts !== '') progress.report({ message: step === '' ? verdicts : `${verdicts} (still ${step})` });
             },
           });
         } finally {

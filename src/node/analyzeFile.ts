@@ -14,8 +14,8 @@ import { JudgementCache } from '../core/judgementCache';
 import { stepsUntil } from '../core/steps';
 import { inSlices } from './inSlices';
 import { underMemoryWatch } from './memoryWatch';
-import type { Analysis, TokenCache, Transcript } from '../core/model';
-import { boundsInSteps, verdictFromBounds, type Bounds } from '../core/tokenBounds';
+import type { Analysis, CheckpointVerdict, TokenCache, Transcript } from '../core/model';
+import { boundsInSteps, verdictFromBounds, verdictsBeforeJudging, type Bounds } from '../core/tokenBounds';
 import { piecePatternOf, type EncodingName } from './tokenCounter';
 import type { TokenPool } from './tokenPool';
 import { TranscriptFile, type OpenOptions } from './transcriptFile';
@@ -34,11 +34,12 @@ export interface ProgressOptions {
   /** `fraction` runs from 0 to 1 over the whole job. */
   onProgress?: (fraction: number, message: string) => void;
   /**
-   * Called at most once, before the exact counts are in, when the tokens' bounds settle every checkpoint's
-   * verdict (core/tokenBounds.ts): the analysis' verdicts, statuses, evidence and safe pointer sets are final,
-   * its token figures upper bounds. The exact analysis follows as the result.
+   * Called at most once, before the analysis is done, with every checkpoint's verdict, when they are settled
+   * (core/tokenBounds.ts): as soon as the file is read when none rests on the judging (verdictsBeforeJudging:
+   * fail-closed whatever the turns' evidence), else after the judging when the tokens' bounds settle them
+   * before the exact counts (verdictFromBounds). The analysis, with the same verdicts, follows as the result.
    */
-  onVerdict?: (analysis: Analysis) => void;
+  onVerdict?: (verdicts: readonly CheckpointVerdict[]) => void;
   /**
    * The file is analysed once and let go (the CLI): no checkpoint memo, and an evidence cache for this analysis
    * alone, of ONE_SHOT_EVIDENCE_CHARS when the turns' texts would not fit in the default (returned empty).
@@ -174,25 +175,36 @@ async function analyzeNow(
       report();
     },
   };
+  // Verdicts that rest on no judgement are said before the judging: the claimed prefixes' lower bounds are worked
+  // out (a real session's in tens of ms) only until each is over its ceiling, and kept for the bounds' analysis.
+  const bounds = new Map<string, Bounds>();
+  const pattern = piecePatternOf(options.encoding);
+  let verdictSaid = false;
+  if (progress.onVerdict && !counted) {
+    const verdicts = await inSlices(verdictsBeforeJudging(transcript, tokenCache, options.ratioFloor, pattern, bounds), progress.signal);
+    if (verdicts !== undefined && !counted) {
+      progress.onVerdict(verdicts);
+      verdictSaid = true;
+    }
+  }
   try {
     await inSlices(judgeAhead(transcript, judging), progress.signal);
   } catch (error) {
     await counting.catch(() => undefined); // the counting stops with the same abort
     throw error;
   }
-  if (progress.onVerdict && !counted && !progress.signal?.aborted) {
+  if (progress.onVerdict && !verdictSaid && !counted && !progress.signal?.aborted) {
     // The uncounted texts' pieces are scanned for their lower bounds (20–130 ms for a real session's 330 KB), in
     // slices, while the worker is still loading or counting; then, every checkpoint being judged, the analysis
     // from the bounds only adds them up. When the counts come in meanwhile, the scan stops: the exact analysis
     // is as near as the bounds' one.
-    const bounds = new Map<string, Bounds>();
     const texts = [...toCount.turns.map((turn) => (typeof turn.text === 'string' ? turn.text : '')), ...toCount.summaries];
     const scanned = await inSlices(
-      stepsUntil(boundsInSteps(texts, piecePatternOf(options.encoding), bounds), () => counted),
+      stepsUntil(boundsInSteps(texts, pattern, bounds), () => counted),
       progress.signal,
     );
     const early = scanned && !counted ? verdictFromBounds(transcript, tokenCache, shared, bounds) : undefined;
-    if (early) progress.onVerdict(early);
+    if (early) progress.onVerdict(early.checkpoints.map(({ summaryId, verdict }) => ({ summaryId, verdict })));
   }
   const countTokens = await counting;
   return inSlices(analyzeInSteps(transcript, { ...shared, countTokens, tokenCache, checkpointMemo }), progress.signal);

@@ -1,22 +1,12 @@
 // Tests for the CLI's progress line on a terminal (src/cli/progressLine.ts): nothing off a terminal, nothing for
-// quick files, redrawn at most every 200 ms and erased when done, the early verdicts shown while the exact
-// counts are made (and forgotten for the next file), and transcript text escaped for the terminal.
+// quick files, redrawn at most every 200 ms and erased when done, the early verdicts shown while the analysis
+// goes on (and forgotten for the next file), and transcript text escaped for the terminal.
 import assert from 'node:assert/strict';
-import type { Analysis } from '../../../src/core/model';
 import { progressPrinter } from '../../../src/cli/progressLine';
 
 function terminal(): { isTTY: boolean; written: string[]; write(text: string): void } {
   const written: string[] = [];
   return { isTTY: true, written, write: (text: string) => void written.push(text) };
-}
-
-function analysisWith(verdicts: [string, Analysis['checkpoints'][number]['verdict']][]): Analysis {
-  return {
-    format: 'canonical',
-    turnCount: 0,
-    problems: [],
-    checkpoints: verdicts.map(([summaryId, verdict]) => ({ summaryId, verdict }) as Analysis['checkpoints'][number]),
-  };
 }
 
 describe('cli/progressLine', () => {
@@ -42,21 +32,18 @@ describe('cli/progressLine', () => {
     assert.deepEqual(out.written.slice(1), ['\r\u001b[K']);
   });
 
-  it('says the verdicts settled early while the exact counts are made, for that file only', () => {
+  it('says the verdicts settled early while the analysis goes on, for that file only', () => {
     const out = terminal();
     let time = 0;
     const printer = progressPrinter(out, () => time)!;
     printer.progress('a.jsonl', 0.4, 'counting tokens…');
-    printer.verdict?.(
-      'a.jsonl',
-      analysisWith([
-        ['S1', 'fail-closed'],
-        ['S2', 'reversible'],
-      ]),
-    );
+    printer.verdict?.('a.jsonl', [
+      { summaryId: 'S1', verdict: 'fail-closed' },
+      { summaryId: 'S2', verdict: 'reversible' },
+    ]);
     time = 600;
     printer.progress('a.jsonl', 0.7, 'counting tokens… 50%');
-    assert.deepEqual(out.written, ['\r\u001b[Ka.jsonl: S1 fail-closed, S2 reversible (exact counts: counting tokens… 70%)']);
+    assert.deepEqual(out.written, ['\r\u001b[Ka.jsonl: S1 fail-closed, S2 reversible (still counting tokens… 70%)']);
     printer.progress('a.jsonl', 1, 'done');
     time = 1000;
     printer.progress('b.jsonl', 0.1, 'reading…');
@@ -69,7 +56,7 @@ describe('cli/progressLine', () => {
     const out = terminal();
     let time = 0;
     const printer = progressPrinter(out, () => time)!;
-    printer.verdict?.('evil\u001b[2J.jsonl', analysisWith([['S\u001b]0;x\u0007', 'reversible']]));
+    printer.verdict?.('evil\u001b[2J.jsonl', [{ summaryId: 'S\u001b]0;x\u0007', verdict: 'reversible' }]);
     time = 600;
     printer.progress('evil\u001b[2J.jsonl', 0.5, 'counting tokens…');
     const [line] = out.written;

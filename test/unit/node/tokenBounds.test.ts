@@ -11,9 +11,17 @@ import fc from 'fast-check';
 import { analyze, judgeAhead } from '../../../src/core/analyze';
 import { JudgementCache } from '../../../src/core/judgementCache';
 import { runSteps } from '../../../src/core/steps';
-import type { Analysis, Checkpoint, TokenCache, Transcript, Turn } from '../../../src/core/model';
-import { boundsInSteps, tokenBounds, utf8Length, verdictFromBounds, type Bounds } from '../../../src/core/tokenBounds';
-import { analyzeFile } from '../../../src/node/analyzeFile';
+import type { Analysis, Checkpoint, CheckpointVerdict, TokenCache, Transcript, Turn } from '../../../src/core/model';
+import {
+  boundsInSteps,
+  tokenBounds,
+  utf8Length,
+  verdictFromBounds,
+  verdictsBeforeJudging,
+  type Bounds,
+} from '../../../src/core/tokenBounds';
+import { EvidenceCache } from '../../../src/core/evidenceCache';
+import { analyzeFile, analyzeTranscript } from '../../../src/node/analyzeFile';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { TokenPool } from '../../../src/node/tokenPool';
 import { skipWithoutShared } from '../../sharedFolder';
@@ -64,6 +72,58 @@ const arbCase = fc.record({
   ),
 });
 
+type CaseSpec = typeof arbCase extends fc.Arbitrary<infer T> ? T : never;
+
+/** A generated case's transcript: one checkpoint whose ceiling lies where `ceiling` says, and the counts known ahead. */
+function caseTranscript(
+  specs: CaseSpec['turns'],
+  summary: string[],
+  ceiling: CaseSpec['ceiling'],
+  pattern: 'o200k' | undefined,
+  shape: Partial<Checkpoint> = {},
+): { transcript: Transcript; known: TokenCache; exactOf: Map<string, number> } {
+  const exactOf = new Map<string, number>();
+  const turns: Turn[] = specs.map((s, i) => {
+    const { low, high } = tokenBounds(s.text, pattern);
+    if (!exactOf.has(s.text)) exactOf.set(s.text, Math.round(low + s.at * (high - low)));
+    const t: Turn = {
+      id: i,
+      role: 'assistant',
+      text: s.text,
+      span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
+    };
+    if (s.recorded !== undefined) t.tokens = s.recorded;
+    return t;
+  });
+  const claimedIds = turns.filter((_, i) => specs[i].claimed).map((t) => t.id);
+  let exactPrefix = 0;
+  let lowPrefix = 0;
+  let highPrefix = 0;
+  for (const t of turns) {
+    if (!claimedIds.includes(t.id)) continue;
+    const b = t.tokens !== undefined ? { low: t.tokens, high: t.tokens } : tokenBounds(t.text, pattern);
+    exactPrefix += t.tokens ?? exactOf.get(t.text)!;
+    lowPrefix += b.low;
+    highPrefix += b.high;
+  }
+  const target = 'near' in ceiling ? exactPrefix + ceiling.near : Math.round(lowPrefix + ceiling.between * (highPrefix - lowPrefix));
+  const cp: Checkpoint = {
+    summaryId: 'S1',
+    summary: summary.join(' '),
+    summaryBudget: Math.max(1, target) / 5,
+    claimedIds,
+    turnsBefore: turns.length,
+    span: { startLine: 99, endLine: 99, startOffset: 0, endOffset: 0 },
+    ...shape,
+  };
+  const transcript: Transcript = { format: 'canonical', turns, checkpoints: [cp], problems: [], lineCount: turns.length + 1 };
+  const known: TokenCache = new Map();
+  specs.forEach((s) => {
+    if (s.known) known.set(s.text, exactOf.get(s.text)!);
+  });
+  return { transcript, known, exactOf };
+}
+
 describe('core/tokenBounds: verdicts before the exact counts', function () {
   this.timeout(120_000);
 
@@ -110,45 +170,7 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
       let open = 0;
       fc.assert(
         fc.property(arbCase, ({ turns: specs, summary, ceiling }) => {
-          const exactOf = new Map<string, number>();
-          const turns: Turn[] = specs.map((s, i) => {
-            const { low, high } = tokenBounds(s.text, pattern);
-            if (!exactOf.has(s.text)) exactOf.set(s.text, Math.round(low + s.at * (high - low)));
-            const t: Turn = {
-              id: i,
-              role: 'assistant',
-              text: s.text,
-              span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
-            };
-            if (s.recorded !== undefined) t.tokens = s.recorded;
-            return t;
-          });
-          const claimedIds = turns.filter((_, i) => specs[i].claimed).map((t) => t.id);
-          let exactPrefix = 0;
-          let lowPrefix = 0;
-          let highPrefix = 0;
-          for (const t of turns) {
-            if (!claimedIds.includes(t.id)) continue;
-            const b = t.tokens !== undefined ? { low: t.tokens, high: t.tokens } : tokenBounds(t.text, pattern);
-            exactPrefix += t.tokens ?? exactOf.get(t.text)!;
-            lowPrefix += b.low;
-            highPrefix += b.high;
-          }
-          const target =
-            'near' in ceiling ? exactPrefix + ceiling.near : Math.round(lowPrefix + ceiling.between * (highPrefix - lowPrefix));
-          const cp: Checkpoint = {
-            summaryId: 'S1',
-            summary: summary.join(' '),
-            summaryBudget: Math.max(1, target) / 5,
-            claimedIds,
-            turnsBefore: turns.length,
-            span: { startLine: 99, endLine: 99, startOffset: 0, endOffset: 0 },
-          };
-          const transcript: Transcript = { format: 'canonical', turns, checkpoints: [cp], problems: [], lineCount: turns.length + 1 };
-          const known: TokenCache = new Map();
-          specs.forEach((s) => {
-            if (s.known) known.set(s.text, exactOf.get(s.text)!);
-          });
+          const { transcript, known, exactOf } = caseTranscript(specs, summary, ceiling, pattern);
           // The pieces' bounds worked out ahead, in steps, as analyzeFile does (none: the bytes' bounds alone).
           const ahead = new Map<string, Bounds>();
           if (pattern !== undefined) runSteps(boundsInSteps(TEXTS, pattern, ahead));
@@ -172,23 +194,130 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
     });
   }
 
+  it('says before the judging only the verdicts no judgement or count within the bounds can change, and says some', () => {
+    // Checkpoint shapes whose verdict may or may not rest on the judging: encrypted, uncheckable, reported
+    // (Path A), without a budget, with a position analyze must clamp, or plain.
+    const shapes: Partial<Checkpoint>[] = [
+      {},
+      {},
+      { opaque: true },
+      { opaque: true, reportedIds: [0] },
+      { unverifiable: 'the claimed turns are in another file' },
+      { reportedIds: [0, 1] },
+      { summaryBudget: undefined },
+      { summaryBudget: -1 },
+      { turnsBefore: 99 },
+    ];
+    let said = 0;
+    let left = 0;
+    fc.assert(
+      fc.property(arbCase, fc.nat(shapes.length - 1), fc.boolean(), ({ turns: specs, summary, ceiling }, shape, pieces) => {
+        const pattern = pieces ? 'o200k' : undefined;
+        const { transcript, known, exactOf } = caseTranscript(specs, summary, ceiling, pattern, shapes[shape]);
+        const bounds = new Map<string, Bounds>();
+        const before = runSteps(verdictsBeforeJudging(transcript, known, 5, pattern, bounds));
+        for (const [text, b] of bounds) assert.deepEqual(b, tokenBounds(text, pattern));
+        const exact = analyze(transcript, { countTokens: (t) => exactOf.get(t) ?? tokenBounds(t).high, ratioFloor: 5 });
+        if (before === undefined) {
+          left++;
+          return;
+        }
+        said++;
+        assert.deepEqual(
+          before,
+          exact.checkpoints.map(({ summaryId, verdict }) => ({ summaryId, verdict })),
+        );
+      }),
+      { numRuns: 3000 },
+    );
+    assert.ok(said > 300 && left > 300, `said ${said}, left ${left}`);
+  });
+
+  it('bounds a prefix before the judging only until it is over its ceiling', () => {
+    const text = 'word '.repeat(50); // 50 pieces: at least 50 tokens
+    const turns: Turn[] = [0, 1, 2, 3].map((i) => ({
+      id: i,
+      role: 'user',
+      text: `${text}${i}`,
+      span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
+    }));
+    const cp: Checkpoint = {
+      summaryId: 'S1',
+      summary: 'short',
+      summaryBudget: 15, // ceiling 75: over it by the second turn
+      claimedIds: [0, 1, 2, 3],
+      turnsBefore: 4,
+      span: { startLine: 5, endLine: 5, startOffset: 0, endOffset: 0 },
+    };
+    const transcript: Transcript = { format: 'canonical', turns, checkpoints: [cp], problems: [], lineCount: 5 };
+    const bounds = new Map<string, Bounds>();
+    assert.deepEqual(runSteps(verdictsBeforeJudging(transcript, new Map(), 5, 'o200k', bounds)), [
+      { summaryId: 'S1', verdict: 'fail-closed' },
+    ]);
+    assert.deepEqual([...bounds.keys()], [turns[0].text, turns[1].text]);
+    // Within its ceiling even at the upper bounds: the verdict rests on the judging.
+    const wide: Transcript = { ...transcript, checkpoints: [{ ...cp, summaryBudget: 10_000 }] };
+    assert.equal(runSteps(verdictsBeforeJudging(wide, new Map(), 5, 'o200k', new Map())), undefined);
+  });
+
+  it('has analyzeFile say a verdict that rests on no judgement before any turn is judged or counted', async () => {
+    const turns: Turn[] = Array.from({ length: 300 }, (_, i) => ({
+      id: i,
+      role: i % 2 ? 'assistant' : 'user',
+      text: `Turn ${i} edited src/module_${i}.ts and ran the tests for TASK-${i}.`,
+      span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
+    }));
+    const cp: Checkpoint = {
+      summaryId: 'S1',
+      summary: 'Edited src/module_1.ts.',
+      summaryBudget: 100, // ceiling 500: the 300 turns hold some 6,000 tokens
+      claimedIds: turns.map((t) => t.id),
+      turnsBefore: turns.length,
+      span: { startLine: 301, endLine: 301, startOffset: 0, endOffset: 0 },
+    };
+    const transcript: Transcript = { format: 'canonical', turns, checkpoints: [cp], problems: [], lineCount: 301 };
+    const pool = new TokenPool();
+    try {
+      const tokenCache: TokenCache = new Map();
+      const evidenceCache = new EvidenceCache();
+      let seen: { verdicts: readonly CheckpointVerdict[]; judged: number; counted: number } | undefined;
+      const analysis = await analyzeTranscript(
+        transcript,
+        { tokenCache, evidenceCache },
+        pool,
+        { encoding: 'o200k_base', ratioFloor: 5 },
+        { onVerdict: (verdicts) => (seen = { verdicts, judged: evidenceCache.texts, counted: tokenCache.size }) },
+      );
+      assert.deepEqual(seen, { verdicts: [{ summaryId: 'S1', verdict: 'fail-closed' }], judged: 0, counted: 0 });
+      assert.ok(evidenceCache.texts > 0 && tokenCache.size > 0); // judged and counted afterwards
+      assert.equal(analysis.checkpoints[0].verdict, 'fail-closed');
+      assert.ok(analysis.checkpoints[0].overCeiling);
+    } finally {
+      pool.dispose();
+    }
+  });
+
   for (const [name, path] of [
     ['the incident sample', SAMPLE],
     ['a real Claude Code session', SESSION],
   ]) {
-    it(`gives analyzeFile's early analysis, when it gives one, as its exact analysis says: ${name}`, async function () {
+    it(`gives analyzeFile's early verdicts, when it gives them, as its analysis says: ${name}`, async function () {
       skipWithoutShared(this, existsSync(path), path);
       const pool = new TokenPool();
       try {
-        let early: Analysis | undefined;
+        let early: readonly CheckpointVerdict[] | undefined;
         const { analysis } = await analyzeFile(
           path,
           {},
           pool,
           { encoding: 'o200k_base', ratioFloor: 5 },
-          { onVerdict: (a) => (early = a) },
+          { onVerdict: (verdicts) => (early = verdicts) },
         );
-        if (early !== undefined) assert.deepEqual(promised(early), promised(analysis));
+        if (early !== undefined)
+          assert.deepEqual(
+            early,
+            analysis.checkpoints.map(({ summaryId, verdict }) => ({ summaryId, verdict })),
+          );
       } finally {
         pool.dispose();
       }

@@ -3,7 +3,9 @@
 // within tokenBounds; on generated transcripts whose ceiling lies near, below, between and above the prefix's
 // bounds, with exact counts chosen anywhere within the bounds (and some already known), a verdict from the
 // bounds is never one the exact counts contradict (verdicts, statuses, evidence, safe pointer sets), and the
-// bounds do settle some cases and leave others open; analyzeFile's early analysis agrees with its exact one.
+// bounds do settle some cases and leave others open; the verdicts said before the judging (verdictsBeforeJudging)
+// are the analysis's whatever the counts within the bounds, for every shape of checkpoint, and come before any
+// turn is judged or counted in analyzeTranscript; analyzeFile's early verdicts agree with its analysis.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';

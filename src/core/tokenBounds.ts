@@ -50,6 +50,11 @@ export interface Bounds {
 /** Texts longer than this are bounded by their bytes alone: one scan of their pieces would hold a slice too long. */
 const MAX_PIECE_SCAN_CHARS = 1 << 20;
 
+/** A text's bounds with the pattern's pieces, or its bytes' alone when it is over MAX_PIECE_SCAN_CHARS. */
+function scannedBounds(text: string, pattern: PiecePattern | undefined): Bounds {
+  return tokenBounds(text, text.length > MAX_PIECE_SCAN_CHARS ? undefined : pattern);
+}
+
 /**
  * The bounds of each text with the pattern's pieces, into `into`, a text per step (analyzeFile runs it in time
  * slices, so scanning a large file's uncounted texts never holds the thread for long).
@@ -57,7 +62,7 @@ const MAX_PIECE_SCAN_CHARS = 1 << 20;
 export function* boundsInSteps(texts: Iterable<string>, pattern: PiecePattern, into: Map<string, Bounds>): Generator<void, void, void> {
   for (const text of texts) {
     yield;
-    if (!into.has(text)) into.set(text, tokenBounds(text, text.length > MAX_PIECE_SCAN_CHARS ? undefined : pattern));
+    if (!into.has(text)) into.set(text, scannedBounds(text, pattern));
   }
 }
 
@@ -167,7 +172,7 @@ function* failsClosedWhateverJudged(
       let b = tokenCache.get(text) ?? bounds.get(text)?.low;
       if (b === undefined) {
         yield;
-        const worked = tokenBounds(text, text.length > MAX_PIECE_SCAN_CHARS ? undefined : pattern);
+        const worked = scannedBounds(text, pattern);
         bounds.set(text, worked);
         b = worked.low;
       }
@@ -184,8 +189,7 @@ function ratioOf(ratioFloor: number | undefined): number {
 }
 
 /**
- * A quick look before the analysis:
- false when some checkpoint's claimed prefix surely straddles its ceiling
+ * A quick look before the analysis: false when some checkpoint's claimed prefix surely straddles its ceiling
  * (then no verdict can be given, and the analysis is not worth making). It may say true where the analysis then
  * finds the bounds undecided; it never says false where they decide.
  */

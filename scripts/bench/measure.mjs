@@ -4,8 +4,8 @@
 //   analyze FILE   what `check` does (analyzeFile: read, count in TokenPool's workers, analyse), then a second
 //                  analysis of the same transcript (token cache warm): times to the file read, to the first
 //                  verdict and to the full analysis. The first verdict is when analyzeFile calls
-//                  progress.onVerdict (a verdict settled before the exact counts); without that call it is the
-//                  full analysis. stallMs is the longest the event loop waited meanwhile (a 5 ms timer's
+//                  progress.onVerdict (verdicts settled before the analysis is done: before the judging, or
+//                  before the exact counts); without that call it is the full analysis. stallMs is the longest the event loop waited meanwhile (a 5 ms timer's
 //                  longest gap, less 5): in the extension, the longest the extension host is held.
 //   analyze-warm FILE  the same first analysis with the tokenizer already loaded (after samples/incident.jsonl
 //                  in the same pool), as in the extension for its second file

@@ -93,11 +93,12 @@ export function turnPosition(index: number, total: number): string {
 const VERDICTS_NAMED = 3;
 
 /**
- * Each checkpoint's verdict in one short line, for progress while the exact token counts are still being made:
- * "S1 fail-closed, S2 reversible", "S1 reversible, … and 4 more (2 fail-closed)"; '' without checkpoints.
+ * Each checkpoint's verdict in one short line, for progress while the analysis goes on: "S1 fail-closed, S2
+ * reversible", "S1 fail-closed, S2 …" (S2's is not settled yet), "S1 reversible, … and 4 more (2 fail-closed)";
+ * '' without checkpoints.
  */
-export function verdictsLine(checkpoints: readonly { summaryId: string; verdict: string }[]): string {
-  const named = checkpoints.slice(0, VERDICTS_NAMED).map((cp) => `${shortTurnId(cp.summaryId)} ${cp.verdict}`);
+export function verdictsLine(checkpoints: readonly { summaryId: string; verdict?: string }[]): string {
+  const named = checkpoints.slice(0, VERDICTS_NAMED).map((cp) => `${shortTurnId(cp.summaryId)} ${cp.verdict ?? '…'}`);
   const rest = checkpoints.slice(VERDICTS_NAMED);
   if (rest.length === 0) return named.join(', ');
   const failed = rest.filter((cp) => cp.verdict === 'fail-closed').length;

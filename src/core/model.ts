@@ -160,7 +160,8 @@ export type Verdict = 'reversible' | 'conditional' | 'fail-closed';
 /** A checkpoint's verdict alone, as progress shows it before the analysis is done (analyzeFile's onVerdict). */
 export interface CheckpointVerdict {
   summaryId: string;
-  verdict: Verdict;
+  /** undefined while it rests on what the analysis has not done yet (the judging, the exact counts). */
+  verdict?: Verdict;
 }
 
 /**

@@ -7,7 +7,7 @@
 // counts give, and can be shown while the counting goes on. Some verdicts need neither the counts nor the
 // judging: a checkpoint is fail-closed whatever its turns' evidence when its summary is encrypted, its coverage
 // cannot be checked, or (with no report of what the summariser consumed) its budget is unknown or its prefix is
-// surely over the ceiling; those are known as soon as the file is read. Pure.
+// surely over the ceiling; those are known as soon as the file is read, checkpoint by checkpoint. Pure.
 import { analyze } from './analyze';
 import type { Analysis, AnalysisOptions, Checkpoint, CheckpointVerdict, TokenCache, Transcript, Turn, TurnId } from './model';
 import { COMPRESSION_RATIO_LOW } from './reference';
@@ -118,9 +118,8 @@ const STEP_TURNS = 4096;
  * The verdicts that rest on no turn's judgement, known before the judging and the exact counts: a checkpoint is
  * fail-closed whatever its turns' evidence when its summary is encrypted, when its coverage cannot be checked in
  * this file, or, when nothing reported what the summariser consumed (the note's Path B), when its budget is
- * unknown or its claimed prefix is surely over the ceiling. Every checkpoint's verdict (named as analyze names
- * it), or undefined when some checkpoint's verdict rests on the judging or on counts its bounds leave open. A
- * claimed turn adds its recorded count, its count in `tokenCache`, or its text's lower bound: from `bounds`, or
+ * unknown or its claimed prefix is surely over the ceiling. Each checkpoint (named as analyze names it) with its
+ * verdict, or none when it rests on the judging or on counts its bounds leave open. A claimed turn adds its recorded count, its count in `tokenCache`, or its text's lower bound: from `bounds`, or
  * worked out into it (with `pattern`'s pieces; bytes alone without one or over MAX_PIECE_SCAN_CHARS), a text per
  * step, and only until the prefix is over its ceiling.
  */
@@ -130,15 +129,16 @@ export function* verdictsBeforeJudging(
   ratioFloor: number | undefined,
   pattern: PiecePattern | undefined,
   bounds: Map<string, Bounds>,
-): Generator<void, CheckpointVerdict[] | undefined, void> {
+): Generator<void, CheckpointVerdict[], void> {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
   const ratio = ratioOf(ratioFloor);
   const verdicts: CheckpointVerdict[] = [];
   for (const [index, cp] of checkpoints.entries()) {
-    if (!cp || typeof cp !== 'object') return undefined; // analyze fails it: left to the analysis
-    if (!(yield* failsClosedWhateverJudged(cp, turns, tokenCache, ratio, pattern, bounds))) return undefined;
-    verdicts.push({ summaryId: typeof cp.summaryId === 'string' ? cp.summaryId : `#${index + 1}`, verdict: 'fail-closed' });
+    const summaryId = typeof cp?.summaryId === 'string' ? cp.summaryId : `#${index + 1}`;
+    // A checkpoint that is not an object fails in analyze: left to the analysis.
+    const settled = !!cp && typeof cp === 'object' && (yield* failsClosedWhateverJudged(cp, turns, tokenCache, ratio, pattern, bounds));
+    verdicts.push(settled ? { summaryId, verdict: 'fail-closed' } : { summaryId });
   }
   return verdicts;
 }

@@ -34,10 +34,11 @@ export interface ProgressOptions {
   /** `fraction` runs from 0 to 1 over the whole job. */
   onProgress?: (fraction: number, message: string) => void;
   /**
-   * Called at most once, before the analysis is done, with every checkpoint's verdict, when they are settled
-   * (core/tokenBounds.ts): as soon as the file is read when none rests on the judging (verdictsBeforeJudging:
-   * fail-closed whatever the turns' evidence), else after the judging when the tokens' bounds settle them
-   * before the exact counts (verdictFromBounds). The analysis, with the same verdicts, follows as the result.
+   * Called before the analysis is done with each checkpoint's verdict as far as it is settled
+   * (core/tokenBounds.ts): as soon as the file is read, when some rest on no judgement (verdictsBeforeJudging:
+   * fail-closed whatever the turns' evidence; the others without one), and after the judging when the tokens'
+   * bounds settle them all before the exact counts (verdictFromBounds). The analysis, with the same verdicts,
+   * follows as the result.
    */
   onVerdict?: (verdicts: readonly CheckpointVerdict[]) => void;
   /**
@@ -176,15 +177,15 @@ async function analyzeNow(
     },
   };
   // Verdicts that rest on no judgement are said before the judging: the claimed prefixes' lower bounds are worked
-  // out (a real session's in tens of ms) only until each is over its ceiling, and kept for the bounds' analysis.
+  // out (a real session's in 0.1–0.2 s) only until each is over its ceiling, and kept for the bounds' analysis.
   const bounds = new Map<string, Bounds>();
   const pattern = piecePatternOf(options.encoding);
-  let verdictSaid = false;
+  let allSaid = false;
   if (progress.onVerdict && !counted) {
     const verdicts = await inSlices(verdictsBeforeJudging(transcript, tokenCache, options.ratioFloor, pattern, bounds), progress.signal);
-    if (verdicts !== undefined && !counted) {
+    if (verdicts.some((v) => v.verdict !== undefined) && !counted) {
       progress.onVerdict(verdicts);
-      verdictSaid = true;
+      allSaid = verdicts.every((v) => v.verdict !== undefined);
     }
   }
   try {
@@ -193,7 +194,7 @@ async function analyzeNow(
     await counting.catch(() => undefined); // the counting stops with the same abort
     throw error;
   }
-  if (progress.onVerdict && !verdictSaid && !counted && !progress.signal?.aborted) {
+  if (progress.onVerdict && !allSaid && !counted && !progress.signal?.aborted) {
     // The uncounted texts' pieces are scanned for their lower bounds (20–130 ms for a real session's 330 KB), in
     // slices, while the worker is still loading or counting; then, every checkpoint being judged, the analysis
     // from the bounds only adds them up. When the counts come in meanwhile, the scan stops: the exact analysis

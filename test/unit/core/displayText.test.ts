@@ -35,6 +35,7 @@ describe('core/displayText', () => {
   it('writes the verdicts of the checkpoints in one line, naming three and counting the rest', () => {
     assert.equal(verdictsLine([]), '');
     assert.equal(verdictsLine([{ summaryId: 'S1', verdict: 'fail-closed' }]), 'S1 fail-closed');
+    assert.equal(verdictsLine([{ summaryId: 'S1', verdict: 'fail-closed' }, { summaryId: 'S2' }]), 'S1 fail-closed, S2 …');
     const many = ['reversible', 'conditional', 'reversible', 'fail-closed', 'reversible', 'fail-closed'].map((verdict, i) => ({
       summaryId: i === 0 ? '0111e7ef-0ff5-4c1e-9d1a-1b2c3d4e5f60' : `S${i + 1}`,
       verdict,

@@ -4,8 +4,9 @@
 // bounds, with exact counts chosen anywhere within the bounds (and some already known), a verdict from the
 // bounds is never one the exact counts contradict (verdicts, statuses, evidence, safe pointer sets), and the
 // bounds do settle some cases and leave others open; the verdicts said before the judging (verdictsBeforeJudging)
-// are the analysis's whatever the counts within the bounds, for every shape of checkpoint, and come before any
-// turn is judged or counted in analyzeTranscript; analyzeFile's early verdicts agree with its analysis.
+// are the analysis's whatever the counts within the bounds, checkpoint by checkpoint, for every shape of
+// checkpoint, and come before any turn is judged or counted in analyzeTranscript; analyzeFile's early verdicts
+// agree with its analysis.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -213,23 +214,37 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
     let said = 0;
     let left = 0;
     fc.assert(
-      fc.property(arbCase, fc.nat(shapes.length - 1), fc.boolean(), ({ turns: specs, summary, ceiling }, shape, pieces) => {
-        const pattern = pieces ? 'o200k' : undefined;
-        const { transcript, known, exactOf } = caseTranscript(specs, summary, ceiling, pattern, shapes[shape]);
-        const bounds = new Map<string, Bounds>();
-        const before = runSteps(verdictsBeforeJudging(transcript, known, 5, pattern, bounds));
-        for (const [text, b] of bounds) assert.deepEqual(b, tokenBounds(text, pattern));
-        const exact = analyze(transcript, { countTokens: (t) => exactOf.get(t) ?? tokenBounds(t).high, ratioFloor: 5 });
-        if (before === undefined) {
-          left++;
-          return;
-        }
-        said++;
-        assert.deepEqual(
-          before,
-          exact.checkpoints.map(({ summaryId, verdict }) => ({ summaryId, verdict })),
-        );
-      }),
+      fc.property(
+        arbCase,
+        fc.nat(shapes.length - 1),
+        fc.nat(shapes.length - 1),
+        fc.constantFrom(0.5, 1, 2),
+        fc.boolean(),
+        ({ turns: specs, summary, ceiling }, shape, otherShape, otherBudget, pieces) => {
+          const pattern = pieces ? 'o200k' : undefined;
+          const { transcript, known, exactOf } = caseTranscript(specs, summary, ceiling, pattern, shapes[shape]);
+          // A second checkpoint at the same place, with a budget of its own: each is settled or not on its own.
+          const [first] = transcript.checkpoints;
+          const budget = (first.summaryBudget ?? 1) * otherBudget;
+          transcript.checkpoints.push({ ...first, summaryId: 'S2', summaryBudget: budget, ...shapes[otherShape] });
+          const bounds = new Map<string, Bounds>();
+          const before = runSteps(verdictsBeforeJudging(transcript, known, 5, pattern, bounds));
+          for (const [text, b] of bounds) assert.deepEqual(b, tokenBounds(text, pattern));
+          const exact = analyze(transcript, { countTokens: (t) => exactOf.get(t) ?? tokenBounds(t).high, ratioFloor: 5 });
+          assert.deepEqual(
+            before.map((v) => v.summaryId),
+            exact.checkpoints.map((cp) => cp.summaryId),
+          );
+          for (const [i, { verdict }] of before.entries()) {
+            if (verdict === undefined) {
+              left++;
+              continue;
+            }
+            said++;
+            assert.equal(verdict, exact.checkpoints[i].verdict);
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
     assert.ok(said > 300 && left > 300, `said ${said}, left ${left}`);
@@ -259,17 +274,17 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
     assert.deepEqual([...bounds.keys()], [turns[0].text, turns[1].text]);
     // Within its ceiling even at the upper bounds: the verdict rests on the judging.
     const wide: Transcript = { ...transcript, checkpoints: [{ ...cp, summaryBudget: 10_000 }] };
-    assert.equal(runSteps(verdictsBeforeJudging(wide, new Map(), 5, 'o200k', new Map())), undefined);
+    assert.deepEqual(runSteps(verdictsBeforeJudging(wide, new Map(), 5, 'o200k', new Map())), [{ summaryId: 'S1' }]);
   });
 
-  it('has analyzeFile say a verdict that rests on no judgement before any turn is judged or counted', async () => {
+  it('has analyzeFile say the verdicts that rest on no judgement before any turn is judged or counted', async () => {
     const turns: Turn[] = Array.from({ length: 300 }, (_, i) => ({
       id: i,
       role: i % 2 ? 'assistant' : 'user',
       text: `Turn ${i} edited src/module_${i}.ts and ran the tests for TASK-${i}.`,
       span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
     }));
-    const cp: Checkpoint = {
+    const over: Checkpoint = {
       summaryId: 'S1',
       summary: 'Edited src/module_1.ts.',
       summaryBudget: 100, // ceiling 500: the 300 turns hold some 6,000 tokens
@@ -277,23 +292,29 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
       turnsBefore: turns.length,
       span: { startLine: 301, endLine: 301, startOffset: 0, endOffset: 0 },
     };
-    const transcript: Transcript = { format: 'canonical', turns, checkpoints: [cp], problems: [], lineCount: 301 };
+    // Within its ceiling (the turns' 18,000 bytes at most): its verdict rests on the judging.
+    const within: Checkpoint = { ...over, summaryId: 'S2', summaryBudget: 10_000 };
+    const transcript: Transcript = { format: 'canonical', turns, checkpoints: [over, within], problems: [], lineCount: 301 };
     const pool = new TokenPool();
     try {
       const tokenCache: TokenCache = new Map();
       const evidenceCache = new EvidenceCache();
-      let seen: { verdicts: readonly CheckpointVerdict[]; judged: number; counted: number } | undefined;
+      const said: { verdicts: readonly CheckpointVerdict[]; judged: number; counted: number }[] = [];
       const analysis = await analyzeTranscript(
         transcript,
         { tokenCache, evidenceCache },
         pool,
         { encoding: 'o200k_base', ratioFloor: 5 },
-        { onVerdict: (verdicts) => (seen = { verdicts, judged: evidenceCache.texts, counted: tokenCache.size }) },
+        { onVerdict: (verdicts) => said.push({ verdicts, judged: evidenceCache.texts, counted: tokenCache.size }) },
       );
-      assert.deepEqual(seen, { verdicts: [{ summaryId: 'S1', verdict: 'fail-closed' }], judged: 0, counted: 0 });
+      assert.deepEqual(said[0], { verdicts: [{ summaryId: 'S1', verdict: 'fail-closed' }, { summaryId: 'S2' }], judged: 0, counted: 0 });
       assert.ok(evidenceCache.texts > 0 && tokenCache.size > 0); // judged and counted afterwards
-      assert.equal(analysis.checkpoints[0].verdict, 'fail-closed');
-      assert.ok(analysis.checkpoints[0].overCeiling);
+      const verdicts = analysis.checkpoints.map(({ summaryId, verdict }) => ({ summaryId, verdict }));
+      assert.equal(verdicts[0].verdict, 'fail-closed');
+      assert.ok(analysis.checkpoints[0].overCeiling && !analysis.checkpoints[1].overCeiling);
+      // Once judged, the bounds settle S2 too, unless the counts came in first.
+      assert.ok(said.length <= 2);
+      if (said.length === 2) assert.deepEqual(said[1].verdicts, verdicts);
     } finally {
       pool.dispose();
     }
@@ -315,11 +336,10 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
           { encoding: 'o200k_base', ratioFloor: 5 },
           { onVerdict: (verdicts) => (early = verdicts) },
         );
-        if (early !== undefined)
-          assert.deepEqual(
-            early,
-            analysis.checkpoints.map(({ summaryId, verdict }) => ({ summaryId, verdict })),
-          );
+        for (const [i, { summaryId, verdict }] of (early ?? []).entries()) {
+          assert.equal(summaryId, analysis.checkpoints[i].summaryId);
+          if (verdict !== undefined) assert.equal(verdict, analysis.checkpoints[i].verdict);
+        }
       } finally {
         pool.dispose();
       }

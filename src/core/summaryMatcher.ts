@@ -232,8 +232,8 @@ function proseWords(text: string): string[] {
       // The token without its leading ("'`([*) and trailing ("'`)],.;:!?*) punctuation.
       let start = i;
       let end = j;
-      while (start < end && isLeadingPunct(text.charCodeAt(start))) start++;
-      while (end > start && isTrailingPunct(text.charCodeAt(end - 1))) end--;
+      while (start < end && LEADING.includes(text[start])) start++;
+      while (end > start && TRAILING.includes(text[end - 1])) end--;
       const kind = proseWordKind(text, start, end);
       if (kind === 'lower') out.push(text.slice(start, end));
       else if (kind === 'word') out.push(...wordsOf(text.slice(start, end)));
@@ -244,28 +244,8 @@ function proseWords(text: string): string[] {
   return out;
 }
 
-/** " ' ` ( [ * */
-function isLeadingPunct(c: number): boolean {
-  return c === 34 || c === 39 || c === 96 || c === 40 || c === 91 || c === 42;
-}
-
-/** " ' ` ) ] , . ; : ! ? * */
-function isTrailingPunct(c: number): boolean {
-  return (
-    c === 34 ||
-    c === 39 ||
-    c === 96 ||
-    c === 41 ||
-    c === 93 ||
-    c === 44 ||
-    c === 46 ||
-    c === 59 ||
-    c === 58 ||
-    c === 33 ||
-    c === 63 ||
-    c === 42
-  );
-}
+const LEADING = '"\'`([*';
+const TRAILING = '"\'`)],.;:!?*';
 
 /**
  * Whether text[start, end) is a word of prose: letters a–z (any case), with at most one apostrophe (' or ’)

@@ -119,9 +119,11 @@ const STEP_TURNS = 4096;
  * fail-closed whatever its turns' evidence when its summary is encrypted, when its coverage cannot be checked in
  * this file, or, when nothing reported what the summariser consumed (the note's Path B), when its budget is
  * unknown or its claimed prefix is surely over the ceiling. Each checkpoint (named as analyze names it) with its
- * verdict, or none when it rests on the judging or on counts its bounds leave open. A claimed turn adds its recorded count, its count in `tokenCache`, or its text's lower bound: from `bounds`, or
- * worked out into it (with `pattern`'s pieces; bytes alone without one or over MAX_PIECE_SCAN_CHARS), a text per
- * step, and only until the prefix is over its ceiling.
+ * verdict, or none when it rests on the judging or on counts its bounds leave open. A claimed turn adds its
+ * recorded count, its count in `tokenCache`, or its text's lower bound: from `bounds`, or worked out into it (with
+ * `pattern`'s pieces; bytes alone without one or over MAX_PIECE_SCAN_CHARS), a text per step, and only until the
+ * prefix is over its ceiling. A prefix that could not be over it even if every character were a token is not
+ * scanned at all.
  */
 export function* verdictsBeforeJudging(
   transcript: Transcript,
@@ -160,6 +162,17 @@ function* failsClosedWhateverJudged(
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > turns.length) return false; // clamped: left to analyze
   const ceiling = budget * ratio;
   const claimed = new Set<TurnId>(Array.isArray(cp.claimedIds) ? cp.claimedIds : []);
+  // A text's lower bound is at most its length (a piece is a character or more; its bytes over 128 are fewer), so
+  // a prefix whose texts are not longer than the ceiling cannot be shown over it: no text is scanned for nothing.
+  let most = 0;
+  for (let i = 0; i < n; i++) {
+    if (i % STEP_TURNS === 0) yield;
+    const turn = turns[i];
+    if (!turn || typeof turn !== 'object' || !claimed.has(turn.id)) continue;
+    const text = turnText(turn);
+    most += hasRecordedTokens(turn) ? (turn.tokens as number) : (tokenCache.get(text) ?? bounds.get(text)?.low ?? text.length);
+  }
+  if (most <= ceiling) return false;
   let low = 0;
   for (let i = 0; i < n; i++) {
     if (i % STEP_TURNS === 0) yield;
@@ -168,7 +181,7 @@ function* failsClosedWhateverJudged(
     if (hasRecordedTokens(turn)) {
       low += turn.tokens as number;
     } else {
-      const text = typeof turn.text === 'string' ? turn.text : '';
+      const text = turnText(turn);
       let b = tokenCache.get(text) ?? bounds.get(text)?.low;
       if (b === undefined) {
         yield;
@@ -181,6 +194,11 @@ function* failsClosedWhateverJudged(
     if (low > ceiling) return true;
   }
   return false;
+}
+
+/** A turn's text as analyze counts it ('' when it has none). */
+function turnText(turn: Turn): string {
+  return typeof turn.text === 'string' ? turn.text : '';
 }
 
 /** The ratio analyze takes: `ratioFloor` when usable, else the note's R_low. */

@@ -272,9 +272,17 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
       { summaryId: 'S1', verdict: 'fail-closed' },
     ]);
     assert.deepEqual([...bounds.keys()], [turns[0].text, turns[1].text]);
-    // Within its ceiling even at the upper bounds: the verdict rests on the judging.
+    // Within its ceiling even if every character were a token (1,004 characters against 50,000): the verdict rests
+    // on the judging, and no text is scanned.
     const wide: Transcript = { ...transcript, checkpoints: [{ ...cp, summaryBudget: 10_000 }] };
-    assert.deepEqual(runSteps(verdictsBeforeJudging(wide, new Map(), 5, 'o200k', new Map())), [{ summaryId: 'S1' }]);
+    const unscanned = new Map<string, Bounds>();
+    assert.deepEqual(runSteps(verdictsBeforeJudging(wide, new Map(), 5, 'o200k', unscanned)), [{ summaryId: 'S1' }]);
+    assert.equal(unscanned.size, 0);
+    // Longer than its ceiling (1,004 characters against 500) but under it by its pieces (about 204): scanned in full.
+    const near: Transcript = { ...transcript, checkpoints: [{ ...cp, summaryBudget: 100 }] };
+    const scanned = new Map<string, Bounds>();
+    assert.deepEqual(runSteps(verdictsBeforeJudging(near, new Map(), 5, 'o200k', scanned)), [{ summaryId: 'S1' }]);
+    assert.equal(scanned.size, 4);
   });
 
   it('has analyzeFile say the verdicts that rest on no judgement before any turn is judged or counted', async () => {

@@ -17,77 +17,11 @@
 // A lone surrogate is taken as U+FFFD, which is what tiktoken is given for it (JavaScript strings reach it as
 // UTF-8). Letters and numbers come from this Node's Unicode tables, which may be a version ahead of tiktoken's.
 
+import { astralClass, bmpClass, LETTER, LOWER, NEWLINE, NUMBER, SPACE, UNASSIGNED, UPPER } from './pieceClasses';
+import { plainPieceEnd } from './plainPieces';
+
 /** Which encoding's pattern: the two differ in how letters group and in what follows punctuation. */
 export type PiecePattern = 'o200k' | 'cl100k';
-
-// Class bits of a code point.
-/** [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]: o200k's leading letters. */
-const UPPER = 1;
-/** [\p{Ll}\p{Lm}\p{Lo}\p{M}]: o200k's trailing letters. */
-const LOWER = 2;
-/** \p{L} */
-const LETTER = 4;
-/** \p{N} */
-const NUMBER = 8;
-/** \s (White_Space) */
-const SPACE = 16;
-/** \r or \n */
-const NEWLINE = 32;
-/** Unassigned in this Node's Unicode tables (\p{Cn}). */
-const UNASSIGNED = 64;
-
-/** Not classified yet (a bit no class uses). */
-const UNKNOWN = 128;
-
-/** The class bits of each BMP code point, each classified when first met (most texts use a few hundred). */
-const bmpClasses = new Uint8Array(0x10000).fill(UNKNOWN);
-const astralClasses = new Map<number, number>();
-
-const CLASS_TESTS: readonly [RegExp, number][] = [
-  [/[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]/u, UPPER],
-  [/[\p{Ll}\p{Lm}\p{Lo}\p{M}]/u, LOWER],
-  [/\p{L}/u, LETTER],
-  [/\p{N}/u, NUMBER],
-];
-
-/** Unicode's White_Space code points (all in the BMP). */
-const WHITE_SPACE = new Set([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009,
-  0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
-]);
-
-/** The class bits of a code point, from the Unicode property escapes (a lone surrogate has none, as U+FFFD). */
-function classify(codePoint: number): number {
-  if (codePoint >= 0xd800 && codePoint <= 0xdfff) return 0;
-  const char = String.fromCodePoint(codePoint);
-  let classes = 0;
-  for (const [test, bit] of CLASS_TESTS) if (test.test(char)) classes |= bit;
-  if (WHITE_SPACE.has(codePoint)) classes |= SPACE;
-  if (codePoint === 0x0a || codePoint === 0x0d) classes |= NEWLINE;
-  if (UNASSIGNED_TEST.test(char)) classes |= UNASSIGNED;
-  return classes;
-}
-
-const UNASSIGNED_TEST = /\p{Cn}/u;
-
-/** The class bits of a BMP code unit (a surrogate's are none: callers read pairs through astralClass). */
-function bmpClass(unit: number): number {
-  let classes = bmpClasses[unit];
-  if (classes === UNKNOWN) {
-    classes = classify(unit);
-    bmpClasses[unit] = classes;
-  }
-  return classes;
-}
-
-function astralClass(codePoint: number): number {
-  let classes = astralClasses.get(codePoint);
-  if (classes === undefined) {
-    classes = classify(codePoint);
-    astralClasses.set(codePoint, classes);
-  }
-  return classes;
-}
 
 /** The scan of one text: its code points' classes and widths, read at UTF-16 indexes. */
 class Scanner {
@@ -298,8 +232,40 @@ export function restartableParts(text: string, partChars: number): string[] {
  * stretch counts one (it is a piece or more). Sure: ASCII, and the punctuation, symbols and spaces this Node
  * assigns (a symbol new to tiktoken is unassigned there, which the patterns read as a symbol too). Unsure: any
  * other letter, number or mark, and what this Node leaves unassigned: those two tables may read them apart.
+ *
+ * Pieces of plain text (ASCII and assigned punctuation and symbols) are found by plainPieceEnd, without the
+ * general scanner's alternatives: this scan runs before the judging, on a cold V8. A stretch where it meets
+ * anything else is bounded again by the general scanner (scannedLowerBound). The two give the same bound: tests
+ * compare them.
  */
 export function pieceLowerBound(text: string, pattern: PiecePattern): number {
+  let bound = 0;
+  let stretchStart = 0;
+  let boundBeforeStretch = 0;
+  for (let start = 0; start < text.length;) {
+    if (start > 0 && isHardBoundary(text, start)) {
+      stretchStart = start;
+      boundBeforeStretch = bound;
+    }
+    const end = plainPieceEnd(text, start, pattern);
+    if (end !== -1) {
+      bound += 1;
+      start = end;
+      continue;
+    }
+    // Not all plain: this whole stretch is the general scanner's (a stretch's pieces are the whole text's there).
+    let stretchEnd = start + 1;
+    while (stretchEnd < text.length && !isHardBoundary(text, stretchEnd)) stretchEnd += 1;
+    bound = boundBeforeStretch + scannedLowerBound(text.slice(stretchStart, stretchEnd), pattern);
+    stretchStart = stretchEnd;
+    boundBeforeStretch = bound;
+    start = stretchEnd;
+  }
+  return bound;
+}
+
+/** pieceLowerBound by the general scanner alone (the reference its fast path is tested against). */
+export function scannedLowerBound(text: string, pattern: PiecePattern): number {
   let bound = 0;
   let unsure = false; // the stretch has met an unsure character: its rest counts one, already added
   forEachPiece(text, pattern, (start, end) => {

@@ -70,6 +70,13 @@ export const DEFAULT_MAX_INFLATE_RATIO = 200;
 /** The inflate ratio is judged only once this much is decompressed (a small file may compress very well). */
 export const INFLATE_RATIO_FLOOR = 64 * 1024 * 1024;
 const HEAD_BYTES = 256 * 1024;
+/** Bytes read from the file at a time. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+/**
+ * Bytes inflated at a time from a gzip stream (zlib's default is 16 KiB): each chunk is a turn of the event loop,
+ * and 200 of them for a 3 MB session took 33–40 ms where 19 took about 20 ms.
+ */
+const GUNZIP_CHUNK_BYTES = 256 * 1024;
 const DETECTION_LINES = 50;
 const GZIP_MAGIC = [0x1f, 0x8b];
 
@@ -97,7 +104,7 @@ export function isGzip(head: Buffer): boolean {
 async function readGzipHead(path: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
-  const stream = createReadStream(path).pipe(createGunzip());
+  const stream = createReadStream(path).pipe(createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }));
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       chunks.push(chunk);
@@ -333,8 +340,11 @@ export class TranscriptFile {
     );
     let stopped: Problem | undefined;
     if (end > start) {
-      const raw = createReadStream(this.path, this.gzip ? {} : { start, end: end - 1, highWaterMark: 1024 * 1024 });
-      const gunzip = this.gzip ? createGunzip() : undefined;
+      const raw = createReadStream(
+        this.path,
+        this.gzip ? { highWaterMark: READ_CHUNK_BYTES } : { start, end: end - 1, highWaterMark: READ_CHUNK_BYTES },
+      );
+      const gunzip = this.gzip ? createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }) : undefined;
       const stream = gunzip ? raw.pipe(gunzip) : raw;
       const transcoder = this.encoding === 'utf-8' ? undefined : new TextTranscoder(this.encoding);
       let readBytes = 0;

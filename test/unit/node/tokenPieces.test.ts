@@ -13,7 +13,8 @@ import fc from 'fast-check';
 import { textsToCount } from '../../../src/core/analyze';
 import { DEFAULT_SUMMARY_BUDGETS } from '../../../src/core/defaults';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
-import { pieceLowerBound, piecesOf, restartableParts, type PiecePattern } from '../../../src/core/tokenPieces';
+import { plainPieceEnd } from '../../../src/core/plainPieces';
+import { pieceLowerBound, piecesOf, restartableParts, scannedLowerBound, type PiecePattern } from '../../../src/core/tokenPieces';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { skipWithoutShared } from '../../sharedFolder';
 
@@ -212,6 +213,44 @@ describe('node/tokenPieces: the encodings’ pieces, scanned', function () {
     // Pieces "abc", ".def\u{10940}ghi", ".jkl", " mno": unsure from the new letter's piece on, the stretch's rest
     // counts one; the next stretch (after the space) is sure again.
     assert.equal(pieceLowerBound('abc.def\u{10940}ghi.jkl mno', 'o200k'), 1 + 1 + 1);
+  });
+
+  it('ends plain pieces where the general scanner does, and bounds as it does', async function () {
+    // Plain text (ASCII, the BMP's punctuation and symbols) beside everything else the patterns tell apart.
+    const plain = fc.constantFrom('→', '─', '✓', '·', '€', 'ab', 'Cd', 'EF', "'ll", "x's", '1234', ' (', ')\n/', '  ', '\t', '\n ');
+    // Where plain text meets the rest: ſ is an s in a contraction, é continues a word, U+00A0 a run of spaces.
+    const edges = fc.constantFrom("x'\u017f", "'\u017f", 'abé', '12\u0663', ' \u00a0', '\n\u0085', 'a\u0301');
+    const arbPlainMixed = fc.array(fc.oneof(plain, edges, arbText), { maxLength: 12 }).map((parts) => parts.join(''));
+    const samePieces = (text: string, pattern: PiecePattern): void => {
+      let start = 0;
+      for (const piece of piecesOf(text, pattern)) {
+        const end = plainPieceEnd(text, start, pattern);
+        // (The message is built only on a failure: building it for every piece made this test quadratic.)
+        if (end !== -1 && end !== start + piece.length) assert.fail(`${pattern} ${JSON.stringify(text)} at ${start}: ${end}`);
+        start += piece.length;
+      }
+      assert.equal(pieceLowerBound(text, pattern), scannedLowerBound(text, pattern), `${pattern} ${JSON.stringify(text)}`);
+    };
+    fc.assert(
+      fc.property(arbPlainMixed, (text) => BOTH.forEach((pattern) => samePieces(text, pattern))),
+      { numRuns: 3000 },
+    );
+    // In plain text it never gives up: every piece is its own.
+    const arbPlain = fc.array(plain, { maxLength: 30 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(arbPlain, (text) => {
+        for (const pattern of BOTH) {
+          for (let start = 0; start < text.length;) {
+            const end = plainPieceEnd(text, start, pattern);
+            if (end === -1) assert.fail(`${pattern} ${JSON.stringify(text)} at ${start}`);
+            start = end;
+          }
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    if (!SESSIONS.every(existsSync)) return skipWithoutShared(this, false, 'the corpus sessions in ../shared/corpus');
+    for (const text of await corpusTexts()) BOTH.forEach((pattern) => samePieces(text, pattern));
   });
 
   it('keeps no counted text alive through its cache of pieces', () => {

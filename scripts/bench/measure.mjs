@@ -26,6 +26,10 @@
 //   extract FILE…  evidence extraction alone (extractPieces, as turnPieces calls it on a turn's text: with terms,
 //                  sentences for a user's turn) over the text of every turn (the first 30,000 of each file) and
 //                  every summary, seven passes: the characters scanned and each pass's CPU time
+//   bounds FILE    the pieces' lower bound (pieceLowerBound, o200k) of the texts the file's checkpoints claim, as
+//                  verdictsBeforeJudging scans them before the judging: three passes in this fresh process (the
+//                  first is V8's cold run, as in `check`), each pass's ms and the bound; with `scanned`, by the general
+//                  scanner alone (scannedLowerBound), to compare
 //   clone FILE     analyses FILE, then times V8's serializer (what postMessage uses between threads) on the
 //                  analysis and on the transcript: what a worker would pay to hand them to the host (the
 //                  deserialising is the host's part)
@@ -384,8 +388,34 @@ async function extractOnly() {
   return { texts: texts.length, chars, passesMs, bestMs: Math.min(...passesMs.slice(1)) };
 }
 
+/** The claimed texts' lower bounds, three passes: the first is V8's cold run, as before the judging in `check`. */
+async function boundsOnly() {
+  const { TranscriptFile } = out('node/transcriptFile.js');
+  const { pieceLowerBound, scannedLowerBound } = out('core/tokenPieces.js');
+  const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
+  const { transcript } = await TranscriptFile.open(file, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS });
+  const texts = [];
+  for (const checkpoint of transcript.checkpoints) {
+    const claimed = new Set(checkpoint.claimedIds);
+    for (const turn of transcript.turns.slice(0, checkpoint.turnsBefore)) {
+      if (claimed.has(turn.id) && typeof turn.text === 'string') texts.push(turn.text);
+    }
+  }
+  const bound = process.argv[4] === 'scanned' ? scannedLowerBound : pieceLowerBound;
+  const passesMs = [];
+  let tokens = 0;
+  for (let pass = 0; pass < 3; pass += 1) {
+    const start = now();
+    tokens = 0;
+    for (const text of texts) tokens += bound(text, 'o200k');
+    passesMs.push(Math.round(now() - start));
+  }
+  return { texts: texts.length, chars: texts.reduce((sum, text) => sum + text.length, 0), tokens, passesMs };
+}
+
 const modes = {
   floor,
+  bounds: boundsOnly,
   analyze: analyzeOnce,
   judge: judgeOnly,
   extract: extractOnly,

@@ -30,6 +30,8 @@
 //                  verdictsBeforeJudging scans them before the judging: three passes in this fresh process (the
 //                  first is V8's cold run, as in `check`), each pass's ms and the bound; with `scanned`, by the general
 //                  scanner alone (scannedLowerBound), to compare
+//   alloc FILE     what one analysis (as judge runs it) allocates, by the function that allocated it: V8's sampling
+//                  heap profiler with the objects collected since included (so garbage counts), the top 25 in MB
 //   clone FILE     analyses FILE, then times V8's serializer (what postMessage uses between threads) on the
 //                  analysis and on the transcript: what a worker would pay to hand them to the host (the
 //                  deserialising is the host's part)
@@ -413,8 +415,43 @@ async function boundsOnly() {
   return { texts: texts.length, chars: texts.reduce((sum, text) => sum + text.length, 0), tokens, passesMs };
 }
 
+/** The allocations of one analysis by function, garbage included (V8's sampling heap profiler). */
+async function allocations() {
+  const { Session } = await import('node:inspector');
+  const { TranscriptFile } = out('node/transcriptFile.js');
+  const { analyze } = out('core/analyze.js');
+  const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
+  const { transcript } = await TranscriptFile.open(file, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS });
+  const session = new Session();
+  session.connect();
+  const post = (method, params) =>
+    new Promise((done, fail) => session.post(method, params, (error, reply) => (error ? fail(error) : done(reply))));
+  await post('HeapProfiler.enable');
+  await post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  analyze(transcript, { countTokens: (text) => text.length, ratioFloor: 5 });
+  const { profile } = await post('HeapProfiler.stopSampling');
+  const byFunction = new Map();
+  let total = 0;
+  const walk = (node) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const name = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  const mb = (bytes) => Math.round(bytes / 1e5) / 10;
+  const top = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  return { turns: transcript.turns.length, allocatedMb: mb(total), top: top.map(([name, bytes]) => `${mb(bytes)} ${name}`) };
+}
+
 const modes = {
   floor,
+  alloc: allocations,
   bounds: boundsOnly,
   analyze: analyzeOnce,
   judge: judgeOnly,

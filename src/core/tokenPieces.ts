@@ -188,8 +188,23 @@ function pieceEnd(text: Scanner, i: number, pattern: PiecePattern): number {
   return i + text.widthAt(i);
 }
 
-/** Calls visit(start, end) for each piece of text, in order; the pieces join to the whole text. */
+/**
+ * Calls visit(start, end) for each piece of text, in order; the pieces join to the whole text. A piece of plain
+ * text is found by plainPieceEnd, any other by the general scanner: the same ends (tests compare both with the
+ * patterns).
+ */
 export function forEachPiece(text: string, pattern: PiecePattern, visit: (start: number, end: number) => void): void {
+  const scanner = new Scanner(text);
+  for (let start = 0; start < text.length;) {
+    let end = plainPieceEnd(text, start, pattern);
+    if (end === -1) end = pieceEnd(scanner, start, pattern);
+    visit(start, end);
+    start = end;
+  }
+}
+
+/** forEachPiece by the general scanner alone. */
+function forEachScannedPiece(text: string, pattern: PiecePattern, visit: (start: number, end: number) => void): void {
   const scanner = new Scanner(text);
   for (let start = 0; start < text.length;) {
     const end = pieceEnd(scanner, start, pattern);
@@ -268,7 +283,7 @@ export function pieceLowerBound(text: string, pattern: PiecePattern): number {
 export function scannedLowerBound(text: string, pattern: PiecePattern): number {
   let bound = 0;
   let unsure = false; // the stretch has met an unsure character: its rest counts one, already added
-  forEachPiece(text, pattern, (start, end) => {
+  forEachScannedPiece(text, pattern, (start, end) => {
     if (start > 0 && isHardBoundary(text, start)) unsure = false;
     if (unsure) return;
     bound += 1;

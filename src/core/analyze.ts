@@ -441,8 +441,10 @@ const UNIT_SPAN = 2 ** 26;
 function* sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Generator<void, Map<string, number>, void> {
   // Group the claimed turns by unit (a call with its results), in unit order, with the forms each unit names.
   const byUnit = new Map<number, number[]>();
-  for (const [k, i] of claimedIndexes.entries()) {
+  // (Indexed loops: a for…of over entries() makes an array for every turn.)
+  for (let k = 0; k < claimedIndexes.length; k++) {
     if (k % STEP_TURNS === 0) yield;
+    const i = claimedIndexes[k];
     const unit = unitOf(ctx, i, before);
     const members = byUnit.get(unit);
     if (members) members.push(i);
@@ -462,16 +464,18 @@ function* sharing(ctx: Context, claimedIndexes: readonly number[], before: numbe
   // Hashes counted (0, 1, or 2 for two or more): a form whose hash was counted once is named by one unit.
   const mask = hashTableSize(total) - 1;
   const seen = new Uint8Array(mask + 1);
-  for (const [k, { hashes }] of formsOf.entries()) {
+  for (let k = 0; k < formsOf.length; k++) {
     if (k % STEP_TURNS === 0) yield;
+    const { hashes } = formsOf[k];
     for (let f = 0; f < hashes.length; f++) {
       const h = hashes[f] & mask;
       if (seen[h] < 2) seen[h]++;
     }
   }
   const packed = new Map<string, number>();
-  for (const [k, { forms, hashes }] of formsOf.entries()) {
+  for (let k = 0; k < formsOf.length; k++) {
     if (k % STEP_TURNS === 0) yield;
+    const { forms, hashes } = formsOf[k];
     const unit = units[k];
     for (let f = 0; f < forms.length; f++) {
       if (seen[hashes[f] & mask] < 2) continue;
@@ -535,9 +539,10 @@ function* judgeCheckpoint(cp: Checkpoint, ctx: Context, before: number): Generat
   const summary = summaryText(cp);
   const opaque = cp.opaque === true;
   const claimedSet = new Set<TurnId>();
-  for (const [k, id] of (Array.isArray(cp.claimedIds) ? cp.claimedIds : []).entries()) {
+  const claimedIds: readonly TurnId[] = Array.isArray(cp.claimedIds) ? cp.claimedIds : [];
+  for (let k = 0; k < claimedIds.length; k++) {
     if (k % STEP_TURNS === 0) yield;
-    claimedSet.add(id);
+    claimedSet.add(claimedIds[k]);
   }
   const reportedSet = Array.isArray(cp.reportedIds) ? new Set<TurnId>(cp.reportedIds) : undefined;
   const summaryEmpty = !opaque && summary.trim() === '';

@@ -120,9 +120,9 @@ export class CheckpointMemo {
       if (slot) for (const id of slot.claims) this.addClaim(id, -1, touched);
       if (i >= checkpoints.length) continue;
       const claims = claimsOf(cp);
-      for (const [k, id] of claims.entries()) {
+      for (let k = 0; k < claims.length; k++) {
         if (k % SYNC_STEP === SYNC_STEP - 1) yield;
-        this.addClaim(id, 1, touched);
+        this.addClaim(claims[k], 1, touched);
       }
       // A sealed record cannot change: it is its own copy.
       this.slots[i] = { record: isSealed(cp) ? cp : copyRecord(cp, 0), claims };

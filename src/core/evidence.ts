@@ -235,8 +235,8 @@ export function mentionsOf(pieces: readonly Piece[]): Mentions {
   for (const p of pieces) {
     out.add(p.key);
     out.add(p.shareKey);
-    for (const a of p.alt ?? []) out.add(a);
-    for (const a of p.parts ?? []) out.add(a);
+    if (p.alt) for (const a of p.alt) out.add(a);
+    if (p.parts) for (const a of p.parts) out.add(a);
   }
   return mentionsFrom(out);
 }
@@ -396,8 +396,6 @@ export function judge(
     return e;
   });
   all.sort((x, y) => Number(y.found) - Number(x.found) || y.weight - x.weight);
-  const found = all.filter((e) => e.found).slice(0, MAX_EVIDENCE);
-  const absent = all.filter((e) => !e.found).slice(0, Math.max(3, MAX_EVIDENCE - found.length));
   score = round(score);
   // A turn of plain words alone (no specific fact to look for) is covered when the summary repeats enough of them.
   const wordsOnly = !pieces.some((p) => SPECIFIC_KINDS.has(p.kind));
@@ -405,14 +403,27 @@ export function judge(
   // what the narration names (by weight), two things at the least (one alone is loose topical overlap), and no
   // fact that is the narration's own is missing.
   if (options.lookupOnly === true && !ownSpecificMissing && echoesNarration(all)) {
-    return { evidence: [...found, ...absent], score, covered: true, wordsOnly };
+    return { evidence: shownEvidence(all), score, covered: true, wordsOnly };
   }
   const covered = options.confirmation
     ? knownTarget
     : (specific || wordsOnly || score >= CARRIED_AT_LENGTH * threshold || (options.lookupOnly === true && !ownSpecificMissing)) &&
       score >= threshold &&
       (!options.error || ownTextFound);
-  return { evidence: [...found, ...absent], score, covered, wordsOnly };
+  return { evidence: shownEvidence(all), score, covered, wordsOnly };
+}
+
+/**
+ * The evidence shown of a turn's, sorted found first: at most MAX_EVIDENCE found pieces, then absent ones up to
+ * MAX_EVIDENCE in all (three at the least). The sorted array itself when all of it is shown (most turns).
+ */
+function shownEvidence(sorted: Evidence[]): Evidence[] {
+  let found = 0;
+  while (found < sorted.length && sorted[found].found) found++;
+  const shownFound = Math.min(found, MAX_EVIDENCE);
+  const shownAbsent = Math.min(sorted.length - found, Math.max(3, MAX_EVIDENCE - shownFound));
+  if (shownFound === found && shownAbsent === sorted.length - found) return sorted;
+  return sorted.slice(0, shownFound).concat(sorted.slice(found, found + shownAbsent));
 }
 
 function round(n: number): number {

@@ -620,6 +620,12 @@ function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
   sink.add(chunk, 'identifier', key, at, { alt: lastDistinctive && lastKey.includes(' ') ? [lastKey] : undefined });
 }
 
+/** keyOf(`${a}/${b}`) from the keys of a and b (no word runs across the slash). */
+function pairKey(keyA: string, keyB: string): string {
+  if (keyA === '') return keyB;
+  return keyB === '' ? keyA : `${keyA} ${keyB}`;
+}
+
 /** The non-empty segments of a path, split at / and \\. */
 function pathSegments(path: string): string[] {
   const segments: string[] = [];
@@ -662,10 +668,15 @@ function classifyPath(full: string, at: number, sink: PieceSink, closingTag: boo
   // The file name alone counts when it is a file name or a distinctive name, not a plain word (assets, spotter).
   const baseDistinctive = baseHasExt || base.includes('_') || base.includes('-') || hasInnerCapital(base) || hasDigit(base);
   if (segments.length >= 2 && baseDistinctive) alt.push(baseKey);
-  if (segments.length >= 3) alt.push(keyOf(`${segments[segments.length - 2]}/${base}`));
+  if (segments.length >= 3) alt.push(pairKey(keyOf(segments[segments.length - 2]), baseKey));
   // Every directory pair is a form a summary may name too (fixtures/transcripts for a file under it).
   const parts: string[] = [];
-  for (let k = 0; k + 1 < segments.length && k < 24; k++) parts.push(keyOf(`${segments[k]}/${segments[k + 1]}`));
+  let keyBefore = keyOf(segments[0]);
+  for (let k = 0; k + 1 < segments.length && k < 24; k++) {
+    const key = keyOf(segments[k + 1]);
+    parts.push(pairKey(keyBefore, key));
+    keyBefore = key;
+  }
   // The file name decides how many turns share the path (the same file under two roots is one file).
   sink.add(chunk, 'path', key, at, { alt, shareKey: baseHasExt ? baseKey : key, parts, file: baseHasExt });
 }
@@ -749,6 +760,11 @@ function addSentences(text: string, sink: PieceSink): void {
     const end =
       c === 10 || ((c === 46 || c === 33 || c === 63) && (i + 1 >= n || text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 10));
     if (!end) continue;
+    if (i - start < 30) {
+      // Shorter than a sentence even before trimming: nothing to slice (most lines of code or data).
+      start = i + 1;
+      continue;
+    }
     const raw = text.slice(start, i);
     const sentence = raw.trim();
     const at = start + leadingSpace(raw);

@@ -10,6 +10,7 @@ import {
   CARRIED_AT_LENGTH,
   DEFAULT_COVERAGE_THRESHOLD,
   judge,
+  MAX_EVIDENCE,
   SALIENCE,
   SHARED_FREELY,
   turnPieces,
@@ -488,6 +489,23 @@ describe('core/evidence: weighing (weightOf, judge)', () => {
     assert.equal(judge(pieces, m, ALONE, total + 0.01).covered, false);
     const found = j.evidence[0];
     assert.equal(m.summary.slice(found.at, (found.at ?? 0) + (found.length ?? 0)), 'err-ledger-4107');
+  });
+
+  it('judge: shows at most MAX_EVIDENCE pieces, found ones first, and three absent ones at the least', () => {
+    const names = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, k) => `${prefix}_${k}_id`);
+    const shown = (found: number, absent: number): [number, number] => {
+      const text = [...names('kept', found), ...names('lost', absent)].join(' ');
+      const j = judge(extractPieces(text), new SummaryMatcher(names('kept', found).join(', ')), ALONE, 1);
+      const shownFound = j.evidence.filter((e) => e.found).length;
+      // Found ones come first.
+      assert.ok(j.evidence.slice(0, shownFound).every((e) => e.found));
+      return [shownFound, j.evidence.length - shownFound];
+    };
+    assert.deepEqual(shown(2, 3), [2, 3]); // all of it
+    assert.deepEqual(shown(5, 20), [5, MAX_EVIDENCE - 5]);
+    assert.deepEqual(shown(11, 20), [11, 3]);
+    assert.deepEqual(shown(20, 20), [MAX_EVIDENCE, 3]);
+    assert.deepEqual(shown(20, 0), [MAX_EVIDENCE, 0]);
   });
 
   it('judge: a path found by its file name says what was matched, and carries fromCall', () => {

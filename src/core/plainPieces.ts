@@ -6,46 +6,32 @@
 // read anything else (a letter or digit outside ASCII, a mark, other whitespace, a surrogate): the caller then
 // takes the general scanner. Tests hold its pieces to the general scanner's on random and corpus texts. Pure.
 
-import { bmpClass } from './pieceClasses';
+import { bmpClass, LETTER, LOWER, NEWLINE, NUMBER, SPACE, UPPER } from './pieceClasses';
 import type { PiecePattern } from './tokenPieces';
 
-/** A-Z */
-const UPPER = 1;
-/** a-z */
-const LOWER = 2;
-/** 0-9 */
-const DIGIT = 4;
-/** Tab, vertical tab, form feed, space: White_Space other than \r and \n. */
-const SPACE = 8;
-/** \r or \n */
-const NEWLINE = 16;
-/** Punctuation, symbols, control and format characters ([^\s\p{L}\p{N}], and not a mark or unassigned). */
-const OTHER = 32;
-const LETTER = UPPER | LOWER;
-
-/** The class of each ASCII code unit. */
-const CLASSES = new Uint8Array(128).map((_, unit) => {
-  if (unit >= 0x41 && unit <= 0x5a) return UPPER;
-  if (unit >= 0x61 && unit <= 0x7a) return LOWER;
-  if (unit >= 0x30 && unit <= 0x39) return DIGIT;
-  if (unit === 0x0a || unit === 0x0d) return NEWLINE;
-  if (unit === 0x09 || unit === 0x0b || unit === 0x0c || unit === 0x20) return SPACE;
-  return OTHER;
-});
+/** Punctuation, symbols, control and format characters ([^\s\p{L}\p{N}], not a mark, assigned): no class bit. */
+const OTHER = 0;
+/** The class of a character that is not plain: no bit of pieceClasses', so every test of a bit on it fails. */
+const NOT_PLAIN = 256;
 
 /** Returned within this file when a character that is not plain had to be read (plainPieceEnd returns -1). */
 const GIVE_UP = -2;
 /** No match (a contraction that is not there). */
 const NONE = -1;
-/** The class of a character that is not plain, no class bit: every class test on it fails, and a run gives up. */
-const NOT_PLAIN = 64;
 
+/**
+ * pieceClasses' bits of each ASCII code unit, a table read on the hot path instead of bmpClass's check. Filled on
+ * the first piece, not when the module loads (classifying runs Unicode property tests: about 4 ms).
+ */
+let asciiClasses = new Uint8Array(0);
+
+/** The class bits of the character at i (pieceClasses'), or NOT_PLAIN. */
 function classAt(text: string, i: number): number {
   const unit = text.charCodeAt(i);
-  if (unit < 0x80) return CLASSES[unit];
+  if (unit < 0x80) return asciiClasses[unit];
   if (unit >= 0xd800 && unit <= 0xdfff) return NOT_PLAIN;
-  // None of the general classes' bits: not a letter, number, mark, whitespace or unassigned code point.
-  return bmpClass(unit) === 0 ? OTHER : NOT_PLAIN;
+  // Outside ASCII, only what has no class bit is plain (punctuation and symbols).
+  return bmpClass(unit) === OTHER ? OTHER : NOT_PLAIN;
 }
 
 /**
@@ -53,13 +39,14 @@ function classAt(text: string, i: number): number {
  * else -1. (pieceLowerBound keeps what this counts only for stretches that are plain throughout.)
  */
 export function plainPieceEnd(text: string, i: number, pattern: PiecePattern): number {
+  if (asciiClasses.length === 0) asciiClasses = Uint8Array.from({ length: 0x80 }, (_, unit) => bmpClass(unit));
   const end = pieceEnd(text, i, pattern);
   return end === GIVE_UP ? -1 : end;
 }
 
 function pieceEnd(text: string, i: number, pattern: PiecePattern): number {
   const n = text.length;
-  const first = classAt(text, i); // when not plain, no test below holds on it, and spaceEnd gives up
+  const first = classAt(text, i); // when not plain, no test of a bit below holds on it, and spaceEnd gives up
   if (pattern === 'cl100k') {
     const contraction = contractionEnd(text, i);
     if (contraction !== NONE) return contraction;
@@ -67,13 +54,14 @@ function pieceEnd(text: string, i: number, pattern: PiecePattern): number {
   // [^\r\n\p{L}\p{N}]? then the word: the prefix only when a letter follows it.
   let word = -1;
   if ((first & LETTER) !== 0) word = i;
-  else if ((first & (SPACE | OTHER)) !== 0 && i + 1 < n) {
+  else if (first !== NOT_PLAIN && (first & (NEWLINE | LETTER | NUMBER)) === 0 && i + 1 < n) {
     // (A character that is not plain is no letter here: the run that reads it next gives up.)
     if ((classAt(text, i + 1) & LETTER) !== 0) word = i + 1;
   }
   if (word !== -1) {
     if (pattern === 'cl100k') return runEnd(text, word, LETTER);
-    // o200k: [A-Z]*[a-z]+ or else [A-Z]+[a-z]*, the same end in ASCII; then an optional contraction.
+    // o200k: [A-Z]*[a-z]+ or else [A-Z]+[a-z]*, the same end in ASCII (where UPPER and LOWER are A-Z and a-z);
+    // then an optional contraction.
     const lowerStart = runEnd(text, word, UPPER);
     if (lowerStart === GIVE_UP) return GIVE_UP;
     const end = runEnd(text, lowerStart, LOWER);
@@ -81,13 +69,13 @@ function pieceEnd(text: string, i: number, pattern: PiecePattern): number {
     const contraction = contractionEnd(text, end);
     return contraction === NONE ? end : contraction;
   }
-  if ((first & DIGIT) !== 0) {
+  if ((first & NUMBER) !== 0) {
     // \p{N}{1,3}: a digit outside ASCII would continue it.
     let end = i + 1;
     while (end < n && end < i + 3) {
       const classes = classAt(text, end);
       if (classes === NOT_PLAIN) return GIVE_UP;
-      if ((classes & DIGIT) === 0) break;
+      if ((classes & NUMBER) === 0) break;
       end += 1;
     }
     return end;
@@ -96,8 +84,12 @@ function pieceEnd(text: string, i: number, pattern: PiecePattern): number {
   let start = i;
   if (text.charCodeAt(i) === 0x20 && i + 1 < n && classAt(text, i + 1) === OTHER) start = i + 1;
   if (classAt(text, start) === OTHER) {
-    let end = runEnd(text, start, OTHER);
-    if (end === GIVE_UP) return GIVE_UP;
+    let end = start + 1;
+    for (; end < n; end++) {
+      const classes = classAt(text, end);
+      if (classes === NOT_PLAIN) return GIVE_UP;
+      if (classes !== OTHER) break;
+    }
     for (;;) {
       const unit = text.charCodeAt(end);
       if (end < n && (unit === 0x0a || unit === 0x0d || (pattern === 'o200k' && unit === 0x2f))) end += 1;
@@ -107,7 +99,7 @@ function pieceEnd(text: string, i: number, pattern: PiecePattern): number {
   return spaceEnd(text, i);
 }
 
-/** The end of the run of characters of the class from i, or GIVE_UP when a character that is not plain ends it. */
+/** The end of the run of characters with one of the bits from i, or GIVE_UP when a character that is not plain ends it. */
 function runEnd(text: string, i: number, bits: number): number {
   let end = i;
   for (; end < text.length; end++) {
@@ -141,8 +133,8 @@ function spaceEnd(text: string, i: number): number {
     const classes = classAt(text, end);
     // U+0085, U+00A0 and others are whitespace too.
     if (classes === NOT_PLAIN) return GIVE_UP;
-    if ((classes & (SPACE | NEWLINE)) === 0) break;
-    if (classes === NEWLINE) lastNewlineEnd = end + 1;
+    if ((classes & SPACE) === 0) break;
+    if ((classes & NEWLINE) !== 0) lastNewlineEnd = end + 1;
   }
   if (lastNewlineEnd !== -1) return lastNewlineEnd;
   if (end === text.length || end - i < 2) return end;

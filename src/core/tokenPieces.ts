@@ -220,6 +220,13 @@ export function piecesOf(text: string, pattern: PiecePattern): string[] {
   return pieces;
 }
 
+/** The pieces of text by the general scanner alone (tests hold both ways of cutting to the patterns). */
+export function scannedPiecesOf(text: string, pattern: PiecePattern): string[] {
+  const pieces: string[] = [];
+  forEachScannedPiece(text, pattern, (start, end) => pieces.push(text.slice(start, end)));
+  return pieces;
+}
+
 /**
  * Cuts text into parts of about partChars (longer where no cut can be made) whose pieces, scanned part by part,
  * are the whole text's. Each cut is at a hard boundary (isHardBoundary): no piece spans it (the whitespace starts

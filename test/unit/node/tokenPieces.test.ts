@@ -14,7 +14,14 @@ import { textsToCount } from '../../../src/core/analyze';
 import { DEFAULT_SUMMARY_BUDGETS } from '../../../src/core/defaults';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { plainPieceEnd } from '../../../src/core/plainPieces';
-import { pieceLowerBound, piecesOf, restartableParts, scannedLowerBound, type PiecePattern } from '../../../src/core/tokenPieces';
+import {
+  pieceLowerBound,
+  piecesOf,
+  restartableParts,
+  scannedLowerBound,
+  scannedPiecesOf,
+  type PiecePattern,
+} from '../../../src/core/tokenPieces';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { skipWithoutShared } from '../../sharedFolder';
 
@@ -44,6 +51,8 @@ const PATTERNS: Record<PiecePattern, RegExp> = {
   cl100k: new RegExp(`${CONTRACTION}|${PREFIX}\\p{L}+|\\p{N}{1,3}| ?${OTHER}+[\\r\\n]*|${SPACES}`, 'gu'),
 };
 const BOTH: PiecePattern[] = ['o200k', 'cl100k'];
+/** The two ways of cutting: the plain-text path first (what counting uses), and the general scanner alone. */
+const CUTS = [piecesOf, scannedPiecesOf];
 
 /** The pattern's own split (a lone surrogate is "other" to it, as U+FFFD, which tiktoken is given, is). */
 function patternPieces(text: string, pattern: PiecePattern): string[] {
@@ -132,33 +141,37 @@ async function corpusTexts(): Promise<string[]> {
 describe('node/tokenPieces: the encodings’ pieces, scanned', function () {
   this.timeout(120_000);
 
-  it('cuts as the patterns do with every BMP code unit in several surroundings', () => {
+  it('cuts as the patterns do with every BMP code unit in several surroundings, with and without the plain-text path', () => {
     const around = ['a#b', 'A#b', ' #', '#\n', "x#'s", ' ##z', '1#2'];
     for (const pattern of BOTH) {
       for (let c = 0; c < 0x10000; c++) {
         const char = String.fromCharCode(c);
         for (const shape of around) {
           const text = shape.replaceAll('#', char);
-          assert.deepEqual(piecesOf(text, pattern), patternPieces(text, pattern), `${pattern} ${JSON.stringify(text)}`);
+          const expected = patternPieces(text, pattern);
+          for (const cut of CUTS) assert.deepEqual(cut(text, pattern), expected, `${cut.name} ${pattern} ${JSON.stringify(text)}`);
         }
       }
     }
   });
 
-  it('cuts random texts of every class as the patterns do', () => {
+  it('cuts random texts of every class as the patterns do, with and without the plain-text path', () => {
     for (const pattern of BOTH) {
       fc.assert(
-        fc.property(arbText, (text) => assert.deepEqual(piecesOf(text, pattern), patternPieces(text, pattern))),
+        fc.property(arbText, (text) => CUTS.forEach((cut) => assert.deepEqual(cut(text, pattern), patternPieces(text, pattern), cut.name))),
         { numRuns: 3000 },
       );
     }
   });
 
-  it('cuts the corpus sessions’ texts as the patterns do', async function () {
+  it('cuts the corpus sessions’ texts as the patterns do, with and without the plain-text path', async function () {
     skipWithoutShared(this, SESSIONS.every(existsSync), 'the corpus sessions in ../shared/corpus');
     const texts = await corpusTexts();
     for (const pattern of BOTH) {
-      for (const text of texts) assert.deepEqual(piecesOf(text, pattern), patternPieces(text, pattern));
+      for (const text of texts) {
+        const expected = patternPieces(text, pattern);
+        for (const cut of CUTS) assert.deepEqual(cut(text, pattern), expected, cut.name);
+      }
     }
   });
 
@@ -223,7 +236,7 @@ describe('node/tokenPieces: the encodings’ pieces, scanned', function () {
     const arbPlainMixed = fc.array(fc.oneof(plain, edges, arbText), { maxLength: 12 }).map((parts) => parts.join(''));
     const samePieces = (text: string, pattern: PiecePattern): void => {
       let start = 0;
-      for (const piece of piecesOf(text, pattern)) {
+      for (const piece of scannedPiecesOf(text, pattern)) {
         const end = plainPieceEnd(text, start, pattern);
         // (The message is built only on a failure: building it for every piece made this test quadratic.)
         if (end !== -1 && end !== start + piece.length) assert.fail(`${pattern} ${JSON.stringify(text)} at ${start}: ${end}`);

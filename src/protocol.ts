@@ -265,7 +265,13 @@ export type HostMessage =
   | ReplyMessage
   | ErrorMessage
   /** The host asks the webview to select a turn (e.g. from "Reveal Turn…" or the tree). */
-  | { type: 'selectTurn'; checkpointIndex: number; turnIndex: number };
+  | ({ type: 'selectTurn' } & TurnSelection);
+
+/** A turn the host asks the timeline to select, on one checkpoint's view. */
+export interface TurnSelection {
+  checkpointIndex: number;
+  turnIndex: number;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Webview -> host

@@ -157,12 +157,15 @@ function onHostEvent(event: HostEvent): void {
       update(event);
       break;
     case 'selectTurn':
-      if (!data || event.checkpointIndex < 0) return;
+      if (!data) return;
       if (event.checkpointIndex !== checkpointIndex && data.checkpoints[event.checkpointIndex]) {
         switchCheckpoint(event.checkpointIndex);
       }
       timeline.select(event.turnIndex, { scroll: 'center' });
       timeline.focus();
+      // Report at once, not after the save's delay: the host owes this selection until a view state shows it,
+      // and asks for it again if this document is torn down first (src/view/selectionHandoff.ts).
+      saveNow();
       break;
     case 'error':
       banner.show(event.message);
@@ -317,18 +320,21 @@ function requestSummary(): void {
 
 function scheduleSave(): void {
   window.clearTimeout(saveTimer);
-  saveTimer = window.setTimeout(() => {
-    if (!data) {
-      // Before the host's init only the layout is known: keep it without inventing a file's state.
-      return;
-    }
-    api.saveState({
-      version: 1,
-      file: data.file.path,
-      checkpointIndex,
-      selectedTurn: timeline.selected,
-      scrollTop: Math.round(timeline.scrollTop),
-      layout: { ...layout },
-    });
-  }, 200);
+  saveTimer = window.setTimeout(saveNow, 200);
+}
+
+function saveNow(): void {
+  window.clearTimeout(saveTimer);
+  if (!data) {
+    // Before the host's init only the layout is known: keep it without inventing a file's state.
+    return;
+  }
+  api.saveState({
+    version: 1,
+    file: data.file.path,
+    checkpointIndex,
+    selectedTurn: timeline.selected,
+    scrollTop: Math.round(timeline.scrollTop),
+    layout: { ...layout },
+  });
 }

@@ -17,6 +17,7 @@ import { validateViewState, validateWebviewMessage, viewStateShape } from '../vi
 import { answerRequest, boundsOf } from '../view/requests';
 import { safePointerSet } from '../core/correctedCheckpoint';
 import { checkpointHeaders, fileInfo, tailRows } from '../view/timelineData';
+import { SelectionHandoff } from '../view/selectionHandoff';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { renderWebviewHtml } from '../view/webviewHtml';
 
@@ -37,12 +38,8 @@ interface PanelServices {
 export class TimelinePanel extends Disposable {
   private ready = false;
   private viewState?: ViewState;
-  private pendingSelection?: { checkpointIndex: number; turnIndex: number };
-  /**
-   * A selection posted to the webview that its view state has not reported yet. If the webview is torn down
-   * first (its tab hidden, say by the editor the same command opens), it is queued again for the next `ready`.
-   */
-  private unconfirmedSelection?: { checkpointIndex: number; turnIndex: number };
+  /** Turn selections asked of the webview, kept until it shows them (it can be torn down at any moment). */
+  private readonly selection = new SelectionHandoff();
   /** The analysis version the webview was last sent (init / updated); requests asked against another are stale. */
   private version = 0;
   /** The checkpoint headers the webview document has (from its init / updated), to leave out when they are the same. */
@@ -72,8 +69,7 @@ export class TimelinePanel extends Disposable {
       panel.onDidChangeViewState(() => {
         if (panel.visible) return;
         this.ready = false; // the webview is torn down; it sends `ready` again when shown
-        this.pendingSelection ??= this.unconfirmedSelection;
-        this.unconfirmedSelection = undefined;
+        this.selection.hidden();
       }),
     );
     this.register(
@@ -110,8 +106,7 @@ export class TimelinePanel extends Disposable {
     this.target = entry.uri;
     this.holding = this.services.live.hold(entry.uri);
     this.viewState = restore;
-    this.pendingSelection = undefined;
-    this.unconfirmedSelection = undefined;
+    this.selection.clear();
     this.ready = false;
     this.version++; // answers to the previous document's requests are stale
     this.panel.title = `Timeline: ${entry.name}`;
@@ -130,12 +125,8 @@ export class TimelinePanel extends Disposable {
 
   /** Asks the webview to select a turn (queued until the webview is ready). */
   selectTurn(checkpointIndex: number, turnIndex: number): void {
-    if (!this.ready) {
-      this.pendingSelection = { checkpointIndex, turnIndex };
-      return;
-    }
-    this.post({ type: 'selectTurn', checkpointIndex, turnIndex });
-    this.unconfirmedSelection = { checkpointIndex, turnIndex };
+    const now = this.selection.request({ checkpointIndex, turnIndex }, this.ready);
+    if (now) this.post({ type: 'selectTurn', ...now });
   }
 
   reveal(): void {
@@ -170,7 +161,7 @@ export class TimelinePanel extends Disposable {
     }
     try {
       switch (message.type) {
-        case 'ready':
+        case 'ready': {
           this.ready = true;
           this.sentHeaders = checkpointHeaders(entry.transcript, entry.analysis);
           this.sentTurns = entry.transcript.turns;
@@ -182,12 +173,10 @@ export class TimelinePanel extends Disposable {
             restore: this.viewState ? validateViewState(this.viewState, this.uri.fsPath, bounds) : undefined,
             version: this.version,
           });
-          if (this.pendingSelection) {
-            this.post({ type: 'selectTurn', ...this.pendingSelection });
-            this.unconfirmedSelection = this.pendingSelection;
-            this.pendingSelection = undefined;
-          }
+          const queued = this.selection.ready();
+          if (queued) this.post({ type: 'selectTurn', ...queued });
           break;
+        }
         case 'openTurn':
           await revealTurn(entry, message.turnIndex, this.besideOptions);
           break;
@@ -201,7 +190,7 @@ export class TimelinePanel extends Disposable {
           break;
         case 'viewState':
           this.viewState = message.state;
-          this.unconfirmedSelection = undefined; // the webview is alive and reporting; later choices are the user's
+          this.selection.reported(message.state.selectedTurn);
           break;
         default:
           // Requests were answered above; nothing else reaches here.

@@ -198,6 +198,10 @@ describe('timeline panel', () => {
     // the webview is torn down before it can act on it.
     const opening = vscode.window.showTextDocument(uri, { viewColumn: timeline.panel.viewColumn, preview: true });
     timeline.selectTurn(0, 408);
+    // A view state the webview sent before the selection reached it (its delayed save) arrives now: it does
+    // not settle the selection, which only a view state showing turn 408 does.
+    const stale = { version: 1, file: uri.fsPath, checkpointIndex: 0, selectedTurn: 12, scrollTop: 0 };
+    assert.equal(await timeline.receive({ type: 'viewState', state: stale }), 'handled');
     await opening;
     await waitFor(() => !timeline.panel.visible, 'the timeline hidden');
     timeline.reveal();

@@ -562,6 +562,26 @@ function expectedScore(details: TurnDetails): string {
     await assertClean(opened);
   });
 
+  it("reports the turn the host's selectTurn selected at once, without waiting for the save's timer", async () => {
+    const opened = await harness.open(new FixtureDataset(twoCheckpointSpec()));
+    const { page, host } = opened;
+    await page.waitForSelector('.row[aria-selected="true"]');
+    // With the page's timers stopped, only a report made at once can reach the host. The host owes the
+    // selection until a view state shows it (src/view/selectionHandoff.ts).
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 60_000);
+    const before = host.ofType('viewState').length;
+    await page.evaluate('window.postMessage({ type: "selectTurn", checkpointIndex: 1, turnIndex: 401 }, "*")');
+    const reported = await until('a viewState showing turn 401', () =>
+      host
+        .ofType('viewState')
+        .slice(before)
+        .find((message) => message.state.selectedTurn === 401),
+    );
+    assert.equal(reported.state.checkpointIndex, 1);
+    await assertClean(opened);
+  });
+
   it('shows host errors in a dismissible banner, as text', async () => {
     const dataset = new FixtureDataset(largeSpec());
     const opened = await harness.open(dataset);

@@ -140,3 +140,56 @@ function spaceEnd(text: string, i: number): number {
   if (end === text.length || end - i < 2) return end;
   return end - 1;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Counting the pieces of a text that is plain throughout, in native code
+
+/**
+ * [^\s\p{L}\p{N}] within plain text: neither a letter, a number, a mark, whitespace, unassigned, a surrogate nor
+ * astral (ASCII's punctuation and controls, the BMP's punctuation, symbols and format characters). One class of
+ * code units, which V8 loops over without a backtracking stack.
+ */
+const OTHER_CHAR = String.raw`[^\p{L}\p{N}\p{M}\p{White_Space}\p{Cn}\p{Cs}\u{10000}-\u{10FFFF}]`;
+/** [^\r\n\p{L}\p{N}] within plain text: a word's prefix. */
+const PREFIX = String.raw`(?:${OTHER_CHAR}|[\t\x0b\x0c ])`;
+/** Contractions, any case ('ſ is not plain). */
+const CONTRACTION = String.raw`'(?:[sStTmMdD]|[rRvV][eE]|[lL][lL])`;
+/**
+ * \s*[\r\n]+ | \s+(?!\S) | \s+ within plain text: to the run's last newline (stepping back from the run's end);
+ * else all of the run when it ends the text; else every space but its last (one step back); else one. Only
+ * single-class loops, which V8 steps back through without a backtracking stack (a repeated group would overflow it
+ * on a long run).
+ */
+const SPACES = String.raw`[\t-\r ]*[\r\n]|[\t-\r ]+$|[\t-\r ]+(?=[\t-\r ])|[\t-\r ]`;
+
+/**
+ * Each encoding's pattern restricted to plain text, sticky: one match a piece, tried only where the last one
+ * ended, so a text is scanned once, a whitespace run at most four times (each alternative that reads it steps back
+ * once at most): linear. No alternative takes a character that is not plain, so the scan stops at the first one.
+ * In ASCII o200k's two word alternatives end alike: [A-Z]+[a-z]* or [a-z]+. (scripts/check-regex.mjs reads only
+ * patterns written out whole; tokenPieces.test.ts runs these on runs of millions of each kind of character.)
+ */
+const PLAIN_PIECES: Record<PiecePattern, RegExp> = {
+  o200k: new RegExp(
+    `${PREFIX}?(?:[A-Z]+[a-z]*|[a-z]+)(?:${CONTRACTION})?|[0-9]{1,3}| ?${OTHER_CHAR}+(?:[\\r\\n][\\r\\n/]*)?|${SPACES}`,
+    'uy',
+  ),
+  cl100k: new RegExp(`${CONTRACTION}|${PREFIX}?[A-Za-z]+|[0-9]{1,3}| ?${OTHER_CHAR}+[\\r\\n]*|${SPACES}`, 'uy'),
+};
+
+/**
+ * The number of pieces of text when it is plain throughout, else undefined. V8 runs regular expressions as
+ * native code from their first use, so this is fast on a cold V8, where a scan in JavaScript runs interpreted
+ * for its first tens of milliseconds: pieceLowerBound (tokenPieces.ts) takes it first, for the lower bounds worked
+ * out before the judging. Tests hold it to the general scanner on plain and mixed texts.
+ */
+export function plainPieceCount(text: string, pattern: PiecePattern): number | undefined {
+  const pieces = PLAIN_PIECES[pattern];
+  let count = 0;
+  for (let at = 0; at < text.length; count++) {
+    pieces.lastIndex = at;
+    if (!pieces.test(text)) return undefined;
+    at = pieces.lastIndex;
+  }
+  return count;
+}

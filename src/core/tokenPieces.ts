@@ -18,7 +18,7 @@
 // UTF-8). Letters and numbers come from this Node's Unicode tables, which may be a version ahead of tiktoken's.
 
 import { astralClass, bmpClass, LETTER, LOWER, NEWLINE, NUMBER, SPACE, UNASSIGNED, UPPER } from './pieceClasses';
-import { plainPieceEnd } from './plainPieces';
+import { plainPieceCount, plainPieceEnd } from './plainPieces';
 
 /** Which encoding's pattern: the two differ in how letters group and in what follows punctuation. */
 export type PiecePattern = 'o200k' | 'cl100k';
@@ -261,6 +261,8 @@ export function restartableParts(text: string, partChars: number): string[] {
  * compare them.
  */
 export function pieceLowerBound(text: string, pattern: PiecePattern): number {
+  const plain = plainPieceCount(text, pattern);
+  if (plain !== undefined) return plain;
   let bound = 0;
   let stretchStart = 0;
   let boundBeforeStretch = 0;

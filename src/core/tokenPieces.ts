@@ -18,7 +18,8 @@
 // UTF-8). Letters and numbers come from this Node's Unicode tables, which may be a version ahead of tiktoken's.
 
 import { astralClass, bmpClass, LETTER, LOWER, NEWLINE, NUMBER, SPACE, UNASSIGNED, UPPER } from './pieceClasses';
-import { plainPieceCount, plainPieceEnd } from './plainPieces';
+import { plainPieceEnd } from './plainPieces';
+import { surePieceCount } from './surePieces';
 
 /** Which encoding's pattern: the two differ in how letters group and in what follows punctuation. */
 export type PiecePattern = 'o200k' | 'cl100k';
@@ -255,14 +256,15 @@ export function restartableParts(text: string, partChars: number): string[] {
  * assigns (a symbol new to tiktoken is unassigned there, which the patterns read as a symbol too). Unsure: any
  * other letter, number or mark, and what this Node leaves unassigned: those two tables may read them apart.
  *
- * Pieces of plain text (ASCII and assigned punctuation and symbols) are found by plainPieceEnd, without the
- * general scanner's alternatives: this scan runs before the judging, on a cold V8. A stretch where it meets
- * anything else is bounded again by the general scanner (scannedLowerBound). The two give the same bound: tests
- * compare them.
+ * This bound is worked out before the judging, on a cold V8. A text that is sure throughout (most) is counted
+ * by surePieceCount's regular expressions, in native code. In any other text, pieces of plain text (ASCII and
+ * assigned punctuation and symbols) are found by plainPieceEnd, without the general scanner's alternatives, and a
+ * stretch where it meets anything else is bounded again by the general scanner (scannedLowerBound). All give the
+ * same bound: tests compare them.
  */
 export function pieceLowerBound(text: string, pattern: PiecePattern): number {
-  const plain = plainPieceCount(text, pattern);
-  if (plain !== undefined) return plain;
+  const sure = surePieceCount(text, pattern);
+  if (sure !== undefined) return sure;
   let bound = 0;
   let stretchStart = 0;
   let boundBeforeStretch = 0;

@@ -17,7 +17,7 @@ import { FORMATS, createReader } from '../formats/readers';
 import { describeSpecialFile, describeUnopenable, judgeHead, textEncodingOf, TextTranscoder, type TextEncodingName } from './inputKind';
 import { LineSplitter } from './lineSplitter';
 import { RecordGate } from './recordGate';
-import { loadSideFiles } from './sideFiles';
+import { loadSideFiles, type LoadedSideFiles } from './sideFiles';
 
 export interface OpenOptions {
   /** Skip detection and read as this format. */
@@ -219,6 +219,9 @@ export class TranscriptFile {
     }
     const special = await describeSpecialFile(path, info);
     if (special !== undefined) throw new UnusableTranscriptError(special, path);
+    // Only Claude Code keeps side files: they are looked for while the head is read and the format detected (their
+    // reads then wait on the disk side by side), and dropped when the file turns out to be another format.
+    const claudeCodeSideFiles = loadSideFiles('claude-code', path);
 
     let head: Buffer;
     try {
@@ -250,7 +253,7 @@ export class TranscriptFile {
     }
     const firstRecord = firstLines.find((line) => line.trim() !== '') ?? '';
     const file = new TranscriptFile(path, format, options, gzip, parsesAsJson(firstRecord.trim()), encoding);
-    await file.readFromStart();
+    await file.readFromStart(undefined, format === 'claude-code' ? claudeCodeSideFiles : undefined);
     const { turns, checkpoints } = file.snapshot;
     if (turns.length === 0 && checkpoints.length === 0) {
       const first = file.stoppedBecause ?? file.snapshot.problems[0];
@@ -309,8 +312,9 @@ export class TranscriptFile {
     return 'reloaded';
   }
 
-  private async readFromStart(signal = this.options.signal): Promise<void> {
-    const sideFiles = await loadSideFiles(this.format, this.path);
+  /** Reads the whole file anew; `found`: its side files when they were looked for already. */
+  private async readFromStart(signal = this.options.signal, found?: Promise<LoadedSideFiles>): Promise<void> {
+    const sideFiles = await (found ?? loadSideFiles(this.format, this.path));
     this.sideFileProblems = sideFiles.problems;
     this.reader = createReader(this.format, {
       fileName: this.path,

@@ -21,17 +21,20 @@ const CONTRACTION = String.raw`'(?:[sStTmMdD]|[rRvV][eE]|[lL][lL])`;
 const SPACES = String.raw`\p{White_Space}*[\r\n]|\p{White_Space}+$|\p{White_Space}+(?=\p{White_Space})|\p{White_Space}`;
 
 /**
- * Each encoding's pattern restricted to sure text, sticky: one match a piece, tried only where the last one
+ * Each encoding's pattern restricted to sure text, for a sticky expression: one match a piece, tried only where the last one
  * ended, so a text is scanned once, a whitespace run at most four times (each alternative that reads it steps back
  * once at most): linear. No alternative takes a character that is not sure, so the scan stops at the first one.
  * Sure letters and digits are ASCII's, where o200k's two word alternatives end alike: [A-Z]+[a-z]* or [a-z]+.
  * (scripts/check-regex.mjs reads only patterns written out whole; tokenPieces.test.ts runs these on runs of
  * millions of each kind of character.)
  */
-const SURE_PIECES: Record<PiecePattern, RegExp> = {
-  o200k: new RegExp(`${PREFIX}?(?:[A-Z]+[a-z]*|[a-z]+)(?:${CONTRACTION})?|[0-9]{1,3}| ?${OTHER}+(?:[\\r\\n][\\r\\n/]*)?|${SPACES}`, 'uy'),
-  cl100k: new RegExp(`${CONTRACTION}|${PREFIX}?[A-Za-z]+|[0-9]{1,3}| ?${OTHER}+[\\r\\n]*|${SPACES}`, 'uy'),
+const SURE_PIECES: Record<PiecePattern, string> = {
+  o200k: `${PREFIX}?(?:[A-Z]+[a-z]*|[a-z]+)(?:${CONTRACTION})?|[0-9]{1,3}| ?${OTHER}+(?:[\\r\\n][\\r\\n/]*)?|${SPACES}`,
+  cl100k: `${CONTRACTION}|${PREFIX}?[A-Za-z]+|[0-9]{1,3}| ?${OTHER}+[\\r\\n]*|${SPACES}`,
 };
+
+/** Each encoding's expression, made when first used (making one takes a few ms: its classes are large). */
+const made: Partial<Record<PiecePattern, RegExp>> = {};
 
 /**
  * Texts longer than this are left to the scanners. A run of symbols outside the BMP (two code units each) costs the
@@ -42,7 +45,7 @@ export const MAX_SURE_SCAN_CHARS = 1 << 21;
 /** The number of pieces of text when it is sure throughout (and not over MAX_SURE_SCAN_CHARS), else undefined. */
 export function surePieceCount(text: string, pattern: PiecePattern): number | undefined {
   if (text.length > MAX_SURE_SCAN_CHARS) return undefined;
-  const pieces = SURE_PIECES[pattern];
+  const pieces = (made[pattern] ??= new RegExp(SURE_PIECES[pattern], 'uy'));
   let count = 0;
   for (let at = 0; at < text.length; count++) {
     pieces.lastIndex = at;
@@ -50,4 +53,13 @@ export function surePieceCount(text: string, pattern: PiecePattern): number | un
     at = pieces.lastIndex;
   }
   return count;
+}
+
+/**
+ * Makes the encoding's expression and has V8 compile it (it runs a regular expression once interpreted, then as
+ * native code): analyzeFile calls this while the file's first bytes are awaited, so the first bound does not.
+ */
+export function prepareSurePieces(pattern: PiecePattern): void {
+  surePieceCount('Ab 1.', pattern);
+  surePieceCount('Ab 1.', pattern);
 }

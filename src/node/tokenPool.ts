@@ -192,29 +192,37 @@ export class TokenPool {
   }
 
   /**
-   * Starts a worker and has it load `encoding` now, before there is anything to count (tiktoken takes ~0.8 s to
-   * load): a caller about to read a file calls this first, so the load overlaps the reading and parsing. Does
-   * nothing when a worker is alive already or counting runs in this thread. A warm-up alone never keeps the
-   * process alive, and a worker busy warming takes the first batch queued after it.
+   * Starts a worker and has it load `encoding` before there is anything to count (tiktoken takes ~0.3–0.8 s to
+   * load): a caller about to read a file calls this first. The load begins when `after` settles (at once without
+   * it): analyzeFile passes the file's read, so the load overlaps the judging rather than the reading, which it
+   * would slow on a machine of few cores (the thread itself starts now). Does nothing when a worker is alive
+   * already or counting runs in this thread. A warm-up alone never keeps the process alive, and a worker busy
+   * warming takes the first batch queued after it; a batch queued before the load began loads it instead.
    */
-  warm(encoding: EncodingName): void {
+  warm(encoding: EncodingName, after?: Promise<unknown>): void {
     if (this.disposed || this.fallback !== undefined || this.threads.length > 0) return;
     const thread = this.spawn();
     if (!thread) return;
-    const job: Job = {
-      encoding,
-      counts: [0],
-      pending: 1,
-      doneBytes: 0,
-      totalBytes: 1,
-      settled: false,
-      warmUp: true,
-      resolve: () => undefined,
-      reject: () => undefined,
-      cleanup: () => undefined,
-    };
-    this.send(thread, { job, texts: [WARM_UP_TEXT], targets: [0], bytes: 1 });
     thread.worker.unref();
+    const load = (): void => {
+      if (this.disposed || thread.gone || thread.retiring || thread.batch) return;
+      const job: Job = {
+        encoding,
+        counts: [0],
+        pending: 1,
+        doneBytes: 0,
+        totalBytes: 1,
+        settled: false,
+        warmUp: true,
+        resolve: () => undefined,
+        reject: () => undefined,
+        cleanup: () => undefined,
+      };
+      this.send(thread, { job, texts: [WARM_UP_TEXT], targets: [0], bytes: 1 });
+      thread.worker.unref();
+    };
+    if (after) after.then(load, load);
+    else load();
   }
 
   /** Counts in this thread, synchronously: for the rare text nobody counted beforehand. */

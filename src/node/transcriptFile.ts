@@ -9,6 +9,7 @@ import { formatBytes } from '../core/displayText';
 import { constants, createReadStream } from 'node:fs';
 import { open as openFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { Readable } from 'node:stream';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import type { FormatId, Problem, RawLine, Transcript, TranscriptReader } from '../core/model';
 import { detectFormatWhy } from '../formats/detect';
@@ -101,10 +102,21 @@ export function isGzip(head: Buffer): boolean {
   return head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
 }
 
-async function readGzipHead(path: string): Promise<Buffer> {
+/**
+ * The first HEAD_BYTES of a gzip file's text (less when the text is shorter, or the archive damaged). Inflated from
+ * `rawHead`, the file's first bytes, when they hold that much (text compresses, so they nearly always do) or the
+ * whole file; else from the file.
+ */
+async function readGzipHead(path: string, rawHead: Buffer, fileSize: number): Promise<Buffer> {
+  const fromRaw = await inflateHead(Readable.from([rawHead]));
+  if (fromRaw.length >= HEAD_BYTES || rawHead.length >= fileSize) return fromRaw;
+  return inflateHead(createReadStream(path));
+}
+
+async function inflateHead(compressed: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
-  const stream = createReadStream(path).pipe(createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }));
+  const stream = compressed.pipe(createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }));
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       chunks.push(chunk);
@@ -112,9 +124,10 @@ async function readGzipHead(path: string): Promise<Buffer> {
       if (total >= HEAD_BYTES) break;
     }
   } catch {
-    // a damaged archive: detection works on what was decompressed
+    // a damaged archive, or the raw head's cut: detection works on what was decompressed
   } finally {
     stream.destroy();
+    compressed.destroy();
   }
   return Buffer.concat(chunks);
 }
@@ -230,7 +243,7 @@ export class TranscriptFile {
       throw new UnusableTranscriptError(await describeUnopenable(path, error as NodeJS.ErrnoException), path);
     }
     const gzip = isGzip(head);
-    if (gzip) head = await readGzipHead(path);
+    if (gzip) head = await readGzipHead(path, head, info.size);
     const wholeFile = gzip ? head.length < HEAD_BYTES : head.length >= info.size;
     const encoding = textEncodingOf(head);
     if (encoding !== 'utf-8') {
@@ -253,7 +266,7 @@ export class TranscriptFile {
     }
     const firstRecord = firstLines.find((line) => line.trim() !== '') ?? '';
     const file = new TranscriptFile(path, format, options, gzip, parsesAsJson(firstRecord.trim()), encoding);
-    await file.readFromStart(undefined, format === 'claude-code' ? claudeCodeSideFiles : undefined);
+    await file.readFromStart(undefined, format === 'claude-code' ? claudeCodeSideFiles : undefined, info);
     const { turns, checkpoints } = file.snapshot;
     if (turns.length === 0 && checkpoints.length === 0) {
       const first = file.stoppedBecause ?? file.snapshot.problems[0];
@@ -312,8 +325,15 @@ export class TranscriptFile {
     return 'reloaded';
   }
 
-  /** Reads the whole file anew; `found`: its side files when they were looked for already. */
-  private async readFromStart(signal = this.options.signal, found?: Promise<LoadedSideFiles>): Promise<void> {
+  /**
+   * Reads the whole file anew; `found`: its side files when they were looked for already; `known`: its size and
+   * inode when they were just read (as the file is opened).
+   */
+  private async readFromStart(
+    signal = this.options.signal,
+    found?: Promise<LoadedSideFiles>,
+    known?: { size: number; ino: number },
+  ): Promise<void> {
     const sideFiles = await (found ?? loadSideFiles(this.format, this.path));
     this.sideFileProblems = sideFiles.problems;
     this.reader = createReader(this.format, {
@@ -327,7 +347,7 @@ export class TranscriptFile {
     this.splitProblems = new ProblemList();
     this.stoppedBecause = undefined;
     this.gate.reset();
-    const info = await stat(this.path);
+    const info = known ?? (await stat(this.path));
     await this.read(0, info.size, info.ino, signal);
   }
 

@@ -4,7 +4,7 @@
 // thread, reported once), workers that crash (their batches are counted again), and analyze after warming
 // the cache calling the counter for nothing.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyze, textsToCount } from '../../../src/core/analyze';
@@ -188,6 +188,41 @@ describe('node/tokenPool', function () {
       assert.deepEqual(await own.count(['three'], 'o200k_base'), [direct('three')], 'a new worker is spawned');
     } finally {
       own.dispose();
+    }
+  });
+
+  it('warm starts a worker at once and has it load the encoding only once `after` settles', async () => {
+    // A stand-in worker that logs when it starts and what it is asked, and "counts" characters.
+    const dir = mkdtempSync(join(tmpdir(), 'cl-pool-warm-'));
+    const log = join(dir, 'log');
+    const file = join(dir, 'logging.js');
+    writeFileSync(
+      file,
+      `const { parentPort } = require('node:worker_threads');
+       const fs = require('node:fs');
+       fs.appendFileSync(${JSON.stringify(log)}, 'start\\n');
+       parentPort.on('message', (r) => {
+         fs.appendFileSync(${JSON.stringify(log)}, 'asked ' + r.encoding + '\\n');
+         parentPort.postMessage({ id: r.id, counts: r.texts.map((t) => t.length) });
+       });`,
+    );
+    const read = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+    const own = new TokenPool({ workerFile: file, maxWorkers: 1 });
+    try {
+      let release!: () => void;
+      const after = new Promise<void>((resolve) => (release = resolve));
+      own.warm('o200k_base', after);
+      assert.equal(own.workerCount, 1, 'the worker starts at once');
+      await until(() => read() === 'start\n', 'the worker started');
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a load sent at once would be logged by now
+      assert.equal(read(), 'start\n', 'nothing asked before `after` settles');
+      release();
+      await until(() => read() === 'start\nasked o200k_base\n', 'the load asked for once `after` settled');
+      // The warmed worker counts what comes next.
+      assert.deepEqual(await own.count(['abc'], 'o200k_base'), [3]);
+    } finally {
+      own.dispose();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

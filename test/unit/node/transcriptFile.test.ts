@@ -57,6 +57,20 @@ describe('TranscriptFile', () => {
     assert.equal(file.transcript.checkpoints.length, 1);
   });
 
+  it('reads a large gzip transcript as its text, deflated or stored (its head inflated from its first bytes or, stored, from the file)', async () => {
+    // 600 turns of about 1 KB: 600 KB of text, past the 256 KiB head either way.
+    const pad = 'x'.repeat(1000);
+    const lines = Array.from({ length: 600 }, (_, id) => JSON.stringify({ type: 'turn', id, role: 'user', content: `turn ${id} ${pad}` }));
+    const text = `${lines.join('\n')}\n${checkpoint(599)}\n`;
+    const plain = await TranscriptFile.open(write('t.jsonl', text));
+    for (const level of [0, 1, 9]) {
+      const file = await TranscriptFile.open(write(`t${level}.jsonl.gz`, gzipSync(text, { level })));
+      assert.equal(file.format, 'canonical');
+      assert.deepEqual(file.transcript.turns, plain.transcript.turns, `level ${level}`);
+      assert.equal(file.transcript.checkpoints.length, 1);
+    }
+  });
+
   it('leaves an incomplete last line for later and reads it once it is complete', async () => {
     const path = write('t.jsonl', `${turn(0)}\n{"type":"turn","id":1,`);
     const file = await TranscriptFile.open(path);

@@ -1,5 +1,5 @@
 // The one open → count → analyse sequence, shared by the CLI and the extension: a token worker starts while the
-// transcript file is opened (TranscriptFile) and loads tiktoken once it is read; what the analysis will count is counted in the
+// transcript file is opened (TranscriptFile) and loads tiktoken with its first count; what the analysis will count is counted in the
 // token pool's worker threads (warmTokenCache) while this thread judges the checkpoints' turns (judgeAhead, with
 // the file's EvidenceCache); then the analysis runs without tokenizing and takes those judgements. This thread
 // works in time slices (inSlices), so the event loop (the workers' replies, progress, an abort; in the extension, the
@@ -137,6 +137,19 @@ async function analyzeNow(
   const evidenceCache = caches.evidenceCache ?? new EvidenceCache();
   // What to count, worked out in slices before the judging starts: both sync the memo, one at a time.
   const toCount = await inSlices(textsToCountInSteps(transcript, tokenCache, checkpointMemo), progress.signal);
+  // Verdicts that rest on no judgement are said first, before the counting starts (tiktoken's load beside this
+  // scan slowed it on two cores): the claimed prefixes' lower bounds are worked out (a real session's in 10–20 ms)
+  // only until each is over its ceiling, and kept for the bounds' analysis.
+  const bounds = new Map<string, Bounds>();
+  const pattern = piecePatternOf(options.encoding);
+  let allSaid = false;
+  if (progress.onVerdict) {
+    const verdicts = await inSlices(verdictsBeforeJudging(transcript, tokenCache, options.ratioFloor, pattern, bounds), progress.signal);
+    if (verdicts.some((v) => v.verdict !== undefined)) {
+      progress.onVerdict(verdicts);
+      allSaid = verdicts.every((v) => v.verdict !== undefined);
+    }
+  }
   // Progress: counting and judging go on together; the fraction is the one behind, the message says what is left.
   const shares = { counted: 0, judged: 0 };
   const report = (): void => {
@@ -177,18 +190,6 @@ async function analyzeNow(
       report();
     },
   };
-  // Verdicts that rest on no judgement are said before the judging: the claimed prefixes' lower bounds are worked
-  // out (a real session's in 0.1–0.2 s) only until each is over its ceiling, and kept for the bounds' analysis.
-  const bounds = new Map<string, Bounds>();
-  const pattern = piecePatternOf(options.encoding);
-  let allSaid = false;
-  if (progress.onVerdict && !counted) {
-    const verdicts = await inSlices(verdictsBeforeJudging(transcript, tokenCache, options.ratioFloor, pattern, bounds), progress.signal);
-    if (verdicts.some((v) => v.verdict !== undefined) && !counted) {
-      progress.onVerdict(verdicts);
-      allSaid = verdicts.every((v) => v.verdict !== undefined);
-    }
-  }
   try {
     await inSlices(judgeAhead(transcript, judging), progress.signal);
   } catch (error) {
@@ -231,10 +232,10 @@ export function analyzeFile(
       signal,
       onProgress: onProgress && ((read, total) => onProgress(total > 0 ? (READING_SHARE * read) / total : 0, 'reading…')),
     });
-    // While the file's first bytes are awaited: a token worker starts, to load tiktoken once the file is read
-    // (while the judging runs: loading beside the reading slowed it by a quarter on two cores), and the bounds'
-    // expression is compiled.
-    pool.warm(options.encoding, opening);
+    // While the file's first bytes are awaited: a token worker starts (it loads tiktoken with the first count,
+    // once the verdicts before the judging are said: loading it beside the reading and the bounds' scan slowed them
+    // by a quarter on two cores), and the bounds' expression is compiled.
+    pool.start();
     prepareSurePieces(piecePatternOf(options.encoding));
     const file = await opening;
     onProgress?.(READING_SHARE, 'counting tokens…');

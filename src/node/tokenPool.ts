@@ -192,37 +192,40 @@ export class TokenPool {
   }
 
   /**
-   * Starts a worker and has it load `encoding` before there is anything to count (tiktoken takes ~0.3–0.8 s to
-   * load): a caller about to read a file calls this first. The load begins when `after` settles (at once without
-   * it): analyzeFile passes the file's read, so the load overlaps the judging rather than the reading, which it
-   * would slow on a machine of few cores (the thread itself starts now). Does nothing when a worker is alive
-   * already or counting runs in this thread. A warm-up alone never keeps the process alive, and a worker busy
-   * warming takes the first batch queued after it; a batch queued before the load began loads it instead.
+   * Starts a worker now, asking it nothing: its thread and Node's start-up in it (~30 ms) happen while the caller
+   * goes on (analyzeFile reads the file), and the first count has it load its encoding. Does nothing when a worker
+   * is alive already or counting runs in this thread. Unused, it is idle: it never keeps the process alive, and
+   * is ended after idleMs.
    */
-  warm(encoding: EncodingName, after?: Promise<unknown>): void {
+  start(): void {
+    if (this.disposed || this.fallback !== undefined || this.threads.length > 0) return;
+    const thread = this.spawn();
+    if (thread) this.idle(thread);
+  }
+
+  /**
+   * Starts a worker and has it load `encoding` now, before there is anything to count (tiktoken takes ~0.3–0.8 s
+   * to load). Does nothing when a worker is alive already or counting runs in this thread. A warm-up alone never
+   * keeps the process alive, and a worker busy warming takes the first batch queued after it.
+   */
+  warm(encoding: EncodingName): void {
     if (this.disposed || this.fallback !== undefined || this.threads.length > 0) return;
     const thread = this.spawn();
     if (!thread) return;
-    thread.worker.unref();
-    const load = (): void => {
-      if (this.disposed || thread.gone || thread.retiring || thread.batch) return;
-      const job: Job = {
-        encoding,
-        counts: [0],
-        pending: 1,
-        doneBytes: 0,
-        totalBytes: 1,
-        settled: false,
-        warmUp: true,
-        resolve: () => undefined,
-        reject: () => undefined,
-        cleanup: () => undefined,
-      };
-      this.send(thread, { job, texts: [WARM_UP_TEXT], targets: [0], bytes: 1 });
-      thread.worker.unref();
+    const job: Job = {
+      encoding,
+      counts: [0],
+      pending: 1,
+      doneBytes: 0,
+      totalBytes: 1,
+      settled: false,
+      warmUp: true,
+      resolve: () => undefined,
+      reject: () => undefined,
+      cleanup: () => undefined,
     };
-    if (after) after.then(load, load);
-    else load();
+    this.send(thread, { job, texts: [WARM_UP_TEXT], targets: [0], bytes: 1 });
+    thread.worker.unref();
   }
 
   /** Counts in this thread, synchronously: for the rare text nobody counted beforehand. */

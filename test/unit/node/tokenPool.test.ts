@@ -191,9 +191,9 @@ describe('node/tokenPool', function () {
     }
   });
 
-  it('warm starts a worker at once and has it load the encoding only once `after` settles', async () => {
+  it('start starts a worker at once and asks it nothing: the first count has it load its encoding', async () => {
     // A stand-in worker that logs when it starts and what it is asked, and "counts" characters.
-    const dir = mkdtempSync(join(tmpdir(), 'cl-pool-warm-'));
+    const dir = mkdtempSync(join(tmpdir(), 'cl-pool-start-'));
     const log = join(dir, 'log');
     const file = join(dir, 'logging.js');
     writeFileSync(
@@ -202,24 +202,23 @@ describe('node/tokenPool', function () {
        const fs = require('node:fs');
        fs.appendFileSync(${JSON.stringify(log)}, 'start\\n');
        parentPort.on('message', (r) => {
-         fs.appendFileSync(${JSON.stringify(log)}, 'asked ' + r.encoding + '\\n');
+         fs.appendFileSync(${JSON.stringify(log)}, 'asked ' + r.encoding + ' ' + r.texts.join(',') + '\\n');
          parentPort.postMessage({ id: r.id, counts: r.texts.map((t) => t.length) });
        });`,
     );
     const read = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
     const own = new TokenPool({ workerFile: file, maxWorkers: 1 });
     try {
-      let release!: () => void;
-      const after = new Promise<void>((resolve) => (release = resolve));
-      own.warm('o200k_base', after);
+      own.start();
       assert.equal(own.workerCount, 1, 'the worker starts at once');
+      own.start();
+      assert.equal(own.workerCount, 1, 'a second start starts no second worker');
       await until(() => read() === 'start\n', 'the worker started');
-      await new Promise((resolve) => setTimeout(resolve, 200)); // a load sent at once would be logged by now
-      assert.equal(read(), 'start\n', 'nothing asked before `after` settles');
-      release();
-      await until(() => read() === 'start\nasked o200k_base\n', 'the load asked for once `after` settled');
-      // The warmed worker counts what comes next.
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a warm-up sent at once would be logged by now
+      assert.equal(read(), 'start\n', 'nothing asked before a count');
       assert.deepEqual(await own.count(['abc'], 'o200k_base'), [3]);
+      assert.equal(read(), 'start\nasked o200k_base abc\n', 'the started worker takes the first count');
+      assert.equal(own.workerCount, 1);
     } finally {
       own.dispose();
       rmSync(dir, { recursive: true, force: true });

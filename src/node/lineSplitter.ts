@@ -56,6 +56,13 @@ export class LineSplitter {
     while (start < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, start);
       const end = newline === -1 ? chunk.length : newline;
+      if (newline !== -1 && this.pendingBytes === 0 && !this.skipping && end - start <= this.options.maxLineBytes) {
+        // A whole line within this chunk (most): decoded from the chunk itself, not copied first.
+        this.offset += end - start + 1; // the line and its newline
+        this.emit({ terminated: true }, chunk.subarray(start, end));
+        start = newline + 1;
+        continue;
+      }
       this.append(chunk.subarray(start, end));
       if (newline === -1) break;
       this.offset += 1; // the newline itself
@@ -92,7 +99,8 @@ export class LineSplitter {
     this.pendingBytes += bytes.length;
   }
 
-  private emit({ terminated }: { terminated: boolean }): void {
+  /** Emits the line ended here: `whole` when it lies in one chunk, else the pending bytes. */
+  private emit({ terminated }: { terminated: boolean }, whole?: Buffer): void {
     const line = this.lineNumber;
     const startOffset = this.lineStart;
     let endOffset = terminated ? this.offset - 1 : this.offset;
@@ -104,7 +112,7 @@ export class LineSplitter {
         message: `line ${line} is ${formatBytes(size)}, over the ${formatBytes(this.options.maxLineBytes)} limit for one record; it was skipped. Split the record, or raise the limit with the CLI's --max-line-mb (the VS Code extension reads records of up to 16 MB).`,
       });
     } else {
-      let bytes = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+      let bytes = whole ?? (this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending));
       let startAt = startOffset;
       if (bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN) {
         bytes = bytes.subarray(0, bytes.length - 1);

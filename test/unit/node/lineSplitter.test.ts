@@ -1,6 +1,7 @@
 // Unit tests for the byte-level line splitter: line numbers, byte offsets, CRLF, chunk boundaries,
 // invalid UTF-8, over-long lines and an unterminated last line.
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import type { Problem, RawLine } from '../../../src/core/model';
 import { LineSplitter } from '../../../src/node/lineSplitter';
 
@@ -85,5 +86,27 @@ describe('LineSplitter', () => {
     );
     assert.equal(splitter.consumedOffset, 504);
     assert.equal(splitter.nextLine, 12);
+  });
+  it('gives the same lines, offsets and problems whatever the chunks, with lines whole in a chunk or across them', () => {
+    // Lines of every kind the splitter tells apart, near the 16-byte limit: plain, multi-byte, CRLF, NUL padding,
+    // NULs only, not UTF-8, over the limit.
+    const piece = fc.constantFrom(
+      ...['a', 'bcd', 'é', '東', '🚀', '\r', '\0', 'x'.repeat(9), 'y'.repeat(17)].map((text) => Buffer.from(text)),
+      Buffer.from([0xff]), // not UTF-8
+    );
+    const line = fc.array(piece, { maxLength: 5 }).map((parts) => Buffer.concat(parts));
+    const arbInput = fc.tuple(
+      fc.array(line, { maxLength: 12 }).map((lines) => Buffer.concat(lines.flatMap((bytes) => [bytes, Buffer.from('\n')]).slice(0, -1))),
+      fc.array(fc.nat(), { maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(arbInput, ([bytes, cuts]) => {
+        const whole = split([bytes], 16);
+        const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((x, y) => x - y);
+        const chunks = [0, ...points].map((from, i) => bytes.subarray(from, i < points.length ? points[i] : bytes.length));
+        assert.deepEqual(split(chunks, 16), whole);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

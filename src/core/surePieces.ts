@@ -1,8 +1,8 @@
 // Counting the pieces of a text that is sure throughout, in native code: what pieceLowerBound (tokenPieces.ts)
 // takes first for the lower bounds worked out before the judging. Sure, as there: ASCII, and what is neither a
 // letter, a number, a mark nor unassigned in this Node's Unicode tables (punctuation, symbols, emoji, spaces).
-// Each encoding's pattern, restricted to such text, is one sticky regular expression; V8 runs regular expressions
-// as native code from their first use, where a scan in JavaScript runs interpreted for its first tens of
+// Each encoding's pattern, restricted to such text, is one sticky regular expression; V8 compiles a regular
+// expression to native code once it has run, where a scan in JavaScript runs interpreted for its first tens of
 // milliseconds on a cold V8. Tests hold it to the patterns on random texts and on every BMP code unit. Pure.
 import type { PiecePattern } from './tokenPieces';
 
@@ -21,9 +21,9 @@ const CONTRACTION = String.raw`'(?:[sStTmMdD]|[rRvV][eE]|[lL][lL])`;
 const SPACES = String.raw`\p{White_Space}*[\r\n]|\p{White_Space}+$|\p{White_Space}+(?=\p{White_Space})|\p{White_Space}`;
 
 /**
- * Each encoding's pattern restricted to sure text, for a sticky expression: one match a piece, tried only where the last one
- * ended, so a text is scanned once, a whitespace run at most four times (each alternative that reads it steps back
- * once at most): linear. No alternative takes a character that is not sure, so the scan stops at the first one.
+ * Each encoding's pattern restricted to sure text, for a sticky expression: one match a piece, tried only where
+ * the last one ended, so a text is scanned once, a whitespace run at most four times (each alternative that reads
+ * it steps back once at most): linear. No alternative takes a character that is not sure, so the scan stops at the first one.
  * Sure letters and digits are ASCII's, where o200k's two word alternatives end alike: [A-Z]+[a-z]* or [a-z]+.
  * (scripts/check-regex.mjs reads only patterns written out whole; tokenPieces.test.ts runs these on runs of
  * millions of each kind of character.)

@@ -29,9 +29,6 @@ export const DEFAULT_IDLE_MS = 60_000;
 /** After this many crashes of workers that had been working, counting moves into this thread. */
 const MAX_CRASHES = 3;
 
-/** What a warm-up counts: any text that makes tiktoken load its encoding (the empty text does not). */
-const WARM_UP_TEXT = 'warm';
-
 /** Progress of one count: UTF-8 bytes counted so far, of the total. */
 export type CountProgress = (doneBytes: number, totalBytes: number) => void;
 
@@ -82,8 +79,6 @@ interface Job {
   totalBytes: number;
   onProgress?: CountProgress;
   settled: boolean;
-  /** A warm-up (warm()): nobody waits for it, so it is dropped rather than counted again when its worker goes. */
-  warmUp?: boolean;
   resolve(counts: number[]): void;
   reject(error: Error): void;
   cleanup(): void;
@@ -203,31 +198,6 @@ export class TokenPool {
     if (thread) this.idle(thread);
   }
 
-  /**
-   * Starts a worker and has it load `encoding` now, before there is anything to count (tiktoken takes ~0.3–0.8 s
-   * to load). Does nothing when a worker is alive already or counting runs in this thread. A warm-up alone never
-   * keeps the process alive, and a worker busy warming takes the first batch queued after it.
-   */
-  warm(encoding: EncodingName): void {
-    if (this.disposed || this.fallback !== undefined || this.threads.length > 0) return;
-    const thread = this.spawn();
-    if (!thread) return;
-    const job: Job = {
-      encoding,
-      counts: [0],
-      pending: 1,
-      doneBytes: 0,
-      totalBytes: 1,
-      settled: false,
-      warmUp: true,
-      resolve: () => undefined,
-      reject: () => undefined,
-      cleanup: () => undefined,
-    };
-    this.send(thread, { job, texts: [WARM_UP_TEXT], targets: [0], bytes: 1 });
-    thread.worker.unref();
-  }
-
   /** Counts in this thread, synchronously: for the rare text nobody counted beforehand. */
   countHere(text: string, encoding: EncodingName): number {
     let counter = this.hereCounters.get(encoding);
@@ -283,7 +253,7 @@ export class TokenPool {
     for (const thread of this.threads) {
       if (this.queue.length === 0) return;
       if (!thread.batch) this.send(thread, this.queue.shift()!);
-      else thread.worker.ref(); // still warming up: work waits for it now
+      else thread.worker.ref(); // busy: work waits for it now
     }
     while (
       this.queue.length > 0 &&
@@ -364,7 +334,7 @@ export class TokenPool {
     this.retire(thread);
     const batch = thread.batch;
     thread.batch = undefined;
-    if (batch && !batch.job.settled && batch.job.warmUp !== true) this.queue.unshift(batch);
+    if (batch && !batch.job.settled) this.queue.unshift(batch);
     if (!this.everServed) this.fallBack(`a token-counting worker could not start: ${why}`);
     else if (++this.crashes >= MAX_CRASHES) this.fallBack(`token-counting workers stopped ${this.crashes} times (last: ${why})`);
     this.pump();
@@ -383,7 +353,7 @@ export class TokenPool {
     for (const thread of [...this.threads]) {
       const batch = thread.batch;
       thread.batch = undefined;
-      if (batch && !batch.job.settled && batch.job.warmUp !== true) this.queue.unshift(batch);
+      if (batch && !batch.job.settled) this.queue.unshift(batch);
       this.retire(thread);
     }
     void this.drainHere();

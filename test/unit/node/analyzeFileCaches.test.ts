@@ -1,8 +1,8 @@
-// Tests for analyzeFile's caches and overlap (src/node/analyzeFile.ts, TokenPool.warm): on the incident sample
+// Tests for analyzeFile's caches and overlap (src/node/analyzeFile.ts, TokenPool.start): on the incident sample
 // and a real Claude Code session of the shared corpus, the analysis made with the evidence worked out while the
 // tokens are counted equals the plain analysis (counted in this thread, no caches); a re-analysis with the
-// file's kept caches is the same again and works out no evidence and counts no token again. A warmed pool
-// counts as a cold one and takes its first job on the warmed worker. A one-shot analysis (the CLI's) and one
+// file's kept caches is the same again and works out no evidence and counts no token again. A started pool
+// counts as a cold one and takes its first job on the started worker. A one-shot analysis (the CLI's) and one
 // whose evidence cache is far too small to hold the file's pieces (worked out again when let go) equal it too.
 // The analysis runs in slices: a timer runs meanwhile, and an abort meanwhile rejects; two analyses of one file
 // started together run one after the other.
@@ -72,13 +72,13 @@ describe('node/analyzeFile: caches and overlap', function () {
     await checkCaches(join(CORPUS, name));
   });
 
-  it('counts on a warmed pool as createTokenCounter does, the first job on the warmed worker', async () => {
+  it('counts on a started pool as createTokenCounter does, the first job on the started worker', async () => {
     const pool = new TokenPool({ maxWorkers: 2 });
     try {
-      pool.warm('o200k_base');
+      pool.start();
       assert.equal(pool.workerCount, 1);
-      pool.warm('o200k_base');
-      assert.equal(pool.workerCount, 1, 'a second warm-up starts no second worker');
+      pool.start();
+      assert.equal(pool.workerCount, 1, 'a second start starts no second worker');
       const texts = ['hello world', 'Posted LEDGER_ENTRY_1001 to src/ledger/batch_1.ts', ''];
       const counts = await pool.count(texts, 'o200k_base');
       const here = createTokenCounter('o200k_base');
@@ -86,7 +86,7 @@ describe('node/analyzeFile: caches and overlap', function () {
         counts,
         texts.map((t) => here(t)),
       );
-      assert.equal(pool.workerCount, 1, 'a small job waits for the warmed worker rather than starting another');
+      assert.equal(pool.workerCount, 1, 'a small job goes to the started worker rather than starting another');
     } finally {
       pool.dispose();
     }

@@ -125,7 +125,8 @@ export class TimelinePanel extends Disposable {
 
   /** Asks the webview to select a turn (queued until the webview is ready). */
   selectTurn(checkpointIndex: number, turnIndex: number): void {
-    const now = this.selection.request({ checkpointIndex, turnIndex }, this.ready);
+    const turnCount = this.services.store.get(this.uri)?.transcript.turns.length ?? 0;
+    const now = this.selection.request({ checkpointIndex, turnIndex }, this.ready, turnCount);
     if (now) this.post({ type: 'selectTurn', ...now });
   }
 

@@ -233,8 +233,8 @@ export function analyzeFile(
       onProgress: onProgress && ((read, total) => onProgress(total > 0 ? (READING_SHARE * read) / total : 0, 'reading…')),
     });
     // While the file's first bytes are awaited: a token worker starts (it loads tiktoken with the first count,
-    // once the verdicts before the judging are said: loading it beside the reading and the bounds' scan slowed them
-    // by a quarter on two cores), and the bounds' expression is compiled.
+    // once the verdicts before the judging are said: loading it beside the reading made the reading about a
+    // quarter slower on two cores), and the bounds' expression is compiled.
     pool.start();
     prepareSurePieces(piecePatternOf(options.encoding));
     const file = await opening;

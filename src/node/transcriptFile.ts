@@ -234,7 +234,8 @@ export class TranscriptFile {
     if (special !== undefined) throw new UnusableTranscriptError(special, path);
     // Only Claude Code keeps side files: they are looked for while the head is read and the format detected (their
     // reads then wait on the disk side by side), and dropped when the file turns out to be another format.
-    const claudeCodeSideFiles = loadSideFiles('claude-code', path);
+    const claudeCodeSideFiles =
+      options.format === undefined || options.format === 'claude-code' ? loadSideFiles('claude-code', path) : undefined;
 
     let head: Buffer;
     try {

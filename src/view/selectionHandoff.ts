@@ -12,8 +12,14 @@ export class SelectionHandoff {
   /** Posted, and not yet shown selected in a reported view state. */
   private owed?: TurnSelection;
 
-  /** The host asks for a selection: returns it when it is to be posted now, or queues it until `ready`. */
-  request(selection: TurnSelection, webviewReady: boolean): TurnSelection | undefined {
+  /**
+   * The host asks for a selection in a transcript of `turnCount` turns: returns it when it is to be posted now, or
+   * queues it until `ready`. A turn past the end is asked as the last one (the webview would select that and never
+   * show the turn asked for, which would then be asked again each time the tab shows); with no turn, nothing is.
+   */
+  request(asked: TurnSelection, webviewReady: boolean, turnCount: number): TurnSelection | undefined {
+    if (turnCount <= 0) return undefined;
+    const selection = { ...asked, turnIndex: Math.min(Math.max(0, asked.turnIndex), turnCount - 1) };
     if (!webviewReady) {
       this.queued = selection;
       return undefined;

@@ -856,25 +856,43 @@ function judgeTurn(
   };
 }
 
-function quoteList(evidence: readonly Evidence[], max = 4): string {
-  const shown = evidence
-    .slice(0, max)
-    .map((e) => `“${e.text}”`)
-    .join(', ');
-  return evidence.length > max ? `${shown} and ${evidence.length - max} more` : shown;
+// A turn's reason is kept with its result for as long as the analysis: it is made in one piece (joined parts)
+// rather than by concatenation, whose string keeps a node for every part it was made of.
+
+/** Adds up to `max` of the evidence's texts to `parts`, quoted: “a”, “b” and 3 more. */
+function pushQuoted(parts: string[], evidence: readonly Evidence[], max = 4): void {
+  const shown = Math.min(max, evidence.length);
+  for (let k = 0; k < shown; k++) parts.push(k === 0 ? '“' : ', “', evidence[k].text, '”');
+  if (evidence.length > max) parts.push(` and ${evidence.length - max} more`);
 }
 
 function coveredReason(evidence: readonly Evidence[], score: number, threshold: number): string {
-  const found = evidence.filter((e) => e.found);
-  return `the summary carries ${quoteList(found)} (score ${fmtScore(score)} of ${fmtScore(threshold)} needed)`;
+  const parts = ['the summary carries '];
+  pushQuoted(
+    parts,
+    evidence.filter((e) => e.found),
+  );
+  parts.push(` (score ${fmtScore(score)} of ${fmtScore(threshold)} needed)`);
+  return parts.join('');
 }
 
 function missingReason(evidence: readonly Evidence[], score: number, threshold: number): string {
   const found = evidence.filter((e) => e.found);
   const absent = evidence.filter((e) => !e.found);
-  const lacking = absent.length > 0 ? `the summary lacks ${quoteList(absent)}` : 'too little of it is specific to this turn';
-  const weak = found.length > 0 ? `; what it does carry (${quoteList(found, 3)}) is shared with other turns or weak` : '';
-  return `claimed, but ${lacking}${weak} (score ${fmtScore(score)} of ${fmtScore(threshold)} needed)`;
+  const parts = ['claimed, but '];
+  if (absent.length > 0) {
+    parts.push('the summary lacks ');
+    pushQuoted(parts, absent);
+  } else {
+    parts.push('too little of it is specific to this turn');
+  }
+  if (found.length > 0) {
+    parts.push('; what it does carry (');
+    pushQuoted(parts, found, 3);
+    parts.push(') is shared with other turns or weak');
+  }
+  parts.push(` (score ${fmtScore(score)} of ${fmtScore(threshold)} needed)`);
+  return parts.join('');
 }
 
 function fmtScore(n: number): string {

@@ -395,7 +395,7 @@ export function judge(
     if (p.fromReasoning) e.fromReasoning = true;
     return e;
   });
-  all.sort((x, y) => Number(y.found) - Number(x.found) || y.weight - x.weight);
+  sortEvidence(all);
   score = round(score);
   // A turn of plain words alone (no specific fact to look for) is covered when the summary repeats enough of them.
   const wordsOnly = !pieces.some((p) => SPECIFIC_KINDS.has(p.kind));
@@ -412,6 +412,35 @@ export function judge(
       (!options.error || ownTextFound);
   return { evidence: shownEvidence(all), score, covered, wordsOnly };
 }
+
+/** Found pieces first, heavier first, in their order otherwise (a stable sort). */
+function byFoundThenWeight(x: Evidence, y: Evidence): number {
+  return Number(y.found) - Number(x.found) || y.weight - x.weight;
+}
+
+/**
+ * Sorts a turn's evidence in place by byFoundThenWeight. A turn has a dozen pieces or so: they are sorted by
+ * insertion, which allocates nothing (the built-in sort makes a work array for each call); a longer list by the
+ * built-in sort. Both are stable, so the order is the same.
+ */
+function sortEvidence(all: Evidence[]): void {
+  if (all.length > INSERTION_SORT_MAX) {
+    all.sort(byFoundThenWeight);
+    return;
+  }
+  for (let i = 1; i < all.length; i++) {
+    const e = all[i];
+    let j = i - 1;
+    while (j >= 0 && byFoundThenWeight(all[j], e) > 0) {
+      all[j + 1] = all[j];
+      j--;
+    }
+    all[j + 1] = e;
+  }
+}
+
+/** Lists up to this long are sorted by insertion (sortEvidence). */
+const INSERTION_SORT_MAX = 32;
 
 /**
  * The evidence shown of a turn's, sorted found first: at most MAX_EVIDENCE found pieces, then absent ones up to

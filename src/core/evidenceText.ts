@@ -179,8 +179,25 @@ function wordEnd(text: string, start: number): number {
   return j;
 }
 
-/** The normal form of a text: its words joined by one space. */
+/**
+ * The normal form of a text: its words joined by one space (wordsOf(text).join(' ')). When the words already
+ * stand one space apart in the text (one word, or plain prose), the key is that stretch lower-cased, made in one
+ * piece rather than word by word: lower-casing stops at a space either way (even Greek's final sigma), so it is
+ * the same string.
+ */
 export function keyOf(text: string): string {
+  const first = wordStart(text, 0);
+  if (first >= text.length) return '';
+  let end = wordEnd(text, first);
+  for (let next = wordStart(text, end); next < text.length; next = wordStart(text, end)) {
+    if (next !== end + 1 || text.charCodeAt(end) !== 32) return keyWordByWord(text);
+    end = wordEnd(text, next);
+  }
+  return text.slice(first, end).toLowerCase();
+}
+
+/** keyOf for a text whose words do not stand one space apart: built word by word. */
+function keyWordByWord(text: string): string {
   let key = '';
   for (let start = wordStart(text, 0); start < text.length;) {
     const end = wordEnd(text, start);

@@ -508,6 +508,41 @@ describe('core/evidence: weighing (weightOf, judge)', () => {
     assert.deepEqual(shown(20, 0), [MAX_EVIDENCE, 0]);
   });
 
+  it('judge: evidence is ordered found first, heavier first, and otherwise as the pieces come, however many', () => {
+    // Short lists are sorted by insertion, long ones by the built-in sort: both must give this stable order.
+    const kinds = ['path', 'name', 'term', 'number', 'weak', 'quoted'] as const;
+    let seed = 11;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    for (let round = 0; round < 300; round++) {
+      const n = next(70);
+      const pieces = Array.from({ length: n }, (_, k) => {
+        const key = `w${k}x`;
+        return { text: key, kind: kinds[next(kinds.length)], key, shareKey: key, at: 0 };
+      });
+      const found = pieces.map(() => next(3) === 0);
+      const summary = pieces
+        .filter((_, k) => found[k])
+        .map((p) => p.key)
+        .join(' ');
+      const j = judge(pieces, new SummaryMatcher(summary || 'nothing'), ALONE, 1);
+      const order = pieces
+        .map((_, k) => k)
+        .sort((a, b) => Number(found[b]) - Number(found[a]) || SALIENCE[pieces[b].kind] - SALIENCE[pieces[a].kind]);
+      const foundOrder = order.filter((k) => found[k]);
+      const absentOrder = order.filter((k) => !found[k]);
+      const shownFound = Math.min(foundOrder.length, MAX_EVIDENCE);
+      const expected = [...foundOrder.slice(0, shownFound), ...absentOrder.slice(0, Math.max(3, MAX_EVIDENCE - shownFound))];
+      assert.deepEqual(
+        j.evidence.map((e) => e.text),
+        expected.map((k) => pieces[k].text),
+        `${n} pieces`,
+      );
+    }
+  });
+
   it('judge: a path found by its file name says what was matched, and carries fromCall', () => {
     const { pieces } = turnPieces(result(2, 'nothing new', 1, call('Read', { file_path: '/repo/src/core/ledger_parser.ts' })), false);
     const j = judge(pieces, new SummaryMatcher('Read ledger_parser.ts.'), ALONE, 1);

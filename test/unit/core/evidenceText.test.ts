@@ -38,6 +38,50 @@ describe('core/evidenceText: wordsOf and keyOf', () => {
     assert.deepEqual(wordsOf('café résumé'), ['café', 'résumé']);
     assert.deepEqual(wordsOf('naïveRésumé'), ['naïve', 'résumé']);
   });
+
+  it('keyOf is wordsOf joined by one space, for texts whose words stand one space apart and for others', () => {
+    // Pieces of every sort keyOf tells apart: words one space apart (made in one piece), other separators,
+    // camelCase and upper-case runs (split with no gap), and letters whose lower case depends on their neighbours
+    // (Greek capital sigma) or is longer (İ), with combining marks, digits, CJK and an emoji.
+    const parts = [
+      'a',
+      'Ab',
+      'ΟΔΟΣ',
+      'Σ',
+      'İx',
+      'e\u0301',
+      '42',
+      'x9',
+      '字',
+      '😀',
+      'HTMLParser',
+      'fooBar',
+      ' ',
+      ' ',
+      '  ',
+      '_',
+      '-',
+      '.',
+      '/',
+      '\n',
+      '\t',
+      'ς',
+    ];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    for (let round = 0; round < 20000; round++) {
+      let text = '';
+      const length = 1 + next(8);
+      for (let k = 0; k < length; k++) text += parts[next(parts.length)];
+      assert.equal(keyOf(text), wordsOf(text).join(' '), JSON.stringify(text));
+    }
+    assert.equal(keyOf('ΟΔΟΣ ΣΑΣ'), 'οδος σας');
+    assert.equal(keyOf('Build the Ledger'), 'build the ledger');
+    assert.equal(keyOf('build  the ledger'), 'build the ledger');
+  });
 });
 
 describe('core/evidenceText: extractPieces', () => {

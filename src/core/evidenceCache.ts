@@ -14,8 +14,14 @@ export const DEFAULT_EVIDENCE_CACHE_CHARS = 32 * 1024 * 1024;
 interface Entry {
   /** The turn's text. */
   text: string;
-  /** The variants of that text (role, call answered, flags, reasoning) and their pieces. */
-  variants: Map<string, TurnPieces>;
+  /** The first variant of that text (role, call answered, flags, reasoning: variantKey) and its pieces. */
+  variant: string;
+  pieces: TurnPieces;
+  /**
+   * Any further variants and their pieces. Most texts have one variant, so the map is made only for a second:
+   * an empty map for each of 100k texts was some 20 MB.
+   */
+  more?: Map<string, TurnPieces>;
   /** The characters this entry holds keys of. */
   chars: number;
 }
@@ -39,7 +45,7 @@ export class EvidenceCache {
     const variant = variantKey(turn, answeredSeparately);
     const entry = this.entries.get(text);
     if (entry) {
-      const hit = entry.variants.get(variant);
+      const hit = entry.variant === variant ? entry.pieces : entry.more?.get(variant);
       // Most recently used last: the Map's order is the eviction order.
       this.entries.delete(text);
       this.entries.set(text, entry);
@@ -84,10 +90,15 @@ export class EvidenceCache {
     const cost = variant.length + (existing ? 0 : text.length);
     // An entry that would outgrow the whole cache on its own is not kept: it is computed each time.
     if ((existing?.chars ?? 0) + cost > this.maxChars) return;
-    const entry = existing ?? { text, variants: new Map<string, TurnPieces>(), chars: text.length };
-    if (!existing) this.entries.set(text, entry);
-    entry.chars += variant.length;
-    entry.variants.set(variant, pieces);
+    let entry = existing;
+    if (entry) {
+      entry.more ??= new Map<string, TurnPieces>();
+      entry.more.set(variant, pieces);
+      entry.chars += variant.length;
+    } else {
+      entry = { text, variant, pieces, chars: text.length + variant.length };
+      this.entries.set(text, entry);
+    }
     this.chars += cost;
     this.evict(entry);
   }

@@ -74,6 +74,10 @@ describe('core/EvidenceCache', () => {
     cache.piecesOf(a, true);
     assert.deepEqual(cache.stats, { hits: 2, misses: 3 });
     assert.equal(cache.texts, 1);
+    // The text's second and third variants are answered from the cache too, not only its first.
+    assert.equal(cache.piecesOf(b, false), cache.piecesOf(b, false));
+    cache.piecesOf(a, true);
+    assert.deepEqual(cache.stats, { hits: 5, misses: 3 });
   });
 
   it("keeps an analysis the same, and a second analysis with the kept cache works out no turn's evidence again", () => {

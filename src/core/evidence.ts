@@ -98,7 +98,7 @@ function commandPiece(command: string): Piece | undefined {
   if (head.length === 0) return undefined;
   const text = head.join(' ');
   const key = keyOf(text);
-  return key.length >= 3 ? { text, kind: 'command', key, shareKey: key, at: 0 } : undefined;
+  return key.length >= 3 ? { text, kind: 'command', key, shareKey: key } : undefined;
 }
 
 function piecesOf(texts: readonly string[], { terms }: { terms: boolean } = { terms: false }): Piece[] {

@@ -4,9 +4,11 @@
 // text is tokenized once (TokenCache). Kept by whoever keeps a file's token cache (the extension's
 // TranscriptStore, per file, dropped with it), bounded by the characters it keys on (least recently used first
 // out). Cached results are shared between analyses and never modified (only `mentions` is filled in, once, by
-// analyze, from the pieces alone), so a hit gives exactly what turnPieces would.
+// analyze, from the pieces alone), so a hit gives exactly what turnPieces would. Pieces alike across turns are
+// one object (pieceTable.ts), which keeps the cache a third of the objects it would be.
 import { turnPieces, type TurnPieces } from './evidence';
 import type { Turn } from './model';
+import { PieceTable } from './pieceTable';
 
 /** Default bound on the characters of the texts the cache keys on (the cached pieces grow with them). */
 export const DEFAULT_EVIDENCE_CACHE_CHARS = 32 * 1024 * 1024;
@@ -28,6 +30,8 @@ interface Entry {
 
 export class EvidenceCache {
   private readonly entries = new Map<string, Entry>();
+  /** The pieces the cached turns hold alike, one object each (bounded on its own). */
+  private readonly table = new PieceTable();
   private readonly maxChars: number;
   private chars = 0;
   private hitCount = 0;
@@ -55,7 +59,7 @@ export class EvidenceCache {
       }
     }
     this.missCount++;
-    const pieces = turnPieces(turn, answeredSeparately);
+    const pieces = this.table.share(turnPieces(turn, answeredSeparately));
     this.store(text, variant, pieces, entry);
     return pieces;
   }
@@ -83,6 +87,7 @@ export class EvidenceCache {
   /** Forgets everything. */
   clear(): void {
     this.entries.clear();
+    this.table.clear();
     this.chars = 0;
   }
 

@@ -22,8 +22,6 @@ export interface Piece {
   alt?: string[];
   /** The form used to count how many turns share this piece (a path's file name; otherwise the key). */
   shareKey: string;
-  /** Offset of the first occurrence in the text. */
-  at: number;
   /** Shorter forms a summary may use for the same thing (a path's directories), for counting sharing only. */
   parts?: string[];
   /** Set on a path that names a file (it has an extension), not a directory. */
@@ -356,11 +354,11 @@ class PieceSink {
   readonly pieces: Piece[] = [];
   private readonly seen = new Set<string>();
 
-  add(text: string, kind: EvidenceKind, key: string, at: number, more?: PieceExtras): void {
+  add(text: string, kind: EvidenceKind, key: string, more?: PieceExtras): void {
     if (key.length === 0 || this.seen.has(key)) return;
     const { alt, shareKey, parts, file } = more ?? NO_EXTRAS;
     this.seen.add(key);
-    const piece: Piece = { text, kind, key, at, shareKey: shareKey ?? key };
+    const piece: Piece = { text, kind, key, shareKey: shareKey ?? key };
     if (parts && parts.length > 0) piece.parts = parts;
     if (file) piece.file = true;
     // An alternative must be distinctive on its own: a common word is not, a number of two digits or more is.
@@ -384,7 +382,7 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
   if (startsWithScheme(chunk)) {
     const rest = chunk.slice(chunk.indexOf('//') + 2);
     const key = keyOf(rest);
-    if (key.length > 0) sink.add(chunk, 'url', key, at);
+    if (key.length > 0) sink.add(chunk, 'url', key);
     return;
   }
 
@@ -395,7 +393,7 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
     const valueKey = keyOf(value);
     const numeric = isAllDigits(valueKey.replace(/ /g, '')) && valueKey.length >= 2;
     if (valueKey.length > 0 && (numeric || (valueKey.length >= 3 && !isCommonKey(valueKey)))) {
-      sink.add(chunk, 'key-value', `${keyOf(chunk.slice(0, eq))} ${valueKey}`.trim(), at, { alt: [valueKey], shareKey: valueKey });
+      sink.add(chunk, 'key-value', `${keyOf(chunk.slice(0, eq))} ${valueKey}`.trim(), { alt: [valueKey], shareKey: valueKey });
     }
     return;
   }
@@ -404,11 +402,11 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
   if (chunk.charCodeAt(0) === 35 /* # */) {
     const rest = chunk.slice(1);
     if (isAllDigits(rest) && rest.length >= 2) {
-      sink.add(chunk, 'reference', rest, at);
+      sink.add(chunk, 'reference', rest);
       return;
     }
     if (isHex(rest) && (rest.length === 3 || rest.length === 6 || rest.length === 8)) {
-      sink.add(chunk, 'weak', keyOf(rest), at); // a colour
+      sink.add(chunk, 'weak', keyOf(rest)); // a colour
       return;
     }
   }
@@ -416,7 +414,7 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
   const hasSlash = chunk.includes('/') || chunk.includes('\\');
   if (hasSlash) {
     // </button>: a closing tag, not a path.
-    classifyPath(chunk, at, sink, at > 0 && text.charCodeAt(at - 1) === 60);
+    classifyPath(chunk, sink, at > 0 && text.charCodeAt(at - 1) === 60);
     return;
   }
 
@@ -425,13 +423,13 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
     const parts = chunk.split('::').filter((p) => p.length > 0);
     const last = parts[parts.length - 1] ?? '';
     const key = keyOf(chunk);
-    if (parts.length >= 2) sink.add(chunk, 'identifier', key, at, { alt: [keyOf(last)] });
+    if (parts.length >= 2) sink.add(chunk, 'identifier', key, { alt: [keyOf(last)] });
     return;
   }
   if (chunk.includes(':')) {
     // key:value, file.ts:42, 21:54:53 — split and classify the parts.
     if (isTimeLike(chunk)) {
-      sink.add(chunk, 'weak', keyOf(chunk), at);
+      sink.add(chunk, 'weak', keyOf(chunk));
       return;
     }
     let offset = 0;
@@ -446,41 +444,41 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
   if (isAllDigits(chunk)) {
     const noun = nextWord(text, at + chunk.length);
     if (noun.length >= 3 && !FUNCTION_WORDS.has(noun)) {
-      sink.add(`${chunk} ${noun}`, 'count', `${chunk} ${noun}`, at, { alt: [`${chunk} ${nounTwin(noun)}`] });
+      sink.add(`${chunk} ${noun}`, 'count', `${chunk} ${noun}`, { alt: [`${chunk} ${nounTwin(noun)}`] });
       return;
     }
-    if (chunk.length >= 3) sink.add(chunk, 'number', chunk, at);
+    if (chunk.length >= 3) sink.add(chunk, 'number', chunk);
     return;
   }
   if (isDuration(chunk)) {
     // 0.04s, 12ms, 1.5min: how long something took, as incidental as a timestamp.
-    sink.add(chunk, 'weak', chunk.toLowerCase(), at);
+    sink.add(chunk, 'weak', chunk.toLowerCase());
     return;
   }
   if (isVersionOrDate(chunk)) {
     const kind: EvidenceKind = isDateLike(chunk) ? 'weak' : 'number';
-    sink.add(chunk, kind, keyOf(chunk), at);
+    sink.add(chunk, kind, keyOf(chunk));
     return;
   }
   if (isUuidLike(chunk)) {
-    sink.add(chunk, 'weak', keyOf(chunk), at);
+    sink.add(chunk, 'weak', keyOf(chunk));
     return;
   }
   // Hashes: 7+ hex digits with letters and digits (git shas, record ids).
   if (chunk.length >= 7 && isHex(chunk) && hasDigit(chunk) && hasLetter(chunk)) {
-    sink.add(chunk, 'weak', chunk.toLowerCase(), at);
+    sink.add(chunk, 'weak', chunk.toLowerCase());
     return;
   }
 
   // Error codes: upper-case letters with digits (E0308, TS2345, ERR_LEDGER_4107, JIRA-123).
   if (isErrorCode(chunk)) {
-    sink.add(chunk, hasDash(chunk) && !chunk.includes('_') ? 'reference' : 'error-code', keyOf(chunk), at);
+    sink.add(chunk, hasDash(chunk) && !chunk.includes('_') ? 'reference' : 'error-code', keyOf(chunk));
     return;
   }
 
   // Dotted names: name.ext is a file, a.b.c a qualified identifier, spotter-fum.1 a task id.
   if (chunk.includes('.')) {
-    classifyDotted(chunk, at, sink);
+    classifyDotted(chunk, sink);
     return;
   }
 
@@ -489,29 +487,29 @@ function classifyChunk(chunk: string, at: number, text: string, sink: PieceSink)
   const digit = hasDigit(chunk);
   const letter = hasLetter(chunk);
   if (chunk.includes('_') && letter) {
-    if (key.replace(/ /g, '').length >= 4) sink.add(chunk, 'identifier', key, at);
+    if (key.replace(/ /g, '').length >= 4) sink.add(chunk, 'identifier', key);
     return;
   }
   if (hasInnerCapital(chunk) && letter) {
-    sink.add(chunk, 'identifier', key, at);
+    sink.add(chunk, 'identifier', key);
     return;
   }
   if (hasDash(chunk)) {
-    if (digit && letter) sink.add(chunk, 'reference', key, at);
-    else if (letter && !isCommonKey(key) && key.split(' ').length >= 2) sink.add(chunk, 'identifier', key, at);
+    if (digit && letter) sink.add(chunk, 'reference', key);
+    else if (letter && !isCommonKey(key) && key.split(' ').length >= 2) sink.add(chunk, 'identifier', key);
     return;
   }
   if (digit && letter) {
-    if (chunk.length >= 4) sink.add(chunk, 'identifier', key, at);
+    if (chunk.length >= 4) sink.add(chunk, 'identifier', key);
     return;
   }
   if (!letter || chunk.length < 4 || COMMON_WORDS.has(chunk.toLowerCase())) return;
   // Plain words: upper-case names (ENOENT) and proper nouns (capitalised mid-sentence).
   if (isAllUpper(chunk) && chunk.length >= 4) {
-    sink.add(chunk, 'name', key, at);
+    sink.add(chunk, 'name', key);
     return;
   }
-  if (isUpperAt(chunk, 0) && !startsSentence(text, at)) sink.add(chunk, 'name', key, at);
+  if (isUpperAt(chunk, 0) && !startsSentence(text, at)) sink.add(chunk, 'name', key);
 }
 
 function hasDash(s: string): boolean {
@@ -610,7 +608,7 @@ function isUuidLike(s: string): boolean {
   return groups >= 3 && long;
 }
 
-function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
+function classifyDotted(chunk: string, sink: PieceSink): void {
   const segs = chunk.split('.');
   if (segs.some((s) => s.length === 0)) return;
   if (segs.every((s) => s.length <= 1)) return; // e.g, i.e
@@ -619,7 +617,7 @@ function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
   const first = segs[0];
   // spotter-fum.1, obz.2: a task id (a name, then a number).
   if (segs.length === 2 && isAllDigits(last) && hasLetter(first)) {
-    sink.add(chunk, 'reference', key, at);
+    sink.add(chunk, 'reference', key);
     return;
   }
   if (!hasLetter(chunk)) return;
@@ -628,13 +626,13 @@ function classifyDotted(chunk: string, at: number, sink: PieceSink): void {
     // A file name; its stem counts too when it is distinctive (jsonl_parser.ex → "jsonl parser").
     const stem = keyOf(first);
     const stemDistinctive = stem.length >= 5 && (first.includes('_') || first.includes('-') || hasInnerCapital(first));
-    sink.add(chunk, 'path', key, at, { alt: stemDistinctive ? [stem] : undefined, file: true });
+    sink.add(chunk, 'path', key, { alt: stemDistinctive ? [stem] : undefined, file: true });
     return;
   }
   // Qualified names: Foo.Bar.baz → also its last part when that is itself a name.
   const lastKey = keyOf(last);
   const lastDistinctive = last.length >= 4 && (last.includes('_') || hasInnerCapital(last) || !COMMON_WORDS.has(last.toLowerCase()));
-  sink.add(chunk, 'identifier', key, at, { alt: lastDistinctive && lastKey.includes(' ') ? [lastKey] : undefined });
+  sink.add(chunk, 'identifier', key, { alt: lastDistinctive && lastKey.includes(' ') ? [lastKey] : undefined });
 }
 
 /** keyOf(`${a}/${b}`) from the keys of a and b (no word runs across the slash). */
@@ -656,7 +654,7 @@ function pathSegments(path: string): string[] {
   return segments;
 }
 
-function classifyPath(full: string, at: number, sink: PieceSink, closingTag: boolean): void {
+function classifyPath(full: string, sink: PieceSink, closingTag: boolean): void {
   // file.ts:42:5 — the line and column are not part of the path.
   let chunk = full;
   for (let k = 0; k < 2; k++) {
@@ -669,7 +667,7 @@ function classifyPath(full: string, at: number, sink: PieceSink, closingTag: boo
   if (key.length === 0) return;
   // name/arity (render/2, length/1): an identifier.
   if (segments.length === 2 && isAllDigits(segments[1]) && segments[1].length <= 2 && hasLetter(segments[0])) {
-    if (segments[0].length >= 3) sink.add(chunk, 'identifier', key, at);
+    if (segments[0].length >= 3) sink.add(chunk, 'identifier', key);
     return;
   }
   const rooted = chunk.startsWith('/') || chunk.startsWith('~') || chunk.startsWith('.') || chunk.startsWith('\\');
@@ -695,7 +693,7 @@ function classifyPath(full: string, at: number, sink: PieceSink, closingTag: boo
     keyBefore = key;
   }
   // The file name decides how many turns share the path (the same file under two roots is one file).
-  sink.add(chunk, 'path', key, at, { alt, shareKey: baseHasExt ? baseKey : key, parts, file: baseHasExt });
+  sink.add(chunk, 'path', key, { alt, shareKey: baseHasExt ? baseKey : key, parts, file: baseHasExt });
 }
 
 /** Index just past the quoted phrase that opens at `i` (its closing quote), or -1. Looks at most 80 chars ahead. */
@@ -749,13 +747,8 @@ function addQuoted(text: string, sink: PieceSink): void {
     const words = key === '' ? 0 : countChar(key, 32) + 1;
     if (words < 2 || words > 10) continue;
     if (isCommonKey(key)) continue;
-    sink.add(inner, 'quoted', key, i + 1 + leadingSpace(raw));
+    sink.add(inner, 'quoted', key);
   }
-}
-
-/** How many characters String.prototype.trim drops from the start of text. */
-function leadingSpace(text: string): number {
-  return text.length - text.trimStart().length;
 }
 
 /** How many times the code unit `c` occurs in text. */
@@ -784,7 +777,6 @@ function addSentences(text: string, sink: PieceSink): void {
     }
     const raw = text.slice(start, i);
     const sentence = raw.trim();
-    const at = start + leadingSpace(raw);
     start = i + 1;
     if (sentence.length < 30 || sentence.length > 400) continue;
     const words = wordsOf(sentence);
@@ -792,7 +784,7 @@ function addSentences(text: string, sink: PieceSink): void {
     let plain = 0;
     for (const w of words) if (/^[a-z]+$/.test(w)) plain++;
     if (plain * 4 < words.length * 3) continue; // code or data, not prose
-    sink.add(sentence, 'quoted', words.join(' '), at);
+    sink.add(sentence, 'quoted', words.join(' '));
   }
 }
 
@@ -828,7 +820,7 @@ export function extractPieces(text: string, options: { sentences?: boolean; term
       } else if (shape === SHAPE_PLAIN_WORD && options.terms && end - start >= TERM_MIN_LENGTH) {
         // A plain lower-case word. A term is matched and shared by its stem ("committed" and "commit" are one term).
         const word = src.slice(start, end);
-        if (!COMMON_WORDS.has(word)) sink.add(word, 'term', word, start, { shareKey: stemOf(word) });
+        if (!COMMON_WORDS.has(word)) sink.add(word, 'term', word, { shareKey: stemOf(word) });
       }
     }
     i = j + (j < n && src.charCodeAt(j) === 92 ? 2 : 0);

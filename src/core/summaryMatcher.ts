@@ -212,7 +212,7 @@ export function verbatimPassage(text: string, matcher: SummaryMatcher): Piece | 
   }
   if (bestLength < PASSAGE_WORDS) return undefined;
   const key = words.slice(bestStart, bestStart + Math.min(bestLength, 40)).join(' ');
-  return { text: key, kind: 'quoted', key, shareKey: key, at: 0 };
+  return { text: key, kind: 'quoted', key, shareKey: key };
 }
 
 /**

@@ -520,7 +520,7 @@ describe('core/evidence: weighing (weightOf, judge)', () => {
       const n = next(70);
       const pieces = Array.from({ length: n }, (_, k) => {
         const key = `w${k}x`;
-        return { text: key, kind: kinds[next(kinds.length)], key, shareKey: key, at: 0 };
+        return { text: key, kind: kinds[next(kinds.length)], key, shareKey: key };
       });
       const found = pieces.map(() => next(3) === 0);
       const summary = pieces

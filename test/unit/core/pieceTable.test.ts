@@ -1,10 +1,10 @@
 // Tests for src/core/pieceTable.ts: pieces alike are one object, pieces that differ in any field (a flag, an
-// alternative, a field the table does not know) are not, a key keeps at most MAX_PIECE_VARIANTS pieces, the table
+// alternative, each field PIECE_FIELDS lists) are not, a key keeps at most MAX_PIECE_VARIANTS pieces, the table
 // starts again past MAX_TABLE_KEYS keys; and the evidence cache gives two turns naming the same file one piece.
 import * as assert from 'node:assert/strict';
 import type { EvidencePiece } from '../../../src/core/evidence';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
-import { MAX_PIECE_VARIANTS, MAX_TABLE_KEYS, PieceTable } from '../../../src/core/pieceTable';
+import { MAX_PIECE_VARIANTS, MAX_TABLE_KEYS, PIECE_FIELDS, PieceTable } from '../../../src/core/pieceTable';
 import { turn } from './transcripts';
 
 const PATH: EvidencePiece = {
@@ -26,8 +26,10 @@ describe('core/PieceTable', () => {
     assert.equal(table.size, 1);
   });
 
-  it('keeps apart pieces that differ in any field, including one it does not know of', () => {
+  it('keeps apart pieces that differ in any field', () => {
     const changes: Record<string, unknown>[] = [
+      // Every field a piece may have, changed (PIECE_FIELDS lists them, and the compiler keeps the list whole).
+      ...Object.keys(PIECE_FIELDS).map((name) => ({ [name]: ['changed'] })),
       { text: 'src/ledger/post.ts:12' },
       { kind: 'identifier' },
       { shareKey: 'src ledger post ts' },
@@ -40,7 +42,6 @@ describe('core/PieceTable', () => {
       { fromCall: true },
       { toolName: true },
       { fromReasoning: true },
-      { somethingNew: 1 },
     ];
     for (const change of changes) {
       const table = new PieceTable();

@@ -23,7 +23,7 @@ import {
   type TurnPieces,
 } from './evidence';
 import { EvidenceCache } from './evidenceCache';
-import { EvidenceShare } from './evidenceShare';
+import { evidenceTable, type EvidenceTable } from './evidenceShare';
 import { JudgementCache } from './judgementCache';
 import { runSteps } from './steps';
 import { SummaryMatcher, verbatimPassage } from './summaryMatcher';
@@ -555,7 +555,7 @@ function* judgeCheckpoint(cp: Checkpoint, ctx: Context, before: number): Generat
     if (claimedSet.has(ctx.turns[i].id)) claimedIndexes.push(i);
   }
   const shared = matcher && !reportedSet ? yield* sharing(ctx, claimedIndexes, before) : undefined;
-  const state: SummaryState = { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared, before, share: new EvidenceShare() };
+  const state: SummaryState = { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared, before, alike: evidenceTable() };
   const results: TurnResult[] = [];
   for (let i = 0; i < before; i++) {
     yield;
@@ -779,8 +779,8 @@ interface SummaryState {
   shared?: Map<string, number>;
   /** Number of turns before the checkpoint. */
   before: number;
-  /** The evidence the checkpoint's turns hold alike, made once. */
-  share: EvidenceShare;
+  /** The evidence the checkpoint's turns hold alike, one object each. */
+  alike: EvidenceTable;
 }
 
 interface TurnJudgement {
@@ -841,7 +841,7 @@ function judgeTurn(
       fileRead: pieces.fileRead,
       error: pieces.error,
       lookupOnly: pieces.lookupOnly,
-      share: state.share,
+      alike: state.alike,
     },
   );
   if (!j.covered && pieces.lookupOnly) {

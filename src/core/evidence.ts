@@ -13,7 +13,7 @@
 // the same for every format and name no words of any one session.
 import { extractPieces, keyOf, type Piece } from './evidenceText';
 import type { Evidence, EvidenceKind, Turn } from './model';
-import { makeEvidence, type EvidenceFields, type EvidenceShare } from './evidenceShare';
+import type { EvidenceTable } from './evidenceShare';
 import type { SummaryMatcher } from './summaryMatcher';
 import { bareCallName, callTexts, commandOf, readsAFile, splitCalls, type ParsedCall } from './toolCalls';
 
@@ -346,8 +346,8 @@ export function judge(
     fileRead?: boolean;
     error?: boolean;
     lookupOnly?: boolean;
-    /** Where evidence alike for several turns is made once (the checkpoint's); without it, each is made anew. */
-    share?: EvidenceShare;
+    /** The checkpoint's evidence alike for several turns, one object each; without it, each turn has its own. */
+    alike?: EvidenceTable;
   } = {},
 ): Judgement {
   const lookupResult = options.lookupResult === true;
@@ -386,21 +386,10 @@ export function judge(
     const own = sharing.first || shared <= SHARED_FREELY || (p.introduced === true && shared <= 3 * SHARED_FREELY);
     // A read of a file is recorded by naming the file, however many other turns name it: that weighs in full.
     const weight = weightOf(p.kind, own || (readFile && options.fileRead === true) ? 1 : shared);
-    const fields: EvidenceFields = {
-      text: p.text,
-      kind: p.kind,
-      found: span !== undefined,
-      weight,
-      sharedBy: shared,
-      at: span?.at,
-      length: span === undefined ? undefined : span.end - span.at,
-      matched,
-      fromCall: p.fromCall === true,
-      fromReasoning: p.fromReasoning === true,
-    };
-    // A piece other units name too is most often weighed alike for them: one object serves them all.
-    const e = shared > 1 && options.share ? options.share.evidence(fields) : makeEvidence(fields);
+    const e: Evidence = { text: p.text, kind: p.kind, found: span !== undefined, weight, sharedBy: shared };
     if (span !== undefined) {
+      e.at = span.at;
+      e.length = span.end - span.at;
       score += weight;
       if (p.kind !== 'weak') knownTarget = true;
       // Where a lookup looked (the folder it searched or listed) is not what it found: it cannot make the case alone.
@@ -410,7 +399,11 @@ export function judge(
     } else if (own && SPECIFIC_KINDS.has(p.kind)) {
       ownSpecificMissing = true;
     }
-    return e;
+    if (matched !== undefined) e.matched = matched;
+    if (p.fromCall) e.fromCall = true;
+    if (p.fromReasoning) e.fromReasoning = true;
+    // A piece other units name too is most often weighed alike for them: one object serves them all.
+    return shared > 1 && options.alike ? options.alike.alike(e.text, e) : e;
   });
   sortEvidence(all);
   score = round(score);

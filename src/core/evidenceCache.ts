@@ -8,7 +8,7 @@
 // one object (pieceTable.ts), which keeps the cache a third of the objects it would be.
 import { turnPieces, type TurnPieces } from './evidence';
 import type { Turn } from './model';
-import { PieceTable } from './pieceTable';
+import { pieceTable, sharePieces } from './pieceTable';
 
 /** Default bound on the characters of the texts the cache keys on (the cached pieces grow with them). */
 export const DEFAULT_EVIDENCE_CACHE_CHARS = 32 * 1024 * 1024;
@@ -31,7 +31,7 @@ interface Entry {
 export class EvidenceCache {
   private readonly entries = new Map<string, Entry>();
   /** The pieces the cached turns hold alike, one object each (bounded on its own). */
-  private readonly table = new PieceTable();
+  private readonly table = pieceTable();
   private readonly maxChars: number;
   private chars = 0;
   private hitCount = 0;
@@ -59,7 +59,7 @@ export class EvidenceCache {
       }
     }
     this.missCount++;
-    const pieces = this.table.share(turnPieces(turn, answeredSeparately));
+    const pieces = sharePieces(this.table, turnPieces(turn, answeredSeparately));
     this.store(text, variant, pieces, entry);
     return pieces;
   }

@@ -1,17 +1,9 @@
-// One object for each distinct piece of evidence among the turns an EvidenceCache holds. Turns name the same
-// things over and over (a file, a function, a term), and each turn's extraction makes its own pieces for them: at
-// 100k generated turns, 1.17M pieces were 439k distinct ones. The cache keeps a turn's pieces for the whole
-// analysis and between analyses, so it keeps the one object found here rather than the turn's own, which then
-// dies young instead of being copied and kept by the garbage collector. Pieces are never modified once made, so
-// sharing them changes nothing. Bounded: a key keeps at most MAX_PIECE_VARIANTS pieces, and past MAX_TABLE_KEYS
-// keys the table starts again, empty.
+// Pieces alike, one object. Turns name the same things over and over (a file, a function, a term), and each turn's
+// extraction makes its own pieces for them: at 100k generated turns, 1.17M pieces were 439k distinct ones. The
+// evidence cache keeps a turn's pieces for the whole analysis and between analyses, so it keeps the piece found in
+// its AlikeTable (keyed by the piece's key) rather than the turn's own. Pieces are never modified once made.
+import { AlikeTable, type AlikeLimits } from './alikeTable';
 import type { EvidencePiece, TurnPieces } from './evidence';
-
-/** Keys the table holds at most before it starts again. */
-export const MAX_TABLE_KEYS = 1 << 19;
-
-/** Pieces kept per key at most (a key's pieces differ in kind, alternatives or flags). */
-export const MAX_PIECE_VARIANTS = 8;
 
 /**
  * Every field a piece may have. `satisfies` makes the compiler ask for a field added to EvidencePiece here, and
@@ -40,7 +32,7 @@ function sameStrings(a: readonly string[] | undefined, b: readonly string[] | un
 }
 
 /** Whether two pieces have the same value in every field of PIECE_FIELDS (an absent field as undefined). */
-function samePiece(a: EvidencePiece, b: EvidencePiece): boolean {
+export function samePiece(a: EvidencePiece, b: EvidencePiece): boolean {
   return (
     a.text === b.text &&
     a.kind === b.kind &&
@@ -56,39 +48,23 @@ function samePiece(a: EvidencePiece, b: EvidencePiece): boolean {
   );
 }
 
-export class PieceTable {
-  private byKey = new Map<string, EvidencePiece[]>();
+/** Variants kept per key (a key's pieces differ in kind, alternatives or flags), and keys kept. */
+export const PIECE_LIMITS: AlikeLimits = { variants: 8, keys: 1 << 19 };
 
-  /** The piece like `p` seen before, or `p` (kept for later). */
-  shared(p: EvidencePiece): EvidencePiece {
-    const variants = this.byKey.get(p.key);
-    if (variants === undefined) {
-      if (this.byKey.size >= MAX_TABLE_KEYS) this.byKey = new Map();
-      this.byKey.set(p.key, [p]);
-      return p;
-    }
-    for (let k = 0; k < variants.length; k++) if (samePiece(variants[k], p)) return variants[k];
-    if (variants.length < MAX_PIECE_VARIANTS) variants.push(p);
-    return p;
-  }
+/** A table of the pieces a cache's turns hold alike, keyed by the piece's key. */
+export type PieceTable = AlikeTable<EvidencePiece>;
 
-  /**
-   * `made`, just made by turnPieces and seen by no one else, with each of its pieces replaced by the one like it
-   * seen before (in place).
-   */
-  share(made: TurnPieces): TurnPieces {
-    const pieces = made.pieces;
-    for (let k = 0; k < pieces.length; k++) pieces[k] = this.shared(pieces[k]);
-    return made;
-  }
+/** A new, empty PieceTable. */
+export function pieceTable(): PieceTable {
+  return new AlikeTable(samePiece, PIECE_LIMITS);
+}
 
-  /** Distinct keys held now. */
-  get size(): number {
-    return this.byKey.size;
-  }
-
-  /** Forgets every piece. */
-  clear(): void {
-    this.byKey = new Map();
-  }
+/**
+ * `made`, just made by turnPieces and seen by no one else, with each of its pieces replaced by the one alike in
+ * `table` (in place).
+ */
+export function sharePieces(table: PieceTable, made: TurnPieces): TurnPieces {
+  const pieces = made.pieces;
+  for (let k = 0; k < pieces.length; k++) pieces[k] = table.alike(pieces[k].key, pieces[k]);
+  return made;
 }

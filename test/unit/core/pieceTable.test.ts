@@ -1,10 +1,10 @@
-// Tests for src/core/pieceTable.ts: pieces alike are one object, pieces that differ in any field (a flag, an
-// alternative, each field PIECE_FIELDS lists) are not, a key keeps at most MAX_PIECE_VARIANTS pieces, the table
-// starts again past MAX_TABLE_KEYS keys; and the evidence cache gives two turns naming the same file one piece.
+// Tests for src/core/pieceTable.ts: samePiece tells apart pieces that differ in any field (each field PIECE_FIELDS
+// lists, a flag, an alternative), compares lists by their strings, and sharePieces gives turns that name the same
+// file one piece in the evidence cache, each turn keeping its own pieces otherwise.
 import * as assert from 'node:assert/strict';
 import type { EvidencePiece } from '../../../src/core/evidence';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
-import { MAX_PIECE_VARIANTS, MAX_TABLE_KEYS, PIECE_FIELDS, PieceTable } from '../../../src/core/pieceTable';
+import { PIECE_FIELDS, pieceTable, samePiece, sharePieces } from '../../../src/core/pieceTable';
 import { turn } from './transcripts';
 
 const PATH: EvidencePiece = {
@@ -17,16 +17,13 @@ const PATH: EvidencePiece = {
   file: true,
 };
 
-describe('core/PieceTable', () => {
-  it('gives the piece seen before for a piece alike, arrays compared by their strings', () => {
-    const table = new PieceTable();
-    assert.equal(table.shared(PATH), PATH);
-    const alike = { ...PATH, alt: [...(PATH.alt ?? [])], parts: [...(PATH.parts ?? [])] };
-    assert.equal(table.shared(alike), PATH);
-    assert.equal(table.size, 1);
+describe('core/pieceTable', () => {
+  it('samePiece: pieces alike, lists compared by their strings', () => {
+    assert.ok(samePiece(PATH, { ...PATH, alt: [...(PATH.alt ?? [])], parts: [...(PATH.parts ?? [])] }));
+    assert.ok(samePiece({ text: 'a', kind: 'name', key: 'a', shareKey: 'a' }, { text: 'a', kind: 'name', key: 'a', shareKey: 'a' }));
   });
 
-  it('keeps apart pieces that differ in any field', () => {
+  it('samePiece: pieces that differ in any field are not alike', () => {
     const changes: Record<string, unknown>[] = [
       // Every field a piece may have, changed (PIECE_FIELDS lists them, and the compiler keeps the list whole).
       ...Object.keys(PIECE_FIELDS).map((name) => ({ [name]: ['changed'] })),
@@ -44,33 +41,20 @@ describe('core/PieceTable', () => {
       { fromReasoning: true },
     ];
     for (const change of changes) {
-      const table = new PieceTable();
-      table.shared(PATH);
       const other = { ...PATH, ...change } as EvidencePiece;
-      assert.equal(table.shared(other), other, JSON.stringify(change));
-      assert.equal(table.shared({ ...other }), other, `the variant ${JSON.stringify(change)} is kept too`);
-      assert.equal(table.shared({ ...PATH }), PATH);
+      assert.ok(!samePiece(PATH, other), JSON.stringify(change));
+      assert.ok(!samePiece(other, PATH), JSON.stringify(change));
     }
   });
 
-  it(`keeps at most ${MAX_PIECE_VARIANTS} pieces a key`, () => {
-    const table = new PieceTable();
-    const kept = Array.from({ length: MAX_PIECE_VARIANTS }, (_, k) => table.shared({ ...PATH, text: `v${k}` }));
-    kept.forEach((p, k) => assert.equal(table.shared({ ...PATH, text: `v${k}` }), p));
-    const extra = { ...PATH, text: 'one too many' };
-    assert.equal(table.shared(extra), extra);
-    const again = { ...extra };
-    assert.equal(table.shared(again), again, 'not kept');
-  });
-
-  it(`starts again, empty, past ${MAX_TABLE_KEYS} keys`, () => {
-    const table = new PieceTable();
-    for (let k = 0; k < MAX_TABLE_KEYS; k++) table.shared({ text: `n${k}`, kind: 'name', key: `n${k}`, shareKey: `n${k}` });
-    assert.equal(table.size, MAX_TABLE_KEYS);
-    table.shared(PATH);
-    assert.equal(table.size, 1);
-    table.clear();
-    assert.equal(table.size, 0);
+  it('sharePieces replaces each piece by the one alike seen before, in place', () => {
+    const table = pieceTable();
+    const first = sharePieces(table, { pieces: [PATH] });
+    const made = { pieces: [{ ...PATH }, { text: 'ERR_9', kind: 'error-code' as const, key: 'err 9', shareKey: 'err 9' }] };
+    const shared = sharePieces(table, made);
+    assert.equal(shared, made);
+    assert.equal(shared.pieces[0], first.pieces[0]);
+    assert.equal(shared.pieces[1].text, 'ERR_9');
   });
 
   it('the evidence cache gives turns that name the same file one piece, and each turn its own pieces', () => {

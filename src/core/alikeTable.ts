@@ -3,18 +3,19 @@
 // string key, gives back the one seen before when a new value is the same by the caller's test, so the new one
 // dies young instead of being copied and kept by the garbage collector. Only for values never modified once made.
 // Bounded: a key keeps at most `variants` values (later ones are given back as they are, not kept), and past
-// `keys` keys the table starts again, empty. Pure: no I/O.
+// `values` values kept in all the table starts again, empty. Pure: no I/O.
 
 /** How much an AlikeTable keeps at most. */
 export interface AlikeLimits {
   /** Values kept per key. */
   variants: number;
-  /** Keys kept, before the table starts again. */
-  keys: number;
+  /** Values kept in all, before the table starts again. */
+  values: number;
 }
 
 export class AlikeTable<T> {
   private byKey = new Map<string, T[]>();
+  private kept = 0;
 
   /** `same(a, b)`: whether two values under one key are alike (the same in every field). */
   constructor(
@@ -24,24 +25,29 @@ export class AlikeTable<T> {
 
   /** The value seen before under `key` that is the same as `value`, or `value` itself (kept for later). */
   alike(key: string, value: T): T {
-    const variants = this.byKey.get(key);
-    if (variants === undefined) {
-      if (this.byKey.size >= this.limits.keys) this.byKey = new Map();
-      this.byKey.set(key, [value]);
-      return value;
+    let variants = this.byKey.get(key);
+    if (variants !== undefined) {
+      for (let k = 0; k < variants.length; k++) if (this.same(variants[k], value)) return variants[k];
+      if (variants.length >= this.limits.variants) return value;
     }
-    for (let k = 0; k < variants.length; k++) if (this.same(variants[k], value)) return variants[k];
-    if (variants.length < this.limits.variants) variants.push(value);
+    if (this.kept >= this.limits.values) {
+      this.clear();
+      variants = undefined;
+    }
+    if (variants) variants.push(value);
+    else this.byKey.set(key, [value]);
+    this.kept++;
     return value;
   }
 
-  /** Keys held now. */
+  /** Values kept now. */
   get size(): number {
-    return this.byKey.size;
+    return this.kept;
   }
 
   /** Forgets every value. */
   clear(): void {
     this.byKey = new Map();
+    this.kept = 0;
   }
 }

@@ -871,11 +871,9 @@ function pushQuoted(parts: string[], evidence: readonly Evidence[], max = 4): vo
 }
 
 function coveredReason(evidence: readonly Evidence[], score: number, threshold: number): string {
+  const found = evidence.filter((e) => e.found);
   const parts = ['the summary carries '];
-  pushQuoted(
-    parts,
-    evidence.filter((e) => e.found),
-  );
+  pushQuoted(parts, found);
   parts.push(` (score ${fmtScore(score)} of ${fmtScore(threshold)} needed)`);
   return parts.join('');
 }

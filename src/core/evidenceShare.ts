@@ -39,8 +39,8 @@ export function sameEvidence(a: Evidence, b: Evidence): boolean {
   );
 }
 
-/** Variants kept per text, and texts kept (the checkpoint's shared forms, at most). */
-export const EVIDENCE_LIMITS: AlikeLimits = { variants: 8, keys: 1 << 19 };
+/** Variants kept per text, and objects kept in all. */
+export const EVIDENCE_LIMITS: AlikeLimits = { variants: 8, values: 1 << 19 };
 
 /** A table of the evidence one checkpoint's turns hold alike, keyed by its text. */
 export type EvidenceTable = AlikeTable<Evidence>;

@@ -48,8 +48,8 @@ export function samePiece(a: EvidencePiece, b: EvidencePiece): boolean {
   );
 }
 
-/** Variants kept per key (a key's pieces differ in kind, alternatives or flags), and keys kept. */
-export const PIECE_LIMITS: AlikeLimits = { variants: 8, keys: 1 << 19 };
+/** Variants kept per key (a key's pieces differ in kind, alternatives or flags), and pieces kept in all. */
+export const PIECE_LIMITS: AlikeLimits = { variants: 8, values: 1 << 19 };
 
 /** A table of the pieces a cache's turns hold alike, keyed by the piece's key. */
 export type PieceTable = AlikeTable<EvidencePiece>;

@@ -3,13 +3,14 @@
 // in worker threads (TokenPool, two on two cores) before each analysis. Every command that reads a transcript
 // (`check`, `eval`, `export`, `find`, `bundle`) opens it here, with the command line's settings.
 import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
-import type { Analysis, CheckpointVerdict, FormatId } from '../core/model';
+import type { Analysis, CheckpointVerdict, FormatId, TurnResult, TurnSink } from '../core/model';
 import { FORMATS } from '../formats/readers';
 import { analyzeFile, type AnalysedFile, type ProgressOptions } from '../node/analyzeFile';
 import { TokenPool } from '../node/tokenPool';
 import { UnusableTranscriptError } from '../node/transcriptFile';
 import type { AnalysisSettings } from './args';
 import { terminalText } from './terminalText';
+import { TurnSpill } from './turnSpill';
 
 export interface FileReport {
   path: string;
@@ -19,7 +20,19 @@ export interface FileReport {
   error?: string;
   /** More about the error, one line each (the formats tried, say). */
   details?: readonly string[];
+  /** Where the turns' full results are, when the analysis kept them slimmed (turnsWritten); its reader disposes it. */
+  spill?: TurnSpill;
 }
+
+/**
+ * What a run keeps of each turn's result: all of it in the analysis ('kept': eval, export), each turn's JSON in a
+ * TurnSpill (`spill`: check --json, which writes it), or only what the checkpoints' figures need ('figures':
+ * the text and SARIF reports, which show no turn's evidence or reason).
+ */
+export type TurnsKept = 'kept' | { spill: (result: TurnResult) => string } | 'figures';
+
+/** A sink for turns nothing will show: the checkpoints keep their figures. */
+const FIGURES_ONLY: TurnSink = { begin: () => undefined, turn: () => undefined };
 
 /** The summary budget to assume per format: --budget for every format, else the per-format defaults. */
 export function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, number>> {
@@ -53,6 +66,7 @@ export async function openForCli(
   options: AnalysisSettings,
   pool: TokenPool,
   progress: ProgressOptions = {},
+  turnSink?: TurnSink,
 ): Promise<OpenedFile> {
   try {
     return await analyzeFile(
@@ -68,7 +82,7 @@ export async function openForCli(
       pool,
       options,
       // Each command analyses a file once and lets it go: no memo or cache for a re-analysis.
-      { ...progress, oneShot: true },
+      { ...progress, oneShot: true, turnSink },
     );
   } catch (error) {
     if (error instanceof UnusableTranscriptError)
@@ -90,27 +104,44 @@ export async function* fileReports(
   files: readonly string[],
   options: AnalysisSettings,
   onProgress?: FileProgress,
+  turns: TurnsKept = 'kept',
 ): AsyncGenerator<FileReport> {
   const pool = cliTokenPool();
   try {
     for (const path of files) {
-      const opened = await openForCli(path, options, pool, {
-        onProgress: onProgress && ((fraction, message) => onProgress.progress(path, fraction, message)),
-        onVerdict: onProgress?.verdict && ((verdicts) => onProgress.verdict?.(path, verdicts)),
-      });
-      yield 'error' in opened
-        ? { path, error: opened.error, details: opened.details }
-        : { path, format: opened.file.format, analysis: opened.analysis };
+      const spill = typeof turns === 'object' ? new TurnSpill(turns.spill) : undefined;
+      let opened: OpenedFile;
+      try {
+        const progress = {
+          onProgress: onProgress && ((fraction: number, message: string) => onProgress.progress(path, fraction, message)),
+          onVerdict: onProgress?.verdict && ((verdicts: readonly CheckpointVerdict[]) => onProgress.verdict?.(path, verdicts)),
+        };
+        opened = await openForCli(path, options, pool, progress, spill ?? (turns === 'figures' ? FIGURES_ONLY : undefined));
+      } catch (error) {
+        spill?.dispose();
+        throw error;
+      }
+      if ('error' in opened) {
+        spill?.dispose();
+        yield { path, error: opened.error, details: opened.details };
+      } else {
+        yield { path, format: opened.file.format, analysis: opened.analysis, spill };
+      }
     }
   } finally {
     pool.dispose();
   }
 }
 
-/** Every file's report (fileReports, collected). */
-export async function checkFiles(files: string[], options: AnalysisSettings, onProgress?: FileProgress): Promise<FileReport[]> {
+/** Every file's report (fileReports, collected), with the turns kept in full or only for the figures. */
+export async function checkFiles(
+  files: string[],
+  options: AnalysisSettings,
+  onProgress?: FileProgress,
+  turns: 'kept' | 'figures' = 'kept',
+): Promise<FileReport[]> {
   const reports: FileReport[] = [];
-  for await (const report of fileReports(files, options, onProgress)) reports.push(report);
+  for await (const report of fileReports(files, options, onProgress, turns)) reports.push(report);
   return reports;
 }
 

@@ -4,7 +4,13 @@
 // size is not limited.
 import { TURN_STATUSES, type CheckpointAnalysis, type Evidence, type TurnResult, type TurnStatus } from '../core/model';
 import type { FileReport } from './checkFiles';
-import { jsonChunks, mapLazily, StreamedArray, StreamedObject, writeOut } from './jsonStream';
+import { jsonChunks, jsonTextAt, MadeJson, mapLazily, padBelow, StreamedArray, StreamedObject, writeOut } from './jsonStream';
+import type { TurnSpill } from './turnSpill';
+
+/** The indentation of each file's report in the document ({ "files": [ here ] }). */
+const FILE_PAD = '    ';
+/** The indentation of each turn: file, its checkpoints, a checkpoint, its turns, a turn. */
+const TURN_PAD = padBelow(FILE_PAD, 4);
 
 export function evidenceJson(evidence: Evidence) {
   return {
@@ -31,12 +37,25 @@ export function turnJson(turn: TurnResult) {
   };
 }
 
+/** The text the document has for `turn` (without its terminal escapes, added when written): a TurnSpill's render. */
+export function turnText(turn: TurnResult): string {
+  return jsonTextAt(turnJson(turn), TURN_PAD) ?? 'null';
+}
+
+/** The turns' texts a spill kept for checkpoint `index`, as they are written. */
+function* spilledTurns(spill: TurnSpill, index: number): Generator<MadeJson> {
+  for (const text of spill.texts(index)) yield new MadeJson(text);
+}
+
 /** All five statuses, zero when no turn has one. */
 export function countsJson(counts: Partial<Record<TurnStatus, number>>): Record<TurnStatus, number> {
   return Object.fromEntries(TURN_STATUSES.map((status) => [status, counts[status] ?? 0])) as Record<TurnStatus, number>;
 }
 
-function checkpointJson(cp: CheckpointAnalysis): StreamedObject {
+function checkpointJson(cp: CheckpointAnalysis, spill: TurnSpill | undefined): StreamedObject {
+  // The turns' full results went to the file's spill as they were judged: the analysis kept them slimmed.
+  if (cp.turnsWritten && !spill) throw new Error(`the turns of checkpoint ${cp.summaryId} were not kept for the report`);
+  const turns = cp.turnsWritten && spill ? spilledTurns(spill, cp.index) : mapLazily(cp.turns, turnJson);
   return new StreamedObject({
     summary_id: cp.summaryId,
     line: cp.line,
@@ -60,7 +79,7 @@ function checkpointJson(cp: CheckpointAnalysis): StreamedObject {
     claimed: cp.claimedIds.length,
     claimed_missing: cp.claimedMissingRanges.map((range) => ({ from: range.from, to: range.to, count: range.count })),
     notes: cp.notes,
-    turns: new StreamedArray(mapLazily(cp.turns, turnJson)),
+    turns: new StreamedArray(turns),
     safe_covered: new StreamedArray(cp.safeCovered),
   });
 }
@@ -73,7 +92,7 @@ function fileJson(report: FileReport): StreamedObject {
     path: report.path,
     format: analysis.format,
     turns: analysis.turnCount,
-    checkpoints: new StreamedArray(mapLazily(analysis.checkpoints, checkpointJson)),
+    checkpoints: new StreamedArray(mapLazily(analysis.checkpoints, (cp) => checkpointJson(cp, report.spill))),
     problems: analysis.problems,
   });
 }
@@ -99,10 +118,14 @@ export async function writeJsonReport(
     // The text of JSON.stringify({ files }, null, 2), each file written at its depth.
     let first = true;
     for await (const report of reports) {
-      onReport?.(report);
-      await write(first ? '{\n  "files": [\n    ' : ',\n    ');
-      first = false;
-      for (const chunk of jsonChunks(fileJson(report), { pad: '    ' })) await write(chunk);
+      try {
+        onReport?.(report);
+        await write(first ? `{\n  "files": [\n${FILE_PAD}` : `,\n${FILE_PAD}`);
+        first = false;
+        for (const chunk of jsonChunks(fileJson(report), { pad: FILE_PAD })) await write(chunk);
+      } finally {
+        report.spill?.dispose();
+      }
     }
     await write(first ? '{\n  "files": []\n}\n' : '\n  ]\n}\n');
   } finally {

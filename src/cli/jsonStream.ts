@@ -15,6 +15,14 @@ export class StreamedArray {
   constructor(readonly items: Iterable<unknown>) {}
 }
 
+/**
+ * JSON text already made (by jsonTextAt, at the depth it is written at), written as it is. Its terminal escapes
+ * are added when it is written, as for the rest.
+ */
+export class MadeJson {
+  constructor(readonly text: string) {}
+}
+
 /** Items of `array` mapped by `fn`, one at a time. */
 export function* mapLazily<T, U>(array: readonly T[], fn: (item: T) => U): Generator<U> {
   for (const item of array) yield fn(item);
@@ -32,9 +40,25 @@ function plainJson(value: unknown, pad: string): string | undefined {
   return pad === '' ? text : text.replaceAll('\n', `\n${pad}`);
 }
 
+/**
+ * The JSON text of `value` at the depth whose indentation is `pad` (for MadeJson), without the terminal escapes;
+ * undefined for a value JSON leaves out.
+ */
+export function jsonTextAt(value: unknown, pad: string): string | undefined {
+  const all = [...pieces(value, pad)];
+  return all.length === 0 ? undefined : all.join('');
+}
+
+/** The indentation of the depth `depth` levels below the one indented by `pad`. */
+export function padBelow(pad: string, depth: number): string {
+  return pad + INDENT.repeat(depth);
+}
+
 /** The pieces of `value`'s JSON, at the depth whose indentation is `pad`; nothing for a value JSON leaves out. */
 function* pieces(value: unknown, pad: string): Generator<string> {
-  if (value instanceof StreamedArray) {
+  if (value instanceof MadeJson) {
+    yield value.text;
+  } else if (value instanceof StreamedArray) {
     const inner = pad + INDENT;
     let first = true;
     for (const item of value.items) {

@@ -9,7 +9,7 @@ import { runEval } from './evalCommand';
 import { runExport } from './exportCommand';
 import { runFind } from './findCommand';
 import { progressPrinter } from './progressLine';
-import { writeJsonReport } from './jsonReport';
+import { turnText, writeJsonReport } from './jsonReport';
 import { sarifReport } from './sarifReport';
 import { terminalText } from './terminalText';
 import { textReport } from './textReport';
@@ -33,7 +33,8 @@ async function main(argv: string[]): Promise<number> {
       if (options.json) {
         // Each file's report is written as it comes, and let go: one analysis is held at a time.
         let status = 0;
-        const reports = fileReports(options.files, options, progressPrinter(process.stderr));
+        // Each turn's JSON is kept on disk as it is judged (a TurnSpill), not in the analysis, until it is written.
+        const reports = fileReports(options.files, options, progressPrinter(process.stderr), { spill: turnText });
         await writeJsonReport(reports, process.stdout, (report) => (status = Math.max(status, exitStatus([report])))).catch(
           (error: NodeJS.ErrnoException) => {
             if (error?.code !== 'EPIPE') throw error; // else the reader stopped reading (| head): stop quietly
@@ -41,7 +42,8 @@ async function main(argv: string[]): Promise<number> {
         );
         return status;
       }
-      const reports = await checkFiles(options.files, options, progressPrinter(process.stderr));
+      // These reports show no turn's evidence or reason: the analyses keep only the checkpoints' figures.
+      const reports = await checkFiles(options.files, options, progressPrinter(process.stderr), 'figures');
       process.stdout.write(`${options.sarif ? sarifReport(reports) : textReport(reports, options.color)}\n`);
       return exitStatus(reports);
     }

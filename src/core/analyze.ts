@@ -43,6 +43,7 @@ import type {
   TurnStatus,
   Verdict,
   TokenCache,
+  TurnSink,
 } from './model';
 import { COMPRESSION_RATIO_LOW } from './reference';
 import { DEFAULT_NEAR_BUDGET_FRACTION, detectTruncation } from './truncation';
@@ -83,6 +84,8 @@ interface Context {
   judgements?: JudgementCache;
   /** judgeAhead's progress: turns judged of the total, reported every STEP_TURNS turns. */
   judging?: { done: number; total: number; report: (done: number, total: number) => void };
+  /** Where the turns' full results go as they are judged; the checkpoints then keep them slimmed. */
+  turnSink?: TurnSink;
 }
 
 /** The loops over every turn that do little per turn yield about this often (the judgements yield every turn). */
@@ -217,7 +220,9 @@ function* contextInSteps(
   const near = options?.nearBudgetFraction;
   const count = options?.countTokens;
   const threshold = options?.coverageThreshold;
-  const memo = memoOf(options?.checkpointMemo);
+  const turnSink = sinkOf(options?.turnSink);
+  // With a sink every checkpoint is judged (a kept analysis would never reach it): a memo of this analysis alone.
+  const memo = turnSink ? new CheckpointMemo() : memoOf(options?.checkpointMemo);
   const { firstAnswer, indexOfId, claimedByAny } = yield* memo.syncInSteps(turns, checkpoints);
   return {
     turns,
@@ -240,7 +245,15 @@ function* contextInSteps(
     memo,
     countFailures: 0,
     judgements: options?.judgements instanceof JudgementCache ? options.judgements : undefined,
+    turnSink,
   };
+}
+
+/** The caller's turn sink when it is one (both methods there). */
+function sinkOf(sink: unknown): TurnSink | undefined {
+  if (typeof sink !== 'object' || sink === null) return undefined;
+  const { begin, turn } = sink as Partial<TurnSink>;
+  return typeof begin === 'function' && typeof turn === 'function' ? (sink as TurnSink) : undefined;
 }
 
 /** The caller's memo, or a new one that lives as long as this analysis. */
@@ -524,19 +537,20 @@ function unionOf(all: readonly Mentions[]): Mentions {
  * snapshot, or one made now (and kept there). The results are shared, never modified.
  */
 function* judgementOf(cp: Checkpoint, index: number, ctx: Context, before: number): Generator<void, readonly TurnResult[], void> {
-  const key = { turns: ctx.turns, checkpoint: cp, before, threshold: ctx.threshold };
+  const key = { turns: ctx.turns, checkpoint: cp, before, threshold: ctx.threshold, sink: ctx.turnSink };
   const kept = ctx.judgements?.get(index, key);
   if (kept) return kept;
-  const results = yield* judgeCheckpoint(cp, ctx, before);
+  const results = yield* judgeCheckpoint(cp, index, ctx, before);
   ctx.judgements?.set(index, key, results);
   return results;
 }
 
 /**
  * Judges each turn before the checkpoint: its status, evidence and reason; everything but its token figure,
- * unless the transcript recorded it.
+ * unless the transcript recorded it. With a turn sink, each result goes there as it is made and the checkpoint
+ * keeps it slimmed.
  */
-function* judgeCheckpoint(cp: Checkpoint, ctx: Context, before: number): Generator<void, TurnResult[], void> {
+function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: number): Generator<void, TurnResult[], void> {
   const summary = summaryText(cp);
   const opaque = cp.opaque === true;
   const claimedSet = new Set<TurnId>();
@@ -557,6 +571,8 @@ function* judgeCheckpoint(cp: Checkpoint, ctx: Context, before: number): Generat
   const shared = matcher && !reportedSet ? yield* sharing(ctx, claimedIndexes, before) : undefined;
   const state: SummaryState = { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared, before, alike: evidenceTable() };
   const results: TurnResult[] = [];
+  const sink = ctx.turnSink;
+  sink?.begin(index);
   for (let i = 0; i < before; i++) {
     yield;
     if (ctx.judging && ++ctx.judging.done % STEP_TURNS === 0) ctx.judging.report(ctx.judging.done, ctx.judging.total);
@@ -581,9 +597,28 @@ function* judgeCheckpoint(cp: Checkpoint, ctx: Context, before: number): Generat
     if (reported !== undefined) result.reported = reported;
     const recorded = recordedTurnTokens(turn);
     if (recorded !== undefined) result.tokens = recorded; // the analysis's figure whatever is counted
-    results.push(result);
+    if (sink) {
+      sink.turn(result);
+      results.push(slimmed(result));
+    } else {
+      results.push(result);
+    }
   }
   return results;
+}
+
+/** What a slimmed result holds of the turn's evidence when none of it was found (never modified). */
+const NONE_FOUND: Evidence[] = [];
+
+/**
+ * What a checkpoint keeps of a turn's result that went to a turn sink (CheckpointAnalysis.turnsWritten):
+ * everything but its reason and its evidence not found, which is what the checkpoint's figures need (its
+ * anchors found in the summary are the found evidence). The evidence is sorted found first.
+ */
+function slimmed(result: TurnResult): TurnResult {
+  let found = 0;
+  while (found < result.evidence.length && result.evidence[found].found) found++;
+  return { ...result, evidence: found === 0 ? NONE_FOUND : result.evidence.slice(0, found), reason: '' };
 }
 
 function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Generator<void, CheckpointAnalysis, void> {
@@ -738,6 +773,7 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
     foundAnchors: foundAnchors(results, summary),
     notes,
   };
+  if (ctx.turnSink) analysis.turnsWritten = true;
   if (typeof cp.recordedPrefixTokens === 'number' && Number.isFinite(cp.recordedPrefixTokens)) {
     analysis.recordedPrefixTokens = cp.recordedPrefixTokens;
   }

@@ -3,9 +3,9 @@
 // the checkpoints while the tokens are counted elsewhere (core/analyze.ts, judgeAhead); the analysis from the
 // tokens' bounds (core/tokenBounds.ts) and the exact analysis then take these judgements instead of judging every
 // turn again. An entry is used only for the same turn array (a snapshot's own: readers return a new array for
-// each snapshot), the same checkpoint record, prefix length and coverage threshold, so a cache kept too long
+// each snapshot), the same checkpoint record, prefix length, coverage threshold and turn sink, so a cache kept too long
 // gives nothing rather than something stale. It never changes a result, only what it costs. Pure.
-import type { Checkpoint, Turn, TurnResult } from './model';
+import type { Checkpoint, Turn, TurnResult, TurnSink } from './model';
 
 /** What a checkpoint's judgement was made from, besides the evidence (pure functions of the turns). */
 export interface JudgementKey {
@@ -14,6 +14,8 @@ export interface JudgementKey {
   /** How many turns precede the checkpoint. */
   before: number;
   threshold: number;
+  /** The turn sink the full results went to (then the results kept are slimmed), or none. */
+  sink: TurnSink | undefined;
 }
 
 interface Entry extends JudgementKey {
@@ -32,7 +34,8 @@ export class JudgementCache {
       entry.turns !== key.turns ||
       entry.checkpoint !== key.checkpoint ||
       entry.before !== key.before ||
-      entry.threshold !== key.threshold
+      entry.threshold !== key.threshold ||
+      entry.sink !== key.sink
     ) {
       return undefined;
     }

@@ -270,8 +270,17 @@ export interface CheckpointAnalysis {
   /** Why coverage cannot be checked in this file, when it cannot (see Checkpoint.unverifiable). */
   unverifiable?: string;
   truncation: TruncationReport;
-  /** One entry per turn that precedes the checkpoint, in log order. */
+  /**
+   * One entry per turn that precedes the checkpoint, in log order. When `turnsWritten` is set, each is slimmed:
+   * no reason ('') and only its evidence found in the summary.
+   */
   turns: TurnResult[];
+  /**
+   * Set when the turns' full results went to the analysis's turn sink as they were judged (AnalysisOptions.turnSink):
+   * `turns` then keeps each turn's status, ids, lines, score and found evidence, which is all the checkpoint's
+   * own figures need, but not its reason or its evidence not found.
+   */
+  turnsWritten?: true;
   counts: Record<TurnStatus, number>;
   /** What the pointer set should have been. */
   safeCovered: TurnId[];
@@ -356,6 +365,25 @@ export interface AnalysisOptions {
    * and analysis run (the bounds' analysis and the exact one share it); it never changes a result.
    */
   judgements?: import('./judgementCache').JudgementCache;
+  /**
+   * Where each turn's full result goes as it is judged, for a one-shot run that writes the results out (the CLI's
+   * check) rather than keep them: the analysis then keeps of each turn only what its checkpoint's figures need
+   * (CheckpointAnalysis.turnsWritten), so it does not hold every turn's evidence and reason at once. With a sink
+   * the checkpoint memo is not used: every checkpoint is judged, once per analysis run (the bounds' analysis and
+   * the exact one share the judgements).
+   */
+  turnSink?: TurnSink;
+}
+
+/** Takes the turns' results as an analysis judges them (AnalysisOptions.turnSink). */
+export interface TurnSink {
+  /**
+   * Checkpoint `index`'s turns come next, in log order. A second begin of the same index (its judging failed
+   * midway and is tried again) voids what the first one received.
+   */
+  begin(index: number): void;
+  /** One turn's result: complete but for its token figure, which it has only when the transcript recorded it. */
+  turn(result: TurnResult): void;
 }
 
 // ---------------------------------------------------------------------------------------------------------

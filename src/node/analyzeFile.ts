@@ -15,7 +15,7 @@ import { stepsUntil } from '../core/steps';
 import { prepareSurePieces } from '../core/surePieces';
 import { inSlices } from './inSlices';
 import { underMemoryWatch } from './memoryWatch';
-import type { Analysis, CheckpointVerdict, TokenCache, Transcript } from '../core/model';
+import type { Analysis, CheckpointVerdict, TokenCache, Transcript, TurnSink } from '../core/model';
 import { boundsInSteps, verdictFromBounds, verdictsBeforeJudging, type Bounds } from '../core/tokenBounds';
 import { piecePatternOf, type EncodingName } from './tokenCounter';
 import type { TokenPool } from './tokenPool';
@@ -47,6 +47,11 @@ export interface ProgressOptions {
    * alone, of ONE_SHOT_EVIDENCE_CHARS when the turns' texts would not fit in the default (returned empty).
    */
   oneShot?: boolean;
+  /**
+   * Where each turn's full result goes as it is judged, for a one-shot run that writes the results out or shows
+   * none (core AnalysisOptions.turnSink): the analysis keeps the turns slimmed.
+   */
+  turnSink?: TurnSink;
 }
 
 export interface AnalysedFile {
@@ -180,7 +185,13 @@ async function analyzeNow(
   // What the judging, the bounds' analysis and the exact analysis share. The judgements are made here and let go
   // with this analysis: they hold for this snapshot only.
   const judgements = new JudgementCache();
-  const shared = { evidenceCache, judgements, ratioFloor: options.ratioFloor, coverageThreshold: options.coverageThreshold };
+  const shared = {
+    evidenceCache,
+    judgements,
+    ratioFloor: options.ratioFloor,
+    coverageThreshold: options.coverageThreshold,
+    turnSink: progress.turnSink,
+  };
   const judging = {
     ...shared,
     tokenCache,
@@ -248,6 +259,8 @@ export function analyzeFile(
       signal,
       onProgress: onProgress && ((fraction, message) => onProgress(READING_SHARE + (1 - READING_SHARE) * fraction, message)),
       onVerdict: progress.onVerdict,
+      // A sink only for an analysis run once: a memo would hold analyses whose turns it never received.
+      turnSink: oneShot ? progress.turnSink : undefined,
     });
     if (oneShot) evidenceCache.clear();
     onProgress?.(1, 'done');

@@ -3,14 +3,14 @@
 // in worker threads (TokenPool, two on two cores) before each analysis. Every command that reads a transcript
 // (`check`, `eval`, `export`, `find`, `bundle`) opens it here, with the command line's settings.
 import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
-import type { Analysis, CheckpointVerdict, FormatId, TurnResult, TurnSink } from '../core/model';
+import type { Analysis, CheckpointVerdict, FormatId, TurnSink } from '../core/model';
 import { FORMATS } from '../formats/readers';
 import { analyzeFile, type AnalysedFile, type ProgressOptions } from '../node/analyzeFile';
 import { TokenPool } from '../node/tokenPool';
 import { UnusableTranscriptError } from '../node/transcriptFile';
 import type { AnalysisSettings } from './args';
 import { terminalText } from './terminalText';
-import { TurnSpill } from './turnSpill';
+import type { TurnSpill } from './turnSpill';
 
 export interface FileReport {
   path: string;
@@ -29,7 +29,7 @@ export interface FileReport {
  * TurnSpill (`spill`: check --json, which writes it), or only what the checkpoints' figures need ('figures':
  * the text and SARIF reports, which show no turn's evidence or reason).
  */
-export type TurnsKept = 'kept' | { spill: (result: TurnResult) => string } | 'figures';
+export type TurnsKept = 'kept' | { spill: () => TurnSpill } | 'figures';
 
 /** A sink for turns nothing will show: the checkpoints keep their figures. */
 const FIGURES_ONLY: TurnSink = { begin: () => undefined, turn: () => undefined };
@@ -109,7 +109,7 @@ export async function* fileReports(
   const pool = cliTokenPool();
   try {
     for (const path of files) {
-      const spill = typeof turns === 'object' ? new TurnSpill(turns.spill) : undefined;
+      const spill = typeof turns === 'object' ? turns.spill() : undefined;
       let opened: OpenedFile;
       try {
         const progress = {

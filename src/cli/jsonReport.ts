@@ -4,12 +4,13 @@
 // size is not limited.
 import { TURN_STATUSES, type CheckpointAnalysis, type Evidence, type TurnResult, type TurnStatus } from '../core/model';
 import type { FileReport } from './checkFiles';
-import { jsonChunks, jsonTextAt, MadeJson, mapLazily, padBelow, StreamedArray, StreamedObject, writeOut } from './jsonStream';
-import type { TurnSpill } from './turnSpill';
+import { JsonBytes, jsonChunks, jsonTextAt, mapLazily, padBelow, StreamedArray, StreamedObject, writeOut } from './jsonStream';
+import { TurnSpill } from './turnSpill';
 
 /** The indentation of each file's report in the document ({ "files": [ here ] }). */
 const FILE_PAD = '    ';
-/** The indentation of each turn: file, its checkpoints, a checkpoint, its turns, a turn. */
+/** The indentation of a checkpoint's keys (file, its checkpoints, a checkpoint), and of each of its turns. */
+const CHECKPOINT_KEY_PAD = padBelow(FILE_PAD, 3);
 const TURN_PAD = padBelow(FILE_PAD, 4);
 
 export function evidenceJson(evidence: Evidence) {
@@ -37,14 +38,23 @@ export function turnJson(turn: TurnResult) {
   };
 }
 
-/** The text the document has for `turn` (without its terminal escapes, added when written): a TurnSpill's render. */
-export function turnText(turn: TurnResult): string {
-  return jsonTextAt(turnJson(turn), TURN_PAD) ?? 'null';
+/**
+ * A spill for `check --json`: it keeps each turn's text as the document has it, with the text between two turns,
+ * so a checkpoint's turns array is its bytes between brackets (spilledTurns).
+ */
+export function jsonTurnSpill(): TurnSpill {
+  return new TurnSpill((turn) => jsonTextAt(turnJson(turn), TURN_PAD) ?? 'null', `,\n${TURN_PAD}`);
 }
 
-/** The turns' texts a spill kept for checkpoint `index`, as they are written. */
-function* spilledTurns(spill: TurnSpill, index: number): Generator<MadeJson> {
-  for (const text of spill.texts(index)) yield new MadeJson(text);
+/** Checkpoint `index`'s turns array from its spill: JSON.stringify's text of the array at its depth. */
+function* spilledTurns(spill: TurnSpill, index: number): Generator<Buffer> {
+  if (spill.countOf(index) === 0) {
+    yield Buffer.from('[]');
+    return;
+  }
+  yield Buffer.from(`[\n${TURN_PAD}`);
+  yield* spill.bytes(index);
+  yield Buffer.from(`\n${CHECKPOINT_KEY_PAD}]`);
 }
 
 /** All five statuses, zero when no turn has one. */
@@ -55,7 +65,7 @@ export function countsJson(counts: Partial<Record<TurnStatus, number>>): Record<
 function checkpointJson(cp: CheckpointAnalysis, spill: TurnSpill | undefined): StreamedObject {
   // The turns' full results went to the file's spill as they were judged: the analysis kept them slimmed.
   if (cp.turnsWritten && !spill) throw new Error(`the turns of checkpoint ${cp.summaryId} were not kept for the report`);
-  const turns = cp.turnsWritten && spill ? spilledTurns(spill, cp.index) : mapLazily(cp.turns, turnJson);
+  const turns = cp.turnsWritten && spill ? new JsonBytes(spilledTurns(spill, cp.index)) : new StreamedArray(mapLazily(cp.turns, turnJson));
   return new StreamedObject({
     summary_id: cp.summaryId,
     line: cp.line,
@@ -79,7 +89,7 @@ function checkpointJson(cp: CheckpointAnalysis, spill: TurnSpill | undefined): S
     claimed: cp.claimedIds.length,
     claimed_missing: cp.claimedMissingRanges.map((range) => ({ from: range.from, to: range.to, count: range.count })),
     notes: cp.notes,
-    turns: new StreamedArray(turns),
+    turns,
     safe_covered: new StreamedArray(cp.safeCovered),
   });
 }
@@ -110,7 +120,7 @@ export async function writeJsonReport(
   let failed: Error | undefined;
   const onError = (error: Error) => (failed ??= error);
   out.on('error', onError);
-  const write = async (text: string) => {
+  const write = async (text: string | Buffer) => {
     if (failed) throw failed;
     await writeOut(out, text);
   };

@@ -16,11 +16,11 @@ export class StreamedArray {
 }
 
 /**
- * JSON text already made (by jsonTextAt, at the depth it is written at), written as it is. Its terminal escapes
- * are added when it is written, as for the rest.
+ * JSON text already made and encoded elsewhere, at the depth it is written at and with its terminal escapes
+ * (jsonText): its UTF-8 bytes, in chunks, go out as they are.
  */
-export class MadeJson {
-  constructor(readonly text: string) {}
+export class JsonBytes {
+  constructor(readonly chunks: Iterable<Buffer>) {}
 }
 
 /** Items of `array` mapped by `fn`, one at a time. */
@@ -41,12 +41,12 @@ function plainJson(value: unknown, pad: string): string | undefined {
 }
 
 /**
- * The JSON text of `value` at the depth whose indentation is `pad` (for MadeJson), without the terminal escapes;
- * undefined for a value JSON leaves out.
+ * The JSON text of `value` at the depth whose indentation is `pad`, with jsonText's escapes, as jsonChunks
+ * would write it there (for JsonBytes); undefined for a value JSON leaves out. `value` holds no JsonBytes.
  */
 export function jsonTextAt(value: unknown, pad: string): string | undefined {
   const all = [...pieces(value, pad)];
-  return all.length === 0 ? undefined : all.join('');
+  return all.length === 0 ? undefined : jsonText(all.join(''));
 }
 
 /** The indentation of the depth `depth` levels below the one indented by `pad`. */
@@ -54,10 +54,13 @@ export function padBelow(pad: string, depth: number): string {
   return pad + INDENT.repeat(depth);
 }
 
-/** The pieces of `value`'s JSON, at the depth whose indentation is `pad`; nothing for a value JSON leaves out. */
-function* pieces(value: unknown, pad: string): Generator<string> {
-  if (value instanceof MadeJson) {
-    yield value.text;
+/**
+ * The pieces of `value`'s JSON, at the depth whose indentation is `pad`; nothing for a value JSON leaves out. A
+ * JsonBytes comes as it is, for jsonChunks.
+ */
+function* pieces(value: unknown, pad: string): Generator<string | JsonBytes> {
+  if (value instanceof JsonBytes) {
+    yield value;
   } else if (value instanceof StreamedArray) {
     const inner = pad + INDENT;
     let first = true;
@@ -98,12 +101,20 @@ export interface ChunkOptions {
 /**
  * The JSON of `value` (JSON.stringify(value, null, 2), with jsonText's escapes) in chunks of about
  * `chunkChars` characters. Concatenated, they are the document; no chunk is larger than needed for one item.
+ * A JsonBytes' chunks come as they are, Buffers of UTF-8 (only when `value` holds one).
  */
-export function* jsonChunks(value: unknown, options: ChunkOptions = {}): Generator<string> {
+export function* jsonChunks(value: unknown, options: ChunkOptions = {}): Generator<string | Buffer> {
   const chunkChars = options.chunkChars ?? CHUNK_CHARS;
   let parts: string[] = [];
   let size = 0;
   for (const piece of pieces(value, options.pad ?? '')) {
+    if (piece instanceof JsonBytes) {
+      if (size > 0) yield jsonText(parts.join(''));
+      parts = [];
+      size = 0;
+      yield* piece.chunks;
+      continue;
+    }
     parts.push(piece);
     size += piece.length;
     if (size >= chunkChars) {
@@ -116,6 +127,6 @@ export function* jsonChunks(value: unknown, options: ChunkOptions = {}): Generat
 }
 
 /** Writes `text` to `out`, waiting when `out` asks to (drain). Rejects when `out` fails (a closed pipe). */
-export async function writeOut(out: NodeJS.WritableStream, text: string): Promise<void> {
+export async function writeOut(out: NodeJS.WritableStream, text: string | Buffer): Promise<void> {
   if (!out.write(text)) await once(out, 'drain');
 }

@@ -9,7 +9,7 @@ import { runEval } from './evalCommand';
 import { runExport } from './exportCommand';
 import { runFind } from './findCommand';
 import { progressPrinter } from './progressLine';
-import { turnText, writeJsonReport } from './jsonReport';
+import { jsonTurnSpill, writeJsonReport } from './jsonReport';
 import { sarifReport } from './sarifReport';
 import { terminalText } from './terminalText';
 import { textReport } from './textReport';
@@ -34,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
         // Each file's report is written as it comes, and let go: one analysis is held at a time.
         let status = 0;
         // Each turn's JSON is kept on disk as it is judged (a TurnSpill), not in the analysis, until it is written.
-        const reports = fileReports(options.files, options, progressPrinter(process.stderr), { spill: turnText });
+        const reports = fileReports(options.files, options, progressPrinter(process.stderr), { spill: jsonTurnSpill });
         await writeJsonReport(reports, process.stdout, (report) => (status = Math.max(status, exitStatus([report])))).catch(
           (error: NodeJS.ErrnoException) => {
             if (error?.code !== 'EPIPE') throw error; // else the reader stopped reading (| head): stop quietly

@@ -1,20 +1,18 @@
 // Where `check --json` puts each turn's JSON as the analysis judges it (the core's TurnSink), so that the
 // analysis need not hold every turn's evidence and reason until the report is written: a temporary folder with
-// one file per checkpoint. Each turn is kept as the text the report writes for it, the turns separated by a NUL
-// character, which JSON text never holds raw (JSON escapes every control character). The report reads them
-// back, in order, when it writes that checkpoint's turns. dispose deletes the folder; nothing is written until
-// the first turn comes.
+// one file per checkpoint. Each file holds the bytes the report writes between its turns array's brackets: each
+// turn's text as `render` makes it, `separator` between two. The report copies them out as they are (no
+// decoding: the text is UTF-8 once, as stdout would have made it). dispose deletes the folder; nothing is
+// created on disk until the first checkpoint begins.
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import type { TurnResult, TurnSink } from '../core/model';
 
 /** Characters of turns' text gathered before they are written to the file. */
 const WRITE_CHARS = 1 << 20;
 /** Bytes read back at a time. */
 const READ_BYTES = 1 << 20;
-const SEPARATOR = '\u0000';
 
 export class TurnSpill implements TurnSink {
   private dir: string | undefined;
@@ -25,8 +23,11 @@ export class TurnSpill implements TurnSink {
   private readonly counts = new Map<number, number>();
   private current = -1;
 
-  /** `render` makes the text the report writes for one turn. */
-  constructor(private readonly render: (result: TurnResult) => string) {}
+  /** `render` makes the text written for one turn; `separator` goes between two turns' texts. */
+  constructor(
+    private readonly render: (result: TurnResult) => string,
+    private readonly separator: string,
+  ) {}
 
   begin(index: number): void {
     this.close();
@@ -40,10 +41,10 @@ export class TurnSpill implements TurnSink {
   turn(result: TurnResult): void {
     if (this.fd === undefined) throw new Error('a turn came before its checkpoint began');
     const count = this.counts.get(this.current) ?? 0;
+    if (count > 0) this.pending.push(this.separator);
     const text = this.render(result);
-    const piece = count === 0 ? text : SEPARATOR + text;
-    this.pending.push(piece);
-    this.pendingChars += piece.length;
+    this.pending.push(text);
+    this.pendingChars += text.length + this.separator.length;
     this.counts.set(this.current, count + 1);
     if (this.pendingChars >= WRITE_CHARS) this.flush();
   }
@@ -53,23 +54,19 @@ export class TurnSpill implements TurnSink {
     return this.counts.get(index) ?? 0;
   }
 
-  /** The text of each turn of checkpoint `index`, in the order they came. */
-  *texts(index: number): Generator<string> {
+  /** The UTF-8 bytes of checkpoint `index`'s turns, separated, in chunks (each a Buffer of its own). */
+  *bytes(index: number): Generator<Buffer> {
     if (this.countOf(index) === 0 || this.dir === undefined) return;
     if (index === this.current) this.close();
     const fd = openSync(this.fileOf(index), 'r');
     try {
-      const decoder = new StringDecoder('utf8');
-      const buffer = Buffer.allocUnsafe(READ_BYTES);
-      let rest = '';
       for (;;) {
+        // A new Buffer each time: a stream may still hold the one it was given.
+        const buffer = Buffer.allocUnsafe(READ_BYTES);
         const read = readSync(fd, buffer, 0, READ_BYTES, null);
         if (read === 0) break;
-        const parts = (rest + decoder.write(buffer.subarray(0, read))).split(SEPARATOR);
-        rest = parts.pop() ?? '';
-        yield* parts;
+        yield buffer.subarray(0, read);
       }
-      yield rest + decoder.end();
     } finally {
       closeSync(fd);
     }

@@ -8,6 +8,7 @@ import { checkFiles, exitStatus, fileReports } from './checkFiles';
 import { runEval } from './evalCommand';
 import { runExport } from './exportCommand';
 import { runFind } from './findCommand';
+import { limitHeapGrowth } from './heapGrowth';
 import { progressPrinter } from './progressLine';
 import { jsonTurnSpill, writeJsonReport } from './jsonReport';
 import { sarifReport } from './sarifReport';
@@ -17,6 +18,7 @@ import { textReport } from './textReport';
 declare const PACKAGE_VERSION: string | undefined;
 
 async function main(argv: string[]): Promise<number> {
+  limitHeapGrowth();
   const parsed = readCommandLine(argv, Boolean(process.stdout.isTTY));
   switch (parsed.kind) {
     case 'help':

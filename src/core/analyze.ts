@@ -123,7 +123,9 @@ export function* analyzeInSteps(transcript: Transcript, options: AnalysisOptions
   let complete = true;
   for (const [index, cp] of checkpoints.entries()) {
     try {
-      const reused = reusable(cp, index, ctx);
+      // With a turn sink every checkpoint is judged (a kept analysis would never reach the sink) and none is kept
+      // (its turns are slimmed): the memo only indexes the turns.
+      const reused = ctx.turnSink ? undefined : reusable(cp, index, ctx);
       if (reused) {
         results.push(reused.analysis);
         continue;
@@ -131,7 +133,7 @@ export function* analyzeInSteps(transcript: Transcript, options: AnalysisOptions
       const failuresBefore = ctx.countFailures;
       const result = yield* analyzeCheckpoint(cp, index, ctx);
       results.push(result);
-      if (ctx.countFailures === failuresBefore) keep(cp, index, result, ctx);
+      if (ctx.countFailures === failuresBefore && !ctx.turnSink) keep(cp, index, result, ctx);
       else complete = false;
     } catch (err) {
       complete = false;
@@ -221,8 +223,7 @@ function* contextInSteps(
   const count = options?.countTokens;
   const threshold = options?.coverageThreshold;
   const turnSink = sinkOf(options?.turnSink);
-  // With a sink every checkpoint is judged (a kept analysis would never reach it): a memo of this analysis alone.
-  const memo = turnSink ? new CheckpointMemo() : memoOf(options?.checkpointMemo);
+  const memo = memoOf(options?.checkpointMemo);
   const { firstAnswer, indexOfId, claimedByAny } = yield* memo.syncInSteps(turns, checkpoints);
   return {
     turns,
@@ -288,7 +289,7 @@ export function* judgeAhead(
   }
   const toJudge = checkpoints.map((cp, index) => {
     const kept = ctx.memo.kept(index);
-    return cp && typeof cp === 'object' && !(kept && madeAlike(kept.inputs, ctx));
+    return cp && typeof cp === 'object' && (ctx.turnSink !== undefined || !(kept && madeAlike(kept.inputs, ctx)));
   });
   const report = options.onProgress ?? ((): void => undefined);
   const total = checkpoints.reduce((sum, cp, index) => sum + (toJudge[index] ? clampTurnsBefore(cp, turns.length).used : 0), 0);

@@ -369,8 +369,8 @@ export interface AnalysisOptions {
    * Where each turn's full result goes as it is judged, for a one-shot run that writes the results out (the CLI's
    * check) rather than keep them: the analysis then keeps of each turn only what its checkpoint's figures need
    * (CheckpointAnalysis.turnsWritten), so it does not hold every turn's evidence and reason at once. With a sink
-   * the checkpoint memo is not used: every checkpoint is judged, once per analysis run (the bounds' analysis and
-   * the exact one share the judgements).
+   * the checkpoint memo only indexes the turns: no analysis it kept is reused and none is kept in it, so every
+   * checkpoint is judged, once per analysis run (the bounds' analysis and the exact one share the judgements).
    */
   turnSink?: TurnSink;
 }

@@ -42,8 +42,8 @@ export function turnJson(turn: TurnResult) {
  * A spill for `check --json`: it keeps each turn's text as the document has it, with the text between two turns,
  * so a checkpoint's turns array is its bytes between brackets (spilledTurns).
  */
-export function jsonTurnSpill(): TurnSpill {
-  return new TurnSpill((turn) => jsonTextAt(turnJson(turn), TURN_PAD) ?? 'null', `,\n${TURN_PAD}`);
+export function jsonTurnSpill(onFallback?: (why: string) => void): TurnSpill {
+  return new TurnSpill((turn) => jsonTextAt(turnJson(turn), TURN_PAD) ?? 'null', `,\n${TURN_PAD}`, onFallback);
 }
 
 /** Checkpoint `index`'s turns array from its spill: JSON.stringify's text of the array at its depth. */

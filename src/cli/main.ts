@@ -36,7 +36,9 @@ async function main(argv: string[]): Promise<number> {
         // Each file's report is written as it comes, and let go: one analysis is held at a time.
         let status = 0;
         // Each turn's JSON is kept on disk as it is judged (a TurnSpill), not in the analysis, until it is written.
-        const reports = fileReports(options.files, options, progressPrinter(process.stderr), { spill: jsonTurnSpill });
+        const reports = fileReports(options.files, options, progressPrinter(process.stderr), {
+          spill: () => jsonTurnSpill((why) => process.stderr.write(`compaction-lens: ${terminalText(why)}\n`)),
+        });
         await writeJsonReport(reports, process.stdout, (report) => (status = Math.max(status, exitStatus([report])))).catch(
           (error: NodeJS.ErrnoException) => {
             if (error?.code !== 'EPIPE') throw error; // else the reader stopped reading (| head): stop quietly

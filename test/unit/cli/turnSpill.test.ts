@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { fileReports, type TurnsKept } from '../../../src/cli/checkFiles';
 import { jsonTurnSpill, writeJsonReport } from '../../../src/cli/jsonReport';
@@ -75,6 +76,63 @@ describe('cli/turnSpill', () => {
       spill.dispose(); // twice is harmless
     });
     assert.deepEqual(left, []);
+  });
+
+  it('keeps the turns in memory, and says why once, when the folder cannot be made', () => {
+    const reasons: string[] = [];
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = '/nonexistent/compaction-lens-test';
+    try {
+      const spill = new TurnSpill(
+        (r) => r.reason,
+        '|',
+        (why) => reasons.push(why),
+      );
+      spill.begin(0);
+      for (let i = 0; i < 5; i++) spill.turn(result(i, `turn ${i} “é”`));
+      spill.begin(1);
+      spill.turn(result(9, 'last'));
+      assert.equal(Buffer.concat([...spill.bytes(0)]).toString('utf8'), 'turn 0 “é”|turn 1 “é”|turn 2 “é”|turn 3 “é”|turn 4 “é”');
+      assert.equal(Buffer.concat([...spill.bytes(1)]).toString('utf8'), 'last');
+      assert.equal(reasons.length, 1);
+      assert.match(
+        reasons[0],
+        /could not keep the turns' JSON in a temporary folder under \/nonexistent\/compaction-lens-test \(ENOENT.*kept in memory instead/,
+      );
+      spill.dispose();
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+  });
+
+  it('keeps in memory what a full disk would not take, after what the file holds', function () {
+    this.timeout(60000);
+    // A process whose files may not grow past 1 MiB (ulimit -f, in KiB), which ignores the signal for it: its
+    // writes past that fail (EFBIG) as on a full disk, after writing part of what they were given.
+    const script = `
+      process.on('SIGXFSZ', () => undefined);
+      const { TurnSpill } = require(${JSON.stringify(join(__dirname, '../../../src/cli/turnSpill.js'))});
+      const reasons = [];
+      const spill = new TurnSpill((r) => r.reason, ',', (why) => reasons.push(why));
+      const expected = [];
+      spill.begin(0);
+      for (let i = 0; i < 2000; i++) {
+        const reason = i + ':' + 'ü'.repeat(1 + (i * 7919) % 2000);
+        expected.push(reason);
+        spill.turn({ id: i, index: i, status: 'covered', claimed: true, evidence: [], reason, line: 1, endLine: 1 });
+      }
+      const got = Buffer.concat([...spill.bytes(0)]).toString('utf8');
+      spill.dispose();
+      console.log(JSON.stringify({ same: got === expected.join(','), bytes: Buffer.byteLength(got), reasons }));
+    `;
+    const child = spawnSync('bash', ['-c', 'ulimit -f 1024 && exec "$0" -e "$1"', process.execPath, script], { encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    const outcome = JSON.parse(child.stdout) as { same: boolean; bytes: number; reasons: string[] };
+    assert.ok(outcome.bytes > 3 * 2 ** 20, `${outcome.bytes} bytes: more than the file could hold`);
+    assert.equal(outcome.same, true, 'the turns, whole and in order');
+    assert.equal(outcome.reasons.length, 1);
+    assert.match(outcome.reasons[0], /kept in memory instead/);
   });
 
   it('writes the same --json document from spilled turns as from the turns kept in the analysis, and leaves no file', async function () {

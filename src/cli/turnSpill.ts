@@ -5,7 +5,8 @@
 // decoding: the text is UTF-8 once, as stdout would have made it). dispose deletes the folder; nothing is
 // created on disk until the first checkpoint begins. When the folder cannot be made or written (no room, no
 // rights), what could not be written is kept in memory instead, as before the spill, and `onFallback` says why
-// (once): the report is the same either way.
+// (once): the report is the same either way. The folders of spills not yet disposed are deleted by
+// disposeLiveSpills, which the CLI calls when it is interrupted (Ctrl-C).
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,14 @@ interface Kept {
   fd?: number;
   /** What could not be written to the file, in order after what it holds. */
   inMemory: Buffer[];
+}
+
+/** The spills whose folders are not deleted yet. */
+const live = new Set<TurnSpill>();
+
+/** Deletes the folder of every spill not yet disposed (the process is being stopped). */
+export function disposeLiveSpills(): void {
+  for (const spill of [...live]) spill.dispose();
 }
 
 export class TurnSpill implements TurnSink {
@@ -53,7 +62,10 @@ export class TurnSpill implements TurnSink {
     this.current = kept;
     if (this.fellBack) return;
     try {
-      this.dir ??= mkdtempSync(join(tmpdir(), 'compaction-lens-turns-'));
+      if (this.dir === undefined) {
+        this.dir = mkdtempSync(join(tmpdir(), 'compaction-lens-turns-'));
+        live.add(this);
+      }
       const path = join(this.dir, `checkpoint-${index}.json`);
       kept.fd = openSync(path, 'w');
       kept.path = path;
@@ -105,6 +117,7 @@ export class TurnSpill implements TurnSink {
     this.close();
     if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true });
     this.dir = undefined;
+    live.delete(this);
     this.kept.clear();
   }
 

@@ -574,6 +574,8 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
   const results: TurnResult[] = [];
   const sink = ctx.turnSink;
   sink?.begin(index);
+  // Where in the summary the slimmed results' evidence was found (slimmed).
+  const placesFound = new Set<number>();
   for (let i = 0; i < before; i++) {
     yield;
     if (ctx.judging && ++ctx.judging.done % STEP_TURNS === 0) ctx.judging.report(ctx.judging.done, ctx.judging.total);
@@ -600,7 +602,7 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
     if (recorded !== undefined) result.tokens = recorded; // the analysis's figure whatever is counted
     if (sink) {
       sink.turn(result);
-      results.push(slimmed(result));
+      results.push(slimmed(result, placesFound, summary.length));
     } else {
       results.push(result);
     }
@@ -608,18 +610,27 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
   return results;
 }
 
-/** What a slimmed result holds of the turn's evidence when none of it was found (never modified). */
-const NONE_FOUND: Evidence[] = [];
+/** What a slimmed result holds of the turn's evidence when it adds no place found (never modified). */
+const NO_NEW_PLACE: Evidence[] = [];
 
 /**
  * What a checkpoint keeps of a turn's result that went to a turn sink (CheckpointAnalysis.turnsWritten):
- * everything but its reason and its evidence not found, which is what the checkpoint's figures need (its
- * anchors found in the summary are the found evidence). The evidence is sorted found first.
+ * everything but its reason, and of its evidence only what its figures need: the anchors found in the summary
+ * (foundAnchors), so each piece found at a place in the summary (its offset and length) that no earlier turn's
+ * slimmed evidence holds. `places` holds those places (offset × (summaryLength + 1) + length), and gains the
+ * turn's. The evidence is sorted found first.
  */
-function slimmed(result: TurnResult): TurnResult {
-  let found = 0;
-  while (found < result.evidence.length && result.evidence[found].found) found++;
-  return { ...result, evidence: found === 0 ? NONE_FOUND : result.evidence.slice(0, found), reason: '' };
+function slimmed(result: TurnResult, places: Set<number>, summaryLength: number): TurnResult {
+  let kept: Evidence[] | undefined;
+  for (const e of result.evidence) {
+    if (!e.found) break;
+    if (e.at === undefined) continue;
+    const place = e.at * (summaryLength + 1) + (e.length ?? e.text.length);
+    if (places.has(place)) continue;
+    places.add(place);
+    (kept ??= []).push(e);
+  }
+  return { ...result, evidence: kept ?? NO_NEW_PLACE, reason: '' };
 }
 
 function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Generator<void, CheckpointAnalysis, void> {

@@ -272,13 +272,13 @@ export interface CheckpointAnalysis {
   truncation: TruncationReport;
   /**
    * One entry per turn that precedes the checkpoint, in log order. When `turnsWritten` is set, each is slimmed:
-   * no reason ('') and only its evidence found in the summary.
+   * no reason (''), and of its evidence only the pieces found at a place in the summary no earlier turn's holds.
    */
   turns: TurnResult[];
   /**
    * Set when the turns' full results went to the analysis's turn sink as they were judged (AnalysisOptions.turnSink):
-   * `turns` then keeps each turn's status, ids, lines, score and found evidence, which is all the checkpoint's
-   * own figures need, but not its reason or its evidence not found.
+   * `turns` then keeps each turn's status, ids, lines and score, and the evidence that makes the checkpoint's
+   * anchors found (each place in the summary once), which is all the checkpoint's own figures need.
    */
   turnsWritten?: true;
   counts: Record<TurnStatus, number>;

@@ -66,9 +66,18 @@ function withoutCountedTokens(result: TurnResult, recorded: number | undefined):
   return copy;
 }
 
-/** What a checkpoint keeps of a result that went to the sink. */
-function slim(result: TurnResult): TurnResult {
-  return { ...result, reason: '', evidence: result.evidence.filter((e) => e.found) };
+/** What a checkpoint keeps of the results that went to the sink: each found place in the summary once. */
+function slim(results: readonly TurnResult[]): TurnResult[] {
+  const places = new Set<string>();
+  return results.map((result) => {
+    const evidence = result.evidence.filter((e) => {
+      const place = `${e.at}:${e.length ?? e.text.length}`;
+      if (!e.found || e.at === undefined || places.has(place)) return false;
+      places.add(place);
+      return true;
+    });
+    return { ...result, reason: '', evidence };
+  });
 }
 
 function withoutTurns(cp: CheckpointAnalysis): Omit<CheckpointAnalysis, 'turns' | 'turnsWritten'> {
@@ -97,7 +106,7 @@ describe('core/analyze with a turn sink', () => {
           sink.turns.get(i),
           cp.turns.map((r) => withoutCountedTokens(r, t.turns[r.index].tokens)),
         );
-        assert.deepEqual(got.turns, cp.turns.map(slim));
+        assert.deepEqual(got.turns, slim(cp.turns));
       });
       assert.deepEqual(sunk.problems, plain.problems);
       // Something was left out: reasons, and evidence not found.
@@ -106,6 +115,9 @@ describe('core/analyze with a turn sink', () => {
       // (Path A weighs no evidence: the summariser's report decides.)
       if (plain.checkpoints.some((cp) => cp.path === 'B' && !cp.opaque)) assert.ok(full.some((r) => r.evidence.some((e) => !e.found)));
       assert.ok(sunk.checkpoints.every((cp) => cp.turns.every((r) => r.reason === '' && r.evidence.every((e) => e.found))));
+      // Found evidence at the same place for several turns is kept once.
+      const found = (cps: readonly CheckpointAnalysis[]) => cps.flatMap((cp) => cp.turns.flatMap((r) => r.evidence.filter((e) => e.found)));
+      if (name === 'three checkpoints') assert.ok(found(sunk.checkpoints).length < found(plain.checkpoints).length);
     });
   }
 

@@ -27,7 +27,8 @@ export class TranscriptTooLargeError extends UnusableTranscriptError {
         'process ran out of memory.',
       path,
       [
-        'A transcript takes about ten to thirty times its size in memory to analyse (its turns, their evidence and their statuses).',
+        "`check` needs about five times a transcript's size in memory (its turns, and their evidence while they are judged); " +
+          "the editor and the other commands, which keep every turn's result, ten to thirty times.",
         'From a terminal, give Node.js a larger heap: NODE_OPTIONS=--max-old-space-size=16384 compaction-lens check FILE (in MB; the machine needs that much free memory).',
       ],
     );

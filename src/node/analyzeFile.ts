@@ -259,7 +259,8 @@ export function analyzeFile(
       signal,
       onProgress: onProgress && ((fraction, message) => onProgress(READING_SHARE + (1 - READING_SHARE) * fraction, message)),
       onVerdict: progress.onVerdict,
-      // A sink only for an analysis run once: a memo would hold analyses whose turns it never received.
+      // A sink only for an analysis run once: with a sink the core neither reuses nor keeps a checkpoint's analysis,
+      // so the file's memo would only cost.
       turnSink: oneShot ? progress.turnSink : undefined,
     });
     if (oneShot) evidenceCache.clear();

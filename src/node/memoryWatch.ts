@@ -27,7 +27,7 @@ export class TranscriptTooLargeError extends UnusableTranscriptError {
         'process ran out of memory.',
       path,
       [
-        "`check` needs about 1 KB of memory a turn besides the turns' text (five times the size of a transcript of 350-byte turns); " +
+        "`check` needs about 1.5 KB of memory a turn besides the turns' text (five times the size of a transcript of 350-byte turns); " +
           "the editor and the other commands, which keep every turn's result, ten to thirty times a transcript's size.",
         'From a terminal, give Node.js a larger heap: NODE_OPTIONS=--max-old-space-size=16384 compaction-lens check FILE (in MB; the machine needs that much free memory).',
       ],

@@ -163,12 +163,16 @@ describe('cli/turnSpill', () => {
     );
     writeFileSync(UNSAFE, `${lines.join('\n')}\n`);
     let spilled = '';
-    const left = await inTemporaryFolder(async () => {
-      spilled = await document({ spill: jsonTurnSpill });
-    });
-    assert.deepEqual(left, [], 'every spill deleted');
-    after(() => rmSync(UNSAFE, { force: true }));
-    const kept = await document('kept');
+    let kept = '';
+    try {
+      const left = await inTemporaryFolder(async () => {
+        spilled = await document({ spill: jsonTurnSpill });
+      });
+      assert.deepEqual(left, [], 'every spill deleted');
+      kept = await document('kept');
+    } finally {
+      rmSync(UNSAFE, { force: true });
+    }
     assert.equal(spilled, kept);
     const parsed = JSON.parse(spilled) as { files: { checkpoints?: { turns: unknown[] }[] }[] };
     assert.equal(parsed.files[0].checkpoints?.[0].turns.length, 420);

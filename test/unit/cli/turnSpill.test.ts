@@ -163,7 +163,7 @@ describe('cli/turnSpill', () => {
     );
     writeFileSync(UNSAFE, `${lines.join('\n')}\n`);
     let spilled = '';
-    let kept = '';
+    let kept: string;
     try {
       const left = await inTemporaryFolder(async () => {
         spilled = await document({ spill: jsonTurnSpill });

@@ -450,56 +450,63 @@ const UNIT_SPAN = 2 ** 26;
  * the first of them, for the forms two or more units name. A form named by one unit or none is left out: its
  * sharing is what unpackSharing gives a form it does not find (one unit, this one), and a turn only asks about
  * forms it names itself. Most forms are named once, so a first pass counts hashes of the forms in a small table
- * (saturating at 2), and only the forms whose hash was counted twice or more are counted by name. It depends
- * only on turns before the checkpoint, so lines appended later never change a past verdict.
+ * (saturating at 2), and a second counts by name only the forms whose hash was counted twice or more. Neither
+ * pass holds more than one unit's forms: each asks the evidence cache again, which works out again what it let
+ * go (a transcript with more claimed text than the cache holds pays that, rather than memory for every unit's
+ * forms at once). It depends only on turns before the checkpoint, so lines appended later never change a past
+ * verdict.
  */
 function* sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Generator<void, Map<string, number>, void> {
-  // Group the claimed turns by unit (a call with its results), in unit order, with the forms each unit names.
-  const byUnit = new Map<number, number[]>();
-  // (Indexed loops: a for…of over entries() makes an array for every turn.)
-  for (let k = 0; k < claimedIndexes.length; k++) {
+  // The claimed turns grouped by unit (a call with its results), in unit order: for each unit its first member
+  // (an index into claimedIndexes, or -1), and for each member the next one, so members keep their order.
+  const firstMember = new Int32Array(before).fill(-1);
+  const nextMember = new Int32Array(claimedIndexes.length).fill(-1);
+  for (let k = claimedIndexes.length - 1; k >= 0; k--) {
     if (k % STEP_TURNS === 0) yield;
-    const i = claimedIndexes[k];
-    const unit = unitOf(ctx, i, before);
-    const members = byUnit.get(unit);
-    if (members) members.push(i);
-    else byUnit.set(unit, [i]);
+    const unit = unitOf(ctx, claimedIndexes[k], before);
+    nextMember[k] = firstMember[unit];
+    firstMember[unit] = k;
   }
-  const units = [...byUnit.keys()].sort((x, y) => x - y);
-  const formsOf: Mentions[] = [];
-  let total = 0;
-  for (const unit of units) {
-    yield;
-    const members = byUnit.get(unit) ?? [];
-    const forms =
-      members.length === 1 ? mentionsOfTurn(ctx, members[0], before) : unionOf(members.map((i) => mentionsOfTurn(ctx, i, before)));
-    formsOf.push(forms);
-    total += forms.forms.length;
-  }
-  // Hashes counted (0, 1, or 2 for two or more): a form whose hash was counted once is named by one unit.
-  const mask = hashTableSize(total) - 1;
+  // Hashes counted (0, 1, or 2 for two or more): a form whose hash was counted once is named by one unit. The
+  // table is sized by the claimed turns (a few forms each); a fuller table only sends more forms to the count by
+  // name, which is exact.
+  const mask = hashTableSize(claimedIndexes.length * FORMS_PER_TURN) - 1;
   const seen = new Uint8Array(mask + 1);
-  for (let k = 0; k < formsOf.length; k++) {
-    if (k % STEP_TURNS === 0) yield;
-    const { hashes } = formsOf[k];
+  for (let unit = 0; unit < before; unit++) {
+    if (unit % STEP_TURNS === 0) yield;
+    if (firstMember[unit] < 0) continue;
+    const { hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before);
     for (let f = 0; f < hashes.length; f++) {
       const h = hashes[f] & mask;
       if (seen[h] < 2) seen[h]++;
     }
   }
+  // Backwards, so the units the first pass left in the evidence cache (the last ones) are asked first, and the
+  // judging, which goes forwards, finds there the first ones. Each unit met makes itself the first.
   const packed = new Map<string, number>();
-  for (let k = 0; k < formsOf.length; k++) {
-    if (k % STEP_TURNS === 0) yield;
-    const { forms, hashes } = formsOf[k];
-    const unit = units[k];
+  for (let unit = before - 1; unit >= 0; unit--) {
+    if (unit % STEP_TURNS === 0) yield;
+    if (firstMember[unit] < 0) continue;
+    const { forms, hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before);
     for (let f = 0; f < forms.length; f++) {
       if (seen[hashes[f] & mask] < 2) continue;
       const form = forms[f];
-      const p = packed.get(form);
-      packed.set(form, p === undefined ? UNIT_SPAN + (unit % UNIT_SPAN) : p + UNIT_SPAN);
+      const count = Math.floor((packed.get(form) ?? 0) / UNIT_SPAN) + 1;
+      packed.set(form, count * UNIT_SPAN + (unit % UNIT_SPAN));
     }
   }
   return packed;
+}
+
+/** About how many forms a claimed turn names, to size sharing's table of hashes. */
+const FORMS_PER_TURN = 16;
+
+/** The forms a unit names: its one member's, or the union of its members' (a call and its results). */
+function unitMentions(ctx: Context, claimedIndexes: readonly number[], first: number, nextMember: Int32Array, before: number): Mentions {
+  if (nextMember[first] < 0) return mentionsOfTurn(ctx, claimedIndexes[first], before);
+  const all: Mentions[] = [];
+  for (let k = first; k >= 0; k = nextMember[k]) all.push(mentionsOfTurn(ctx, claimedIndexes[k], before));
+  return unionOf(all);
 }
 
 /** A power of two about four times `entries` (few collisions), between 2^10 and 2^24. */
@@ -554,12 +561,7 @@ function* judgementOf(cp: Checkpoint, index: number, ctx: Context, before: numbe
 function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: number): Generator<void, TurnResult[], void> {
   const summary = summaryText(cp);
   const opaque = cp.opaque === true;
-  const claimedSet = new Set<TurnId>();
-  const claimedIds: readonly TurnId[] = Array.isArray(cp.claimedIds) ? cp.claimedIds : [];
-  for (let k = 0; k < claimedIds.length; k++) {
-    if (k % STEP_TURNS === 0) yield;
-    claimedSet.add(claimedIds[k]);
-  }
+  const claimedSet = yield* claimedBefore(ctx, cp, before);
   const reportedSet = Array.isArray(cp.reportedIds) ? new Set<TurnId>(cp.reportedIds) : undefined;
   const summaryEmpty = !opaque && summary.trim() === '';
   const readable = !opaque && typeof cp.unverifiable !== 'string' && !summaryEmpty;
@@ -610,6 +612,32 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
   return results;
 }
 
+/** Which of the turns before a checkpoint it claims (`has`, by a turn's id), marked by turn index. */
+interface ClaimedTurns {
+  has(id: TurnId): boolean;
+}
+
+/**
+ * The checkpoint's claimed ids among the turns before it, as a mark per turn (at the first turn with each id)
+ * rather than a set of ids: a byte a turn instead of a set entry for each of millions of claimed ids. Ids no turn
+ * before the checkpoint has are left out: only those turns' ids are asked about.
+ */
+function* claimedBefore(ctx: Context, cp: Checkpoint, before: number): Generator<void, ClaimedTurns, void> {
+  const claimedIds: readonly TurnId[] = Array.isArray(cp.claimedIds) ? cp.claimedIds : [];
+  const marks = new Uint8Array(before);
+  for (let k = 0; k < claimedIds.length; k++) {
+    if (k % STEP_TURNS === 0) yield;
+    const at = ctx.indexOfId.get(claimedIds[k]);
+    if (at !== undefined && at < before) marks[at] = 1;
+  }
+  return {
+    has: (id) => {
+      const at = ctx.indexOfId.get(id);
+      return at !== undefined && at < before && marks[at] === 1;
+    },
+  };
+}
+
 /** What a slimmed result holds of the turn's evidence when it adds no place found (never modified). */
 const NO_NEW_PLACE: Evidence[] = [];
 
@@ -639,9 +667,9 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   const summary = summaryText(cp);
   const opaque = cp.opaque === true;
   const claimedIds: TurnId[] = Array.isArray(cp.claimedIds) ? cp.claimedIds : [];
-  const claimedSet = new Set<TurnId>(claimedIds);
   const path: 'A' | 'B' = Array.isArray(cp.reportedIds) ? 'A' : 'B';
   const before = turnsBefore(cp, name, ctx);
+  const claimedSet = yield* claimedBefore(ctx, cp, before);
   const earlier = ctx.turns.slice(0, before);
 
   // Sizes.

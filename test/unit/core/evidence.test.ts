@@ -17,6 +17,7 @@ import {
   weightOf,
   type Sharing,
 } from '../../../src/core/evidence';
+import { EvidenceCache } from '../../../src/core/evidenceCache';
 import { extractPieces } from '../../../src/core/evidenceText';
 import { SummaryMatcher } from '../../../src/core/summaryMatcher';
 import { callTexts, literalOfPattern, NARROW_READ_LINES, readsAFile, splitCalls } from '../../../src/core/toolCalls';
@@ -588,6 +589,49 @@ describe('core/evidence in analyze: sharing, calls and results', () => {
     }
     assert.equal(checked, 4000);
     assert.ok([...expected.values()].some((n) => n === 1) && [...expected.values()].some((n) => n > SHARED_FREELY));
+  });
+
+  it('sharing is the same whether the evidence cache holds every turn or almost none (each pass asks it again)', () => {
+    // 300 units: prose naming a few of 40 identifiers, and calls whose results count with them; some results
+    // answer a call outside the claimed turns. A cache of 500 characters lets go of nearly every turn between
+    // the two passes over the units and the judging, so each works the pieces out again.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const turns: Turn[] = [];
+    while (turns.length < 300) {
+      const id = turns.length;
+      const names = [`widget_${next(40)}_id`, `gadget_${next(12)}_id`].join(' and ');
+      if (next(3) === 0) {
+        const read = call('Read', { file_path: `/repo/src/mod_${next(9)}.ts` });
+        turns.push(turn(id, read, { role: 'assistant' }));
+        turns.push(result(id + 1, `export const ${names.replace(' and ', ' = ')};`, id, read));
+      } else {
+        turns.push(turn(id, `Touched ${names} in /repo/src/mod_${next(9)}.ts here.`));
+      }
+    }
+    const claimedIds = turns.filter((_, i) => i % 7 !== 3).map((t) => t.id);
+    const cp = checkpoint({ claimedIds, turnsBefore: turns.length, summary: 'widget_3_id, gadget_2_id and mod_4.ts' });
+    const mk = (evidenceCache: EvidenceCache) => analyze(transcript(turns, [cp]), { ...OPTS, evidenceCache }).checkpoints[0];
+    const full = mk(new EvidenceCache());
+    const small = mk(new EvidenceCache({ maxChars: 500 }));
+    assert.deepEqual(small.turns, full.turns);
+    // And the plain counts: the units (a result with its call) among the claimed turns naming each identifier.
+    const unitsNaming = new Map<string, Set<number>>();
+    for (const t of turns.filter((x) => claimedIds.includes(x.id))) {
+      const unit = Number(t.answers?.turnId ?? t.id);
+      for (const name of t.text.match(/\b(?:widget|gadget)_\d+_id\b/g) ?? []) {
+        unitsNaming.set(name, (unitsNaming.get(name) ?? new Set()).add(unit));
+      }
+    }
+    let checked = 0;
+    for (const e of full.turns.flatMap((r) => r.evidence).filter((x) => x.kind === 'identifier')) {
+      assert.equal(e.sharedBy, unitsNaming.get(e.text)?.size, e.text);
+      checked++;
+    }
+    assert.ok(checked > 300, `${checked} identifiers checked`);
   });
 
   it(`a turn the summary carries at length (score ≥ ${CARRIED_AT_LENGTH} × threshold) is covered though every piece is shared`, () => {

@@ -4,7 +4,7 @@
 // and the colours are the only escape sequences printed.
 import { countOf, groupDigits, shortTurnId } from '../core/displayText';
 import { formatRanges, idRanges } from '../core/idRanges';
-import type { CheckpointAnalysis, IdRange, Problem, TurnId, TurnStatus, Verdict } from '../core/model';
+import type { CheckpointAnalysis, IdRange, Problem, TurnId, TurnResult, TurnStatus, Verdict } from '../core/model';
 import type { FileReport } from './checkFiles';
 import { terminalText as safe } from './terminalText';
 
@@ -46,7 +46,12 @@ function rangesText(ranges: IdRange[], cp: CheckpointAnalysis): string {
   const shown = ranges.slice(0, MAX_RANGES);
   const more = ranges.length > shown.length ? `, … ${ranges.length - shown.length} more ranges (--json lists all)` : '';
   if (cp.turns.every((turn) => typeof turn.id === 'number')) return safe(formatRanges(shown)) + more;
-  const lineOf = new Map(cp.turns.map((turn) => [turn.id, turn]));
+  // The turns of the ranges shown only (a map of every turn was millions of entries for a large transcript);
+  // the last turn with an id wins, as in a map of them all.
+  const wanted = new Set<TurnId>();
+  for (const range of shown) wanted.add(range.from).add(range.to);
+  const lineOf = new Map<TurnId, TurnResult>();
+  for (const turn of cp.turns) if (wanted.has(turn.id)) lineOf.set(turn.id, turn);
   const parts = shown.map((range) => {
     const first = lineOf.get(range.from)?.line;
     const last = lineOf.get(range.to)?.endLine;
@@ -56,8 +61,9 @@ function rangesText(ranges: IdRange[], cp: CheckpointAnalysis): string {
   return parts.join(', ') + more;
 }
 
-function safeSetText(cp: CheckpointAnalysis, orderedIds: TurnId[]): string {
+function safeSetText(cp: CheckpointAnalysis): string {
   if (cp.safeCovered.length === 0) return 'empty (no claimed turn can be trusted)';
+  const orderedIds = cp.turns.map((turn) => turn.id);
   return `${rangesText(idRanges(orderedIds, cp.safeCovered), cp)} (${plural(cp.safeCovered.length, 'turn')})`;
 }
 
@@ -82,7 +88,6 @@ function countsText(cp: CheckpointAnalysis, paint: Paint): string {
 
 function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
   const lines: string[] = [];
-  const orderedIds = cp.turns.map((turn) => turn.id);
   const verdictText =
     (cp.opaque || cp.unverifiable !== undefined) && cp.verdict !== 'reversible'
       ? `${cp.verdict.toUpperCase()} (unverifiable)`
@@ -111,7 +116,7 @@ function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
   const missing = cp.counts['claimed-missing'];
   lines.push(`    turns: ${countsText(cp, paint)}`);
   if (missing > 0) lines.push(`    claimed-missing: ${rangesText(cp.claimedMissingRanges, cp)}`);
-  lines.push(`    safe pointer set: ${safeSetText(cp, orderedIds)}`);
+  lines.push(`    safe pointer set: ${safeSetText(cp)}`);
   if (cp.reasons.length > 0) {
     lines.push('    why:');
     for (const reason of cp.reasons) lines.push(`      - ${safe(reason)}`);

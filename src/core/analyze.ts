@@ -670,30 +670,33 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   const path: 'A' | 'B' = Array.isArray(cp.reportedIds) ? 'A' : 'B';
   const before = turnsBefore(cp, name, ctx);
   const claimedSet = yield* claimedBefore(ctx, cp, before);
-  const earlier = ctx.turns.slice(0, before);
 
   // Sizes.
   let prefixTokens = 0;
   let recorded = 0;
   let counted = 0;
-  const tokensOf: (number | undefined)[] = earlier.map((turn) => {
+  const tokensOf: (number | undefined)[] = [];
+  for (let i = 0; i < before; i++) {
+    const turn = ctx.turns[i];
     const claimed = claimedSet.has(turn.id);
-    if (!claimed && !ctx.claimedByAny.has(turn.id)) return recordedTurnTokens(turn);
-    if (!claimed) {
+    if (!claimed && !ctx.claimedByAny.has(turn.id)) {
+      tokensOf.push(recordedTurnTokens(turn));
+    } else if (!claimed) {
       // Shown for a turn another checkpoint claims; a counting failure there is that checkpoint's problem.
       try {
-        return turnTokens(ctx, turn).tokens;
+        tokensOf.push(turnTokens(ctx, turn).tokens);
       } catch {
         ctx.countFailures++;
-        return undefined;
+        tokensOf.push(undefined);
       }
+    } else {
+      const t = turnTokens(ctx, turn);
+      prefixTokens += t.tokens;
+      if (t.source === 'recorded') recorded++;
+      else counted++;
+      tokensOf.push(t.tokens);
     }
-    const t = turnTokens(ctx, turn);
-    prefixTokens += t.tokens;
-    if (t.source === 'recorded') recorded++;
-    else counted++;
-    return t.tokens;
-  });
+  }
   const prefixTokenSource: TokenSource | 'mixed' = counted === 0 ? 'recorded' : recorded === 0 ? 'counted' : 'mixed';
   const summaryTokens = checkpointSummaryTokens(ctx, cp);
   const rawBudget = cp.summaryBudget;
@@ -717,7 +720,7 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   // turns with no text, or a pointer set that is mostly turns with nothing to check never is.
   const nothing = counts['nothing-to-check'];
   const withText = claimedTurns.filter((r) => {
-    const t = earlier[r.index];
+    const t = ctx.turns[r.index];
     return typeof t.text === 'string' && t.text.trim() !== '';
   }).length;
   let verdict: Verdict;
@@ -775,7 +778,7 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
 
   const truncation = opaque
     ? { truncated: false, reasons: [] }
-    : detectTruncation(summary, summaryTokens, summaryBudget, cp.truncationHints, ctx.nearBudgetFraction, earlier.map(turnText));
+    : detectTruncation(summary, summaryTokens, summaryBudget, cp.truncationHints, ctx.nearBudgetFraction, textsBefore(ctx.turns, before));
 
   const notes = Array.isArray(cp.notes) ? cp.notes.filter((n) => typeof n === 'string') : [];
   const reasons = [
@@ -786,7 +789,6 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   reasons.push(...notes);
 
   const missingIndexes = results.filter((r) => r.status === 'claimed-missing').map((r) => r.index);
-  const orderedIds = earlier.map((t) => t.id);
 
   const analysis: CheckpointAnalysis = {
     summaryId: name,
@@ -809,7 +811,7 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
     turns: results,
     counts,
     safeCovered: safe.map((r) => r.id),
-    claimedMissingRanges: rangesFromIndexes(orderedIds, missingIndexes),
+    claimedMissingRanges: rangesFromIndexes((i) => ctx.turns[i].id, missingIndexes),
     foundAnchors: foundAnchors(results, summary),
     notes,
   };
@@ -820,6 +822,13 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   if (summaryBudget !== undefined) analysis.summaryBudget = summaryBudget;
   if (ceiling !== undefined) analysis.ceiling = ceiling;
   return analysis;
+}
+
+/** The texts of the first `before` turns, in order. */
+function textsBefore(turns: readonly Turn[], before: number): string[] {
+  const texts: string[] = [];
+  for (let i = 0; i < before; i++) texts.push(turnText(turns[i]));
+  return texts;
 }
 
 /** The number of turns before the checkpoint, clamped into the transcript (with a warning when it had to be). */

@@ -9,16 +9,20 @@ export function idRanges(orderedIds: readonly TurnId[], subset: Iterable<TurnId>
   orderedIds.forEach((id, i) => {
     if (wanted.has(id)) indexes.push(i);
   });
-  return rangesFromIndexes(orderedIds, indexes);
+  return rangesFromIndexes((i) => orderedIds[i], indexes);
 }
 
-/** Ranges from positions (ascending) into `orderedIds`; consecutive positions form one range. */
-export function rangesFromIndexes(orderedIds: readonly TurnId[], indexes: readonly number[]): IdRange[] {
+/**
+ * Ranges from positions (ascending) into the ordered ids, each position's id given by `idAt`; consecutive
+ * positions form one range. (A function rather than an array: the analysis asks its turns, with no array of
+ * millions of ids made for a few ranges.)
+ */
+export function rangesFromIndexes(idAt: (index: number) => TurnId, indexes: readonly number[]): IdRange[] {
   const ranges: IdRange[] = [];
   let start = -1;
   let prev = -2;
   const close = (): void => {
-    if (start >= 0) ranges.push({ from: orderedIds[start], to: orderedIds[prev], count: prev - start + 1 });
+    if (start >= 0) ranges.push({ from: idAt(start), to: idAt(prev), count: prev - start + 1 });
   };
   for (const i of indexes) {
     if (i === prev + 1) {

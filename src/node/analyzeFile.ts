@@ -44,7 +44,8 @@ export interface ProgressOptions {
   onVerdict?: (verdicts: readonly CheckpointVerdict[]) => void;
   /**
    * The file is analysed once and let go (the CLI): no checkpoint memo, and an evidence cache for this analysis
-   * alone, of ONE_SHOT_EVIDENCE_CHARS when the turns' texts would not fit in the default (returned empty).
+   * alone, of ONE_SHOT_EVIDENCE_CHARS when the turns' texts would not fit in the default (returned empty); the
+   * file is opened to be read once (OpenOptions.readOnce), so its reader goes once the transcript is made.
    */
   oneShot?: boolean;
   /**
@@ -240,6 +241,7 @@ export function analyzeFile(
   return underMemoryWatch(path, progress.signal, async (signal) => {
     const opening = TranscriptFile.open(path, {
       ...open,
+      readOnce: progress.oneShot === true,
       signal,
       onProgress: onProgress && ((read, total) => onProgress(total > 0 ? (READING_SHARE * read) / total : 0, 'reading…')),
     });

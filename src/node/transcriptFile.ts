@@ -45,6 +45,11 @@ export interface OpenOptions {
   limitNames?: { maxInflatedBytes?: string; maxInflateRatio?: string };
   onProgress?: (readBytes: number, totalBytes: number) => void;
   signal?: AbortSignal;
+  /**
+   * The file is read once (`check`): its reader, with its own copy of the turns and its indexes of them (a map
+   * entry a turn), is let go once the transcript is made. A refresh then reads the file anew.
+   */
+  readOnce?: boolean;
 }
 
 /** The input cannot be used at all (missing, not a transcript, no records). The message is for the user. */
@@ -190,7 +195,8 @@ export function inflationLimitProblem(
 }
 
 export class TranscriptFile {
-  private reader!: TranscriptReader;
+  /** Undefined once a file read once was read (OpenOptions.readOnce). */
+  private reader: TranscriptReader | undefined;
   private snapshot!: Transcript;
   /** Problems that hold only until the next read (an incomplete last line). */
   private transientProblems: Problem[] = [];
@@ -268,6 +274,7 @@ export class TranscriptFile {
     const firstRecord = firstLines.find((line) => line.trim() !== '') ?? '';
     const file = new TranscriptFile(path, format, options, gzip, parsesAsJson(firstRecord.trim()), encoding);
     await file.readFromStart(undefined, format === 'claude-code' ? claudeCodeSideFiles : undefined, info);
+    if (options.readOnce === true) file.reader = undefined;
     const { turns, checkpoints } = file.snapshot;
     if (turns.length === 0 && checkpoints.length === 0) {
       const first = file.stoppedBecause ?? file.snapshot.problems[0];
@@ -307,7 +314,13 @@ export class TranscriptFile {
       throw new UnusableTranscriptError(`${this.path} was deleted or moved.`, this.path);
     }
     if (info.size === this.fileSize && info.ino === this.inode) return 'unchanged';
-    const canAppend = !this.gzip && this.encoding === 'utf-8' && this.jsonLines && info.ino === this.inode && info.size > this.fileSize;
+    const canAppend =
+      this.reader !== undefined &&
+      !this.gzip &&
+      this.encoding === 'utf-8' &&
+      this.jsonLines &&
+      info.ino === this.inode &&
+      info.size > this.fileSize;
     if (canAppend && this.openTail) {
       // The last line had no newline; it may only continue with one.
       const handle = await openFile(this.path, 'r');
@@ -440,9 +453,15 @@ export class TranscriptFile {
     this.snapshot = this.composeSnapshot();
   }
 
+  /** The reader of the read under way (every read starts with one: readFromStart makes it, an append keeps it). */
+  private readerNow(): TranscriptReader {
+    if (this.reader === undefined) throw new Error('no reader: the file was read once and let it go');
+    return this.reader;
+  }
+
   /** Gives a line to the reader, or counts it as unreadable when the record gate withholds it. */
   private feed(line: RawLine): void {
-    if (!this.jsonLines || this.gate.admits(line)) this.reader.push(line);
+    if (!this.jsonLines || this.gate.admits(line)) this.readerNow().push(line);
     else this.splitProblems.count(line.line, line.terminated ? 'error' : 'warning');
   }
 
@@ -452,7 +471,7 @@ export class TranscriptFile {
   }
 
   private composeSnapshot(): Transcript {
-    const transcript = this.reader.finish();
+    const transcript = this.readerNow().finish();
     const problems = [...this.sideFileProblems, ...this.splitProblems.list(), ...transcript.problems, ...this.transientProblems];
     problems.sort((a, b) => a.line - b.line);
     // Why reading stopped is never capped away: it comes after every line read.

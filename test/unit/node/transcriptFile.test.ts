@@ -87,6 +87,21 @@ describe('TranscriptFile', () => {
     assert.deepEqual(file.transcript.problems, []);
   });
 
+  it('a file read once lets its reader go: a refresh reads it anew, to the same transcript', async () => {
+    const path = write('t.jsonl', `${turn(0)}\n${turn(1)}\n`);
+    const file = await TranscriptFile.open(path, { readOnce: true });
+    assert.deepEqual(
+      file.transcript.turns.map((t) => t.id),
+      [0, 1],
+    );
+    assert.equal((file as unknown as { reader: unknown }).reader, undefined, 'no reader kept');
+    assert.equal(await file.refresh(), 'unchanged');
+    appendFileSync(path, `${turn(2)}\n${checkpoint(2)}\n`);
+    assert.equal(await file.refresh(), 'reloaded');
+    const kept = await TranscriptFile.open(path);
+    assert.deepEqual(file.transcript, kept.transcript);
+  });
+
   it('reads only the appended lines and keeps the turns it already had', async () => {
     const path = write('t.jsonl', `${turn(0)}\n${turn(1)}\n`);
     const file = await TranscriptFile.open(path);

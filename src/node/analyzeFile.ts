@@ -77,10 +77,10 @@ export interface FileCaches {
 
 /**
  * The bound (characters of the texts keyed on) of a one-shot analysis' evidence cache when the turns' texts do
- * not fit in the default bound: what does not fit is worked out again between the sharing counts and a turn's
- * judgement, rather than held (about 8 bytes of pieces a character: this is about 70 MB). A larger cache would
- * not save that work: the analysis reads the turns in order, so by its second pass the least recently used are
- * the ones it needs next.
+ * not fit in the default bound: what does not fit is worked out again in each of the sharing counts' two passes
+ * and the judging, rather than held (about 8 bytes of pieces a character: this is about 70 MB). A larger cache
+ * saves only what it holds: the sharing's second pass goes backwards, so it and the judging each find in the cache
+ * the turns the pass before left there, and work out the rest again.
  */
 export const ONE_SHOT_EVIDENCE_CHARS = 8 * 1024 * 1024;
 

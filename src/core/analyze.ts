@@ -468,9 +468,11 @@ function* sharing(ctx: Context, claimedIndexes: readonly number[], before: numbe
     firstMember[unit] = k;
   }
   // Hashes counted (0, 1, or 2 for two or more): a form whose hash was counted once is named by one unit. The
-  // table is sized by the claimed turns (a few forms each); a fuller table only sends more forms to the count by
-  // name, which is exact.
-  const mask = hashTableSize(claimedIndexes.length * FORMS_PER_TURN) - 1;
+  // table is sized by the claimed turns' text (the forms are not all known before this pass); a fuller table only
+  // sends more forms to the count by name, which is exact.
+  let claimedChars = 0;
+  for (let k = 0; k < claimedIndexes.length; k++) claimedChars += turnText(ctx.turns[claimedIndexes[k]]).length;
+  const mask = hashTableSize(claimedChars / CHARS_PER_FORM + claimedIndexes.length) - 1;
   const seen = new Uint8Array(mask + 1);
   for (let unit = 0; unit < before; unit++) {
     if (unit % STEP_TURNS === 0) yield;
@@ -498,8 +500,11 @@ function* sharing(ctx: Context, claimedIndexes: readonly number[], before: numbe
   return packed;
 }
 
-/** About how many forms a claimed turn names, to size sharing's table of hashes. */
-const FORMS_PER_TURN = 16;
+/**
+ * Characters of text per form named, at the fewest measured (generated transcripts 17; real Claude Code sessions
+ * 32–47), to size sharing's table of hashes.
+ */
+const CHARS_PER_FORM = 16;
 
 /** The forms a unit names: its one member's, or the union of its members' (a call and its results). */
 function unitMentions(ctx: Context, claimedIndexes: readonly number[], first: number, nextMember: Int32Array, before: number): Mentions {

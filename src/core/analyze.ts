@@ -370,8 +370,9 @@ export function* textsToCountInSteps(
     if (i % STEP_TURNS === 0) yield;
     const turn = turns[i];
     if (!turn || typeof turn !== 'object') continue;
+    if (!needsCount(turn, claimedByAny)) continue; // asked first: a text may be read back from disk
     const text = turnText(turn);
-    if (seen.has(text) || !needsCount(turn, claimedByAny) || cache?.has(text)) continue;
+    if (seen.has(text) || cache?.has(text)) continue;
     seen.add(text);
     counted.push(turn);
   }

@@ -169,8 +169,12 @@ function* failsClosedWhateverJudged(
     if (i % STEP_TURNS === 0) yield;
     const turn = turns[i];
     if (!turn || typeof turn !== 'object' || !claimed.has(turn.id)) continue;
-    const text = turnText(turn);
-    most += hasRecordedTokens(turn) ? (turn.tokens as number) : (tokenCache.get(text) ?? bounds.get(text)?.low ?? text.length);
+    if (hasRecordedTokens(turn)) {
+      most += turn.tokens as number;
+    } else {
+      const text = turnText(turn); // read only when needed: a text may be read back from disk
+      most += tokenCache.get(text) ?? bounds.get(text)?.low ?? text.length;
+    }
   }
   if (most <= ceiling) return false;
   let low = 0;
@@ -232,9 +236,8 @@ function mayBeSettled(
     for (let i = 0; i < n; i++) {
       const turn = turns[i];
       if (!turn || typeof turn !== 'object' || !claimed.has(turn.id)) continue;
-      const text = typeof turn.text === 'string' ? turn.text : '';
-      const known = hasRecordedTokens(turn) ? turn.tokens : tokenCache.get(text);
-      const b = known !== undefined ? { low: known, high: known } : boundsOf(text);
+      const known = hasRecordedTokens(turn) ? turn.tokens : tokenCache.get(turnText(turn));
+      const b = known !== undefined ? { low: known, high: known } : boundsOf(turnText(turn));
       low += b.low;
       high += b.high;
     }

@@ -84,8 +84,17 @@ export interface FileCaches {
  */
 export const ONE_SHOT_EVIDENCE_CHARS = 8 * 1024 * 1024;
 
+/**
+ * A one-shot analysis' file moves its turns' texts to a temporary file past this many characters (32M: a
+ * transcript of about 100k turns and more): past what the default evidence cache holds.
+ */
+export const TEXTS_ON_DISK_CHARS = DEFAULT_EVIDENCE_CACHE_CHARS;
+
 /** A one-shot analysis' evidence cache: the default when every turn's text fits in it, else a small one. */
-function oneShotEvidenceCache(transcript: Transcript): EvidenceCache {
+function oneShotEvidenceCache(file: TranscriptFile): EvidenceCache {
+  // Texts moved to disk are past the default's bound (TEXTS_ON_DISK_CHARS): not read back to be added up.
+  if (file.textsOnDisk) return new EvidenceCache({ maxChars: ONE_SHOT_EVIDENCE_CHARS });
+  const transcript = file.transcript;
   let chars = 0;
   for (const turn of Array.isArray(transcript.turns) ? transcript.turns : []) {
     chars += typeof turn?.text === 'string' ? turn.text.length : 0;
@@ -242,6 +251,7 @@ export function analyzeFile(
     const opening = TranscriptFile.open(path, {
       ...open,
       readOnce: progress.oneShot === true,
+      textsOnDiskPast: progress.oneShot === true ? TEXTS_ON_DISK_CHARS : undefined,
       signal,
       onProgress: onProgress && ((read, total) => onProgress(total > 0 ? (READING_SHARE * read) / total : 0, 'reading…')),
     });
@@ -254,7 +264,7 @@ export function analyzeFile(
     onProgress?.(READING_SHARE, 'counting tokens…');
     const tokenCache: TokenCache = new Map();
     const oneShot = progress.oneShot === true;
-    const evidenceCache = oneShot ? oneShotEvidenceCache(file.transcript) : new EvidenceCache();
+    const evidenceCache = oneShot ? oneShotEvidenceCache(file) : new EvidenceCache();
     const checkpointMemo = new CheckpointMemo();
     const caches: FileCaches = oneShot ? { tokenCache, evidenceCache } : { tokenCache, evidenceCache, checkpointMemo };
     const analysis = await analyzeTranscript(file.transcript, caches, pool, options, {

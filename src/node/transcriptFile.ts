@@ -18,6 +18,7 @@ import { FORMATS, createReader } from '../formats/readers';
 import { describeSpecialFile, describeUnopenable, judgeHead, textEncodingOf, TextTranscoder, type TextEncodingName } from './inputKind';
 import { LineSplitter } from './lineSplitter';
 import { RecordGate } from './recordGate';
+import { turnsWithTextsOnDisk } from './turnTextsOnDisk';
 import { loadSideFiles, type LoadedSideFiles } from './sideFiles';
 
 export interface OpenOptions {
@@ -50,6 +51,11 @@ export interface OpenOptions {
    * entry a turn), is let go once the transcript is made. A refresh then reads the file anew.
    */
   readOnce?: boolean;
+  /**
+   * With readOnce: when the turns' texts add up to more than this many characters, they are moved to a temporary
+   * file once the transcript is made, and each turn reads its text back from it when asked (turnTextsOnDisk.ts).
+   */
+  textsOnDiskPast?: number;
 }
 
 /** The input cannot be used at all (missing, not a transcript, no records). The message is for the user. */
@@ -217,6 +223,7 @@ export class TranscriptFile {
   private stoppedBecause: Problem | undefined;
   /** In a JSON Lines file, past 1,000 lines that cannot be records such lines are counted, not read. */
   private readonly gate = new RecordGate();
+  private movedTexts = false;
 
   private constructor(
     readonly path: string,
@@ -274,7 +281,10 @@ export class TranscriptFile {
     const firstRecord = firstLines.find((line) => line.trim() !== '') ?? '';
     const file = new TranscriptFile(path, format, options, gzip, parsesAsJson(firstRecord.trim()), encoding);
     await file.readFromStart(undefined, format === 'claude-code' ? claudeCodeSideFiles : undefined, info);
-    if (options.readOnce === true) file.reader = undefined;
+    if (options.readOnce === true) {
+      file.reader = undefined;
+      if (options.textsOnDiskPast !== undefined) file.moveTextsToDisk(options.textsOnDiskPast);
+    }
     const { turns, checkpoints } = file.snapshot;
     if (turns.length === 0 && checkpoints.length === 0) {
       const first = file.stoppedBecause ?? file.snapshot.problems[0];
@@ -289,6 +299,11 @@ export class TranscriptFile {
   /** True when the file is gzip-compressed (decided by its first bytes when it was opened). */
   get compressed(): boolean {
     return this.gzip;
+  }
+
+  /** True when the turns' texts were moved to a temporary file (OpenOptions.textsOnDiskPast). */
+  get textsOnDisk(): boolean {
+    return this.movedTexts;
   }
 
   /** The transcript as read so far. */
@@ -358,6 +373,7 @@ export class TranscriptFile {
     this.consumed = 0;
     this.nextLine = 1;
     this.openTail = false;
+    this.movedTexts = false;
     this.splitProblems = new ProblemList();
     this.stoppedBecause = undefined;
     this.gate.reset();
@@ -451,6 +467,20 @@ export class TranscriptFile {
       this.nextLine = splitter.nextLine;
     }
     this.snapshot = this.composeSnapshot();
+  }
+
+  /** Moves the turns' texts to a temporary file when they add up to more than `past` characters. */
+  private moveTextsToDisk(past: number): void {
+    let chars = 0;
+    for (const turn of this.snapshot.turns) {
+      chars += typeof turn?.text === 'string' ? turn.text.length : 0;
+      if (chars > past) break;
+    }
+    if (chars <= past) return;
+    const turns = turnsWithTextsOnDisk(this.snapshot.turns);
+    if (turns === undefined) return;
+    this.snapshot = { ...this.snapshot, turns };
+    this.movedTexts = true;
   }
 
   /** The reader of the read under way (every read starts with one: readFromStart makes it, an append keeps it). */

@@ -18,6 +18,7 @@
 import type { Checkpoint, CheckpointAnalysis, TokenCache, Turn, TurnId } from './model';
 import { isSealed } from './sealedRecord';
 import { runSteps } from './steps';
+import { TurnIdTable } from './turnIdTable';
 
 /** What a kept analysis was made with, besides the turns and the checkpoint record. */
 export interface MemoInputs {
@@ -43,9 +44,9 @@ export interface KeptAnalysis {
 /** The indexes over a transcript's turns that analyze reads (see CheckpointMemo.sync). */
 export interface TurnIndexes {
   /** Index of each turn id (first occurrence). */
-  indexOfId: ReadonlyMap<TurnId, number>;
+  indexOfId: { get(id: TurnId): number | undefined };
   /** For each turn whose calls are answered by result turns of their own, the index of the first such result. */
-  firstAnswer: ReadonlyMap<TurnId, number>;
+  firstAnswer: { get(id: TurnId): number | undefined };
   /** Ids claimed by any checkpoint. */
   claimedByAny: { has(id: TurnId): boolean };
 }
@@ -68,10 +69,10 @@ const SYNC_STEP = 1024;
 export class CheckpointMemo {
   /** The turns of the snapshot last synced, by reference. */
   private turns: unknown[] = [];
-  private readonly indexOfId = new Map<TurnId, number>();
-  private readonly firstAnswer = new Map<TurnId, number>();
+  private readonly indexOfId = new TurnIdTable();
+  private readonly firstAnswer = new TurnIdTable();
   /** How many checkpoints (with repeats) claim each id. */
-  private readonly claims = new Map<TurnId, number>();
+  private readonly claims = new TurnIdTable();
   private slots: Slot[] = [];
   /** Every turn before `countedThrough` that some checkpoint claims has its count in `countedIn`. */
   private countedThrough = 0;
@@ -109,8 +110,10 @@ export class CheckpointMemo {
       this.index(turns[i], i);
     }
 
-    // Whether each id a changed checkpoint claimed or claims was claimed by any checkpoint before.
-    const touched = new Map<TurnId, boolean>();
+    // Whether each id a changed checkpoint claimed or claims was claimed by any checkpoint before; not kept when
+    // nothing is kept that a change could drop (a first sync: a map of every claimed id would cost the most then).
+    const droppable = this.countedThrough > 0 || this.slots.some((slot) => slot.kept !== undefined);
+    const touched = droppable ? new Map<TurnId, boolean>() : undefined;
     const count = Math.max(this.slots.length, checkpoints.length);
     for (let i = 0; i < count; i++) {
       const slot = this.slots[i];
@@ -129,7 +132,7 @@ export class CheckpointMemo {
     }
     this.slots.length = checkpoints.length;
     let from = Infinity;
-    for (const [id, was] of touched) {
+    for (const [id, was] of touched ?? []) {
       if (this.claims.has(id) === was) continue;
       const at = this.indexOfId.get(id);
       if (at !== undefined && at < from) from = at;
@@ -191,9 +194,9 @@ export class CheckpointMemo {
     if ((typeof call === 'string' || typeof call === 'number') && (this.firstAnswer.get(call) ?? -1) >= from) this.firstAnswer.delete(call);
   }
 
-  private addClaim(id: TurnId, delta: 1 | -1, touched: Map<TurnId, boolean>): void {
+  private addClaim(id: TurnId, delta: 1 | -1, touched: Map<TurnId, boolean> | undefined): void {
     const n = this.claims.get(id) ?? 0;
-    if (!touched.has(id)) touched.set(id, n > 0);
+    if (touched !== undefined && !touched.has(id)) touched.set(id, n > 0);
     if (n + delta > 0) this.claims.set(id, n + delta);
     else this.claims.delete(id);
   }

@@ -82,12 +82,8 @@ class TextFile {
   }
 }
 
-/** Closes a texts' file once nothing refers to it (the path is there only where it could not be deleted open). */
-const closing = new FinalizationRegistry<{ fd: number; onExit: () => void }>(({ fd, onExit }) => {
-  process.removeListener('exit', onExit);
-  onExit();
-  closeSync(fd);
-});
+/** Closes a texts' file (and deletes it where it could not be deleted open) once nothing refers to it. */
+const closing = new FinalizationRegistry<() => void>((release) => release());
 
 /** A turn whose text is in a texts' file. Every other field is the turn's own, copied. */
 class TurnOnDisk implements Turn {
@@ -142,19 +138,35 @@ export function turnsWithTextsOnDisk(turns: readonly Turn[], dir = tmpdir()): Tu
     const utf16 = new Uint8Array(turns.length);
     writeTexts(fd, turns, starts, utf16);
     const file = new TextFile(fd, starts, utf16);
-    const kept = deleted ? '' : folder;
-    const onExit = (): void => {
-      if (kept !== '') rmSync(kept, { recursive: true, force: true });
-    };
-    if (kept !== '') process.once('exit', onExit);
     const result = turns.map((turn, i) => (typeof turn?.text === 'string' ? new TurnOnDisk(turn, file, i) : turn));
-    closing.register(file, { fd, onExit });
+    closing.register(file, releaser(fd, deleted ? undefined : folder));
     return result;
   } catch {
     if (fd !== undefined) closeSync(fd);
     if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
     return undefined;
   }
+}
+
+/**
+ * What closes `fd` once, and then deletes `folder` when it is still there (where an open file cannot be deleted);
+ * it also runs when the process exits, for such a folder.
+ */
+function releaser(fd: number, folder: string | undefined): () => void {
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    process.removeListener('exit', release);
+    try {
+      closeSync(fd);
+      if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // Nothing to tell: the system removes what is left of a temporary folder.
+    }
+  };
+  if (folder !== undefined) process.once('exit', release);
+  return release;
 }
 
 /** Writes every turn's text to `fd` in order, filling in where each starts and how it is encoded. */

@@ -830,11 +830,9 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   return analysis;
 }
 
-/** The texts of the first `before` turns, in order. */
-function textsBefore(turns: readonly Turn[], before: number): string[] {
-  const texts: string[] = [];
-  for (let i = 0; i < before; i++) texts.push(turnText(turns[i]));
-  return texts;
+/** The texts of the first `before` turns, in order, one at a time (a text may be read back from disk). */
+function* textsBefore(turns: readonly Turn[], before: number): Generator<string, void, void> {
+  for (let i = 0; i < before; i++) yield turnText(turns[i]);
 }
 
 /** The number of turns before the checkpoint, clamped into the transcript (with a warning when it had to be). */

@@ -90,8 +90,8 @@ export function detectTruncation(
   budget: number | undefined,
   hints: TruncationHints | undefined,
   nearBudgetFraction: number = DEFAULT_NEAR_BUDGET_FRACTION,
-  /** Texts the summary was written from (the turns before the checkpoint), for the cut-word tell. */
-  sourceTexts: readonly string[] = [],
+  /** Texts the summary was written from (the turns before the checkpoint), for the cut-word tell: read in order, once. */
+  sourceTexts: Iterable<string> = [],
 ): TruncationReport {
   const reasons: string[] = [];
   const text = typeof summary === 'string' ? summary : '';
@@ -234,15 +234,17 @@ function lastWordOf(text: string): string | undefined {
  * The cut-word tell: the summary ends on letters that start a longer word used in the summary or its source
  * texts, and are not themselves a word used there ("… started to rena" where "rename" is used).
  */
-function cutWord(trimmed: string, sourceTexts: readonly string[]): string | undefined {
+function cutWord(trimmed: string, sourceTexts: Iterable<string>): string | undefined {
   if (!LETTER_OR_DIGIT.test(trimmed[trimmed.length - 1])) return undefined;
   let start = trimmed.length;
   while (start > 0 && LETTER_OR_DIGIT.test(trimmed[start - 1])) start--;
   const word = trimmed.slice(start).toLowerCase();
   if (word.length < 3 || /^\d+$/.test(word)) return undefined;
   const before = trimmed.slice(0, start);
-  let longer: string | undefined;
-  for (const text of [before, ...sourceTexts]) {
+  const first = wordUse(before, word);
+  if (first.exact) return undefined;
+  let longer = first.longer;
+  for (const text of sourceTexts) {
     if (typeof text !== 'string') continue;
     const use = wordUse(text, word);
     if (use.exact) return undefined;

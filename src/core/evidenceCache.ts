@@ -8,7 +8,7 @@
 // one object (pieceTable.ts), which keeps the cache a third of the objects it would be.
 import { turnPieces, type TurnPieces } from './evidence';
 import type { Turn } from './model';
-import { pieceTable, sharePieces } from './pieceTable';
+import { pieceTable, sharePieces, type PieceTable } from './pieceTable';
 
 /** Default bound on the characters of the texts the cache keys on (the cached pieces grow with them). */
 export const DEFAULT_EVIDENCE_CACHE_CHARS = 32 * 1024 * 1024;
@@ -31,7 +31,7 @@ interface Entry {
 export class EvidenceCache {
   private readonly entries = new Map<string, Entry>();
   /** The pieces the cached turns hold alike, one object each (bounded on its own). */
-  private readonly table = pieceTable();
+  private readonly table: PieceTable;
   private readonly maxChars: number;
   private chars = 0;
   private hitCount = 0;
@@ -41,6 +41,7 @@ export class EvidenceCache {
   constructor(options: { maxChars?: number } = {}) {
     const max = options.maxChars;
     this.maxChars = typeof max === 'number' && Number.isFinite(max) && max >= 0 ? max : DEFAULT_EVIDENCE_CACHE_CHARS;
+    this.table = pieceTable(this.maxChars);
   }
 
   /** turnPieces(turn, answeredSeparately), computed once per distinct input while it stays cached. */

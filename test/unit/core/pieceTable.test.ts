@@ -1,10 +1,11 @@
 // Tests for src/core/pieceTable.ts: samePiece tells apart pieces that differ in any field (each field PIECE_FIELDS
 // lists, a flag, an alternative), compares lists by their strings, and sharePieces gives turns that name the same
-// file one piece in the evidence cache, each turn keeping its own pieces otherwise.
+// file one piece in the evidence cache, each turn keeping its own pieces otherwise; a table for a small cache keeps
+// as few pieces as that cache can hold.
 import * as assert from 'node:assert/strict';
 import type { EvidencePiece } from '../../../src/core/evidence';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
-import { PIECE_FIELDS, pieceTable, samePiece, sharePieces } from '../../../src/core/pieceTable';
+import { PIECE_FIELDS, PIECE_LIMITS, pieceTable, samePiece, sharePieces } from '../../../src/core/pieceTable';
 import { turn } from './transcripts';
 
 const PATH: EvidencePiece = {
@@ -55,6 +56,20 @@ describe('core/pieceTable', () => {
     assert.equal(shared, made);
     assert.equal(shared.pieces[0], first.pieces[0]);
     assert.equal(shared.pieces[1].text, 'ERR_9');
+  });
+
+  it('a table for a cache of few characters keeps few pieces: it starts again past one piece in 64 characters', () => {
+    const piece = (k: number): EvidencePiece => ({ text: `name_${k}`, kind: 'identifier', key: `name ${k}`, shareKey: `name ${k}` });
+    const fill = (table: ReturnType<typeof pieceTable>, n: number) => {
+      for (let k = 0; k < n; k++) sharePieces(table, { pieces: [piece(k)] });
+      return table.size;
+    };
+    assert.equal(fill(pieceTable(64 * 2000), 2000), 2000);
+    assert.equal(fill(pieceTable(64 * 2000), 2001), 1, 'the 2,001st piece starts the table again');
+    assert.equal(fill(pieceTable(64 * 10), 1024), 1024, 'never fewer than 1,024');
+    assert.equal(fill(pieceTable(64 * 10), 1025), 1);
+    assert.equal(fill(pieceTable(), 3000), 3000, 'no cache size: the full limit');
+    assert.equal(fill(pieceTable(Number.MAX_SAFE_INTEGER), PIECE_LIMITS.values + 1), 1);
   });
 
   it('the evidence cache gives turns that name the same file one piece, and each turn its own pieces', () => {

@@ -578,9 +578,12 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
     if (claimedSet.has(ctx.turns[i].id)) claimedIndexes.push(i);
   }
   const shared = matcher && !reportedSet ? yield* sharing(ctx, claimedIndexes, before) : undefined;
-  const state: SummaryState = { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared, before, alike: evidenceTable() };
-  const results: TurnResult[] = [];
   const sink = ctx.turnSink;
+  // Evidence alike is one object only where the results keep it: with a sink they keep few pieces of evidence,
+  // and a table of them would keep hundreds of thousands that are otherwise garbage.
+  const alike = sink ? undefined : evidenceTable();
+  const state: SummaryState = { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared, before, alike };
+  const results: TurnResult[] = [];
   sink?.begin(index);
   // Where in the summary the slimmed results' evidence was found (slimmed).
   const placesFound = new Set<number>();
@@ -868,8 +871,8 @@ interface SummaryState {
   shared?: Map<string, number>;
   /** Number of turns before the checkpoint. */
   before: number;
-  /** The evidence the checkpoint's turns hold alike, one object each. */
-  alike: EvidenceTable;
+  /** The evidence the checkpoint's turns hold alike, one object each (none when a sink takes the turns). */
+  alike?: EvidenceTable;
 }
 
 interface TurnJudgement {

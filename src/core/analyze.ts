@@ -25,6 +25,7 @@ import {
 import { EvidenceCache } from './evidenceCache';
 import { evidenceTable, type EvidenceTable } from './evidenceShare';
 import { JudgementCache } from './judgementCache';
+import { TwiceFilter } from './twiceFilter';
 import { runSteps } from './steps';
 import { SummaryMatcher, verbatimPassage } from './summaryMatcher';
 import { rangesFromIndexes } from './idRanges';
@@ -451,7 +452,7 @@ const UNIT_SPAN = 2 ** 26;
  * the first of them, for the forms two or more units name. A form named by one unit or none is left out: its
  * sharing is what unpackSharing gives a form it does not find (one unit, this one), and a turn only asks about
  * forms it names itself. Most forms are named once, so a first pass counts hashes of the forms in a small table
- * (saturating at 2), and a second counts by name only the forms whose hash was counted twice or more. Neither
+ * (a TwiceFilter), and a second counts by name only the forms whose hash may have been counted twice. Neither
  * pass holds more than one unit's forms: each asks the evidence cache again, which works out again what it let
  * go (a transcript with more claimed text than the cache holds pays that, rather than memory for every unit's
  * forms at once). It depends only on turns before the checkpoint, so lines appended later never change a past
@@ -468,21 +469,17 @@ function* sharing(ctx: Context, claimedIndexes: readonly number[], before: numbe
     nextMember[k] = firstMember[unit];
     firstMember[unit] = k;
   }
-  // Hashes counted (0, 1, or 2 for two or more): a form whose hash was counted once is named by one unit. The
-  // table is sized by the claimed turns' text (the forms are not all known before this pass); a fuller table only
-  // sends more forms to the count by name, which is exact.
+  // Hashes counted: a form whose hash the filter says was added at most once is named by one unit. The table is
+  // sized by the claimed turns' text (the forms are not all known before this pass); a fuller table only sends
+  // more forms to the count by name, which is exact.
   let claimedChars = 0;
   for (let k = 0; k < claimedIndexes.length; k++) claimedChars += turnText(ctx.turns[claimedIndexes[k]]).length;
-  const mask = hashTableSize(claimedChars / CHARS_PER_FORM + claimedIndexes.length) - 1;
-  const seen = new Uint8Array(mask + 1);
+  const seen = new TwiceFilter(claimedChars / CHARS_PER_FORM + claimedIndexes.length);
   for (let unit = 0; unit < before; unit++) {
     if (unit % STEP_TURNS === 0) yield;
     if (firstMember[unit] < 0) continue;
     const { hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before);
-    for (let f = 0; f < hashes.length; f++) {
-      const h = hashes[f] & mask;
-      if (seen[h] < 2) seen[h]++;
-    }
+    for (let f = 0; f < hashes.length; f++) seen.add(hashes[f]);
   }
   // Backwards, so the units the first pass left in the evidence cache (the last ones) are asked first, and the
   // judging, which goes forwards, finds there the first ones. Each unit met makes itself the first.
@@ -492,7 +489,7 @@ function* sharing(ctx: Context, claimedIndexes: readonly number[], before: numbe
     if (firstMember[unit] < 0) continue;
     const { forms, hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before);
     for (let f = 0; f < forms.length; f++) {
-      if (seen[hashes[f] & mask] < 2) continue;
+      if (!seen.maybeTwice(hashes[f])) continue;
       const form = forms[f];
       const count = Math.floor((packed.get(form) ?? 0) / UNIT_SPAN) + 1;
       packed.set(form, count * UNIT_SPAN + (unit % UNIT_SPAN));
@@ -513,13 +510,6 @@ function unitMentions(ctx: Context, claimedIndexes: readonly number[], first: nu
   const all: Mentions[] = [];
   for (let k = first; k >= 0; k = nextMember[k]) all.push(mentionsOfTurn(ctx, claimedIndexes[k], before));
   return unionOf(all);
-}
-
-/** A power of two about four times `entries` (few collisions), between 2^10 and 2^24. */
-function hashTableSize(entries: number): number {
-  let size = 1024;
-  while (size < entries * 4 && size < 2 ** 24) size *= 2;
-  return size;
 }
 
 /**

@@ -1,8 +1,8 @@
 // A read-once transcript's turn texts kept in a temporary file instead of the heap (issue 13: the texts are the
 // largest part of what a 1 GB transcript's analysis holds). Each turn becomes a TurnOnDisk, the same turn whose
-// `text` is read back from the file when asked; the last texts read are kept, few and short. Texts are written
-// as UTF-8 when they are well formed and as UTF-16 otherwise (a lone surrogate from a JSON escape survives the
-// trip unchanged). The file is deleted as soon as it is open where the system allows it (elsewhere when the
+// `text` is read back from the file when asked, and whose span is kept in columns beside where the texts are; the
+// last texts read are kept, few and short. Texts are written as UTF-8 when they are well formed and as UTF-16
+// otherwise (a lone surrogate from a JSON escape survives the trip unchanged). The file is deleted as soon as it is open where the system allows it (elsewhere when the
 // process exits), and closed once no turn refers to it. When it cannot be made or written (no room, no rights),
 // the turns keep their texts in memory, as before.
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
@@ -33,13 +33,48 @@ class TextFile {
   private readonly recent: string[] = new Array<string>(RECENT_SLOTS).fill('');
   private readonly recentAt = new Float64Array(RECENT_SLOTS).fill(-1);
 
+  /**
+   * Turn i's span, when it is kept here: its startLine and endLine at 2i and 2i+1 of `lines` (small integers, so
+   * they come back as such, not as numbers boxed in each result that copies them), its startOffset and endOffset
+   * there in `offsets`.
+   */
+  private readonly lines: Int32Array;
+  private readonly offsets: Float64Array;
+  /** 1 where turn i's span is kept here. */
+  private readonly spanKept: Uint8Array;
+
   constructor(
     private readonly fd: number,
     /** Text i is bytes [starts[i], starts[i + 1]) of the file. */
     private readonly starts: Float64Array,
     /** 1 where text i was written as UTF-16 (it is not well formed), else 0 (UTF-8). */
     private readonly utf16: Uint8Array,
-  ) {}
+  ) {
+    this.lines = new Int32Array((starts.length - 1) * 2);
+    this.offsets = new Float64Array((starts.length - 1) * 2);
+    this.spanKept = new Uint8Array(starts.length - 1);
+  }
+
+  /**
+   * Keeps turn `at`'s span in the columns, when it is a plain span (the four numbers and nothing else) that they
+   * give back equal; false otherwise (the turn keeps its own).
+   */
+  keepSpan(at: number, span: unknown): boolean {
+    if (!isPlainSpan(span)) return false;
+    this.lines[at * 2] = span.startLine;
+    this.lines[at * 2 + 1] = span.endLine;
+    this.offsets[at * 2] = span.startOffset;
+    this.offsets[at * 2 + 1] = span.endOffset;
+    this.spanKept[at] = 1;
+    return true;
+  }
+
+  /** Turn `at`'s span kept by keepSpan, as a new object; undefined when it was not kept (the turn had none). */
+  span(at: number): SourceSpan | undefined {
+    if (this.spanKept[at] !== 1) return undefined;
+    const k = at * 2;
+    return { startLine: this.lines[k], endLine: this.lines[k + 1], startOffset: this.offsets[k], endOffset: this.offsets[k + 1] };
+  }
 
   text(at: number): string {
     const slot = at % RECENT_SLOTS;
@@ -85,28 +120,58 @@ class TextFile {
 /** Closes a texts' file (and deletes it where it could not be deleted open) once nothing refers to it. */
 const closing = new FinalizationRegistry<() => void>((release) => release());
 
-/** A turn whose text is in a texts' file. Every other field is the turn's own, copied. */
+/** The fields of a SourceSpan: a span with these and no others, all numbers, is kept in a texts' file's columns. */
+const SPAN_FIELDS = ['startLine', 'endLine', 'startOffset', 'endOffset'];
+
+/** Whether `span` is an object with SourceSpan's four fields and no other: numbers, its lines 32-bit integers. */
+function isPlainSpan(span: unknown): span is SourceSpan {
+  if (typeof span !== 'object' || span === null || Object.getPrototypeOf(span) !== Object.prototype) return false;
+  const fields = span as Record<string, unknown>;
+  return (
+    Object.keys(span).length === SPAN_FIELDS.length &&
+    SPAN_FIELDS.every((field) => typeof fields[field] === 'number') &&
+    isInt32(fields.startLine) &&
+    isInt32(fields.endLine)
+  );
+}
+
+/** Whether `value` is a 32-bit integer (not -0, which an Int32Array would give back as 0). */
+function isInt32(value: unknown): boolean {
+  return typeof value === 'number' && (value | 0) === value && !Object.is(value, -0);
+}
+
+/**
+ * A turn whose text is in a texts' file, and its span in the file's columns (a span object per turn was some 53
+ * bytes of the 122 a turn took). Every other field is the turn's own, copied; so is a span that is not plain.
+ */
 class TurnOnDisk implements Turn {
   declare readonly id: TurnId;
   declare readonly role: Role;
-  declare readonly span: SourceSpan;
   readonly #file: TextFile;
   readonly #at: number;
 
   constructor(turn: Turn, file: TextFile, at: number) {
-    const { text: _text, ...rest } = turn;
+    const { text: _text, span, ...rest } = turn;
     Object.assign(this, rest);
     this.#file = file;
     this.#at = at;
+    // An own span hides the one in the columns (defined, since the class's span has no setter).
+    if (Object.hasOwn(turn, 'span') && !file.keepSpan(at, span))
+      Object.defineProperty(this, 'span', { value: span, enumerable: true, writable: true, configurable: true });
   }
 
   get text(): string {
     return this.#file.text(this.#at);
   }
 
-  /** As the turn was: its text among its fields. */
+  /** A new object each time, equal to the turn's span (undefined for a malformed turn that had none). */
+  get span(): SourceSpan {
+    return this.#file.span(this.#at) as SourceSpan;
+  }
+
+  /** As the turn was: its span and text among its fields. */
   toJSON(): Turn {
-    return { ...this, text: this.text };
+    return { ...this, span: this.span, text: this.text };
   }
 }
 

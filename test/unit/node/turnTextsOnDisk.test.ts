@@ -1,7 +1,8 @@
 // Tests for turnsWithTextsOnDisk (src/node/turnTextsOnDisk.ts): every text comes back exactly as it was, in any
 // order of asking (forwards, backwards, at random), whatever it holds (empty, accents, emoji, a lone surrogate,
-// texts longer than a block); every other field is the turn's own, and JSON gives the turn as it was; nothing
-// is left in the folder; a folder that cannot be written gives undefined. TranscriptFile moves a read-once
+// texts longer than a block); every other field is the turn's own, a plain span comes back equal from the
+// columns and any other span as it was, and JSON gives the turn as it was; nothing is left in the folder; a
+// folder that cannot be written gives undefined. TranscriptFile moves a read-once
 // file's texts past its bound, and the analysis of the moved turns is the analysis of the turns kept in memory.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,8 +84,41 @@ describe('turnsWithTextsOnDisk', () => {
     assert.ok(onDisk);
     for (let i = 0; i < turns.length; i++) {
       const { text: _text, ...rest } = turns[i];
-      assert.deepEqual({ ...onDisk[i] }, rest);
+      assert.deepEqual({ ...onDisk[i], span: onDisk[i].span }, rest);
       assert.deepEqual(JSON.parse(JSON.stringify(onDisk[i])), JSON.parse(JSON.stringify(turns[i])));
+    }
+  });
+
+  it('gives each plain span back equal from the columns, and keeps any other span as the turn had it', () => {
+    const base = turnsOf(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']);
+    const spans: unknown[] = [
+      { startLine: 1, endLine: 3, startOffset: 0, endOffset: 2 ** 40 + 0.5 }, // plain: any numbers
+      { startLine: -1, endLine: 2 ** 31 - 1, startOffset: 1e-9, endOffset: 7 },
+      { startLine: 1, endLine: 1, startOffset: 0, endOffset: 1, file: 'side.jsonl' }, // a field more
+      { startLine: '1', endLine: 1, startOffset: 0, endOffset: 1 }, // not a number
+      { startLine: 1, endLine: 1, startOffset: 0 }, // a field less
+      null,
+      { startLine: 2 ** 31, endLine: 2 ** 31, startOffset: 0, endOffset: 1 }, // lines past 32 bits
+      { startLine: 1.5, endLine: 2, startOffset: 0, endOffset: 1 },
+    ];
+    const turns = base.map((turn, i) => {
+      if (i < spans.length) return { ...turn, span: spans[i] } as Turn;
+      const { span: _span, ...rest } = turn;
+      return rest as Turn; // no span at all
+    });
+    const onDisk = turnsWithTextsOnDisk(turns, dir);
+    assert.ok(onDisk);
+    assert.deepEqual(onDisk[0].span, spans[0]);
+    assert.deepEqual(onDisk[1].span, spans[1]);
+    assert.ok(!Object.hasOwn(onDisk[0], 'span'), 'a plain span is kept in the columns');
+    for (const i of [2, 3, 4, 5, 6, 7]) {
+      assert.equal(onDisk[i].span, spans[i], `span ${i} kept as it was`);
+      assert.ok(Object.hasOwn(onDisk[i], 'span'));
+    }
+    assert.ok(!Object.hasOwn(onDisk[8], 'span'));
+    assert.equal(onDisk[8].span, undefined, 'a turn without a span has none');
+    for (let i = 0; i < turns.length; i++) {
+      assert.deepEqual(JSON.parse(JSON.stringify(onDisk[i])), JSON.parse(JSON.stringify(turns[i])), `JSON of turn ${i}`);
     }
   });
 

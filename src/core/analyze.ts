@@ -584,6 +584,7 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
     const claimed = claimedSet.has(turn.id);
     const reported = reportedSet ? reportedSet.has(turn.id) : undefined;
     const judged = judgeTurn(ctx, i, turn, claimed, reported, state);
+    const span = turn.span; // read once: a turn whose text is on disk makes its span when asked
     const result: TurnResult = {
       id: turn.id,
       index: i,
@@ -591,8 +592,8 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
       claimed,
       evidence: judged.evidence ?? [],
       reason: judged.reason,
-      line: turn.span?.startLine ?? 0,
-      endLine: turn.span?.endLine ?? turn.span?.startLine ?? 0,
+      line: span?.startLine ?? 0,
+      endLine: span?.endLine ?? span?.startLine ?? 0,
     };
     if (judged.score !== undefined) {
       result.score = judged.score;

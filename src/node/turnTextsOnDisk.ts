@@ -2,9 +2,9 @@
 // largest part of what a 1 GB transcript's analysis holds). Each turn becomes a TurnOnDisk, the same turn whose
 // `text` is read back from the file when asked, and whose span is kept in columns beside where the texts are; the
 // last texts read are kept, few and short. Texts are written as UTF-8 when they are well formed and as UTF-16
-// otherwise (a lone surrogate from a JSON escape survives the trip unchanged). The file is deleted as soon as it is open where the system allows it (elsewhere when the
-// process exits), and closed once no turn refers to it. When it cannot be made or written (no room, no rights),
-// the turns keep their texts in memory, as before.
+// otherwise (a lone surrogate from a JSON escape survives the trip unchanged). The file is deleted as soon as it
+// is open where the system allows it (elsewhere when the process exits), and closed once no turn refers to it.
+// When it cannot be made or written (no room, no rights), the turns keep their texts in memory, as before.
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,8 +120,16 @@ class TextFile {
 /** Closes a texts' file (and deletes it where it could not be deleted open) once nothing refers to it. */
 const closing = new FinalizationRegistry<() => void>((release) => release());
 
-/** The fields of a SourceSpan: a span with these and no others, all numbers, is kept in a texts' file's columns. */
-const SPAN_FIELDS = ['startLine', 'endLine', 'startOffset', 'endOffset'];
+/**
+ * The fields of a SourceSpan: a span with these and no others, all numbers, is kept in a texts' file's columns.
+ * `satisfies` makes the compiler ask for a field added to SourceSpan here (a span with it is then not plain).
+ */
+const SPAN_FIELDS = Object.keys({
+  startLine: true,
+  endLine: true,
+  startOffset: true,
+  endOffset: true,
+} as const satisfies Record<keyof SourceSpan, true>);
 
 /** Whether `span` is an object with SourceSpan's four fields and no other: numbers, its lines 32-bit integers. */
 function isPlainSpan(span: unknown): span is SourceSpan {

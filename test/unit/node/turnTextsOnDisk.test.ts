@@ -2,8 +2,8 @@
 // order of asking (forwards, backwards, at random), whatever it holds (empty, accents, emoji, a lone surrogate,
 // texts longer than a block); every other field is the turn's own, a plain span comes back equal from the
 // columns and any other span as it was, and JSON gives the turn as it was; nothing is left in the folder; a
-// folder that cannot be written gives undefined. TranscriptFile moves a read-once
-// file's texts past its bound, and the analysis of the moved turns is the analysis of the turns kept in memory.
+// folder that cannot be written gives undefined. TranscriptFile moves a read-once file's texts past its bound,
+// and the analysis of the moved turns is the analysis of the turns kept in memory.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

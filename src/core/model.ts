@@ -135,6 +135,12 @@ export interface ReaderContext {
   sideFiles?: SideFile[];
   /** Budget to assume when the format records none (marked assumed). */
   defaultBudget?: number;
+  /**
+   * Given each turn as soon as the reader is done with it (it never changes the turn again): the turn to keep in
+   * its place, the same turn with its text kept elsewhere (a temporary file, for a large transcript read once).
+   * A reader that changes its turns after it has read them does not call it.
+   */
+  keepTurn?: (turn: Turn) => Turn;
 }
 
 /** A streaming reader: lines are pushed in order; `finish` may be called more than once as a file grows. */

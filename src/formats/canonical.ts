@@ -227,7 +227,8 @@ export class CanonicalReader implements TranscriptReader {
       this.idsAscend = value !== undefined && (this.turns.length === 0 || (previousValue !== undefined && value > previousValue));
     }
     this.indexById.set(idKey(id), this.turns.length);
-    this.turns.push(turn);
+    // Nothing changes a turn once it is read: it can be kept as the context wants it.
+    this.turns.push(this.context.keepTurn?.(turn) ?? turn);
   }
 
   /** `answers` (or its synonym `reply_to`): the id of an earlier turn whose call this turn answers. */

@@ -18,7 +18,7 @@ import { FORMATS, createReader } from '../formats/readers';
 import { describeSpecialFile, describeUnopenable, judgeHead, textEncodingOf, TextTranscoder, type TextEncodingName } from './inputKind';
 import { LineSplitter } from './lineSplitter';
 import { RecordGate } from './recordGate';
-import { turnsWithTextsOnDisk } from './turnTextsOnDisk';
+import { TurnTextStore, turnsWithTextsOnDisk } from './turnTextsOnDisk';
 import { loadSideFiles, type LoadedSideFiles } from './sideFiles';
 
 export interface OpenOptions {
@@ -52,8 +52,11 @@ export interface OpenOptions {
    */
   readOnce?: boolean;
   /**
-   * With readOnce: when the turns' texts add up to more than this many characters, they are moved to a temporary
-   * file once the transcript is made, and each turn reads its text back from it when asked (turnTextsOnDisk.ts).
+   * With readOnce: when the turns' texts add up to more than this many characters, they are kept in a temporary
+   * file, and each turn reads its text back from it when asked (turnTextsOnDisk.ts). A file larger than this many
+   * bytes whose reader hands over its turns as it reads them (ReaderContext.keepTurn: the canonical reader) has
+   * them written as they are read, so they are never all in memory; other files have them moved once the
+   * transcript is made.
    */
   textsOnDiskPast?: number;
 }
@@ -283,7 +286,7 @@ export class TranscriptFile {
     await file.readFromStart(undefined, format === 'claude-code' ? claudeCodeSideFiles : undefined, info);
     if (options.readOnce === true) {
       file.reader = undefined;
-      if (options.textsOnDiskPast !== undefined) file.moveTextsToDisk(options.textsOnDiskPast);
+      if (options.textsOnDiskPast !== undefined && !file.movedTexts) file.moveTextsToDisk(options.textsOnDiskPast);
     }
     const { turns, checkpoints } = file.snapshot;
     if (turns.length === 0 && checkpoints.length === 0) {
@@ -365,10 +368,13 @@ export class TranscriptFile {
   ): Promise<void> {
     const sideFiles = await (found ?? loadSideFiles(this.format, this.path));
     this.sideFileProblems = sideFiles.problems;
+    const info = known ?? (await stat(this.path));
+    const store = this.textStoreFor(info.size);
     this.reader = createReader(this.format, {
       fileName: this.path,
       sideFiles: sideFiles.files,
       defaultBudget: this.options.defaultBudgets?.[this.format],
+      keepTurn: store && ((turn) => store.keep(turn)),
     });
     this.consumed = 0;
     this.nextLine = 1;
@@ -377,8 +383,20 @@ export class TranscriptFile {
     this.splitProblems = new ProblemList();
     this.stoppedBecause = undefined;
     this.gate.reset();
-    const info = known ?? (await stat(this.path));
     await this.read(0, info.size, info.ino, signal);
+    // Texts the reader handed over are in the store's file (those of a write that failed stay in memory).
+    if (store !== undefined && store.kept > 0) this.movedTexts = true;
+  }
+
+  /**
+   * Where the turns' texts go as they are read: a new temporary file when the file is read once and, by its size
+   * in bytes, may hold more than OpenOptions.textsOnDiskPast characters of text (a gzip file's texts are moved
+   * once read, if they do); undefined otherwise, or when the file cannot be made.
+   */
+  private textStoreFor(bytes: number): TurnTextStore | undefined {
+    const past = this.options.textsOnDiskPast;
+    if (this.options.readOnce !== true || past === undefined || this.gzip || bytes <= past) return undefined;
+    return TurnTextStore.open();
   }
 
   /** Streams bytes [start, end) of the file (all of it when gzip) into the reader, until `signal` aborts. */

@@ -18,13 +18,62 @@ const BLOCK_BYTES = 64 * 1024;
 const RECENT_SLOTS = 256;
 /** Only texts up to this many characters are kept after they are read (the kept texts stay under 2 MB). */
 const RECENT_MAX_CHARS = 4096;
+/** Entries per chunk of a column: columns grow a chunk at a time, never copied. */
+const CHUNK_BITS = 16;
+const CHUNK = 1 << CHUNK_BITS;
+
+/** A column of numbers that grows a chunk at a time, read and written by index. */
+class Column<T extends Float64Array | Int32Array | Uint8Array> {
+  private readonly chunks: T[] = [];
+
+  constructor(private readonly make: (length: number) => T) {}
+
+  get(at: number): number {
+    return this.chunks[at >>> CHUNK_BITS][at & (CHUNK - 1)];
+  }
+
+  set(at: number, value: number): void {
+    const chunk = at >>> CHUNK_BITS;
+    while (this.chunks.length <= chunk) this.chunks.push(this.make(CHUNK));
+    this.chunks[chunk][at & (CHUNK - 1)] = value;
+  }
+}
 
 /**
- * The texts' file: where each text starts, and how it was written. Texts are read a block at a time, the block
- * after the text asked for when the turns are gone through forwards, before it when backwards, so a pass over
- * the turns reads the file about once.
+ * The texts' file, written as turns come (append) and read back by turn (text). Texts are gathered in a buffer
+ * and written a megabyte at a time; a text still in the buffer is read from it. When a write fails (no room),
+ * what it held stays in memory, read from there, and no text is appended after it (`broken`). Texts are read a
+ * block at a time, the block after the text asked for when the turns are gone through forwards, before it when
+ * backwards, so a pass over the turns reads the file about once.
  */
 class TextFile {
+  /** Text i is bytes [starts[i], starts[i] + lengths[i]) of the file (or of `kept`). */
+  private readonly starts = new Column((n) => new Float64Array(n));
+  private readonly lengths = new Column((n) => new Float64Array(n));
+  /** 1 where text i was written as UTF-16 (it is not well formed), else 0 (UTF-8). */
+  private readonly utf16 = new Column((n) => new Uint8Array(n));
+  /**
+   * Turn i's span, when it is kept here: its startLine and endLine at 2i and 2i+1 of `lines` (small integers, so
+   * they come back as such, not as numbers boxed in each result that copies them), its startOffset and endOffset
+   * there in `offsets`.
+   */
+  private readonly lines = new Column((n) => new Int32Array(n));
+  private readonly offsets = new Column((n) => new Float64Array(n));
+  /** 1 where turn i's span is kept here. */
+  private readonly spanKept = new Column((n) => new Uint8Array(n));
+  /** How many texts were appended. */
+  count = 0;
+  /** Bytes appended: those written to the file, then those in `pending`. */
+  private size = 0;
+  /** Bytes written to the file. */
+  private written = 0;
+  private readonly pending = Buffer.allocUnsafe(WRITE_BYTES);
+  /** Bytes that could not be written (a write failed), from `keptStart` on: read from here. */
+  private kept: Buffer | undefined;
+  private keptStart = 0;
+  /** True once a write failed: nothing more is appended. */
+  broken = false;
+
   private readonly block = Buffer.allocUnsafe(BLOCK_BYTES);
   /** The block holds bytes [blockStart, blockEnd) of the file. */
   private blockStart = 0;
@@ -33,26 +82,53 @@ class TextFile {
   private readonly recent: string[] = new Array<string>(RECENT_SLOTS).fill('');
   private readonly recentAt = new Float64Array(RECENT_SLOTS).fill(-1);
 
-  /**
-   * Turn i's span, when it is kept here: its startLine and endLine at 2i and 2i+1 of `lines` (small integers, so
-   * they come back as such, not as numbers boxed in each result that copies them), its startOffset and endOffset
-   * there in `offsets`.
-   */
-  private readonly lines: Int32Array;
-  private readonly offsets: Float64Array;
-  /** 1 where turn i's span is kept here. */
-  private readonly spanKept: Uint8Array;
+  constructor(private readonly fd: number) {}
 
-  constructor(
-    private readonly fd: number,
-    /** Text i is bytes [starts[i], starts[i + 1]) of the file. */
-    private readonly starts: Float64Array,
-    /** 1 where text i was written as UTF-16 (it is not well formed), else 0 (UTF-8). */
-    private readonly utf16: Uint8Array,
-  ) {
-    this.lines = new Int32Array((starts.length - 1) * 2);
-    this.offsets = new Float64Array((starts.length - 1) * 2);
-    this.spanKept = new Uint8Array(starts.length - 1);
+  /** Appends a text, and gives its number; undefined when the file is broken (the text is not kept). */
+  append(text: string): number | undefined {
+    if (this.broken) return undefined;
+    const encoding = isWellFormed(text) ? 'utf8' : 'utf16le';
+    const most = text.length * (encoding === 'utf8' ? 3 : 2);
+    const at = this.count;
+    const start = this.size;
+    if (this.size - this.written + most > WRITE_BYTES) this.flush();
+    if (this.broken) return undefined;
+    let bytes: number;
+    if (most > WRITE_BYTES) {
+      const whole = Buffer.from(text, encoding);
+      bytes = whole.length;
+      this.writeOut(whole, start);
+    } else {
+      bytes = this.pending.write(text, this.size - this.written, encoding);
+    }
+    this.size += bytes;
+    this.starts.set(at, start);
+    this.lengths.set(at, bytes);
+    this.utf16.set(at, encoding === 'utf16le' ? 1 : 0);
+    this.count++;
+    return at;
+  }
+
+  /** Writes what is gathered to the file (or keeps it in memory when the write fails). */
+  flush(): void {
+    const used = this.size - this.written;
+    if (used === 0 || this.broken) return;
+    this.writeOut(this.pending.subarray(0, used), this.written);
+  }
+
+  /**
+   * Writes `bytes`, which start at byte `start` of the texts, to the file. When the write fails a copy of them is
+   * kept in memory, and the file is broken.
+   */
+  private writeOut(bytes: Buffer, start: number): void {
+    try {
+      for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done, start + done);
+      this.written = start + bytes.length;
+    } catch {
+      this.kept = Buffer.from(bytes);
+      this.keptStart = start;
+      this.broken = true;
+    }
   }
 
   /**
@@ -61,50 +137,59 @@ class TextFile {
    */
   keepSpan(at: number, span: unknown): boolean {
     if (!isPlainSpan(span)) return false;
-    this.lines[at * 2] = span.startLine;
-    this.lines[at * 2 + 1] = span.endLine;
-    this.offsets[at * 2] = span.startOffset;
-    this.offsets[at * 2 + 1] = span.endOffset;
-    this.spanKept[at] = 1;
+    this.lines.set(at * 2, span.startLine);
+    this.lines.set(at * 2 + 1, span.endLine);
+    this.offsets.set(at * 2, span.startOffset);
+    this.offsets.set(at * 2 + 1, span.endOffset);
+    this.spanKept.set(at, 1);
     return true;
   }
 
   /** Turn `at`'s span kept by keepSpan, as a new object; undefined when it was not kept (the turn had none). */
   span(at: number): SourceSpan | undefined {
-    if (this.spanKept[at] !== 1) return undefined;
+    if (this.spanKept.get(at) !== 1) return undefined;
     const k = at * 2;
-    return { startLine: this.lines[k], endLine: this.lines[k + 1], startOffset: this.offsets[k], endOffset: this.offsets[k + 1] };
+    return {
+      startLine: this.lines.get(k),
+      endLine: this.lines.get(k + 1),
+      startOffset: this.offsets.get(k),
+      endOffset: this.offsets.get(k + 1),
+    };
   }
 
   text(at: number): string {
     const slot = at % RECENT_SLOTS;
     if (this.recentAt[slot] === at) return this.recent[slot];
-    const backwards = at < this.lastAt;
-    this.lastAt = at;
-    const start = this.starts[at];
-    const end = this.starts[at + 1];
-    const encoding = this.utf16[at] === 1 ? 'utf16le' : 'utf8';
-    let text: string;
-    if (end - start > BLOCK_BYTES / 4) {
-      const whole = Buffer.allocUnsafe(end - start);
-      this.readFully(whole, end - start, start);
-      text = whole.toString(encoding);
-    } else {
-      if (start < this.blockStart || end > this.blockEnd) {
-        const fileEnd = this.starts[this.starts.length - 1];
-        const from = backwards ? Math.max(0, end - BLOCK_BYTES) : start;
-        const to = Math.min(fileEnd, from + BLOCK_BYTES);
-        this.readFully(this.block, to - from, from);
-        this.blockStart = from;
-        this.blockEnd = to;
-      }
-      text = this.block.toString(encoding, start - this.blockStart, end - this.blockStart);
-    }
+    const text = this.textAt(at);
     if (text.length <= RECENT_MAX_CHARS) {
       this.recent[slot] = text;
       this.recentAt[slot] = at;
     }
     return text;
+  }
+
+  private textAt(at: number): string {
+    const backwards = at < this.lastAt;
+    this.lastAt = at;
+    const start = this.starts.get(at);
+    const end = start + this.lengths.get(at);
+    const encoding = this.utf16.get(at) === 1 ? 'utf16le' : 'utf8';
+    if (this.kept !== undefined && start >= this.keptStart)
+      return this.kept.toString(encoding, start - this.keptStart, end - this.keptStart);
+    if (start >= this.written) return this.pending.toString(encoding, start - this.written, end - this.written);
+    if (end - start > BLOCK_BYTES / 4) {
+      const whole = Buffer.allocUnsafe(end - start);
+      this.readFully(whole, end - start, start);
+      return whole.toString(encoding);
+    }
+    if (start < this.blockStart || end > this.blockEnd) {
+      const from = backwards ? Math.max(0, end - BLOCK_BYTES) : start;
+      const to = Math.min(this.written, from + BLOCK_BYTES);
+      this.readFully(this.block, to - from, from);
+      this.blockStart = from;
+      this.blockEnd = to;
+    }
+    return this.block.toString(encoding, start - this.blockStart, end - this.blockStart);
   }
 
   /** Reads `bytes` bytes of the file from `position` into the start of `buffer`. */
@@ -189,36 +274,79 @@ function isWellFormed(text: string): boolean {
 }
 
 /**
+ * Where the turns' texts go as a reader is done with each turn (ReaderContext.keepTurn): a new temporary file.
+ * keep gives the turn to keep in a turn's place, its text in the file. When a write fails (no room), the texts
+ * it held stay in memory, and the turns kept after it keep their own texts (`broken` says so).
+ */
+export class TurnTextStore {
+  private constructor(
+    private readonly file: TextFile,
+    /** Closes the file now; it is closed anyway once nothing refers to it. */
+    readonly close: () => void,
+  ) {}
+
+  /** A store in a new temporary file under `dir`, or undefined when it cannot be made (nothing is left then). */
+  static open(dir = tmpdir()): TurnTextStore | undefined {
+    let folder: string | undefined;
+    let fd: number | undefined;
+    try {
+      folder = mkdtempSync(join(dir, 'compaction-lens-texts-'));
+      const path = join(folder, 'texts');
+      fd = openSync(path, 'w+', 0o600);
+      let deleted = false;
+      try {
+        unlinkSync(path);
+        rmSync(folder, { recursive: true, force: true });
+        deleted = true;
+      } catch {
+        // Windows: an open file cannot be deleted; it is when the file is closed, or when the process exits.
+      }
+      const file = new TextFile(fd);
+      const release = releaser(fd, deleted ? undefined : folder);
+      closing.register(file, release);
+      return new TurnTextStore(file, release);
+    } catch {
+      if (fd !== undefined) closeSync(fd);
+      if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+      return undefined;
+    }
+  }
+
+  /** The turn to keep in `turn`'s place: the same turn, its text in the file (a turn without a string text as it is). */
+  keep(turn: Turn): Turn {
+    if (typeof turn?.text !== 'string') return turn;
+    const at = this.file.append(turn.text);
+    return at === undefined ? turn : new TurnOnDisk(turn, this.file, at);
+  }
+
+  /** How many texts were kept. */
+  get kept(): number {
+    return this.file.count;
+  }
+
+  /** True once a write failed: some texts are kept in memory, and turns kept since keep their own. */
+  get broken(): boolean {
+    return this.file.broken;
+  }
+
+  /** Writes the texts gathered so far (a failure makes the store broken). */
+  flush(): void {
+    this.file.flush();
+  }
+}
+
+/**
  * The same turns with their texts in a new temporary file under `dir`, or undefined when it could not be made or
  * written (nothing is left on disk then). A turn whose text is not a string stays as it is.
  */
 export function turnsWithTextsOnDisk(turns: readonly Turn[], dir = tmpdir()): Turn[] | undefined {
-  let folder: string | undefined;
-  let fd: number | undefined;
-  try {
-    folder = mkdtempSync(join(dir, 'compaction-lens-texts-'));
-    const path = join(folder, 'texts');
-    fd = openSync(path, 'w+', 0o600);
-    let deleted = false;
-    try {
-      unlinkSync(path);
-      rmSync(folder, { recursive: true, force: true });
-      deleted = true;
-    } catch {
-      // Windows: an open file cannot be deleted; it is when the file is closed, or when the process exits.
-    }
-    const starts = new Float64Array(turns.length + 1);
-    const utf16 = new Uint8Array(turns.length);
-    writeTexts(fd, turns, starts, utf16);
-    const file = new TextFile(fd, starts, utf16);
-    const result = turns.map((turn, i) => (typeof turn?.text === 'string' ? new TurnOnDisk(turn, file, i) : turn));
-    closing.register(file, releaser(fd, deleted ? undefined : folder));
-    return result;
-  } catch {
-    if (fd !== undefined) closeSync(fd);
-    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
-    return undefined;
-  }
+  const store = TurnTextStore.open(dir);
+  if (store === undefined) return undefined;
+  const result = turns.map((turn) => store.keep(turn));
+  store.flush();
+  if (!store.broken) return result;
+  store.close();
+  return undefined;
 }
 
 /**
@@ -240,35 +368,4 @@ function releaser(fd: number, folder: string | undefined): () => void {
   };
   if (folder !== undefined) process.once('exit', release);
   return release;
-}
-
-/** Writes every turn's text to `fd` in order, filling in where each starts and how it is encoded. */
-function writeTexts(fd: number, turns: readonly Turn[], starts: Float64Array, utf16: Uint8Array): void {
-  const chunk = Buffer.allocUnsafe(WRITE_BYTES);
-  let used = 0;
-  let offset = 0;
-  const flush = (): void => {
-    for (let done = 0; done < used;) done += writeSync(fd, chunk, done, used - done);
-    used = 0;
-  };
-  for (let i = 0; i < turns.length; i++) {
-    starts[i] = offset;
-    const text = typeof turns[i]?.text === 'string' ? turns[i].text : '';
-    const encoding = isWellFormed(text) ? 'utf8' : 'utf16le';
-    if (encoding === 'utf16le') utf16[i] = 1;
-    const most = text.length * (encoding === 'utf8' ? 3 : 2);
-    if (used + most > WRITE_BYTES) flush();
-    let bytes: number;
-    if (most > WRITE_BYTES) {
-      const whole = Buffer.from(text, encoding);
-      for (let done = 0; done < whole.length;) done += writeSync(fd, whole, done, whole.length - done);
-      bytes = whole.length;
-    } else {
-      bytes = chunk.write(text, used, encoding);
-      used += bytes;
-    }
-    offset += bytes;
-  }
-  flush();
-  starts[turns.length] = offset;
 }

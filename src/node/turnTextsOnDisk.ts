@@ -41,8 +41,8 @@ class Column<T extends Float64Array | Int32Array | Uint8Array> {
 
 /**
  * The texts' file, written as turns come (append) and read back by turn (text). Texts are gathered in a buffer
- * and written a megabyte at a time; a text still in the buffer is read from it. When a write fails (no room),
- * what it held stays in memory, read from there, and no text is appended after it (`broken`). Texts are read a
+ * and written a megabyte at a time (a longer one alone); a text still in the buffer is read from it. When a write
+ * fails (no room), what it held stays in memory, read from there, and no text is appended after it (`broken`). Texts are read a
  * block at a time, the block after the text asked for when the turns are gone through forwards, before it when
  * backwards, so a pass over the turns reads the file about once.
  */
@@ -68,7 +68,7 @@ class TextFile {
   /** Bytes written to the file. */
   private written = 0;
   private readonly pending = Buffer.allocUnsafe(WRITE_BYTES);
-  /** Bytes that could not be written (a write failed), from `keptStart` on: read from here. */
+  /** A text written alone whose write failed, from byte `keptStart` on: read from here. */
   private kept: Buffer | undefined;
   private keptStart = 0;
   /** True once a write failed: nothing more is appended. */
@@ -97,7 +97,10 @@ class TextFile {
     if (most > WRITE_BYTES) {
       const whole = Buffer.from(text, encoding);
       bytes = whole.length;
-      this.writeOut(whole, start);
+      if (!this.writeOut(whole, start)) {
+        this.kept = whole;
+        this.keptStart = start;
+      }
     } else {
       bytes = this.pending.write(text, this.size - this.written, encoding);
     }
@@ -109,25 +112,22 @@ class TextFile {
     return at;
   }
 
-  /** Writes what is gathered to the file (or keeps it in memory when the write fails). */
+  /** Writes what is gathered to the file (when the write fails, it stays gathered, and is read from there). */
   flush(): void {
     const used = this.size - this.written;
     if (used === 0 || this.broken) return;
     this.writeOut(this.pending.subarray(0, used), this.written);
   }
 
-  /**
-   * Writes `bytes`, which start at byte `start` of the texts, to the file. When the write fails a copy of them is
-   * kept in memory, and the file is broken.
-   */
-  private writeOut(bytes: Buffer, start: number): void {
+  /** Writes `bytes`, which start at byte `start` of the texts, to the file; false when that fails (then broken). */
+  private writeOut(bytes: Buffer, start: number): boolean {
     try {
       for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done, start + done);
       this.written = start + bytes.length;
+      return true;
     } catch {
-      this.kept = Buffer.from(bytes);
-      this.keptStart = start;
       this.broken = true;
+      return false;
     }
   }
 

@@ -1,6 +1,7 @@
 // Unit tests for the canonical JSONL reader: records, pointer resolution, and every kind of bad line
 // issue #2 names (each a problem with its line number; the rest still read).
 import assert from 'node:assert/strict';
+import type { Turn } from '../../../src/core/model';
 import { CanonicalReader } from '../../../src/formats/canonical';
 import { feed } from './feedLines';
 
@@ -205,6 +206,24 @@ describe('canonical reader', () => {
     const t = reader.finish();
     assert.equal(t.turns.length, 2);
     assert.deepEqual(t.checkpoints[0].claimedIds, [0, 1]);
+  });
+
+  it("hands each turn to the context's keepTurn once it is read, and keeps what it gives back in its place", () => {
+    const given: unknown[] = [];
+    const keepTurn = (t: Turn): Turn => {
+      given.push(t.id);
+      return { ...t, text: t.text.toUpperCase() };
+    };
+    const call = turn('c', { role: 'assistant', content: 'call' });
+    const text = [turn(0), call, turn('r', { role: 'tool', answers: 'c' }), turn(0), checkpoint({ covered: [0, 'c', 'r'] })];
+    const t = feed(new CanonicalReader({ fileName: 't.jsonl', keepTurn }), `${text.join('\n')}\n`);
+    assert.deepEqual(given, [0, 'c', 'r'], 'each turn read, once; the duplicate was not');
+    assert.deepEqual(
+      t.turns.map((x) => x.text),
+      ['TEXT OF 0', 'CALL', 'TEXT OF R'],
+    );
+    assert.deepEqual(t.turns[2].answers, { turnId: 'c', callText: 'CALL' }, 'the call is the kept turn');
+    assert.deepEqual(t.checkpoints[0].claimedIds, [0, 'c', 'r']);
   });
 
   it('a turn answers the earlier turn its "answers" (or "reply_to") names, with that turn\'s text as the call', () => {

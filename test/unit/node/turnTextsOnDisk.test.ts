@@ -5,14 +5,16 @@
 // folder that cannot be written gives undefined. TranscriptFile moves a read-once file's texts past its bound,
 // and the analysis of the moved turns is the analysis of the turns kept in memory.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { analyze } from '../../../src/core/analyze';
 import type { Turn } from '../../../src/core/model';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
-import { turnsWithTextsOnDisk } from '../../../src/node/turnTextsOnDisk';
+import { TurnTextStore, turnsWithTextsOnDisk } from '../../../src/node/turnTextsOnDisk';
 
 /** A small deterministic generator (mulberry32). */
 function random(seed: number): () => number {
@@ -143,6 +145,76 @@ describe('turnsWithTextsOnDisk', () => {
   });
 });
 
+describe('TurnTextStore', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cl-store-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives each text back as soon as it is kept, still gathered or written, and any earlier one', () => {
+    const all = texts(6000, 13);
+    all[100] = 'y'.repeat(400_000); // more than the gathered megabyte at three bytes a character: written alone
+    all[2000] = `${'ö'.repeat(600_000)}\udfff`; // the same, as UTF-16
+    all[2001] = '';
+    const store = TurnTextStore.open(dir);
+    assert.ok(store);
+    assert.deepEqual(readdirSync(dir), [], 'the file is deleted once open');
+    const turns = turnsOf(all);
+    const kept: Turn[] = [];
+    const next = random(17);
+    for (let i = 0; i < turns.length; i++) {
+      kept.push(store.keep(turns[i]));
+      assert.ok(!Object.hasOwn(kept[i], 'text'), `turn ${i} reads its text from the store`);
+      assert.equal(kept[i].text, all[i], `turn ${i} at once`);
+      const j = Math.floor(next() * (i + 1));
+      assert.equal(kept[j].text, all[j], `turn ${j} after turn ${i} was kept`);
+    }
+    assert.equal(store.kept, all.length);
+    assert.equal(store.broken, false);
+    for (let i = turns.length - 1; i >= 0; i--) assert.equal(kept[i].text, all[i], `backwards, turn ${i}`);
+    for (let i = 0; i < turns.length; i++) {
+      assert.deepEqual(JSON.parse(JSON.stringify(kept[i])), JSON.parse(JSON.stringify(turns[i])), `JSON of turn ${i}`);
+    }
+  });
+
+  /**
+   * Keeps `count` turns' texts in a store in a child whose files may not pass 2 MB (a write past it fails with
+   * EFBIG, as on a full disk), and says what came of it.
+   */
+  function keepInSmallRoom(textOf: string): { broken: boolean; kept: number; firstOwn: number; lastNotOwn: number; bad: number } {
+    const module = join(__dirname, '../../../src/node/turnTextsOnDisk.js');
+    const script = `
+      const { TurnTextStore } = require(${JSON.stringify(module)});
+      const store = TurnTextStore.open(${JSON.stringify(dir)});
+      const texts = [];
+      for (let i = 0; i < 3000; i++) texts.push((${textOf})(i));
+      const turns = texts.map((text, i) => store.keep({ id: i, role: 'user', text, span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 1 } }));
+      store.flush();
+      const own = turns.map((t) => Object.hasOwn(t, 'text'));
+      const bad = turns.filter((t, i) => t.text !== texts[i]).length;
+      console.log(JSON.stringify({ broken: store.broken, kept: store.kept, firstOwn: own.indexOf(true), lastNotOwn: own.lastIndexOf(false), bad }));`;
+    const run = spawnSync('bash', ['-c', 'ulimit -f 2048 && exec "$0" -e "$1"', process.execPath, script], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    return JSON.parse(run.stdout) as { broken: boolean; kept: number; firstOwn: number; lastNotOwn: number; bad: number };
+  }
+
+  for (const [what, textOf] of [
+    ['gathered texts', "(i) => 'text ' + i + ' é'.repeat(i % 1400)"],
+    ['a long text written alone', "(i) => i === 1500 ? 'y'.repeat(1_200_000) : 'text ' + i + ' é'.repeat(i % 700)"],
+  ]) {
+    it(`keeps in memory what a write that fails held (${what}), and the turns after it keep their own texts`, function () {
+      if (process.platform === 'win32') this.skip();
+      const result = keepInSmallRoom(textOf);
+      assert.equal(result.broken, true, 'a write failed');
+      assert.equal(result.bad, 0, 'every text comes back: from the file, from memory, or its own');
+      assert.ok(result.kept > 0 && result.kept < 3000, `some texts were kept before the failure (${result.kept})`);
+      assert.equal(result.firstOwn, result.kept, 'every turn after the failure keeps its own text');
+      assert.equal(result.lastNotOwn, result.kept - 1);
+    });
+  }
+});
+
 describe('TranscriptFile with texts on disk', () => {
   let dir: string;
   beforeEach(() => {
@@ -152,9 +224,12 @@ describe('TranscriptFile with texts on disk', () => {
 
   const line = (id: number, text: string) => JSON.stringify({ type: 'turn', id, role: id % 2 === 0 ? 'user' : 'assistant', content: text });
 
-  it('moves a read-once file’s texts past the bound, to the same turns and the same analysis', async () => {
+  /** A canonical transcript of 400 turns (a tool turn in ten answers the turn before it) and a checkpoint. */
+  function canonicalText(): string {
     const all = texts(400, 5).map((text, i) => `${text} src/file${i}.ts`);
-    const records = all.map((text, i) => line(i, text));
+    const records = all.map((text, i) =>
+      i % 10 === 3 ? JSON.stringify({ type: 'turn', id: i, role: 'tool', content: text, answers: i - 1 }) : line(i, text),
+    );
     records.push(
       JSON.stringify({
         type: 'checkpoint',
@@ -164,14 +239,20 @@ describe('TranscriptFile with texts on disk', () => {
         covered: { from: 0, to: 399 },
       }),
     );
-    const path = join(dir, 't.jsonl');
-    writeFileSync(path, `${records.join('\n')}\n`);
+    return `${records.join('\n')}\n`;
+  }
 
+  /** Whether a file read once past the bound gives the turns and the analysis of the file kept in memory. */
+  async function assertSameAsKept(path: string): Promise<TranscriptFile> {
     const kept = await TranscriptFile.open(path);
     const small = await TranscriptFile.open(path, { readOnce: true, textsOnDiskPast: Number.MAX_SAFE_INTEGER });
     assert.equal(small.textsOnDisk, false, 'not past the bound: kept in memory');
     const moved = await TranscriptFile.open(path, { readOnce: true, textsOnDiskPast: 1000 });
     assert.equal(moved.textsOnDisk, true);
+    assert.ok(
+      moved.transcript.turns.every((turn) => !Object.hasOwn(turn, 'text')),
+      'every turn reads its text from the temporary file',
+    );
     assert.deepEqual(
       moved.transcript.turns.map((t) => t.text),
       kept.transcript.turns.map((t) => t.text),
@@ -179,5 +260,25 @@ describe('TranscriptFile with texts on disk', () => {
     assert.deepEqual(JSON.parse(JSON.stringify(moved.transcript)), JSON.parse(JSON.stringify(kept.transcript)));
     const count = createTokenCounter('o200k_base');
     assert.deepEqual(analyze(moved.transcript, { countTokens: count }), analyze(kept.transcript, { countTokens: count }));
+    return moved;
+  }
+
+  it('writes a read-once canonical file’s texts past the bound as they are read, to the same turns and analysis', async () => {
+    const path = join(dir, 't.jsonl');
+    writeFileSync(path, canonicalText());
+    const moved = await assertSameAsKept(path);
+    const answering = moved.transcript.turns[13];
+    assert.deepEqual(answering.answers, { turnId: 12, callText: moved.transcript.turns[12].text }, 'a call read back while reading');
+  });
+
+  it('moves the texts once read when the file is compressed, or its reader does not hand them over as it reads', async () => {
+    const gz = join(dir, 't.jsonl.gz');
+    writeFileSync(gz, gzipSync(canonicalText()));
+    await assertSameAsKept(gz);
+    const messages = texts(300, 9).map((text, i) => JSON.stringify({ role: i % 2 === 0 ? 'user' : 'assistant', content: `${text} ${i}` }));
+    const array = join(dir, 'messages.jsonl');
+    writeFileSync(array, `${messages.join('\n')}\n`);
+    const moved = await assertSameAsKept(array);
+    assert.equal(moved.format, 'message-array');
   });
 });

@@ -63,7 +63,7 @@ export function countsJson(counts: Partial<Record<TurnStatus, number>>): Record<
 }
 
 function checkpointJson(cp: CheckpointAnalysis, spill: TurnSpill | undefined): StreamedObject {
-  // The turns' full results went to the file's spill as they were judged: the analysis kept them slimmed.
+  // The turns' full results went to the file's spill as they were judged: the analysis kept none of them.
   if (cp.turnsWritten && !spill) throw new Error(`the turns of checkpoint ${cp.summaryId} were not kept for the report`);
   const turns = cp.turnsWritten && spill ? new JsonBytes(spilledTurns(spill, cp.index)) : new StreamedArray(mapLazily(cp.turns, turnJson));
   return new StreamedObject({

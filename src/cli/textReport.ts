@@ -4,7 +4,7 @@
 // and the colours are the only escape sequences printed.
 import { countOf, groupDigits, shortTurnId } from '../core/displayText';
 import { formatRanges, idRanges } from '../core/idRanges';
-import type { CheckpointAnalysis, IdRange, Problem, TurnId, TurnResult, TurnStatus, Verdict } from '../core/model';
+import type { Analysis, CheckpointAnalysis, IdRange, Problem, TurnId, TurnStatus, Verdict } from '../core/model';
 import type { FileReport } from './checkFiles';
 import { terminalText as safe } from './terminalText';
 
@@ -42,29 +42,56 @@ const MAX_RANGES = 12;
  * else (core/displayText's shortTurnId) and followed by the lines of the turns' records, which say more to a
  * reader than a uuid: "0111e7ef…–msg_013pbPJV… (lines 12–340)".
  */
-function rangesText(ranges: IdRange[], cp: CheckpointAnalysis): string {
+function rangesText(ranges: IdRange[], turns: CheckpointTurns): string {
   const shown = ranges.slice(0, MAX_RANGES);
   const more = ranges.length > shown.length ? `, … ${ranges.length - shown.length} more ranges (--json lists all)` : '';
-  if (cp.turns.every((turn) => typeof turn.id === 'number')) return safe(formatRanges(shown)) + more;
+  if (turns.ids.every((id) => typeof id === 'number')) return safe(formatRanges(shown)) + more;
   // The turns of the ranges shown only (a map of every turn was millions of entries for a large transcript);
   // the last turn with an id wins, as in a map of them all.
   const wanted = new Set<TurnId>();
   for (const range of shown) wanted.add(range.from).add(range.to);
-  const lineOf = new Map<TurnId, TurnResult>();
-  for (const turn of cp.turns) if (wanted.has(turn.id)) lineOf.set(turn.id, turn);
+  const indexOf = new Map<TurnId, number>();
+  turns.ids.forEach((id, i) => {
+    if (wanted.has(id)) indexOf.set(id, i);
+  });
   const parts = shown.map((range) => {
-    const first = lineOf.get(range.from)?.line;
-    const last = lineOf.get(range.to)?.endLine;
+    const from = indexOf.get(range.from);
+    const to = indexOf.get(range.to);
+    const first = from === undefined ? undefined : turns.line(from);
+    const last = to === undefined ? undefined : turns.endLine(to);
     const ids = range.count === 1 ? shortTurnId(range.from) : `${shortTurnId(range.from)}–${shortTurnId(range.to)}`;
     return `${safe(ids)} (${first === last ? `line ${first}` : `lines ${first}–${last}`})`;
   });
   return parts.join(', ') + more;
 }
 
-function safeSetText(cp: CheckpointAnalysis): string {
+function safeSetText(cp: CheckpointAnalysis, turns: CheckpointTurns): string {
   if (cp.safeCovered.length === 0) return 'empty (no claimed turn can be trusted)';
-  const orderedIds = cp.turns.map((turn) => turn.id);
-  return `${rangesText(idRanges(orderedIds, cp.safeCovered), cp)} (${plural(cp.safeCovered.length, 'turn')})`;
+  return `${rangesText(idRanges(turns.ids, cp.safeCovered), turns)} (${plural(cp.safeCovered.length, 'turn')})`;
+}
+
+/** The ids of a checkpoint's turns in log order, and each one's lines (TurnResult.line and endLine), by index. */
+interface CheckpointTurns {
+  ids: readonly TurnId[];
+  line(index: number): number;
+  endLine(index: number): number;
+}
+
+/**
+ * A checkpoint's turns: its results, or when they went to a turn sink (turnsWritten) the first of the analysis's
+ * turnPlaces.
+ */
+function checkpointTurns(cp: CheckpointAnalysis, analysis: Analysis): CheckpointTurns {
+  const places = analysis.turnPlaces;
+  if (cp.turnsWritten && places !== undefined) {
+    const count = Math.min(cp.turnsBefore ?? 0, places.ids.length);
+    return {
+      ids: count === places.ids.length ? places.ids : places.ids.slice(0, count),
+      line: (index) => places.lines[index * 2],
+      endLine: (index) => places.lines[index * 2 + 1],
+    };
+  }
+  return { ids: cp.turns.map((turn) => turn.id), line: (index) => cp.turns[index].line, endLine: (index) => cp.turns[index].endLine };
 }
 
 /** The order of the counts line: uncovered last, after the claimed turns' statuses. */
@@ -86,7 +113,7 @@ function countsText(cp: CheckpointAnalysis, paint: Paint): string {
   return parts.join(' · ');
 }
 
-function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
+function checkpointBlock(cp: CheckpointAnalysis, analysis: Analysis, paint: Paint): string[] {
   const lines: string[] = [];
   const verdictText =
     (cp.opaque || cp.unverifiable !== undefined) && cp.verdict !== 'reversible'
@@ -115,8 +142,9 @@ function checkpointBlock(cp: CheckpointAnalysis, paint: Paint): string[] {
 
   const missing = cp.counts['claimed-missing'];
   lines.push(`    turns: ${countsText(cp, paint)}`);
-  if (missing > 0) lines.push(`    claimed-missing: ${rangesText(cp.claimedMissingRanges, cp)}`);
-  lines.push(`    safe pointer set: ${safeSetText(cp)}`);
+  const turns = checkpointTurns(cp, analysis);
+  if (missing > 0) lines.push(`    claimed-missing: ${rangesText(cp.claimedMissingRanges, turns)}`);
+  lines.push(`    safe pointer set: ${safeSetText(cp, turns)}`);
   if (cp.reasons.length > 0) {
     lines.push('    why:');
     for (const reason of cp.reasons) lines.push(`      - ${safe(reason)}`);
@@ -156,7 +184,7 @@ export function textReport(reports: FileReport[], color: boolean): string {
       `${paint.bold(safe(report.path))}  ${paint.dim(`(${safe(analysis.format)}, ${plural(analysis.turnCount, 'turn')}, ${plural(analysis.checkpoints.length, 'checkpoint')})`)}`,
     );
     if (analysis.checkpoints.length === 0) out.push('  no compaction checkpoints found');
-    for (const cp of analysis.checkpoints) out.push(...checkpointBlock(cp, paint));
+    for (const cp of analysis.checkpoints) out.push(...checkpointBlock(cp, analysis, paint));
     out.push(...problemLines(analysis.problems, paint), '');
   }
   return out.join('\n');

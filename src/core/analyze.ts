@@ -45,7 +45,10 @@ import type {
   Verdict,
   TokenCache,
   TurnSink,
+  JudgedTurns,
+  TurnPlaces,
 } from './model';
+import { JUDGED_CLAIMED, JUDGED_REPORTED, TURN_STATUSES } from './model';
 import { COMPRESSION_RATIO_LOW } from './reference';
 import { DEFAULT_NEAR_BUDGET_FRACTION, detectTruncation } from './truncation';
 
@@ -150,7 +153,24 @@ export function* analyzeInSteps(transcript: Transcript, options: AnalysisOptions
   }
   // Every claimed turn before the farthest checkpoint was counted into the token cache (or was before).
   if (complete) ctx.memo.markCounted(ctx.tokenCache, reachOf(checkpoints, turns.length));
+  const written = results.reduce((most, r) => Math.max(most, r.turnsBefore ?? 0), 0);
+  if (results.some((r) => r.turnsWritten)) analysis.turnPlaces = yield* turnPlaces(turns, written);
   return analysis;
+}
+
+/** The ids and lines of the first `count` turns, as their results would have them (Analysis.turnPlaces). */
+function* turnPlaces(turns: readonly Turn[], count: number): Generator<void, TurnPlaces, void> {
+  const ids: TurnId[] = [];
+  const lines = new Float64Array(count * 2);
+  for (let i = 0; i < count; i++) {
+    if (i % STEP_TURNS === 0) yield;
+    const turn = turns[i];
+    const span = turn.span; // read once: a turn whose text is on disk makes its span when asked
+    ids.push(turn.id);
+    lines[i * 2] = span?.startLine ?? 0;
+    lines[i * 2 + 1] = span?.endLine ?? span?.startLine ?? 0;
+  }
+  return { ids, lines };
 }
 
 /**
@@ -540,21 +560,21 @@ function unionOf(all: readonly Mentions[]): Mentions {
  * Each turn's result for the checkpoint before its token figure: the judgement kept in ctx.judgements for this
  * snapshot, or one made now (and kept there). The results are shared, never modified.
  */
-function* judgementOf(cp: Checkpoint, index: number, ctx: Context, before: number): Generator<void, readonly TurnResult[], void> {
+function* judgementOf(cp: Checkpoint, index: number, ctx: Context, before: number): Generator<void, JudgedTurns, void> {
   const key = { turns: ctx.turns, checkpoint: cp, before, threshold: ctx.threshold, sink: ctx.turnSink };
   const kept = ctx.judgements?.get(index, key);
   if (kept) return kept;
-  const results = yield* judgeCheckpoint(cp, index, ctx, before);
-  ctx.judgements?.set(index, key, results);
-  return results;
+  const judged = yield* judgeCheckpoint(cp, index, ctx, before);
+  ctx.judgements?.set(index, key, judged);
+  return judged;
 }
 
 /**
  * Judges each turn before the checkpoint: its status, evidence and reason; everything but its token figure,
- * unless the transcript recorded it. With a turn sink, each result goes there as it is made and the checkpoint
- * keeps it slimmed.
+ * unless the transcript recorded it. With a turn sink, each result goes there as it is made, and the checkpoint
+ * keeps only its status and marks, and the evidence found at a place in the summary no earlier turn's holds.
  */
-function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: number): Generator<void, TurnResult[], void> {
+function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: number): Generator<void, JudgedTurns, void> {
   const summary = summaryText(cp);
   const opaque = cp.opaque === true;
   const claimedSet = yield* claimedBefore(ctx, cp, before);
@@ -573,9 +593,12 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
   // and a table of them would keep hundreds of thousands that are otherwise garbage.
   const alike = sink ? undefined : evidenceTable();
   const state: SummaryState = { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared, before, alike };
-  const results: TurnResult[] = [];
+  const results: TurnResult[] | undefined = sink ? undefined : [];
+  const statuses = new Uint8Array(before);
+  const marks = new Uint8Array(before);
   sink?.begin(index);
-  // Where in the summary the slimmed results' evidence was found (slimmed).
+  // With a sink: the evidence found, each place in the summary once (foundNew), and the places.
+  const found: Evidence[] = [];
   const placesFound = new Set<number>();
   for (let i = 0; i < before; i++) {
     yield;
@@ -602,15 +625,20 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
     if (reported !== undefined) result.reported = reported;
     const recorded = recordedTurnTokens(turn);
     if (recorded !== undefined) result.tokens = recorded; // the analysis's figure whatever is counted
+    statuses[i] = STATUS_CODES[result.status];
+    marks[i] = (claimed ? JUDGED_CLAIMED : 0) | (reported === true ? JUDGED_REPORTED : 0);
     if (sink) {
       sink.turn(result);
-      results.push(slimmed(result, placesFound, summary.length));
+      foundNew(result.evidence, placesFound, summary.length, found);
     } else {
-      results.push(result);
+      results?.push(result);
     }
   }
-  return results;
+  return { results, statuses, marks, found };
 }
+
+/** Each status's index in TURN_STATUSES (JudgedTurns.statuses). */
+const STATUS_CODES = Object.fromEntries(TURN_STATUSES.map((status, code) => [status, code])) as Record<TurnStatus, number>;
 
 /** Which of the turns before a checkpoint it claims (`has`, by a turn's id), marked by turn index. */
 interface ClaimedTurns {
@@ -638,27 +666,21 @@ function* claimedBefore(ctx: Context, cp: Checkpoint, before: number): Generator
   };
 }
 
-/** What a slimmed result holds of the turn's evidence when it adds no place found (never modified). */
-const NO_NEW_PLACE: Evidence[] = [];
-
 /**
- * What a checkpoint keeps of a turn's result that went to a turn sink (CheckpointAnalysis.turnsWritten):
- * everything but its reason, and of its evidence only what its figures need: the anchors found in the summary
- * (foundAnchors), so each piece found at a place in the summary (its offset and length) that no earlier turn's
- * slimmed evidence holds. `places` holds those places (offset × (summaryLength + 1) + length), and gains the
- * turn's. The evidence is sorted found first.
+ * What a checkpoint keeps of a turn's evidence when its result went to a turn sink (CheckpointAnalysis.turnsWritten):
+ * only what its figures need, the anchors found in the summary (foundAnchors), so each piece found at a place in
+ * the summary (its offset and length) that no earlier turn's evidence was found at, added to `found`. `places`
+ * holds those places (offset × (summaryLength + 1) + length), and gains the turn's. Evidence is sorted found first.
  */
-function slimmed(result: TurnResult, places: Set<number>, summaryLength: number): TurnResult {
-  let kept: Evidence[] | undefined;
-  for (const e of result.evidence) {
+function foundNew(evidence: readonly Evidence[], places: Set<number>, summaryLength: number, found: Evidence[]): void {
+  for (const e of evidence) {
     if (!e.found) break;
     if (e.at === undefined) continue;
     const place = e.at * (summaryLength + 1) + (e.length ?? e.text.length);
     if (places.has(place)) continue;
     places.add(place);
-    (kept ??= []).push(e);
+    found.push(e);
   }
-  return { ...result, evidence: kept ?? NO_NEW_PLACE, reason: '' };
 }
 
 function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Generator<void, CheckpointAnalysis, void> {
@@ -709,54 +731,63 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   // Evidence per turn: the judgement (made ahead, or now), with each turn's counted token figure added.
   const summaryEmpty = !opaque && summary.trim() === '';
   const judged = yield* judgementOf(cp, index, ctx, before);
-  const results: TurnResult[] = judged.map((r, i) => (tokensOf[i] === r.tokens ? r : { ...r, tokens: tokensOf[i] }));
+  const { statuses, marks } = judged;
+  const results = judged.results?.map((r, i) => (tokensOf[i] === r.tokens ? r : { ...r, tokens: tokensOf[i] }));
 
   const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 };
-  for (const r of results) counts[r.status]++;
-  const claimedTurns = results.filter((r) => r.claimed);
+  let claimedCount = 0;
+  for (let i = 0; i < before; i++) {
+    counts[TURN_STATUSES[statuses[i]]]++;
+    if ((marks[i] & JUDGED_CLAIMED) !== 0) claimedCount++;
+  }
   const missing = counts['claimed-missing'];
+  /** The claimed turns (their indexes) that `keep` keeps, by their status and whether they were reported. */
+  const claimedWhere = (keep: (status: TurnStatus, reported: boolean) => boolean): number[] => {
+    const kept: number[] = [];
+    for (let i = 0; i < before; i++) {
+      if ((marks[i] & JUDGED_CLAIMED) !== 0 && keep(TURN_STATUSES[statuses[i]], (marks[i] & JUDGED_REPORTED) !== 0)) kept.push(i);
+    }
+    return kept;
+  };
+  const reportedOnes = (_status: TurnStatus, reported: boolean): boolean => reported;
 
   // Verdict and safe pointer set. "Reversible" needs positive evidence: an empty or unreadable summary, claimed
   // turns with no text, or a pointer set that is mostly turns with nothing to check never is.
   const nothing = counts['nothing-to-check'];
-  const withText = claimedTurns.filter((r) => {
-    const t = ctx.turns[r.index];
-    return typeof t.text === 'string' && t.text.trim() !== '';
-  }).length;
   let verdict: Verdict;
   let verdictReason: string;
-  let safe: TurnResult[];
-  const vacuous = vacuousReason(claimedTurns.length, withText, nothing, summaryEmpty);
+  let safe: number[];
+  const vacuous = vacuousReason(claimedCount, () => someClaimedTurnHasText(ctx.turns, marks), nothing, summaryEmpty);
   if (opaque && path === 'B') {
     safe = [];
     verdict = 'fail-closed';
     verdictReason =
-      `the summary is encrypted: whether it carries its ${groupDigits(claimedTurns.length)} claimed turns cannot be checked, ` +
+      `the summary is encrypted: whether it carries its ${groupDigits(claimedCount)} claimed turns cannot be checked, ` +
       'so none may be counted as covered (fail closed)';
   } else if (typeof cp.unverifiable === 'string') {
     safe = [];
     verdict = 'fail-closed';
     verdictReason = `coverage cannot be checked in this file: ${cp.unverifiable}`;
   } else if (vacuous !== undefined) {
-    safe = path === 'A' ? claimedTurns.filter((r) => r.reported) : [];
+    safe = path === 'A' ? claimedWhere(reportedOnes) : [];
     verdict = 'fail-closed';
     verdictReason = `${vacuous}: there is no positive evidence of coverage, so none may be claimed (fail closed)`;
   } else if (path === 'A' && opaque) {
-    safe = claimedTurns.filter((r) => r.reported);
+    safe = claimedWhere(reportedOnes);
     verdict = 'fail-closed';
     verdictReason =
       "the summary is encrypted: coverage rests on the summariser's report alone and cannot be checked in its text, " +
       'so it is never reversible (the safe pointer set is what the summariser reported)';
   } else if (path === 'A') {
-    safe = claimedTurns.filter((r) => r.reported);
+    safe = claimedWhere(reportedOnes);
     verdict = missing === 0 ? 'reversible' : 'conditional';
     verdictReason =
       missing === 0
-        ? `the summariser reported consuming every claimed turn (${groupDigits(claimedTurns.length)})`
+        ? `the summariser reported consuming every claimed turn (${groupDigits(claimedCount)})`
         : `the pointer set claims ${groupDigits(missing)} turn${missing === 1 ? '' : 's'} the summariser did not report consuming; ` +
           'narrow it to the reported ids';
   } else if (ceiling === undefined || overCeiling) {
-    safe = runFromStart(claimedTurns);
+    safe = runFromStart(statuses, marks);
     verdict = 'fail-closed';
     const why =
       ceiling === undefined
@@ -766,7 +797,7 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
       `${why}: fail closed — the pointer set may not advance past the last turn whose evidence is in the summary` +
       (missing > 0 ? ` (${groupDigits(missing)} claimed turn${missing === 1 ? ' is' : 's are'} not carried by it)` : '');
   } else {
-    safe = claimedTurns.filter((r) => r.status === 'covered');
+    safe = claimedWhere((status) => status === 'covered');
     verdict = missing === 0 ? 'reversible' : 'conditional';
     const neutral = nothing > 0 ? ` (${groupDigits(nothing)} more hold nothing to check)` : '';
     verdictReason =
@@ -788,7 +819,8 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   if (truncation.truncated) reasons.push(`summary appears truncated: ${truncation.reasons.join('; ')}`);
   reasons.push(...notes);
 
-  const missingIndexes = results.filter((r) => r.status === 'claimed-missing').map((r) => r.index);
+  const missingIndexes: number[] = [];
+  for (let i = 0; i < before; i++) if (TURN_STATUSES[statuses[i]] === 'claimed-missing') missingIndexes.push(i);
 
   const analysis: CheckpointAnalysis = {
     summaryId: name,
@@ -808,14 +840,17 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
     opaque,
     unverifiable: typeof cp.unverifiable === 'string' ? cp.unverifiable : undefined,
     truncation,
-    turns: results,
+    turns: results ?? [],
     counts,
-    safeCovered: safe.map((r) => r.id),
+    safeCovered: safe.map((i) => ctx.turns[i].id),
     claimedMissingRanges: rangesFromIndexes((i) => ctx.turns[i].id, missingIndexes),
-    foundAnchors: foundAnchors(results, summary),
+    foundAnchors: foundAnchors(results ? evidenceOf(results) : judged.found, summary),
     notes,
   };
-  if (ctx.turnSink) analysis.turnsWritten = true;
+  if (results === undefined) {
+    analysis.turnsWritten = true;
+    analysis.turnsBefore = before;
+  }
   if (typeof cp.recordedPrefixTokens === 'number' && Number.isFinite(cp.recordedPrefixTokens)) {
     analysis.recordedPrefixTokens = cp.recordedPrefixTokens;
   }
@@ -844,10 +879,13 @@ function turnsBefore(cp: Checkpoint, name: string, ctx: Context): number {
   return used;
 }
 
-/** Why a checkpoint's coverage would be vacuous (no positive evidence is possible), or undefined. */
-function vacuousReason(claimed: number, withText: number, nothing: number, summaryEmpty: boolean): string | undefined {
+/**
+ * Why a checkpoint's coverage would be vacuous (no positive evidence is possible), or undefined. `someHaveText`
+ * says whether any claimed turn has text (asked only when it matters: it may read texts back from disk).
+ */
+function vacuousReason(claimed: number, someHaveText: () => boolean, nothing: number, summaryEmpty: boolean): string | undefined {
   if (summaryEmpty) return 'the summary is empty';
-  if (claimed > 0 && withText === 0) return 'none of its claimed turns has any text';
+  if (claimed > 0 && !someHaveText()) return 'none of its claimed turns has any text';
   if (claimed > 0 && nothing * 2 > claimed) {
     return `${groupDigits(nothing)} of its ${groupDigits(claimed)} claimed turns hold nothing to check`;
   }
@@ -989,15 +1027,31 @@ function fmtScore(n: number): string {
  * evidence is in the summary. Turns with nothing to check do not break the run, but the run does not end on
  * them: the pointer set stops at the last covered turn (the note's fail-closed rule).
  */
-function runFromStart(claimedTurns: readonly TurnResult[]): TurnResult[] {
-  let end = 0; // exclusive end of the run, after the last covered turn
-  for (let i = 0; i < claimedTurns.length; i++) {
-    const r = claimedTurns[i];
-    if (r.status === 'covered') end = i + 1;
-    else if (r.status !== 'nothing-to-check') break;
-  }
+function runFromStart(statuses: Uint8Array, marks: Uint8Array): number[] {
   // A neutral status is never evidence of coverage: the safe set holds the covered turns of the run only.
-  return claimedTurns.slice(0, end).filter((r) => r.status === 'covered');
+  const covered: number[] = [];
+  for (let i = 0; i < statuses.length; i++) {
+    if ((marks[i] & JUDGED_CLAIMED) === 0) continue;
+    const status = TURN_STATUSES[statuses[i]];
+    if (status === 'covered') covered.push(i);
+    else if (status !== 'nothing-to-check') break;
+  }
+  return covered;
+}
+
+/** Whether any turn marked claimed has a text that is not blank (stops at the first). */
+function someClaimedTurnHasText(turns: readonly Turn[], marks: Uint8Array): boolean {
+  for (let i = 0; i < marks.length; i++) {
+    if ((marks[i] & JUDGED_CLAIMED) === 0) continue;
+    const text = turns[i].text;
+    if (typeof text === 'string' && text.trim() !== '') return true;
+  }
+  return false;
+}
+
+/** Every piece of evidence of the results, in order. */
+function* evidenceOf(results: readonly TurnResult[]): Generator<Evidence, void, void> {
+  for (const r of results) yield* r.evidence;
 }
 
 function ceilingFacts(
@@ -1033,19 +1087,17 @@ function ceilingFacts(
 }
 
 /** Evidence found in the summary, as the summary spells it, for highlighting. */
-function foundAnchors(results: readonly TurnResult[], summary: string): { anchor: string; at: number }[] {
+function foundAnchors(evidence: Iterable<Evidence>, summary: string): { anchor: string; at: number }[] {
   const seen = new Set<string>();
   const out: { anchor: string; at: number }[] = [];
-  for (const r of results) {
-    for (const e of r.evidence) {
-      if (!e.found || e.at === undefined) continue;
-      const anchor = summary.slice(e.at, e.at + (e.length ?? e.text.length));
-      if (anchor.length === 0) continue;
-      const key = `${e.at}\u0000${anchor}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ anchor, at: e.at });
-    }
+  for (const e of evidence) {
+    if (!e.found || e.at === undefined) continue;
+    const anchor = summary.slice(e.at, e.at + (e.length ?? e.text.length));
+    if (anchor.length === 0) continue;
+    const key = `${e.at}\u0000${anchor}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ anchor, at: e.at });
   }
   return out.sort((x, y) => x.at - y.at || x.anchor.localeCompare(y.anchor));
 }

@@ -5,7 +5,7 @@
 // turn again. An entry is used only for the same turn array (a snapshot's own: readers return a new array for
 // each snapshot), the same checkpoint record, prefix length, coverage threshold and turn sink, so a cache kept too long
 // gives nothing rather than something stale. It never changes a result, only what it costs. Pure.
-import type { Checkpoint, Turn, TurnResult, TurnSink } from './model';
+import type { Checkpoint, JudgedTurns, Turn, TurnSink } from './model';
 
 /** What a checkpoint's judgement was made from, besides the evidence (pure functions of the turns). */
 export interface JudgementKey {
@@ -19,15 +19,15 @@ export interface JudgementKey {
 }
 
 interface Entry extends JudgementKey {
-  /** One result per turn before the checkpoint, without token figures. Never modified once kept. */
-  results: readonly TurnResult[];
+  /** The checkpoint's turns as judged, without token figures. Never modified once kept. */
+  judged: JudgedTurns;
 }
 
 export class JudgementCache {
   private readonly entries = new Map<number, Entry>();
 
-  /** The results kept for checkpoint `index` when they were made from exactly `key`. */
-  get(index: number, key: JudgementKey): readonly TurnResult[] | undefined {
+  /** The judgement kept for checkpoint `index` when it was made from exactly `key`. */
+  get(index: number, key: JudgementKey): JudgedTurns | undefined {
     const entry = this.entries.get(index);
     if (
       !entry ||
@@ -39,11 +39,11 @@ export class JudgementCache {
     ) {
       return undefined;
     }
-    return entry.results;
+    return entry.judged;
   }
 
-  set(index: number, key: JudgementKey, results: readonly TurnResult[]): void {
-    this.entries.set(index, { ...key, results });
+  set(index: number, key: JudgementKey, judged: JudgedTurns): void {
+    this.entries.set(index, { ...key, judged });
   }
 
   /** Whether checkpoint `index` has a judgement kept (made from any key). */

@@ -276,17 +276,16 @@ export interface CheckpointAnalysis {
   /** Why coverage cannot be checked in this file, when it cannot (see Checkpoint.unverifiable). */
   unverifiable?: string;
   truncation: TruncationReport;
-  /**
-   * One entry per turn that precedes the checkpoint, in log order. When `turnsWritten` is set, each is slimmed:
-   * no reason (''), and of its evidence only the pieces found at a place in the summary no earlier turn's holds.
-   */
+  /** One entry per turn that precedes the checkpoint, in log order; none when `turnsWritten` is set. */
   turns: TurnResult[];
   /**
    * Set when the turns' full results went to the analysis's turn sink as they were judged (AnalysisOptions.turnSink):
-   * `turns` then keeps each turn's status, ids, lines and score, and the evidence that makes the checkpoint's
-   * anchors found (each place in the summary once), which is all the checkpoint's own figures need.
+   * `turns` is then empty, `turnsBefore` says how many turns precede the checkpoint, and Analysis.turnPlaces has
+   * their ids and lines. The checkpoint's own figures were made as the turns were judged.
    */
   turnsWritten?: true;
+  /** With turnsWritten: how many turns precede the checkpoint (the first of Analysis.turnPlaces). */
+  turnsBefore?: number;
   counts: Record<TurnStatus, number>;
   /** What the pointer set should have been. */
   safeCovered: TurnId[];
@@ -301,7 +300,39 @@ export interface Analysis {
   turnCount: number;
   checkpoints: CheckpointAnalysis[];
   problems: Problem[];
+  /** With a turn sink (CheckpointAnalysis.turnsWritten): every turn's id and lines, for the reports. */
+  turnPlaces?: TurnPlaces;
 }
+
+/**
+ * The transcript's turns' ids and lines, in log order: what the reports show of the turns whose results went to a
+ * turn sink (a TurnResult's id, line and endLine), in columns rather than an object per turn.
+ */
+export interface TurnPlaces {
+  ids: TurnId[];
+  /** Turn i's line (TurnResult.line) and its last line (endLine), at 2i and 2i + 1. */
+  lines: Float64Array;
+}
+
+/**
+ * A checkpoint's turns as judged (core/analyze.ts, kept in core/judgementCache.ts): what the checkpoint's figures
+ * read of each turn, in columns, and the results themselves unless a turn sink took them.
+ */
+export interface JudgedTurns {
+  /** One result per turn before the checkpoint, without token figures; undefined when a turn sink took them. */
+  results: readonly TurnResult[] | undefined;
+  /** Turn i's status, as its index in TURN_STATUSES. */
+  statuses: Uint8Array;
+  /** Turn i's JUDGED_CLAIMED and JUDGED_REPORTED bits (Path A: whether the summariser reported consuming it). */
+  marks: Uint8Array;
+  /** With a turn sink: the evidence found in the summary, each place in it once (what foundAnchors needs). */
+  found: readonly Evidence[];
+}
+
+/** JudgedTurns.marks: the checkpoint claims the turn. */
+export const JUDGED_CLAIMED = 1;
+/** JudgedTurns.marks: the summariser reported consuming the turn (Path A). */
+export const JUDGED_REPORTED = 2;
 
 /** A run of claimed-missing turns with the lines it spans (first turn's first line to last turn's last line). */
 export interface LinedIdRange extends IdRange {

@@ -1,7 +1,7 @@
 // Tests for the turn sink (AnalysisOptions.turnSink, src/core/analyze.ts): the sink receives each checkpoint's
 // turns, once and in order, as the analysis without one gives them; the analysis with one is the same but for
-// its turns, which keep everything but their reason and their evidence not found; judgements made for another
-// sink are not taken, and a checkpoint memo is neither taken from nor kept in.
+// its turns, which it does not keep (it keeps their ids and lines in columns, turnPlaces); judgements made for
+// another sink are not taken, and a checkpoint memo is neither taken from nor kept in.
 import * as assert from 'node:assert/strict';
 import { analyze, judgeAhead } from '../../../src/core/analyze';
 import { CheckpointMemo } from '../../../src/core/checkpointMemo';
@@ -66,28 +66,14 @@ function withoutCountedTokens(result: TurnResult, recorded: number | undefined):
   return copy;
 }
 
-/** What a checkpoint keeps of the results that went to the sink: each found place in the summary once. */
-function slim(results: readonly TurnResult[]): TurnResult[] {
-  const places = new Set<string>();
-  return results.map((result) => {
-    const evidence = result.evidence.filter((e) => {
-      const place = `${e.at}:${e.length ?? e.text.length}`;
-      if (!e.found || e.at === undefined || places.has(place)) return false;
-      places.add(place);
-      return true;
-    });
-    return { ...result, reason: '', evidence };
-  });
-}
-
-function withoutTurns(cp: CheckpointAnalysis): Omit<CheckpointAnalysis, 'turns' | 'turnsWritten'> {
-  const { turns: _turns, turnsWritten: _written, ...rest } = cp;
+function withoutTurns(cp: CheckpointAnalysis): Omit<CheckpointAnalysis, 'turns' | 'turnsWritten' | 'turnsBefore'> {
+  const { turns: _turns, turnsWritten: _written, turnsBefore: _before, ...rest } = cp;
   return rest;
 }
 
 describe('core/analyze with a turn sink', () => {
   for (const [name, make] of CASES) {
-    it(`${name}: the sink gets every turn once, as the analysis without it gives them; the checkpoints keep them slimmed`, () => {
+    it(`${name}: the sink gets every turn once, as the analysis without it gives them; the checkpoints keep their places`, () => {
       const t = make();
       const plain: Analysis = analyze(t, OPTS);
       const sink = new Recorder();
@@ -106,18 +92,22 @@ describe('core/analyze with a turn sink', () => {
           sink.turns.get(i),
           cp.turns.map((r) => withoutCountedTokens(r, t.turns[r.index].tokens)),
         );
-        assert.deepEqual(got.turns, slim(cp.turns));
+        assert.deepEqual(got.turns, [], 'no turn kept');
+        assert.equal(got.turnsBefore, cp.turns.length);
       });
       assert.deepEqual(sunk.problems, plain.problems);
-      // Something was left out: reasons, and evidence not found.
-      const full = plain.checkpoints.flatMap((cp) => cp.turns);
-      assert.ok(full.some((r) => r.reason !== ''));
+      // The places of the turns before the farthest checkpoint: each result's id and lines.
+      const farthest = plain.checkpoints.reduce((most, cp) => (cp.turns.length > most.length ? cp.turns : most), [] as TurnResult[]);
+      assert.equal(plain.turnPlaces, undefined);
+      assert.ok(sunk.turnPlaces);
+      assert.deepEqual(
+        sunk.turnPlaces.ids,
+        farthest.map((r) => r.id),
+      );
+      assert.deepEqual([...sunk.turnPlaces.lines], farthest.flatMap((r) => [r.line, r.endLine]));
       // (Path A weighs no evidence: the summariser's report decides.)
-      if (plain.checkpoints.some((cp) => cp.path === 'B' && !cp.opaque)) assert.ok(full.some((r) => r.evidence.some((e) => !e.found)));
-      assert.ok(sunk.checkpoints.every((cp) => cp.turns.every((r) => r.reason === '' && r.evidence.every((e) => e.found))));
-      // Found evidence at the same place for several turns is kept once.
-      const found = (cps: readonly CheckpointAnalysis[]) => cps.flatMap((cp) => cp.turns.flatMap((r) => r.evidence.filter((e) => e.found)));
-      if (name === 'three checkpoints') assert.ok(found(sunk.checkpoints).length < found(plain.checkpoints).length);
+      if (plain.checkpoints.some((cp) => cp.path === 'B' && !cp.opaque))
+        assert.ok(plain.checkpoints.some((cp) => cp.foundAnchors.length > 0), 'the found anchors (made without the results) were compared');
     });
   }
 
@@ -131,14 +121,14 @@ describe('core/analyze with a turn sink', () => {
     const second = analyze(t, { ...OPTS, judgements, turnSink: sink });
     assert.deepEqual(sink.begins, [0, 1, 2], 'judged once');
     assert.deepEqual(second, first);
-    // Judgements made for one sink are slimmed: another sink, or none, judges again and gets the full results.
+    // Judgements made for one sink keep no results: another sink, or none, judges again and gets the full results.
     const other = new Recorder();
     analyze(t, { ...OPTS, judgements, turnSink: other });
     assert.deepEqual(other.begins, [0, 1, 2]);
     assert.deepEqual(analyze(t, { ...OPTS, judgements }), analyze(t, OPTS));
   });
 
-  it('neither takes from a checkpoint memo nor keeps in it: every checkpoint reaches the sink, and no slimmed analysis is kept', () => {
+  it('neither takes from a checkpoint memo nor keeps in it: every checkpoint reaches the sink, and no analysis without turns is kept', () => {
     const t = threeCheckpoints();
     const plain = analyze(t, OPTS);
     // A memo that holds every checkpoint: the sink still gets them all.
@@ -149,7 +139,7 @@ describe('core/analyze with a turn sink', () => {
     const sunk = analyze(t, { ...OPTS, checkpointMemo, tokenCache, turnSink: sink });
     assert.deepEqual(sink.begins, [0, 1, 2]);
     assert.ok(sunk.checkpoints.every((cp) => cp.turnsWritten === true));
-    // A memo first used with a sink: the next analysis without one gets full turns, not the slimmed ones.
+    // A memo first used with a sink: the next analysis without one gets full turns, not none.
     const fresh = new CheckpointMemo();
     const freshCache = new Map<string, number>();
     analyze(t, { ...OPTS, checkpointMemo: fresh, tokenCache: freshCache, turnSink: new Recorder() });

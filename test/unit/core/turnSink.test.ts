@@ -104,10 +104,16 @@ describe('core/analyze with a turn sink', () => {
         sunk.turnPlaces.ids,
         farthest.map((r) => r.id),
       );
-      assert.deepEqual([...sunk.turnPlaces.lines], farthest.flatMap((r) => [r.line, r.endLine]));
+      assert.deepEqual(
+        [...sunk.turnPlaces.lines],
+        farthest.flatMap((r) => [r.line, r.endLine]),
+      );
       // (Path A weighs no evidence: the summariser's report decides.)
       if (plain.checkpoints.some((cp) => cp.path === 'B' && !cp.opaque))
-        assert.ok(plain.checkpoints.some((cp) => cp.foundAnchors.length > 0), 'the found anchors (made without the results) were compared');
+        assert.ok(
+          plain.checkpoints.some((cp) => cp.foundAnchors.length > 0),
+          'the found anchors (made without the results) were compared',
+        );
     });
   }
 

@@ -202,10 +202,12 @@ export class CheckpointMemo {
   }
 }
 
-/** The ids a checkpoint record claims, as analyze reads them (a copy). */
-function claimsOf(cp: unknown): TurnId[] {
+/** The ids a checkpoint record claims, as analyze reads them (a copy, unless the record is sealed). */
+function claimsOf(cp: unknown): readonly TurnId[] {
   const ids = cp && typeof cp === 'object' ? (cp as Checkpoint).claimedIds : undefined;
-  return Array.isArray(ids) ? ids.slice() : [];
+  if (!Array.isArray(ids)) return [];
+  // A sealed record's ids are frozen with it: they are their own copy (a copy was a million ids for a large file).
+  return isSealed(cp) ? ids : ids.slice();
 }
 
 /** A structural copy of plain data (arrays and objects of primitives), UNCOMPARABLE where it goes too deep. */

@@ -3,7 +3,7 @@
 // evidence, problem messages, file names) goes through terminalText, so its control characters show escaped
 // and the colours are the only escape sequences printed.
 import { countOf, groupDigits, shortTurnId } from '../core/displayText';
-import { formatRanges, idRanges } from '../core/idRanges';
+import { formatRanges, idRangesOf } from '../core/idRanges';
 import type { Analysis, CheckpointAnalysis, IdRange, Problem, TurnId, TurnStatus, Verdict } from '../core/model';
 import type { FileReport } from './checkFiles';
 import { terminalText as safe } from './terminalText';
@@ -45,15 +45,13 @@ const MAX_RANGES = 12;
 function rangesText(ranges: IdRange[], turns: CheckpointTurns): string {
   const shown = ranges.slice(0, MAX_RANGES);
   const more = ranges.length > shown.length ? `, … ${ranges.length - shown.length} more ranges (--json lists all)` : '';
-  if (turns.ids.every((id) => typeof id === 'number')) return safe(formatRanges(shown)) + more;
+  if (allNumbers(turns)) return safe(formatRanges(shown)) + more;
   // The turns of the ranges shown only (a map of every turn was millions of entries for a large transcript);
   // the last turn with an id wins, as in a map of them all.
   const wanted = new Set<TurnId>();
   for (const range of shown) wanted.add(range.from).add(range.to);
   const indexOf = new Map<TurnId, number>();
-  turns.ids.forEach((id, i) => {
-    if (wanted.has(id)) indexOf.set(id, i);
-  });
+  for (let i = 0; i < turns.count; i++) if (wanted.has(turns.id(i))) indexOf.set(turns.id(i), i);
   const parts = shown.map((range) => {
     const from = indexOf.get(range.from);
     const to = indexOf.get(range.to);
@@ -67,14 +65,21 @@ function rangesText(ranges: IdRange[], turns: CheckpointTurns): string {
 
 function safeSetText(cp: CheckpointAnalysis, turns: CheckpointTurns): string {
   if (cp.safeCovered.length === 0) return 'empty (no claimed turn can be trusted)';
-  return `${rangesText(idRanges(turns.ids, cp.safeCovered), turns)} (${plural(cp.safeCovered.length, 'turn')})`;
+  return `${rangesText(idRangesOf(turns.count, turns.id, cp.safeCovered), turns)} (${plural(cp.safeCovered.length, 'turn')})`;
 }
 
-/** The ids of a checkpoint's turns in log order, and each one's lines (TurnResult.line and endLine), by index. */
+/** A checkpoint's turns in log order: how many, and each one's id and lines (TurnResult.line and endLine), by index. */
 interface CheckpointTurns {
-  ids: readonly TurnId[];
+  count: number;
+  id(index: number): TurnId;
   line(index: number): number;
   endLine(index: number): number;
+}
+
+/** Whether every turn's id is a number. */
+function allNumbers(turns: CheckpointTurns): boolean {
+  for (let i = 0; i < turns.count; i++) if (typeof turns.id(i) !== 'number') return false;
+  return true;
 }
 
 /**
@@ -84,14 +89,19 @@ interface CheckpointTurns {
 function checkpointTurns(cp: CheckpointAnalysis, analysis: Analysis): CheckpointTurns {
   const places = analysis.turnPlaces;
   if (cp.turnsWritten && places !== undefined) {
-    const count = Math.min(cp.turnsBefore ?? 0, places.ids.length);
     return {
-      ids: count === places.ids.length ? places.ids : places.ids.slice(0, count),
+      count: Math.min(cp.turnsBefore ?? 0, places.ids.length),
+      id: (index) => places.ids[index],
       line: (index) => places.lines[index * 2],
       endLine: (index) => places.lines[index * 2 + 1],
     };
   }
-  return { ids: cp.turns.map((turn) => turn.id), line: (index) => cp.turns[index].line, endLine: (index) => cp.turns[index].endLine };
+  return {
+    count: cp.turns.length,
+    id: (index) => cp.turns[index].id,
+    line: (index) => cp.turns[index].line,
+    endLine: (index) => cp.turns[index].endLine,
+  };
 }
 
 /** The order of the counts line: uncovered last, after the claimed turns' statuses. */

@@ -160,13 +160,13 @@ export function* analyzeInSteps(transcript: Transcript, options: AnalysisOptions
 
 /** The ids and lines of the first `count` turns, as their results would have them (Analysis.turnPlaces). */
 function* turnPlaces(turns: readonly Turn[], count: number): Generator<void, TurnPlaces, void> {
-  const ids: TurnId[] = [];
+  const ids = new Array<TurnId>(count); // made at its length: not grown, a copy at a time, to millions
   const lines = new Float64Array(count * 2);
   for (let i = 0; i < count; i++) {
     if (i % STEP_TURNS === 0) yield;
     const turn = turns[i];
     const span = turn.span; // read once: a turn whose text is on disk makes its span when asked
-    ids.push(turn.id);
+    ids[i] = turn.id;
     lines[i * 2] = span?.startLine ?? 0;
     lines[i * 2 + 1] = span?.endLine ?? span?.startLine ?? 0;
   }
@@ -697,26 +697,27 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   let prefixTokens = 0;
   let recorded = 0;
   let counted = 0;
-  const tokensOf: (number | undefined)[] = [];
+  // Each turn's token figure, for its result (none when a turn sink takes the results: the analysis keeps none).
+  const tokensOf: (number | undefined)[] | undefined = ctx.turnSink ? undefined : [];
   for (let i = 0; i < before; i++) {
     const turn = ctx.turns[i];
     const claimed = claimedSet.has(turn.id);
     if (!claimed && !ctx.claimedByAny.has(turn.id)) {
-      tokensOf.push(recordedTurnTokens(turn));
+      tokensOf?.push(recordedTurnTokens(turn));
     } else if (!claimed) {
       // Shown for a turn another checkpoint claims; a counting failure there is that checkpoint's problem.
       try {
-        tokensOf.push(turnTokens(ctx, turn).tokens);
+        tokensOf?.push(turnTokens(ctx, turn).tokens);
       } catch {
         ctx.countFailures++;
-        tokensOf.push(undefined);
+        tokensOf?.push(undefined);
       }
     } else {
       const t = turnTokens(ctx, turn);
       prefixTokens += t.tokens;
       if (t.source === 'recorded') recorded++;
       else counted++;
-      tokensOf.push(t.tokens);
+      tokensOf?.push(t.tokens);
     }
   }
   const prefixTokenSource: TokenSource | 'mixed' = counted === 0 ? 'recorded' : recorded === 0 ? 'counted' : 'mixed';
@@ -732,7 +733,8 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   const summaryEmpty = !opaque && summary.trim() === '';
   const judged = yield* judgementOf(cp, index, ctx, before);
   const { statuses, marks } = judged;
-  const results = judged.results?.map((r, i) => (tokensOf[i] === r.tokens ? r : { ...r, tokens: tokensOf[i] }));
+  const figures = tokensOf ?? [];
+  const results = judged.results?.map((r, i) => (figures[i] === r.tokens ? r : { ...r, tokens: figures[i] }));
 
   const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 };
   let claimedCount = 0;
@@ -819,8 +821,7 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   if (truncation.truncated) reasons.push(`summary appears truncated: ${truncation.reasons.join('; ')}`);
   reasons.push(...notes);
 
-  const missingIndexes: number[] = [];
-  for (let i = 0; i < before; i++) if (TURN_STATUSES[statuses[i]] === 'claimed-missing') missingIndexes.push(i);
+  const missingCode = TURN_STATUSES.indexOf('claimed-missing');
 
   const analysis: CheckpointAnalysis = {
     summaryId: name,
@@ -843,7 +844,7 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
     turns: results ?? [],
     counts,
     safeCovered: safe.map((i) => ctx.turns[i].id),
-    claimedMissingRanges: rangesFromIndexes((i) => ctx.turns[i].id, missingIndexes),
+    claimedMissingRanges: rangesFromIndexes((i) => ctx.turns[i].id, indexesOf(statuses, missingCode)),
     foundAnchors: foundAnchors(results ? evidenceOf(results) : judged.found, summary),
     notes,
   };
@@ -1047,6 +1048,11 @@ function someClaimedTurnHasText(turns: readonly Turn[], marks: Uint8Array): bool
     if (typeof text === 'string' && text.trim() !== '') return true;
   }
   return false;
+}
+
+/** The indexes whose code is `code`, in order. */
+function* indexesOf(codes: Uint8Array, code: number): Generator<number, void, void> {
+  for (let i = 0; i < codes.length; i++) if (codes[i] === code) yield i;
 }
 
 /** Every piece of evidence of the results, in order. */

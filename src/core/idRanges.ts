@@ -4,12 +4,18 @@ import type { IdRange, TurnId } from './model';
 
 /** Ranges of `subset` over `orderedIds` (every turn id in log order). Ids not in `orderedIds` are ignored. */
 export function idRanges(orderedIds: readonly TurnId[], subset: Iterable<TurnId>): IdRange[] {
+  return idRangesOf(orderedIds.length, (i) => orderedIds[i], subset);
+}
+
+/** idRanges over `count` ordered ids, each position's id given by `idAt` (no array of them all made). */
+export function idRangesOf(count: number, idAt: (index: number) => TurnId, subset: Iterable<TurnId>): IdRange[] {
   const wanted = subset instanceof Set ? (subset as Set<TurnId>) : new Set<TurnId>(subset);
-  const indexes: number[] = [];
-  orderedIds.forEach((id, i) => {
-    if (wanted.has(id)) indexes.push(i);
-  });
-  return rangesFromIndexes((i) => orderedIds[i], indexes);
+  return rangesFromIndexes(idAt, positionsOf(count, idAt, wanted));
+}
+
+/** The positions whose id is wanted, in order. */
+function* positionsOf(count: number, idAt: (index: number) => TurnId, wanted: Set<TurnId>): Generator<number, void, void> {
+  for (let i = 0; i < count; i++) if (wanted.has(idAt(i))) yield i;
 }
 
 /**
@@ -17,7 +23,7 @@ export function idRanges(orderedIds: readonly TurnId[], subset: Iterable<TurnId>
  * positions form one range. (A function rather than an array: the analysis asks its turns, with no array of
  * millions of ids made for a few ranges.)
  */
-export function rangesFromIndexes(idAt: (index: number) => TurnId, indexes: readonly number[]): IdRange[] {
+export function rangesFromIndexes(idAt: (index: number) => TurnId, indexes: Iterable<number>): IdRange[] {
   const ranges: IdRange[] = [];
   let start = -1;
   let prev = -2;

@@ -18,12 +18,15 @@ const BLOCK_BYTES = 64 * 1024;
 const RECENT_SLOTS = 256;
 /** Only texts up to this many characters are kept after they are read (the kept texts stay under 2 MB). */
 const RECENT_MAX_CHARS = 4096;
+/** TextFile's flags: the text was written as UTF-16; the turn's span is kept in the columns. */
+const UTF16 = 1;
+const SPAN_KEPT = 2;
 /** Entries per chunk of a column: columns grow a chunk at a time, never copied. */
 const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
 
 /** A column of numbers that grows a chunk at a time, read and written by index. */
-class Column<T extends Float64Array | Int32Array | Uint8Array> {
+class Column<T extends Float64Array | Int32Array | Uint32Array | Uint8Array> {
   private readonly chunks: T[] = [];
 
   constructor(private readonly make: (length: number) => T) {}
@@ -47,11 +50,14 @@ class Column<T extends Float64Array | Int32Array | Uint8Array> {
  * backwards, so a pass over the turns reads the file about once.
  */
 class TextFile {
-  /** Text i is bytes [starts[i], starts[i] + lengths[i]) of the file (or of `kept`). */
+  /**
+   * Text i is bytes [starts[i], starts[i] + lengths[i]) of the file (or of `kept`): a string's UTF-8 or UTF-16
+   * is shorter than 2^32 bytes (V8's strings are shorter than 2^30 characters).
+   */
   private readonly starts = new Column((n) => new Float64Array(n));
-  private readonly lengths = new Column((n) => new Float64Array(n));
-  /** 1 where text i was written as UTF-16 (it is not well formed), else 0 (UTF-8). */
-  private readonly utf16 = new Column((n) => new Uint8Array(n));
+  private readonly lengths = new Column((n) => new Uint32Array(n));
+  /** Turn i's UTF16 bit (its text was written as UTF-16: it is not well formed; else UTF-8) and SPAN_KEPT bit. */
+  private readonly flags = new Column((n) => new Uint8Array(n));
   /**
    * Turn i's span, when it is kept here: its startLine and endLine at 2i and 2i+1 of `lines` (small integers, so
    * they come back as such, not as numbers boxed in each result that copies them), its startOffset and endOffset
@@ -59,8 +65,6 @@ class TextFile {
    */
   private readonly lines = new Column((n) => new Int32Array(n));
   private readonly offsets = new Column((n) => new Float64Array(n));
-  /** 1 where turn i's span is kept here. */
-  private readonly spanKept = new Column((n) => new Uint8Array(n));
   /** How many texts were appended. */
   count = 0;
   /** Bytes appended: those written to the file, then those in `pending`. */
@@ -107,7 +111,7 @@ class TextFile {
     this.size += bytes;
     this.starts.set(at, start);
     this.lengths.set(at, bytes);
-    this.utf16.set(at, encoding === 'utf16le' ? 1 : 0);
+    this.flags.set(at, encoding === 'utf16le' ? UTF16 : 0);
     this.count++;
     return at;
   }
@@ -141,13 +145,13 @@ class TextFile {
     this.lines.set(at * 2 + 1, span.endLine);
     this.offsets.set(at * 2, span.startOffset);
     this.offsets.set(at * 2 + 1, span.endOffset);
-    this.spanKept.set(at, 1);
+    this.flags.set(at, this.flags.get(at) | SPAN_KEPT);
     return true;
   }
 
   /** Turn `at`'s span kept by keepSpan, as a new object; undefined when it was not kept (the turn had none). */
   span(at: number): SourceSpan | undefined {
-    if (this.spanKept.get(at) !== 1) return undefined;
+    if ((this.flags.get(at) & SPAN_KEPT) === 0) return undefined;
     const k = at * 2;
     return {
       startLine: this.lines.get(k),
@@ -173,7 +177,7 @@ class TextFile {
     this.lastAt = at;
     const start = this.starts.get(at);
     const end = start + this.lengths.get(at);
-    const encoding = this.utf16.get(at) === 1 ? 'utf16le' : 'utf8';
+    const encoding = (this.flags.get(at) & UTF16) !== 0 ? 'utf16le' : 'utf8';
     if (this.kept !== undefined && start >= this.keptStart)
       return this.kept.toString(encoding, start - this.keptStart, end - this.keptStart);
     if (start >= this.written) return this.pending.toString(encoding, start - this.written, end - this.written);

@@ -18,9 +18,17 @@ const BLOCK_BYTES = 64 * 1024;
 const RECENT_SLOTS = 256;
 /** Only texts up to this many characters are kept after they are read (the kept texts stay under 2 MB). */
 const RECENT_MAX_CHARS = 4096;
-/** TextFile's flags: the text was written as UTF-16; the turn's span is kept in the columns. */
+/**
+ * TextFile's flags: the text was written as UTF-16; the turn's span, id, role or recorded tokens are kept in the
+ * columns.
+ */
 const UTF16 = 1;
 const SPAN_KEPT = 2;
+const ID_KEPT = 4;
+const ROLE_KEPT = 8;
+const TOKENS_KEPT = 16;
+/** The roles a turn's role column holds, by their index. */
+const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
 /** Entries per chunk of a column: columns grow a chunk at a time, never copied. */
 const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
@@ -65,6 +73,10 @@ class TextFile {
    */
   private readonly lines = new Column((n) => new Int32Array(n));
   private readonly offsets = new Column((n) => new Float64Array(n));
+  /** Turn i's id, when it is a 32-bit integer; its role's index in ROLES; its recorded tokens, up to 2^32 - 1. */
+  private readonly ids = new Column((n) => new Int32Array(n));
+  private readonly roles = new Column((n) => new Uint8Array(n));
+  private readonly tokens = new Column((n) => new Uint32Array(n));
   /** How many texts were appended. */
   count = 0;
   /** Bytes appended: those written to the file, then those in `pending`. */
@@ -147,6 +159,45 @@ class TextFile {
     this.offsets.set(at * 2 + 1, span.endOffset);
     this.flags.set(at, this.flags.get(at) | SPAN_KEPT);
     return true;
+  }
+
+  /** Keeps turn `at`'s id in the columns when it is a 32-bit integer (not -0); false otherwise. */
+  keepId(at: number, id: unknown): boolean {
+    if (!isInt32(id)) return false;
+    this.ids.set(at, id as number);
+    this.flags.set(at, this.flags.get(at) | ID_KEPT);
+    return true;
+  }
+
+  /** Keeps turn `at`'s role in the columns when it is one of ROLES; false otherwise. */
+  keepRole(at: number, role: unknown): boolean {
+    const code = ROLES.indexOf(role as Role);
+    if (code === -1) return false;
+    this.roles.set(at, code);
+    this.flags.set(at, this.flags.get(at) | ROLE_KEPT);
+    return true;
+  }
+
+  /** Keeps turn `at`'s recorded tokens in the columns when they are a whole number below 2^32; false otherwise. */
+  keepTokens(at: number, tokens: unknown): boolean {
+    if (typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens < 0 || tokens > 0xffff_ffff || Object.is(tokens, -0))
+      return false;
+    this.tokens.set(at, tokens);
+    this.flags.set(at, this.flags.get(at) | TOKENS_KEPT);
+    return true;
+  }
+
+  /** Turn `at`'s id, role and tokens kept in the columns; undefined where one was not kept. */
+  id(at: number): number | undefined {
+    return (this.flags.get(at) & ID_KEPT) !== 0 ? this.ids.get(at) : undefined;
+  }
+
+  role(at: number): Role | undefined {
+    return (this.flags.get(at) & ROLE_KEPT) !== 0 ? ROLES[this.roles.get(at)] : undefined;
+  }
+
+  recordedTokens(at: number): number | undefined {
+    return (this.flags.get(at) & TOKENS_KEPT) !== 0 ? this.tokens.get(at) : undefined;
   }
 
   /** Turn `at`'s span kept by keepSpan, as a new object; undefined when it was not kept (the turn had none). */
@@ -238,27 +289,42 @@ function isInt32(value: unknown): boolean {
 }
 
 /**
- * A turn whose text is in a texts' file, and its span in the file's columns (a span object per turn was some 53
- * bytes of the 122 a turn took). Every other field is the turn's own, copied; so is a span that is not plain.
+ * A turn whose text is in a texts' file, and its span, id, role and recorded tokens in the file's columns (a
+ * span object per turn was some 53 bytes of the 122 a turn took; the three fields 24 of the 64 left). Every other
+ * field is the turn's own, copied; so is one of those the columns cannot keep (a string id, a span with a field
+ * more).
  */
 class TurnOnDisk implements Turn {
-  declare readonly id: TurnId;
-  declare readonly role: Role;
   readonly #file: TextFile;
   readonly #at: number;
 
   constructor(turn: Turn, file: TextFile, at: number) {
-    const { text: _text, span, ...rest } = turn;
+    const { text: _text, span, id, role, tokens, ...rest } = turn;
     Object.assign(this, rest);
     this.#file = file;
     this.#at = at;
-    // An own span hides the one in the columns (defined, since the class's span has no setter).
-    if (Object.hasOwn(turn, 'span') && !file.keepSpan(at, span))
-      Object.defineProperty(this, 'span', { value: span, enumerable: true, writable: true, configurable: true });
+    // A field the columns cannot keep is the turn's own, and hides the class's getter.
+    if (Object.hasOwn(turn, 'id') && !file.keepId(at, id)) ownField(this, 'id', id);
+    if (Object.hasOwn(turn, 'role') && !file.keepRole(at, role)) ownField(this, 'role', role);
+    if (Object.hasOwn(turn, 'tokens') && !file.keepTokens(at, tokens)) ownField(this, 'tokens', tokens);
+    if (Object.hasOwn(turn, 'span') && !file.keepSpan(at, span)) ownField(this, 'span', span);
   }
 
   get text(): string {
     return this.#file.text(this.#at);
+  }
+
+  /** The turn's id, role and recorded tokens (undefined where a malformed turn had none). */
+  get id(): TurnId {
+    return this.#file.id(this.#at) as TurnId;
+  }
+
+  get role(): Role {
+    return this.#file.role(this.#at) as Role;
+  }
+
+  get tokens(): number | undefined {
+    return this.#file.recordedTokens(this.#at);
   }
 
   /** A new object each time, equal to the turn's span (undefined for a malformed turn that had none). */
@@ -266,10 +332,17 @@ class TurnOnDisk implements Turn {
     return this.#file.span(this.#at) as SourceSpan;
   }
 
-  /** As the turn was: its span and text among its fields. */
+  /** As the turn was: its fields, those in the columns among them (a field it did not have stays out). */
   toJSON(): Turn {
-    return { ...this, span: this.span, text: this.text };
+    const json: Record<string, unknown> = { id: this.id, role: this.role };
+    Object.assign(json, this, { tokens: this.tokens, span: this.span, text: this.text });
+    return json as unknown as Turn;
   }
+}
+
+/** Gives `turn` its own `key` (defined, since the class's getter has no setter). */
+function ownField(turn: TurnOnDisk, key: string, value: unknown): void {
+  Object.defineProperty(turn, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Whether a string has no lone surrogate, so UTF-8 holds it exactly. */

@@ -80,15 +80,58 @@ describe('turnsWithTextsOnDisk', () => {
     }
   });
 
+  /** A turn's fields as read through it: its own, and those the columns keep when it had them. */
+  function fieldsOf(turn: Turn): Record<string, unknown> {
+    const fields: Record<string, unknown> = { ...turn };
+    for (const key of ['id', 'role', 'tokens', 'span'] as const) if (turn[key] !== undefined) fields[key] = turn[key];
+    return fields;
+  }
+
   it('keeps every other field, and JSON gives the turn as it was', () => {
     const turns = turnsOf(texts(200, 3));
     const onDisk = turnsWithTextsOnDisk(turns, dir);
     assert.ok(onDisk);
     for (let i = 0; i < turns.length; i++) {
       const { text: _text, ...rest } = turns[i];
-      assert.deepEqual({ ...onDisk[i], span: onDisk[i].span }, rest);
+      assert.deepEqual(fieldsOf(onDisk[i]), rest);
       assert.deepEqual(JSON.parse(JSON.stringify(onDisk[i])), JSON.parse(JSON.stringify(turns[i])));
     }
+    // A number id, a role and recorded tokens are kept in the columns; a string id is the turn's own.
+    assert.ok(!Object.hasOwn(onDisk[1], 'id') && !Object.hasOwn(onDisk[1], 'role'));
+    assert.ok(!Object.hasOwn(onDisk[5], 'tokens') && onDisk[5].tokens === 5);
+    assert.ok(Object.hasOwn(onDisk[3], 'id') && onDisk[3].id === 't3');
+    assert.equal(onDisk[1].tokens, undefined, 'no tokens where the turn had none');
+  });
+
+  it('keeps in the columns only what they give back equal: other ids, roles and token figures stay the turn’s own', () => {
+    const odd: unknown[][] = [
+      ['id', 2 ** 31],
+      ['id', -0],
+      ['id', 1.5],
+      ['id', ''],
+      ['role', 'narrator'],
+      ['role', undefined],
+      ['tokens', 2 ** 32],
+      ['tokens', -1],
+      ['tokens', 0.5],
+      ['tokens', -0],
+      ['tokens', undefined],
+    ];
+    const base = turnsOf(odd.map((_, i) => `text ${i}`));
+    const turns = base.map((turn, i) => ({ ...turn, [odd[i][0] as string]: odd[i][1] }) as Turn);
+    const onDisk = turnsWithTextsOnDisk(turns, dir);
+    assert.ok(onDisk);
+    odd.forEach(([key, value], i) => {
+      assert.ok(Object.hasOwn(onDisk[i], key as string), `${String(key)} ${String(value)} is the turn's own`);
+      assert.ok(Object.is((onDisk[i] as unknown as Record<string, unknown>)[key as string], value), `${String(key)} ${String(value)}`);
+    });
+    const kept = turnsWithTextsOnDisk(
+      turnsOf(['a', 'b']).map((t) => ({ ...t, id: -(2 ** 31), tokens: 2 ** 32 - 1 })),
+      dir,
+    );
+    assert.ok(kept);
+    assert.ok(!Object.hasOwn(kept[0], 'id') && kept[0].id === -(2 ** 31));
+    assert.ok(!Object.hasOwn(kept[0], 'tokens') && kept[0].tokens === 2 ** 32 - 1);
   });
 
   it('gives each plain span back equal from the columns, and keeps any other span as the turn had it', () => {

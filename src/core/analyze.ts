@@ -597,7 +597,7 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
   const statuses = new Uint8Array(before);
   const marks = new Uint8Array(before);
   sink?.begin(index);
-  // With a sink: the evidence found, each place in the summary once (foundNew), and the places.
+  // With a sink: the evidence found, each place in the summary once (foundNew), and those places.
   const found: Evidence[] = [];
   const placesFound = new Set<number>();
   for (let i = 0; i < before; i++) {
@@ -821,8 +821,6 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   if (truncation.truncated) reasons.push(`summary appears truncated: ${truncation.reasons.join('; ')}`);
   reasons.push(...notes);
 
-  const missingCode = TURN_STATUSES.indexOf('claimed-missing');
-
   const analysis: CheckpointAnalysis = {
     summaryId: name,
     index,
@@ -844,7 +842,7 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
     turns: results ?? [],
     counts,
     safeCovered: safe.map((i) => ctx.turns[i].id),
-    claimedMissingRanges: rangesFromIndexes((i) => ctx.turns[i].id, indexesOf(statuses, missingCode)),
+    claimedMissingRanges: rangesFromIndexes((i) => ctx.turns[i].id, indexesOf(statuses, STATUS_CODES['claimed-missing'])),
     foundAnchors: foundAnchors(results ? evidenceOf(results) : judged.found, summary),
     notes,
   };

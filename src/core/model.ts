@@ -5,6 +5,8 @@
 export type TurnId = number | string;
 
 export type Role = 'user' | 'assistant' | 'tool' | 'system';
+/** Every role, in the order messages list them. */
+export const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
 
 /** Where a record sits in its file. Lines are 1-based and inclusive; offsets are bytes, end exclusive. */
 export interface SourceSpan {

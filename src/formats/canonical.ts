@@ -6,11 +6,10 @@
 // starts or ends at it still claims the turns around it.
 
 import type { Checkpoint, Problem, RawLine, ReaderContext, Role, Transcript, TranscriptReader, Turn, TurnId } from '../core/model';
+import { ROLES } from '../core/model';
 import { sealRecord } from '../core/sealedRecord';
 import { ProblemList, capProblems } from './problemCap';
 import { withUnreadableTextProblems } from './unreadableText';
-
-const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
 
 type JsonObject = Record<string, unknown>;
 

@@ -1,14 +1,17 @@
 // A read-once transcript's turn texts kept in a temporary file instead of the heap (issue 13: the texts are the
-// largest part of what a 1 GB transcript's analysis holds). Each turn becomes a TurnOnDisk, the same turn whose
-// `text` is read back from the file when asked, and whose span is kept in columns beside where the texts are; the
-// last texts read are kept, few and short. Texts are written as UTF-8 when they are well formed and as UTF-16
-// otherwise (a lone surrogate from a JSON escape survives the trip unchanged). The file is deleted as soon as it
-// is open where the system allows it (elsewhere when the process exits), and closed once no turn refers to it.
-// When it cannot be made or written (no room, no rights), the turns keep their texts in memory, as before.
+// largest part of what a 1 GB transcript's analysis holds): written as a reader hands over each turn
+// (TurnTextStore), or all at once after the read (turnsWithTextsOnDisk). Each turn becomes a TurnOnDisk, the same
+// turn whose `text` is read back from the file when asked, and whose span, id, role and recorded tokens are kept
+// in columns beside where the texts are; the last texts read are kept, few and short. Texts are written as UTF-8
+// when they are well formed and as UTF-16 otherwise (a lone surrogate from a JSON escape survives the trip
+// unchanged). The file is deleted as soon as it is open where the system allows it (elsewhere when the process
+// exits), and closed once no turn refers to it. When it cannot be made, the turns keep their texts in memory;
+// when a write fails (no room), the texts from there on stay in memory.
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role, SourceSpan, Turn, TurnId } from '../core/model';
+import { ROLES } from '../core/model';
 
 /** Bytes gathered before they are written. */
 const WRITE_BYTES = 1 << 20;
@@ -27,8 +30,6 @@ const SPAN_KEPT = 2;
 const ID_KEPT = 4;
 const ROLE_KEPT = 8;
 const TOKENS_KEPT = 16;
-/** The roles a turn's role column holds, by their index. */
-const ROLES: readonly Role[] = ['user', 'assistant', 'tool', 'system'];
 /** Entries per chunk of a column: columns grow a chunk at a time, never copied. */
 const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
@@ -53,9 +54,9 @@ class Column<T extends Float64Array | Int32Array | Uint32Array | Uint8Array> {
 /**
  * The texts' file, written as turns come (append) and read back by turn (text). Texts are gathered in a buffer
  * and written a megabyte at a time (a longer one alone); a text still in the buffer is read from it. When a write
- * fails (no room), what it held stays in memory, read from there, and no text is appended after it (`broken`). Texts are read a
- * block at a time, the block after the text asked for when the turns are gone through forwards, before it when
- * backwards, so a pass over the turns reads the file about once.
+ * fails (no room), what it held stays in memory, read from there, and no text is appended after it (`broken`).
+ * Texts are read a block at a time, the block after the text asked for when the turns are gone through forwards,
+ * before it when backwards, so a pass over the turns reads the file about once.
  */
 class TextFile {
   /**
@@ -64,7 +65,10 @@ class TextFile {
    */
   private readonly starts = new Column((n) => new Float64Array(n));
   private readonly lengths = new Column((n) => new Uint32Array(n));
-  /** Turn i's UTF16 bit (its text was written as UTF-16: it is not well formed; else UTF-8) and SPAN_KEPT bit. */
+  /**
+   * Turn i's UTF16 bit (its text was written as UTF-16: it is not well formed; else UTF-8), and which of its span,
+   * id, role and tokens the columns keep (SPAN_KEPT, ID_KEPT, ROLE_KEPT, TOKENS_KEPT).
+   */
   private readonly flags = new Column((n) => new Uint8Array(n));
   /**
    * Turn i's span, when it is kept here: its startLine and endLine at 2i and 2i+1 of `lines` (small integers, so

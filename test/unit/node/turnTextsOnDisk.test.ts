@@ -306,7 +306,7 @@ describe('TranscriptFile with texts on disk', () => {
     return moved;
   }
 
-  it('writes a read-once canonical file’s texts past the bound as they are read, to the same turns and analysis', async () => {
+  it('keeps a read-once canonical file’s texts past the bound on disk (its reader hands them over), to the same turns and analysis', async () => {
     const path = join(dir, 't.jsonl');
     writeFileSync(path, canonicalText());
     const moved = await assertSameAsKept(path);

@@ -478,7 +478,8 @@ const UNIT_SPAN = 2 ** 26;
  * forms at once). It depends only on turns before the checkpoint, so lines appended later never change a past
  * verdict.
  */
-function* sharing(ctx: Context, claimedIndexes: readonly number[], before: number): Generator<void, Map<string, number>, void> {
+function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Generator<void, Map<string, number>, void> {
+  const claimedIndexes = yield* indexesClaimed(ctx, claimedSet, before);
   // The claimed turns grouped by unit (a call with its results), in unit order: for each unit its first member
   // (an index into claimedIndexes, or -1), and for each member the next one, so members keep their order.
   const firstMember = new Int32Array(before).fill(-1);
@@ -519,13 +520,31 @@ function* sharing(ctx: Context, claimedIndexes: readonly number[], before: numbe
 }
 
 /**
+ * The indexes of the claimed turns among the first `before`, in order: counted first, so the array is made at its
+ * length (4 bytes a turn, not an array grown a copy at a time, to millions).
+ */
+function* indexesClaimed(ctx: Context, claimedSet: ClaimedTurns, before: number): Generator<void, Int32Array, void> {
+  let count = 0;
+  for (let i = 0; i < before; i++) {
+    if (i % STEP_TURNS === 0) yield;
+    if (claimedSet.has(ctx.turns[i].id)) count++;
+  }
+  const indexes = new Int32Array(count);
+  for (let i = 0, k = 0; i < before; i++) {
+    if (i % STEP_TURNS === 0) yield;
+    if (claimedSet.has(ctx.turns[i].id)) indexes[k++] = i;
+  }
+  return indexes;
+}
+
+/**
  * Characters of text per form named, at the fewest measured (generated transcripts 17; real Claude Code sessions
  * 32–47), to size sharing's table of hashes.
  */
 const CHARS_PER_FORM = 16;
 
 /** The forms a unit names: its one member's, or the union of its members' (a call and its results). */
-function unitMentions(ctx: Context, claimedIndexes: readonly number[], first: number, nextMember: Int32Array, before: number): Mentions {
+function unitMentions(ctx: Context, claimedIndexes: Int32Array, first: number, nextMember: Int32Array, before: number): Mentions {
   if (nextMember[first] < 0) return mentionsOfTurn(ctx, claimedIndexes[first], before);
   const all: Mentions[] = [];
   for (let k = first; k >= 0; k = nextMember[k]) all.push(mentionsOfTurn(ctx, claimedIndexes[k], before));
@@ -582,12 +601,7 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
   const summaryEmpty = !opaque && summary.trim() === '';
   const readable = !opaque && typeof cp.unverifiable !== 'string' && !summaryEmpty;
   const matcher = readable ? new SummaryMatcher(summary) : undefined;
-  const claimedIndexes: number[] = [];
-  for (let i = 0; i < before; i++) {
-    if (i % STEP_TURNS === 0) yield;
-    if (claimedSet.has(ctx.turns[i].id)) claimedIndexes.push(i);
-  }
-  const shared = matcher && !reportedSet ? yield* sharing(ctx, claimedIndexes, before) : undefined;
+  const shared = matcher && !reportedSet ? yield* sharing(ctx, claimedSet, before) : undefined;
   const sink = ctx.turnSink;
   // Evidence alike is one object only where the results keep it: with a sink they keep few pieces of evidence,
   // and a table of them would keep hundreds of thousands that are otherwise garbage.

@@ -105,10 +105,14 @@ export class CheckpointMemo {
       for (let i = same; i < old.length; i++) this.unindex(old[i], same);
       old.length = same;
     }
+    const grows = this.turns.length < turns.length;
     for (let i = this.turns.length; i < turns.length; i++) {
       if (i % SYNC_STEP === 0) yield;
       this.index(turns[i], i);
     }
+    // Grown a turn at a time (so the indexes never hold a turn it does not), it holds room for up to half as many
+    // again: kept at its length instead (a reference a turn, 24 MB for 3M turns, not up to 36 MB).
+    if (grows) this.turns = this.turns.slice();
 
     // Whether each id a changed checkpoint claimed or claims was claimed by any checkpoint before; not kept when
     // nothing is kept that a change could drop (a first sync: a map of every claimed id would cost the most then).

@@ -23,19 +23,24 @@ const RECENT_SLOTS = 256;
 const RECENT_MAX_CHARS = 4096;
 /**
  * TextFile's flags: the text was written as UTF-16; the turn's span, id, role or recorded tokens are kept in the
- * columns.
+ * columns; and the role's index in ROLES, in the two bits from ROLE_SHIFT.
  */
 const UTF16 = 1;
 const SPAN_KEPT = 2;
 const ID_KEPT = 4;
 const ROLE_KEPT = 8;
 const TOKENS_KEPT = 16;
+const ROLE_SHIFT = 5;
+const ROLE_MASK = 3;
+/** The most lines and bytes past its start a span kept in the columns may end (the width of its columns). */
+const MAX_LINES_SPANNED = 0xffff;
+const MAX_BYTES_SPANNED = 0xffff_ffff;
 /** Entries per chunk of a column: columns grow a chunk at a time, never copied. */
 const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
 
 /** A column of numbers that grows a chunk at a time, read and written by index. */
-class Column<T extends Float64Array | Int32Array | Uint32Array | Uint8Array> {
+class Column<T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array> {
   private readonly chunks: T[] = [];
 
   constructor(private readonly make: (length: number) => T) {}
@@ -60,26 +65,26 @@ class Column<T extends Float64Array | Int32Array | Uint32Array | Uint8Array> {
  */
 class TextFile {
   /**
-   * Text i is bytes [starts[i], starts[i] + lengths[i]) of the file (or of `kept`): a string's UTF-8 or UTF-16
-   * is shorter than 2^32 bytes (V8's strings are shorter than 2^30 characters).
+   * Text i is bytes [starts[i], starts[i + 1]) of the file (or of `kept`), the last one's up to `size`: each text
+   * is appended right after the one before.
    */
   private readonly starts = new Column((n) => new Float64Array(n));
-  private readonly lengths = new Column((n) => new Uint32Array(n));
   /**
-   * Turn i's UTF16 bit (its text was written as UTF-16: it is not well formed; else UTF-8), and which of its span,
-   * id, role and tokens the columns keep (SPAN_KEPT, ID_KEPT, ROLE_KEPT, TOKENS_KEPT).
+   * Turn i's UTF16 bit (its text was written as UTF-16: it is not well formed; else UTF-8), which of its span,
+   * id, role and tokens the columns keep (SPAN_KEPT, ID_KEPT, ROLE_KEPT, TOKENS_KEPT), and its role's index.
    */
   private readonly flags = new Column((n) => new Uint8Array(n));
   /**
-   * Turn i's span, when it is kept here: its startLine and endLine at 2i and 2i+1 of `lines` (small integers, so
-   * they come back as such, not as numbers boxed in each result that copies them), its startOffset and endOffset
-   * there in `offsets`.
+   * Turn i's span, when it is kept here: its startLine (a small integer, so it comes back as such, not as a number
+   * boxed in each result that copies it) and how many lines further it ends; its startOffset and how many bytes
+   * further it ends. 18 bytes a turn rather than 24.
    */
-  private readonly lines = new Column((n) => new Int32Array(n));
-  private readonly offsets = new Column((n) => new Float64Array(n));
-  /** Turn i's id, when it is a 32-bit integer; its role's index in ROLES; its recorded tokens, up to 2^32 - 1. */
+  private readonly startLines = new Column((n) => new Int32Array(n));
+  private readonly linesSpanned = new Column((n) => new Uint16Array(n));
+  private readonly startOffsets = new Column((n) => new Float64Array(n));
+  private readonly bytesSpanned = new Column((n) => new Uint32Array(n));
+  /** Turn i's id, when it is a 32-bit integer; its recorded tokens, up to 2^32 - 1. */
   private readonly ids = new Column((n) => new Int32Array(n));
-  private readonly roles = new Column((n) => new Uint8Array(n));
   private readonly tokens = new Column((n) => new Uint32Array(n));
   /** How many texts were appended. */
   count = 0;
@@ -126,7 +131,6 @@ class TextFile {
     }
     this.size += bytes;
     this.starts.set(at, start);
-    this.lengths.set(at, bytes);
     this.flags.set(at, encoding === 'utf16le' ? UTF16 : 0);
     this.count++;
     return at;
@@ -157,10 +161,16 @@ class TextFile {
    */
   keepSpan(at: number, span: unknown): boolean {
     if (!isPlainSpan(span)) return false;
-    this.lines.set(at * 2, span.startLine);
-    this.lines.set(at * 2 + 1, span.endLine);
-    this.offsets.set(at * 2, span.startOffset);
-    this.offsets.set(at * 2 + 1, span.endOffset);
+    const lines = span.endLine - span.startLine;
+    const bytes = span.endOffset - span.startOffset;
+    if (!(lines >= 0 && lines <= MAX_LINES_SPANNED)) return false;
+    // Whole bytes, and the sum gives the end back as it was (a fraction or a far offset could round; -0 is 0).
+    if (!(Number.isInteger(bytes) && bytes >= 0 && bytes <= MAX_BYTES_SPANNED)) return false;
+    if (!Object.is(span.startOffset + (bytes >>> 0), span.endOffset)) return false;
+    this.startLines.set(at, span.startLine);
+    this.linesSpanned.set(at, lines);
+    this.startOffsets.set(at, span.startOffset);
+    this.bytesSpanned.set(at, bytes);
     this.flags.set(at, this.flags.get(at) | SPAN_KEPT);
     return true;
   }
@@ -177,8 +187,7 @@ class TextFile {
   keepRole(at: number, role: unknown): boolean {
     const code = ROLES.indexOf(role as Role);
     if (code === -1) return false;
-    this.roles.set(at, code);
-    this.flags.set(at, this.flags.get(at) | ROLE_KEPT);
+    this.flags.set(at, this.flags.get(at) | ROLE_KEPT | (code << ROLE_SHIFT));
     return true;
   }
 
@@ -197,7 +206,8 @@ class TextFile {
   }
 
   role(at: number): Role | undefined {
-    return (this.flags.get(at) & ROLE_KEPT) !== 0 ? ROLES[this.roles.get(at)] : undefined;
+    const flags = this.flags.get(at);
+    return (flags & ROLE_KEPT) !== 0 ? ROLES[(flags >>> ROLE_SHIFT) & ROLE_MASK] : undefined;
   }
 
   recordedTokens(at: number): number | undefined {
@@ -207,12 +217,13 @@ class TextFile {
   /** Turn `at`'s span kept by keepSpan, as a new object; undefined when it was not kept (the turn had none). */
   span(at: number): SourceSpan | undefined {
     if ((this.flags.get(at) & SPAN_KEPT) === 0) return undefined;
-    const k = at * 2;
+    const startLine = this.startLines.get(at);
+    const startOffset = this.startOffsets.get(at);
     return {
-      startLine: this.lines.get(k),
-      endLine: this.lines.get(k + 1),
-      startOffset: this.offsets.get(k),
-      endOffset: this.offsets.get(k + 1),
+      startLine,
+      endLine: startLine + this.linesSpanned.get(at),
+      startOffset,
+      endOffset: startOffset + this.bytesSpanned.get(at),
     };
   }
 
@@ -231,7 +242,7 @@ class TextFile {
     const backwards = at < this.lastAt;
     this.lastAt = at;
     const start = this.starts.get(at);
-    const end = start + this.lengths.get(at);
+    const end = at + 1 < this.count ? this.starts.get(at + 1) : this.size;
     const encoding = (this.flags.get(at) & UTF16) !== 0 ? 'utf16le' : 'utf8';
     if (this.kept !== undefined && start >= this.keptStart)
       return this.kept.toString(encoding, start - this.keptStart, end - this.keptStart);
@@ -292,60 +303,66 @@ function isInt32(value: unknown): boolean {
   return typeof value === 'number' && (value | 0) === value && !Object.is(value, -0);
 }
 
+/** A turn whose text is in a texts' file (see turnClassOf). */
+interface TurnOnDisk extends Turn {
+  toJSON(): Turn;
+}
+
 /**
- * A turn whose text is in a texts' file, and its span, id, role and recorded tokens in the file's columns (a
- * span object per turn was some 53 bytes of the 122 a turn took; the three fields 24 of the 64 left). Every other
- * field is the turn's own, copied; so is one of those the columns cannot keep (a string id, a span with a field
- * more).
+ * The class of the turns whose texts are in `file`, and their span, id, role and recorded tokens in its columns (a
+ * span object per turn was some 53 bytes of the 122 a turn took; the three fields 24 of the 64 left). Each turn
+ * holds only its number in the file: the file is the class's, one class a file (a reference to it in each turn
+ * was another 8 bytes a turn, 24 MB at 3M turns). Every other field is the turn's own, copied; so is one of
+ * those the columns cannot keep (a string id, a span with a field more).
  */
-class TurnOnDisk implements Turn {
-  readonly #file: TextFile;
-  readonly #at: number;
+function turnClassOf(file: TextFile): new (turn: Turn, at: number) => TurnOnDisk {
+  return class implements TurnOnDisk {
+    readonly #at: number;
 
-  constructor(turn: Turn, file: TextFile, at: number) {
-    const { text: _text, span, id, role, tokens, ...rest } = turn;
-    Object.assign(this, rest);
-    this.#file = file;
-    this.#at = at;
-    // A field the columns cannot keep is the turn's own, and hides the class's getter.
-    if (Object.hasOwn(turn, 'id') && !file.keepId(at, id)) ownField(this, 'id', id);
-    if (Object.hasOwn(turn, 'role') && !file.keepRole(at, role)) ownField(this, 'role', role);
-    if (Object.hasOwn(turn, 'tokens') && !file.keepTokens(at, tokens)) ownField(this, 'tokens', tokens);
-    if (Object.hasOwn(turn, 'span') && !file.keepSpan(at, span)) ownField(this, 'span', span);
-  }
+    constructor(turn: Turn, at: number) {
+      const { text: _text, span, id, role, tokens, ...rest } = turn;
+      Object.assign(this, rest);
+      this.#at = at;
+      // A field the columns cannot keep is the turn's own, and hides the class's getter.
+      if (Object.hasOwn(turn, 'id') && !file.keepId(at, id)) ownField(this, 'id', id);
+      if (Object.hasOwn(turn, 'role') && !file.keepRole(at, role)) ownField(this, 'role', role);
+      if (Object.hasOwn(turn, 'tokens') && !file.keepTokens(at, tokens)) ownField(this, 'tokens', tokens);
+      if (Object.hasOwn(turn, 'span') && !file.keepSpan(at, span)) ownField(this, 'span', span);
+    }
 
-  get text(): string {
-    return this.#file.text(this.#at);
-  }
+    get text(): string {
+      return file.text(this.#at);
+    }
 
-  /** The turn's id, role and recorded tokens (undefined where a malformed turn had none). */
-  get id(): TurnId {
-    return this.#file.id(this.#at) as TurnId;
-  }
+    /** The turn's id, role and recorded tokens (undefined where a malformed turn had none). */
+    get id(): TurnId {
+      return file.id(this.#at) as TurnId;
+    }
 
-  get role(): Role {
-    return this.#file.role(this.#at) as Role;
-  }
+    get role(): Role {
+      return file.role(this.#at) as Role;
+    }
 
-  get tokens(): number | undefined {
-    return this.#file.recordedTokens(this.#at);
-  }
+    get tokens(): number | undefined {
+      return file.recordedTokens(this.#at);
+    }
 
-  /** A new object each time, equal to the turn's span (undefined for a malformed turn that had none). */
-  get span(): SourceSpan {
-    return this.#file.span(this.#at) as SourceSpan;
-  }
+    /** A new object each time, equal to the turn's span (undefined for a malformed turn that had none). */
+    get span(): SourceSpan {
+      return file.span(this.#at) as SourceSpan;
+    }
 
-  /** As the turn was: its fields, those in the columns among them (a field it did not have stays out). */
-  toJSON(): Turn {
-    const json: Record<string, unknown> = { id: this.id, role: this.role };
-    Object.assign(json, this, { tokens: this.tokens, span: this.span, text: this.text });
-    return json as unknown as Turn;
-  }
+    /** As the turn was: its fields, those in the columns among them (a field it did not have stays out). */
+    toJSON(): Turn {
+      const json: Record<string, unknown> = { id: this.id, role: this.role };
+      Object.assign(json, this, { tokens: this.tokens, span: this.span, text: this.text });
+      return json as unknown as Turn;
+    }
+  };
 }
 
 /** Gives `turn` its own `key` (defined, since the class's getter has no setter). */
-function ownField(turn: TurnOnDisk, key: string, value: unknown): void {
+function ownField(turn: Turn, key: string, value: unknown): void {
   Object.defineProperty(turn, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
@@ -360,11 +377,16 @@ function isWellFormed(text: string): boolean {
  * it held stay in memory, and the turns kept after it keep their own texts (`broken` says so).
  */
 export class TurnTextStore {
+  /** The class of the turns kept here. */
+  private readonly TurnOnDisk: new (turn: Turn, at: number) => TurnOnDisk;
+
   private constructor(
     private readonly file: TextFile,
     /** Closes the file now; it is closed anyway once nothing refers to it. */
     readonly close: () => void,
-  ) {}
+  ) {
+    this.TurnOnDisk = turnClassOf(file);
+  }
 
   /** A store in a new temporary file under `dir`, or undefined when it cannot be made (nothing is left then). */
   static open(dir = tmpdir()): TurnTextStore | undefined {
@@ -397,7 +419,7 @@ export class TurnTextStore {
   keep(turn: Turn): Turn {
     if (typeof turn?.text !== 'string') return turn;
     const at = this.file.append(turn.text);
-    return at === undefined ? turn : new TurnOnDisk(turn, this.file, at);
+    return at === undefined ? turn : new this.TurnOnDisk(turn, at);
   }
 
   /** How many texts were kept. */

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { analyze } from '../../../src/core/analyze';
-import type { Turn } from '../../../src/core/model';
+import type { SourceSpan, Turn } from '../../../src/core/model';
+import { ROLES } from '../../../src/core/model';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { TurnTextStore, turnsWithTextsOnDisk } from '../../../src/node/turnTextsOnDisk';
@@ -44,7 +45,7 @@ function texts(count: number, seed: number): string[] {
 function turnsOf(all: string[]): Turn[] {
   return all.map((text, i) => ({
     id: i % 3 === 0 ? `t${i}` : i,
-    role: i % 2 === 0 ? 'user' : 'assistant',
+    role: ROLES[i % ROLES.length], // each role, in the flags' bits
     text,
     span: { startLine: i + 1, endLine: i + 1, startOffset: i * 10, endOffset: i * 10 + 9 },
     ...(i % 5 === 0 ? { tokens: i } : {}),
@@ -135,17 +136,28 @@ describe('turnsWithTextsOnDisk', () => {
   });
 
   it('gives each plain span back equal from the columns, and keeps any other span as the turn had it', () => {
-    const base = turnsOf(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']);
-    const spans: unknown[] = [
-      { startLine: 1, endLine: 3, startOffset: 0, endOffset: 2 ** 40 + 0.5 }, // plain: any numbers
-      { startLine: -1, endLine: 2 ** 31 - 1, startOffset: 1e-9, endOffset: 7 },
+    const kept: unknown[] = [
+      { startLine: 1, endLine: 3, startOffset: 2 ** 40, endOffset: 2 ** 40 + 2 ** 32 - 1 }, // the widest in bytes
+      { startLine: -1, endLine: 65_534, startOffset: 0, endOffset: 0 }, // the widest in lines
+      { startLine: 7, endLine: 7, startOffset: -0, endOffset: 3 }, // -0 comes back as -0
+    ];
+    const own: unknown[] = [
       { startLine: 1, endLine: 1, startOffset: 0, endOffset: 1, file: 'side.jsonl' }, // a field more
       { startLine: '1', endLine: 1, startOffset: 0, endOffset: 1 }, // not a number
       { startLine: 1, endLine: 1, startOffset: 0 }, // a field less
       null,
       { startLine: 2 ** 31, endLine: 2 ** 31, startOffset: 0, endOffset: 1 }, // lines past 32 bits
       { startLine: 1.5, endLine: 2, startOffset: 0, endOffset: 1 },
+      { startLine: 1, endLine: 65_537, startOffset: 0, endOffset: 1 }, // more lines than the column holds
+      { startLine: 1, endLine: 0, startOffset: 0, endOffset: 1 }, // ends before it starts
+      { startLine: 1, endLine: 1, startOffset: 0, endOffset: 2 ** 32 }, // more bytes than the column holds
+      { startLine: 1, endLine: 1, startOffset: 5, endOffset: 4 }, // ends before it starts
+      { startLine: 1, endLine: 1, startOffset: 0, endOffset: 2 ** 40 + 0.5 }, // a fraction of a byte
+      { startLine: 1, endLine: 1, startOffset: 1e-9, endOffset: 7 }, // would not add back to its end
+      { startLine: 1, endLine: 1, startOffset: 0, endOffset: -0 }, // would come back as 0
     ];
+    const spans = [...kept, ...own];
+    const base = turnsOf([...spans.map((_, i) => `t${i}`), 'last']);
     const turns = base.map((turn, i) => {
       if (i < spans.length) return { ...turn, span: spans[i] } as Turn;
       const { span: _span, ...rest } = turn;
@@ -153,17 +165,21 @@ describe('turnsWithTextsOnDisk', () => {
     });
     const onDisk = turnsWithTextsOnDisk(turns, dir);
     assert.ok(onDisk);
-    assert.deepEqual(onDisk[0].span, spans[0]);
-    assert.deepEqual(onDisk[1].span, spans[1]);
-    assert.ok(!Object.hasOwn(onDisk[0], 'span'), 'a plain span is kept in the columns');
-    for (const i of [2, 3, 4, 5, 6, 7]) {
+    for (let i = 0; i < kept.length; i++) {
+      assert.deepEqual(onDisk[i].span, kept[i]);
+      assert.ok(Object.is(onDisk[i].span.startOffset, (kept[i] as SourceSpan).startOffset), `span ${i}'s start`);
+      assert.ok(!Object.hasOwn(onDisk[i], 'span'), `plain span ${i} is kept in the columns`);
+    }
+    for (let i = kept.length; i < spans.length; i++) {
       assert.equal(onDisk[i].span, spans[i], `span ${i} kept as it was`);
       assert.ok(Object.hasOwn(onDisk[i], 'span'));
     }
-    assert.ok(!Object.hasOwn(onDisk[8], 'span'));
-    assert.equal(onDisk[8].span, undefined, 'a turn without a span has none');
+    const last = onDisk[spans.length];
+    assert.ok(!Object.hasOwn(last, 'span'));
+    assert.equal(last.span, undefined, 'a turn without a span has none');
     for (let i = 0; i < turns.length; i++) {
       assert.deepEqual(JSON.parse(JSON.stringify(onDisk[i])), JSON.parse(JSON.stringify(turns[i])), `JSON of turn ${i}`);
+      assert.equal(onDisk[i].text, turns[i].text);
     }
   });
 

@@ -2,7 +2,7 @@
 // added once are not, the counters stop at 2 without spilling into their neighbours, and the table keeps to its
 // bounds.
 import * as assert from 'node:assert/strict';
-import { TwiceFilter } from '../../../src/core/twiceFilter';
+import { PLACES, TwiceFilter, placeOf } from '../../../src/core/twiceFilter';
 
 /** Deterministic 30-bit hashes (a small LCG). */
 function hashes(n: number, seed: number): number[] {
@@ -29,7 +29,7 @@ describe('core/twiceFilter', () => {
     for (let k = 0; k < 3; k++) for (const h of thrice) filter.add(h);
     assert.ok(twice.every((h) => filter.maybeTwice(h)));
     assert.ok(thrice.every((h) => filter.maybeTwice(h)));
-    // With four counters a hash and two places each, few of those added once come through.
+    // With four counters a hash and four places each, few of those added once come through.
     const through = once.filter((h) => filter.maybeTwice(h)).length;
     assert.ok(through < once.length * 0.05, `${through} of ${once.length} added once came through`);
   });
@@ -43,15 +43,47 @@ describe('core/twiceFilter', () => {
     assert.equal(filter.maybeTwice(12345), true);
   });
 
-  it('counters stop at 2 and do not spill into the counters beside them', () => {
-    const filter = new TwiceFilter(0); // 4,096 counters: a hash's first place is its low 12 bits
-    for (let k = 0; k < 10; k++) filter.add(1);
-    assert.equal(filter.maybeTwice(1), true);
-    // Counter 2 shares a byte with counter 1. Some of these hashes have their second place where hash 1 has its
-    // own, so a count carried into counter 2 would let them through.
+  it('answers as an exact count at each place would: counters stop at 2 and do not spill into their neighbours', () => {
+    const filter = new TwiceFilter(0); // 4,096 counters, so the hashes below fill a good part of them
+    const counts = new Map<number, number>(); // the model: each place's exact count
+    const add = (h: number): void => {
+      filter.add(h);
+      for (let k = 0; k < PLACES; k++) {
+        const place = placeOf(h, k, filter.mask);
+        counts.set(place, (counts.get(place) ?? 0) + 1);
+      }
+    };
+    // Some hashes added many times (counters held at 2, where a carry would reach the next counter), some twice,
+    // some once.
+    const many = hashes(40, 5);
+    for (let n = 0; n < 9; n++) for (const h of many) add(h);
+    for (const h of hashes(300, 6)) {
+      add(h);
+      add(h);
+    }
+    for (const h of hashes(300, 7)) add(h);
     let through = 0;
-    for (let h = 2; h < 2 ** 30; h += 4096) if (filter.maybeTwice(h)) through++;
-    assert.equal(through, 0);
+    let checked = 0;
+    for (const h of hashes(100_000, 8)) {
+      let expected = true;
+      for (let k = 0; k < PLACES; k++) if ((counts.get(placeOf(h, k, filter.mask)) ?? 0) < 2) expected = false;
+      assert.equal(filter.maybeTwice(h), expected, `hash ${h}`);
+      if (expected) through++;
+      checked++;
+    }
+    // The probes tell a table that spills from one that does not: some come through, most do not.
+    assert.ok(through > 100 && through < checked / 2, `${through} of ${checked} probes came through`);
+  });
+
+  it('gives each hash four different places, in any table', () => {
+    for (const mask of [4095, 2 ** 20 - 1, 2 ** 28 - 1]) {
+      for (const h of hashes(1000, 9)) {
+        const places = new Set<number>();
+        for (let k = 0; k < PLACES; k++) places.add(placeOf(h, k, mask));
+        assert.equal(places.size, PLACES);
+        assert.ok([...places].every((p) => p >= 0 && p <= mask));
+      }
+    }
   });
 
   it('is sized by the entries expected, within its bounds', () => {

@@ -78,11 +78,13 @@ export interface FileCaches {
 /**
  * The bound (characters of the texts keyed on) of a one-shot analysis' evidence cache when the turns' texts do
  * not fit in the default bound: what does not fit is worked out again in each of the sharing counts' two passes
- * and the judging, rather than held (about 8 bytes of pieces a character: this is about 70 MB). A larger cache
+ * and the judging, rather than held (about 8 bytes of pieces a character: this is about 17 MB). A larger cache
  * saves only what it holds: the sharing's second pass goes backwards, so it and the judging each find in the cache
- * the turns the pass before left there, and work out the rest again.
+ * the turns the pass before left there, and work out the rest again. Such a transcript has more than 32M
+ * characters, so a cache of 8M characters saved at most a sixth of that work for some 60 MB more (at 3M turns
+ * about 1%); see docs/performance.md, "Columns, arenas and a smaller cache".
  */
-export const ONE_SHOT_EVIDENCE_CHARS = 8 * 1024 * 1024;
+export const ONE_SHOT_EVIDENCE_CHARS = 2 * 1024 * 1024;
 
 /**
  * A one-shot analysis' file moves its turns' texts to a temporary file past this many characters (32M: a

@@ -90,10 +90,10 @@ function checkpointTurns(cp: CheckpointAnalysis, analysis: Analysis): Checkpoint
   const places = analysis.turnPlaces;
   if (cp.turnsWritten && places !== undefined) {
     return {
-      count: Math.min(cp.turnsBefore ?? 0, places.ids.length),
-      id: (index) => places.ids[index],
-      line: (index) => places.lines[index * 2],
-      endLine: (index) => places.lines[index * 2 + 1],
+      count: Math.min(cp.turnsBefore ?? 0, places.count),
+      id: (index) => places.id(index),
+      line: (index) => places.line(index),
+      endLine: (index) => places.endLine(index),
     };
   }
   return {

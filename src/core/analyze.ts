@@ -154,23 +154,33 @@ export function* analyzeInSteps(transcript: Transcript, options: AnalysisOptions
   // Every claimed turn before the farthest checkpoint was counted into the token cache (or was before).
   if (complete) ctx.memo.markCounted(ctx.tokenCache, reachOf(checkpoints, turns.length));
   const written = results.reduce((most, r) => Math.max(most, r.turnsBefore ?? 0), 0);
-  if (results.some((r) => r.turnsWritten)) analysis.turnPlaces = yield* turnPlaces(turns, written);
+  if (results.some((r) => r.turnsWritten)) analysis.turnPlaces = new PlacesOfTurns(turns, written);
   return analysis;
 }
 
-/** The ids and lines of the first `count` turns, as their results would have them (Analysis.turnPlaces). */
-function* turnPlaces(turns: readonly Turn[], count: number): Generator<void, TurnPlaces, void> {
-  const ids = new Array<TurnId>(count); // made at its length: not grown, a copy at a time, to millions
-  const lines = new Float64Array(count * 2);
-  for (let i = 0; i < count; i++) {
-    if (i % STEP_TURNS === 0) yield;
-    const turn = turns[i];
-    const span = turn.span; // read once: a turn whose text is on disk makes its span when asked
-    ids[i] = turn.id;
-    lines[i * 2] = span?.startLine ?? 0;
-    lines[i * 2 + 1] = span?.endLine ?? span?.startLine ?? 0;
+/**
+ * The ids and lines of the first `count` turns, as their results would have them (Analysis.turnPlaces), read from
+ * the turns when asked: a turn is never modified once returned, so they are what its result had. A class, so two
+ * analyses of the same turns compare equal (their methods are the prototype's, not closures of their own).
+ */
+class PlacesOfTurns implements TurnPlaces {
+  constructor(
+    private readonly turns: readonly Turn[],
+    readonly count: number,
+  ) {}
+
+  id(index: number): TurnId {
+    return this.turns[index].id;
   }
-  return { ids, lines };
+
+  line(index: number): number {
+    return this.turns[index].span?.startLine ?? 0;
+  }
+
+  endLine(index: number): number {
+    const span = this.turns[index].span; // read once: a turn whose text is on disk makes its span when asked
+    return span?.endLine ?? span?.startLine ?? 0;
+  }
 }
 
 /**

@@ -67,8 +67,15 @@ const UNCOMPARABLE = Symbol('uncomparable');
 const SYNC_STEP = 1024;
 
 export class CheckpointMemo {
-  /** The turns of the snapshot last synced, by reference. */
+  /** The turns of the snapshot last synced, by reference (a copy of its array, or the array itself: oneSnapshot). */
   private turns: unknown[] = [];
+  /**
+   * True for a memo of one snapshot whose array nothing changes (one analysis of a file read once): it keeps that
+   * array itself rather than a copy (8 bytes a turn: 24 MB at 3M turns), and refuses any other.
+   */
+  private readonly oneSnapshot: boolean;
+  /** How many turns the last sync saw (a oneSnapshot memo's array must keep that length). */
+  private synced = 0;
   private readonly indexOfId = new TurnIdTable();
   private readonly firstAnswer = new TurnIdTable();
   /** How many checkpoints (with repeats) claim each id. */
@@ -77,6 +84,14 @@ export class CheckpointMemo {
   /** Every turn before `countedThrough` that some checkpoint claims has its count in `countedIn`. */
   private countedThrough = 0;
   private countedIn: TokenCache | undefined;
+
+  /**
+   * `oneSnapshot`: the memo is synced only with one array of turns, which nothing changes after, so it keeps the
+   * array rather than a copy; a sync with another array, or with that one at another length, throws.
+   */
+  constructor(options: { oneSnapshot?: boolean } = {}) {
+    this.oneSnapshot = options.oneSnapshot === true;
+  }
 
   /**
    * Brings the memo up to `turns` and `checkpoints`: drops the analyses a change reaches, extends the indexes by
@@ -93,6 +108,8 @@ export class CheckpointMemo {
    * slices. Nothing else may use the memo until it is done.
    */
   *syncInSteps(turns: readonly unknown[], checkpoints: readonly unknown[]): Generator<void, TurnIndexes, void> {
+    if (this.oneSnapshot && this.synced > 0 && (turns !== this.turns || turns.length !== this.synced))
+      throw new Error('a memo of one snapshot was synced with another');
     const old = this.turns;
     const common = Math.min(old.length, turns.length);
     let same = 0;
@@ -111,8 +128,9 @@ export class CheckpointMemo {
       this.index(turns[i], i);
     }
     // Grown a turn at a time (so the indexes never hold a turn it does not), it holds room for up to half as many
-    // again: kept at its length instead (a reference a turn, 24 MB for 3M turns, not up to 36 MB).
-    if (grows) this.turns = this.turns.slice();
+    // again: kept at its length instead (a reference a turn, 24 MB for 3M turns, not up to 36 MB), or not at all.
+    if (grows) this.turns = this.oneSnapshot ? (turns as unknown[]) : this.turns.slice();
+    this.synced = turns.length;
 
     // Whether each id a changed checkpoint claimed or claims was claimed by any checkpoint before; not kept when
     // nothing is kept that a change could drop (a first sync: a map of every claimed id would cost the most then).

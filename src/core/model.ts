@@ -307,13 +307,17 @@ export interface Analysis {
 }
 
 /**
- * The transcript's turns' ids and lines, in log order: what the reports show of the turns whose results went to a
- * turn sink (a TurnResult's id, line and endLine), in columns rather than an object per turn.
+ * The transcript's first turns' ids and lines, in log order: what the reports show of the turns whose results went
+ * to a turn sink (a TurnResult's id, line and endLine), read from the turns when asked rather than copied (an
+ * array of ids and one of lines were 72 MB at 3M turns, made at the end of the analysis, its peak).
  */
 export interface TurnPlaces {
-  ids: TurnId[];
-  /** Turn i's line (TurnResult.line) and its last line (endLine), at 2i and 2i + 1. */
-  lines: Float64Array;
+  /** How many turns there are places of: those before the farthest checkpoint whose results went to the sink. */
+  count: number;
+  /** Turn i's id (TurnResult.id), line (TurnResult.line) and last line (endLine), for i below count. */
+  id(index: number): TurnId;
+  line(index: number): number;
+  endLine(index: number): number;
 }
 
 /**

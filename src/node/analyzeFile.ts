@@ -150,7 +150,8 @@ async function analyzeNow(
   const { onProgress } = progress;
   const { tokenCache } = caches;
   // Without the file's memo, one for this analysis alone: its counting, judging and analysis index the turns once.
-  const checkpointMemo = caches.checkpointMemo ?? new CheckpointMemo();
+  // It sees only this snapshot, whose array no reader changes (each snapshot's is new), so it keeps no copy of it.
+  const checkpointMemo = caches.checkpointMemo ?? new CheckpointMemo({ oneSnapshot: true });
   const evidenceCache = caches.evidenceCache ?? new EvidenceCache();
   // What to count, worked out in slices before the judging starts: both sync the memo, one at a time.
   const toCount = await inSlices(textsToCountInSteps(transcript, tokenCache, checkpointMemo), progress.signal);

@@ -87,6 +87,27 @@ describe('core/checkpointMemo', () => {
     assert.deepEqual(second, fresh(grown));
   });
 
+  it('of one snapshot: gives the same analyses and indexes without copying its array, and refuses any other array', () => {
+    const { turns, cp } = base();
+    const t = transcript(turns, [cp]);
+    const memo = new CheckpointMemo({ oneSnapshot: true });
+    const plain = new CheckpointMemo();
+    const options = { countTokens: words };
+    assert.deepEqual(analyze(t, { ...options, checkpointMemo: memo }), fresh(t));
+    // Synced again with the same array (as the counting, the judging and the analysis each sync it): the same.
+    assert.deepEqual(analyze(t, { ...options, checkpointMemo: memo }), fresh(t));
+    assert.deepEqual(indexesOf(memo.sync(t.turns, t.checkpoints)), indexesOf(plain.sync(t.turns, t.checkpoints)));
+    assert.equal((memo as unknown as { turns: unknown }).turns, t.turns, 'the array itself, not a copy');
+    assert.notEqual((plain as unknown as { turns: unknown }).turns, t.turns, 'a copy');
+    // Another array, even with the same turns, or this one grown: refused, never compared against itself.
+    assert.throws(() => memo.sync(t.turns.slice(), t.checkpoints), /one snapshot/);
+    const grown = t.turns as Turn[];
+    grown.push(turn(12, 'appended in place'));
+    assert.throws(() => memo.sync(grown, t.checkpoints), /one snapshot/);
+    const analysis = analyze({ ...t, turns: grown }, { ...options, checkpointMemo: memo });
+    assert.match(analysis.problems.map((p) => p.message).join('\n'), /could not analyse the transcript: a memo of one snapshot/);
+  });
+
   it('keeps no checkpoint whose position is out of range: it is analysed again, with its warning', () => {
     const { turns, cp } = base();
     const file = new File();

@@ -100,13 +100,11 @@ describe('core/analyze with a turn sink', () => {
       const farthest = plain.checkpoints.reduce((most, cp) => (cp.turns.length > most.length ? cp.turns : most), [] as TurnResult[]);
       assert.equal(plain.turnPlaces, undefined);
       assert.ok(sunk.turnPlaces);
+      const places = sunk.turnPlaces;
+      assert.equal(places.count, farthest.length);
       assert.deepEqual(
-        sunk.turnPlaces.ids,
-        farthest.map((r) => r.id),
-      );
-      assert.deepEqual(
-        [...sunk.turnPlaces.lines],
-        farthest.flatMap((r) => [r.line, r.endLine]),
+        farthest.map((_, i) => [places.id(i), places.line(i), places.endLine(i)]),
+        farthest.map((r) => [r.id, r.line, r.endLine]),
       );
       // (Path A weighs no evidence: the summariser's report decides.)
       if (plain.checkpoints.some((cp) => cp.path === 'B' && !cp.opaque))

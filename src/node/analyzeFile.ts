@@ -82,7 +82,7 @@ export interface FileCaches {
  * saves only what it holds: the sharing's second pass goes backwards, so it and the judging each find in the cache
  * the turns the pass before left there, and work out the rest again. Such a transcript has more than 32M
  * characters, so a cache of 8M characters saved at most a sixth of that work for some 60 MB more (at 3M turns
- * about 1%); see docs/performance.md, "Columns, arenas and a smaller cache".
+ * about 1%); see docs/performance.md, "Columns, a filter of four places, a smaller cache".
  */
 export const ONE_SHOT_EVIDENCE_CHARS = 2 * 1024 * 1024;
 

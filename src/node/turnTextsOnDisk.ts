@@ -183,10 +183,10 @@ class TextFile {
     return true;
   }
 
-  /** Keeps turn `at`'s role in the columns when it is one of ROLES; false otherwise. */
+  /** Keeps turn `at`'s role in the columns when it is one of the first four of ROLES; false otherwise. */
   keepRole(at: number, role: unknown): boolean {
     const code = ROLES.indexOf(role as Role);
-    if (code === -1) return false;
+    if (code === -1 || code > ROLE_MASK) return false; // a role past the flags' two bits stays the turn's own
     this.flags.set(at, this.flags.get(at) | ROLE_KEPT | (code << ROLE_SHIFT));
     return true;
   }

@@ -237,6 +237,42 @@ describe('canonical reader', () => {
     assert.deepEqual(read([turn(7), turn(8, { answers: '7' })]).turns[1].answers, { turnId: 7, callText: 'text of 7' });
   });
 
+  it('two ids are one when their text is, whatever the number: a duplicate is found, and a pointer finds its turn', () => {
+    const minusZero = '{"type":"turn","id":-0,"role":"user","content":"minus zero"}';
+    const same: [string, string][] = [
+      [turn(12), turn('12')],
+      [turn('12'), turn(12)],
+      [turn(-3), turn('-3')],
+      [turn(0), turn('0')],
+      [minusZero, turn('0')],
+      [turn(1e15), turn('1000000000000000')],
+      [turn(2 ** 53 - 1), turn('9007199254740991')],
+      [turn(2 ** 53), turn('9007199254740992')],
+      [turn(2 ** 60), turn(String(2 ** 60))],
+    ];
+    for (const [first, second] of same) {
+      const t = read([first, second]);
+      assert.equal(t.turns.length, 1, `${first} then ${second}`);
+      assert.match(t.problems[0].message, /was already used on line 1/);
+    }
+    const different: [string, string][] = [
+      [turn(12), turn('012')],
+      [turn(12), turn('12.0')],
+      [turn(5), turn(' 5')],
+      [turn(0), turn('-0')],
+      [turn(1000), turn('1e3')],
+      [turn(2 ** 53), turn('9007199254740993')],
+    ];
+    for (const [first, second] of different) {
+      const t = read([first, second]);
+      assert.deepEqual(t.problems, [], `${first} then ${second}`);
+      assert.equal(t.turns.length, 2);
+    }
+    const pointers = read([turn(7), turn('x'), turn(2 ** 53), checkpoint({ covered: ['7', 'x', '9007199254740992', '07'] })]);
+    assert.deepEqual(pointers.checkpoints[0].claimedIds, [7, 'x', 2 ** 53]);
+    assert.match(pointers.problems[0].message, /claims ids that are not turns before it: "07"/);
+  });
+
   it('an "answers" that is not an earlier turn id is a warning, and the turn answers nothing', () => {
     const t = read([turn(0, { answers: 0 }), turn(1, { answers: 9 }), turn(2, { reply_to: { id: 1 } }), turn(3, { answers: 4 }), turn(4)]);
     assert.deepEqual(

@@ -183,6 +183,37 @@ describe('turnsWithTextsOnDisk', () => {
     }
   });
 
+  it('gives offsets and ids back as written over several chunks of the columns, where 4 bytes hold them and where they do not', () => {
+    const CHUNK = 65_536; // the columns' chunk: offsets past its first are kept in 32 bits while they fit
+    const count = 2 * CHUNK + 600;
+    const farAt = CHUNK + 500; // 2^32 bytes past its chunk's first offset: that chunk is widened, 500 offsets in
+    const belowAt = 2 * CHUNK + 300; // below its chunk's first offset: that chunk too
+    const turns: Turn[] = [];
+    for (let i = 0; i < count; i++) {
+      let start = 1_000 * i;
+      if (i === farAt) start = 1_000 * CHUNK + 2 ** 32;
+      if (i === belowAt) start = 7;
+      const id = i % 1_000 === 1 ? i + 1 : i; // mostly the turn's number (no room in the ids' column), some not
+      turns.push({
+        id,
+        role: 'user',
+        text: `t${i}`,
+        span: { startLine: i + 1, endLine: i + 2, startOffset: start, endOffset: start + 999 },
+      });
+    }
+    const onDisk = turnsWithTextsOnDisk(turns, dir);
+    assert.ok(onDisk);
+    for (let i = 0; i < count; i++) {
+      const kept: Turn = onDisk[i];
+      if (kept.id !== turns[i].id || kept.span.startOffset !== turns[i].span.startOffset || kept.span.endOffset !== turns[i].span.endOffset)
+        assert.fail(
+          `turn ${i}: ${JSON.stringify({ id: kept.id, span: kept.span })}, not ${JSON.stringify({ id: turns[i].id, span: turns[i].span })}`,
+        );
+      assert.ok(!Object.hasOwn(kept, 'span') && !Object.hasOwn(kept, 'id'), `turn ${i} is kept in the columns`);
+    }
+    assert.equal(onDisk[count - 1].text, `t${count - 1}`);
+  });
+
   it('leaves a turn without a string text as it is', () => {
     const odd = { id: 1, role: 'user', span: { startLine: 1, endLine: 1, startOffset: 0, endOffset: 1 } } as unknown as Turn;
     const turns = [...turnsOf(['a', 'b']), odd];

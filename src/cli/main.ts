@@ -8,7 +8,7 @@ import { checkFiles, exitStatus, fileReports } from './checkFiles';
 import { runEval } from './evalCommand';
 import { runExport } from './exportCommand';
 import { runFind } from './findCommand';
-import { limitHeapGrowth } from './heapGrowth';
+import { tuneGarbageCollection } from './gcSettings';
 import { progressPrinter } from './progressLine';
 import { jsonTurnSpill, writeJsonReport } from './jsonReport';
 import { sarifReport } from './sarifReport';
@@ -19,7 +19,7 @@ import { disposeLiveSpills } from './turnSpill';
 declare const PACKAGE_VERSION: string | undefined;
 
 async function main(argv: string[]): Promise<number> {
-  limitHeapGrowth();
+  tuneGarbageCollection();
   const parsed = readCommandLine(argv, Boolean(process.stdout.isTTY));
   switch (parsed.kind) {
     case 'help':

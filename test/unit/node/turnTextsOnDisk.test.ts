@@ -183,7 +183,7 @@ describe('turnsWithTextsOnDisk', () => {
     }
   });
 
-  it('gives offsets and ids back as written over several chunks of the columns, where 4 bytes hold them and where they do not', () => {
+  it('gives offsets and ids back as written over three chunks of the columns, two of them widened', () => {
     const CHUNK = 65_536; // the columns' chunk: offsets past its first are kept in 32 bits while they fit
     const count = 2 * CHUNK + 600;
     const farAt = CHUNK + 500; // 2^32 bytes past its chunk's first offset: that chunk is widened, 500 offsets in
@@ -193,7 +193,7 @@ describe('turnsWithTextsOnDisk', () => {
       let start = 1_000 * i;
       if (i === farAt) start = 1_000 * CHUNK + 2 ** 32;
       if (i === belowAt) start = 7;
-      const id = i % 1_000 === 1 ? i + 1 : i; // mostly the turn's number (no room in the ids' column), some not
+      const id = i % 1_000 === 1 ? i + 1 : i; // mostly the turn's number (a flag, not the ids' column), some not
       turns.push({
         id,
         role: 'user',

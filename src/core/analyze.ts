@@ -459,11 +459,12 @@ function summaryTokenCount(ctx: Context, summary: string): number {
  * A turn's evidence as a checkpoint before turn `before` sees it: whether its calls have results of their own
  * counts only when those results precede the checkpoint (lines appended later never change a past verdict).
  */
-function piecesOf(ctx: Context, index: number, before: number): TurnPieces {
+function piecesOf(ctx: Context, index: number, before: number, longPass: boolean): TurnPieces {
   const turn = ctx.turns[index];
   const answer = ctx.firstAnswer.get(turn.id);
   const answeredSeparately = answer !== undefined && answer < before;
-  return ctx.evidenceCache.piecesOf(turn, answeredSeparately);
+  const cache = ctx.evidenceCache;
+  return longPass ? cache.piecesInLongPass(turn, answeredSeparately) : cache.piecesOf(turn, answeredSeparately);
 }
 
 /** The unit a turn belongs to for sharing: a tool result counts with the turn that made its call. */
@@ -485,10 +486,12 @@ const UNIT_SPAN = 2 ** 26;
  * (a TwiceFilter), and a second counts by name only the forms whose hash may have been counted twice. Neither
  * pass holds more than one unit's forms: each asks the evidence cache again, which works out again what it let
  * go (a transcript with more claimed text than the cache holds pays that, rather than memory for every unit's
- * forms at once). It depends only on turns before the checkpoint, so lines appended later never change a past
- * verdict.
+ * forms at once). When the claimed turns hold more text than the evidence cache can, the passes and the judging
+ * after them ask it as one long pass (EvidenceCache.piecesInLongPass), so it keeps the first units it met rather
+ * than letting each go before the next pass asks again; `longPass` says so. It depends only on turns before the
+ * checkpoint, so lines appended later never change a past verdict.
  */
-function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Generator<void, Map<string, number>, void> {
+function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Generator<void, Shared, void> {
   const claimedIndexes = yield* indexesClaimed(ctx, claimedSet, before);
   // The claimed turns grouped by unit (a call with its results), in unit order: for each unit its first member
   // (an index into claimedIndexes, or -1), and for each member the next one, so members keep their order.
@@ -505,20 +508,20 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
   // more forms to the count by name, which is exact.
   let claimedChars = 0;
   for (let k = 0; k < claimedIndexes.length; k++) claimedChars += turnText(ctx.turns[claimedIndexes[k]]).length;
+  const longPass = claimedChars > ctx.evidenceCache.limit;
   const seen = new TwiceFilter(claimedChars / CHARS_PER_FORM + claimedIndexes.length);
   for (let unit = 0; unit < before; unit++) {
     if (unit % STEP_TURNS === 0) yield;
     if (firstMember[unit] < 0) continue;
-    const { hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before);
+    const { hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before, longPass);
     for (let f = 0; f < hashes.length; f++) seen.add(hashes[f]);
   }
-  // Backwards, so the units the first pass left in the evidence cache (the last ones) are asked first, and the
-  // judging, which goes forwards, finds there the first ones. Each unit met makes itself the first.
+  // Backwards: each unit met makes itself the first.
   const packed = new Map<string, number>();
   for (let unit = before - 1; unit >= 0; unit--) {
     if (unit % STEP_TURNS === 0) yield;
     if (firstMember[unit] < 0) continue;
-    const { forms, hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before);
+    const { forms, hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before, longPass);
     for (let f = 0; f < forms.length; f++) {
       if (!seen.maybeTwice(hashes[f])) continue;
       const form = forms[f];
@@ -528,7 +531,13 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
       packed.set(known === undefined ? detachedCopy(form) : form, count * UNIT_SPAN + (unit % UNIT_SPAN));
     }
   }
-  return packed;
+  return { packed, longPass };
+}
+
+/** What sharing found for a checkpoint: the forms named twice or more, packed, and whether its passes are long. */
+interface Shared {
+  packed: Map<string, number>;
+  longPass: boolean;
 }
 
 /**
@@ -565,10 +574,17 @@ function* indexesClaimed(ctx: Context, claimedSet: ClaimedTurns, before: number)
 const CHARS_PER_FORM = 16;
 
 /** The forms a unit names: its one member's, or the union of its members' (a call and its results). */
-function unitMentions(ctx: Context, claimedIndexes: Int32Array, first: number, nextMember: Int32Array, before: number): Mentions {
-  if (nextMember[first] < 0) return mentionsOfTurn(ctx, claimedIndexes[first], before);
+function unitMentions(
+  ctx: Context,
+  claimedIndexes: Int32Array,
+  first: number,
+  nextMember: Int32Array,
+  before: number,
+  longPass: boolean,
+): Mentions {
+  if (nextMember[first] < 0) return mentionsOfTurn(ctx, claimedIndexes[first], before, longPass);
   const all: Mentions[] = [];
-  for (let k = first; k >= 0; k = nextMember[k]) all.push(mentionsOfTurn(ctx, claimedIndexes[k], before));
+  for (let k = first; k >= 0; k = nextMember[k]) all.push(mentionsOfTurn(ctx, claimedIndexes[k], before, longPass));
   return unionOf(all);
 }
 
@@ -584,8 +600,8 @@ function unpackSharing(packed: number | undefined, unit: number): Sharing {
   return { count: Math.floor(packed / UNIT_SPAN), first: packed % UNIT_SPAN === unit % UNIT_SPAN };
 }
 
-function mentionsOfTurn(ctx: Context, index: number, before: number): Mentions {
-  const turnPieces = piecesOf(ctx, index, before);
+function mentionsOfTurn(ctx: Context, index: number, before: number, longPass: boolean): Mentions {
+  const turnPieces = piecesOf(ctx, index, before, longPass);
   turnPieces.mentions ??= mentionsOf(turnPieces.pieces);
   return turnPieces.mentions;
 }
@@ -622,12 +638,21 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
   const summaryEmpty = !opaque && summary.trim() === '';
   const readable = !opaque && typeof cp.unverifiable !== 'string' && !summaryEmpty;
   const matcher = readable ? new SummaryMatcher(summary) : undefined;
-  const shared = matcher && !reportedSet ? yield* sharing(ctx, claimedSet, before) : undefined;
+  const sharedForms = matcher && !reportedSet ? yield* sharing(ctx, claimedSet, before) : undefined;
   const sink = ctx.turnSink;
   // Evidence alike is one object only where the results keep it: with a sink they keep few pieces of evidence,
   // and a table of them would keep hundreds of thousands that are otherwise garbage.
   const alike = sink ? undefined : evidenceTable();
-  const state: SummaryState = { opaque, summaryEmpty, unverifiable: cp.unverifiable, matcher, shared, before, alike };
+  const state: SummaryState = {
+    opaque,
+    summaryEmpty,
+    unverifiable: cp.unverifiable,
+    matcher,
+    shared: sharedForms?.packed,
+    longPass: sharedForms?.longPass === true,
+    before,
+    alike,
+  };
   const results: TurnResult[] | undefined = sink ? undefined : [];
   const statuses = new Uint8Array(before);
   const marks = new Uint8Array(before);
@@ -932,6 +957,8 @@ interface SummaryState {
   unverifiable?: string;
   matcher?: SummaryMatcher;
   shared?: Map<string, number>;
+  /** Whether the turns' evidence is asked of the cache as one long pass (sharing's `longPass`). */
+  longPass: boolean;
   /** Number of turns before the checkpoint. */
   before: number;
   /** The evidence the checkpoint's turns hold alike, one object each (none when a sink takes the turns). */
@@ -975,7 +1002,7 @@ function judgeTurn(
       ? { status: 'covered', reason: `its anchor “${turn.anchor}” is in the summary`, evidence: [e], score: 1 }
       : { status: 'claimed-missing', reason: `claimed, but its anchor “${turn.anchor}” is not in the summary`, evidence: [e], score: 0 };
   }
-  const pieces = piecesOf(ctx, index, state.before);
+  const pieces = piecesOf(ctx, index, state.before, state.longPass);
   if (pieces.nothing !== undefined) {
     return { status: 'nothing-to-check', reason: `nothing worth carrying: ${pieces.nothing}` };
   }

@@ -46,6 +46,22 @@ export class EvidenceCache {
 
   /** turnPieces(turn, answeredSeparately), computed once per distinct input while it stays cached. */
   piecesOf(turn: Turn, answeredSeparately: boolean): TurnPieces {
+    return this.lookUp(turn, answeredSeparately, true);
+  }
+
+  /**
+   * piecesOf for a pass over more text than the cache holds (a large file's checkpoint, met turn by turn, pass
+   * after pass): a cached text is answered from the cache, and any other is computed and kept only while the
+   * cache has room for it without letting another go. Kept least recently used first out, such a pass let each
+   * text go before the next pass met it again: each was computed anew every pass, and each pass paid for making
+   * its pieces one with those alike and for keeping them, for no later hit. This way the cache keeps the first
+   * texts it met, which every later pass finds there.
+   */
+  piecesInLongPass(turn: Turn, answeredSeparately: boolean): TurnPieces {
+    return this.lookUp(turn, answeredSeparately, false);
+  }
+
+  private lookUp(turn: Turn, answeredSeparately: boolean, evictOthers: boolean): TurnPieces {
     const text = typeof turn.text === 'string' ? turn.text : '';
     const variant = variantKey(turn, answeredSeparately);
     const entry = this.entries.get(text);
@@ -60,7 +76,9 @@ export class EvidenceCache {
       }
     }
     this.missCount++;
-    const pieces = sharePieces(this.table, turnPieces(turn, answeredSeparately));
+    const made = turnPieces(turn, answeredSeparately);
+    if (!evictOthers && this.chars + costOf(text, variant, entry) > this.maxChars) return made;
+    const pieces = sharePieces(this.table, made);
     this.store(text, variant, pieces, entry);
     return pieces;
   }
@@ -93,7 +111,7 @@ export class EvidenceCache {
   }
 
   private store(text: string, variant: string, pieces: TurnPieces, existing: Entry | undefined): void {
-    const cost = variant.length + (existing ? 0 : text.length);
+    const cost = costOf(text, variant, existing);
     // An entry that would outgrow the whole cache on its own is not kept: it is computed each time.
     if ((existing?.chars ?? 0) + cost > this.maxChars) return;
     let entry = existing;
@@ -119,6 +137,11 @@ export class EvidenceCache {
       this.chars -= entry.chars;
     }
   }
+}
+
+/** The characters a new variant adds to the cache: its key, and the text's unless the text is held already. */
+function costOf(text: string, variant: string, existing: Entry | undefined): number {
+  return variant.length + (existing ? 0 : text.length);
 }
 
 /**

@@ -2,7 +2,9 @@
 // and any mix of turns sharing a text but differing in role, call answered, error flag, reasoning or whether
 // their calls are answered separately; an analysis with a kept cache equals one without, and the second
 // analysis computes nothing again; judgeAhead works out all analyze looks up (with checkpoints that see a
-// call answered and not yet answered), and the analysis that takes its judgements equals one without; the bound on the characters kept holds, least recently used out first.
+// call answered and not yet answered), and the analysis that takes its judgements equals one without; the bound on the characters kept holds, least recently used out first;
+// a long pass (piecesInLongPass) keeps the first texts it meets and lets none go, and a checkpoint with more
+// claimed text than the cache is judged as one.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze, judgeAhead } from '../../../src/core/analyze';
@@ -165,6 +167,49 @@ describe('core/EvidenceCache', () => {
       assert.deepEqual(cache.stats, { ...cache.stats, misses, hits }, 'analyze looked up no evidence: it took the judgements');
       assert.deepEqual(taking, analyze(t, OPTS));
     }
+  });
+
+  it('in a long pass, keeps the first texts it meets while it has room, and lets none go for later ones', () => {
+    const cache = new EvidenceCache({ maxChars: 1000 });
+    const texts = Array.from({ length: 200 }, (_, i) => `Changed src/file_${i}.ts: case ENTRY_${i} ${'x'.repeat(i % 37)}`);
+    const turns = texts.map((text, i) => turn(i, text));
+    for (const t of turns) assert.deepEqual(cache.piecesInLongPass(t, false), turnPieces(t, false));
+    assert.ok(cache.size <= 1000 && cache.size > 900, `size ${cache.size}`);
+    const kept = cache.texts;
+    assert.ok(kept > 10 && kept < 100, `${kept} texts kept`);
+    // A second pass finds the first texts there, in either order, and keeps no others.
+    const { hits, misses } = cache.stats;
+    for (const t of [...turns].reverse()) assert.deepEqual(cache.piecesInLongPass(t, false), turnPieces(t, false));
+    assert.deepEqual(cache.stats, { hits: hits + kept, misses: misses + turns.length - kept });
+    assert.equal(cache.texts, kept);
+    // piecesOf still lets the least recently used go for a new text.
+    cache.piecesOf(turns[150], false);
+    assert.ok(cache.piecesOf(turns[150], false) === cache.piecesOf(turns[150], false));
+    assert.ok(cache.size <= 1000);
+  });
+
+  it('judges a checkpoint whose claimed turns hold more text than the cache as one long pass: the same analysis, less worked out again', () => {
+    const turns = Array.from({ length: 80 }, (_, i) =>
+      turn(i, `Updated src/mod_${i}.ts and closed TASK-${i % 9}; wrote ${i} tests for ${i % 2 === 0 ? 'LedgerSync' : 'PayoutBatch'}.`),
+    );
+    const summary = Array.from({ length: 30 }, (_, i) => `src/mod_${i}.ts TASK-${i % 9}`).join(', ');
+    const cp = checkpoint({ summary, summaryBudget: 4096, claimedIds: turns.map((t) => t.id), turnsBefore: turns.length });
+    const t = transcript(turns, [cp]);
+    const chars = turns.reduce((n, x) => n + x.text.length, 0);
+    const cache = new EvidenceCache({ maxChars: Math.floor(chars / 2) });
+    assert.deepEqual(analyze(t, { ...OPTS, evidenceCache: cache }), analyze(t, OPTS));
+    // Sharing's two passes and the judging meet each turn once each; the turns kept are worked out once.
+    const { hits, misses } = cache.stats;
+    assert.equal(hits + misses, 3 * turns.length);
+    assert.ok(hits >= 2 * 30, `${hits} hits`);
+    // The cache kept the first turns it met, and let none go for later ones: least recently used first out, the
+    // judging's pass (forwards) would have left the last turns there instead.
+    const kept = cache.texts;
+    cache.piecesOf(turns[0], false);
+    cache.piecesOf(turns[kept - 1], false);
+    assert.equal(cache.stats.misses, misses, 'the first turns are still there');
+    cache.piecesOf(turns[turns.length - 1], false);
+    assert.equal(cache.stats.misses, misses + 1, 'the last turn was never kept');
   });
 
   it('stays within its bound, dropping the least recently used texts first', () => {

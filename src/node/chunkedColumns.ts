@@ -21,6 +21,13 @@ export class Column<T extends Int32Array | Uint32Array | Uint16Array | Uint8Arra
     while (this.chunks.length <= chunk) this.chunks.push(this.make(CHUNK));
     this.chunks[chunk][at & (CHUNK - 1)] = value;
   }
+
+  /** Bytes the chunks take (none for a column never written). */
+  get bytes(): number {
+    let bytes = 0;
+    for (const chunk of this.chunks) bytes += chunk.byteLength;
+    return bytes;
+  }
 }
 
 /**

@@ -118,6 +118,12 @@ class TextFile {
     return at;
   }
 
+  /** Bytes the columns take in memory. */
+  get columnBytes(): number {
+    const columns = [this.starts, this.flags, this.startLines, this.linesSpanned, this.startOffsets, this.bytesSpanned];
+    return columns.reduce((sum, column) => sum + column.bytes, this.ids.bytes + this.tokens.bytes);
+  }
+
   /** Writes what is gathered to the file (when the write fails, it stays gathered, and is read from there). */
   flush(): void {
     const used = this.size - this.written;
@@ -418,6 +424,11 @@ export class TurnTextStore {
   /** True once a write failed: some texts are kept in memory, and turns kept since keep their own. */
   get broken(): boolean {
     return this.file.broken;
+  }
+
+  /** Bytes the turns' columns take in memory (their texts are on disk): offsets, flags, spans, ids, tokens. */
+  get columnBytes(): number {
+    return this.file.columnBytes;
   }
 
   /** Writes the texts gathered so far (a failure makes the store broken). */

@@ -2,7 +2,8 @@
 // order of asking (forwards, backwards, at random), whatever it holds (empty, accents, emoji, a lone surrogate,
 // texts longer than a block); every other field is the turn's own, a plain span comes back equal from the
 // columns and any other span as it was, and JSON gives the turn as it was; nothing is left in the folder; a
-// folder that cannot be written gives undefined. TranscriptFile moves a read-once file's texts past its bound,
+// folder that cannot be written gives undefined. A turn whose id is its number in the file keeps nothing in the
+// ids' column. TranscriptFile moves a read-once file's texts past its bound,
 // and the analysis of the moved turns is the analysis of the turns kept in memory.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import type { SourceSpan, Turn } from '../../../src/core/model';
 import { ROLES } from '../../../src/core/model';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
+import { CHUNK } from '../../../src/node/chunkedColumns';
 import { TurnTextStore, turnsWithTextsOnDisk } from '../../../src/node/turnTextsOnDisk';
 
 /** A small deterministic generator (mulberry32). */
@@ -266,6 +268,30 @@ describe('TurnTextStore', () => {
     for (let i = 0; i < turns.length; i++) {
       assert.deepEqual(JSON.parse(JSON.stringify(kept[i])), JSON.parse(JSON.stringify(turns[i])), `JSON of turn ${i}`);
     }
+  });
+
+  it('keeps nothing in the ids’ column for a turn whose id is its number in the file', () => {
+    const count = CHUNK + 10; // two chunks of each column
+    const bytesWith = (idOf: (at: number) => number): number => {
+      const store = TurnTextStore.open(dir);
+      assert.ok(store);
+      const kept = Array.from({ length: count }, (_, at) =>
+        store.keep({
+          id: idOf(at),
+          role: 'user',
+          text: `text ${at}`,
+          span: { startLine: at + 1, endLine: at + 1, startOffset: 0, endOffset: 0 },
+        }),
+      );
+      for (const at of [0, 1, CHUNK, count - 1]) assert.equal(kept[at].id, idOf(at), `turn ${at}'s id`);
+      const bytes = store.columnBytes;
+      store.close();
+      return bytes;
+    };
+    const own = bytesWith((at) => at);
+    // The same turns with ids one past their numbers: two chunks of 4-byte ids more, and nothing else.
+    assert.equal(bytesWith((at) => at + 1) - own, 2 * CHUNK * 4);
+    assert.equal(bytesWith((at) => (at === 5 ? -1 : at)) - own, CHUNK * 4, 'one other id, in the first chunk: that chunk only');
   });
 
   /**

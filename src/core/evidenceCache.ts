@@ -3,7 +3,7 @@
 // read again, or grown by appended lines — costs about its parse: turnPieces runs once per distinct turn, as a
 // text is tokenized once (TokenCache). Kept by whoever keeps a file's token cache (the extension's
 // TranscriptStore, per file, dropped with it), bounded by the characters it keys on (least recently used first
-// out). Cached results are shared between analyses and never modified (only `mentions` is filled in, once, by
+// out; a pass over more text than that keeps the first texts it meets instead: piecesInLongPass). Cached results are shared between analyses and never modified (only `mentions` is filled in, once, by
 // analyze, from the pieces alone), so a hit gives exactly what turnPieces would. Pieces alike across turns are
 // one object (pieceTable.ts), which keeps the cache a third of the objects it would be.
 import { turnPieces, type TurnPieces } from './evidence';

@@ -487,9 +487,9 @@ const UNIT_SPAN = 2 ** 26;
  * pass holds more than one unit's forms: each asks the evidence cache again, which works out again what it let
  * go (a transcript with more claimed text than the cache holds pays that, rather than memory for every unit's
  * forms at once). When the claimed turns hold more text than the evidence cache can, the passes and the judging
- * after them ask it as one long pass (EvidenceCache.piecesInLongPass), so it keeps the first units it met rather
- * than letting each go before the next pass asks again; `longPass` says so. It depends only on turns before the
- * checkpoint, so lines appended later never change a past verdict.
+ * after them ask it as one long pass (EvidenceCache.piecesInLongPass), which keeps none of the units it computes
+ * rather than letting each go before the next pass asks again; `longPass` says so. It depends only on turns
+ * before the checkpoint, so lines appended later never change a past verdict.
  */
 function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Generator<void, Shared, void> {
   const claimedIndexes = yield* indexesClaimed(ctx, claimedSet, before);

@@ -3,8 +3,9 @@
 // read again, or grown by appended lines — costs about its parse: turnPieces runs once per distinct turn, as a
 // text is tokenized once (TokenCache). Kept by whoever keeps a file's token cache (the extension's
 // TranscriptStore, per file, dropped with it), bounded by the characters it keys on (least recently used first
-// out; a pass over more text than that keeps the first texts it meets instead: piecesInLongPass). Cached results are shared between analyses and never modified (only `mentions` is filled in, once, by
-// analyze, from the pieces alone), so a hit gives exactly what turnPieces would. Pieces alike across turns are
+// out; a pass over more text than that keeps none of the texts it computes: piecesInLongPass). Cached results
+// are shared between analyses and never modified (only `mentions` is filled in, once, by analyze, from the
+// pieces alone), so a hit gives exactly what turnPieces would. Pieces alike across turns are
 // one object (pieceTable.ts), which keeps the cache a third of the objects it would be.
 import { turnPieces, type TurnPieces } from './evidence';
 import type { Turn } from './model';
@@ -51,17 +52,20 @@ export class EvidenceCache {
 
   /**
    * piecesOf for a pass over more text than the cache holds (a large file's checkpoint, met turn by turn, pass
-   * after pass): a cached text is answered from the cache, and any other is computed and kept only while the
-   * cache has room for it without letting another go. Kept least recently used first out, such a pass let each
-   * text go before the next pass met it again: each was computed anew every pass, and each pass paid for making
-   * its pieces one with those alike and for keeping them, for no later hit. This way the cache keeps the first
-   * texts it met, which every later pass finds there.
+   * after pass): a cached text is answered from the cache, and any other is computed and not kept. Least
+   * recently used first out, such a pass let each text go before the next pass met it again, and paid to make its
+   * pieces one with those alike and to keep them, for no later hit. Keeping the first texts met while there was
+   * room made V8 pretenure the extraction's allocation sites (most of their objects lived, at first), so every
+   * later text's pieces, garbage at once, were made in the old generation: 300k generated turns analysed with a
+   * cache of 32M characters took 55.0 s least recently used first out, 28.5 s keeping the first texts, and 22.4 s
+   * keeping none (docs/performance.md, "A long pass, no pretenuring").
    */
   piecesInLongPass(turn: Turn, answeredSeparately: boolean): TurnPieces {
     return this.lookUp(turn, answeredSeparately, false);
   }
 
-  private lookUp(turn: Turn, answeredSeparately: boolean, evictOthers: boolean): TurnPieces {
+  /** The cached pieces of the turn, or turnPieces computed (and kept when `keep`). */
+  private lookUp(turn: Turn, answeredSeparately: boolean, keep: boolean): TurnPieces {
     const text = typeof turn.text === 'string' ? turn.text : '';
     const variant = variantKey(turn, answeredSeparately);
     const entry = this.entries.get(text);
@@ -77,7 +81,7 @@ export class EvidenceCache {
     }
     this.missCount++;
     const made = turnPieces(turn, answeredSeparately);
-    if (!evictOthers && this.chars + costOf(text, variant, entry) > this.maxChars) return made;
+    if (!keep) return made;
     const pieces = sharePieces(this.table, made);
     this.store(text, variant, pieces, entry);
     return pieces;
@@ -111,7 +115,7 @@ export class EvidenceCache {
   }
 
   private store(text: string, variant: string, pieces: TurnPieces, existing: Entry | undefined): void {
-    const cost = costOf(text, variant, existing);
+    const cost = variant.length + (existing ? 0 : text.length);
     // An entry that would outgrow the whole cache on its own is not kept: it is computed each time.
     if ((existing?.chars ?? 0) + cost > this.maxChars) return;
     let entry = existing;
@@ -137,11 +141,6 @@ export class EvidenceCache {
       this.chars -= entry.chars;
     }
   }
-}
-
-/** The characters a new variant adds to the cache: its key, and the text's unless the text is held already. */
-function costOf(text: string, variant: string, existing: Entry | undefined): number {
-  return variant.length + (existing ? 0 : text.length);
 }
 
 /**

@@ -11,11 +11,6 @@
 //   (an arena) of 17–34 MB at 3M turns, almost all of it freed but kept. Marked in the main thread, the 1 GB
 //   file's `check` peaks 33–40 MB lower (695,184 → 662,816 and 655,924 KiB), in 398–413 s where a run without
 //   it took 396–515 s (section "Forms copied, narrower columns, marking in the main thread").
-// - No allocation site is pretenured (its objects made in the old generation once most of them had lived
-//   through young collections). A large file's analysis first keeps the evidence of the turns it meets while its
-//   evidence cache has room, then makes the same kinds of objects for every later turn and lets them go at once:
-//   V8 went on making those in the old generation, where each took a full collection to free. At 300k turns,
-//   `check` took 18–19 s instead of 32–36 s, with the same peak (section "A long pass, no pretenuring").
 import { setFlagsFromString } from 'node:v8';
 
 /** The heap grows by at most this percentage of what a full collection kept, before the next one. */
@@ -25,5 +20,4 @@ export const HEAP_GROWING_PERCENT = 20;
 export function tuneGarbageCollection(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   setFlagsFromString('--no-concurrent-marking');
-  setFlagsFromString('--no-allocation-site-pretenuring');
 }

@@ -120,8 +120,19 @@ class TextFile {
 
   /** Bytes the columns take in memory. */
   get columnBytes(): number {
-    const columns = [this.starts, this.flags, this.startLines, this.linesSpanned, this.startOffsets, this.bytesSpanned];
-    return columns.reduce((sum, column) => sum + column.bytes, this.ids.bytes + this.tokens.bytes);
+    const columns = [
+      this.starts,
+      this.flags,
+      this.startLines,
+      this.linesSpanned,
+      this.startOffsets,
+      this.bytesSpanned,
+      this.ids,
+      this.tokens,
+    ];
+    let bytes = 0;
+    for (const column of columns) bytes += column.bytes;
+    return bytes;
   }
 
   /** Writes what is gathered to the file (when the write fails, it stays gathered, and is read from there). */

@@ -24,9 +24,7 @@ export class Column<T extends Int32Array | Uint32Array | Uint16Array | Uint8Arra
 
   /** Bytes the chunks take (none for a column never written). */
   get bytes(): number {
-    let bytes = 0;
-    for (const chunk of this.chunks) bytes += chunk.byteLength;
-    return bytes;
+    return bytesOf(this.chunks);
   }
 }
 
@@ -69,9 +67,7 @@ export class OffsetColumn {
 
   /** Bytes the chunks take: 4 an entry in a chunk of 32-bit amounts, 8 in a widened one. */
   get bytes(): number {
-    let bytes = 0;
-    for (const chunk of this.chunks) bytes += chunk.byteLength;
-    return bytes;
+    return bytesOf(this.chunks);
   }
 
   /** Chunk `index` as 64-bit numbers, each offset in it as it was written. */
@@ -83,4 +79,11 @@ export class OffsetColumn {
     this.chunks[index] = wide;
     return wide;
   }
+}
+
+/** Bytes a column's chunks take. */
+function bytesOf(chunks: readonly ArrayBufferView[]): number {
+  let bytes = 0;
+  for (const chunk of chunks) bytes += chunk.byteLength;
+  return bytes;
 }

@@ -186,7 +186,6 @@ describe('turnsWithTextsOnDisk', () => {
   });
 
   it('gives offsets and ids back as written over three chunks of the columns, two of them widened', () => {
-    const CHUNK = 65_536; // the columns' chunk: offsets past its first are kept in 32 bits while they fit
     const count = 2 * CHUNK + 600;
     const farAt = CHUNK + 500; // 2^32 bytes past its chunk's first offset: that chunk is widened, 500 offsets in
     const belowAt = 2 * CHUNK + 300; // below its chunk's first offset: that chunk too

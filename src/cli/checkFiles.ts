@@ -6,6 +6,7 @@ import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import type { Analysis, CheckpointVerdict, FormatId, TurnSink } from '../core/model';
 import { FORMATS } from '../formats/readers';
 import { analyzeFile, type AnalysedFile, type ProgressOptions } from '../node/analyzeFile';
+import { collectGarbage } from './gcSettings';
 import { TokenPool } from '../node/tokenPool';
 import { UnusableTranscriptError } from '../node/transcriptFile';
 import type { AnalysisSettings } from './args';
@@ -82,7 +83,7 @@ export async function openForCli(
       pool,
       options,
       // Each command analyses a file once and lets it go: no memo or cache for a re-analysis.
-      { ...progress, oneShot: true, turnSink },
+      { ...progress, oneShot: true, turnSink, collectGarbage },
     );
   } catch (error) {
     if (error instanceof UnusableTranscriptError)

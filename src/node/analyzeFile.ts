@@ -45,7 +45,8 @@ export interface ProgressOptions {
   /**
    * The file is analysed once and let go (the CLI): no checkpoint memo, and an evidence cache for this analysis
    * alone, of ONE_SHOT_EVIDENCE_CHARS when the turns' texts would not fit in the default (returned empty); the
-   * file is opened to be read once (OpenOptions.readOnce), so its reader goes once the transcript is made.
+   * file is opened to be read once (OpenOptions.readOnce), so its reader goes once the transcript is made, and
+   * its turns' texts go to disk past TEXTS_ON_DISK_CHARS (or the open options' textsOnDiskPast, when given).
    */
   oneShot?: boolean;
   /**
@@ -53,6 +54,13 @@ export interface ProgressOptions {
    * none (core AnalysisOptions.turnSink): the analysis keeps the turns slimmed.
    */
   turnSink?: TurnSink;
+  /**
+   * A full garbage collection, for a process that can ask for one (the CLI's collectGarbage). It is asked for
+   * once, between the read of a file whose texts went to disk (a large file, read once) and its analysis: the
+   * read's garbage was still there when the sharing counts made their tables, and that was the 1 GB file's peak
+   * (docs/performance.md, "A collection after the read").
+   */
+  collectGarbage?: () => void;
 }
 
 export interface AnalysedFile {
@@ -254,7 +262,7 @@ export function analyzeFile(
     const opening = TranscriptFile.open(path, {
       ...open,
       readOnce: progress.oneShot === true,
-      textsOnDiskPast: progress.oneShot === true ? TEXTS_ON_DISK_CHARS : undefined,
+      textsOnDiskPast: progress.oneShot === true ? (open.textsOnDiskPast ?? TEXTS_ON_DISK_CHARS) : undefined,
       signal,
       onProgress: onProgress && ((read, total) => onProgress(total > 0 ? (READING_SHARE * read) / total : 0, 'reading…')),
     });
@@ -264,6 +272,7 @@ export function analyzeFile(
     pool.start();
     prepareSurePieces(piecePatternOf(options.encoding));
     const file = await opening;
+    if (file.textsOnDisk) progress.collectGarbage?.();
     onProgress?.(READING_SHARE, 'counting tokens…');
     const tokenCache: TokenCache = new Map();
     const oneShot = progress.oneShot === true;

@@ -72,6 +72,36 @@ describe('node/analyzeFile: caches and overlap', function () {
     await checkCaches(join(CORPUS, name));
   });
 
+  it("asks for a full collection once, between the read and the analysis, only when a one-shot file's texts went to disk", async () => {
+    const pool = new TokenPool();
+    try {
+      const plain = (await analyzeFile(SAMPLE, {}, pool, SETTINGS, { oneShot: true })).analysis;
+      const calls: string[] = [];
+      const progress = {
+        oneShot: true,
+        collectGarbage: () => calls.push('collect'),
+        onProgress: (_: number, message: string) => {
+          if (calls[calls.length - 1] !== message) calls.push(message);
+        },
+      };
+      // The sample's texts past 0 characters: moved to disk.
+      const moved = await analyzeFile(SAMPLE, { textsOnDiskPast: 0 }, pool, SETTINGS, progress);
+      assert.equal(moved.file.textsOnDisk, true);
+      assert.deepEqual(moved.analysis, plain);
+      assert.equal(calls.filter((c) => c === 'collect').length, 1);
+      assert.equal(calls[calls.indexOf('collect') - 1], 'reading…', 'after the read');
+      assert.equal(calls[calls.indexOf('collect') + 1], 'counting tokens…', 'before the analysis');
+      // Texts kept in memory (the default bound), or not one-shot: no collection asked for.
+      calls.length = 0;
+      const kept = await analyzeFile(SAMPLE, {}, pool, SETTINGS, progress);
+      assert.equal(kept.file.textsOnDisk, false);
+      await analyzeFile(SAMPLE, { textsOnDiskPast: 0 }, pool, SETTINGS, { ...progress, oneShot: false });
+      assert.equal(calls.includes('collect'), false);
+    } finally {
+      pool.dispose();
+    }
+  });
+
   it('counts on a started pool as createTokenCounter does, the first job on the started worker', async () => {
     const pool = new TokenPool({ maxWorkers: 2 });
     try {

@@ -3,7 +3,9 @@
 // string key, gives back the one seen before when a new value is the same by the caller's test, so the new one
 // dies young instead of being copied and kept by the garbage collector. Only for values never modified once made.
 // Bounded: a key keeps at most `variants` values (later ones are given back as they are, not kept), and past
-// `values` values kept in all the table starts again, empty. Pure: no I/O.
+// `values` values kept in all the table starts again, empty. A key's first value is kept on its own, not in an
+// array: most keys have one, and an array each was 22 MB of the heap a 100k-turn analysis keeps (380 → 358 MB,
+// docs/performance.md, "A collection after the read"). Pure: no I/O.
 
 /** How much an AlikeTable keeps at most. */
 export interface AlikeLimits {
@@ -14,7 +16,10 @@ export interface AlikeLimits {
 }
 
 export class AlikeTable<T> {
-  private byKey = new Map<string, T[]>();
+  /** Each key's first value: most keys have one, so it is kept without an array around it. */
+  private firstOf = new Map<string, T>();
+  /** A key's further values, for the few keys with more than one. */
+  private moreOf = new Map<string, T[]>();
   private kept = 0;
 
   /** `same(a, b)`: whether two values under one key are alike (the same in every field). */
@@ -25,17 +30,22 @@ export class AlikeTable<T> {
 
   /** The value seen before under `key` that is the same as `value`, or `value` itself (kept for later). */
   alike(key: string, value: T): T {
-    let variants = this.byKey.get(key);
-    if (variants !== undefined) {
-      for (let k = 0; k < variants.length; k++) if (this.same(variants[k], value)) return variants[k];
-      if (variants.length >= this.limits.variants) return value;
+    let first = this.firstOf.get(key);
+    let more: T[] | undefined;
+    if (first !== undefined) {
+      if (this.same(first, value)) return first;
+      more = this.moreOf.get(key);
+      if (more !== undefined) for (let k = 0; k < more.length; k++) if (this.same(more[k], value)) return more[k];
+      if (1 + (more?.length ?? 0) >= this.limits.variants) return value;
     }
     if (this.kept >= this.limits.values) {
       this.clear();
-      variants = undefined;
+      first = undefined;
+      more = undefined;
     }
-    if (variants) variants.push(value);
-    else this.byKey.set(key, [value]);
+    if (first === undefined) this.firstOf.set(key, value);
+    else if (more !== undefined) more.push(value);
+    else this.moreOf.set(key, [value]);
     this.kept++;
     return value;
   }
@@ -47,7 +57,8 @@ export class AlikeTable<T> {
 
   /** Forgets every value. */
   clear(): void {
-    this.byKey = new Map();
+    this.firstOf = new Map();
+    this.moreOf = new Map();
     this.kept = 0;
   }
 }

@@ -92,7 +92,11 @@ interface Context {
   turnSink?: TurnSink;
 }
 
-/** The loops over every turn that do little per turn yield about this often (the judgements yield every turn). */
+/**
+ * The loops over every turn that do little per turn yield about this often. Those that may work out a turn's
+ * evidence (the judgements, the sharing counts) yield after each turn or unit: in one step, a real session's
+ * sharing counts held the event loop 350–450 ms (docs/performance.md, "A yield per unit in the sharing counts").
+ */
 const STEP_TURNS = 1024;
 
 /** Analyses every checkpoint of a transcript. Never throws: failures become problems. */
@@ -507,20 +511,30 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
   // sized by the claimed turns' text (the forms are not all known before this pass); a fuller table only sends
   // more forms to the count by name, which is exact.
   let claimedChars = 0;
-  for (let k = 0; k < claimedIndexes.length; k++) claimedChars += turnText(ctx.turns[claimedIndexes[k]]).length;
+  for (let k = 0; k < claimedIndexes.length; k++) {
+    if (k % STEP_TURNS === 0) yield;
+    claimedChars += turnText(ctx.turns[claimedIndexes[k]]).length;
+  }
   const longPass = claimedChars > ctx.evidenceCache.limit;
   const seen = new TwiceFilter(claimedChars / CHARS_PER_FORM + claimedIndexes.length);
+  // Each unit's evidence may be worked out in either pass, as in the judging: a yield after each unit.
   for (let unit = 0; unit < before; unit++) {
-    if (unit % STEP_TURNS === 0) yield;
-    if (firstMember[unit] < 0) continue;
+    if (firstMember[unit] < 0) {
+      if (unit % STEP_TURNS === 0) yield;
+      continue;
+    }
     const { hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before, longPass);
     for (let f = 0; f < hashes.length; f++) seen.add(hashes[f]);
+    yield;
   }
   // Backwards: each unit met makes itself the first.
   const packed = new Map<string, number>();
   for (let unit = before - 1; unit >= 0; unit--) {
-    if (unit % STEP_TURNS === 0) yield;
-    if (firstMember[unit] < 0) continue;
+    if (firstMember[unit] < 0) {
+      if (unit % STEP_TURNS === 0) yield;
+      continue;
+    }
+    yield;
     const { forms, hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before, longPass);
     for (let f = 0; f < forms.length; f++) {
       if (!seen.maybeTwice(hashes[f])) continue;

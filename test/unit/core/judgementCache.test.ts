@@ -48,6 +48,22 @@ describe('core/analyze in steps, with judgements made ahead', () => {
     }
   });
 
+  it("works out at most one turn's evidence between two yields, the sharing counts included", () => {
+    // Forty turns with no calls (a unit a turn), under the 1,024 turns the light loops yield after; a cache of no
+    // characters works every turn's evidence out again each time it is asked (the long pass's way too).
+    for (const maxChars of [undefined, 0]) {
+      const evidenceCache = new EvidenceCache({ maxChars });
+      const steps = judgeAhead(twoCheckpoints(), { ...OPTS, evidenceCache, judgements: new JudgementCache() });
+      let worked = 0;
+      for (let next = steps.next(); !next.done; next = steps.next()) {
+        const misses = evidenceCache.stats.misses;
+        assert.ok(misses - worked <= 1, `${misses - worked} turns' evidence worked out in one step`);
+        worked = misses;
+      }
+      assert.ok(worked >= 40, 'every turn worked out');
+    }
+  });
+
   it('takes the judgements judgeAhead made: the same analysis, and no evidence worked out again', () => {
     for (const t of [incident(false), twoCheckpoints()]) {
       const { judgements, evidenceCache } = judged(t);

@@ -139,8 +139,9 @@ export interface ReaderContext {
   defaultBudget?: number;
   /**
    * Given each turn as soon as the reader is done with it (it never changes the turn again): the turn to keep in
-   * its place, the same turn with its text kept elsewhere (a temporary file, for a large transcript read once).
-   * A reader that changes its turns after it has read them does not call it.
+   * its place, the same turn with its text kept elsewhere (a temporary file, for a large transcript read once
+   * from its start: no line is pushed again). A reader that may change a turn after it handed it over changes a
+   * plain copy of it in its place (the Claude Code reader: a reply's record that comes after the next turn began).
    */
   keepTurn?: (turn: Turn) => Turn;
 }

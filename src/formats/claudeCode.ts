@@ -30,6 +30,8 @@
 // raw output closed `</summary>`.
 // Read as it grows: what finish() read is kept (ReadState), and lines appended are read in proportion to themselves;
 // turns and checkpoints that did not change stay the same objects, and one a finish returned is never changed.
+// Read once (a large file's `check`), each turn is handed to ReaderContext.keepTurn as the next one begins (its text
+// then goes to disk), and each record lets go of its message once read into turns.
 
 import { fileNameOf, groupDigits } from '../core/displayText';
 import { sealRecord } from '../core/sealedRecord';
@@ -91,6 +93,19 @@ function readFields(value: unknown): unknown {
   return kept;
 }
 
+/**
+ * Records [from, end) without their `message`, once read into turns, for a reader whose turns go elsewhere as they
+ * are read (ReaderContext.keepTurn, given only for a file read once from its start, so no record is read again):
+ * what the messages held is then in the turns alone, not also in the records (a 321 MB file's read held some
+ * 80 MB more). A compaction summary's is kept: its checkpoint reads it when it is built.
+ */
+function dropMessages(records: readonly JsonLine[], from: number): void {
+  for (let r = from; r < records.length; r++) {
+    const value = records[r].value;
+    if (isObject(value) && value.isCompactSummary !== true && value.message !== undefined) value.message = undefined;
+  }
+}
+
 /** A record that is a JSON object, as the line buffer keeps it (not copied). */
 interface Entry {
   readonly line: RawLine;
@@ -141,16 +156,35 @@ class ReadState {
   settled = 0;
   /** turns[0, published) were returned by a finish: one is copied before it changes, never changed in place. */
   published = 0;
+  /**
+   * turns[0, handedOver) were given to the context's keepTurn (ReaderContext.keepTurn), each as the next turn began:
+   * what it gave back is in their place, and one is copied before it changes.
+   */
+  handedOver = 0;
   readonly copied = new Set<number>();
 
-  /** The turn at `index`, ready to change: a copy put in its place when a finish already returned it. */
+  /**
+   * The turn at `index`, ready to change: a plain copy put in its place when a finish already returned it or it
+   * was handed over (a reply's records seldom come after the next turn began; its copy then stays in memory).
+   */
   editable(index: number): Turn {
-    if (index < this.published && !this.copied.has(index)) {
-      this.turns[index] = { ...this.turns[index] };
+    if ((index < this.published || index < this.handedOver) && !this.copied.has(index)) {
+      this.turns[index] = plainCopy(this.turns[index]);
       this.copied.add(index);
     }
     return this.turns[index];
   }
+}
+
+/**
+ * A plain object with a turn's fields, to change in its place: a turn handed over (ReaderContext.keepTurn) may
+ * keep its text, id, role, span and recorded tokens elsewhere (getters, not fields of its own), so they are read
+ * here one by one.
+ */
+function plainCopy(turn: Turn): Turn {
+  const copy: Turn = { ...turn, id: turn.id, role: turn.role, text: turn.text, span: turn.span };
+  if (turn.tokens !== undefined) copy.tokens = turn.tokens;
+  return copy;
 }
 
 interface AssistantTurn {
@@ -240,6 +274,7 @@ export class ClaudeCodeReader extends RebuildingReader {
   protected build(): Transcript {
     const state = this.state;
     this.readRecords(state);
+    this.handOver(state);
     this.settleSessions(state);
 
     const checkpoints: Checkpoint[] = [];
@@ -360,6 +395,7 @@ export class ClaudeCodeReader extends RebuildingReader {
           assistantByMessageId.set(messageId, assistant);
           const id = usedIds.has(messageId) ? `${messageId}@${line.line}` : messageId;
           usedIds.add(id);
+          this.handOver(state);
           turns.push({ id, role: 'assistant', text, span: lineSpan(line), label: 'reply', ...(reasoning !== '' ? { reasoning } : {}) });
         } else {
           const turn = state.editable(assistant.index);
@@ -395,6 +431,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       let id: string = uuid ?? `line ${line.line}`;
       if (usedIds.has(id)) id = `${id}@${line.line}`;
       usedIds.add(id);
+      this.handOver(state);
       const index = turns.length;
       if (results.length > 0) {
         const useIds = results.map((b) => (b as JsonObject).tool_use_id).filter((x): x is string => typeof x === 'string');
@@ -419,6 +456,20 @@ export class ClaudeCodeReader extends RebuildingReader {
         turns.push({ id, role: 'user', text: textOf(content).trim(), span: lineSpan(line), label: 'prompt' });
       }
       if (uuid !== undefined) turnOfUuid.set(uuid, index);
+    }
+    if (this.context.keepTurn) dropMessages(records, from);
+  }
+
+  /**
+   * Gives the turns read so far that were not yet given to the context's keepTurn (ReaderContext.keepTurn), and
+   * keeps what it gives back in their place. Called as a new turn begins, and by build: a reply's records are
+   * written one after another (a block each), so the turn before is done, or almost always is (see editable).
+   */
+  private handOver(state: ReadState): void {
+    const keep = this.context.keepTurn;
+    if (!keep) return;
+    for (; state.handedOver < state.turns.length; state.handedOver++) {
+      state.turns[state.handedOver] = keep(state.turns[state.handedOver]);
     }
   }
 

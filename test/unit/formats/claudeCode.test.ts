@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SideFile, Transcript } from '../../../src/core/model';
+import type { SideFile, Transcript, Turn } from '../../../src/core/model';
+import { TurnTextStore } from '../../../src/node/turnTextsOnDisk';
 import { ClaudeCodeReader } from '../../../src/formats/claudeCode';
 import { CORPUS, corpusBytes, feed, feedAppending, requireCorpus, splitLines } from './feedLines';
 import { fuzzReader } from './fuzz';
@@ -761,6 +762,89 @@ describe('formats/claudeCode: the shape fixture of the corpus (shapes only, trim
       assert.equal(cp.verdict, 'fail-closed');
       assert.equal(cp.counts.covered, 0);
       assert.deepEqual(cp.safeCovered, []);
+    }
+  });
+});
+
+describe("formats/claudeCode: turns handed over as they are read (ReaderContext.keepTurn, a large file's texts on disk)", function () {
+  this.timeout(60_000);
+
+  /** The file read as readCorpus reads it, with its turns handed to a TurnTextStore as the reader is done with each. */
+  function readHandingOver(relative: string, input: string | Buffer): { t: Transcript; handed: unknown[] } {
+    const store = TurnTextStore.open();
+    assert.ok(store, 'a temporary file for the texts');
+    const handed: unknown[] = [];
+    const keepTurn = (turn: Turn): Turn => {
+      handed.push(turn.id);
+      return store.keep(turn);
+    };
+    return { t: readPlain(relative, input, keepTurn), handed };
+  }
+
+  function readPlain(relative: string, input: string | Buffer, keepTurn?: (turn: Turn) => Turn): Transcript {
+    return feed(new ClaudeCodeReader({ fileName: relative, sideFiles: sideFilesOf(relative), defaultBudget: 20000, keepTurn }), input);
+  }
+
+  /** As a report would write it: a turn kept on disk writes the fields it was read with. */
+  const asJson = (t: Transcript): unknown => JSON.parse(JSON.stringify(t));
+
+  it('reads what it reads without them, and hands each turn over once, a reply once its next turn begins', () => {
+    const t = readPlain('x.jsonl', jsonl(session()));
+    const { t: kept, handed } = readHandingOver('x.jsonl', jsonl(session()));
+    assert.deepEqual(asJson(kept), asJson(t));
+    assert.deepEqual(
+      handed,
+      t.turns.map((x) => x.id),
+    );
+    assert.ok(
+      kept.turns.every((x) => !Object.hasOwn(x, 'text')),
+      'every text on disk',
+    );
+  });
+
+  it("copies a reply handed over when a record of it comes after the next turn began: the same turns, that one's text in memory", () => {
+    // msg_A's second tool call is written after the first call's result.
+    const late = [
+      user('u1', null, 'Fix ERR_4107 in ledger.ts'),
+      reply('a1', 'u1', 'msg_A', [{ type: 'text', text: 'Looking.' }], 3),
+      reply('a2', 'a1', 'msg_A', [{ type: 'tool_use', id: 'tu1', name: 'Read', input: { file_path: 'ledger.ts' } }], 3),
+      user('r1', 'a2', [{ type: 'tool_result', tool_use_id: 'tu1', content: 'contents of ledger.ts' }]),
+      reply(
+        'a3',
+        'r1',
+        'msg_A',
+        [
+          { type: 'text', text: 'Now the grep.' },
+          { type: 'tool_use', id: 'tu2', name: 'Grep', input: { pattern: 'ERR' } },
+        ],
+        40,
+      ),
+      user('r2', 'a3', [{ type: 'tool_result', tool_use_id: 'tu2', content: 'ledger.ts:12 ERR_4107' }]),
+      boundary('b1', 'r2'),
+      summaryRec('sum1', 'b1', SUMMARY),
+    ];
+    const t = readPlain('x.jsonl', jsonl(late));
+    assert.match(t.turns[1].text, /^Looking\.\n.*\nNow the grep\.\n/);
+    assert.equal(t.turns[1].tokens, 40);
+    const { t: kept, handed } = readHandingOver('x.jsonl', jsonl(late));
+    assert.deepEqual(asJson(kept), asJson(t));
+    assert.deepEqual(handed, ['u1', 'msg_A', 'r1', 'r2'], 'msg_A handed over once, when r1 began');
+    assert.ok(Object.hasOwn(kept.turns[1], 'text'), "msg_A's copy keeps its text");
+    assert.deepEqual(analyze(kept, { countTokens: cheapTokens, ratioFloor: 5 }), analyze(t, { countTokens: cheapTokens, ratioFloor: 5 }));
+  });
+
+  it('reads each real session of the corpus as it does without them, its checkpoints and their summaries included', function () {
+    requireCorpus(this);
+    for (const s of SESSIONS) {
+      const bytes = corpusBytes(join('claude-code', s.file));
+      const t = readCorpus(s.file);
+      const { t: kept, handed } = readHandingOver(s.file, bytes);
+      assert.deepEqual(asJson(kept), asJson(t), s.file);
+      assert.equal(handed.length, t.turns.length, s.file);
+      assert.ok(
+        kept.checkpoints.every((cp) => cp.summary.length > 0),
+        `${s.file}: summaries read`,
+      );
     }
   });
 });

@@ -6,10 +6,10 @@ import { DEFAULT_SUMMARY_BUDGETS } from '../core/defaults';
 import type { Analysis, CheckpointVerdict, FormatId, TurnSink } from '../core/model';
 import { FORMATS } from '../formats/readers';
 import { analyzeFile, type AnalysedFile, type ProgressOptions } from '../node/analyzeFile';
-import { collectGarbage } from './gcSettings';
 import { TokenPool } from '../node/tokenPool';
 import { UnusableTranscriptError } from '../node/transcriptFile';
 import type { AnalysisSettings } from './args';
+import { collectGarbage } from './gcSettings';
 import { terminalText } from './terminalText';
 import type { TurnSpill } from './turnSpill';
 

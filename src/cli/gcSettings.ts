@@ -13,8 +13,8 @@
 //   it took 396–515 s (section "Forms copied, narrower columns, marking in the main thread").
 // - A full collection can be asked for (collectGarbage): analyzeFile asks for one between the read of a file
 //   whose texts went to disk and its analysis. The read's garbage was still there when the sharing counts made
-//   their tables, and that was the 1 GB file's peak: 653,400 → 615,732 KiB, for one collection of 94 ms (section
-//   "A collection after the read").
+//   their tables, and that was the 1 GB file's peak: 653,376 → 610,440 and 595,284 KiB, for one collection of
+//   94 ms (section "A collection after the read").
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

@@ -1,6 +1,7 @@
 // Tests of the Claude Code reader: the real sessions of the shared corpus (expected numbers counted independently,
 // see the comments), small hand-written sessions for each compaction shape, and a fuzz test.
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SideFile, Transcript, Turn } from '../../../src/core/model';
@@ -831,6 +832,33 @@ describe("formats/claudeCode: turns handed over as they are read (ReaderContext.
     assert.deepEqual(handed, ['u1', 'msg_A', 'r1', 'r2'], 'msg_A handed over once, when r1 began');
     assert.ok(Object.hasOwn(kept.turns[1], 'text'), "msg_A's copy keeps its text");
     assert.deepEqual(analyze(kept, { countTokens: cheapTokens, ratioFloor: 5 }), analyze(t, { countTokens: cheapTokens, ratioFloor: 5 }));
+  });
+
+  it('reads records in any order, repeated or left out, as it does without them (property, seeded)', () => {
+    // Records of two sessions' worth of shapes: replies of several blocks, tool results, a meta record, progress,
+    // two compactions, a reply id used again after a compaction, a record written twice.
+    const pool = [
+      ...session(),
+      reply('a5', 'u2', 'msg_C', [{ type: 'text', text: 'Running the tests.' }], 4),
+      reply('a6', 'a5', 'msg_C', [{ type: 'tool_use', id: 'tu3', name: 'Bash', input: { command: 'npm test' } }], 12),
+      user('r3', 'a6', [{ type: 'tool_result', tool_use_id: 'tu3', content: '12 passing', is_error: false }]),
+      reply('a7', 'r3', 'msg_A', [{ type: 'text', text: 'Done: ERR_4107 fixed in ledger.ts.' }], 7),
+      boundary('b2', 'a7'),
+      summaryRec('sum2', 'b2', `${SUMMARY}\nTests pass.`),
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 30 }), (picks) => {
+        const input = jsonl(picks.map((k) => pool[k]));
+        const { t: kept, handed } = readHandingOver('x.jsonl', input);
+        const t = readPlain('x.jsonl', input);
+        assert.deepEqual(asJson(kept), asJson(t));
+        assert.deepEqual(
+          handed,
+          t.turns.map((x) => x.id),
+        );
+      }),
+      { seed: 14, numRuns: 200 },
+    );
   });
 
   it('reads each real session of the corpus as it does without them, its checkpoints and their summaries included', function () {

@@ -223,7 +223,7 @@ function table(rows) {
     'tokenizer ÷ full',
     'check --json s',
     'appended turn ms: median / worst',
-    'peak RSS MB: floor / analysis / check',
+    'peak RSS MB: floor / analysis / check (its bound: 0.5 × MB + 150)',
   ];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const r of rows) {
@@ -240,7 +240,7 @@ function table(rows) {
         r.tokenizer && r.full ? (r.tokenizer / r.full).toFixed(2) : '–',
         seconds(r.cli),
         r.append === undefined ? '–' : `${milliseconds(r.append)} / ${milliseconds(r.appendWorst)}`,
-        `${megabytes(r.floorRss)} / ${megabytes(r.analyzeRss)} / ${megabytes(r.cliRss)}`,
+        `${megabytes(r.floorRss)} / ${megabytes(r.analyzeRss)} / ${megabytes(r.cliRss)} (${Math.round(0.5 * r.mb + 150)})`,
       ].join(' | ')} |`,
     );
   }

@@ -386,6 +386,58 @@ describe('TranscriptFile with texts on disk', () => {
     assert.deepEqual(answering.answers, { turnId: 12, callText: moved.transcript.turns[12].text }, 'a call read back while reading');
   });
 
+  /**
+   * A Claude Code session of 300 exchanges (a prompt, a reply of two records under one message id, its tool call's
+   * result), a compaction of the first 200, and its summary.
+   */
+  function claudeCodeText(): string {
+    const session = 'sess-1';
+    const records: object[] = [];
+    let parent: string | null = null;
+    const add = (record: Record<string, unknown>): void => {
+      const uuid = `u-${records.length}`;
+      records.push({ ...record, uuid, parentUuid: parent, sessionId: session });
+      parent = uuid;
+    };
+    const all = texts(300, 7);
+    for (let i = 0; i < 300; i++) {
+      if (i === 200) {
+        const boundaryUuid = `u-${records.length}`;
+        records.push({
+          type: 'system',
+          subtype: 'compact_boundary',
+          uuid: boundaryUuid,
+          parentUuid: null,
+          logicalParentUuid: parent,
+          sessionId: session,
+          compactMetadata: { trigger: 'auto', preTokens: 50_000 },
+        });
+        parent = boundaryUuid;
+        add({ type: 'user', isCompactSummary: true, message: { role: 'user', content: 'Edited src/file3.ts and src/file8.ts.' } });
+      }
+      add({ type: 'user', message: { role: 'user', content: `${all[i]} src/file${i}.ts` } });
+      const id = `msg_${i}`;
+      add({ type: 'assistant', message: { id, role: 'assistant', content: [{ type: 'text', text: `Looking at src/file${i}.ts` }] } });
+      const content = [{ type: 'tool_use', id: `tu_${i}`, name: 'Read', input: { file_path: `src/file${i}.ts` } }];
+      add({ type: 'assistant', message: { id, role: 'assistant', content } });
+      add({
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `tu_${i}`, content: `line ${i}: ok` }] },
+      });
+    }
+    return `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
+  }
+
+  it('keeps a read-once Claude Code file’s texts past the bound on disk (its reader hands them over), to the same turns and analysis', async () => {
+    const path = join(dir, 'session.jsonl');
+    writeFileSync(path, claudeCodeText());
+    const moved = await assertSameAsKept(path);
+    assert.equal(moved.format, 'claude-code');
+    assert.equal(moved.transcript.turns.length, 900);
+    assert.match(moved.transcript.turns[1].text, /^Looking at src\/file0\.ts\n\[tool call Read\]/, 'a reply of two records, one turn');
+    assert.equal(moved.transcript.checkpoints[0].claimedIds.length, 600);
+  });
+
   it('moves the texts once read when the file is compressed, or its reader does not hand them over as it reads', async () => {
     const gz = join(dir, 't.jsonl.gz');
     writeFileSync(gz, gzipSync(canonicalText()));

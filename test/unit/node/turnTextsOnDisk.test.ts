@@ -357,12 +357,15 @@ describe('TranscriptFile with texts on disk', () => {
     return `${records.join('\n')}\n`;
   }
 
-  /** Whether a file read once past the bound gives the turns and the analysis of the file kept in memory. */
-  async function assertSameAsKept(path: string): Promise<TranscriptFile> {
+  /**
+   * Whether a file read once past the bound (`past` characters) gives the turns and the analysis of the file kept
+   * in memory.
+   */
+  async function assertSameAsKept(path: string, past = 1000): Promise<TranscriptFile> {
     const kept = await TranscriptFile.open(path);
     const small = await TranscriptFile.open(path, { readOnce: true, textsOnDiskPast: Number.MAX_SAFE_INTEGER });
     assert.equal(small.textsOnDisk, false, 'not past the bound: kept in memory');
-    const moved = await TranscriptFile.open(path, { readOnce: true, textsOnDiskPast: 1000 });
+    const moved = await TranscriptFile.open(path, { readOnce: true, textsOnDiskPast: past });
     assert.equal(moved.textsOnDisk, true);
     assert.ok(
       moved.transcript.turns.every((turn) => !Object.hasOwn(turn, 'text')),
@@ -438,10 +441,20 @@ describe('TranscriptFile with texts on disk', () => {
     assert.equal(moved.transcript.checkpoints[0].claimedIds.length, 600);
   });
 
-  it('moves the texts once read when the file is compressed, or its reader does not hand them over as it reads', async () => {
+  it('keeps a compressed file’s texts on disk too: as read past four times its bytes, else moved once read', async () => {
     const gz = join(dir, 't.jsonl.gz');
-    writeFileSync(gz, gzipSync(canonicalText()));
+    const text = canonicalText();
+    const bytes = gzipSync(text);
+    writeFileSync(gz, bytes);
+    // Past 1,000 characters: four times its bytes are past it, so its reader hands its turns over as it reads.
     await assertSameAsKept(gz);
+    // A bound its texts pass but four times its bytes do not: moved once the read is done.
+    const chars = (await TranscriptFile.open(gz)).transcript.turns.reduce((sum, turn) => sum + turn.text.length, 0);
+    assert.ok(chars > bytes.length * 4, `${chars} characters of text, ${bytes.length} bytes`);
+    await assertSameAsKept(gz, bytes.length * 4);
+  });
+
+  it('moves the texts once read when its reader does not hand them over as it reads', async () => {
     const messages = texts(300, 9).map((text, i) => JSON.stringify({ role: i % 2 === 0 ? 'user' : 'assistant', content: `${text} ${i}` }));
     const array = join(dir, 'messages.jsonl');
     writeFileSync(array, `${messages.join('\n')}\n`);

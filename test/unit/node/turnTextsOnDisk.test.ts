@@ -441,7 +441,9 @@ describe('TranscriptFile with texts on disk', () => {
     assert.equal(moved.transcript.checkpoints[0].claimedIds.length, 600);
   });
 
-  it('keeps a compressed file’s texts on disk too: as read past four times its bytes, else moved once read', async () => {
+  // Whether the texts went to disk as read or once read is not seen from outside: both give the same turns, and
+  // the difference is memory (docs/performance.md, "Claude Code's texts written as read").
+  it('keeps a compressed file’s texts on disk past the bound, whether four times its bytes pass it or only its texts do', async () => {
     const gz = join(dir, 't.jsonl.gz');
     const text = canonicalText();
     const bytes = gzipSync(text);

@@ -31,16 +31,18 @@
 // Read as it grows: what finish() read is kept (ReadState), and lines appended are read in proportion to themselves;
 // turns and checkpoints that did not change stay the same objects, and one a finish returned is never changed.
 // Read once (a large file's `check`), each turn is handed to ReaderContext.keepTurn as the next one begins (its text
-// then goes to disk), and each record lets go of its message once read into turns.
+// then goes to disk), and the records are let go once read: the claims read the uuids' chain (uuidChain.ts), and a
+// boundary keeps its own records.
 
 import { fileNameOf, groupDigits } from '../core/displayText';
 import { sealRecord } from '../core/sealedRecord';
 import type { Checkpoint, Problem, RawLine, ReaderContext, SourceSpan, Transcript, Turn, TurnId, TruncationHints } from '../core/model';
-import { JsonLinesBuffer, isObject, type JsonLine, type JsonObject } from './jsonLines';
+import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { joinSpans, lineSpan } from './sourceSpan';
 import { textOf, thinkingOf, toolNames } from './textOf';
 import { CallLinks, callsOf } from './toolLinks';
+import { UuidChain } from './uuidChain';
 
 /** Record types that carry nothing the model saw. */
 const NOISE_TYPES = new Set([
@@ -93,19 +95,6 @@ function readFields(value: unknown): unknown {
   return kept;
 }
 
-/**
- * Records [from, end) without their `message`, once read into turns, for a reader whose turns go elsewhere as they
- * are read (ReaderContext.keepTurn, given only for a file read once from its start, so no record is read again):
- * what the messages held is then in the turns alone, not also in the records (a 321 MB file's read held some
- * 80 MB more). A compaction summary's is kept: its checkpoint reads it when it is built.
- */
-function dropMessages(records: readonly JsonLine[], from: number): void {
-  for (let r = from; r < records.length; r++) {
-    const value = records[r].value;
-    if (isObject(value) && value.isCompactSummary !== true && value.message !== undefined) value.message = undefined;
-  }
-}
-
 /** A record that is a JSON object, as the line buffer keeps it (not copied). */
 interface Entry {
   readonly line: RawLine;
@@ -136,10 +125,9 @@ class ReadState {
   read = 0;
   /** Problems of the records read (not a JSON object, unknown type, no message, a summary with no boundary), in line order. */
   readonly problems: Problem[] = [];
-  /** The first record of each uuid (later copies never replace it). */
-  readonly byUuid = new Map<string, Entry>();
+  /** The records' uuids: each one's first record (later copies never replace it) and its turn. */
+  readonly chain = new UuidChain();
   readonly turns: Turn[] = [];
-  readonly turnOfUuid = new Map<string, number>();
   readonly assistantByMessageId = new Map<string, AssistantTurn>();
   /** The replies that made tool calls, by turn index. */
   readonly assistantTurns = new Map<number, AssistantTurn>();
@@ -268,14 +256,13 @@ export class ClaudeCodeReader extends RebuildingReader {
   }
 
   protected stateKey(): string {
-    return `${this.rewinds}:${this.lines.lineCount}:${this.lines.records.length}:${this.lines.problems.length}`;
+    return `${this.rewinds}:${this.lines.lineCount}:${this.lines.recordsPushed}:${this.lines.problems.length}`;
   }
 
   protected build(): Transcript {
     const state = this.state;
     this.readRecords(state);
     this.handOver(state);
-    this.settleSessions(state);
 
     const checkpoints: Checkpoint[] = [];
     const checkpointProblems: Problem[] = [];
@@ -283,12 +270,10 @@ export class ClaudeCodeReader extends RebuildingReader {
       let read = boundary.read;
       if (read === undefined || read.summary !== boundary.summary || read.sidechainSummary !== boundary.sidechainSummary) {
         const claim = {
-          byUuid: state.byUuid,
-          turnOfUuid: state.turnOfUuid,
+          chain: state.chain,
           assistantTurns: state.assistantTurns,
           resultTurnsByToolUse: state.resultTurnsByToolUse,
           mainSession: boundary.mainSession,
-          records: this.lines.records,
           horizon: Math.max(boundary.entry?.line.line ?? 0, boundary.summary?.line.line ?? 0),
         };
         const problems: Problem[] = [];
@@ -309,25 +294,28 @@ export class ClaudeCodeReader extends RebuildingReader {
     return { format: this.format, turns: state.turns.slice(), checkpoints, problems, lineCount: this.lines.lineCount };
   }
 
-  /** Reads the records pushed since the last build into `state`: turns, boundaries and their summaries. */
+  /**
+   * Reads the records pushed since the last build into `state`: turns, boundaries and their summaries, the uuids'
+   * chain and the sessions' counts. A reader whose turns go elsewhere as they are read (ReaderContext.keepTurn,
+   * given only for a file read once from its start, so no record is read again) then lets the records go: what
+   * they held is in the turns, the chain and the boundaries (which keep their own records).
+   */
   private readRecords(state: ReadState): void {
     const records = this.lines.records;
-    const { problems, turns, turnOfUuid, assistantByMessageId, assistantTurns, toolNameById, resultTurnsByToolUse, calls, usedIds } = state;
+    const { problems, turns, chain, assistantByMessageId, assistantTurns, toolNameById, resultTurnsByToolUse, calls, usedIds } = state;
     const { boundaries, unknownTypes } = state;
     const from = state.read;
     state.read = records.length;
 
-    // The first record of each uuid (later copies never replace it). A checkpoint sees only the uuids whose first
-    // record is at or before its last record, so lines appended later cannot change its claim.
-    for (let r = from; r < records.length; r++) {
-      const value = records[r].value;
-      const uuid = isObject(value) ? str(value.uuid) : undefined;
-      if (uuid !== undefined && !state.byUuid.has(uuid)) state.byUuid.set(uuid, records[r] as Entry);
-    }
-
     for (let r = from; r < records.length; r++) {
       const { line, value } = records[r];
-      if (!isObject(value)) {
+      // The first record of each uuid (later copies never replace it). A checkpoint sees only the uuids whose
+      // first record is at or before its last record, so lines appended later cannot change its claim.
+      if (isObject(value)) {
+        const recordUuid = str(value.uuid);
+        const isBoundary = value.type === 'system' && value.subtype === 'compact_boundary';
+        if (recordUuid !== undefined) chain.addRecord(recordUuid, line.line, str(value.parentUuid), isBoundary);
+      } else {
         problems.push({
           line: line.line,
           severity: 'error',
@@ -390,7 +378,7 @@ export class ClaudeCodeReader extends RebuildingReader {
         let assistant = assistantByMessageId.get(messageId);
         if (assistant === undefined) {
           // A copy of a record read before a compaction adds nothing (its turn is already there).
-          if (uuid !== undefined && turnOfUuid.has(uuid)) continue;
+          if (uuid !== undefined && chain.turnOf(uuid) !== undefined) continue;
           assistant = { index: turns.length };
           assistantByMessageId.set(messageId, assistant);
           const id = usedIds.has(messageId) ? `${messageId}@${line.line}` : messageId;
@@ -399,7 +387,7 @@ export class ClaudeCodeReader extends RebuildingReader {
           turns.push({ id, role: 'assistant', text, span: lineSpan(line), label: 'reply', ...(reasoning !== '' ? { reasoning } : {}) });
         } else {
           const turn = state.editable(assistant.index);
-          const fresh = !(uuid !== undefined && turnOfUuid.has(uuid));
+          const fresh = !(uuid !== undefined && chain.turnOf(uuid) !== undefined);
           if (text !== '' && fresh) turn.text = turn.text === '' ? text : `${turn.text}\n${text}`;
           if (reasoning !== '' && fresh) turn.reasoning = turn.reasoning === undefined ? reasoning : `${turn.reasoning}\n${reasoning}`;
           turn.span = joinSpans(turn.span, lineSpan(line));
@@ -421,11 +409,11 @@ export class ClaudeCodeReader extends RebuildingReader {
           const previous = turn.label === 'reply' ? [] : (turn.label ?? '').split(', ');
           turn.label = [...new Set([...previous, ...names])].join(', ');
         }
-        if (uuid !== undefined && !turnOfUuid.has(uuid)) turnOfUuid.set(uuid, assistant.index);
+        if (uuid !== undefined && chain.turnOf(uuid) === undefined) chain.setTurn(uuid, assistant.index);
         continue;
       }
       // user: a prompt, or the results of tool calls
-      if (uuid !== undefined && turnOfUuid.has(uuid)) continue; // the same record written twice
+      if (uuid !== undefined && chain.turnOf(uuid) !== undefined) continue; // the same record written twice
       const content = message.content;
       const results = Array.isArray(content) ? content.filter((b) => isObject(b) && b.type === 'tool_result') : [];
       let id: string = uuid ?? `line ${line.line}`;
@@ -455,9 +443,14 @@ export class ClaudeCodeReader extends RebuildingReader {
       } else {
         turns.push({ id, role: 'user', text: textOf(content).trim(), span: lineSpan(line), label: 'prompt' });
       }
-      if (uuid !== undefined) turnOfUuid.set(uuid, index);
+      if (uuid !== undefined) chain.setTurn(uuid, index);
     }
-    if (this.context.keepTurn) dropMessages(records, from);
+    this.settleSessions(state);
+    if (this.context.keepTurn) {
+      this.lines.releaseRecords();
+      state.read = 0;
+      state.counted = 0;
+    }
   }
 
   /**
@@ -533,18 +526,15 @@ export class ClaudeCodeReader extends RebuildingReader {
     k: number,
     turns: Turn[],
     claim: {
-      byUuid: Map<string, Entry>;
-      turnOfUuid: Map<string, number>;
+      chain: UuidChain;
       assistantTurns: Map<number, AssistantTurn>;
       resultTurnsByToolUse: Map<string, number[]>;
       mainSession?: string;
-      records: readonly JsonLine[];
       horizon: number;
     },
     problems: Problem[],
   ): Checkpoint {
-    const visible = (u: string | undefined): u is string =>
-      u !== undefined && (claim.byUuid.get(u)?.line.line ?? Infinity) <= claim.horizon;
+    const visible = (u: string | undefined): u is string => u !== undefined && (claim.chain.lineOf(u) ?? Infinity) <= claim.horizon;
     const head = (boundary.entry ?? boundary.summary)!;
     const n = head.line.line;
     const rec = boundary.entry?.value ?? {};
@@ -606,17 +596,17 @@ export class ClaudeCodeReader extends RebuildingReader {
       notes.push(`covered turns are in the parent session ${session} (not in this file): nothing here is claimed`);
       unverifiable = `the summarised turns are in the parent session ${session}'s file, not in this one`;
     } else {
-      const leaf = this.lastMessageBefore(n, claim, boundary.turnsBefore);
+      const leaf = claim.chain.lastMessageBefore(n, boundary.turnsBefore);
       const why = pointer !== undefined ? `its ${pointerName} ${pointer} is not in this file` : `it has no ${pointerName}`;
       if (leaf !== undefined) {
-        claimed = this.walk(str(leaf.value.uuid)!, claim, boundary.turnsBefore);
+        claimed = this.walk(leaf.uuid, claim, boundary.turnsBefore);
         problems.push({
           line: n,
           severity: 'warning',
-          message: `line ${n}: compaction ${summaryId} cannot be traced exactly: ${why}. Its claimed turns (${claimed.size}) were inferred by walking back from the last message before it (line ${leaf.line.line}); if the session was rewound or edited there, the claim may be wrong.`,
+          message: `line ${n}: compaction ${summaryId} cannot be traced exactly: ${why}. Its claimed turns (${claimed.size}) were inferred by walking back from the last message before it (line ${leaf.line}); if the session was rewound or edited there, the claim may be wrong.`,
         });
         notes.push(
-          `${pointerName} ${pointer !== undefined ? short(pointer) : '(none)'} is not in this file: claimed turns inferred from the last message before the boundary (line ${leaf.line.line})`,
+          `${pointerName} ${pointer !== undefined ? short(pointer) : '(none)'} is not in this file: claimed turns inferred from the last message before the boundary (line ${leaf.line})`,
         );
       } else {
         problems.push({
@@ -647,10 +637,10 @@ export class ClaudeCodeReader extends RebuildingReader {
       const seen = new Set<string>();
       while (visible(u) && !seen.has(u)) {
         seen.add(u);
-        const t = claim.turnOfUuid.get(u);
+        const t = claim.chain.turnOf(u);
         if (t !== undefined) preserved.add(t);
         if (u === headUuid) break;
-        u = str(claim.byUuid.get(u)!.value.parentUuid);
+        u = claim.chain.parentOf(u);
       }
     }
     const kept = metadata.preservedMessages;
@@ -666,7 +656,7 @@ export class ClaudeCodeReader extends RebuildingReader {
         const u = typeof p === 'string' ? p : isObject(p) ? str(p.uuid) : undefined;
         if (u === undefined || seenKept.has(u)) continue;
         seenKept.add(u);
-        const t = visible(u) ? claim.turnOfUuid.get(u) : undefined;
+        const t = visible(u) ? claim.chain.turnOf(u) : undefined;
         if (t !== undefined) preserved.add(t);
         else if (!visible(u)) absent++;
       }
@@ -712,8 +702,7 @@ export class ClaudeCodeReader extends RebuildingReader {
   private walk(
     start: string,
     claim: {
-      byUuid: Map<string, Entry>;
-      turnOfUuid: Map<string, number>;
+      chain: UuidChain;
       assistantTurns: Map<number, AssistantTurn>;
       resultTurnsByToolUse: Map<string, number[]>;
       horizon: number;
@@ -725,12 +714,12 @@ export class ClaudeCodeReader extends RebuildingReader {
     let u: string | undefined = start;
     while (u !== undefined && !seen.has(u)) {
       seen.add(u);
-      const entry = claim.byUuid.get(u);
-      if (entry === undefined || entry.line.line > claim.horizon) break;
-      if (entry.value.type === 'system' && entry.value.subtype === 'compact_boundary') break;
-      const t = claim.turnOfUuid.get(u);
+      const line = claim.chain.lineOf(u);
+      if (line === undefined || line > claim.horizon) break;
+      if (claim.chain.isBoundary(u)) break;
+      const t = claim.chain.turnOf(u);
       if (t !== undefined && t < limit) claimed.add(t);
-      u = str(entry.value.parentUuid);
+      u = claim.chain.parentOf(u);
     }
     // Parallel tool calls: their results are siblings of the chain, not on it.
     for (const t of [...claimed]) {
@@ -740,22 +729,6 @@ export class ClaudeCodeReader extends RebuildingReader {
       }
     }
     return claimed;
-  }
-
-  private lastMessageBefore(
-    lineNumber: number,
-    claim: { records: readonly JsonLine[]; turnOfUuid: Map<string, number> },
-    limit: number,
-  ): Entry | undefined {
-    let found: Entry | undefined;
-    for (const record of claim.records) {
-      if (record.line.line >= lineNumber) break;
-      if (!isObject(record.value)) continue;
-      const uuid = str(record.value.uuid);
-      const t = uuid !== undefined ? claim.turnOfUuid.get(uuid) : undefined;
-      if (t !== undefined && t < limit) found = record as Entry;
-    }
-    return found;
   }
 
   private hintsFor(summary: string, trigger: string | undefined, notes: string[]): TruncationHints {

@@ -2,7 +2,8 @@
 // record with its RawLine so a reader can rebuild its transcript at any time; a line pushed again (same or lower
 // number, e.g. a last line re-read once the agent finished writing it) replaces what was read from there on.
 // A reader that reads only the parsed value has the line's text dropped and the fields it never reads left out,
-// so a large transcript is not held twice (as text and as parsed records).
+// so a large transcript is not held twice (as text and as parsed records). A reader that reads a file once, from
+// its start, may let the records it has read go (releaseRecords).
 import type { Problem, RawLine } from '../core/model';
 
 export interface JsonLine {
@@ -40,9 +41,10 @@ export function invalidJsonProblem(line: RawLine, detail: string): Problem {
 }
 
 export class JsonLinesBuffer {
-  private readonly entries: JsonLine[] = [];
+  private entries: JsonLine[] = [];
   private readonly lineProblems: Problem[] = [];
   private maxLine = 0;
+  private pushed = 0;
 
   constructor(private readonly options: JsonLinesOptions = {}) {}
 
@@ -60,6 +62,7 @@ export class JsonLinesBuffer {
         : line;
       const entry = { line: kept, value: keep ? keep(value) : value };
       this.entries.push(entry);
+      this.pushed++;
       return entry;
     } catch (error) {
       this.lineProblems.push(invalidJsonProblem(line, error instanceof Error ? error.message : String(error)));
@@ -67,8 +70,22 @@ export class JsonLinesBuffer {
     }
   }
 
+  /** The records kept: every one parsed, less those let go (releaseRecords) or forgotten (a line pushed again). */
   get records(): readonly JsonLine[] {
     return this.entries;
+  }
+
+  /** How many records were ever parsed, the ones let go or forgotten included: changes with every record kept. */
+  get recordsPushed(): number {
+    return this.pushed;
+  }
+
+  /**
+   * Lets every record kept so far go: `records` is empty until the next one is parsed. For a reader of a file read
+   * once, from its start (no line is pushed again), that has read them into what it keeps.
+   */
+  releaseRecords(): void {
+    this.entries = [];
   }
 
   /** Problems of lines that could not be parsed. */

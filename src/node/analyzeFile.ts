@@ -61,6 +61,11 @@ export interface ProgressOptions {
    * (docs/performance.md, "A collection after the read").
    */
   collectGarbage?: () => void;
+  /**
+   * Most token workers the counting starts (TokenPool's CountLimits). analyzeFile gives 1 for a file whose texts
+   * went to disk: counting by pieces in one worker keeps ahead of the judging, and a second costs some 75 MB.
+   */
+  maxWorkers?: number;
 }
 
 export interface AnalysedFile {
@@ -194,6 +199,7 @@ async function analyzeNow(
       report();
     },
     progress.signal,
+    { maxWorkers: progress.maxWorkers },
   );
   let counted = false;
   counting.then(
@@ -286,6 +292,7 @@ export function analyzeFile(
       // A sink only for an analysis run once: with a sink the core neither reuses nor keeps a checkpoint's analysis,
       // so the file's memo would only cost.
       turnSink: oneShot ? progress.turnSink : undefined,
+      maxWorkers: file.textsOnDisk ? 1 : undefined,
     });
     if (oneShot) evidenceCache.clear();
     onProgress?.(1, 'done');

@@ -32,6 +32,15 @@ const MAX_CRASHES = 3;
 /** Progress of one count: UTF-8 bytes counted so far, of the total. */
 export type CountProgress = (doneBytes: number, totalBytes: number) => void;
 
+/** What one count may use of the pool. */
+export interface CountLimits {
+  /**
+   * Most workers started while this count waits (those already running still take its batches). analyzeFile
+   * gives 1 for a file too large to keep its texts in memory: a second worker is some 75 MB more.
+   */
+  maxWorkers?: number;
+}
+
 export interface TokenPoolOptions {
   /** Most worker threads to run at once. Default: defaultWorkerCount(). */
   maxWorkers?: number;
@@ -78,6 +87,8 @@ interface Job {
   doneBytes: number;
   totalBytes: number;
   onProgress?: CountProgress;
+  /** CountLimits.maxWorkers, at least 1. */
+  maxWorkers: number;
   settled: boolean;
   resolve(counts: number[]): void;
   reject(error: Error): void;
@@ -156,7 +167,13 @@ export class TokenPool {
    * The token count of each text (as createTokenCounter(encoding) gives it), counted in worker threads.
    * Rejects with an AbortError when `signal` aborts, and with an error when the pool is disposed meanwhile.
    */
-  count(texts: readonly string[], encoding: EncodingName, signal?: AbortSignal, onProgress?: CountProgress): Promise<number[]> {
+  count(
+    texts: readonly string[],
+    encoding: EncodingName,
+    signal?: AbortSignal,
+    onProgress?: CountProgress,
+    limits: CountLimits = {},
+  ): Promise<number[]> {
     if (this.disposed) return Promise.reject(new Error('the token pool was disposed'));
     if (signal?.aborted) return Promise.reject(abortError());
     return new Promise<number[]>((resolve, reject) => {
@@ -168,6 +185,7 @@ export class TokenPool {
         doneBytes: 0,
         totalBytes: 0,
         onProgress,
+        maxWorkers: typeof limits.maxWorkers === 'number' && limits.maxWorkers >= 1 ? Math.floor(limits.maxWorkers) : Infinity,
         settled: false,
         resolve,
         reject,
@@ -257,13 +275,20 @@ export class TokenPool {
     }
     while (
       this.queue.length > 0 &&
-      this.threads.length < this.maxWorkers &&
+      this.threads.length < this.workerLimit() &&
       (this.threads.length === 0 || this.queuedBytes() >= this.spawnBytes)
     ) {
       const thread = this.spawn();
       if (!thread) return; // fell back: spawn() already drained the queue here
       this.send(thread, this.queue.shift()!);
     }
+  }
+
+  /** The most workers to run now: the pool's, or fewer when a count waiting asks for fewer (CountLimits). */
+  private workerLimit(): number {
+    let limit = this.maxWorkers;
+    for (const job of this.jobs) limit = Math.min(limit, job.maxWorkers);
+    return limit;
   }
 
   private queuedBytes(): number {

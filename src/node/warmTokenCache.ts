@@ -3,7 +3,7 @@
 // token cache, and the returned counter serves the summaries' counts. analyze() then runs without tokenizing.
 import type { TokenCache, TokenCounter, Turn } from '../core/model';
 import type { EncodingName } from './tokenCounter';
-import type { CountProgress, TokenPool } from './tokenPool';
+import type { CountLimits, CountProgress, TokenPool } from './tokenPool';
 
 /**
  * Fills `cache` with the counts of `toCount`, what textsToCount(transcript, cache) says analyze(transcript,
@@ -21,6 +21,7 @@ export async function warmTokenCache(
   encoding: EncodingName,
   onProgress?: CountProgress,
   signal?: AbortSignal,
+  limits?: CountLimits,
 ): Promise<TokenCounter> {
   const { turns, summaries } = toCount;
   // Turns come back one per text; summaries are counted once per text, and not again once cached.
@@ -33,7 +34,7 @@ export async function warmTokenCache(
   } else {
     let counts: number[];
     try {
-      counts = await pool.count(texts, encoding, signal, onProgress);
+      counts = await pool.count(texts, encoding, signal, onProgress, limits);
     } catch (error) {
       if ((error as Error)?.name === 'AbortError' || pool.disposed) throw error;
       return here;

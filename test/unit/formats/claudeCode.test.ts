@@ -771,7 +771,7 @@ describe("formats/claudeCode: turns handed over as they are read (ReaderContext.
   this.timeout(60_000);
 
   /** The file read as readCorpus reads it, with its turns handed to a TurnTextStore as the reader is done with each. */
-  function readHandingOver(relative: string, input: string | Buffer): { t: Transcript; handed: unknown[] } {
+  function readHandingOver(relative: string, input: string | Buffer, readAhead?: number): { t: Transcript; handed: unknown[] } {
     const store = TurnTextStore.open();
     assert.ok(store, 'a temporary file for the texts');
     const handed: unknown[] = [];
@@ -779,12 +779,31 @@ describe("formats/claudeCode: turns handed over as they are read (ReaderContext.
       handed.push(turn.id);
       return store.keep(turn);
     };
-    return { t: readPlain(relative, input, keepTurn), handed };
+    return { t: readPlain(relative, input, keepTurn, readAhead), handed };
   }
 
-  function readPlain(relative: string, input: string | Buffer, keepTurn?: (turn: Turn) => Turn): Transcript {
-    return feed(new ClaudeCodeReader({ fileName: relative, sideFiles: sideFilesOf(relative), defaultBudget: 20000, keepTurn }), input);
+  function readPlain(relative: string, input: string | Buffer, keepTurn?: (turn: Turn) => Turn, readAhead?: number): Transcript {
+    return feed(readerOf(relative, keepTurn, readAhead), input);
   }
+
+  function readerOf(relative: string, keepTurn?: (turn: Turn) => Turn, readAhead?: number): ClaudeCodeReader {
+    return new ClaudeCodeReader({ fileName: relative, sideFiles: sideFilesOf(relative), defaultBudget: 20000, keepTurn }, readAhead);
+  }
+
+  /** The records the reader's line buffer keeps (a private field, read for this test only). */
+  const recordsKept = (reader: ClaudeCodeReader): number => (reader as unknown as { lines: { records: unknown[] } }).lines.records.length;
+
+  it('lets its records go once read, and keeps every one without them (a file read again from a line needs them)', () => {
+    const records = session();
+    for (const readAhead of [1, 3, 512]) {
+      const once = readerOf('x.jsonl', (turn) => turn, readAhead);
+      const plain = readerOf('x.jsonl', undefined, readAhead);
+      const readOnce = feed(once, jsonl(records));
+      assert.deepEqual(readOnce, feed(plain, jsonl(records)), `read ahead ${readAhead}`);
+      assert.equal(recordsKept(once), 0, `read ahead ${readAhead}: none kept once read`);
+      assert.equal(recordsKept(plain), records.length, `read ahead ${readAhead}: all kept`);
+    }
+  });
 
   /** As a report would write it: a turn kept on disk writes the fields it was read with. */
   const asJson = (t: Transcript): unknown => JSON.parse(JSON.stringify(t));
@@ -847,9 +866,10 @@ describe("formats/claudeCode: turns handed over as they are read (ReaderContext.
       summaryRec('sum2', 'b2', `${SUMMARY}\nTests pass.`),
     ];
     fc.assert(
-      fc.property(fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 30 }), (picks) => {
+      fc.property(fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 30 }), fc.constantFrom(1, 2, 5, 512), (picks, readAhead) => {
         const input = jsonl(picks.map((k) => pool[k]));
-        const { t: kept, handed } = readHandingOver('x.jsonl', input);
+        // Records let go a batch at a time (or all at the end): the batches read as one read would.
+        const { t: kept, handed } = readHandingOver('x.jsonl', input, readAhead);
         const t = readPlain('x.jsonl', input);
         assert.deepEqual(asJson(kept), asJson(t));
         assert.deepEqual(

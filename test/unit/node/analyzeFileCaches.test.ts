@@ -102,6 +102,27 @@ describe('node/analyzeFile: caches and overlap', function () {
     }
   });
 
+  it("counts in one worker at most when a one-shot file's texts went to disk, else with the pool's own limit", async () => {
+    const asked: (number | undefined)[] = [];
+    class Watched extends TokenPool {
+      override count(...args: Parameters<TokenPool['count']>): Promise<number[]> {
+        asked.push(args[4]?.maxWorkers);
+        return super.count(...args);
+      }
+    }
+    const pool = new Watched();
+    try {
+      const plain = (await analyzeFile(SAMPLE, {}, pool, SETTINGS, { oneShot: true })).analysis;
+      assert.deepEqual(asked, [undefined], 'texts in memory: no limit');
+      const moved = await analyzeFile(SAMPLE, { textsOnDiskPast: 0 }, pool, SETTINGS, { oneShot: true });
+      assert.equal(moved.file.textsOnDisk, true);
+      assert.deepEqual(asked, [undefined, 1], 'texts on disk: one worker');
+      assert.deepEqual(moved.analysis, plain);
+    } finally {
+      pool.dispose();
+    }
+  });
+
   it('counts on a started pool as createTokenCounter does, the first job on the started worker', async () => {
     const pool = new TokenPool({ maxWorkers: 2 });
     try {

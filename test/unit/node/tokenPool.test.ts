@@ -107,6 +107,27 @@ describe('node/tokenPool', function () {
     }
   });
 
+  it('starts no second worker for a count limited to one, and counts the same', async () => {
+    const own = new TokenPool({ maxWorkers: 2, maxBatchBytes: 32 * 1024, spawnBytes: 0 });
+    try {
+      const big = Array.from({ length: 200 }, (_, i) => `${mixedTexts()[5]} ${i}`); // ~2.7 MB
+      const limited = await own.count(big, 'o200k_base', undefined, undefined, { maxWorkers: 1 });
+      assert.deepEqual(
+        limited,
+        big.map((text) => direct(text)),
+      );
+      assert.equal(own.workerCount, 1, 'one worker, though every batch waited for a second');
+      for (const nonsense of [0, -1, Number.NaN]) {
+        const counts = await own.count(['a', 'b c'], 'o200k_base', undefined, undefined, { maxWorkers: nonsense });
+        assert.deepEqual(counts, [direct('a'), direct('b c')], `a limit of ${nonsense} is no limit`);
+      }
+      await own.count(big, 'o200k_base');
+      assert.equal(own.workerCount, 2, 'the next count without a limit starts the second');
+    } finally {
+      own.dispose();
+    }
+  });
+
   it('counts with cl100k_base too, and resolves an empty list at once', async () => {
     const texts = mixedTexts().slice(0, 6);
     const cl100k = createTokenCounter('cl100k_base');

@@ -271,7 +271,7 @@ function* contextInSteps(
         : () => {
             throw new Error('no token counter was given (options.countTokens)');
           },
-    tokenCache: options?.tokenCache instanceof Map ? options.tokenCache : new Map(),
+    tokenCache: isTokenCache(options?.tokenCache) ? options.tokenCache : new Map(),
     summaryTokens: new Map(),
     claimedByAny,
     evidenceCache: options?.evidenceCache instanceof EvidenceCache ? options.evidenceCache : new EvidenceCache(),
@@ -388,7 +388,7 @@ export function* textsToCountInSteps(
 ): Generator<void, { turns: Turn[]; summaries: string[] }, void> {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
-  const cache = tokenCache instanceof Map ? tokenCache : undefined;
+  const cache = isTokenCache(tokenCache) ? tokenCache : undefined;
   const memo = memoOf(checkpointMemo);
   const { claimedByAny } = yield* memo.syncInSteps(turns, checkpoints);
   // The turns an earlier analysis with this cache counted (or found counted) need no look.
@@ -412,6 +412,13 @@ export function* textsToCountInSteps(
     counted.push(turn);
   }
   return { turns: counted, summaries: [...summaries] };
+}
+
+/** Whether `value` can serve as a TokenCache (a Map, or a shell's own): options are checked, never trusted. */
+function isTokenCache(value: unknown): value is TokenCache {
+  if (typeof value !== 'object' || value === null) return false;
+  const cache = value as Partial<Record<keyof TokenCache, unknown>>;
+  return typeof cache.get === 'function' && typeof cache.has === 'function' && typeof cache.set === 'function';
 }
 
 /** The text a turn is counted by ('' for a malformed turn). */

@@ -375,11 +375,19 @@ export interface AnalysisDigest {
 export type TokenCounter = (text: string) => number;
 
 /**
- * Counted tokens keyed by the text itself (a count depends on the text and the encoding only), so a text is
- * tokenized at most once across re-analyses, even when a reader rebuilds its Turn objects after an append.
- * One cache per encoding: clear it when the encoding changes.
+ * Counted tokens by text (a count depends on the text and the encoding only), so a text is tokenized at most once
+ * across re-analyses, even when a reader rebuilds its Turn objects after an append. A Map keyed by the text itself
+ * is one (the extension's, whose texts are in memory anyway); a shell whose texts are on disk keys by a digest of
+ * the text instead (node/digestTokenCache.ts), so the cache holds no text. One cache per encoding: clear it when
+ * the encoding changes.
  */
-export type TokenCache = Map<string, number>;
+export interface TokenCache {
+  /** How many texts have a count. */
+  readonly size: number;
+  get(text: string): number | undefined;
+  has(text: string): boolean;
+  set(text: string, count: number): unknown;
+}
 
 export interface AnalysisOptions {
   /** R_low, the compression-ratio floor. Default 5. */

@@ -20,7 +20,8 @@ import { boundsInSteps, verdictFromBounds, verdictsBeforeJudging, type Bounds } 
 import { piecePatternOf, type EncodingName } from './tokenCounter';
 import type { TokenPool } from './tokenPool';
 import { TranscriptFile, type OpenOptions } from './transcriptFile';
-import { warmTokenCache } from './warmTokenCache';
+import { warmTokenCache, type CountPlan } from './warmTokenCache';
+import { DigestTokenCache } from './digestTokenCache';
 
 /** What steers an analysis (the file's reading options aside). */
 export interface AnalysisOptions {
@@ -62,10 +63,11 @@ export interface ProgressOptions {
    */
   collectGarbage?: () => void;
   /**
-   * Most token workers the counting starts (TokenPool's CountLimits). analyzeFile gives 1 for a file whose texts
-   * went to disk: counting by pieces in one worker keeps ahead of the judging, and a second costs some 75 MB.
+   * How the tokens are counted (warmTokenCache's CountPlan). For a file whose texts went to disk, analyzeFile gives
+   * LEAN_COUNTING: one worker (counting by pieces, one keeps ahead of the judging, and a second costs some 75 MB),
+   * and the texts read a group at a time.
    */
-  maxWorkers?: number;
+  countPlan?: CountPlan;
 }
 
 export interface AnalysedFile {
@@ -117,6 +119,12 @@ function oneShotEvidenceCache(file: TranscriptFile): EvidenceCache {
   }
   return new EvidenceCache();
 }
+
+/**
+ * How a file whose texts went to disk has its tokens counted: in one worker, the texts read 4M characters at a
+ * time (two or three seconds of that worker's work).
+ */
+export const LEAN_COUNTING: CountPlan = { maxWorkers: 1, groupChars: 4 * 1024 * 1024 };
 
 /** Share of the progress given to reading the file; counting tokens takes the rest. */
 const READING_SHARE = 0.4;
@@ -199,7 +207,7 @@ async function analyzeNow(
       report();
     },
     progress.signal,
-    { maxWorkers: progress.maxWorkers },
+    progress.countPlan,
   );
   let counted = false;
   counting.then(
@@ -280,7 +288,8 @@ export function analyzeFile(
     const file = await opening;
     if (file.textsOnDisk) progress.collectGarbage?.();
     onProgress?.(READING_SHARE, 'counting tokens…');
-    const tokenCache: TokenCache = new Map();
+    // Texts on disk are not kept in memory by the cache's keys either.
+    const tokenCache: TokenCache = file.textsOnDisk ? new DigestTokenCache() : new Map();
     const oneShot = progress.oneShot === true;
     const evidenceCache = oneShot ? oneShotEvidenceCache(file) : new EvidenceCache();
     const checkpointMemo = new CheckpointMemo();
@@ -292,7 +301,7 @@ export function analyzeFile(
       // A sink only for an analysis run once: with a sink the core neither reuses nor keeps a checkpoint's analysis,
       // so the file's memo would only cost.
       turnSink: oneShot ? progress.turnSink : undefined,
-      maxWorkers: file.textsOnDisk ? 1 : undefined,
+      countPlan: file.textsOnDisk ? LEAN_COUNTING : undefined,
     });
     if (oneShot) evidenceCache.clear();
     onProgress?.(1, 'done');

@@ -14,6 +14,7 @@ import { CheckpointMemo } from '../../../src/core/checkpointMemo';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
 import type { Checkpoint, Transcript, Turn } from '../../../src/core/model';
 import { analyzeFile, analyzeTranscript } from '../../../src/node/analyzeFile';
+import { DigestTokenCache } from '../../../src/node/digestTokenCache';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { TokenPool } from '../../../src/node/tokenPool';
 import { skipOrFailInCi, skipWithoutShared } from '../../sharedFolder';
@@ -102,7 +103,7 @@ describe('node/analyzeFile: caches and overlap', function () {
     }
   });
 
-  it("counts in one worker at most when a one-shot file's texts went to disk, else with the pool's own limit", async () => {
+  it("counts in one worker, into counts keyed by digest, when a one-shot file's texts went to disk; else as before", async () => {
     const asked: (number | undefined)[] = [];
     class Watched extends TokenPool {
       override count(...args: Parameters<TokenPool['count']>): Promise<number[]> {
@@ -112,12 +113,15 @@ describe('node/analyzeFile: caches and overlap', function () {
     }
     const pool = new Watched();
     try {
-      const plain = (await analyzeFile(SAMPLE, {}, pool, SETTINGS, { oneShot: true })).analysis;
+      const kept = await analyzeFile(SAMPLE, {}, pool, SETTINGS, { oneShot: true });
       assert.deepEqual(asked, [undefined], 'texts in memory: no limit');
+      assert.ok(kept.tokenCache instanceof Map, 'texts in memory: counts keyed by text');
       const moved = await analyzeFile(SAMPLE, { textsOnDiskPast: 0 }, pool, SETTINGS, { oneShot: true });
       assert.equal(moved.file.textsOnDisk, true);
       assert.deepEqual(asked, [undefined, 1], 'texts on disk: one worker');
-      assert.deepEqual(moved.analysis, plain);
+      assert.ok(moved.tokenCache instanceof DigestTokenCache, 'texts on disk: counts keyed by digest');
+      assert.equal(moved.tokenCache.size, kept.tokenCache.size);
+      assert.deepEqual(moved.analysis, kept.analysis);
     } finally {
       pool.dispose();
     }

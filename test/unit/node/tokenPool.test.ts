@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyze, textsToCount } from '../../../src/core/analyze';
+import type { Transcript, Turn } from '../../../src/core/model';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { defaultWorkerFile, piecesOf, TokenPool } from '../../../src/node/tokenPool';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
@@ -364,6 +365,70 @@ describe('node/tokenPool', function () {
         assert.ok(reports.length > 0);
       });
     }
+
+    it('counts a group of texts at a time when asked, each after the one before, into the same counts', async () => {
+      // Forty turns of 60–100 characters, one repeated, all claimed by one checkpoint.
+      const turns: Turn[] = Array.from({ length: 40 }, (_, i) => ({
+        id: `t${i}`,
+        role: i % 2 === 0 ? 'user' : 'assistant',
+        text: i === 39 ? mixedTexts()[0].slice(0, 80) : `${mixedTexts()[i % 6].slice(0, 60)} turn ${i} ${'x'.repeat(i)}`,
+        span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
+      }));
+      const summary = 'Summary: the turns were read; ERR_4107 was fixed.';
+      const transcript: Transcript = {
+        format: 'canonical',
+        turns,
+        checkpoints: [
+          {
+            summaryId: 's1',
+            summary,
+            claimedIds: turns.map((t) => t.id),
+            turnsBefore: turns.length,
+            span: { startLine: 41, endLine: 41, startOffset: 0, endOffset: 0 },
+          },
+        ],
+        problems: [],
+        lineCount: 41,
+      };
+      const whole = new Map<string, number>();
+      const toCount = textsToCount(transcript, whole);
+      await warmTokenCache(toCount, whole, pool, 'o200k_base');
+      const calls: { texts: number; maxWorkers?: number }[] = [];
+      let running = 0;
+      const original = pool.count.bind(pool);
+      pool.count = async (texts, encoding, signal, onProgress, limits) => {
+        assert.equal(running++, 0, 'a group is sent once the one before is counted');
+        calls.push({ texts: texts.length, maxWorkers: limits?.maxWorkers });
+        try {
+          return await original(texts, encoding, signal, onProgress, limits);
+        } finally {
+          running--;
+        }
+      };
+      const grouped = new Map<string, number>();
+      const reports: [number, number][] = [];
+      try {
+        const groupChars = 200;
+        const countTokens = await warmTokenCache(
+          textsToCount(transcript, grouped),
+          grouped,
+          pool,
+          'o200k_base',
+          (done, total) => reports.push([done, total]),
+          undefined,
+          { maxWorkers: 1, groupChars },
+        );
+        assert.deepEqual([...grouped].sort(), [...whole].sort(), 'the same texts counted the same');
+        const texts = toCount.turns.length + toCount.summaries.length;
+        assert.ok(calls.length > 1 && calls.length <= texts, `${calls.length} groups of ${texts} texts`);
+        assert.ok(calls.every((c) => c.maxWorkers === 1));
+        for (let i = 1; i < reports.length; i++) assert.ok(reports[i][0] >= reports[i - 1][0], 'progress never goes back');
+        assert.deepEqual(reports[reports.length - 1], [texts, texts]);
+        assert.equal(countTokens(toCount.summaries[0]), whole.get(toCount.summaries[0]));
+      } finally {
+        pool.count = original;
+      }
+    });
 
     it('counts nothing on a second warm-up with the same cache', async () => {
       const transcript = (await TranscriptFile.open(SAMPLE)).transcript;

@@ -142,8 +142,14 @@ export interface ReaderContext {
    * its place, the same turn with its text kept elsewhere (a temporary file, for a large transcript read once
    * from its start: no line is pushed again). A reader that may change a turn after it handed it over changes a
    * plain copy of it in its place (the Claude Code reader: a reply's record that comes after the next turn began).
+   * Given only with `readOnce`, which it implies.
    */
   keepTurn?: (turn: Turn) => Turn;
+  /**
+   * The file is read once, from its start: no line is pushed again. A reader may then let go of what it keeps only
+   * to read lines again (the Claude Code reader's records).
+   */
+  readOnce?: boolean;
 }
 
 /** A streaming reader: lines are pushed in order; `finish` may be called more than once as a file grows. */

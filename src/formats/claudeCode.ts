@@ -30,9 +30,9 @@
 // raw output closed `</summary>`.
 // Read as it grows: what finish() read is kept (ReadState), and lines appended are read in proportion to themselves;
 // turns and checkpoints that did not change stay the same objects, and one a finish returned is never changed.
-// Read once (a large file's `check`), each turn is handed to ReaderContext.keepTurn as the next one begins (its text
-// then goes to disk), and the records are let go once read: the claims read the uuids' chain (uuidChain.ts), and a
-// boundary keeps its own records.
+// Read once (`check`), the records are let go once read: the claims read the uuids' chain (uuidChain.ts), and a
+// boundary keeps its own records. A large file's turns are also handed to ReaderContext.keepTurn as the next one
+// begins (their texts then go to disk).
 
 import { fileNameOf, groupDigits } from '../core/displayText';
 import { sealRecord } from '../core/sealedRecord';
@@ -296,9 +296,9 @@ export class ClaudeCodeReader extends RebuildingReader {
 
   /**
    * Reads the records pushed since the last build into `state`: turns, boundaries and their summaries, the uuids'
-   * chain and the sessions' counts. A reader whose turns go elsewhere as they are read (ReaderContext.keepTurn,
-   * given only for a file read once from its start, so no record is read again) then lets the records go: what
-   * they held is in the turns, the chain and the boundaries (which keep their own records).
+   * chain and the sessions' counts. A reader of a file read once, from its start (ReaderContext.readOnce, which
+   * keepTurn implies: no record is read again), then lets the records go: what they held is in the turns, the
+   * chain and the boundaries (which keep their own records).
    */
   private readRecords(state: ReadState): void {
     const records = this.lines.records;
@@ -446,7 +446,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       if (uuid !== undefined) chain.setTurn(uuid, index);
     }
     this.settleSessions(state);
-    if (this.context.keepTurn) {
+    if (this.context.readOnce === true || this.context.keepTurn !== undefined) {
       this.lines.releaseRecords();
       state.read = 0;
       state.counted = 0;

@@ -380,6 +380,7 @@ export class TranscriptFile {
       sideFiles: sideFiles.files,
       defaultBudget: this.options.defaultBudgets?.[this.format],
       keepTurn: store && ((turn) => store.keep(turn)),
+      readOnce: this.options.readOnce === true,
     });
     this.consumed = 0;
     this.nextLine = 1;

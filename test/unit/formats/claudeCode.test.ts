@@ -786,22 +786,27 @@ describe("formats/claudeCode: turns handed over as they are read (ReaderContext.
     return feed(readerOf(relative, keepTurn, readAhead), input);
   }
 
-  function readerOf(relative: string, keepTurn?: (turn: Turn) => Turn, readAhead?: number): ClaudeCodeReader {
-    return new ClaudeCodeReader({ fileName: relative, sideFiles: sideFilesOf(relative), defaultBudget: 20000, keepTurn }, readAhead);
+  function readerOf(relative: string, keepTurn?: (turn: Turn) => Turn, readAhead?: number, readOnce?: boolean): ClaudeCodeReader {
+    const context = { fileName: relative, sideFiles: sideFilesOf(relative), defaultBudget: 20000, keepTurn, readOnce };
+    return new ClaudeCodeReader(context, readAhead);
   }
 
   /** The records the reader's line buffer keeps (a private field, read for this test only). */
   const recordsKept = (reader: ClaudeCodeReader): number => (reader as unknown as { lines: { records: unknown[] } }).lines.records.length;
 
-  it('lets its records go once read, and keeps every one without them (a file read again from a line needs them)', () => {
+  it('lets its records go once read when read once, and keeps every one else (a file read again from a line needs them)', () => {
     const records = session();
     for (const readAhead of [1, 3, 512]) {
-      const once = readerOf('x.jsonl', (turn) => turn, readAhead);
       const plain = readerOf('x.jsonl', undefined, readAhead);
-      const readOnce = feed(once, jsonl(records));
-      assert.deepEqual(readOnce, feed(plain, jsonl(records)), `read ahead ${readAhead}`);
-      assert.equal(recordsKept(once), 0, `read ahead ${readAhead}: none kept once read`);
+      const expected = feed(plain, jsonl(records));
       assert.equal(recordsKept(plain), records.length, `read ahead ${readAhead}: all kept`);
+      for (const [name, once] of [
+        ['read once', readerOf('x.jsonl', undefined, readAhead, true)],
+        ['turns handed over', readerOf('x.jsonl', (turn) => turn, readAhead)],
+      ] as const) {
+        assert.deepEqual(feed(once, jsonl(records)), expected, `${name}, read ahead ${readAhead}`);
+        assert.equal(recordsKept(once), 0, `${name}, read ahead ${readAhead}: none kept once read`);
+      }
     }
   });
 

@@ -1,6 +1,7 @@
 // Tests of the Codex rollout reader: the real rollouts of the shared corpus, local and remote compaction fixtures,
 // and a fuzz test.
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { analyze } from '../../../src/core/analyze';
 import type { Transcript } from '../../../src/core/model';
@@ -491,5 +492,75 @@ describe('formats/codex: the shape fixture of the corpus (shapes only, trimmed c
       assert.equal(cp.truncation.truncated, false, cp.summaryId);
     }
     assert.equal(a.checkpoints[0].counts.unverifiable, 10);
+  });
+});
+
+describe('formats/codex: only what it reads of a record is kept (codexFields)', function () {
+  this.timeout(60_000);
+
+  const keepAll = (value: unknown): unknown => value;
+  const bothWays = (name: string, input: string | Buffer): void => {
+    const lean = feed(new CodexReader({ fileName: name, defaultBudget: 20000 }), input);
+    const whole = feed(new CodexReader({ fileName: name, defaultBudget: 20000 }, keepAll), input);
+    assert.deepEqual(lean, whole, name);
+  };
+
+  it('reads the corpus rollouts, the shape fixture and the fixtures here as when every field is kept', function () {
+    bothWays(
+      'rollout.jsonl',
+      rollout({ message: 'Summary: fixed ERR_4107.', replacement_history: [msg('user', 'Fix ERR_4107 in ledger.rs')] }),
+    );
+    bothWays('rollout-w.jsonl', windowedRollout());
+    requireCorpus(this);
+    for (const name of [BIG, SMALL, join('shape-fixtures', 'agent-sessions-small.jsonl')]) bothWays(name, corpusBytes(join('codex', name)));
+  });
+
+  it('reads records of odd shapes in any order as when every field is kept (property, seeded)', () => {
+    // Every shape build tells apart: wrappers with and without object payloads, token counts complete, partial or
+    // odd, events of each kind, bare items, older rollouts' headers and state records, types that are no string.
+    const pool: unknown[] = [
+      { type: 'session_meta', payload: { id: 's', instructions: 'x'.repeat(50) } },
+      { type: 'session_meta', payload: 'not an object' },
+      { type: 'turn_context', payload: { cwd: '/w', model: 'gpt' } },
+      { type: 'turn_context' },
+      { type: 'event_msg', payload: [1, 2] },
+      { type: 'event_msg', timestamp: 'T5', payload: { type: 'context_compacted' } },
+      { type: 'event_msg', timestamp: 'T9', payload: { type: 'context_compacted', extra: true } },
+      { type: 'event_msg', payload: { type: 'agent_message', message: 'done' } },
+      { type: 'event_msg', payload: { type: 'token_count', info: null } },
+      { type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: 'n/a', model_context_window: 'big' } } },
+      { type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 0, total_tokens: 5 } } } },
+      {
+        type: 'event_msg',
+        payload: {
+          type: 'token_count',
+          info: { last_token_usage: { input_tokens: 900, output_tokens: 10, total_tokens: 910 }, model_context_window: 1000, total: {} },
+        },
+      },
+      { type: 'response_item', payload: msg('user', 'Fix ERR_4107') },
+      { type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: '{}', call_id: 'c1' } },
+      { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: 'ok' } },
+      { type: 'response_item', payload: 7 },
+      msg('assistant', 'a bare item of an older rollout'),
+      { id: 'old', timestamp: 'T0', instructions: 'You are Codex.' },
+      { id: 'old', timestamp: 'T0', instructions: null, type: 3 },
+      { record_type: 'state' },
+      { record_type: 'state', type: 'strange' },
+      { type: 'strange', payload: {} },
+      { type: 42 },
+      'a string record',
+      {
+        type: 'compacted',
+        timestamp: 'T5',
+        payload: { message: 'Summary: ERR_4107 fixed.', replacement_history: [msg('user', 'Fix ERR_4107')] },
+      },
+      { type: 'compacted', payload: { message: '', window_id: 'w-2', previous_window_id: 'w-9', replacement_history: [sealed] } },
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 40 }), (picks) => {
+        bothWays('x.jsonl', picks.map((k) => JSON.stringify(pool[k])).join('\n') + '\n');
+      }),
+      { seed: 21, numRuns: 300 },
+    );
   });
 });

@@ -150,6 +150,11 @@ export interface ReaderContext {
    * to read lines again (the Claude Code reader's records).
    */
   readOnce?: boolean;
+  /**
+   * A digest of a text (the node shell's SHA-256), for a reader to keep in place of a long text it only compares
+   * (the Codex reader's keys of items matched against replacement_history). Without it the text is kept.
+   */
+  digest?: (text: string) => string;
 }
 
 /** A streaming reader: lines are pushed in order; `finish` may be called more than once as a file grows. */

@@ -31,7 +31,7 @@ import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
 import { textOf, toolCallText } from './textOf';
-import { CallLinks, answeredIdsOf, callsOf } from './toolLinks';
+import { CallLinks, answeredIdsOf, callsOf, type ToolCall } from './toolLinks';
 
 const ITEM_TYPES = new Set([
   'message',
@@ -137,19 +137,65 @@ function itemKey(item: JsonObject): string {
   return `${String(type)}\u0000${JSON.stringify(rest)}`;
 }
 
+/** The key an item is matched by, as its digest when the reader was given one (ReaderContext.digest). */
+function matchKey(item: JsonObject, digest: ((text: string) => string) | undefined): string {
+  const key = itemKey(item);
+  return digest ? digest(key) : key;
+}
+
+/** A response item as build reads it: what its turn is made of, or only its type when it is not read. */
+interface ReadItem {
+  /** The item's `type` as recorded (any JSON value: build says what is wrong when it is no string, or not read). */
+  itemType: unknown;
+  turn?: {
+    role: Role;
+    text: string;
+    label: string;
+    key: string;
+    answered: string[];
+    calls: ToolCall[];
+  };
+}
+
+/** An item read into what build needs of it (for the types build reads; any other keeps its type only). */
+function readItem(item: JsonObject, digest: ((text: string) => string) | undefined): ReadItem {
+  const itemType = item.type;
+  if (typeof itemType !== 'string' || !ITEM_TYPES.has(itemType)) return { itemType };
+  const turn = {
+    role: itemRole(item),
+    text: itemText(item),
+    label: itemLabel(item),
+    key: matchKey(item, digest),
+    answered: answeredIdsOf(item),
+    calls: callsOf(item),
+  };
+  return { itemType, turn };
+}
+
+/** A record of a response item (or a bare item) as codexFields keeps it: its wrapper's type and the item read. */
+class ItemRecord {
+  constructor(
+    readonly type: string,
+    readonly read: ReadItem,
+  ) {}
+}
+
 /**
- * What build reads of a record, the rest left out as it is parsed. Most of a rollout's bytes are records build reads
- * only a field or two of: token_count events (read for their last request's totals), the other event_msg records
- * (read for their type and timestamp), turn_context and session_meta (read for their type). In a real rollout they
- * were three quarters of the bytes, and kept whole they held about four times the file's size in memory. Response
- * items and compactions are kept whole: their items are matched against replacement_history by all their fields.
+ * What build reads of a record, made as it is parsed; the rest is left out. Most of a rollout's bytes are records
+ * build reads only a field or two of: token_count events (read for their last request's totals), the other
+ * event_msg records (read for their type and timestamp), turn_context and session_meta (read for their type). In a
+ * real rollout they were three quarters of the bytes, and kept whole they held about four times the file's size in
+ * memory. A response item is kept as what its turn is made of (readItem): its text, not its parsed fields, and the
+ * key it is matched by against replacement_history as a digest when `digest` is given. Compactions are kept whole.
  */
-export function codexFields(value: unknown): unknown {
+export function codexFields(value: unknown, digest?: (text: string) => string): unknown {
   if (!isObject(value)) return value;
   const type = value.type;
-  if (type === 'response_item' || type === 'compacted' || (typeof type === 'string' && ITEM_TYPES.has(type))) return value;
+  if (type === 'compacted') return value;
+  if (typeof type === 'string' && ITEM_TYPES.has(type)) return new ItemRecord(type, readItem(value, digest)); // a bare item
   // A wrapper whose payload is not an object is skipped with a warning: null stands for any such payload.
   const payload = isObject(value.payload) ? value.payload : null;
+  if (type === 'response_item') return payload === null ? { type, payload } : new ItemRecord(type, readItem(payload, digest));
   if (type === 'event_msg') {
     if (payload === null) return { type, payload };
     if (payload.type === 'token_count') return { type, payload: { type: payload.type, info: tokenInfo(payload.info) } };
@@ -176,10 +222,11 @@ export class CodexReader extends RebuildingReader {
   readonly format = 'codex' as const;
   private readonly lines: JsonLinesBuffer;
 
-  /** `keep`: what of each record is kept (codexFields; tests compare it with keeping every field). */
-  constructor(context?: ReaderContext, keep: (value: unknown) => unknown = codexFields) {
+  /** `keepWhole`: every record is kept whole, and read at each build (tests compare it with codexFields). */
+  constructor(context?: ReaderContext, keepWhole = false) {
     super(context);
-    this.lines = new JsonLinesBuffer({ dropText: true, keep });
+    const digest = this.context.digest;
+    this.lines = new JsonLinesBuffer({ dropText: true, keep: keepWhole ? undefined : (value) => codexFields(value, digest) });
   }
 
   push(line: RawLine): void {
@@ -217,8 +264,10 @@ export class CodexReader extends RebuildingReader {
         continue;
       }
       const type = typeof value.type === 'string' ? value.type : undefined;
-      let item: JsonObject | undefined;
-      if (type !== undefined && WRAPPER_TYPES.has(type)) {
+      let item: ReadItem | undefined;
+      if (value instanceof ItemRecord) {
+        item = value.read; // read as it was parsed (codexFields)
+      } else if (type !== undefined && WRAPPER_TYPES.has(type)) {
         const payload = value.payload;
         if (!isObject(payload)) {
           problems.push({
@@ -228,7 +277,7 @@ export class CodexReader extends RebuildingReader {
           });
           continue;
         }
-        if (type === 'response_item') item = payload;
+        if (type === 'response_item') item = readItem(payload, this.context.digest);
         else if (type === 'event_msg') {
           if (payload.type === 'token_count') lastTokens = this.tokenMark(payload, n) ?? lastTokens;
           else if (payload.type === 'context_compacted') {
@@ -267,7 +316,7 @@ export class CodexReader extends RebuildingReader {
           continue;
         } else continue; // session_meta, turn_context
       } else if (type !== undefined && ITEM_TYPES.has(type)) {
-        item = value; // older rollouts: bare response items
+        item = readItem(value, this.context.digest); // older rollouts: bare response items
       } else if (value.record_type !== undefined || (type === undefined && 'instructions' in value)) {
         continue; // older rollouts: state records and the session header
       } else {
@@ -282,28 +331,30 @@ export class CodexReader extends RebuildingReader {
         }
         continue;
       }
-      if (typeof item.type !== 'string') {
+      const itemType = item.itemType;
+      if (typeof itemType !== 'string') {
         problems.push({ line: n, severity: 'warning', message: `line ${n} is a response item without a "type"; it was skipped.` });
         continue;
       }
-      if (SILENT_ITEM_TYPES.has(item.type)) continue;
-      if (!ITEM_TYPES.has(item.type)) {
-        const name = `response_item/${item.type}`;
+      if (SILENT_ITEM_TYPES.has(itemType)) continue;
+      if (item.turn === undefined) {
+        const name = `response_item/${itemType}`;
         if (!unknown.has(name)) {
           unknown.add(name);
           problems.push({
             line: n,
             severity: 'info',
-            message: `line ${n} is a response item of type ${item.type}, which Compaction Lens does not read; items of this type were skipped.`,
+            message: `line ${n} is a response item of type ${itemType}, which Compaction Lens does not read; items of this type were skipped.`,
           });
         }
         continue;
       }
-      keys.push(itemKey(item));
-      const turn: Turn = { id: turns.length, role: itemRole(item), text: itemText(item), span: lineSpan(line), label: itemLabel(item) };
-      const answers = calls.answersFor(answeredIdsOf(item));
+      const read = item.turn;
+      keys.push(read.key);
+      const turn: Turn = { id: turns.length, role: read.role, text: read.text, span: lineSpan(line), label: read.label };
+      const answers = calls.answersFor(read.answered);
       if (answers !== undefined) turn.answers = answers;
-      for (const call of callsOf(item)) calls.add(call.id, turn.id, call.text);
+      for (const call of read.calls) calls.add(call.id, turn.id, call.text);
       turns.push(turn);
     }
     for (const e of waitingEvents) {
@@ -454,7 +505,7 @@ export class CodexReader extends RebuildingReader {
       for (const h of history) {
         if (!isObject(h) || typeof h.type !== 'string' || !ITEM_TYPES.has(h.type)) continue; // compaction, ghost_snapshot…
         if (summaryFromHistory && h.type === 'message' && textOf(h.content) === message) continue;
-        const found = byKey.get(itemKey(h))?.pop();
+        const found = byKey.get(matchKey(h, this.context.digest))?.pop();
         if (found === undefined) strays++;
         else kept.add(found);
       }

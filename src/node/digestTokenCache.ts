@@ -1,24 +1,8 @@
-// A token cache (core TokenCache) keyed by a SHA-256 digest of each text instead of the text: for a file whose
-// texts went to disk, a cache keyed by text kept every counted text in memory to the end of the analysis (a
-// 300k-turn Claude Code file: 101k texts, 31 MB). A digest is 44 characters. Two texts with one digest would share
-// a count; none is known for SHA-256. Hashing a text costs about as much as reading it (0.5 µs for 300 characters).
-import * as crypto from 'node:crypto';
+// A token cache (core TokenCache) keyed by the SHA-256 digest of each text (textDigest.ts) instead of the text: for
+// a file whose texts went to disk, a cache keyed by text kept every counted text in memory to the end of the
+// analysis (a 300k-turn Claude Code file: 101k texts, 31 MB). A digest is 44 characters.
 import type { TokenCache } from '../core/model';
-
-/**
- * The text's digest, as base64. crypto.hash (Node 20.12 and later, one call) hashes the text's UTF-8, where every
- * lone surrogate becomes U+FFFD, so two texts that differ only there would share a digest: such a text is hashed
- * as UTF-16 code units instead, as is every text where crypto.hash is missing.
- */
-function digest(text: string): string {
-  if (typeof crypto.hash === 'function' && wellFormed(text)) return crypto.hash('sha256', text, 'base64');
-  return crypto.createHash('sha256').update(text, 'utf16le').digest('base64');
-}
-
-/** String.prototype.isWellFormed (Node 20 has it; this project's TypeScript library predates it). */
-function wellFormed(text: string): boolean {
-  return (text as string & { isWellFormed(): boolean }).isWellFormed();
-}
+import { textDigest } from './textDigest';
 
 export class DigestTokenCache implements TokenCache {
   private readonly counts = new Map<string, number>();
@@ -28,15 +12,15 @@ export class DigestTokenCache implements TokenCache {
   }
 
   get(text: string): number | undefined {
-    return this.counts.get(digest(text));
+    return this.counts.get(textDigest(text));
   }
 
   has(text: string): boolean {
-    return this.counts.has(digest(text));
+    return this.counts.has(textDigest(text));
   }
 
   set(text: string, count: number): this {
-    this.counts.set(digest(text), count);
+    this.counts.set(textDigest(text), count);
     return this;
   }
 }

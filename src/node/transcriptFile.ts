@@ -20,6 +20,7 @@ import { LineSplitter } from './lineSplitter';
 import { RecordGate } from './recordGate';
 import { TurnTextStore, turnsWithTextsOnDisk } from './turnTextsOnDisk';
 import { loadSideFiles, type LoadedSideFiles } from './sideFiles';
+import { textDigest } from './textDigest';
 
 export interface OpenOptions {
   /** Skip detection and read as this format. */
@@ -381,6 +382,7 @@ export class TranscriptFile {
       defaultBudget: this.options.defaultBudgets?.[this.format],
       keepTurn: store && ((turn) => store.keep(turn)),
       readOnce: this.options.readOnce === true,
+      digest: textDigest,
     });
     this.consumed = 0;
     this.nextLine = 1;

@@ -2,6 +2,7 @@
 // and a fuzz test.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { analyze } from '../../../src/core/analyze';
 import type { Transcript } from '../../../src/core/model';
@@ -495,14 +496,18 @@ describe('formats/codex: the shape fixture of the corpus (shapes only, trimmed c
   });
 });
 
-describe('formats/codex: only what it reads of a record is kept (codexFields)', function () {
+describe('formats/codex: records read as they are parsed, only what build reads kept (codexFields)', function () {
   this.timeout(60_000);
 
-  const keepAll = (value: unknown): unknown => value;
+  const sha256 = (text: string): string => createHash('sha256').update(text, 'utf16le').digest('base64');
+  /** Read as parsed and kept whole, each with and without a digest of the keys: the same transcript all four ways. */
   const bothWays = (name: string, input: string | Buffer): void => {
-    const lean = feed(new CodexReader({ fileName: name, defaultBudget: 20000 }), input);
-    const whole = feed(new CodexReader({ fileName: name, defaultBudget: 20000 }, keepAll), input);
-    assert.deepEqual(lean, whole, name);
+    const whole = feed(new CodexReader({ fileName: name, defaultBudget: 20000 }, true), input);
+    for (const digest of [undefined, sha256]) {
+      const lean = feed(new CodexReader({ fileName: name, defaultBudget: 20000, digest }), input);
+      assert.deepEqual(lean, whole, `${name}, ${digest ? 'keys digested' : 'keys kept'}`);
+      assert.deepEqual(feed(new CodexReader({ fileName: name, defaultBudget: 20000, digest }, true), input), whole, name);
+    }
   };
 
   it('reads the corpus rollouts, the shape fixture and the fixtures here as when every field is kept', function () {
@@ -542,6 +547,7 @@ describe('formats/codex: only what it reads of a record is kept (codexFields)', 
       { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: 'ok' } },
       { type: 'response_item', payload: 7 },
       msg('assistant', 'a bare item of an older rollout'),
+      msg('user', 'Fix ERR_4107'), // bare, and kept by the first compaction below
       { id: 'old', timestamp: 'T0', instructions: 'You are Codex.' },
       { id: 'old', timestamp: 'T0', instructions: null, type: 3 },
       { record_type: 'state' },

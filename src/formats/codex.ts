@@ -27,7 +27,7 @@
 
 import { groupDigits } from '../core/displayText';
 import type { Checkpoint, Problem, RawLine, ReaderContext, Role, Transcript, Turn } from '../core/model';
-import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import { DROP_RECORD, JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
 import { textOf, toolCallText } from './textOf';
@@ -181,11 +181,11 @@ class ItemRecord {
 }
 
 /**
- * What build reads of a record, made as it is parsed; the rest is left out. Most of a rollout's bytes are records
- * build reads only a field or two of: token_count events (read for their last request's totals), the other
- * event_msg records (read for their type and timestamp), turn_context and session_meta (read for their type). In a
- * real rollout they were three quarters of the bytes, and kept whole they held about four times the file's size in
- * memory. A response item is kept as what its turn is made of (readItem): its text, not its parsed fields, and the
+ * What build reads of a record, made as it is parsed; the rest is left out, and no record is kept of one build
+ * passes over in silence (DROP_RECORD). Most of a rollout's bytes are records build reads a field or two of, or
+ * none: token_count events (read for their last request's totals), context_compacted events (their timestamp), the
+ * other events, turn_context and session_meta (passed over). In a real rollout they were three quarters of the bytes,
+ * and kept whole they held about four times the file's size in memory. A response item is kept as what its turn is made of (readItem): its text, not its parsed fields, and the
  * key it is matched by against replacement_history as a digest when `digest` is given. Compactions are kept whole.
  */
 export function codexFields(value: unknown, digest?: (text: string) => string): unknown {
@@ -199,14 +199,13 @@ export function codexFields(value: unknown, digest?: (text: string) => string): 
   if (type === 'event_msg') {
     if (payload === null) return { type, payload };
     if (payload.type === 'token_count') return { type, payload: { type: payload.type, info: tokenInfo(payload.info) } };
-    return { type, timestamp: value.timestamp, payload: { type: payload.type } };
+    if (payload.type === 'context_compacted') return { type, timestamp: value.timestamp, payload: { type: payload.type } };
+    return DROP_RECORD; // an event for the UI, passed over
   }
-  if (typeof type === 'string' && WRAPPER_TYPES.has(type)) return { type, payload: payload && {} };
-  // Older rollouts' state records and session header are skipped; any other record is named in a problem.
-  const kept: JsonObject = { type };
-  if (value.record_type !== undefined) kept.record_type = value.record_type;
-  if (typeof type !== 'string' && 'instructions' in value) kept.instructions = true; // build reads no other type
-  return kept;
+  if (typeof type === 'string' && WRAPPER_TYPES.has(type)) return payload === null ? { type, payload } : DROP_RECORD; // passed over
+  // Older rollouts' state records and session header are passed over; any other record is named in a problem.
+  if (value.record_type !== undefined || (typeof type !== 'string' && 'instructions' in value)) return DROP_RECORD;
+  return { type };
 }
 
 /** What tokenMark reads of a token_count's `info`. */

@@ -14,11 +14,17 @@ export interface JsonLine {
 export interface JsonLinesOptions {
   /** Keep each line's place but not its text (`text` is then ''), for a reader that reads only the parsed values. */
   dropText?: boolean;
-  /** What to keep of each parsed value (a reader drops the fields it never reads). Default: all of it. */
+  /**
+   * What to keep of each parsed value (a reader drops the fields it never reads), or DROP_RECORD to keep no record
+   * of the line (one the reader would pass over in silence). Default: all of it.
+   */
   keep?: (value: unknown) => unknown;
 }
 
 export type JsonObject = Record<string, unknown>;
+
+/** What JsonLinesOptions.keep returns for a record to keep nothing of: the line counts, but no record is kept. */
+export const DROP_RECORD: unique symbol = Symbol('drop record');
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,6 +67,7 @@ export class JsonLinesBuffer {
         ? { line: line.line, offset: line.offset, endOffset: line.endOffset, text: '', terminated: line.terminated }
         : line;
       const entry = { line: kept, value: keep ? keep(value) : value };
+      if (entry.value === DROP_RECORD) return undefined;
       this.entries.push(entry);
       this.pushed++;
       return entry;

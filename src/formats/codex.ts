@@ -152,8 +152,8 @@ interface ReadItem {
     text: string;
     label: string;
     key: string;
-    answered: string[];
-    calls: ToolCall[];
+    answered: readonly string[];
+    calls: readonly ToolCall[];
   };
 }
 
@@ -166,10 +166,17 @@ function readItem(item: JsonObject, digest: ((text: string) => string) | undefin
     text: itemText(item),
     label: itemLabel(item),
     key: matchKey(item, digest),
-    answered: answeredIdsOf(item),
-    calls: callsOf(item),
+    answered: orNone(answeredIdsOf(item)),
+    calls: orNone(callsOf(item)),
   };
   return { itemType, turn };
+}
+
+/** An empty list, shared: most items answer no call and make none (an array each was some 30 bytes an item). */
+const NONE: readonly never[] = Object.freeze([]);
+
+function orNone<T>(list: T[]): readonly T[] {
+  return list.length === 0 ? NONE : list;
 }
 
 /** A record of a response item (or a bare item) as codexFields keeps it: its wrapper's type and the item read. */

@@ -339,9 +339,11 @@ export interface TurnPlaces {
 export interface JudgedTurns {
   /** One result per turn before the checkpoint, without token figures; undefined when a turn sink took them. */
   results: readonly TurnResult[] | undefined;
-  /** Turn i's status, as its index in TURN_STATUSES. */
+  /** The turns before this one are uncovered and unmarked (none of them is claimed or reported). */
+  from: number;
+  /** Turn `from + i`'s status, as its index in TURN_STATUSES. */
   statuses: Uint8Array;
-  /** Turn i's JUDGED_CLAIMED and JUDGED_REPORTED bits (Path A: whether the summariser reported consuming it). */
+  /** Turn `from + i`'s JUDGED_CLAIMED and JUDGED_REPORTED bits (Path A: whether the summariser reported consuming it). */
   marks: Uint8Array;
   /** With a turn sink: the evidence found in the summary, each place in it once (what foundAnchors needs). */
   found: readonly Evidence[];

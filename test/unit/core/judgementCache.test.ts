@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { analyze, analyzeInSteps, judgeAhead } from '../../../src/core/analyze';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
+import { DEFAULT_COVERAGE_THRESHOLD } from '../../../src/core/evidence';
 import { JudgementCache } from '../../../src/core/judgementCache';
 import type { Analysis, AnalysisOptions, Transcript } from '../../../src/core/model';
 import { checkpoint, incident, range, transcript, turn } from './transcripts';
@@ -62,6 +63,27 @@ describe('core/analyze in steps, with judgements made ahead', () => {
       }
       assert.ok(worked >= 40, 'every turn worked out');
     }
+  });
+
+  it('keeps statuses and marks only from the first turn that is claimed, reported or not uncovered', () => {
+    const turns = Array.from({ length: 40 }, (_, i) => turn(i, `Changed src/part_${i}.ts for TASK-${100 + i}`));
+    const late = checkpoint({ summaryId: 'S2', summary: 'TASK-130 only', summaryBudget: 5, claimedIds: range(25, 39), turnsBefore: 40 });
+    const t = transcript(turns, [late]);
+    const { judgements } = judged(t);
+    const kept = judgements.get(0, {
+      turns: t.turns,
+      checkpoint: late,
+      before: 40,
+      threshold: DEFAULT_COVERAGE_THRESHOLD,
+      sink: undefined,
+    });
+    assert.ok(kept, 'judged ahead');
+    assert.equal(kept.from, 25);
+    assert.equal(kept.statuses.length, 15);
+    assert.equal(kept.marks.length, 15);
+    const analysis = analyze(t, { ...OPTS, judgements });
+    assert.deepEqual(analysis, analyze(t, OPTS));
+    assert.equal(analysis.checkpoints[0].turns.filter((r) => r.status === 'uncovered').length >= 25, true);
   });
 
   it('takes the judgements judgeAhead made: the same analysis, and no evidence worked out again', () => {

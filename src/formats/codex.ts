@@ -179,12 +179,9 @@ function orNone<T>(list: T[]): readonly T[] {
   return list.length === 0 ? NONE : list;
 }
 
-/** A record of a response item (or a bare item) as codexFields keeps it: its wrapper's type and the item read. */
+/** A record of a response item (or a bare item) as codexFields keeps it: the item read. */
 class ItemRecord {
-  constructor(
-    readonly type: string,
-    readonly read: ReadItem,
-  ) {}
+  constructor(readonly read: ReadItem) {}
 }
 
 /**
@@ -195,14 +192,14 @@ class ItemRecord {
  * and kept whole they held about four times the file's size in memory. A response item is kept as what its turn is made of (readItem): its text, not its parsed fields, and the
  * key it is matched by against replacement_history as a digest when `digest` is given. Compactions are kept whole.
  */
-export function codexFields(value: unknown, digest?: (text: string) => string): unknown {
+function codexFields(value: unknown, digest?: (text: string) => string): unknown {
   if (!isObject(value)) return value;
   const type = value.type;
   if (type === 'compacted') return value;
-  if (typeof type === 'string' && ITEM_TYPES.has(type)) return new ItemRecord(type, readItem(value, digest)); // a bare item
+  if (typeof type === 'string' && ITEM_TYPES.has(type)) return new ItemRecord(readItem(value, digest)); // a bare item
   // A wrapper whose payload is not an object is skipped with a warning: null stands for any such payload.
   const payload = isObject(value.payload) ? value.payload : null;
-  if (type === 'response_item') return payload === null ? { type, payload } : new ItemRecord(type, readItem(payload, digest));
+  if (type === 'response_item') return payload === null ? { type, payload } : new ItemRecord(readItem(payload, digest));
   if (type === 'event_msg') {
     if (payload === null) return { type, payload };
     if (payload.type === 'token_count') return { type, payload: { type: payload.type, info: tokenInfo(payload.info) } };

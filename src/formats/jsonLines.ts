@@ -82,7 +82,7 @@ export class JsonLinesBuffer {
     return this.entries;
   }
 
-  /** How many records were ever parsed, the ones let go or forgotten included: changes with every record kept. */
+  /** How many records were ever kept, the ones let go or forgotten since included: changes with every record kept. */
   get recordsPushed(): number {
     return this.pushed;
   }

@@ -65,7 +65,8 @@ export interface ProgressOptions {
   /**
    * How the tokens are counted (warmTokenCache's CountPlan). For a file whose texts went to disk, analyzeFile gives
    * LEAN_COUNTING: one worker (counting by pieces, one keeps ahead of the judging, and a second costs some 75 MB),
-   * and the texts read a group at a time.
+   * and the texts read a group at a time. Texts read back in groups are not scanned for their bounds after the
+   * judging (the bounds' map would hold every one of them): such a file's verdicts wait for the exact counts.
    */
   countPlan?: CountPlan;
 }
@@ -242,7 +243,9 @@ async function analyzeNow(
     await counting.catch(() => undefined); // the counting stops with the same abort
     throw error;
   }
-  if (progress.onVerdict && !allSaid && !counted && !progress.signal?.aborted) {
+  // Not for texts read back a group at a time (on disk): the bounds' map, keyed by text, would hold all of them.
+  const textsInMemory = progress.countPlan?.groupChars === undefined;
+  if (progress.onVerdict && textsInMemory && !allSaid && !counted && !progress.signal?.aborted) {
     // The uncounted texts' pieces are scanned for their lower bounds (20–130 ms for a real session's 330 KB), in
     // slices, while the worker is still loading or counting; then, every checkpoint being judged, the analysis
     // from the bounds only adds them up. When the counts come in meanwhile, the scan stops: the exact analysis

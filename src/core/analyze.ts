@@ -79,6 +79,8 @@ interface Context {
   firstAnswer: TurnIndexes['firstAnswer'];
   /** Index of each turn id (first occurrence). */
   indexOfId: TurnIndexes['indexOfId'];
+  /** The index of the first turn with the id of the turn at an index. */
+  firstOf: TurnIndexes['firstOf'];
   problems: Problem[];
   /** The caller's memo, or one for this analysis alone. */
   memo: CheckpointMemo;
@@ -259,7 +261,7 @@ function* contextInSteps(
   const threshold = options?.coverageThreshold;
   const turnSink = sinkOf(options?.turnSink);
   const memo = memoOf(options?.checkpointMemo);
-  const { firstAnswer, indexOfId, claimedByAny } = yield* memo.syncInSteps(turns, checkpoints);
+  const { firstAnswer, indexOfId, firstOf, claimedByAny } = yield* memo.syncInSteps(turns, checkpoints);
   return {
     turns,
     ratioFloor: typeof ratio === 'number' && Number.isFinite(ratio) && ratio > 0 ? ratio : COMPRESSION_RATIO_LOW,
@@ -277,6 +279,7 @@ function* contextInSteps(
     evidenceCache: options?.evidenceCache instanceof EvidenceCache ? options.evidenceCache : new EvidenceCache(),
     firstAnswer,
     indexOfId,
+    firstOf,
     problems,
     memo,
     countFailures: 0,
@@ -390,7 +393,7 @@ export function* textsToCountInSteps(
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
   const cache = isTokenCache(tokenCache) ? tokenCache : undefined;
   const memo = memoOf(checkpointMemo);
-  const { claimedByAny } = yield* memo.syncInSteps(turns, checkpoints);
+  const indexes = yield* memo.syncInSteps(turns, checkpoints);
   // The turns an earlier analysis with this cache counted (or found counted) need no look.
   const start = memo.countedBefore(cache);
   const summaries = new Set<string>();
@@ -405,7 +408,7 @@ export function* textsToCountInSteps(
     if (i % STEP_TURNS === 0) yield;
     const turn = turns[i];
     if (!turn || typeof turn !== 'object') continue;
-    if (!needsCount(turn, claimedByAny)) continue; // asked first: a text may be read back from disk
+    if (!needsCount(turn, i, indexes)) continue; // asked first: a text may be read back from disk
     const text = turnText(turn);
     if (seen.has(text) || cache?.has(text)) continue;
     seen.add(text);
@@ -427,8 +430,9 @@ function turnText(turn: Turn): string {
 }
 
 /** Whether analyze tokenizes this turn (when it precedes a checkpoint and is not in the cache yet). */
-function needsCount(turn: Turn, claimedByAny: TurnIndexes['claimedByAny']): boolean {
-  return claimedByAny.has(turn.id) && recordedTurnTokens(turn) === undefined;
+function needsCount(turn: Turn, index: number, { firstOf, claimedByAny }: TurnIndexes): boolean {
+  const first = firstOf(index);
+  return first !== undefined && (claimedByAny.atTurn(first) ?? 0) > 0 && recordedTurnTokens(turn) === undefined;
 }
 
 function countText(ctx: Context, text: string): number {
@@ -472,7 +476,8 @@ function summaryTokenCount(ctx: Context, summary: string): number {
  */
 function piecesOf(ctx: Context, index: number, before: number, longPass: boolean): TurnPieces {
   const turn = ctx.turns[index];
-  const answer = ctx.firstAnswer.get(turn.id);
+  const first = ctx.firstOf(index);
+  const answer = first === undefined ? undefined : ctx.firstAnswer.atTurn(first);
   const answeredSeparately = answer !== undefined && answer < before;
   const cache = ctx.evidenceCache;
   return longPass ? cache.piecesInLongPass(turn, answeredSeparately) : cache.piecesOf(turn, answeredSeparately);
@@ -578,12 +583,12 @@ function* indexesClaimed(ctx: Context, claimedSet: ClaimedTurns, before: number)
   let count = 0;
   for (let i = 0; i < before; i++) {
     if (i % STEP_TURNS === 0) yield;
-    if (claimedSet.has(ctx.turns[i].id)) count++;
+    if (claimedSet.hasTurn(i)) count++;
   }
   const indexes = new Int32Array(count);
   for (let i = 0, k = 0; i < before; i++) {
     if (i % STEP_TURNS === 0) yield;
-    if (claimedSet.has(ctx.turns[i].id)) indexes[k++] = i;
+    if (claimedSet.hasTurn(i)) indexes[k++] = i;
   }
   return indexes;
 }
@@ -685,7 +690,7 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
     yield;
     if (ctx.judging && ++ctx.judging.done % STEP_TURNS === 0) ctx.judging.report(ctx.judging.done, ctx.judging.total);
     const turn = ctx.turns[i];
-    const claimed = claimedSet.has(turn.id);
+    const claimed = claimedSet.hasTurn(i);
     const reported = reportedSet ? reportedSet.has(turn.id) : undefined;
     const judged = judgeTurn(ctx, i, turn, claimed, reported, state);
     const span = turn.span; // read once: a turn whose text is on disk makes its span when asked
@@ -735,7 +740,8 @@ const UNCOVERED_CODE = STATUS_CODES.uncovered;
 
 /** Which of the turns before a checkpoint it claims (`has`, by a turn's id), marked by turn index. */
 interface ClaimedTurns {
-  has(id: TurnId): boolean;
+  /** Whether the turn at this index (before the checkpoint) has a claimed id. */
+  hasTurn(index: number): boolean;
 }
 
 /**
@@ -752,11 +758,17 @@ function* claimedBefore(ctx: Context, cp: Checkpoint, before: number): Generator
     if (at !== undefined && at < before) marks[at] = 1;
   }
   return {
-    has: (id) => {
-      const at = ctx.indexOfId.get(id);
+    hasTurn: (index) => {
+      const at = ctx.firstOf(index);
       return at !== undefined && at < before && marks[at] === 1;
     },
   };
+}
+
+/** Whether any checkpoint claims the id of the turn at `index`. */
+function claimedByAnyAt(ctx: Context, index: number): boolean {
+  const at = ctx.firstOf(index);
+  return at !== undefined && (ctx.claimedByAny.atTurn(at) ?? 0) > 0;
 }
 
 /**
@@ -794,8 +806,8 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   const tokensOf: (number | undefined)[] | undefined = ctx.turnSink ? undefined : [];
   for (let i = 0; i < before; i++) {
     const turn = ctx.turns[i];
-    const claimed = claimedSet.has(turn.id);
-    if (!claimed && !ctx.claimedByAny.has(turn.id)) {
+    const claimed = claimedSet.hasTurn(i);
+    if (!claimed && !claimedByAnyAt(ctx, i)) {
       tokensOf?.push(recordedTurnTokens(turn));
     } else if (!claimed) {
       // Shown for a turn another checkpoint claims; a counting failure there is that checkpoint's problem.

@@ -12,13 +12,14 @@
 //   claimed or unclaimed drops every analysis whose prefix holds a turn with that id;
 // - the options, token cache (by identity) and summary count: kept with each analysis, compared by analyze.
 // It also keeps the indexes analyze needs over all the turns (first index of each id, first result answering each
-// call), extended by the appended turns rather than rebuilt. It holds at most the current checkpoints' analyses
+// call), extended by the appended turns rather than rebuilt; they keep no id of their own, only turn indexes
+// (turnIdIndex.ts). It holds at most the current checkpoints' analyses
 // (shared with the last Analysis), a reference per turn and those indexes; it never changes a result (only what
 // it costs), and is pure: no I/O, no vscode.
 import type { Checkpoint, CheckpointAnalysis, TokenCache, Turn, TurnId } from './model';
 import { isSealed } from './sealedRecord';
 import { runSteps } from './steps';
-import { TurnIdTable } from './turnIdTable';
+import { TurnKeyIndex, ValuesById } from './turnIdIndex';
 
 /** What a kept analysis was made with, besides the turns and the checkpoint record. */
 export interface MemoInputs {
@@ -45,10 +46,18 @@ export interface KeptAnalysis {
 export interface TurnIndexes {
   /** Index of each turn id (first occurrence). */
   indexOfId: { get(id: TurnId): number | undefined };
-  /** For each turn whose calls are answered by result turns of their own, the index of the first such result. */
-  firstAnswer: { get(id: TurnId): number | undefined };
-  /** Ids claimed by any checkpoint. */
-  claimedByAny: { has(id: TurnId): boolean };
+  /**
+   * The index of the first turn with the id of the turn at `index` (that index itself, unless an earlier turn has
+   * the id); undefined for a malformed turn. A turn's entries below are found by this index, with no lookup.
+   */
+  firstOf(index: number): number | undefined;
+  /**
+   * For each turn whose calls are answered by result turns of their own, the index of the first such result: by
+   * the turn's id, or (atTurn) by the index firstOf gives.
+   */
+  firstAnswer: { get(id: TurnId): number | undefined; atTurn(first: number): number | undefined };
+  /** Ids claimed by any checkpoint: by id, or (atTurn: how many claim it) by the index firstOf gives. */
+  claimedByAny: { has(id: TurnId): boolean; atTurn(first: number): number | undefined };
 }
 
 interface Slot {
@@ -76,10 +85,20 @@ export class CheckpointMemo {
   private readonly oneSnapshot: boolean;
   /** How many turns the last sync saw (a oneSnapshot memo's array must keep that length). */
   private synced = 0;
-  private readonly indexOfId = new TurnIdTable();
-  private readonly firstAnswer = new TurnIdTable();
+  /** The first index of each id, read back from the turns indexed (the memo's own array holds them all). */
+  private readonly indexOfId = new TurnKeyIndex((index) => (this.turns[index] as Turn).id);
+  /** 1 for each turn indexed that is not the first with its id, or is not an object. */
+  private notFirst = new Uint8Array(64);
+  private readonly firstAnswer = new ValuesById(this.indexOfId);
   /** How many checkpoints (with repeats) claim each id. */
-  private readonly claims = new TurnIdTable();
+  private readonly claims = new ValuesById(this.indexOfId);
+  /** What sync gives analyze. */
+  private readonly indexes: TurnIndexes = {
+    indexOfId: this.indexOfId,
+    firstOf: (index) => this.firstOf(index),
+    firstAnswer: this.firstAnswer,
+    claimedByAny: this.claims,
+  };
   private slots: Slot[] = [];
   /** Every turn before `countedThrough` that some checkpoint claims has its count in `countedIn`. */
   private countedThrough = 0;
@@ -160,7 +179,7 @@ export class CheckpointMemo {
       if (at !== undefined && at < from) from = at;
     }
     if (from < Infinity) this.dropFrom(from);
-    return { indexOfId: this.indexOfId, firstAnswer: this.firstAnswer, claimedByAny: this.claims };
+    return this.indexes;
   }
 
   /** The analysis kept for checkpoint `index`, made from the same record and turns (after sync), if any. */
@@ -197,11 +216,31 @@ export class CheckpointMemo {
     this.countedThrough = Math.min(this.countedThrough, index);
   }
 
+  /** The index of the first turn with turn `index`'s id (see TurnIndexes.firstOf). */
+  private firstOf(index: number): number | undefined {
+    if (index >= this.turns.length) return undefined;
+    if (this.notFirst[index] === 0) return index;
+    const turn = this.turns[index];
+    return turn && typeof turn === 'object' ? this.indexOfId.get((turn as Turn).id) : undefined;
+  }
+
   private index(turn: unknown, i: number): void {
     this.turns.push(turn);
+    if (i >= this.notFirst.length) {
+      const grown = new Uint8Array(Math.max(2 * this.notFirst.length, i + 1));
+      grown.set(this.notFirst);
+      this.notFirst = grown;
+    }
+    this.notFirst[i] = 1;
     if (!turn || typeof turn !== 'object') return;
     const { id, answers } = turn as Turn;
-    if (!this.indexOfId.has(id)) this.indexOfId.set(id, i);
+    if (!this.indexOfId.has(id)) {
+      this.indexOfId.add(id, i);
+      this.notFirst[i] = 0;
+      // What was kept for the id while no turn had it is now kept at this turn.
+      this.claims.adopt(id, i);
+      this.firstAnswer.adopt(id, i);
+    }
     if (answers && typeof answers === 'object' && (typeof answers.turnId === 'string' || typeof answers.turnId === 'number')) {
       if (!this.firstAnswer.has(answers.turnId)) this.firstAnswer.set(answers.turnId, i);
     }
@@ -211,9 +250,15 @@ export class CheckpointMemo {
   private unindex(turn: unknown, from: number): void {
     if (!turn || typeof turn !== 'object') return;
     const { id, answers } = turn as Turn;
-    if ((this.indexOfId.get(id) ?? -1) >= from) this.indexOfId.delete(id);
     const call: unknown = answers && typeof answers === 'object' ? answers.turnId : undefined;
     if ((typeof call === 'string' || typeof call === 'number') && (this.firstAnswer.get(call) ?? -1) >= from) this.firstAnswer.delete(call);
+    const at = this.indexOfId.get(id);
+    if (at !== undefined && at >= from) {
+      // What is kept at this turn for its id stays kept for the id, without a turn.
+      this.claims.release(id, at);
+      this.firstAnswer.release(id, at);
+      this.indexOfId.delete(id);
+    }
   }
 
   private addClaim(id: TurnId, delta: 1 | -1, touched: Map<TurnId, boolean> | undefined): void {

@@ -6,30 +6,12 @@
 // and three uuid strings took about 720 bytes; here a uuid takes its string, a Map entry and some 25 bytes.
 // Pure: no I/O.
 
+import { IntColumn } from '../core/intColumn';
+
 /** No slot: a record with no parentUuid, a uuid with no turn. */
 const NONE = -1;
 /** A parentUuid whose uuid had no record yet when its record was read: kept as text (parentLater). */
 const LATER = -2;
-
-/** An Int32Array grown by doubling (copied then, so amortised), read and written by index. */
-class IntColumn {
-  private values = new Int32Array(64);
-
-  get(at: number): number {
-    return this.values[at];
-  }
-
-  set(at: number, value: number): void {
-    if (at >= this.values.length) {
-      let length = this.values.length * 2;
-      while (length <= at) length *= 2;
-      const grown = new Int32Array(length);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[at] = value;
-  }
-}
 
 /** What lastMessageBefore found: a record whose uuid was read into a turn. */
 export interface MessageRecord {

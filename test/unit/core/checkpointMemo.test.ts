@@ -12,16 +12,28 @@ import { JudgementCache } from '../../../src/core/judgementCache';
 import { runSteps } from '../../../src/core/steps';
 import type { Analysis, AnalysisOptions, Checkpoint, TokenCache, Transcript, Turn, TurnId } from '../../../src/core/model';
 import { verdictFromBounds } from '../../../src/core/tokenBounds';
-import type { TurnIdTable } from '../../../src/core/turnIdTable';
 import { checkpoint, span, transcript, turn } from './transcripts';
 
 const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
 
 /** A plain analysis: no memo, no caches kept. */
-/** A memo's indexes as maps, to compare by what they hold (the tables' arrays may have grown differently). */
-function indexesOf(indexes: ReturnType<CheckpointMemo['sync']>): Record<string, Map<TurnId, number>> {
-  const map = (table: unknown) => new Map((table as TurnIdTable).entries());
-  return { indexOfId: map(indexes.indexOfId), firstAnswer: map(indexes.firstAnswer), claimedByAny: map(indexes.claimedByAny) };
+/**
+ * What a memo's indexes say of every id the turns and checkpoints name (and one none does), and of every turn's
+ * index, to compare by what they hold (their tables may have grown and been filled in another order).
+ */
+function indexesOf(indexes: ReturnType<CheckpointMemo['sync']>, turns: readonly Turn[], checkpoints: readonly Checkpoint[]): unknown {
+  const ids = new Set<TurnId>(['no such id', 1e9]);
+  for (const t of turns) {
+    ids.add(t.id);
+    if (t.answers) ids.add(t.answers.turnId);
+  }
+  for (const cp of checkpoints) for (const id of cp.claimedIds) ids.add(id);
+  const byId = [...ids].map((id) => [id, indexes.indexOfId.get(id), indexes.firstAnswer.get(id), indexes.claimedByAny.has(id)]);
+  const byTurn = turns.map((_, i) => {
+    const first = indexes.firstOf(i);
+    return first === undefined ? [] : [first, indexes.firstAnswer.atTurn(first), indexes.claimedByAny.atTurn(first)];
+  });
+  return { byId, byTurn };
 }
 
 function fresh(t: Transcript, options: Partial<AnalysisOptions> = {}): Analysis {
@@ -96,7 +108,10 @@ describe('core/checkpointMemo', () => {
     assert.deepEqual(analyze(t, { ...options, checkpointMemo: memo }), fresh(t));
     // Synced again with the same array (as the counting, the judging and the analysis each sync it): the same.
     assert.deepEqual(analyze(t, { ...options, checkpointMemo: memo }), fresh(t));
-    assert.deepEqual(indexesOf(memo.sync(t.turns, t.checkpoints)), indexesOf(plain.sync(t.turns, t.checkpoints)));
+    assert.deepEqual(
+      indexesOf(memo.sync(t.turns, t.checkpoints), t.turns, t.checkpoints),
+      indexesOf(plain.sync(t.turns, t.checkpoints), t.turns, t.checkpoints),
+    );
     assert.equal((memo as unknown as { turns: unknown }).turns, t.turns, 'the array itself, not a copy');
     assert.notEqual((plain as unknown as { turns: unknown }).turns, t.turns, 'a copy');
     // Another array, even with the same turns, or this one grown: refused, never compared against itself.
@@ -227,7 +242,7 @@ describe('core/checkpointMemo', () => {
     const cp = checkpoint({ summary: 'Read src/ledger/post.ts', summaryBudget: 100, claimedIds: [0, 'X', 4, 5], turnsBefore: 6 });
     const t = transcript(turns, [cp]);
     assert.deepEqual(file.analyse(t), fresh(t));
-    assert.deepEqual(file.memo.sync(turns, [cp]), new CheckpointMemo().sync(turns, [cp]));
+    assert.deepEqual(indexesOf(file.memo.sync(turns, [cp]), turns, [cp]), indexesOf(new CheckpointMemo().sync(turns, [cp]), turns, [cp]));
   });
 
   it('keeps no analysis made while a count failed, so the next analysis shows that count', () => {
@@ -339,8 +354,8 @@ describe('core/checkpointMemo', () => {
           });
           assert.deepEqual(analysis, fresh(t, options));
           assert.deepEqual(
-            indexesOf(file.memo.sync(turns, checkpoints)),
-            indexesOf(new CheckpointMemo().sync(turns, checkpoints)),
+            indexesOf(file.memo.sync(turns, checkpoints), turns, checkpoints),
+            indexesOf(new CheckpointMemo().sync(turns, checkpoints), turns, checkpoints),
             'the same indexes',
           );
           assert.deepEqual(

@@ -1,0 +1,84 @@
+// Tests for src/core/turnIdIndex.ts: on random sequences of turns appended and cut off (as CheckpointMemo indexes
+// and unindexes them), with repeated, string, numeric and odd ids, TurnKeyIndex gives each id's first index as a
+// fresh scan of the turns does, and ValuesById answers as a Map with the same keys does while its values move
+// between the turns and the ids without one.
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { TurnId } from '../../../src/core/model';
+import { TurnKeyIndex, ValuesById } from '../../../src/core/turnIdIndex';
+
+const ID_POOL: TurnId[] = ['a', 'b', 'c', '', '5', 'a-long-uuid-like-id-0001', 'ü', '\ud800', 0, 5, -0, 1.5, 2 ** 40];
+
+const idArb = fc.oneof(fc.constantFrom(...ID_POOL), fc.string({ maxLength: 6 }), fc.nat({ max: 300 }));
+const opArb = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('push' as const), id: idArb }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut' as const), keep: fc.nat({ max: 400 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('set' as const), id: idArb, value: fc.nat({ max: 1000 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), id: idArb }) },
+);
+
+/** The first index of `id` in `turns`, as a scan finds it (a Map's key equality: -0 is 0). */
+function firstIndex(turns: readonly TurnId[], id: TurnId): number | undefined {
+  const at = turns.findIndex((t) => Object.is(t, id) || (t === 0 && id === 0));
+  return at === -1 ? undefined : at;
+}
+
+describe('core/turnIdIndex', () => {
+  it('gives first indexes and values as a scan and a Map do, as turns come and go', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 500 }), (ops) => {
+        const turns: TurnId[] = [];
+        const index = new TurnKeyIndex((at) => turns[at]);
+        const values = new ValuesById(index);
+        const model = new Map<TurnId, number>();
+        for (const op of ops) {
+          if (op.kind === 'push') {
+            const at = turns.length;
+            turns.push(op.id);
+            if (!index.has(op.id)) {
+              index.add(op.id, at);
+              values.adopt(op.id, at);
+            }
+          } else if (op.kind === 'cut') {
+            const keep = Math.min(op.keep, turns.length);
+            for (let i = keep; i < turns.length; i++) {
+              const at = index.get(turns[i]);
+              if (at !== undefined && at >= keep) {
+                values.release(turns[i], at);
+                index.delete(turns[i]);
+              }
+            }
+            turns.length = keep;
+          } else if (op.kind === 'set') {
+            values.set(op.id, op.value);
+            model.set(op.id, op.value);
+          } else {
+            values.delete(op.id);
+            model.delete(op.id);
+          }
+        }
+        for (const id of [...ID_POOL, ...turns]) {
+          assert.equal(index.get(id), firstIndex(turns, id), `first index of ${String(id)}`);
+          assert.equal(values.get(id), model.get(id), `value of ${String(id)}`);
+          assert.equal(values.has(id), model.has(id));
+        }
+        assert.equal(index.size, new Set(turns).size);
+        turns.forEach((id, i) => {
+          if (firstIndex(turns, id) === i) assert.equal(values.atTurn(i), model.get(id), `value at turn ${i}`);
+        });
+      }),
+      { seed: 13, numRuns: 300 },
+    );
+  });
+
+  it('keeps every id of many turns, through growth and deletes in long runs', () => {
+    const ids = Array.from({ length: 5000 }, (_, i) => `id-${i % 3000}`);
+    const index = new TurnKeyIndex((at) => ids[at]);
+    for (let i = 0; i < ids.length; i++) if (!index.has(ids[i])) index.add(ids[i], i);
+    assert.equal(index.size, 3000);
+    for (let i = 0; i < ids.length; i++) assert.equal(index.get(ids[i]), i % 3000);
+    for (let i = 1000; i < 3000; i++) index.delete(ids[i]);
+    for (let i = 0; i < 3000; i++) assert.equal(index.get(ids[i]), i < 1000 ? i : undefined, ids[i]);
+    assert.equal(index.size, 1000);
+  });
+});

@@ -38,7 +38,7 @@ function hashOf(text: string): number {
  */
 export class TurnKeyIndex {
   /** Ids other than strings: numbers (small integers in a typed array), and whatever a malformed turn has. */
-  private readonly others = new TurnIdTable();
+  private others = new TurnIdTable();
   /** Turn index plus one of each string id, 0 for an empty slot; its length is a power of two. */
   private slots = new Int32Array(FIRST_SLOTS);
   private strings = 0;
@@ -86,6 +86,13 @@ export class TurnKeyIndex {
       this.slots[at] = NONE;
       this.slots[this.slotOf(this.keyAt(stored - 1) as string)] = stored;
     }
+  }
+
+  /** Forgets every id. */
+  clear(): void {
+    this.others = new TurnIdTable();
+    this.slots = new Int32Array(FIRST_SLOTS);
+    this.strings = 0;
   }
 
   /** The slot holding `id`, or the empty slot where it would go. */

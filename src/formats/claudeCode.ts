@@ -36,6 +36,7 @@
 
 import { fileNameOf, groupDigits } from '../core/displayText';
 import { sealRecord } from '../core/sealedRecord';
+import { TurnKeyIndex } from '../core/turnIdIndex';
 import type { Checkpoint, Problem, RawLine, ReaderContext, SourceSpan, Transcript, Turn, TurnId, TruncationHints } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
@@ -128,13 +129,19 @@ class ReadState {
   /** The records' uuids: each one's first record (later copies never replace it) and its turn. */
   readonly chain = new UuidChain();
   readonly turns: Turn[] = [];
-  readonly assistantByMessageId = new Map<string, AssistantTurn>();
-  /** The replies that made tool calls, by turn index. */
-  readonly assistantTurns = new Map<number, AssistantTurn>();
+  /**
+   * The reply turn of each message.id since the last compaction, found through the turns' ids (no Map entry a
+   * reply): a reply's id is its message.id, or, when that id was taken, the message.id kept in renamedReplies.
+   */
+  readonly replyOfMessage = new TurnKeyIndex((index) => this.renamedReplies.get(index) ?? this.turns[index].id);
+  readonly renamedReplies = new Map<number, string>();
+  /** The ids of the tool_use blocks of each reply that made tool calls, by turn index. */
+  readonly toolUseIds = new Map<number, string[]>();
   readonly toolNameById = new Map<string, string>();
   readonly resultTurnsByToolUse = new Map<string, number[]>();
   readonly calls = new CallLinks();
-  readonly usedIds = new Set<string>();
+  /** The turns' ids, found through the turns themselves (no Set entry a turn): each id is a turn's. */
+  readonly usedIds = new TurnKeyIndex((index) => this.turns[index].id);
   readonly boundaries: Boundary[] = [];
   readonly unknownTypes = new Set<string>();
   /** Messages per session in the records counted so far, and how many records were counted. */
@@ -150,6 +157,12 @@ class ReadState {
    */
   handedOver = 0;
   readonly copied = new Set<number>();
+
+  /** A message.id never spans a compaction: a later record reusing one starts a new reply. */
+  forgetMessages(): void {
+    this.replyOfMessage.clear();
+    this.renamedReplies.clear();
+  }
 
   /**
    * The turn at `index`, ready to change: a plain copy put in its place when a finish already returned it or it
@@ -173,12 +186,6 @@ function plainCopy(turn: Turn): Turn {
   const copy: Turn = { ...turn, id: turn.id, role: turn.role, text: turn.text, span: turn.span };
   if (turn.tokens !== undefined) copy.tokens = turn.tokens;
   return copy;
-}
-
-interface AssistantTurn {
-  index: number;
-  /** The ids of its tool_use blocks, once it has one. */
-  toolUseIds?: string[];
 }
 
 function str(value: unknown): string | undefined {
@@ -271,7 +278,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       if (read === undefined || read.summary !== boundary.summary || read.sidechainSummary !== boundary.sidechainSummary) {
         const claim = {
           chain: state.chain,
-          assistantTurns: state.assistantTurns,
+          toolUseIds: state.toolUseIds,
           resultTurnsByToolUse: state.resultTurnsByToolUse,
           mainSession: boundary.mainSession,
           horizon: Math.max(boundary.entry?.line.line ?? 0, boundary.summary?.line.line ?? 0),
@@ -302,7 +309,7 @@ export class ClaudeCodeReader extends RebuildingReader {
    */
   private readRecords(state: ReadState): void {
     const records = this.lines.records;
-    const { problems, turns, chain, assistantByMessageId, assistantTurns, toolNameById, resultTurnsByToolUse, calls, usedIds } = state;
+    const { problems, turns, chain, toolUseIds, toolNameById, resultTurnsByToolUse, calls, usedIds } = state;
     const { boundaries, unknownTypes } = state;
     const from = state.read;
     state.read = records.length;
@@ -331,7 +338,7 @@ export class ClaudeCodeReader extends RebuildingReader {
           boundaries.push({ entry, turnsBefore: turns.length });
           // A message.id never spans a compaction: a later record reusing one starts a new turn, so it cannot
           // change a turn that a checkpoint already judged.
-          assistantByMessageId.clear();
+          state.forgetMessages();
         }
         continue;
       }
@@ -355,7 +362,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       }
       if (rec.isCompactSummary === true) {
         this.attachSummary(entry, boundaries, turns.length, problems);
-        assistantByMessageId.clear();
+        state.forgetMessages();
         continue;
       }
       if (rec.isMeta === true || rec.isVisibleInTranscriptOnly === true) continue;
@@ -375,31 +382,31 @@ export class ClaudeCodeReader extends RebuildingReader {
         const reasoning = thinkingOf(message.content);
         const usage = isObject(message.usage) ? message.usage.output_tokens : undefined;
         const tokens = typeof usage === 'number' && Number.isFinite(usage) && usage > 0 ? usage : undefined;
-        let assistant = assistantByMessageId.get(messageId);
-        if (assistant === undefined) {
+        let at = state.replyOfMessage.get(messageId);
+        if (at === undefined) {
           // A copy of a record read before a compaction adds nothing (its turn is already there).
           if (uuid !== undefined && chain.turnOf(uuid) !== undefined) continue;
-          assistant = { index: turns.length };
-          assistantByMessageId.set(messageId, assistant);
+          at = turns.length;
           const id = usedIds.has(messageId) ? `${messageId}@${line.line}` : messageId;
-          usedIds.add(id);
           this.handOver(state);
           turns.push({ id, role: 'assistant', text, span: lineSpan(line), label: 'reply', ...(reasoning !== '' ? { reasoning } : {}) });
+          if (!usedIds.has(id)) usedIds.add(id, at);
+          if (id !== messageId) state.renamedReplies.set(at, messageId);
+          state.replyOfMessage.add(messageId, at);
         } else {
-          const turn = state.editable(assistant.index);
+          const turn = state.editable(at);
           const fresh = !(uuid !== undefined && chain.turnOf(uuid) !== undefined);
           if (text !== '' && fresh) turn.text = turn.text === '' ? text : `${turn.text}\n${text}`;
           if (reasoning !== '' && fresh) turn.reasoning = turn.reasoning === undefined ? reasoning : `${turn.reasoning}\n${reasoning}`;
           turn.span = joinSpans(turn.span, lineSpan(line));
         }
-        const turn = turns[assistant.index];
+        const turn = turns[at];
         if (tokens !== undefined && (turn.tokens === undefined || tokens > turn.tokens)) turn.tokens = tokens;
         for (const block of Array.isArray(message.content) ? message.content : []) {
           if (isObject(block) && block.type === 'tool_use' && typeof block.id === 'string') {
-            if (assistant.toolUseIds === undefined) {
-              assistant.toolUseIds = [block.id];
-              assistantTurns.set(assistant.index, assistant);
-            } else assistant.toolUseIds.push(block.id);
+            const ids = toolUseIds.get(at);
+            if (ids === undefined) toolUseIds.set(at, [block.id]);
+            else ids.push(block.id);
             if (typeof block.name === 'string') toolNameById.set(block.id, block.name);
           }
         }
@@ -409,7 +416,7 @@ export class ClaudeCodeReader extends RebuildingReader {
           const previous = turn.label === 'reply' ? [] : (turn.label ?? '').split(', ');
           turn.label = [...new Set([...previous, ...names])].join(', ');
         }
-        if (uuid !== undefined && chain.turnOf(uuid) === undefined) chain.setTurn(uuid, assistant.index);
+        if (uuid !== undefined && chain.turnOf(uuid) === undefined) chain.setTurn(uuid, at);
         continue;
       }
       // user: a prompt, or the results of tool calls
@@ -418,7 +425,6 @@ export class ClaudeCodeReader extends RebuildingReader {
       const results = Array.isArray(content) ? content.filter((b) => isObject(b) && b.type === 'tool_result') : [];
       let id: string = uuid ?? `line ${line.line}`;
       if (usedIds.has(id)) id = `${id}@${line.line}`;
-      usedIds.add(id);
       this.handOver(state);
       const index = turns.length;
       if (results.length > 0) {
@@ -443,6 +449,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       } else {
         turns.push({ id, role: 'user', text: textOf(content).trim(), span: lineSpan(line), label: 'prompt' });
       }
+      if (!usedIds.has(id)) usedIds.add(id, index);
       if (uuid !== undefined) chain.setTurn(uuid, index);
     }
     this.settleSessions(state);
@@ -527,7 +534,7 @@ export class ClaudeCodeReader extends RebuildingReader {
     turns: Turn[],
     claim: {
       chain: UuidChain;
-      assistantTurns: Map<number, AssistantTurn>;
+      toolUseIds: Map<number, string[]>;
       resultTurnsByToolUse: Map<string, number[]>;
       mainSession?: string;
       horizon: number;
@@ -703,7 +710,7 @@ export class ClaudeCodeReader extends RebuildingReader {
     start: string,
     claim: {
       chain: UuidChain;
-      assistantTurns: Map<number, AssistantTurn>;
+      toolUseIds: Map<number, string[]>;
       resultTurnsByToolUse: Map<string, number[]>;
       horizon: number;
     },
@@ -723,8 +730,7 @@ export class ClaudeCodeReader extends RebuildingReader {
     }
     // Parallel tool calls: their results are siblings of the chain, not on it.
     for (const t of [...claimed]) {
-      const assistant = claim.assistantTurns.get(t);
-      for (const useId of assistant?.toolUseIds ?? []) {
+      for (const useId of claim.toolUseIds.get(t) ?? []) {
         for (const r of claim.resultTurnsByToolUse.get(useId) ?? []) if (r < limit) claimed.add(r);
       }
     }

@@ -65,7 +65,7 @@ export interface ProgressOptions {
   /**
    * How the tokens are counted (warmTokenCache's CountPlan). For a file whose texts went to disk, analyzeFile gives
    * LEAN_COUNTING: one worker (counting by pieces, one keeps ahead of the judging, and a second costs some 75 MB),
-   * and the texts read a group at a time. Texts read back in groups are not scanned for their bounds after the
+   * ended once the counts are in, and the texts read a group at a time. Texts read back in groups are not scanned for their bounds after the
    * judging (the bounds' map would hold every one of them): such a file's verdicts wait for the exact counts.
    */
   countPlan?: CountPlan;
@@ -123,9 +123,10 @@ function oneShotEvidenceCache(file: TranscriptFile): EvidenceCache {
 
 /**
  * How a file whose texts went to disk has its tokens counted: in one worker, the texts read 4M characters at a
- * time (two or three seconds of that worker's work).
+ * time (two or three seconds of that worker's work), and the worker ended once they are counted (the judging goes
+ * on for much longer: at 1M Claude Code turns, a minute).
  */
-export const LEAN_COUNTING: CountPlan = { maxWorkers: 1, groupChars: 4 * 1024 * 1024 };
+export const LEAN_COUNTING: CountPlan = { maxWorkers: 1, groupChars: 4 * 1024 * 1024, retireAfter: true };
 
 /** Share of the progress given to reading the file; counting tokens takes the rest. */
 const READING_SHARE = 0.4;

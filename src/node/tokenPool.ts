@@ -226,6 +226,14 @@ export class TokenPool {
     return counter(text);
   }
 
+  /**
+   * Ends every idle worker now, rather than after idleMs: for when no count is expected for long (a large file
+   * read once, counted before it is judged), where a worker kept loaded holds some 75 MB. A later count starts one.
+   */
+  retireIdle(): void {
+    for (const thread of [...this.threads]) if (!thread.batch && !thread.retiring) this.retire(thread);
+  }
+
   /** Ends every worker; counts still running are rejected. */
   dispose(): void {
     if (this.disposed) return;

@@ -18,6 +18,11 @@ export interface CountPlan extends CountLimits {
    * text read is a string of its own). Default: all in one group.
    */
   groupChars?: number;
+  /**
+   * The pool's idle workers are ended as soon as this count is done (TokenPool.retireIdle): analyzeFile asks it for
+   * a file read once whose texts are on disk, judged for long after its counts are in.
+   */
+  retireAfter?: boolean;
 }
 
 /**
@@ -67,14 +72,22 @@ export async function warmTokenCache(
     done += size;
     return true;
   };
-  for (let i = 0; i < total; i++) {
-    const text = i < turns.length ? turnText(turns[i]) : summaries[i - turns.length];
-    if (i >= turns.length && cache.has(text)) continue; // a summary is counted once per text, not again once cached
-    group.push(text);
-    chars += text.length;
-    if (chars >= groupChars && !(await countGroup())) return here;
+  /** Counts every text, a group at a time; false when the counting failed. */
+  const countAll = async (): Promise<boolean> => {
+    for (let i = 0; i < total; i++) {
+      const text = i < turns.length ? turnText(turns[i]) : summaries[i - turns.length];
+      if (i >= turns.length && cache.has(text)) continue; // a summary is counted once per text, not again once cached
+      group.push(text);
+      chars += text.length;
+      if (chars >= groupChars && !(await countGroup())) return false;
+    }
+    return countGroup();
+  };
+  try {
+    if (!(await countAll())) return here;
+  } finally {
+    if (plan.retireAfter === true) pool.retireIdle();
   }
-  if (!(await countGroup())) return here;
   if (counted === 0) onProgress?.(0, 0); // nothing to count: done at once
   return (text: string) => cache.get(text) ?? here(text);
 }

@@ -71,7 +71,7 @@ describe('core/turnIdIndex', () => {
     );
   });
 
-  it('keeps every id of many turns, through growth and deletes in long runs', () => {
+  it('keeps every id of many turns, through growth and deletes in long runs, and forgets them all when cleared', () => {
     const ids = Array.from({ length: 5000 }, (_, i) => `id-${i % 3000}`);
     const index = new TurnKeyIndex((at) => ids[at]);
     for (let i = 0; i < ids.length; i++) if (!index.has(ids[i])) index.add(ids[i], i);
@@ -80,5 +80,10 @@ describe('core/turnIdIndex', () => {
     for (let i = 1000; i < 3000; i++) index.delete(ids[i]);
     for (let i = 0; i < 3000; i++) assert.equal(index.get(ids[i]), i < 1000 ? i : undefined, ids[i]);
     assert.equal(index.size, 1000);
+    index.clear();
+    assert.equal(index.size, 0);
+    assert.equal(index.get(ids[0]), undefined);
+    index.add(ids[2], 2);
+    assert.equal(index.get(ids[2]), 2);
   });
 });

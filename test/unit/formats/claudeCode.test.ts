@@ -537,6 +537,23 @@ describe('formats/claudeCode: compaction shapes', () => {
     );
   });
 
+  it('a message.id reused after a compaction starts a new reply, whose later records join it', () => {
+    const records = [
+      ...session(),
+      reply('a5', 'u2', 'msg_A', [{ type: 'text', text: 'Running.' }]),
+      reply('a6', 'a5', 'msg_A', [{ type: 'text', text: 'All pass.' }]),
+    ];
+    const t = feed(new ClaudeCodeReader({ fileName: 'x.jsonl' }), jsonl(records));
+    // Line 15 is a5's record (the title is line 1).
+    assert.deepEqual(
+      t.turns.slice(5).map((x) => [x.id, x.text]),
+      [
+        ['u2', 'thanks, now run the tests'],
+        ['msg_A@15', 'Running.\nAll pass.'],
+      ],
+    );
+  });
+
   it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
     fuzzReader(() => new ClaudeCodeReader({ fileName: 'x.jsonl', defaultBudget: 100 }), jsonl(session()).trimEnd());
   });

@@ -213,6 +213,20 @@ describe('node/tokenPool', function () {
     }
   });
 
+  it('retireIdle ends the idle workers at once; a later count starts one', async () => {
+    const own = new TokenPool({ maxWorkers: 1 });
+    try {
+      assert.deepEqual(await own.count(['one two'], 'o200k_base'), [direct('one two')]);
+      assert.equal(own.workerCount, 1);
+      own.retireIdle();
+      assert.equal(own.workerCount, 0);
+      assert.deepEqual(await own.count(['three'], 'o200k_base'), [direct('three')], 'a new worker is spawned');
+      assert.equal(own.workerCount, 1);
+    } finally {
+      own.dispose();
+    }
+  });
+
   it('start starts a worker at once and asks it nothing: the first count has it load its encoding', async () => {
     // A stand-in worker that logs when it starts and what it is asked, and "counts" characters.
     const dir = mkdtempSync(join(tmpdir(), 'cl-pool-start-'));
@@ -416,8 +430,9 @@ describe('node/tokenPool', function () {
           'o200k_base',
           (done, total) => reports.push([done, total]),
           undefined,
-          { maxWorkers: 1, groupChars },
+          { maxWorkers: 1, groupChars, retireAfter: true },
         );
+        assert.equal(pool.workerCount, 0, 'the idle worker was ended once the counts were in');
         assert.deepEqual([...grouped].sort(), [...whole].sort(), 'the same texts counted the same');
         const texts = toCount.turns.length + toCount.summaries.length;
         assert.ok(calls.length > 1 && calls.length <= texts, `${calls.length} groups of ${texts} texts`);

@@ -383,11 +383,17 @@ export function textsToCount(
   return runSteps(textsToCountInSteps(transcript, tokenCache, checkpointMemo));
 }
 
-/** textsToCount, in steps (the generator yields about every STEP_TURNS turns), for a shell's time slices. */
+/**
+ * textsToCount, in steps (the generator yields about every STEP_TURNS turns), for a shell's time slices.
+ * `keepRepeats`: a turn whose text repeats an earlier one's is named too, so no set of the texts seen is made —
+ * for turns whose texts are read back from disk, where that set would hold each of them in memory; whoever counts
+ * them then skips a text already counted.
+ */
 export function* textsToCountInSteps(
   transcript: Transcript,
   tokenCache?: TokenCache,
   checkpointMemo?: CheckpointMemo,
+  keepRepeats = false,
 ): Generator<void, { turns: Turn[]; summaries: string[] }, void> {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
@@ -410,8 +416,11 @@ export function* textsToCountInSteps(
     if (!turn || typeof turn !== 'object') continue;
     if (!needsCount(turn, i, indexes)) continue; // asked first: a text may be read back from disk
     const text = turnText(turn);
-    if (seen.has(text) || cache?.has(text)) continue;
-    seen.add(text);
+    if (cache?.has(text)) continue;
+    if (!keepRepeats) {
+      if (seen.has(text)) continue;
+      seen.add(text);
+    }
     counted.push(turn);
   }
   return { turns: counted, summaries: [...summaries] };

@@ -22,8 +22,8 @@ const NONE = 0;
 /** The seed of the strings' hash, different in each process. */
 const SEED = (Math.random() * 0x1_0000_0000) >>> 0;
 
-/** A seeded FNV-1a hash of the string's code units, mixed (its low bits index the table). */
-function hashOf(text: string): number {
+/** A seeded FNV-1a hash of the string's code units, mixed (its low bits index a table). */
+export function hashOfText(text: string): number {
   let h = SEED ^ 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   h ^= h >>> 16;
@@ -98,7 +98,7 @@ export class TurnKeyIndex {
   /** The slot holding `id`, or the empty slot where it would go. */
   private slotOf(id: string): number {
     const mask = this.slots.length - 1;
-    let at = hashOf(id) & mask;
+    let at = hashOfText(id) & mask;
     while (this.slots[at] !== NONE && this.keyAt(this.slots[at] - 1) !== id) at = (at + 1) & mask;
     return at;
   }

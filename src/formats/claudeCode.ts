@@ -640,14 +640,16 @@ export class ClaudeCodeReader extends RebuildingReader {
     if (isObject(metadata.preservedSegment)) {
       const headUuid = str(metadata.preservedSegment.headUuid);
       const tailUuid = str(metadata.preservedSegment.tailUuid);
-      let u = tailUuid;
-      const seen = new Set<string>();
-      while (visible(u) && !seen.has(u)) {
-        seen.add(u);
-        const t = claim.chain.turnOf(u);
-        if (t !== undefined) preserved.add(t);
-        if (u === headUuid) break;
-        u = claim.chain.parentOf(u);
+      if (tailUuid !== undefined) {
+        claim.chain.walkBack(
+          tailUuid,
+          ({ turn, line, isUntil }) => {
+            if (line > claim.horizon) return false;
+            if (turn !== undefined) preserved.add(turn);
+            return !isUntil;
+          },
+          headUuid,
+        );
       }
     }
     const kept = metadata.preservedMessages;
@@ -717,17 +719,11 @@ export class ClaudeCodeReader extends RebuildingReader {
     limit: number,
   ): Set<number> {
     const claimed = new Set<number>();
-    const seen = new Set<string>();
-    let u: string | undefined = start;
-    while (u !== undefined && !seen.has(u)) {
-      seen.add(u);
-      const line = claim.chain.lineOf(u);
-      if (line === undefined || line > claim.horizon) break;
-      if (claim.chain.isBoundary(u)) break;
-      const t = claim.chain.turnOf(u);
-      if (t !== undefined && t < limit) claimed.add(t);
-      u = claim.chain.parentOf(u);
-    }
+    claim.chain.walkBack(start, ({ turn, line, boundary }) => {
+      if (line > claim.horizon || boundary) return false;
+      if (turn !== undefined && turn < limit) claimed.add(turn);
+      return true;
+    });
     // Parallel tool calls: their results are siblings of the chain, not on it.
     for (const t of [...claimed]) {
       for (const useId of claim.toolUseIds.get(t) ?? []) {

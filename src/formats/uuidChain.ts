@@ -3,16 +3,27 @@
 // with a uuid, its line. This is all a checkpoint's claim reads of the records (the parentUuid walk, the preserved
 // messages, the last message before a boundary), so a file read once lets its records go as they are read
 // (ClaudeCodeReader). Typed arrays instead of a Map of records: a record held as a parsed object with its fields
-// and three uuid strings took about 720 bytes; here a uuid takes its string and some 35 bytes.
+// and three uuid strings took about 720 bytes; here a uuid in Claude Code's form takes some 50 bytes (UuidSlots).
 // Pure: no I/O.
 
 import { IntColumn } from '../core/intColumn';
-import { TurnKeyIndex } from '../core/turnIdIndex';
+import { UuidSlots } from './uuidSlots';
 
 /** No slot: a record with no parentUuid, a uuid with no turn. */
 const NONE = -1;
 /** A parentUuid whose uuid had no record yet when its record was read: kept as text (parentLater). */
 const LATER = -2;
+
+/** A step of walkBack: the first record of a uuid on the chain. */
+export interface ChainStep {
+  /** The turn the uuid was read into, if any. */
+  turn: number | undefined;
+  line: number;
+  /** Whether the record is a compact_boundary. */
+  boundary: boolean;
+  /** Whether the uuid is the walk's `until`. */
+  isUntil: boolean;
+}
 
 /** What lastMessageBefore found: a record whose uuid was read into a turn. */
 export interface MessageRecord {
@@ -22,9 +33,7 @@ export interface MessageRecord {
 
 export class UuidChain {
   /** The slot of each uuid: the order in which the uuids' first records came. */
-  private readonly uuids: string[] = [];
-  /** The slot of each uuid, found through the uuids themselves (no Map entry a uuid). */
-  private readonly slotOf = new TurnKeyIndex((slot) => this.uuids[slot]);
+  private readonly slots = new UuidSlots();
   /** Per slot: the first record's line, its parentUuid's slot (or NONE, or LATER), its turn (or NONE). */
   private readonly firstLine = new IntColumn();
   private readonly parentSlot = new IntColumn();
@@ -43,15 +52,13 @@ export class UuidChain {
    * fields are kept from: later copies never replace it.
    */
   addRecord(uuid: string, line: number, parentUuid: string | undefined, isBoundary: boolean): void {
-    let slot = this.slotOf.get(uuid);
+    let slot = this.slots.get(uuid);
     if (slot === undefined) {
-      slot = this.uuids.length;
-      this.uuids.push(uuid);
-      this.slotOf.add(uuid, slot);
+      slot = this.slots.add(uuid);
       this.firstLine.set(slot, line);
       this.turn.set(slot, NONE);
       this.boundary.set(slot, isBoundary ? 1 : 0);
-      const parent = parentUuid === undefined ? NONE : (this.slotOf.get(parentUuid) ?? LATER);
+      const parent = parentUuid === undefined ? NONE : (this.slots.get(parentUuid) ?? LATER);
       this.parentSlot.set(slot, parent);
       if (parent === LATER) this.parentLater.set(slot, parentUuid!);
     }
@@ -62,28 +69,49 @@ export class UuidChain {
 
   /** The line of the uuid's first record, or undefined when no record has it. */
   lineOf(uuid: string): number | undefined {
-    const slot = this.slotOf.get(uuid);
+    const slot = this.slots.get(uuid);
     return slot === undefined ? undefined : this.firstLine.get(slot);
   }
 
-  /** Whether the uuid's first record is a compact_boundary (false when no record has it). */
-  isBoundary(uuid: string): boolean {
-    const slot = this.slotOf.get(uuid);
-    return slot !== undefined && this.boundary.get(slot) === 1;
-  }
-
-  /** The parentUuid of the uuid's first record. */
-  parentOf(uuid: string): string | undefined {
-    const slot = this.slotOf.get(uuid);
-    if (slot === undefined) return undefined;
-    const parent = this.parentSlot.get(slot);
-    if (parent === NONE) return undefined;
-    return parent === LATER ? this.parentLater.get(slot) : this.uuids[parent];
+  /**
+   * Walks the parentUuid chain back from `start`, by each uuid's first record: `visit` is given each step's
+   * record (the uuid's turn, if any, its line, whether it is a compact_boundary, and whether it is `until`) and
+   * returns false to stop there. The walk also stops at a uuid with no record, or when it comes round to a uuid
+   * it walked. No uuid is made a string on the way, nor kept (a walk may pass a million records).
+   */
+  walkBack(start: string, visit: (step: ChainStep) => boolean, until?: string): void {
+    const last = until === undefined ? undefined : this.slots.get(until);
+    // A uuid whose parent's record came before its own has a lower slot, so the walk can only come round again
+    // through a parent whose record came later (or a uuid its own parent): remembering where it took one of those
+    // is enough to stop there.
+    // (A uuid walked again before that gives the same step again: what visit gathers is the same.)
+    const laterFrom = new Set<number>();
+    let slot = this.slots.get(start);
+    while (slot !== undefined) {
+      const turn = this.turn.get(slot);
+      const step = {
+        turn: turn === NONE ? undefined : turn,
+        line: this.firstLine.get(slot),
+        boundary: this.boundary.get(slot) === 1,
+        isUntil: slot === last,
+      };
+      if (!visit(step)) return;
+      const parent = this.parentSlot.get(slot);
+      if (parent === NONE) return;
+      if (parent !== LATER && parent < slot) {
+        slot = parent;
+        continue;
+      }
+      // A parent whose record came later, or the uuid itself.
+      if (laterFrom.has(slot)) return;
+      laterFrom.add(slot);
+      slot = parent === LATER ? this.slots.get(this.parentLater.get(slot)!) : parent;
+    }
   }
 
   /** The turn the uuid was read into, if any. */
   turnOf(uuid: string): number | undefined {
-    const slot = this.slotOf.get(uuid);
+    const slot = this.slots.get(uuid);
     if (slot === undefined) return undefined;
     const turn = this.turn.get(slot);
     return turn === NONE ? undefined : turn;
@@ -91,21 +119,19 @@ export class UuidChain {
 
   /** Says the uuid was read into turn `index`; its record must have been added. */
   setTurn(uuid: string, index: number): void {
-    const slot = this.slotOf.get(uuid);
+    const slot = this.slots.get(uuid);
     if (slot === undefined) throw new Error(`no record has the uuid ${uuid}`);
     this.turn.set(slot, index);
   }
 
   /** The last record before line `lineNumber` whose uuid was read into a turn before `limit`. */
   lastMessageBefore(lineNumber: number, limit: number): MessageRecord | undefined {
-    let found: MessageRecord | undefined;
+    let found = NONE;
     for (let r = 0; r < this.records; r++) {
-      const line = this.recordLine.get(r);
-      if (line >= lineNumber) break;
-      const slot = this.recordSlot.get(r);
-      const t = this.turn.get(slot);
-      if (t !== NONE && t < limit) found = { uuid: this.uuids[slot], line };
+      if (this.recordLine.get(r) >= lineNumber) break;
+      const t = this.turn.get(this.recordSlot.get(r));
+      if (t !== NONE && t < limit) found = r;
     }
-    return found;
+    return found === NONE ? undefined : { uuid: this.slots.uuidAt(this.recordSlot.get(found)), line: this.recordLine.get(found) };
   }
 }

@@ -177,7 +177,10 @@ async function analyzeNow(
   const checkpointMemo = caches.checkpointMemo ?? new CheckpointMemo({ oneSnapshot: true });
   const evidenceCache = caches.evidenceCache ?? new EvidenceCache();
   // What to count, worked out in slices before the judging starts: both sync the memo, one at a time.
-  const toCount = await inSlices(textsToCountInSteps(transcript, tokenCache, checkpointMemo), progress.signal);
+  // Texts read back a group at a time (on disk) are not gathered in a set to name each once: the counting skips
+  // those already counted.
+  const grouped = progress.countPlan?.groupChars !== undefined;
+  const toCount = await inSlices(textsToCountInSteps(transcript, tokenCache, checkpointMemo, grouped), progress.signal);
   // Verdicts that rest on no judgement are said first, before the counting starts (tiktoken's load beside this
   // scan slowed it on two cores): the claimed prefixes' lower bounds are worked out (a real session's in 10–20 ms)
   // only until each is over its ceiling, and kept for the bounds' analysis.

@@ -76,7 +76,12 @@ export async function warmTokenCache(
   const countAll = async (): Promise<boolean> => {
     for (let i = 0; i < total; i++) {
       const text = i < turns.length ? turnText(turns[i]) : summaries[i - turns.length];
-      if (i >= turns.length && cache.has(text)) continue; // a summary is counted once per text, not again once cached
+      // A summary is counted once per text, not again once cached; so is a turn's text counted in groups (its
+      // turns may repeat a text: see textsToCountInSteps's keepRepeats).
+      if ((i >= turns.length || groupChars !== Infinity) && cache.has(text)) {
+        done++;
+        continue;
+      }
       group.push(text);
       chars += text.length;
       if (chars >= groupChars && !(await countGroup())) return false;

@@ -4,7 +4,8 @@
 // analysis as with a plain counter.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { analyze, textsToCount } from '../../../src/core/analyze';
+import { analyze, textsToCount, textsToCountInSteps } from '../../../src/core/analyze';
+import { runSteps } from '../../../src/core/steps';
 import type { Checkpoint, TokenCache, Transcript, Turn, TurnId } from '../../../src/core/model';
 import { checkpoint, incident, span, transcript, turn } from './transcripts';
 
@@ -54,6 +55,10 @@ describe('core/textsToCount', () => {
     const { turns: counted, summaries } = textsToCount(t);
     assert.deepEqual(counted, [turns[0], shared, turns[6], turns[7]]);
     assert.deepEqual(summaries, ['same summary', 'encrypted']);
+    // Keeping repeats (texts read back from disk): every such turn is named, a repeated text or turn too.
+    const kept = runSteps(textsToCountInSteps(t, new Map([[turns[7].text, 1]]), undefined, true));
+    assert.deepEqual(kept.turns, [turns[0], shared, shared, turns[5], turns[6]]);
+    assert.deepEqual(kept.summaries, summaries);
   });
 
   it('needs nothing for a rebuilt transcript (new Turn objects, same texts), as readers that re-read after an append make', () => {

@@ -2,7 +2,14 @@
 // in a list and a Map of each uuid's first record, as the reader kept them before.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { UuidChain, type MessageRecord } from '../../../src/formats/uuidChain';
+import { UuidChain, type ChainStep, type MessageRecord } from '../../../src/formats/uuidChain';
+
+/** The first `most` steps of a walk back from `uuid`, to `until` (as the reader walks a preserved segment). */
+function stepsFrom(chain: UuidChain, uuid: string, most: number, until?: string): ChainStep[] {
+  const steps: ChainStep[] = [];
+  chain.walkBack(uuid, (step) => steps.push(step) < most && !step.isUntil, until);
+  return steps;
+}
 
 interface Rec {
   uuid: string;
@@ -20,6 +27,20 @@ class PlainModel {
   add(rec: Rec): void {
     this.records.push(rec);
     if (!this.first.has(rec.uuid)) this.first.set(rec.uuid, rec);
+  }
+
+  /** The turns on the chain from `start`, each uuid once, until a boundary or a record past `horizon`. */
+  walk(start: string, horizon: number): Set<number> {
+    const turns = new Set<number>();
+    const seen = new Set<string>();
+    for (let u: string | undefined = start; u !== undefined && !seen.has(u); u = this.first.get(u)?.parent) {
+      seen.add(u);
+      const rec = this.first.get(u);
+      if (rec === undefined || rec.line > horizon || rec.boundary) break;
+      const t = this.turns.get(u);
+      if (t !== undefined) turns.add(t);
+    }
+    return turns;
   }
 
   lastMessageBefore(lineNumber: number, limit: number): MessageRecord | undefined {
@@ -62,9 +83,26 @@ describe('formats/uuidChain', () => {
         for (const u of [...UUIDS, 'absent']) {
           const first = model.first.get(u);
           assert.equal(chain.lineOf(u), first?.line, `line of ${u}`);
-          assert.equal(chain.parentOf(u), first?.parent, `parent of ${u}`);
-          assert.equal(chain.isBoundary(u), first?.boundary === true, `boundary ${u}`);
           assert.equal(chain.turnOf(u), model.turns.get(u), `turn of ${u}`);
+          // A walk's first two steps: the uuid's first record, then its parent's.
+          const [self, parent] = stepsFrom(chain, u, 2);
+          assert.deepEqual(
+            self,
+            first && { turn: model.turns.get(u), line: first.line, boundary: first.boundary, isUntil: false },
+            `first record of ${u}`,
+          );
+          const parentFirst = first?.parent === undefined ? undefined : model.first.get(first.parent);
+          assert.equal(parent?.line, parentFirst?.line, `parent of ${u}`);
+          // A claim's walk (to a boundary or past a horizon) gathers the turns a walk over the records does.
+          for (const horizon of [line / 2, line + 1]) {
+            const turns = new Set<number>();
+            chain.walkBack(u, (step) => {
+              if (step.line > horizon || step.boundary) return false;
+              if (step.turn !== undefined) turns.add(step.turn);
+              return true;
+            });
+            assert.deepEqual([...turns].sort(), [...model.walk(u, horizon)].sort(), `walk from ${u} within line ${horizon}`);
+          }
         }
         for (let at = 0; at <= line + 1; at++) {
           for (const limit of [0, 5, 21]) {
@@ -82,11 +120,31 @@ describe('formats/uuidChain', () => {
     chain.addRecord('parent', 2, 'grandparent', false);
     chain.addRecord('grandparent', 3, undefined, true);
     chain.addRecord('other', 4, 'parent', false);
-    assert.equal(chain.parentOf('child'), 'parent');
-    assert.equal(chain.parentOf('parent'), 'grandparent');
-    assert.equal(chain.parentOf('grandparent'), undefined);
-    assert.equal(chain.parentOf('other'), 'parent');
-    assert.equal(chain.isBoundary('grandparent'), true);
+    const lines = (uuid: string, until?: string): number[] => stepsFrom(chain, uuid, 10, until).map((step) => step.line);
+    assert.deepEqual(lines('child'), [1, 2, 3]);
+    assert.deepEqual(lines('other'), [4, 2, 3]);
+    assert.deepEqual(lines('child', 'parent'), [1, 2], 'stops at `until`, which is visited');
+    assert.deepEqual(
+      stepsFrom(chain, 'grandparent', 10).map((step) => step.boundary),
+      [true],
+    );
+  });
+
+  it('walks each uuid of a cycle of parents once or twice, and stops', () => {
+    const chain = new UuidChain();
+    chain.addRecord('a', 1, 'c', false); // c comes later
+    chain.addRecord('b', 2, 'a', false);
+    chain.addRecord('c', 3, 'b', false);
+    chain.setTurn('a', 0);
+    chain.setTurn('b', 1);
+    const turns = new Set<number | undefined>();
+    let steps = 0;
+    chain.walkBack('b', (step) => {
+      turns.add(step.turn);
+      return ++steps < 100;
+    });
+    assert.ok(steps <= 6, `${steps} steps`);
+    assert.deepEqual([...turns].sort(), [0, 1, undefined]);
   });
 
   it('grows past its first columns', () => {
@@ -94,7 +152,10 @@ describe('formats/uuidChain', () => {
     for (let i = 0; i < 5000; i++) chain.addRecord(`u${i}`, i + 1, i > 0 ? `u${i - 1}` : undefined, false);
     chain.setTurn('u4999', 7);
     assert.equal(chain.lineOf('u4321'), 4322);
-    assert.equal(chain.parentOf('u4321'), 'u4320');
+    assert.deepEqual(
+      stepsFrom(chain, 'u4321', 2).map((step) => step.line),
+      [4322, 4321],
+    );
     assert.deepEqual(chain.lastMessageBefore(6000, 8), { uuid: 'u4999', line: 5000 });
     assert.throws(() => chain.setTurn('absent', 1), /no record has the uuid absent/);
   });

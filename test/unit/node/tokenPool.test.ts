@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { analyze, textsToCount } from '../../../src/core/analyze';
+import { analyze, textsToCount, textsToCountInSteps } from '../../../src/core/analyze';
+import { runSteps } from '../../../src/core/steps';
 import type { Transcript, Turn } from '../../../src/core/model';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { defaultWorkerFile, piecesOf, TokenPool } from '../../../src/node/tokenPool';
@@ -381,11 +382,12 @@ describe('node/tokenPool', function () {
     }
 
     it('counts a group of texts at a time when asked, each after the one before, into the same counts', async () => {
-      // Forty turns of 60–100 characters, one repeated, all claimed by one checkpoint.
+      // Forty turns of 60–100 characters, all claimed by one checkpoint; the last five repeat the first five's texts.
+      const textOf = (i: number): string => `${mixedTexts()[i % 6].slice(0, 60)} turn ${i} ${'x'.repeat(i)}`;
       const turns: Turn[] = Array.from({ length: 40 }, (_, i) => ({
         id: `t${i}`,
         role: i % 2 === 0 ? 'user' : 'assistant',
-        text: i === 39 ? mixedTexts()[0].slice(0, 80) : `${mixedTexts()[i % 6].slice(0, 60)} turn ${i} ${'x'.repeat(i)}`,
+        text: i >= 35 ? textOf(i - 35) : textOf(i),
         span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
       }));
       const summary = 'Summary: the turns were read; ERR_4107 was fixed.';
@@ -408,11 +410,13 @@ describe('node/tokenPool', function () {
       const toCount = textsToCount(transcript, whole);
       await warmTokenCache(toCount, whole, pool, 'o200k_base');
       const calls: { texts: number; maxWorkers?: number }[] = [];
+      const sent: string[] = [];
       let running = 0;
       const original = pool.count.bind(pool);
       pool.count = async (texts, encoding, signal, onProgress, limits) => {
         assert.equal(running++, 0, 'a group is sent once the one before is counted');
         calls.push({ texts: texts.length, maxWorkers: limits?.maxWorkers });
+        sent.push(...texts);
         try {
           return await original(texts, encoding, signal, onProgress, limits);
         } finally {
@@ -423,8 +427,11 @@ describe('node/tokenPool', function () {
       const reports: [number, number][] = [];
       try {
         const groupChars = 200;
+        // Named as for texts on disk: the repeated turns too, each text counted once all the same.
+        const withRepeats = runSteps(textsToCountInSteps(transcript, grouped, undefined, true));
+        assert.equal(withRepeats.turns.length, 40);
         const countTokens = await warmTokenCache(
-          textsToCount(transcript, grouped),
+          withRepeats,
           grouped,
           pool,
           'o200k_base',
@@ -434,7 +441,9 @@ describe('node/tokenPool', function () {
         );
         assert.equal(pool.workerCount, 0, 'the idle worker was ended once the counts were in');
         assert.deepEqual([...grouped].sort(), [...whole].sort(), 'the same texts counted the same');
-        const texts = toCount.turns.length + toCount.summaries.length;
+        assert.equal(new Set(sent).size, sent.length, 'no text sent twice');
+        assert.equal(sent.length, toCount.turns.length + toCount.summaries.length);
+        const texts = withRepeats.turns.length + withRepeats.summaries.length;
         assert.ok(calls.length > 1 && calls.length <= texts, `${calls.length} groups of ${texts} texts`);
         assert.ok(calls.every((c) => c.maxWorkers === 1));
         for (let i = 1; i < reports.length; i++) assert.ok(reports[i][0] >= reports[i - 1][0], 'progress never goes back');

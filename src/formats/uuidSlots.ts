@@ -8,7 +8,7 @@ import { IntColumn } from '../core/intColumn';
 import { hashOfText } from '../core/turnIdIndex';
 
 /** The table holds at most this fraction of its slots. */
-const MAX_LOAD = 0.5;
+const MAX_LOAD = 0.75;
 const FIRST_SLOTS = 64;
 /** An empty place in the table (it holds slot numbers plus one). */
 const EMPTY = 0;

@@ -126,7 +126,7 @@ function oneShotEvidenceCache(file: TranscriptFile): EvidenceCache {
  * time (two or three seconds of that worker's work), and the worker ended once they are counted (the judging goes
  * on for much longer: at 1M Claude Code turns, a minute).
  */
-export const LEAN_COUNTING: CountPlan = { maxWorkers: 1, groupChars: 4 * 1024 * 1024, retireAfter: true };
+export const LEAN_COUNTING: CountPlan = { maxWorkers: 1, groupChars: 1024 * 1024, retireAfter: true, beforeJudging: true };
 
 /** Share of the progress given to reading the file; counting tokens takes the rest. */
 const READING_SHARE = 0.4;
@@ -242,6 +242,8 @@ async function analyzeNow(
     },
   };
   try {
+    // A lean count is done, and its worker ended, before the judging makes its tables: the two are not held at once.
+    if (progress.countPlan?.beforeJudging === true) await counting;
     await inSlices(judgeAhead(transcript, judging), progress.signal);
   } catch (error) {
     await counting.catch(() => undefined); // the counting stops with the same abort

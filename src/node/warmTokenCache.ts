@@ -23,6 +23,8 @@ export interface CountPlan extends CountLimits {
    * a file read once whose texts are on disk, judged for long after its counts are in.
    */
   retireAfter?: boolean;
+  /** analyzeFile judges the turns only once this count is done (see LEAN_COUNTING). */
+  beforeJudging?: boolean;
 }
 
 /**

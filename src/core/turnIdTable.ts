@@ -1,5 +1,5 @@
-// A map from turn ids to small non-negative integers (a turn's index, a count), as CheckpointMemo keeps one entry
-// a turn. Ids that are small non-negative integers (a canonical transcript's 0, 1, 2…) are kept in a typed array,
+// A map from turn ids to small non-negative integers (a turn's index), for numeric ids: TurnKeyIndex keeps these
+// here (turnIdIndex.ts), and the canonical reader its turns by id. Ids that are small non-negative integers (a canonical transcript's 0, 1, 2…) are kept in a typed array,
 // 4 bytes an id, rather than in a Map (about 50 bytes an entry: 150 MB for a 3M-turn transcript); any other id
 // (a string, a negative, fractional or far larger number) is kept in a Map. The array is never longer than four
 // times the most entries held plus 1,024, so a hostile id like 2^40 costs one Map entry, not memory. It behaves
@@ -50,12 +50,6 @@ export class TurnIdTable {
   delete(id: TurnId): void {
     this.deleteDense(id);
     if (this.other.size > 0) this.other.delete(id);
-  }
-
-  /** Every id with its value: the array's in order of id, then the Map's in order of insertion. */
-  *entries(): Generator<[TurnId, number], void, void> {
-    for (let id = 0; id < this.dense.length; id++) if (this.dense[id] !== 0) yield [id, this.dense[id] - 1];
-    yield* this.other.entries();
   }
 
   /** Whether `id` is an index into the array as it is now. */

@@ -747,7 +747,7 @@ function trimmedLead(statuses: Uint8Array, marks: Uint8Array): { from: number; s
 const STATUS_CODES = Object.fromEntries(TURN_STATUSES.map((status, code) => [status, code])) as Record<TurnStatus, number>;
 const UNCOVERED_CODE = STATUS_CODES.uncovered;
 
-/** Which of the turns before a checkpoint it claims (`has`, by a turn's id), marked by turn index. */
+/** Which of the turns before a checkpoint it claims (`hasTurn`, by a turn's index), marked at each id's first turn. */
 interface ClaimedTurns {
   /** Whether the turn at this index (before the checkpoint) has a claimed id. */
   hasTurn(index: number): boolean;

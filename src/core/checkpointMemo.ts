@@ -13,9 +13,8 @@
 // - the options, token cache (by identity) and summary count: kept with each analysis, compared by analyze.
 // It also keeps the indexes analyze needs over all the turns (first index of each id, first result answering each
 // call), extended by the appended turns rather than rebuilt; they keep no id of their own, only turn indexes
-// (turnIdIndex.ts). It holds at most the current checkpoints' analyses
-// (shared with the last Analysis), a reference per turn and those indexes; it never changes a result (only what
-// it costs), and is pure: no I/O, no vscode.
+// (turnIdIndex.ts). It holds at most the current checkpoints' analyses (shared with the last Analysis), a reference
+// per turn and those indexes; it never changes a result (only what it costs), and is pure: no I/O, no vscode.
 import type { Checkpoint, CheckpointAnalysis, TokenCache, Turn, TurnId } from './model';
 import { isSealed } from './sealedRecord';
 import { runSteps } from './steps';

@@ -1,6 +1,6 @@
 // A map from turn ids to small non-negative integers (a turn's index), for numeric ids: TurnKeyIndex keeps these
-// here (turnIdIndex.ts), and the canonical reader its turns by id. Ids that are small non-negative integers (a canonical transcript's 0, 1, 2…) are kept in a typed array,
-// 4 bytes an id, rather than in a Map (about 50 bytes an entry: 150 MB for a 3M-turn transcript); any other id
+// here (turnIdIndex.ts), and the canonical reader its turns by id. Ids that are small non-negative integers (a
+// canonical transcript's 0, 1, 2…) are kept in a typed array, 4 bytes an id, rather than in a Map (about 50 bytes an entry: 150 MB for a 3M-turn transcript); any other id
 // (a string, a negative, fractional or far larger number) is kept in a Map. The array is never longer than four
 // times the most entries held plus 1,024, so a hostile id like 2^40 costs one Map entry, not memory. It behaves
 // as a Map with the same keys would (0 and -0 are one key), and is pure: no I/O, no vscode.

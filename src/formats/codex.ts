@@ -189,8 +189,9 @@ class ItemRecord {
  * passes over in silence (DROP_RECORD). Most of a rollout's bytes are records build reads a field or two of, or
  * none: token_count events (read for their last request's totals), context_compacted events (their timestamp), the
  * other events, turn_context and session_meta (passed over). In a real rollout they were three quarters of the bytes,
- * and kept whole they held about four times the file's size in memory. A response item is kept as what its turn is made of (readItem): its text, not its parsed fields, and the
- * key it is matched by against replacement_history as a digest when `digest` is given. Compactions are kept whole.
+ * and kept whole they held about four times the file's size in memory. A response item is kept as what its turn is
+ * made of (readItem): its text, not its parsed fields, and the key it is matched by against replacement_history as
+ * a digest when `digest` is given. Compactions are kept whole.
  */
 function codexFields(value: unknown, digest?: (text: string) => string): unknown {
   if (!isObject(value)) return value;

@@ -67,8 +67,9 @@ export class UuidSlots {
   /** Slot plus one at each place, EMPTY where there is none; its length is a power of two. */
   private table = new Int32Array(FIRST_SLOTS);
   private count = 0;
-  /** The words of the uuid last looked up. */
+  /** The words of the uuid last looked up, when it is in Claude Code's form (keyIsWords). */
   private readonly key = new Int32Array(4);
+  private keyIsWords = false;
 
   /** How many uuids have slots. */
   get size(): number {
@@ -85,8 +86,8 @@ export class UuidSlots {
   add(uuid: string): number {
     const slot = this.count;
     if ((this.count + 1) / this.table.length > MAX_LOAD) this.grow();
-    const place = this.placeOf(uuid);
-    if (readWords(uuid, this.key)) {
+    const place = this.placeOf(uuid); // reads the uuid's words into `key`
+    if (this.keyIsWords) {
       for (let k = 0; k < 4; k++) this.words.set(4 * slot + k, this.key[k]);
     } else {
       this.other.set(slot, uuid);
@@ -108,7 +109,8 @@ export class UuidSlots {
   private placeOf(uuid: string): number {
     const mask = this.table.length - 1;
     const key = this.key;
-    if (readWords(uuid, key)) {
+    this.keyIsWords = readWords(uuid, key);
+    if (this.keyIsWords) {
       let at = hashOfWords(key[0], key[1], key[2], key[3]) & mask;
       for (; this.table[at] !== EMPTY; at = (at + 1) & mask) if (this.holdsWords(this.table[at] - 1)) break;
       return at;

@@ -64,9 +64,9 @@ export interface ProgressOptions {
   collectGarbage?: () => void;
   /**
    * How the tokens are counted (warmTokenCache's CountPlan). For a file whose texts went to disk, analyzeFile gives
-   * LEAN_COUNTING: one worker (counting by pieces, one keeps ahead of the judging, and a second costs some 75 MB),
-   * ended once the counts are in, and the texts read a group at a time. Texts read back in groups are not scanned for their bounds after the
-   * judging (the bounds' map would hold every one of them): such a file's verdicts wait for the exact counts.
+   * LEAN_COUNTING: one worker (a second costs some 75 MB), counting before the judging and ended once the counts
+   * are in, and the texts read a group at a time. Texts read back in groups are not scanned for their bounds after
+   * the judging (the bounds' map would hold every one of them): such a file's verdicts wait for the exact counts.
    */
   countPlan?: CountPlan;
 }
@@ -122,9 +122,11 @@ function oneShotEvidenceCache(file: TranscriptFile): EvidenceCache {
 }
 
 /**
- * How a file whose texts went to disk has its tokens counted: in one worker, the texts read 4M characters at a
- * time (two or three seconds of that worker's work), and the worker ended once they are counted (the judging goes
- * on for much longer: at 1M Claude Code turns, a minute).
+ * How a file whose texts went to disk has its tokens counted: in one worker, the texts read 1M characters at a
+ * time, all before the judging, and the worker ended once they are counted (the judging goes on for much longer:
+ * at 1M Claude Code turns, a minute). The worker, with the texts it is sent, is then never held beside the
+ * judging's tables (docs/performance.md, "Turn indexes, not turn ids…": 722,912 → 644,152 KiB at 1M turns with the
+ * smaller groups and columns).
  */
 export const LEAN_COUNTING: CountPlan = { maxWorkers: 1, groupChars: 1024 * 1024, retireAfter: true, beforeJudging: true };
 
@@ -177,10 +179,10 @@ async function analyzeNow(
   const checkpointMemo = caches.checkpointMemo ?? new CheckpointMemo({ oneSnapshot: true });
   const evidenceCache = caches.evidenceCache ?? new EvidenceCache();
   // What to count, worked out in slices before the judging starts: both sync the memo, one at a time.
-  // Texts read back a group at a time (on disk) are not gathered in a set to name each once: the counting skips
-  // those already counted.
-  const grouped = progress.countPlan?.groupChars !== undefined;
-  const toCount = await inSlices(textsToCountInSteps(transcript, tokenCache, checkpointMemo, grouped), progress.signal);
+  // Texts read back a group at a time (on disk) are not gathered in a set to name each once (the counting skips
+  // those already counted), nor scanned for their bounds after the judging (see ProgressOptions.countPlan).
+  const textsOnDisk = progress.countPlan?.groupChars !== undefined;
+  const toCount = await inSlices(textsToCountInSteps(transcript, tokenCache, checkpointMemo, textsOnDisk), progress.signal);
   // Verdicts that rest on no judgement are said first, before the counting starts (tiktoken's load beside this
   // scan slowed it on two cores): the claimed prefixes' lower bounds are worked out (a real session's in 10–20 ms)
   // only until each is over its ceiling, and kept for the bounds' analysis.
@@ -249,9 +251,7 @@ async function analyzeNow(
     await counting.catch(() => undefined); // the counting stops with the same abort
     throw error;
   }
-  // Not for texts read back a group at a time (on disk): the bounds' map, keyed by text, would hold all of them.
-  const textsInMemory = progress.countPlan?.groupChars === undefined;
-  if (progress.onVerdict && textsInMemory && !allSaid && !counted && !progress.signal?.aborted) {
+  if (progress.onVerdict && !textsOnDisk && !allSaid && !counted && !progress.signal?.aborted) {
     // The uncounted texts' pieces are scanned for their lower bounds (20–130 ms for a real session's 330 KB), in
     // slices, while the worker is still loading or counting; then, every checkpoint being judged, the analysis
     // from the bounds only adds them up. When the counts come in meanwhile, the scan stops: the exact analysis

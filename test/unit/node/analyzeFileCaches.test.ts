@@ -127,6 +127,31 @@ describe('node/analyzeFile: caches and overlap', function () {
     }
   });
 
+  it('counts a one-shot file whose texts went to disk before judging it, and ends the worker first', async () => {
+    const events: string[] = [];
+    class Watched extends TokenPool {
+      override async count(...args: Parameters<TokenPool['count']>): Promise<number[]> {
+        const counts = await super.count(...args);
+        events.push('counted');
+        return counts;
+      }
+    }
+    const pool = new Watched();
+    const turnSink = {
+      begin: () => events.push(`judging, ${pool.workerCount} workers`),
+      turn: () => undefined,
+    };
+    try {
+      await analyzeFile(SAMPLE, { textsOnDiskPast: 0 }, pool, SETTINGS, { oneShot: true, turnSink });
+      const firstJudged = events.findIndex((event) => event.startsWith('judging'));
+      assert.ok(firstJudged > 0, events.join('; '));
+      assert.equal(events.lastIndexOf('counted'), firstJudged - 1, `every count before the judging: ${events.join('; ')}`);
+      assert.equal(events[firstJudged], 'judging, 0 workers');
+    } finally {
+      pool.dispose();
+    }
+  });
+
   it('counts on a started pool as createTokenCounter does, the first job on the started worker', async () => {
     const pool = new TokenPool({ maxWorkers: 2 });
     try {

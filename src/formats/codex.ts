@@ -24,6 +24,11 @@
 // `info.last_token_usage.total_tokens` of the last token_count before the compaction whose request had input
 // (input_tokens > 0); the zero-input token_count Codex writes around a compaction describes no request and is
 // passed over.
+//
+// Read as pushed, a batch of records at a time (ReadState): every turn is whole once its record is read, and a
+// compaction claims only turns read before it, so appended lines change nothing read before (but a context_compacted
+// event's note on the compaction before it). A file read once from its start lets its records go once read, and
+// hands each turn to ReaderContext.keepTurn as it is made (a large file's texts go to disk as they are read).
 
 import { groupDigits } from '../core/displayText';
 import type { Checkpoint, Problem, RawLine, ReaderContext, Role, Transcript, Turn } from '../core/model';
@@ -59,6 +64,10 @@ export const OPAQUE_NOTE = 'summary is encrypted (remote compaction): coverage c
 /** A compaction read so far, for window links and context_compacted events. */
 interface CompactionMark {
   checkpoint: Checkpoint;
+  /** Its checkpoint's index in ReadState.checkpoints. */
+  index: number;
+  /** ReadState.finishes when its checkpoint was last copied to change it: the copy is its own until the next finish. */
+  copiedAt?: number;
   line: number;
   timestamp?: string;
   /** turns.length at the compaction: where the next window's items start. */
@@ -222,42 +231,127 @@ function tokenInfo(info: unknown): unknown {
   return { last_token_usage: last, model_context_window: info.model_context_window };
 }
 
+/** A context_compacted event read before any compaction it could belong to. */
+interface WaitingEvent {
+  line: number;
+  matched: boolean;
+}
+
+/**
+ * What readRecords has read so far, kept between finishes so that lines appended are read in proportion to
+ * themselves. Every record is read once, in log order: a turn is made whole from its record (its `answers` from the
+ * calls before it), and a compaction claims turns read before it, so lines appended later change neither. Only a
+ * context_compacted event adds a note to a compaction before it (a copy, when a finish returned that one).
+ */
+class ReadState {
+  /** How many of the line buffer's records were read. */
+  read = 0;
+  readonly problems: Problem[] = [];
+  readonly turns: Turn[] = [];
+  /** Each turn's key for matching replacement_history (matchKey), by turn index. */
+  readonly keys: string[] = [];
+  readonly checkpoints: Checkpoint[] = [];
+  /** checkpoints[0, published) were returned by a finish: one is copied before it changes, never changed in place. */
+  published = 0;
+  /** How many finishes returned what was read (a copy made since the last one may change in place). */
+  finishes = 0;
+  readonly unknown = new Set<string>();
+  lastTokens: TokenMark | undefined;
+  readonly calls = new CallLinks();
+  readonly compactions: CompactionMark[] = [];
+  /** window_id → the latest compaction that opened it. */
+  readonly windows = new Map<string, CompactionMark>();
+  readonly usedIds = new Set<string>();
+  /**
+   * context_compacted events with no compaction before them, in order, and by timestamp (a later compaction with the
+   * same timestamp takes the first of them).
+   */
+  readonly waitingEvents: WaitingEvent[] = [];
+  readonly waitingByTime = new Map<string, WaitingEvent[]>();
+
+  /** Adds a note to a compaction's checkpoint, on a copy of it when a finish returned it. */
+  note(mark: CompactionMark, text: string): void {
+    if (mark.index < this.published && mark.copiedAt !== this.finishes) {
+      mark.checkpoint = { ...mark.checkpoint, notes: [...(mark.checkpoint.notes ?? [])] };
+      this.checkpoints[mark.index] = mark.checkpoint;
+      mark.copiedAt = this.finishes;
+    }
+    mark.checkpoint.notes?.push(text);
+  }
+}
+
+/** How many pushed records wait before push() reads them: reading as they come, a batch at a time. */
+const READ_AHEAD_RECORDS = 512;
+
 export class CodexReader extends RebuildingReader {
   readonly format = 'codex' as const;
   private readonly lines: JsonLinesBuffer;
+  private state = new ReadState();
+  /** Counts the lines pushed again (a line number already read): what was read from there on is read again. */
+  private rewinds = 0;
 
-  /** `keepWhole`: every record is kept whole, and read at each build (tests compare it with codexFields). */
-  constructor(context?: ReaderContext, keepWhole = false) {
+  /**
+   * `keepWhole`: every record is kept whole, and read as it is (tests compare it with codexFields).
+   * `readAheadRecords`: how many pushed records wait before push() reads them (tests vary it).
+   */
+  constructor(
+    context?: ReaderContext,
+    keepWhole = false,
+    private readonly readAheadRecords = READ_AHEAD_RECORDS,
+  ) {
     super(context);
     const digest = this.context.digest;
     this.lines = new JsonLinesBuffer({ dropText: true, keep: keepWhole ? undefined : (value) => codexFields(value, digest) });
   }
 
   push(line: RawLine): void {
+    if (line.line <= this.lines.lineCount) {
+      this.state = new ReadState();
+      this.rewinds++;
+    }
     this.lines.push(line);
+    if (this.lines.records.length - this.state.read >= this.readAheadRecords) this.readRecords(this.state);
   }
 
   protected stateKey(): string {
-    return `${this.lines.lineCount}:${this.lines.records.length}:${this.lines.problems.length}`;
+    return `${this.rewinds}:${this.lines.lineCount}:${this.lines.recordsPushed}:${this.lines.problems.length}`;
   }
 
   protected build(): Transcript {
-    const problems: Problem[] = [...this.lines.problems];
-    const turns: Turn[] = [];
-    const keys: string[] = [];
-    const checkpoints: Checkpoint[] = [];
-    const unknown = new Set<string>();
-    let lastTokens: TokenMark | undefined;
-    const calls = new CallLinks();
-    const compactions: CompactionMark[] = [];
-    const windows = new Map<string, CompactionMark>(); // window_id → the latest compaction that opened it
-    const usedIds = new Set<string>();
-    // context_compacted events with no compaction before them, in order, and by timestamp (a later compaction with the
-    // same timestamp takes the first of them).
-    const waitingEvents: { line: number; matched: boolean }[] = [];
-    const waitingByTime = new Map<string, { line: number; matched: boolean }[]>();
+    const state = this.state;
+    this.readRecords(state);
+    const problems: Problem[] = [...this.lines.problems, ...state.problems];
+    for (const e of state.waitingEvents) {
+      if (e.matched) continue;
+      problems.push({
+        line: e.line,
+        severity: 'info',
+        message: `line ${e.line}: a context_compacted event that belongs to no compaction (no compacted line just before it, nor a later one with its timestamp); it is not a checkpoint.`,
+      });
+    }
+    problems.sort((a, b) => a.line - b.line);
+    state.published = state.checkpoints.length;
+    state.finishes++;
+    return {
+      format: this.format,
+      turns: state.turns.slice(),
+      checkpoints: state.checkpoints.slice(),
+      problems,
+      lineCount: this.lines.lineCount,
+    };
+  }
 
-    for (const { line, value } of this.lines.records) {
+  /**
+   * Reads the records pushed since the last read into `state`. A reader of a file read once, from its start
+   * (ReaderContext.readOnce, which keepTurn implies: no record is read again), then lets the records go, and hands
+   * each turn to the context's keepTurn as it is made: no turn changes once made.
+   */
+  private readRecords(state: ReadState): void {
+    const records = this.lines.records;
+    const { problems, turns, keys, unknown, calls, waitingEvents, waitingByTime, compactions } = state;
+    const keep = this.context.keepTurn;
+    for (let r = state.read; r < records.length; r++) {
+      const { line, value } = records[r];
       const n = line.line;
       if (!isObject(value)) {
         problems.push({
@@ -283,40 +377,35 @@ export class CodexReader extends RebuildingReader {
         }
         if (type === 'response_item') item = readItem(payload, this.context.digest);
         else if (type === 'event_msg') {
-          if (payload.type === 'token_count') lastTokens = this.tokenMark(payload, n) ?? lastTokens;
+          if (payload.type === 'token_count') state.lastTokens = this.tokenMark(payload, n) ?? state.lastTokens;
           else if (payload.type === 'context_compacted') {
             const previous = compactions[compactions.length - 1];
             if (previous !== undefined && !previous.event) {
               previous.event = true;
-              previous.checkpoint.notes?.push(`its context_compacted event is at line ${n}`);
+              state.note(previous, `its context_compacted event is at line ${n}`);
             } else {
               const waiting = { line: n, matched: false };
               waitingEvents.push(waiting);
               const ts = nonEmpty(value.timestamp);
-              if (ts !== undefined) waitingByTime.set(ts, [...(waitingByTime.get(ts) ?? []), waiting]);
+              if (ts !== undefined) {
+                const sameTime = waitingByTime.get(ts);
+                if (sameTime === undefined) waitingByTime.set(ts, [waiting]);
+                else sameTime.push(waiting);
+              }
             }
           }
           continue;
         } else if (type === 'compacted') {
-          const mark = this.checkpointOf(payload, line, nonEmpty(value.timestamp), {
-            turns,
-            keys,
-            compactions,
-            windows,
-            usedIds,
-            lastTokens,
-            problems,
-          });
+          const mark = this.checkpointOf(payload, line, nonEmpty(value.timestamp), state);
           // An event written before its compaction (same timestamp) belongs to it.
           const sameTime = mark.timestamp !== undefined ? waitingByTime.get(mark.timestamp) : undefined;
           const waiting = sameTime?.shift();
           if (waiting !== undefined) {
             waiting.matched = true;
             mark.event = true;
-            mark.checkpoint.notes?.push(`its context_compacted event is at line ${waiting.line} (written before it, same timestamp)`);
+            state.note(mark, `its context_compacted event is at line ${waiting.line} (written before it, same timestamp)`);
           }
-          checkpoints.push(mark.checkpoint);
-          lastTokens = undefined;
+          state.lastTokens = undefined;
           continue;
         } else continue; // session_meta, turn_context
       } else if (type !== undefined && ITEM_TYPES.has(type)) {
@@ -359,18 +448,13 @@ export class CodexReader extends RebuildingReader {
       const answers = calls.answersFor(read.answered);
       if (answers !== undefined) turn.answers = answers;
       for (const call of read.calls) calls.add(call.id, turn.id, call.text);
-      turns.push(turn);
+      turns.push(keep?.(turn) ?? turn);
     }
-    for (const e of waitingEvents) {
-      if (e.matched) continue;
-      problems.push({
-        line: e.line,
-        severity: 'info',
-        message: `line ${e.line}: a context_compacted event that belongs to no compaction (no compacted line just before it, nor a later one with its timestamp); it is not a checkpoint.`,
-      });
+    state.read = records.length;
+    if (this.context.readOnce === true || keep !== undefined) {
+      this.lines.releaseRecords();
+      state.read = 0;
     }
-    problems.sort((a, b) => a.line - b.line);
-    return { format: this.format, turns, checkpoints, problems, lineCount: this.lines.lineCount };
   }
 
   private tokenMark(payload: JsonObject, line: number): TokenMark | undefined {
@@ -382,21 +466,8 @@ export class CodexReader extends RebuildingReader {
     return { line, total: last.total_tokens, window };
   }
 
-  private checkpointOf(
-    payload: JsonObject,
-    line: RawLine,
-    timestamp: string | undefined,
-    state: {
-      turns: Turn[];
-      keys: string[];
-      compactions: CompactionMark[];
-      windows: Map<string, CompactionMark>;
-      usedIds: Set<string>;
-      lastTokens: TokenMark | undefined;
-      problems: Problem[];
-    },
-  ): CompactionMark {
-    const { turns, keys, compactions, windows, usedIds, problems } = state;
+  private checkpointOf(payload: JsonObject, line: RawLine, timestamp: string | undefined, state: ReadState): CompactionMark {
+    const { turns, keys, compactions, windows, usedIds, problems, checkpoints } = state;
     const n = line.line;
     const k = compactions.length;
     const notes: string[] = [];
@@ -555,7 +626,16 @@ export class CodexReader extends RebuildingReader {
       checkpoint.summaryBudget = this.context.defaultBudget;
       checkpoint.budgetAssumed = true;
     }
-    const mark: CompactionMark = { checkpoint, line: n, timestamp, turnsAt: turns.length, windowNumber, event: false };
+    const mark: CompactionMark = {
+      checkpoint,
+      index: checkpoints.length,
+      line: n,
+      timestamp,
+      turnsAt: turns.length,
+      windowNumber,
+      event: false,
+    };
+    checkpoints.push(checkpoint);
     compactions.push(mark);
     if (windowId !== undefined) windows.set(windowId, mark);
     return mark;

@@ -32,10 +32,12 @@
 // compaction), every turn before the compaction is claimed — an inference, said in a problem and a note.
 // `tokensBefore` is the recorded prefix size (like Claude Code's preTokens). pi records no summary budget: the
 // configured default is assumed (pi asks for at most 0.8 × reserveTokens, see core/defaults.ts).
-// A checkpoint reads only the lines before it: later lines never change it.
+// A checkpoint reads only the lines before it: later lines never change it. So records are read as they are pushed,
+// a batch at a time (ReadState), and a file read once from its start lets them go once read and hands each turn to
+// ReaderContext.keepTurn as it is made (a large file's texts go to disk as they are read).
 
 import { groupDigits } from '../core/displayText';
-import type { Checkpoint, Problem, RawLine, Role, Transcript, Turn, TurnId } from '../core/model';
+import type { Checkpoint, Problem, RawLine, ReaderContext, Role, Transcript, Turn, TurnId } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
@@ -146,35 +148,100 @@ interface Entry {
   parentId?: string;
 }
 
+/**
+ * What readRecords has read so far, kept between finishes so that lines appended are read in proportion to
+ * themselves. A checkpoint reads only the lines before it, and a turn is whole once its line is read, so lines
+ * appended never change what was read.
+ */
+class ReadState {
+  /** How many of the line buffer's records were read. */
+  read = 0;
+  readonly problems: Problem[] = [];
+  readonly turns: Turn[] = [];
+  /** Each turn's line, by turn index (in line order). */
+  readonly turnLines: number[] = [];
+  readonly checkpoints: Checkpoint[] = [];
+  readonly calls = new CallLinks();
+  readonly used = new Set<string>();
+  /** Entries with an id, by id (the first of a repeated id wins: later lines never change earlier ones). */
+  readonly entries = new Map<string, Entry>();
+  readonly unknown = new Set<string>();
+}
+
+/** How many pushed records wait before push() reads them: reading as they come, a batch at a time. */
+const READ_AHEAD_RECORDS = 512;
+
 export class PiReader extends RebuildingReader {
   readonly format = 'pi' as const;
   private readonly lines = new JsonLinesBuffer({ dropText: true });
   /** Line numbers of the non-blank lines in order: pi's entry list, header included (firstKeptEntryIndex indexes it). */
   private readonly entryLines: number[] = [];
+  private state = new ReadState();
+  /** Counts the lines pushed again (a line number already read): what was read from there on is read again. */
+  private rewinds = 0;
+
+  /** `readAheadRecords`: how many pushed records wait before push() reads them (tests vary it). */
+  constructor(
+    context?: ReaderContext,
+    private readonly readAheadRecords = READ_AHEAD_RECORDS,
+  ) {
+    super(context);
+  }
 
   push(line: RawLine): void {
+    if (line.line <= this.lines.lineCount) {
+      this.state = new ReadState();
+      this.rewinds++;
+    }
     while (this.entryLines.length > 0 && this.entryLines[this.entryLines.length - 1] >= line.line) this.entryLines.pop();
     if (line.text.trim() !== '') this.entryLines.push(line.line);
     this.lines.push(line);
+    if (this.lines.records.length - this.state.read >= this.readAheadRecords) this.readRecords(this.state);
   }
 
   protected stateKey(): string {
-    return `${this.lines.lineCount}:${this.lines.records.length}:${this.lines.problems.length}:${this.entryLines.length}`;
+    return `${this.rewinds}:${this.lines.lineCount}:${this.lines.recordsPushed}:${this.lines.problems.length}:${this.entryLines.length}`;
   }
 
   protected build(): Transcript {
-    const problems: Problem[] = [...this.lines.problems];
-    const turns: Turn[] = [];
-    const checkpoints: Checkpoint[] = [];
-    const calls = new CallLinks();
-    const used = new Set<string>();
-    /** Entries with an id, by id (the first of a repeated id wins: later lines never change earlier ones). */
-    const entries = new Map<string, Entry>();
-    const unknown = new Set<string>();
-    const entryIndexOf = new Map<number, number>();
-    this.entryLines.forEach((line, i) => entryIndexOf.set(line, i));
+    const state = this.state;
+    this.readRecords(state);
+    const problems: Problem[] = [...this.lines.problems, ...state.problems];
+    problems.sort((a, b) => a.line - b.line);
+    return {
+      format: this.format,
+      turns: state.turns.slice(),
+      checkpoints: state.checkpoints.slice(),
+      problems,
+      lineCount: this.lines.lineCount,
+    };
+  }
 
-    for (const { line, value } of this.lines.records) {
+  /** The index of line `n` in pi's entry list (entryLines), or undefined when it is no entry. */
+  private entryIndexOf(n: number): number | undefined {
+    const lines = this.entryLines;
+    let low = 0;
+    let high = lines.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      if (lines[middle] === n) return middle;
+      if (lines[middle] < n) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+
+  /**
+   * Reads the records pushed since the last read into `state`. A reader of a file read once, from its start
+   * (ReaderContext.readOnce, which keepTurn implies: no record is read again), then lets the records go, and hands
+   * each turn to the context's keepTurn as it is made: no turn changes once made.
+   */
+  private readRecords(state: ReadState): void {
+    const records = this.lines.records;
+    const { problems, turns, turnLines, checkpoints, calls, used, entries, unknown } = state;
+    const keep = this.context.keepTurn;
+    for (let r = state.read; r < records.length; r++) {
+      const { line, value } = records[r];
       const n = line.line;
       if (!isObject(value)) {
         problems.push({
@@ -189,7 +256,7 @@ export class PiReader extends RebuildingReader {
       if (type !== 'session' && id !== undefined && !entries.has(id)) entries.set(id, { line: n, parentId: str(value.parentId) });
       if (type === 'session' || QUIET_TYPES.has(type)) continue;
       if (type === 'compaction') {
-        checkpoints.push(this.checkpointOf(value, line, checkpoints.length, turns, entries, entryIndexOf, problems));
+        checkpoints.push(this.checkpointOf(value, line, state));
         continue;
       }
       let shape: TurnShape | 'skip' | undefined;
@@ -227,7 +294,7 @@ export class PiReader extends RebuildingReader {
         continue;
       }
       if (shape === 'skip') continue;
-      let turnId: TurnId = id ?? entryIndexOf.get(n) ?? n;
+      let turnId: TurnId = id ?? this.entryIndexOf(n) ?? n;
       if (used.has(String(turnId))) {
         problems.push({
           line: n,
@@ -245,26 +312,23 @@ export class PiReader extends RebuildingReader {
       if (shape.error === true) turn.error = true;
       if (shape.reasoning) turn.reasoning = shape.reasoning;
       for (const call of shape.calls) calls.add(call.id, turnId, call.text);
-      turns.push(turn);
+      turns.push(keep?.(turn) ?? turn);
+      turnLines.push(n);
     }
-    problems.sort((a, b) => a.line - b.line);
-    return { format: this.format, turns, checkpoints, problems, lineCount: this.lines.lineCount };
+    state.read = records.length;
+    if (this.context.readOnce === true || keep !== undefined) {
+      this.lines.releaseRecords();
+      state.read = 0;
+    }
   }
 
-  private checkpointOf(
-    value: JsonObject,
-    line: RawLine,
-    k: number,
-    turns: readonly Turn[],
-    entries: ReadonlyMap<string, Entry>,
-    entryIndexOf: ReadonlyMap<number, number>,
-    problems: Problem[],
-  ): Checkpoint {
+  private checkpointOf(value: JsonObject, line: RawLine, state: ReadState): Checkpoint {
+    const { turns, turnLines, entries, problems } = state;
     const n = line.line;
-    const summaryId = str(value.id) ?? `C${k + 1}`;
+    const summaryId = str(value.id) ?? `C${state.checkpoints.length + 1}`;
     const summary = typeof value.summary === 'string' ? value.summary : '';
     const notes: string[] = [];
-    const ownIndex = entryIndexOf.get(n) ?? Number.POSITIVE_INFINITY;
+    const ownIndex = this.entryIndexOf(n) ?? Number.POSITIVE_INFINITY;
 
     // The line of the first kept entry, or a reason it is not known.
     let firstKept: number | undefined;
@@ -299,14 +363,16 @@ export class PiReader extends RebuildingReader {
     // Version 2+: only the compaction's own branch (its chain of parents) is claimed.
     const branch = this.branchOf(value, n, entries);
     if (branch.note !== undefined) notes.push(branch.note);
-    const claimed = turns.filter(
-      (t) =>
-        (firstKept === undefined || t.span.startLine < firstKept) && (branch.lines === undefined || branch.lines.has(t.span.startLine)),
-    );
+    const claimedIds: TurnId[] = [];
+    for (let i = 0; i < turns.length; i++) {
+      const turnLine = turnLines[i];
+      if (firstKept !== undefined && turnLine >= firstKept) break; // turns are in line order
+      if (branch.lines === undefined || branch.lines.has(turnLine)) claimedIds.push(turns[i].id);
+    }
     const checkpoint: Checkpoint = {
       summaryId,
       summary,
-      claimedIds: claimed.map((t) => t.id),
+      claimedIds,
       span: lineSpan(line),
       turnsBefore: turns.length,
       notes,

@@ -56,7 +56,7 @@ export interface OpenOptions {
    * With readOnce: when the turns' texts add up to more than this many characters, they are kept in a temporary
    * file, and each turn reads its text back from it when asked (turnTextsOnDisk.ts). A file larger than this many
    * bytes (a gzip file larger than a quarter of it) whose reader hands over its turns as it reads them
-   * (ReaderContext.keepTurn: the canonical, Claude Code and Codex readers) has them written as they are read, so they are
+   * (ReaderContext.keepTurn: the canonical, Claude Code, Codex and pi readers) has them written as they are read, so they are
    * never all in memory; other files have them moved once the transcript is made.
    */
   textsOnDiskPast?: number;

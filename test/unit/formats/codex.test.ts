@@ -5,9 +5,9 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { analyze } from '../../../src/core/analyze';
-import type { Transcript, Turn } from '../../../src/core/model';
+import type { Transcript } from '../../../src/core/model';
 import { CodexReader, OPAQUE_NOTE } from '../../../src/formats/codex';
-import { corpusBytes, feed, feedAppending, requireCorpus, splitLines } from './feedLines';
+import { assertReadAsPushed, corpusBytes, feed, feedAppending, requireCorpus } from './feedLines';
 import { fuzzReader } from './fuzz';
 
 const BIG = 'rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl';
@@ -508,48 +508,12 @@ describe('formats/codex: records read as they are parsed, only what build reads 
       assert.deepEqual(lean, whole, `${name}, ${digest ? 'keys digested' : 'keys kept'}`);
       assert.deepEqual(feed(new CodexReader({ fileName: name, defaultBudget: 20000, digest }, true), input), whole, name);
     }
-    readAsPushed(name, input, whole);
-  };
-
-  /** The records the reader's line buffer keeps (a private field, read for this test only). */
-  const recordsKept = (reader: CodexReader): number => (reader as unknown as { lines: { records: unknown[] } }).lines.records.length;
-
-  /**
-   * Read a batch at a time as pushed (1, 3 or 512 records), read once, with its turns handed over, or finished
-   * halfway and appended to: what a read of the whole input gives, each turn handed over once, in order.
-   */
-  const readAsPushed = (name: string, input: string | Buffer, whole: Transcript): void => {
-    const text = typeof input === 'string' ? input : input.toString('utf8');
-    for (const readAhead of [1, 3, 512]) {
-      const context = { fileName: name, defaultBudget: 20000 };
-      const at = `${name}, read ahead ${readAhead}`;
-      assert.deepEqual(feed(new CodexReader(context, false, readAhead), input), whole, at);
-      const once = new CodexReader({ ...context, readOnce: true }, false, readAhead);
-      assert.deepEqual(feed(once, input), whole, `${at}, read once`);
-      assert.equal(recordsKept(once), 0, `${at}, read once: no record kept`);
-      const handed: unknown[] = [];
-      const keepTurn = (turn: Turn): Turn => {
-        handed.push(turn.id);
-        return { ...turn };
-      };
-      const t = feed(new CodexReader({ ...context, keepTurn }, false, readAhead), input);
-      assert.deepEqual(t, whole, `${at}, turns handed over`);
-      assert.deepEqual(
-        handed,
-        whole.turns.map((turn) => turn.id),
-        `${at}: each turn handed over once`,
-      );
-      const lines = splitLines(Buffer.from(text, 'utf8'));
-      for (const cut of new Set([1, Math.floor(lines.length / 3), Math.floor(lines.length / 2), lines.length - 1])) {
-        const reader = new CodexReader(context, false, readAhead);
-        for (const line of lines.slice(0, cut)) reader.push(line);
-        const first = reader.finish();
-        const asReturned = structuredClone(first);
-        for (const line of lines.slice(cut)) reader.push(line);
-        assert.deepEqual(reader.finish(), whole, `${at}, cut after line ${cut}`);
-        assert.deepEqual(first, asReturned, `${at}, cut after line ${cut}: what the first finish returned is unchanged`);
-      }
-    }
+    assertReadAsPushed(
+      name,
+      input,
+      whole,
+      (extra, readAhead) => new CodexReader({ fileName: name, defaultBudget: 20000, ...extra }, false, readAhead),
+    );
   };
 
   it('reads the corpus rollouts, the shape fixture and the fixtures here as when every field is kept', function () {

@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { RawLine, Transcript, TranscriptReader } from '../../../src/core/model';
+import assert from 'node:assert/strict';
+import type { RawLine, ReaderContext, Transcript, TranscriptReader, Turn } from '../../../src/core/model';
 import { LineSplitter } from '../../../src/node/lineSplitter';
 import { skipWithoutShared } from '../../sharedFolder';
 
@@ -35,6 +36,54 @@ export function feedAppending(reader: TranscriptReader, input: string, cut: numb
   reader.finish();
   for (const line of lines.slice(cut)) reader.push(line);
   return reader.finish();
+}
+
+/** The records a reader's line buffer keeps (its private field `lines`, read for tests only). */
+function recordsKept(reader: TranscriptReader): number {
+  return (reader as unknown as { lines: { records: unknown[] } }).lines.records.length;
+}
+
+/**
+ * For a reader that reads records as they are pushed (the Codex and pi readers): it gives `whole`, what a read of
+ * the whole input gave, however it is fed — a batch at a time (1, 3 or 512 records), read once (no record kept once
+ * read), with its turns handed over (each once, in order), or finished halfway and appended to (what the first
+ * finish returned is left unchanged). `make` gives a reader with these context fields and that read-ahead.
+ */
+export function assertReadAsPushed(
+  name: string,
+  input: string | Buffer,
+  whole: Transcript,
+  make: (extra: Partial<ReaderContext>, readAhead: number) => TranscriptReader,
+): void {
+  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+  const lines = splitLines(bytes);
+  for (const readAhead of [1, 3, 512]) {
+    const at = `${name}, read ahead ${readAhead}`;
+    assert.deepEqual(feed(make({}, readAhead), bytes), whole, at);
+    const once = make({ readOnce: true }, readAhead);
+    assert.deepEqual(feed(once, bytes), whole, `${at}, read once`);
+    assert.equal(recordsKept(once), 0, `${at}, read once: no record kept`);
+    const handed: unknown[] = [];
+    const keepTurn = (turn: Turn): Turn => {
+      handed.push(turn.id);
+      return { ...turn };
+    };
+    assert.deepEqual(feed(make({ keepTurn }, readAhead), bytes), whole, `${at}, turns handed over`);
+    assert.deepEqual(
+      handed,
+      whole.turns.map((turn) => turn.id),
+      `${at}: each turn handed over once`,
+    );
+    for (const cut of new Set([1, Math.floor(lines.length / 3), Math.floor(lines.length / 2), lines.length - 1])) {
+      const reader = make({}, readAhead);
+      for (const line of lines.slice(0, cut)) reader.push(line);
+      const first = reader.finish();
+      const asReturned = structuredClone(first);
+      for (const line of lines.slice(cut)) reader.push(line);
+      assert.deepEqual(reader.finish(), whole, `${at}, cut after line ${cut}`);
+      assert.deepEqual(first, asReturned, `${at}, cut after line ${cut}: what the first finish returned is unchanged`);
+    }
+  }
 }
 
 /** The shared corpus folder (third-party files read in place, never copied), beside the project. */

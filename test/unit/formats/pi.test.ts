@@ -2,14 +2,18 @@
 // sessions of both compaction shapes (version 1 firstKeptEntryIndex, version 3 firstKeptEntryId with a branch),
 // tool-result linking, bad and half-written lines, and a fuzz test.
 import assert from 'node:assert/strict';
-import type { Transcript } from '../../../src/core/model';
+import fc from 'fast-check';
+import type { ReaderContext, Transcript } from '../../../src/core/model';
 import { PiReader } from '../../../src/formats/pi';
-import { corpusBytes, feed, feedAppending, requireCorpus } from './feedLines';
+import { assertReadAsPushed, corpusBytes, feed, feedAppending, requireCorpus } from './feedLines';
 import { fuzzReader } from './fuzz';
 import { piCall, piHeader, piMessage, piReply, piResult, piUser, type Rec } from './piRecords';
 
 const jsonl = (records: readonly unknown[]): string => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 const read = (text: string): Transcript => feed(new PiReader({ fileName: 'session.jsonl', defaultBudget: 13107 }), text);
+/** A reader as `read` makes it, with these context fields and read-ahead (assertReadAsPushed). */
+const readerWith = (extra: Partial<ReaderContext>, readAhead: number): PiReader =>
+  new PiReader({ fileName: 'session.jsonl', defaultBudget: 13107, ...extra }, readAhead);
 
 // Short names for the shared record builders (piRecords.ts).
 const [header, message, user, call, result, reply] = [piHeader, piMessage, piUser, piCall, piResult, piReply];
@@ -92,6 +96,13 @@ describe('formats/pi: the real session of the corpus (pi/before-compaction.jsonl
       assert.equal(cp.summaryBudget, 13107);
       assert.equal(cp.budgetAssumed, true);
     }
+  });
+
+  it('the same transcript however it is fed: a batch at a time, read once, turns handed over, finished halfway', () => {
+    const bytes = corpusBytes('pi/before-compaction.jsonl.gz');
+    assertReadAsPushed('before-compaction.jsonl', bytes, real(), (extra, readAhead) =>
+      readerWith({ fileName: 'before-compaction.jsonl', ...extra }, readAhead),
+    );
   });
 
   it('turn ids are entry indexes (header = 0): the first kept turns are 293 and 551, user messages', () => {
@@ -199,6 +210,10 @@ describe('formats/pi: version 1 sessions (firstKeptEntryIndex)', () => {
     }
   });
 
+  it('the same transcript however it is fed: a batch at a time, read once, turns handed over, finished halfway', () => {
+    assertReadAsPushed('v1.jsonl', jsonl(V1), read(jsonl(V1)), readerWith);
+  });
+
   it('a first kept index that is not before the compaction: everything before it is claimed, said so', () => {
     const records = [
       header(),
@@ -269,6 +284,13 @@ describe('formats/pi: version 3 sessions (ids, parentId tree, firstKeptEntryId)'
     assert.match(u.problems[0].message, /line 10: compaction c1: its firstKeptEntryId zz is not an entry before it/);
   });
 
+  it('the same transcript however it is fed: a batch at a time, read once, turns handed over, finished halfway', () => {
+    const broken = V3.map((r) => (r.id === 'b2' ? { ...r, parentId: 'gone' } : r));
+    for (const records of [V3, broken, [...V3, { ...V3[1], parentId: 'b8' }]]) {
+      assertReadAsPushed('v3.jsonl', jsonl(records), read(jsonl(records)), readerWith);
+    }
+  });
+
   it('a repeated entry id: the later turn is renamed, with a problem', () => {
     const t = read(jsonl([...V3, { ...V3[1], parentId: 'b8' }]));
     assert.equal(t.turns[t.turns.length - 1].id, 'line 12');
@@ -332,5 +354,43 @@ describe('formats/pi: bad input', () => {
 
   it('fuzz: mutated, truncated and garbage lines give problems, never exceptions', () => {
     fuzzReader(() => new PiReader({ fileName: 'session.jsonl' }), jsonl(V1).trimEnd());
+  });
+});
+
+describe('formats/pi: read as pushed', () => {
+  it('records of every shape in any order read the same however they are fed (property, seeded)', () => {
+    // Entries with and without ids and parents (some repeated, some missing), compactions by id and by index, turns
+    // of each role, quiet and unknown types, lines that are no object or no JSON.
+    const pool: string[] = [
+      JSON.stringify(header({ version: 3 })),
+      JSON.stringify({ ...message(user('Fix ERR_4107')), id: 'a1', parentId: null }),
+      JSON.stringify({ ...message(call('t1', 'read', { path: 'src/ledger.ts' })), id: 'a2', parentId: 'a1' }),
+      JSON.stringify({ ...message(result('t1', 'read', 'ERR_4107 at line 3')), id: 'a3', parentId: 'a2' }),
+      JSON.stringify({ ...message(reply('Fixed.')), id: 'a4', parentId: 'a3' }),
+      JSON.stringify({ ...message(reply('Another branch.')), id: 'b1', parentId: 'a1' }),
+      JSON.stringify({ ...message(reply('Parent gone.')), id: 'b2', parentId: 'gone' }),
+      JSON.stringify(message(user('no id'))),
+      JSON.stringify(message({ role: 'bashExecution', command: 'ls', output: 'a b' })),
+      JSON.stringify(message({ role: 'robot' })),
+      JSON.stringify({ type: 'message' }),
+      JSON.stringify({ type: 'custom_message', content: 'note', customType: 'hook' }),
+      JSON.stringify({ type: 'branch_summary', summary: 'left a branch', id: 'bs', parentId: 'a1' }),
+      JSON.stringify({ type: 'compaction', id: 'c1', parentId: 'a4', summary: SUMMARY, firstKeptEntryId: 'a3', tokensBefore: 900 }),
+      JSON.stringify({ type: 'compaction', summary: SUMMARY, firstKeptEntryIndex: 3, tokensBefore: 500 }),
+      JSON.stringify({ type: 'compaction', summary: '', firstKeptEntryIndex: 99 }),
+      JSON.stringify({ type: 'compaction', summary: SUMMARY }),
+      JSON.stringify({ type: 'model_change', id: 'm1' }),
+      JSON.stringify({ type: 'strange' }),
+      '[1, 2]',
+      '{"type": "message", ',
+      '',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 30 }), (picks) => {
+        const text = picks.map((k) => pool[k]).join('\n') + '\n';
+        assertReadAsPushed('x.jsonl', text, read(text), readerWith);
+      }),
+      { seed: 29, numRuns: 200 },
+    );
   });
 });

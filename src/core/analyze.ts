@@ -729,18 +729,23 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
       results?.push(result);
     }
   }
-  return { results, ...trimmedLead(statuses, marks), found };
+  return { results, ...trimmed(statuses, marks), found };
 }
 
 /**
- * The statuses and marks from the first turn that is not uncovered and unmarked: a checkpoint keeps one of each per
- * turn before it, so a file of many compactions kept them for every earlier turn, again and again (1,000
- * compactions of 1.3M turns: 1.3 GB). The turns before `from`, those before its claim, are all uncovered.
+ * The statuses and marks from the first turn to the last that is not uncovered and unmarked: a checkpoint keeps one
+ * of each per turn before it, so a file of many compactions kept them for every earlier turn, again and again
+ * (1,000 compactions of 1.3M turns: 1.3 GB; a pi session's compactions each claim from its start, so it is the turns
+ * after each claim there). The turns outside them, before and after its claim, are all uncovered.
  */
-function trimmedLead(statuses: Uint8Array, marks: Uint8Array): { from: number; statuses: Uint8Array; marks: Uint8Array } {
+function trimmed(statuses: Uint8Array, marks: Uint8Array): { from: number; statuses: Uint8Array; marks: Uint8Array } {
   let from = 0;
   while (from < statuses.length && statuses[from] === UNCOVERED_CODE && marks[from] === 0) from++;
-  return from === 0 ? { from, statuses, marks } : { from, statuses: statuses.slice(from), marks: marks.slice(from) };
+  let to = statuses.length;
+  while (to > from && statuses[to - 1] === UNCOVERED_CODE && marks[to - 1] === 0) to--;
+  return from === 0 && to === statuses.length
+    ? { from, statuses, marks }
+    : { from, statuses: statuses.slice(from, to), marks: marks.slice(from, to) };
 }
 
 /** Each status's index in TURN_STATUSES (JudgedTurns.statuses). */
@@ -852,7 +857,7 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
 
   const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 };
   let claimedCount = 0;
-  counts.uncovered += from; // the turns before `from` (JudgedTurns)
+  counts.uncovered += before - statuses.length; // the turns before `from` and after its statuses (JudgedTurns)
   for (let i = 0; i < statuses.length; i++) {
     counts[TURN_STATUSES[statuses[i]]]++;
     if ((marks[i] & JUDGED_CLAIMED) !== 0) claimedCount++;

@@ -339,9 +339,12 @@ export interface TurnPlaces {
 export interface JudgedTurns {
   /** One result per turn before the checkpoint, without token figures; undefined when a turn sink took them. */
   results: readonly TurnResult[] | undefined;
-  /** The turns before this one are uncovered and unmarked (none of them is claimed or reported). */
+  /**
+   * The turns before this one are uncovered and unmarked (none of them is claimed or reported), and so are those
+   * from `from + statuses.length` on.
+   */
   from: number;
-  /** Turn `from + i`'s status, as its index in TURN_STATUSES. */
+  /** Turn `from + i`'s status, as its index in TURN_STATUSES (up to the last turn not uncovered or marked). */
   statuses: Uint8Array;
   /** Turn `from + i`'s JUDGED_CLAIMED and JUDGED_REPORTED bits (Path A: whether the summariser reported consuming it). */
   marks: Uint8Array;

@@ -86,6 +86,30 @@ describe('core/analyze in steps, with judgements made ahead', () => {
     assert.equal(analysis.checkpoints[0].turns.filter((r) => r.status === 'uncovered').length >= 25, true);
   });
 
+  it('keeps statuses and marks only up to the last turn that is claimed, reported or not uncovered', () => {
+    const turns = Array.from({ length: 40 }, (_, i) => turn(i, `Changed src/part_${i}.ts for TASK-${100 + i}`));
+    const middle = checkpoint({ summaryId: 'S2', summary: 'TASK-115 only', summaryBudget: 5, claimedIds: range(10, 24), turnsBefore: 40 });
+    const t = transcript(turns, [middle]);
+    const { judgements } = judged(t);
+    const kept = judgements.get(0, {
+      turns: t.turns,
+      checkpoint: middle,
+      before: 40,
+      threshold: DEFAULT_COVERAGE_THRESHOLD,
+      sink: undefined,
+    });
+    assert.ok(kept, 'judged ahead');
+    assert.equal(kept.from, 10);
+    assert.equal(kept.statuses.length, 15);
+    assert.equal(kept.marks.length, 15);
+    const [cp] = analyze(t, { ...OPTS, judgements }).checkpoints;
+    // The counts, from the statuses kept, against the turns' own results.
+    const byResults: Record<string, number> = {};
+    for (const r of cp.turns) byResults[r.status] = (byResults[r.status] ?? 0) + 1;
+    for (const [status, count] of Object.entries(cp.counts)) assert.equal(count, byResults[status] ?? 0, status);
+    assert.equal(cp.counts.uncovered, 25);
+  });
+
   it('takes the judgements judgeAhead made: the same analysis, and no evidence worked out again', () => {
     for (const t of [incident(false), twoCheckpoints()]) {
       const { judgements, evidenceCache } = judged(t);

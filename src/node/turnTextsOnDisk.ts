@@ -2,11 +2,12 @@
 // largest part of what a 1 GB transcript's analysis holds): written as a reader hands over each turn
 // (TurnTextStore), or all at once after the read (turnsWithTextsOnDisk). Each turn becomes a TurnOnDisk, the same
 // turn whose `text` is read back from the file when asked, and whose span, id, role and recorded tokens are kept
-// in columns beside where the texts are; the last texts read are kept, few and short. Texts are written as UTF-8
-// when they are well formed and as UTF-16 otherwise (a lone surrogate from a JSON escape survives the trip
-// unchanged). The file is deleted as soon as it is open where the system allows it (elsewhere when the process
-// exits), and closed once no turn refers to it. When it cannot be made, the turns keep their texts in memory;
-// when a write fails (no room), the texts from there on stay in memory.
+// in columns beside where the texts are; the last texts read are kept, few and short. The text of the call a tool
+// result answers (Turn.answers.callText, a copy of the call in each result) goes to a second file, read back too.
+// Texts are written as UTF-8 when they are well formed and as UTF-16 otherwise (a lone surrogate from a JSON
+// escape survives the trip unchanged). A file is deleted as soon as it is open where the system allows it
+// (elsewhere when the process exits), and closed once no turn refers to it. When it cannot be made, the turns keep
+// their texts in memory; when a write fails (no room), the texts from there on stay in memory.
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -384,47 +385,56 @@ function isWellFormed(text: string): boolean {
 export class TurnTextStore {
   /** The class of the turns kept here. */
   private readonly TurnOnDisk: new (turn: Turn, at: number) => TurnOnDisk;
+  /**
+   * The texts of the calls the turns answer (Turn.answers.callText), in a file of their own, made for the first
+   * turn that answers one (null when it could not be made: those turns keep their call's text).
+   */
+  private calls: { file: TextFile; release: () => void; AnswersOnDisk: AnswersClass } | null | undefined;
 
   private constructor(
     private readonly file: TextFile,
-    /** Closes the file now; it is closed anyway once nothing refers to it. */
-    readonly close: () => void,
+    private readonly release: () => void,
+    private readonly dir: string,
   ) {
     this.TurnOnDisk = turnClassOf(file);
   }
 
   /** A store in a new temporary file under `dir`, or undefined when it cannot be made (nothing is left then). */
   static open(dir = tmpdir()): TurnTextStore | undefined {
-    let folder: string | undefined;
-    let fd: number | undefined;
-    try {
-      folder = mkdtempSync(join(dir, 'compaction-lens-texts-'));
-      const path = join(folder, 'texts');
-      fd = openSync(path, 'w+', 0o600);
-      let deleted = false;
-      try {
-        unlinkSync(path);
-        rmSync(folder, { recursive: true, force: true });
-        deleted = true;
-      } catch {
-        // Windows: an open file cannot be deleted; it is when the file is closed, or when the process exits.
-      }
-      const file = new TextFile(fd);
-      const release = releaser(fd, deleted ? undefined : folder);
-      closing.register(file, release);
-      return new TurnTextStore(file, release);
-    } catch {
-      if (fd !== undefined) closeSync(fd);
-      if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
-      return undefined;
-    }
+    const made = openTextFile(dir);
+    return made && new TurnTextStore(made.file, made.release, dir);
   }
 
-  /** The turn to keep in `turn`'s place: the same turn, its text in the file (a turn without a string text as it is). */
+  /** Closes the files now; they are closed anyway once nothing refers to them. */
+  readonly close = (): void => {
+    this.release();
+    this.calls?.release();
+  };
+
+  /**
+   * The turn to keep in `turn`'s place: the same turn, its text in the file, and the text of the call it answers
+   * in the calls' file (a turn without a string text as it is).
+   */
   keep(turn: Turn): Turn {
     if (typeof turn?.text !== 'string') return turn;
     const at = this.file.append(turn.text);
-    return at === undefined ? turn : new this.TurnOnDisk(turn, at);
+    if (at === undefined) return turn;
+    const kept = new this.TurnOnDisk(turn, at);
+    const answers = this.answersOnDisk(turn.answers);
+    if (answers !== undefined) kept.answers = answers;
+    return kept;
+  }
+
+  /** `answers` with its call's text in the calls' file, or undefined to keep it as it is (or when it is not plain). */
+  private answersOnDisk(answers: unknown): Turn['answers'] {
+    if (!isPlainAnswers(answers)) return undefined;
+    if (this.calls === undefined) {
+      const made = openTextFile(this.dir);
+      this.calls = made ? { ...made, AnswersOnDisk: answersClassOf(made.file) } : null;
+    }
+    if (this.calls === null) return undefined;
+    const at = this.calls.file.append(answers.callText);
+    return at === undefined ? undefined : new this.calls.AnswersOnDisk(answers.turnId, at);
   }
 
   /** How many texts were kept. */
@@ -434,17 +444,18 @@ export class TurnTextStore {
 
   /** True once a write failed: some texts are kept in memory, and turns kept since keep their own. */
   get broken(): boolean {
-    return this.file.broken;
+    return this.file.broken || this.calls?.file.broken === true;
   }
 
   /** Bytes the turns' columns take in memory (their texts are on disk): offsets, flags, spans, ids, tokens. */
   get columnBytes(): number {
-    return this.file.columnBytes;
+    return this.file.columnBytes + (this.calls?.file.columnBytes ?? 0);
   }
 
   /** Writes the texts gathered so far (a failure makes the store broken). */
   flush(): void {
     this.file.flush();
+    this.calls?.file.flush();
   }
 }
 
@@ -460,6 +471,76 @@ export function turnsWithTextsOnDisk(turns: readonly Turn[], dir = tmpdir()): Tu
   if (!store.broken) return result;
   store.close();
   return undefined;
+}
+
+/**
+ * A texts' file in a new temporary file under `dir`, deleted at once where the system allows it, and what closes
+ * it (it is closed anyway once nothing refers to it); undefined when it cannot be made (nothing is left then).
+ */
+function openTextFile(dir: string): { file: TextFile; release: () => void } | undefined {
+  let folder: string | undefined;
+  let fd: number | undefined;
+  try {
+    folder = mkdtempSync(join(dir, 'compaction-lens-texts-'));
+    const path = join(folder, 'texts');
+    fd = openSync(path, 'w+', 0o600);
+    let deleted = false;
+    try {
+      unlinkSync(path);
+      rmSync(folder, { recursive: true, force: true });
+      deleted = true;
+    } catch {
+      // Windows: an open file cannot be deleted; it is when the file is closed, or when the process exits.
+    }
+    const file = new TextFile(fd);
+    const release = releaser(fd, deleted ? undefined : folder);
+    closing.register(file, release);
+    return { file, release };
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
+/** Whether `answers` is Turn.answers as the readers make it: a plain object of a turn id and a string, nothing else. */
+function isPlainAnswers(answers: unknown): answers is NonNullable<Turn['answers']> {
+  if (typeof answers !== 'object' || answers === null || Object.getPrototypeOf(answers) !== Object.prototype) return false;
+  const fields = answers as Record<string, unknown>;
+  return (
+    Object.keys(answers).length === 2 &&
+    (typeof fields.turnId === 'string' || typeof fields.turnId === 'number') &&
+    typeof fields.callText === 'string'
+  );
+}
+
+type AnswersClass = new (turnId: TurnId, at: number) => NonNullable<Turn['answers']>;
+
+/**
+ * The class of the Turn.answers whose call's text is in `file` (read back when asked): a tool result's answers
+ * held the text of the call it answers, a copy of that call in every result (some 27 MB of a 104 MB pi session's
+ * heap once read). Like the turns, each holds only its number in the file.
+ */
+function answersClassOf(file: TextFile): AnswersClass {
+  return class {
+    readonly #at: number;
+
+    constructor(
+      readonly turnId: TurnId,
+      at: number,
+    ) {
+      this.#at = at;
+    }
+
+    get callText(): string {
+      return file.text(this.#at);
+    }
+
+    /** As it was: the turn id and the call's text. */
+    toJSON(): NonNullable<Turn['answers']> {
+      return { turnId: this.turnId, callText: this.callText };
+    }
+  };
 }
 
 /**

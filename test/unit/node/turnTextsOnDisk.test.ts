@@ -87,6 +87,8 @@ describe('turnsWithTextsOnDisk', () => {
   function fieldsOf(turn: Turn): Record<string, unknown> {
     const fields: Record<string, unknown> = { ...turn };
     for (const key of ['id', 'role', 'tokens', 'span'] as const) if (turn[key] !== undefined) fields[key] = turn[key];
+    // The call's text is read back from the calls' file: not a field of its own.
+    if (turn.answers) fields.answers = { turnId: turn.answers.turnId, callText: turn.answers.callText };
     return fields;
   }
 
@@ -104,6 +106,22 @@ describe('turnsWithTextsOnDisk', () => {
     assert.ok(!Object.hasOwn(onDisk[5], 'tokens') && onDisk[5].tokens === 5);
     assert.ok(Object.hasOwn(onDisk[3], 'id') && onDisk[3].id === 't3');
     assert.equal(onDisk[1].tokens, undefined, 'no tokens where the turn had none');
+    // The text of the call a turn answers is on disk too.
+    assert.ok(onDisk[7].answers && !Object.hasOwn(onDisk[7].answers, 'callText'));
+    assert.equal(onDisk[7].answers.callText, '[tool call Read] 7');
+  });
+
+  it('keeps answers of another shape as the turn had them', () => {
+    const odd = [
+      { turnId: 1, callText: 'x', extra: true },
+      { turnId: 1, callText: 7 },
+      { turnId: null, callText: 'x' },
+      Object.assign(Object.create({ inherited: 1 }) as object, { turnId: 1, callText: 'x' }),
+    ];
+    const turns = odd.map((answers, i) => ({ id: i, role: 'tool', text: `result ${i}`, answers }) as unknown as Turn);
+    const onDisk = turnsWithTextsOnDisk(turns, dir);
+    assert.ok(onDisk);
+    onDisk.forEach((turn, i) => assert.equal(turn.answers, odd[i]));
   });
 
   it('keeps in the columns only what they give back equal: other ids, roles and token figures stay the turn’s own', () => {
@@ -386,7 +404,11 @@ describe('TranscriptFile with texts on disk', () => {
     writeFileSync(path, canonicalText());
     const moved = await assertSameAsKept(path);
     const answering = moved.transcript.turns[13];
-    assert.deepEqual(answering.answers, { turnId: 12, callText: moved.transcript.turns[12].text }, 'a call read back while reading');
+    assert.deepEqual(
+      { turnId: answering.answers?.turnId, callText: answering.answers?.callText },
+      { turnId: 12, callText: moved.transcript.turns[12].text },
+      'a call read back while reading',
+    );
   });
 
   /**

@@ -146,6 +146,11 @@ export interface ReaderContext {
    */
   keepTurn?: (turn: Turn) => Turn;
   /**
+   * Where a reader may keep a text it needs again later, rather than in memory (a temporary file, given with
+   * keepTurn): the texts of the calls a later tool result may answer (CallLinks).
+   */
+  textKeeper?: TextKeeper;
+  /**
    * The file is read once, from its start: no line is pushed again. A reader may then let go of what it keeps only
    * to read lines again (the Claude Code reader's records).
    */
@@ -155,6 +160,14 @@ export interface ReaderContext {
    * (the Codex reader's keys of items matched against replacement_history). Without it the text is kept.
    */
   digest?: (text: string) => string;
+}
+
+/** Keeps texts elsewhere and gives them back by the number it gave each (ReaderContext.textKeeper). */
+export interface TextKeeper {
+  /** Keeps `text`; its number, or undefined when it could not be kept (the caller keeps it then). */
+  keepText(text: string): number | undefined;
+  /** The text kept as number `at`. */
+  keptText(at: number): string;
 }
 
 /** A streaming reader: lines are pushed in order; `finish` may be called more than once as a file grows. */

@@ -37,7 +37,18 @@
 import { fileNameOf, groupDigits } from '../core/displayText';
 import { sealRecord } from '../core/sealedRecord';
 import { TurnKeyIndex } from '../core/turnIdIndex';
-import type { Checkpoint, Problem, RawLine, ReaderContext, SourceSpan, Transcript, Turn, TurnId, TruncationHints } from '../core/model';
+import type {
+  Checkpoint,
+  Problem,
+  RawLine,
+  ReaderContext,
+  SourceSpan,
+  TextKeeper,
+  Transcript,
+  Turn,
+  TurnId,
+  TruncationHints,
+} from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { joinSpans, lineSpan } from './sourceSpan';
@@ -139,7 +150,12 @@ class ReadState {
   readonly toolUseIds = new Map<number, string[]>();
   readonly toolNameById = new Map<string, string>();
   readonly resultTurnsByToolUse = new Map<string, number[]>();
-  readonly calls = new CallLinks();
+  readonly calls: CallLinks;
+
+  /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
+  constructor(keeper?: TextKeeper) {
+    this.calls = new CallLinks(keeper);
+  }
   /** The turns' ids, found through the turns themselves (no Set entry a turn): each id is a turn's. */
   readonly usedIds = new TurnKeyIndex((index) => this.turns[index].id);
   readonly boundaries: Boundary[] = [];
@@ -238,7 +254,7 @@ const READ_AHEAD_RECORDS = 512;
 export class ClaudeCodeReader extends RebuildingReader {
   readonly format = 'claude-code' as const;
   private readonly lines = new JsonLinesBuffer({ dropText: true, keep: readFields });
-  private state = new ReadState();
+  private state = new ReadState(this.context.textKeeper);
   /** Counts the lines pushed again (a line number already read): what was read from there on is read again. */
   private rewinds = 0;
 
@@ -252,7 +268,7 @@ export class ClaudeCodeReader extends RebuildingReader {
 
   push(line: RawLine): void {
     if (line.line <= this.lines.lineCount) {
-      this.state = new ReadState();
+      this.state = new ReadState(this.context.textKeeper);
       this.rewinds++;
     }
     this.lines.push(line);

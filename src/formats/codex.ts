@@ -31,7 +31,7 @@
 // hands each turn to ReaderContext.keepTurn as it is made (a large file's texts go to disk as they are read).
 
 import { groupDigits } from '../core/displayText';
-import type { Checkpoint, Problem, RawLine, ReaderContext, Role, Transcript, Turn } from '../core/model';
+import type { Checkpoint, Problem, RawLine, ReaderContext, Role, TextKeeper, Transcript, Turn } from '../core/model';
 import { DROP_RECORD, JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
@@ -257,7 +257,12 @@ class ReadState {
   finishes = 0;
   readonly unknown = new Set<string>();
   lastTokens: TokenMark | undefined;
-  readonly calls = new CallLinks();
+  readonly calls: CallLinks;
+
+  /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
+  constructor(keeper?: TextKeeper) {
+    this.calls = new CallLinks(keeper);
+  }
   readonly compactions: CompactionMark[] = [];
   /** window_id → the latest compaction that opened it. */
   readonly windows = new Map<string, CompactionMark>();
@@ -286,7 +291,7 @@ const READ_AHEAD_RECORDS = 512;
 export class CodexReader extends RebuildingReader {
   readonly format = 'codex' as const;
   private readonly lines: JsonLinesBuffer;
-  private state = new ReadState();
+  private state = new ReadState(this.context.textKeeper);
   /** Counts the lines pushed again (a line number already read): what was read from there on is read again. */
   private rewinds = 0;
 
@@ -306,7 +311,7 @@ export class CodexReader extends RebuildingReader {
 
   push(line: RawLine): void {
     if (line.line <= this.lines.lineCount) {
-      this.state = new ReadState();
+      this.state = new ReadState(this.context.textKeeper);
       this.rewinds++;
     }
     this.lines.push(line);

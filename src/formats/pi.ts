@@ -37,7 +37,7 @@
 // ReaderContext.keepTurn as it is made (a large file's texts go to disk as they are read).
 
 import { groupDigits } from '../core/displayText';
-import type { Checkpoint, Problem, RawLine, ReaderContext, Role, Transcript, Turn, TurnId } from '../core/model';
+import type { Checkpoint, Problem, RawLine, ReaderContext, Role, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
 import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
@@ -161,7 +161,12 @@ class ReadState {
   /** Each turn's line, by turn index (in line order). */
   readonly turnLines: number[] = [];
   readonly checkpoints: Checkpoint[] = [];
-  readonly calls = new CallLinks();
+  readonly calls: CallLinks;
+
+  /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
+  constructor(keeper?: TextKeeper) {
+    this.calls = new CallLinks(keeper);
+  }
   readonly used = new Set<string>();
   /** Entries with an id, by id (the first of a repeated id wins: later lines never change earlier ones). */
   readonly entries = new Map<string, Entry>();
@@ -176,7 +181,7 @@ export class PiReader extends RebuildingReader {
   private readonly lines = new JsonLinesBuffer({ dropText: true });
   /** Line numbers of the non-blank lines in order: pi's entry list, header included (firstKeptEntryIndex indexes it). */
   private readonly entryLines: number[] = [];
-  private state = new ReadState();
+  private state = new ReadState(this.context.textKeeper);
   /** Counts the lines pushed again (a line number already read): what was read from there on is read again. */
   private rewinds = 0;
 
@@ -190,7 +195,7 @@ export class PiReader extends RebuildingReader {
 
   push(line: RawLine): void {
     if (line.line <= this.lines.lineCount) {
-      this.state = new ReadState();
+      this.state = new ReadState(this.context.textKeeper);
       this.rewinds++;
     }
     while (this.entryLines.length > 0 && this.entryLines[this.entryLines.length - 1] >= line.line) this.entryLines.pop();

@@ -4,7 +4,7 @@
 // `tool_call_id`, LangChain and Letta tool calls, Anthropic `tool_use` / `tool_result` blocks, and OpenAI Responses
 // (and Codex) `function_call` / `custom_tool_call` / `local_shell_call` items and their outputs, by `call_id`.
 
-import type { Turn, TurnId } from '../core/model';
+import type { TextKeeper, Turn, TurnId } from '../core/model';
 import { isObject, type JsonObject } from './jsonLines';
 import { toolCallEntryText, toolCallText } from './textOf';
 
@@ -18,13 +18,25 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The calls of the turns read so far, by call id. */
+/** A call as CallLinks keeps it: its turn, and its text, or the number a TextKeeper gave its text. */
+interface KnownCall {
+  turnId: TurnId;
+  text: string | number;
+}
+
+/**
+ * The calls of the turns read so far, by call id. With a TextKeeper (ReaderContext.textKeeper: a large file read
+ * once), each call's text is kept there and read back when a result answers it: a session's calls' texts are a
+ * quarter of its size or more, and every one of them was held until its read ended.
+ */
 export class CallLinks {
-  private readonly calls = new Map<string, { turnId: TurnId; text: string }>();
+  private readonly calls = new Map<string, KnownCall>();
+
+  constructor(private readonly keeper?: TextKeeper) {}
 
   /** Records a call made by turn `turnId`; a later call with the same id replaces it. */
   add(callId: string, turnId: TurnId, text: string): void {
-    this.calls.set(callId, { turnId, text });
+    this.calls.set(callId, { turnId, text: this.keeper?.keepText(text) ?? text });
   }
 
   /**
@@ -32,13 +44,15 @@ export class CallLinks {
    * the texts of those of them that turn made, one a line. Undefined when none is known (not in the file).
    */
   answersFor(callIds: readonly string[]): Turn['answers'] {
-    const known = [...new Set(callIds)]
-      .map((id) => this.calls.get(id))
-      .filter((call): call is { turnId: TurnId; text: string } => call !== undefined);
+    const known = [...new Set(callIds)].map((id) => this.calls.get(id)).filter((call): call is KnownCall => call !== undefined);
     if (known.length === 0) return undefined;
     const turnId = known[0].turnId;
-    const texts = known.filter((call) => call.turnId === turnId).map((call) => call.text);
+    const texts = known.filter((call) => call.turnId === turnId).map((call) => this.textOf(call));
     return { turnId, callText: texts.join('\n') };
+  }
+
+  private textOf(call: KnownCall): string {
+    return typeof call.text === 'string' ? call.text : this.keeper!.keptText(call.text);
   }
 }
 

@@ -381,6 +381,7 @@ export class TranscriptFile {
       sideFiles: sideFiles.files,
       defaultBudget: this.options.defaultBudgets?.[this.format],
       keepTurn: store && ((turn) => store.keep(turn)),
+      textKeeper: store,
       readOnce: this.options.readOnce === true,
       digest: textDigest,
     });

@@ -11,7 +11,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Role, SourceSpan, Turn, TurnId } from '../core/model';
+import type { Role, SourceSpan, TextKeeper, Turn, TurnId } from '../core/model';
 import { ROLES } from '../core/model';
 import { Column, OffsetColumn } from './chunkedColumns';
 
@@ -382,12 +382,12 @@ function isWellFormed(text: string): boolean {
  * keep gives the turn to keep in a turn's place, its text in the file. When a write fails (no room), the texts
  * it held stay in memory, and the turns kept after it keep their own texts (`broken` says so).
  */
-export class TurnTextStore {
+export class TurnTextStore implements TextKeeper {
   /** The class of the turns kept here. */
   private readonly TurnOnDisk: new (turn: Turn, at: number) => TurnOnDisk;
   /**
-   * The texts of the calls the turns answer (Turn.answers.callText), in a file of their own, made for the first
-   * turn that answers one (null when it could not be made: those turns keep their call's text).
+   * The texts of the calls the turns answer (Turn.answers.callText) and those a reader keeps (keepText), in a file
+   * of their own, made on first use (null when it could not be made: the texts stay in memory).
    */
   private calls: { file: TextFile; release: () => void; AnswersOnDisk: AnswersClass } | null | undefined;
 
@@ -428,13 +428,31 @@ export class TurnTextStore {
   /** `answers` with its call's text in the calls' file, or undefined to keep it as it is (or when it is not plain). */
   private answersOnDisk(answers: unknown): Turn['answers'] {
     if (!isPlainAnswers(answers)) return undefined;
+    const calls = this.callsFile();
+    const at = calls?.file.append(answers.callText);
+    return at === undefined ? undefined : new calls!.AnswersOnDisk(answers.turnId, at);
+  }
+
+  /**
+   * Keeps a text in the calls' file (TextKeeper, for a reader's calls a later result may answer): its number, or
+   * undefined when the file could not be made or written (the reader keeps the text then).
+   */
+  keepText(text: string): number | undefined {
+    return this.callsFile()?.file.append(text);
+  }
+
+  /** The text keepText kept as number `at`. */
+  keptText(at: number): string {
+    return this.calls!.file.text(at);
+  }
+
+  /** The calls' file, made on first use; undefined when it could not be made. */
+  private callsFile(): { file: TextFile; AnswersOnDisk: AnswersClass } | undefined {
     if (this.calls === undefined) {
       const made = openTextFile(this.dir);
       this.calls = made ? { ...made, AnswersOnDisk: answersClassOf(made.file) } : null;
     }
-    if (this.calls === null) return undefined;
-    const at = this.calls.file.append(answers.callText);
-    return at === undefined ? undefined : new this.calls.AnswersOnDisk(answers.turnId, at);
+    return this.calls ?? undefined;
   }
 
   /** How many texts were kept. */

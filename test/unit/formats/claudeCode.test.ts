@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SideFile, Transcript, Turn } from '../../../src/core/model';
+import type { SideFile, TextKeeper, Transcript, Turn } from '../../../src/core/model';
 import { TurnTextStore } from '../../../src/node/turnTextsOnDisk';
 import { ClaudeCodeReader } from '../../../src/formats/claudeCode';
 import { CORPUS, corpusBytes, feed, feedAppending, requireCorpus, splitLines } from './feedLines';
@@ -796,15 +796,21 @@ describe("formats/claudeCode: turns handed over as they are read (ReaderContext.
       handed.push(turn.id);
       return store.keep(turn);
     };
-    return { t: readPlain(relative, input, keepTurn, readAhead), handed };
+    return { t: feed(readerOf(relative, keepTurn, readAhead, undefined, store), input), handed };
   }
 
   function readPlain(relative: string, input: string | Buffer, keepTurn?: (turn: Turn) => Turn, readAhead?: number): Transcript {
     return feed(readerOf(relative, keepTurn, readAhead), input);
   }
 
-  function readerOf(relative: string, keepTurn?: (turn: Turn) => Turn, readAhead?: number, readOnce?: boolean): ClaudeCodeReader {
-    const context = { fileName: relative, sideFiles: sideFilesOf(relative), defaultBudget: 20000, keepTurn, readOnce };
+  function readerOf(
+    relative: string,
+    keepTurn?: (turn: Turn) => Turn,
+    readAhead?: number,
+    readOnce?: boolean,
+    textKeeper?: TextKeeper,
+  ): ClaudeCodeReader {
+    const context = { fileName: relative, sideFiles: sideFilesOf(relative), defaultBudget: 20000, keepTurn, readOnce, textKeeper };
     return new ClaudeCodeReader(context, readAhead);
   }
 

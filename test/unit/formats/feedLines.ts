@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import assert from 'node:assert/strict';
-import type { RawLine, ReaderContext, Transcript, TranscriptReader, Turn } from '../../../src/core/model';
+import type { RawLine, ReaderContext, TextKeeper, Transcript, TranscriptReader, Turn } from '../../../src/core/model';
 import { LineSplitter } from '../../../src/node/lineSplitter';
 import { skipWithoutShared } from '../../sharedFolder';
 
@@ -38,6 +38,21 @@ export function feedAppending(reader: TranscriptReader, input: string, cut: numb
   return reader.finish();
 }
 
+/** A TextKeeper of texts in an array (ReaderContext.textKeeper), for readers read as a large file is. */
+class ArrayKeeper implements TextKeeper {
+  private readonly texts: string[] = [];
+  keepText(text: string): number {
+    this.texts.push(text);
+    return this.texts.length - 1;
+  }
+  keptText(at: number): string {
+    return this.texts[at];
+  }
+  get size(): number {
+    return this.texts.length;
+  }
+}
+
 /** The records a reader's line buffer keeps (its private field `lines`, read for tests only). */
 function recordsKept(reader: TranscriptReader): number {
   return (reader as unknown as { lines: { records: unknown[] } }).lines.records.length;
@@ -68,7 +83,9 @@ export function assertReadAsPushed(
       handed.push(turn.id);
       return { ...turn };
     };
-    assert.deepEqual(feed(make({ keepTurn }, readAhead), bytes), whole, `${at}, turns handed over`);
+    const keeper = new ArrayKeeper();
+    assert.deepEqual(feed(make({ keepTurn, textKeeper: keeper }, readAhead), bytes), whole, `${at}, turns handed over`);
+    if (whole.turns.some((turn) => turn.answers !== undefined)) assert.ok(keeper.size > 0, `${at}: the calls' texts kept by the keeper`);
     assert.deepEqual(
       handed,
       whole.turns.map((turn) => turn.id),

@@ -1,6 +1,7 @@
 // Tests of the call ↔ result linking the readers share: which turn a result answers, and the call and result ids
 // found in OpenAI chat, LangChain, Letta, Anthropic and Responses records.
 import assert from 'node:assert/strict';
+import type { TextKeeper } from '../../../src/core/model';
 import { CallLinks, answeredIdsOf, callsOf } from '../../../src/formats/toolLinks';
 
 describe('formats/toolLinks: CallLinks', () => {
@@ -24,6 +25,42 @@ describe('formats/toolLinks: CallLinks', () => {
     assert.deepEqual(links.answersFor(['gone', 'c2', 'c1']), { turnId: 5, callText: 'two' });
     assert.equal(links.answersFor(['gone']), undefined);
     assert.equal(links.answersFor([]), undefined);
+  });
+});
+
+describe('formats/toolLinks: CallLinks with a TextKeeper', () => {
+  /** Keeps texts in an array, but refuses those that start with "!" (as a file that could not be written would). */
+  class ArrayKeeper implements TextKeeper {
+    readonly texts: string[] = [];
+    keepText(text: string): number | undefined {
+      if (text.startsWith('!')) return undefined;
+      this.texts.push(text);
+      return this.texts.length - 1;
+    }
+    keptText(at: number): string {
+      return this.texts[at];
+    }
+  }
+
+  it('answers as without it, keeping each call text in the keeper, or itself when the keeper refuses it', () => {
+    const keeper = new ArrayKeeper();
+    const kept = new CallLinks(keeper);
+    const plain = new CallLinks();
+    const calls: [string, number, string][] = [
+      ['c1', 3, '[tool call Read] a.ts'],
+      ['c2', 3, '! refused'],
+      ['c3', 5, '[tool call Grep] ERR'],
+      ['c1', 7, '[tool call Read] b.ts'], // the same id again: the later call
+    ];
+    for (const [id, turn, text] of calls) {
+      kept.add(id, turn, text);
+      plain.add(id, turn, text);
+    }
+    assert.deepEqual(keeper.texts, ['[tool call Read] a.ts', '[tool call Grep] ERR', '[tool call Read] b.ts']);
+    for (const asked of [['c1'], ['c2'], ['c2', 'c1'], ['c3'], ['gone', 'c3'], ['gone']]) {
+      assert.deepEqual(kept.answersFor(asked), plain.answersFor(asked), asked.join(', '));
+    }
+    assert.deepEqual(kept.answersFor(['c2']), { turnId: 3, callText: '! refused' });
   });
 });
 

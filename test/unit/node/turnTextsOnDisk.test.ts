@@ -261,6 +261,30 @@ describe('TurnTextStore', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+  it("keeps a reader's texts (TextKeeper) beside the answers' call texts, and gives each back at once and later", () => {
+    const all = texts(3000, 29);
+    all[10] = 'z'.repeat(500_000); // written alone
+    const store = TurnTextStore.open(dir);
+    assert.ok(store);
+    const numbers: number[] = [];
+    const answering: Turn[] = [];
+    const next = random(31);
+    for (let i = 0; i < all.length; i++) {
+      const at = store.keepText(all[i]);
+      assert.ok(at !== undefined, `text ${i} kept`);
+      numbers.push(at);
+      assert.equal(store.keptText(at), all[i], `text ${i} at once`);
+      // A result answering it, its answers' call text in the same file.
+      answering.push(store.keep({ id: i, role: 'tool', text: `result ${i}`, answers: { turnId: i, callText: all[i] } } as Turn));
+      const j = Math.floor(next() * (i + 1));
+      assert.equal(store.keptText(numbers[j]), all[j], `text ${j} after text ${i}`);
+      assert.equal(answering[j].answers?.callText, all[j], `answers ${j} after text ${i}`);
+    }
+    for (let i = all.length - 1; i >= 0; i--) assert.equal(store.keptText(numbers[i]), all[i], `backwards, text ${i}`);
+    assert.equal(store.broken, false);
+    assert.deepEqual(readdirSync(dir), [], 'both files deleted once open');
+  });
+
   it('gives each text back as soon as it is kept, still gathered or written, and any earlier one', () => {
     const all = texts(6000, 13);
     all[100] = 'y'.repeat(400_000); // more than the gathered megabyte at three bytes a character: written alone

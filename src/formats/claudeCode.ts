@@ -151,11 +151,6 @@ class ReadState {
   readonly toolNameById = new Map<string, string>();
   readonly resultTurnsByToolUse = new Map<string, number[]>();
   readonly calls: CallLinks;
-
-  /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
-  constructor(keeper?: TextKeeper) {
-    this.calls = new CallLinks(keeper);
-  }
   /** The turns' ids, found through the turns themselves (no Set entry a turn): each id is a turn's. */
   readonly usedIds = new TurnKeyIndex((index) => this.turns[index].id);
   readonly boundaries: Boundary[] = [];
@@ -173,6 +168,11 @@ class ReadState {
    */
   handedOver = 0;
   readonly copied = new Set<number>();
+
+  /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
+  constructor(keeper?: TextKeeper) {
+    this.calls = new CallLinks(keeper);
+  }
 
   /** A message.id never spans a compaction: a later record reusing one starts a new reply. */
   forgetMessages(): void {

@@ -258,11 +258,6 @@ class ReadState {
   readonly unknown = new Set<string>();
   lastTokens: TokenMark | undefined;
   readonly calls: CallLinks;
-
-  /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
-  constructor(keeper?: TextKeeper) {
-    this.calls = new CallLinks(keeper);
-  }
   readonly compactions: CompactionMark[] = [];
   /** window_id → the latest compaction that opened it. */
   readonly windows = new Map<string, CompactionMark>();
@@ -273,6 +268,11 @@ class ReadState {
    */
   readonly waitingEvents: WaitingEvent[] = [];
   readonly waitingByTime = new Map<string, WaitingEvent[]>();
+
+  /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
+  constructor(keeper?: TextKeeper) {
+    this.calls = new CallLinks(keeper);
+  }
 
   /** Adds a note to a compaction's checkpoint, on a copy of it when a finish returned it. */
   note(mark: CompactionMark, text: string): void {

@@ -162,15 +162,15 @@ class ReadState {
   readonly turnLines: number[] = [];
   readonly checkpoints: Checkpoint[] = [];
   readonly calls: CallLinks;
+  readonly used = new Set<string>();
+  /** Entries with an id, by id (the first of a repeated id wins: later lines never change earlier ones). */
+  readonly entries = new Map<string, Entry>();
+  readonly unknown = new Set<string>();
 
   /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
   constructor(keeper?: TextKeeper) {
     this.calls = new CallLinks(keeper);
   }
-  readonly used = new Set<string>();
-  /** Entries with an id, by id (the first of a repeated id wins: later lines never change earlier ones). */
-  readonly entries = new Map<string, Entry>();
-  readonly unknown = new Set<string>();
 }
 
 /** How many pushed records wait before push() reads them: reading as they come, a batch at a time. */

@@ -2,8 +2,12 @@
 // (generate.mjs) does not write: the Codex rollout and the pi session of the shared corpus, read in place and
 // written to OUT (never into the project). Each copy's tool call ids (`toolu_…`, `call_…`) get a suffix of their
 // own, so that they are unique, as in a real session; --same-ids leaves them as they are. A pi session's header
-// line is written once.
+// line is written once. `openhands` writes the OpenHands event array of the corpus (basic.json) repeated as one
+// pretty-printed JSON array, each copy's event ids (and causes) shifted by 10, with a condensation after every 50
+// copies (--condense-every N: N copies) that forgets the events since the previous one and whose summary names the
+// user's request of every other copy (so some forgotten turns are covered and some are not).
 // Usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]
+//        node scripts/bench/repeatCorpus.mjs openhands MEGABYTES OUT [--condense-every N]
 // Then: /usr/bin/time -f '%e s %M KB' node dist/cli.js check OUT (docs/performance.md)
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,13 +17,20 @@ const CORPUS = new URL('../../../shared/corpus/', import.meta.url).pathname;
 const SOURCES = {
   codex: { path: join('codex', 'rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl'), header: false },
   pi: { path: join('pi', 'before-compaction.jsonl.gz'), header: true },
+  openhands: { path: join('openhands', 'basic.json'), header: false },
 };
+/** How far apart each copy's OpenHands event ids are. */
+const ID_STRIDE = 10;
 const CALL_ID = /"((?:toolu|call)_[A-Za-z0-9]{16,})"/g;
 
-const [kind, megabytes, out, flag] = process.argv.slice(2);
+const [kind, megabytes, out, flag, flagValue] = process.argv.slice(2);
 const source = SOURCES[kind];
-if (source === undefined || !(Number(megabytes) > 0) || out === undefined || (flag !== undefined && flag !== '--same-ids')) {
+/** Copies of the OpenHands events between two condensations. */
+const copiesACondensation = flag === '--condense-every' ? Number(flagValue) : 50;
+const flagWrong = flag !== undefined && (kind === 'openhands' ? !(copiesACondensation >= 1) : flag !== '--same-ids');
+if (source === undefined || !(Number(megabytes) > 0) || out === undefined || flagWrong) {
   console.error('usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]');
+  console.error('       node scripts/bench/repeatCorpus.mjs openhands MEGABYTES OUT [--condense-every N]');
   process.exit(2);
 }
 const raw = readFileSync(join(CORPUS, source.path));
@@ -29,8 +40,57 @@ const header = source.header ? text.slice(0, firstBreak) : '';
 const body = source.header ? text.slice(firstBreak) : text;
 const target = Number(megabytes) * 1e6;
 
+/** The OpenHands event array repeated, one pretty-printed element at a time, with its condensations. */
+function writeOpenHands(fd) {
+  const events = JSON.parse(body);
+  const element = (event) => JSON.stringify(event, null, 2).replace(/^/gm, '  ');
+  let bytes = writeSync(fd, '[\n');
+  let copies = 0;
+  let first = true;
+  const write = (event) => {
+    bytes += writeSync(fd, (first ? '' : ',\n') + element(event));
+    first = false;
+  };
+  let forgetFrom = 0;
+  let asked = [];
+  while (bytes < target) {
+    const shift = (copies + 1) * ID_STRIDE;
+    for (const event of events) {
+      const copy = { ...event, id: event.id + shift };
+      if (typeof event.cause === 'number') copy.cause = event.cause + shift;
+      if (event.source === 'user' && copies % 2 === 0) asked.push(`#${copy.id}: ${event.message}`);
+      write(copy);
+    }
+    copies += 1;
+    if (copies % copiesACondensation === 0) {
+      const id = (copies + 1) * ID_STRIDE - 1;
+      const summary = `USER_CONTEXT: ${asked.join(' | ')}`;
+      write({
+        id,
+        source: 'agent',
+        action: 'condensation',
+        args: { forgotten_events_start_id: forgetFrom, forgotten_events_end_id: id - 1, summary },
+      });
+      forgetFrom = id + 1;
+      asked = [];
+    }
+  }
+  bytes += writeSync(fd, '\n]\n');
+  return { copies, bytes };
+}
+
 const fd = openSync(out, 'w');
 try {
+  if (kind === 'openhands') {
+    const { copies, bytes } = writeOpenHands(fd);
+    console.log(`${out}: ${copies} copies, ${bytes.toLocaleString('en-US')} bytes`);
+  } else writeRepeated(fd);
+} finally {
+  closeSync(fd);
+}
+
+/** The session's lines repeated (after its header line, written once). */
+function writeRepeated(fd) {
   let bytes = writeSync(fd, header);
   let copies = 0;
   while (bytes < target) {
@@ -39,6 +99,4 @@ try {
     copies += 1;
   }
   console.log(`${out}: ${copies} copies, ${bytes.toLocaleString('en-US')} bytes`);
-} finally {
-  closeSync(fd);
 }

@@ -9,7 +9,7 @@ import { capProblems } from './problemCap';
 import { RebuildingReader } from './rebuildingReader';
 
 /** JSON Lines whose problems are read capped: the first MAX_KEPT_PROBLEMS, then one summary of the rest. */
-class CappedJsonLines extends JsonLinesBuffer {
+export class CappedJsonLines extends JsonLinesBuffer {
   private view: { length: number; last: Problem | undefined; problems: readonly Problem[] } | undefined;
 
   override get problems(): readonly Problem[] {

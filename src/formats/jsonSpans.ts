@@ -27,8 +27,12 @@ export interface LocatedJson {
   rangeOf(node: object): [number, number] | undefined;
 }
 
-/** Parses `text` as one JSON document, recording the range of every object and array. Never throws. */
-export function parseLocated(text: string): LocatedJson {
+/**
+ * Parses `text` as one JSON document, recording the range of every object and array. Never throws. `depth`: how
+ * deep the text sits in a larger document (an element of a document read a piece at a time, arrayElements.ts), so
+ * the nesting limit is the larger document's.
+ */
+export function parseLocated(text: string, depth = 0): LocatedJson {
   const ranges = new WeakMap<object, [number, number]>();
   let pos = 0;
 
@@ -189,7 +193,7 @@ export function parseLocated(text: string): LocatedJson {
   const rangeOf = (node: object) => ranges.get(node);
   try {
     skipSpace();
-    const value = parseValue(0);
+    const value = parseValue(depth);
     skipSpace();
     if (pos < text.length) {
       return { value, error: { at: pos, message: `unexpected ${describe(pos)} after the end of the document` }, rangeOf };
@@ -288,19 +292,7 @@ export class DocumentLines {
     const line = this.lineAt(at);
     const last = this.lines[this.lines.length - 1];
     const atEnd = at >= this.text.length || line === last?.line;
-    const problem: Problem =
-      atEnd && last && !last.terminated
-        ? {
-            line,
-            severity: 'warning',
-            message: `line ${line} is incomplete (the agent may still be writing): the ${what} ends before it is closed. What was complete before it was read.`,
-          }
-        : {
-            line,
-            severity: 'error',
-            message: `line ${line}: the ${what} is not valid JSON (${located.error.message}). What was complete before this point was read; fix the file to have the rest read.`,
-          };
-    return { located, problem };
+    return { located, problem: documentProblem(what, line, located.error.message, atEnd && last !== undefined && !last.terminated) };
   }
 
   private join(): { text: string; starts: number[] } {
@@ -322,8 +314,26 @@ export class DocumentLines {
   }
 }
 
+/**
+ * The problem for a document's syntax error on `line`: a warning that the document is still being written when
+ * the error is on its last line and that line has no newline yet (`unfinished`), an error otherwise.
+ */
+export function documentProblem(what: string, line: number, message: string, unfinished: boolean): Problem {
+  return unfinished
+    ? {
+        line,
+        severity: 'warning',
+        message: `line ${line} is incomplete (the agent may still be writing): the ${what} ends before it is closed. What was complete before it was read.`,
+      }
+    : {
+        line,
+        severity: 'error',
+        message: `line ${line}: the ${what} is not valid JSON (${message}). What was complete before this point was read; fix the file to have the rest read.`,
+      };
+}
+
 /** UTF-8 byte position of character positions of one text; fast when asked in increasing order. */
-class ByteCounter {
+export class ByteCounter {
   private lastAt = 0;
   private lastBytes = 0;
   constructor(private readonly text: string) {}

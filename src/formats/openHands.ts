@@ -16,10 +16,12 @@
 // condensation claimed: OpenHands folds the previous summary into the new one and shows only the newest.
 // A null summary means the events were dropped, not summarised: the claim is kept, with a note.
 
-import type { Checkpoint, Problem, Role, SourceSpan, Transcript, Turn, TurnId } from '../core/model';
-import { isObject, type JsonObject } from './jsonLines';
-import { DocumentReader } from './documentReader';
-import { locateInLine } from './jsonSpans';
+import type { Checkpoint, Problem, RawLine, ReaderContext, Role, SourceSpan, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
+import { ArrayElements } from './arrayElements';
+import { isObject, JsonLinesBuffer, type JsonObject } from './jsonLines';
+import { CappedJsonLines } from './documentReader';
+import { DocumentLines, documentProblem, locateInLine } from './jsonSpans';
+import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
 import { argsText, textOf, toolCallText } from './textOf';
 import { CallLinks } from './toolLinks';
@@ -45,13 +47,6 @@ const ARG_NOISE = new Set([
   'thought',
 ]);
 const MAX_RANGE = 1_000_000;
-
-interface Located {
-  event: unknown;
-  span: SourceSpan;
-  /** Run number in an evaluation file (1-based), undefined for a plain event stream. */
-  run?: number;
-}
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -138,158 +133,303 @@ function v1Text(event: JsonObject): { role: Role; text: string } {
   }
 }
 
-export class OpenHandsReader extends DocumentReader {
-  readonly format = 'openhands' as const;
+/** What the reader has read so far: the turns and checkpoints of the events read, and what reading them needs. */
+class ReadState {
+  readonly problems: Problem[] = [];
+  readonly turns: Turn[] = [];
+  readonly checkpoints: Checkpoint[] = [];
+  readonly turnIds = new Set<string>();
+  /** Ids of events seen but not shown to the model, per run. */
+  readonly hidden = new Set<string>();
+  readonly folded = new Map<number, TurnId[]>();
+  readonly calls: CallLinks;
+  /** How many events had no id; how many evaluation runs were read. */
+  unnamed = 0;
+  runs = 0;
+  /** How many of the line buffer's records were read (JSON Lines). */
+  read = 0;
 
-  /** The events with their spans: JSONL when the first record is a one-line object, otherwise one JSON document. */
-  private locate(problems: Problem[]): Located[] {
-    const located: Located[] = [];
-    const first = this.jsonLines.records[0];
-    const firstText = this.document.all.find((l) => l.text.trim() !== '');
-    const jsonl = first !== undefined && firstText !== undefined && first.line.line === firstText.line && isObject(first.value);
-    let runs = 0;
-    const addContainer = (value: unknown, span: (node: unknown) => SourceSpan): boolean => {
-      if (Array.isArray(value)) {
-        for (const event of value) located.push({ event, span: span(event) });
-        return true;
-      }
-      if (isObject(value) && Array.isArray(value.history)) {
-        runs++;
-        for (const event of value.history) located.push({ event, span: span(event), run: runs });
-        return true;
-      }
-      if (isObject(value) && Array.isArray(value.events)) {
-        for (const event of value.events) located.push({ event, span: span(event) });
-        return true;
-      }
-      return false;
-    };
-    if (jsonl) {
-      problems.push(...this.jsonLines.problems);
-      for (const { line, value } of this.jsonLines.records) {
-        if (isObject(value) && Array.isArray(value.history)) {
-          // one evaluation run per line: locate each event inside the (large) line
-          const inLine = locateInLine(line);
-          if (addContainer(inLine.value, (node) => inLine.spanOf(node))) continue;
-        }
-        if (!addContainer(value, () => lineSpan(line))) located.push({ event: value, span: lineSpan(line) });
-      }
-    } else {
-      if (this.document.all.every((l) => l.text.trim() === '')) return located;
-      const { located: doc, problem } = this.document.parse('OpenHands event file');
-      if (problem) problems.push(problem);
-      const whole = this.document.spanOf(0, this.document.text.length);
-      const span = (node: unknown): SourceSpan => {
-        const range = typeof node === 'object' && node !== null ? doc.rangeOf(node) : undefined;
-        return range ? this.document.spanOf(range[0], range[1]) : whole;
-      };
-      if (doc.value !== undefined && !addContainer(doc.value, span)) located.push({ event: doc.value, span: span(doc.value) });
+  /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
+  constructor(keeper?: TextKeeper) {
+    this.calls = new CallLinks(keeper);
+  }
+}
+
+/**
+ * How the file is read, decided by its first line that is not blank: JSON Lines when that line is a JSON object
+ * by itself; an array read an element at a time when it starts with `[`; otherwise one JSON document, read whole.
+ */
+type Mode = 'undecided' | 'jsonl' | 'array' | 'document';
+
+/** How many pushed records wait before push() reads them: reading as they come, a batch at a time. */
+const READ_AHEAD_RECORDS = 512;
+
+const idOf = (run: number | undefined, id: number | string): TurnId => (run === undefined ? id : `${run}:${id}`);
+
+export class OpenHandsReader extends RebuildingReader {
+  readonly format = 'openhands' as const;
+  private mode: Mode = 'undecided';
+  private state = new ReadState(this.context.textKeeper);
+  /** Every line pushed, to read again from the start when a line is pushed again; none when the file is read once. */
+  private readonly kept: RawLine[] = [];
+  /** The blank lines before the first that is not. */
+  private leading: RawLine[] = [];
+  private lines: JsonLinesBuffer = new CappedJsonLines();
+  private elements: ArrayElements | undefined;
+  private document: DocumentLines | undefined;
+  private first: RawLine | undefined;
+  private last: RawLine | undefined;
+  private pushed = 0;
+  private rewinds = 0;
+
+  /**
+   * `readAheadRecords`: how many pushed records wait before push() reads them; `streamArrays`: false reads an event
+   * array whole, as one document (tests vary both, to compare).
+   */
+  constructor(
+    context?: ReaderContext,
+    private readonly readAheadRecords = READ_AHEAD_RECORDS,
+    private readonly streamArrays = true,
+  ) {
+    super(context);
+  }
+
+  push(line: RawLine): void {
+    if (this.last !== undefined && line.line <= this.last.line) {
+      this.rewinds++;
+      this.readAgainBefore(line.line);
     }
-    return located;
+    if (this.context.readOnce !== true) this.kept.push(line);
+    this.pushed++;
+    this.read(line);
+  }
+
+  protected stateKey(): string {
+    return `${this.rewinds}:${this.pushed}:${this.last?.line ?? 0}`;
   }
 
   protected build(): Transcript {
-    const problems: Problem[] = [];
-    const located = this.locate(problems);
-    const runCount = located.reduce((m, l) => Math.max(m, l.run ?? 0), 0);
-    if (runCount > 1) {
-      problems.push({
+    const before: Problem[] = [];
+    let state = this.state;
+    if (this.mode === 'jsonl') {
+      this.readRecords(state);
+      before.push(...this.lines.problems);
+    } else if (this.mode === 'array' && this.first !== undefined) {
+      const error = this.elements!.end();
+      if (error)
+        before.push(documentProblem('OpenHands event file', error.line, error.message, error.atEnd && this.last?.terminated === false));
+    } else if (this.mode === 'document') {
+      state = this.readDocument(before);
+    }
+    if (state.runs > 1) {
+      before.push({
         line: 0,
         severity: 'info',
-        message: `this evaluation file holds ${runCount} runs; they are read one after the other, and event ids are prefixed with the run number ("2:17").`,
+        message: `this evaluation file holds ${state.runs} runs; they are read one after the other, and event ids are prefixed with the run number ("2:17").`,
       });
     }
-    const turns: Turn[] = [];
-    const checkpoints: Checkpoint[] = [];
-    const turnIds = new Set<string>();
-    /** Ids of events seen but not shown to the model, per run. */
-    const hidden = new Set<string>();
-    const folded = new Map<number, TurnId[]>();
-    const idOf = (run: number | undefined, id: number | string): TurnId => (run === undefined ? id : `${run}:${id}`);
-    const calls = new CallLinks();
-    let unnamed = 0;
-
-    for (const { event, span, run } of located) {
-      const n = span.startLine;
-      if (!isObject(event)) {
-        problems.push({ line: n, severity: 'error', message: `line ${n}: an event that is not a JSON object; it was skipped.` });
-        continue;
-      }
-      const rawId = isEventId(event.id) ? event.id : undefined;
-      const isCondensation = event.action === 'condensation' || event.kind === 'Condensation';
-      if (isCondensation) {
-        checkpoints.push(this.checkpointOf(event, span, run, rawId, turns, turnIds, hidden, folded, checkpoints.length, problems));
-        if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
-        continue;
-      }
-      let role: Role;
-      let text: string;
-      let label: string;
-      if (typeof event.kind === 'string') {
-        if (SKIPPED_KINDS.has(event.kind)) {
-          if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
-          continue;
-        }
-        ({ role, text } = v1Text(event));
-        label = str(event.tool_name) ?? event.kind.replace(/Event$/, '');
-      } else if (typeof event.action === 'string') {
-        if (SKIPPED_ACTIONS.has(event.action)) {
-          if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
-          continue;
-        }
-        role = event.source === 'user' ? 'user' : event.action === 'system' ? 'system' : 'assistant';
-        text = v0Text(event);
-        label = event.action;
-      } else if (typeof event.observation === 'string') {
-        if (SKIPPED_OBSERVATIONS.has(event.observation)) {
-          if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
-          continue;
-        }
-        role = event.source === 'user' ? 'user' : 'tool';
-        text = v0Text(event);
-        label = `${event.observation} result`;
-      } else {
-        problems.push({
-          line: n,
-          severity: 'warning',
-          message: `line ${n}: an event with neither "action", "observation" nor "kind"; it is not an OpenHands event and was skipped.`,
-        });
-        continue;
-      }
-      let id: TurnId;
-      if (rawId === undefined) {
-        id = idOf(run, `unnumbered-${++unnamed}`);
-        problems.push({
-          line: n,
-          severity: 'warning',
-          message: `line ${n}: an event without an "id"; it is shown as ${String(id)} and no condensation can point at it.`,
-        });
-      } else id = idOf(run, rawId);
-      if (turnIds.has(String(id))) {
-        problems.push({
-          line: n,
-          severity: 'warning',
-          message: `line ${n}: event id ${String(id)} appears twice; the second event was skipped.`,
-        });
-        continue;
-      }
-      turnIds.add(String(id));
-      const turn: Turn = { id, role, text, span, label };
-      this.link(event, turn, run, calls, idOf);
-      turns.push(turn);
-    }
+    const problems = [...before, ...state.problems];
     problems.sort((a, b) => a.line - b.line);
-    return { format: this.format, turns, checkpoints, problems, lineCount: this.document.lineCount };
+    return {
+      format: this.format,
+      turns: state.turns.slice(),
+      checkpoints: state.checkpoints.slice(),
+      problems,
+      lineCount: this.last?.line ?? 0,
+    };
+  }
+
+  /** Forgets what was read and reads the kept lines before line `n` again. */
+  private readAgainBefore(n: number): void {
+    const again = this.kept.filter((line) => line.line < n);
+    this.kept.length = 0;
+    this.mode = 'undecided';
+    this.state = new ReadState(this.context.textKeeper);
+    this.leading = [];
+    this.lines = new CappedJsonLines();
+    this.elements = undefined;
+    this.document = undefined;
+    this.first = undefined;
+    this.last = undefined;
+    for (const line of again) {
+      this.kept.push(line);
+      this.read(line);
+    }
+  }
+
+  private read(line: RawLine): void {
+    this.first ??= line;
+    this.last = line;
+    if (this.mode === 'undecided') {
+      if (line.text.trim() === '') {
+        this.leading.push(line);
+        return;
+      }
+      this.mode = this.modeOf(line.text);
+      const leading = this.leading;
+      this.leading = [];
+      if (this.mode === 'array') {
+        this.elements = new ArrayElements(({ value, span }) => this.readEvent(this.state, value, span, undefined));
+      }
+      if (this.mode === 'document') this.document = new DocumentLines();
+      for (const blank of leading) this.readDecided(blank);
+    }
+    this.readDecided(line);
+  }
+
+  private modeOf(text: string): Mode {
+    try {
+      if (isObject(JSON.parse(text.trim()))) return 'jsonl';
+    } catch {
+      // not a record of its own
+    }
+    return this.streamArrays && text.trimStart().startsWith('[') ? 'array' : 'document';
+  }
+
+  private readDecided(line: RawLine): void {
+    if (this.mode === 'jsonl') {
+      this.lines.push(line);
+      if (this.lines.records.length - this.state.read >= this.readAheadRecords) this.readRecords(this.state);
+    } else if (this.mode === 'array') this.elements!.push(line);
+    else this.document!.push(line);
+  }
+
+  /**
+   * Reads the JSON Lines records pushed since the last read: each an event, a run (its `history`, each event
+   * located inside the line), an array of events or an object with `events`. A file read once (or whose turns are
+   * handed over) then lets them go.
+   */
+  private readRecords(state: ReadState): void {
+    const records = this.lines.records;
+    for (let r = state.read; r < records.length; r++) {
+      const { line, value } = records[r];
+      if (isObject(value) && Array.isArray(value.history)) {
+        const inLine = locateInLine(line);
+        if (this.readContainer(state, inLine.value, (node) => inLine.spanOf(node))) continue;
+      }
+      if (!this.readContainer(state, value, () => lineSpan(line))) this.readEvent(state, value, lineSpan(line), undefined);
+    }
+    state.read = records.length;
+    if (this.context.readOnce === true || this.context.keepTurn !== undefined) {
+      this.lines.releaseRecords();
+      state.read = 0;
+    }
+  }
+
+  /** A document that is not an array of events, read whole: its events read into a state of their own. */
+  private readDocument(problems: Problem[]): ReadState {
+    const state = new ReadState();
+    const document = this.document!;
+    if (document.all.every((l) => l.text.trim() === '')) return state;
+    const { located: doc, problem } = document.parse('OpenHands event file');
+    if (problem) problems.push(problem);
+    const whole = document.spanOf(0, document.text.length);
+    const span = (node: unknown): SourceSpan => {
+      const range = typeof node === 'object' && node !== null ? doc.rangeOf(node) : undefined;
+      return range ? document.spanOf(range[0], range[1]) : whole;
+    };
+    if (doc.value !== undefined && !this.readContainer(state, doc.value, span, false)) {
+      this.readEvent(state, doc.value, span(doc.value), undefined, false);
+    }
+    return state;
+  }
+
+  /** Reads the events of an array, of a run's `history` or of an object's `events`; false when `value` is none. */
+  private readContainer(state: ReadState, value: unknown, span: (node: unknown) => SourceSpan, keep = true): boolean {
+    if (Array.isArray(value)) {
+      for (const event of value) this.readEvent(state, event, span(event), undefined, keep);
+      return true;
+    }
+    if (isObject(value) && Array.isArray(value.history)) {
+      const run = ++state.runs;
+      for (const event of value.history) this.readEvent(state, event, span(event), run, keep);
+      return true;
+    }
+    if (isObject(value) && Array.isArray(value.events)) {
+      for (const event of value.events) this.readEvent(state, event, span(event), undefined, keep);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Reads one event into the state: a turn, a checkpoint, or an event the model does not see. `keep`: hand the
+   * turn to the context's keepTurn (not for a document read whole again at every finish).
+   */
+  private readEvent(state: ReadState, event: unknown, span: SourceSpan, run: number | undefined, keep = true): void {
+    const { problems, turns, turnIds, hidden } = state;
+    const n = span.startLine;
+    if (!isObject(event)) {
+      problems.push({ line: n, severity: 'error', message: `line ${n}: an event that is not a JSON object; it was skipped.` });
+      return;
+    }
+    const rawId = isEventId(event.id) ? event.id : undefined;
+    const isCondensation = event.action === 'condensation' || event.kind === 'Condensation';
+    if (isCondensation) {
+      state.checkpoints.push(this.checkpointOf(event, span, run, rawId, state));
+      if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
+      return;
+    }
+    let role: Role;
+    let text: string;
+    let label: string;
+    if (typeof event.kind === 'string') {
+      if (SKIPPED_KINDS.has(event.kind)) {
+        if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
+        return;
+      }
+      ({ role, text } = v1Text(event));
+      label = str(event.tool_name) ?? event.kind.replace(/Event$/, '');
+    } else if (typeof event.action === 'string') {
+      if (SKIPPED_ACTIONS.has(event.action)) {
+        if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
+        return;
+      }
+      role = event.source === 'user' ? 'user' : event.action === 'system' ? 'system' : 'assistant';
+      text = v0Text(event);
+      label = event.action;
+    } else if (typeof event.observation === 'string') {
+      if (SKIPPED_OBSERVATIONS.has(event.observation)) {
+        if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
+        return;
+      }
+      role = event.source === 'user' ? 'user' : 'tool';
+      text = v0Text(event);
+      label = `${event.observation} result`;
+    } else {
+      problems.push({
+        line: n,
+        severity: 'warning',
+        message: `line ${n}: an event with neither "action", "observation" nor "kind"; it is not an OpenHands event and was skipped.`,
+      });
+      return;
+    }
+    let id: TurnId;
+    if (rawId === undefined) {
+      id = idOf(run, `unnumbered-${++state.unnamed}`);
+      problems.push({
+        line: n,
+        severity: 'warning',
+        message: `line ${n}: an event without an "id"; it is shown as ${String(id)} and no condensation can point at it.`,
+      });
+    } else id = idOf(run, rawId);
+    if (turnIds.has(String(id))) {
+      problems.push({
+        line: n,
+        severity: 'warning',
+        message: `line ${n}: event id ${String(id)} appears twice; the second event was skipped.`,
+      });
+      return;
+    }
+    turnIds.add(String(id));
+    const turn: Turn = { id, role, text, span, label };
+    this.link(event, turn, run, state.calls);
+    const keepTurn = keep ? this.context.keepTurn : undefined;
+    turns.push(keepTurn?.(turn) ?? turn);
   }
 
   /** Records an action as a call, or links an observation to the action it observes. */
-  private link(
-    event: JsonObject,
-    turn: Turn,
-    run: number | undefined,
-    calls: CallLinks,
-    idOf: (run: number | undefined, id: number | string) => TurnId,
-  ): void {
+  private link(event: JsonObject, turn: Turn, run: number | undefined, calls: CallLinks): void {
     let answers: Turn['answers'];
     if (event.kind === 'ActionEvent') {
       const call = isObject(event.tool_call) ? event.tool_call : undefined;
@@ -316,17 +456,14 @@ export class OpenHandsReader extends DocumentReader {
     span: SourceSpan,
     run: number | undefined,
     rawId: number | string | undefined,
-    turns: Turn[],
-    turnIds: Set<string>,
-    hidden: Set<string>,
-    folded: Map<number, TurnId[]>,
-    k: number,
-    problems: Problem[],
+    state: ReadState,
   ): Checkpoint {
+    const { turns, turnIds, hidden, folded, problems } = state;
+    const k = state.checkpoints.length;
     const n = span.startLine;
     const args = isObject(event.args) ? event.args : event;
-    const idOf = (id: number | string): TurnId => (run === undefined ? id : `${run}:${id}`);
-    const summaryId = rawId !== undefined ? `condensation ${String(idOf(rawId))}` : `condensation ${k + 1}`;
+    const idIn = (id: number | string): TurnId => idOf(run, id);
+    const summaryId = rawId !== undefined ? `condensation ${String(idIn(rawId))}` : `condensation ${k + 1}`;
     const summary = typeof args.summary === 'string' ? args.summary : '';
     const notes: string[] = [];
     let own: (number | string)[] = [];
@@ -356,9 +493,9 @@ export class OpenHandsReader extends DocumentReader {
         });
       } else {
         for (let id = start; id <= end; id++) own.push(id);
-        const inTurns = own.filter((id) => turnIds.has(String(idOf(id))));
-        const unseen = own.filter((id) => hidden.has(String(idOf(id))));
-        const absent = own.filter((id) => !turnIds.has(String(idOf(id))) && !hidden.has(String(idOf(id))));
+        const inTurns = own.filter((id) => turnIds.has(String(idIn(id))));
+        const unseen = own.filter((id) => hidden.has(String(idIn(id))));
+        const absent = own.filter((id) => !turnIds.has(String(idIn(id))) && !hidden.has(String(idIn(id))));
         const note = `forgotten range ${start}–${end} expanded over ${own.length} ids (as OpenHands does): ${inTurns.length} are turns in this file, ${unseen.length} are events not shown to the model, ${absent.length} are not events in this file`;
         notes.push(note);
         if (inTurns.length < own.length) {
@@ -378,7 +515,7 @@ export class OpenHandsReader extends DocumentReader {
       });
     }
     if (Array.isArray(args.forgotten_event_ids)) {
-      const missing = own.filter((id) => !turnIds.has(String(idOf(id))));
+      const missing = own.filter((id) => !turnIds.has(String(idIn(id))));
       if (missing.length > 0) {
         notes.push(`${missing.length} of the ${own.length} forgotten_event_ids are not turns in this file`);
         problems.push({
@@ -389,7 +526,7 @@ export class OpenHandsReader extends DocumentReader {
       }
     }
     const runKey = run ?? 0;
-    let claimedIds: TurnId[] = own.map(idOf);
+    let claimedIds: TurnId[] = own.map(idIn);
     const previous = folded.get(runKey);
     if (summary !== '') {
       if (previous !== undefined && previous.length > 0) {

@@ -10,11 +10,13 @@
 // Summaries: an Anthropic `compaction` content block (its text is the summary), an OpenAI `compaction` item
 // (encrypted: opaque), or a message whose text opens with a known summary phrase. A summary is not a turn; it claims
 // the turns before it since the previous summary (no pointer set is recorded by these APIs).
+// Read as the lines are pushed (streamedDocument.ts): an array an element at a time, JSONL a batch of records at a
+// time, and a request body whole.
 
-import type { Checkpoint, Problem, Role, SourceSpan, Transcript, Turn } from '../core/model';
-import { isObject, type JsonObject } from './jsonLines';
-import { DocumentReader } from './documentReader';
+import type { Checkpoint, Problem, Role, SourceSpan, TextKeeper, Transcript, Turn } from '../core/model';
+import { isObject, type JsonLine, type JsonObject } from './jsonLines';
 import { locateInLine } from './jsonSpans';
+import { StreamedDocumentReader, type WholeDocument } from './streamedDocument';
 import { lineSpan } from './sourceSpan';
 import { textOf, toolCallText, toolCallsText } from './textOf';
 import { CallLinks, answeredIdsOf, callsOf } from './toolLinks';
@@ -67,168 +69,197 @@ function textOfItem(item: JsonObject): string {
   return parts.filter((p) => p !== '').join('\n');
 }
 
-export class MessageArrayReader extends DocumentReader {
-  readonly format = 'message-array' as const;
+/** What the reader has read so far. */
+class ReadState {
+  readonly problems: Problem[] = [];
+  readonly turns: Turn[] = [];
+  readonly checkpoints: Checkpoint[] = [];
+  readonly calls: CallLinks;
+  /** Where the turns since the last summary start. */
+  segmentStart = 0;
+  /** JSON Lines whose first record is a whole conversation: how many records, and the lines of the first two. */
+  conversations?: { records: number; firstLine: number; secondLine?: number };
 
-  private locate(problems: Problem[]): Item[] {
-    const items: Item[] = [];
-    const fromBody = (value: unknown, spanOf: (node: unknown) => SourceSpan): boolean => {
-      if (Array.isArray(value)) {
-        value.forEach((v, i) => items.push({ value: v, span: spanOf(v), id: i }));
-        return true;
-      }
-      if (!isObject(value)) return false;
-      const list = Array.isArray(value.messages) ? value.messages : Array.isArray(value.input) ? value.input : undefined;
-      if (list === undefined) return false;
-      if (value.system !== undefined && value.system !== null)
-        items.push({ value: { role: 'system', content: value.system }, span: spanOf(value), id: 'system' });
-      list.forEach((v, i) => items.push({ value: v, span: spanOf(v), id: i }));
-      return true;
-    };
-    const first = this.jsonLines.records[0];
-    const firstText = this.document.all.find((l) => l.text.trim() !== '');
-    const jsonl = first !== undefined && firstText !== undefined && first.line.line === firstText.line && isObject(first.value);
-    if (jsonl) {
-      problems.push(...this.jsonLines.problems);
-      const records = this.jsonLines.records;
-      if (isObject(records[0].value) && (Array.isArray(records[0].value.messages) || Array.isArray(records[0].value.input))) {
-        const inLine = locateInLine(records[0].line);
-        fromBody(inLine.value, (node) => inLine.spanOf(node));
-        if (records.length > 1) {
-          problems.push({
-            line: records[1].line.line,
-            severity: 'info',
-            message: `this file holds ${records.length} conversations (one per line); only the first (line ${records[0].line.line}) is read. Split the file to check the others.`,
-          });
-        }
-        return items;
-      }
-      records.forEach(({ line, value }, i) => items.push({ value, span: lineSpan(line), id: i }));
-      return items;
+  /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
+  constructor(keeper?: TextKeeper) {
+    this.calls = new CallLinks(keeper);
+  }
+}
+
+export class MessageArrayReader extends StreamedDocumentReader<ReadState> {
+  readonly format = 'message-array' as const;
+  protected readonly documentName = 'message array';
+
+  protected newState(keeper: TextKeeper | undefined): ReadState {
+    return new ReadState(keeper);
+  }
+
+  /**
+   * A record is a message, unless the first is a whole conversation ({"messages": […]} or {"input": […]}): then
+   * only that one is read, and the others are counted.
+   */
+  protected readRecord(state: ReadState, { line, value }: JsonLine, index: number): void {
+    const conversations = state.conversations;
+    if (conversations !== undefined) {
+      conversations.records++;
+      conversations.secondLine ??= line.line;
+      return;
     }
-    if (this.document.all.every((l) => l.text.trim() === '')) return items;
-    const { located, problem } = this.document.parse('message array');
-    if (problem) problems.push(problem);
-    const whole = this.document.spanOf(0, this.document.text.length);
-    const spanOf = (node: unknown): SourceSpan => {
-      const range = typeof node === 'object' && node !== null ? located.rangeOf(node) : undefined;
-      return range ? this.document.spanOf(range[0], range[1]) : whole;
-    };
-    if (located.value !== undefined && !fromBody(located.value, spanOf)) {
-      problems.push({
+    if (index === 0 && isObject(value) && (Array.isArray(value.messages) || Array.isArray(value.input))) {
+      state.conversations = { records: 1, firstLine: line.line };
+      const inLine = locateInLine(line);
+      this.readBody(state, inLine.value, (node) => inLine.spanOf(node));
+      return;
+    }
+    this.readItem(state, { value, span: lineSpan(line), id: index });
+  }
+
+  protected readElement(state: ReadState, value: unknown, span: SourceSpan, index: number): void {
+    this.readItem(state, { value, span, id: index });
+  }
+
+  protected readWhole(state: ReadState, { located, spanOf, whole }: WholeDocument): void {
+    if (located.value !== undefined && !this.readBody(state, located.value, spanOf)) {
+      state.problems.push({
         line: whole.startLine,
         severity: 'error',
         message: `the file is JSON but not a message array: expected [ {role, content}, … ] or {"messages": [ … ]}.`,
       });
     }
-    return items;
   }
 
-  protected build(): Transcript {
-    const problems: Problem[] = [];
-    const items = this.locate(problems);
-    const turns: Turn[] = [];
-    const checkpoints: Checkpoint[] = [];
-    let segmentStart = 0;
-    const calls = new CallLinks();
-    /** Adds the turn of a message, linked to the calls it answers; its own calls are recorded. */
-    const addTurn = (turn: Turn, message: JsonObject) => {
-      const answers = calls.answersFor(answeredIdsOf(message));
-      if (answers !== undefined) turn.answers = answers;
-      for (const call of callsOf(message)) calls.add(call.id, turn.id, call.text);
-      turns.push(turn);
-    };
-    const addCheckpoint = (item: Item, summary: string, how: string, opaque: boolean) => {
-      const n = item.span.startLine;
-      const claimedIds = turns.slice(segmentStart).map((t) => t.id);
-      const notes = [
-        `${how}; no pointer set is recorded, so it claims the ${claimedIds.length} turns before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`,
-      ];
-      const checkpoint: Checkpoint = {
-        summaryId: `message ${String(item.id)}`,
-        summary,
-        claimedIds,
-        span: item.span,
-        turnsBefore: turns.length,
-        notes,
-      };
-      if (opaque) {
-        checkpoint.opaque = true;
-        notes.unshift('summary is encrypted (OpenAI compaction item): coverage cannot be verified');
-        problems.push({
-          line: n,
-          severity: 'info',
-          message: `line ${n}: the compaction at message ${String(item.id)} is encrypted, so whether it covers the ${claimedIds.length} turns before it cannot be verified.`,
-        });
-      }
-      if (!opaque && NINE_SECTIONS.test(summary)) checkpoint.truncationHints = { expectedLastSection: 9 };
-      if (this.context.defaultBudget !== undefined) {
-        checkpoint.summaryBudget = this.context.defaultBudget;
-        checkpoint.budgetAssumed = true;
-      }
-      checkpoints.push(checkpoint);
-      segmentStart = turns.length;
-    };
-
-    for (const item of items) {
-      const n = item.span.startLine;
-      const value = item.value;
-      if (!isObject(value)) {
-        problems.push({
-          line: n,
-          severity: 'error',
-          message: `line ${n}: message ${String(item.id)} is not a JSON object; it was skipped.`,
-        });
-        continue;
-      }
-      if (value.type === 'compaction' || value.type === 'compaction_summary') {
-        const readable = typeof value.content === 'string' || Array.isArray(value.content);
-        addCheckpoint(
-          item,
-          readable ? textOf(value.content) : '',
-          'OpenAI compaction item',
-          !readable && value.encrypted_content !== undefined,
-        );
-        continue;
-      }
-      if (value.role === undefined && value.type === undefined) {
-        problems.push({
-          line: n,
-          severity: 'warning',
-          message: `line ${n}: message ${String(item.id)} has no "role"; it is not a chat message and was skipped.`,
-        });
-        continue;
-      }
-      const blocks = Array.isArray(value.content) ? value.content : [];
-      const compaction = blocks.find((b) => isObject(b) && b.type === 'compaction') as JsonObject | undefined;
-      if (compaction !== undefined) {
-        const readable = compaction.content !== undefined && compaction.content !== null;
-        addCheckpoint(
-          item,
-          textOf(compaction.content),
-          'Anthropic compaction block',
-          !readable && compaction.encrypted_content !== undefined,
-        );
-        const rest = blocks.filter((b) => b !== compaction);
-        const text = textOf(rest);
-        if (text.trim() !== '')
-          addTurn({ id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) }, value);
-        continue;
-      }
-      const text = textOfItem(value);
-      const opening = summaryOpening(text);
-      if (opening !== undefined) {
-        addCheckpoint(
-          item,
-          text,
-          opening === 'system_alert' ? 'a Letta system_alert message' : `a summary message (opens with "${opening}")`,
-          false,
-        );
-        continue;
-      }
-      addTurn({ id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) }, value);
+  protected transcriptOf(state: ReadState, problems: Problem[], lineCount: number): Transcript {
+    const conversations = state.conversations;
+    if (conversations !== undefined && conversations.secondLine !== undefined) {
+      problems.push({
+        line: conversations.secondLine,
+        severity: 'info',
+        message: `this file holds ${conversations.records} conversations (one per line); only the first (line ${conversations.firstLine}) is read. Split the file to check the others.`,
+      });
     }
-    problems.sort((a, b) => a.line - b.line);
-    return { format: this.format, turns, checkpoints, problems, lineCount: this.document.lineCount };
+    const all = [...problems, ...state.problems];
+    all.sort((a, b) => a.line - b.line);
+    return { format: this.format, turns: state.turns.slice(), checkpoints: state.checkpoints.slice(), problems: all, lineCount };
+  }
+
+  /** Reads an array of messages, or a request body's `system`, then its `messages` or `input`; false when `value` is neither. */
+  private readBody(state: ReadState, value: unknown, spanOf: (node: unknown) => SourceSpan): boolean {
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => this.readItem(state, { value: v, span: spanOf(v), id: i }));
+      return true;
+    }
+    if (!isObject(value)) return false;
+    const list = Array.isArray(value.messages) ? value.messages : Array.isArray(value.input) ? value.input : undefined;
+    if (list === undefined) return false;
+    if (value.system !== undefined && value.system !== null)
+      this.readItem(state, { value: { role: 'system', content: value.system }, span: spanOf(value), id: 'system' });
+    list.forEach((v, i) => this.readItem(state, { value: v, span: spanOf(v), id: i }));
+    return true;
+  }
+
+  /** Adds the turn of a message, linked to the calls it answers; its own calls are recorded. */
+  private addTurn(state: ReadState, turn: Turn, message: JsonObject): void {
+    const answers = state.calls.answersFor(answeredIdsOf(message));
+    if (answers !== undefined) turn.answers = answers;
+    for (const call of callsOf(message)) state.calls.add(call.id, turn.id, call.text);
+    state.turns.push(this.keepTurn(turn));
+  }
+
+  /** A summary claims the turns before it since the previous one. */
+  private addCheckpoint(state: ReadState, item: Item, summary: string, how: string, opaque: boolean): void {
+    const { turns, checkpoints, problems } = state;
+    const n = item.span.startLine;
+    const claimedIds = turns.slice(state.segmentStart).map((t) => t.id);
+    const notes = [
+      `${how}; no pointer set is recorded, so it claims the ${claimedIds.length} turns before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`,
+    ];
+    const checkpoint: Checkpoint = {
+      summaryId: `message ${String(item.id)}`,
+      summary,
+      claimedIds,
+      span: item.span,
+      turnsBefore: turns.length,
+      notes,
+    };
+    if (opaque) {
+      checkpoint.opaque = true;
+      notes.unshift('summary is encrypted (OpenAI compaction item): coverage cannot be verified');
+      problems.push({
+        line: n,
+        severity: 'info',
+        message: `line ${n}: the compaction at message ${String(item.id)} is encrypted, so whether it covers the ${claimedIds.length} turns before it cannot be verified.`,
+      });
+    }
+    if (!opaque && NINE_SECTIONS.test(summary)) checkpoint.truncationHints = { expectedLastSection: 9 };
+    if (this.context.defaultBudget !== undefined) {
+      checkpoint.summaryBudget = this.context.defaultBudget;
+      checkpoint.budgetAssumed = true;
+    }
+    checkpoints.push(checkpoint);
+    state.segmentStart = turns.length;
+  }
+
+  /** Reads one message or item: a turn, a summary (a checkpoint), or both for an Anthropic compaction block. */
+  private readItem(state: ReadState, item: Item): void {
+    const { problems } = state;
+    const n = item.span.startLine;
+    const value = item.value;
+    if (!isObject(value)) {
+      problems.push({
+        line: n,
+        severity: 'error',
+        message: `line ${n}: message ${String(item.id)} is not a JSON object; it was skipped.`,
+      });
+      return;
+    }
+    if (value.type === 'compaction' || value.type === 'compaction_summary') {
+      const readable = typeof value.content === 'string' || Array.isArray(value.content);
+      this.addCheckpoint(
+        state,
+        item,
+        readable ? textOf(value.content) : '',
+        'OpenAI compaction item',
+        !readable && value.encrypted_content !== undefined,
+      );
+      return;
+    }
+    if (value.role === undefined && value.type === undefined) {
+      problems.push({
+        line: n,
+        severity: 'warning',
+        message: `line ${n}: message ${String(item.id)} has no "role"; it is not a chat message and was skipped.`,
+      });
+      return;
+    }
+    const blocks = Array.isArray(value.content) ? value.content : [];
+    const compaction = blocks.find((b) => isObject(b) && b.type === 'compaction') as JsonObject | undefined;
+    if (compaction !== undefined) {
+      const readable = compaction.content !== undefined && compaction.content !== null;
+      this.addCheckpoint(
+        state,
+        item,
+        textOf(compaction.content),
+        'Anthropic compaction block',
+        !readable && compaction.encrypted_content !== undefined,
+      );
+      const rest = blocks.filter((b) => b !== compaction);
+      const text = textOf(rest);
+      if (text.trim() !== '')
+        this.addTurn(state, { id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) }, value);
+      return;
+    }
+    const text = textOfItem(value);
+    const opening = summaryOpening(text);
+    if (opening !== undefined) {
+      this.addCheckpoint(
+        state,
+        item,
+        text,
+        opening === 'system_alert' ? 'a Letta system_alert message' : `a summary message (opens with "${opening}")`,
+        false,
+      );
+      return;
+    }
+    this.addTurn(state, { id: item.id, role: roleOf(value), text, span: item.span, label: String(value.role ?? value.type) }, value);
   }
 }

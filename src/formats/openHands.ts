@@ -15,13 +15,14 @@
 // reported in a note and a problem. A condensation with a summary also claims what the run's previous summarised
 // condensation claimed: OpenHands folds the previous summary into the new one and shows only the newest.
 // A null summary means the events were dropped, not summarised: the claim is kept, with a note.
+//
+// Read as the lines are pushed (streamedDocument.ts): an event array an element at a time, JSONL a batch of records
+// at a time, and a document of another shape (an object holding `history` or `events`) whole.
 
-import type { Checkpoint, Problem, RawLine, ReaderContext, Role, SourceSpan, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
-import { ArrayElements } from './arrayElements';
-import { isObject, JsonLinesBuffer, type JsonObject } from './jsonLines';
-import { CappedJsonLines } from './documentReader';
-import { DocumentLines, documentProblem, locateInLine } from './jsonSpans';
-import { RebuildingReader } from './rebuildingReader';
+import type { Checkpoint, Problem, Role, SourceSpan, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
+import { isObject, type JsonLine, type JsonObject } from './jsonLines';
+import { locateInLine } from './jsonSpans';
+import { StreamedDocumentReader, type WholeDocument } from './streamedDocument';
 import { lineSpan } from './sourceSpan';
 import { argsText, textOf, toolCallText } from './textOf';
 import { CallLinks } from './toolLinks';
@@ -146,8 +147,6 @@ class ReadState {
   /** How many events had no id; how many evaluation runs were read. */
   unnamed = 0;
   runs = 0;
-  /** How many of the line buffer's records were read (JSON Lines). */
-  read = 0;
 
   /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
   constructor(keeper?: TextKeeper) {
@@ -155,208 +154,68 @@ class ReadState {
   }
 }
 
-/**
- * How the file is read, decided by its first line that is not blank: JSON Lines when that line is a JSON object
- * by itself; an array read an element at a time when it starts with `[`; otherwise one JSON document, read whole.
- */
-type Mode = 'undecided' | 'jsonl' | 'array' | 'document';
-
-/** How many pushed records wait before push() reads them: reading as they come, a batch at a time. */
-const READ_AHEAD_RECORDS = 512;
-
 const idOf = (run: number | undefined, id: number | string): TurnId => (run === undefined ? id : `${run}:${id}`);
 
-export class OpenHandsReader extends RebuildingReader {
+export class OpenHandsReader extends StreamedDocumentReader<ReadState> {
   readonly format = 'openhands' as const;
-  private mode: Mode = 'undecided';
-  private state = new ReadState(this.context.textKeeper);
-  /** Every line pushed, to read again from the start when a line is pushed again; none when the file is read once. */
-  private readonly kept: RawLine[] = [];
-  /** The blank lines before the first that is not. */
-  private leading: RawLine[] = [];
-  private lines: JsonLinesBuffer = new CappedJsonLines();
-  private elements: ArrayElements | undefined;
-  private document: DocumentLines | undefined;
-  private first: RawLine | undefined;
-  private last: RawLine | undefined;
-  private pushed = 0;
-  private rewinds = 0;
+  protected readonly documentName = 'OpenHands event file';
 
-  /**
-   * `readAheadRecords`: how many pushed records wait before push() reads them; `streamArrays`: false reads an event
-   * array whole, as one document (tests vary both, to compare).
-   */
-  constructor(
-    context?: ReaderContext,
-    private readonly readAheadRecords = READ_AHEAD_RECORDS,
-    private readonly streamArrays = true,
-  ) {
-    super(context);
+  protected newState(keeper: TextKeeper | undefined): ReadState {
+    return new ReadState(keeper);
   }
 
-  push(line: RawLine): void {
-    if (this.last !== undefined && line.line <= this.last.line) {
-      this.rewinds++;
-      this.readAgainBefore(line.line);
+  /** A record is an event, a run (its `history`, each event located inside the line), an array of events or an object with `events`. */
+  protected readRecord(state: ReadState, { line, value }: JsonLine): void {
+    if (isObject(value) && Array.isArray(value.history)) {
+      const inLine = locateInLine(line);
+      if (this.readContainer(state, inLine.value, (node) => inLine.spanOf(node))) return;
     }
-    if (this.context.readOnce !== true) this.kept.push(line);
-    this.pushed++;
-    this.read(line);
+    if (!this.readContainer(state, value, () => lineSpan(line))) this.readEvent(state, value, lineSpan(line), undefined);
   }
 
-  protected stateKey(): string {
-    return `${this.rewinds}:${this.pushed}:${this.last?.line ?? 0}`;
+  protected readElement(state: ReadState, value: unknown, span: SourceSpan): void {
+    this.readEvent(state, value, span, undefined);
   }
 
-  protected build(): Transcript {
-    const before: Problem[] = [];
-    let state = this.state;
-    if (this.mode === 'jsonl') {
-      this.readRecords(state);
-      before.push(...this.lines.problems);
-    } else if (this.mode === 'array' && this.first !== undefined) {
-      const error = this.elements!.end();
-      if (error)
-        before.push(documentProblem('OpenHands event file', error.line, error.message, error.atEnd && this.last?.terminated === false));
-    } else if (this.mode === 'document') {
-      state = this.readDocument(before);
+  protected readWhole(state: ReadState, { located, spanOf }: WholeDocument): void {
+    if (located.value !== undefined && !this.readContainer(state, located.value, spanOf)) {
+      this.readEvent(state, located.value, spanOf(located.value), undefined);
     }
+  }
+
+  protected transcriptOf(state: ReadState, problems: Problem[], lineCount: number): Transcript {
     if (state.runs > 1) {
-      before.push({
+      problems.push({
         line: 0,
         severity: 'info',
         message: `this evaluation file holds ${state.runs} runs; they are read one after the other, and event ids are prefixed with the run number ("2:17").`,
       });
     }
-    const problems = [...before, ...state.problems];
-    problems.sort((a, b) => a.line - b.line);
-    return {
-      format: this.format,
-      turns: state.turns.slice(),
-      checkpoints: state.checkpoints.slice(),
-      problems,
-      lineCount: this.last?.line ?? 0,
-    };
-  }
-
-  /** Forgets what was read and reads the kept lines before line `n` again. */
-  private readAgainBefore(n: number): void {
-    const again = this.kept.filter((line) => line.line < n);
-    this.kept.length = 0;
-    this.mode = 'undecided';
-    this.state = new ReadState(this.context.textKeeper);
-    this.leading = [];
-    this.lines = new CappedJsonLines();
-    this.elements = undefined;
-    this.document = undefined;
-    this.first = undefined;
-    this.last = undefined;
-    for (const line of again) {
-      this.kept.push(line);
-      this.read(line);
-    }
-  }
-
-  private read(line: RawLine): void {
-    this.first ??= line;
-    this.last = line;
-    if (this.mode === 'undecided') {
-      if (line.text.trim() === '') {
-        this.leading.push(line);
-        return;
-      }
-      this.mode = this.modeOf(line.text);
-      const leading = this.leading;
-      this.leading = [];
-      if (this.mode === 'array') {
-        this.elements = new ArrayElements(({ value, span }) => this.readEvent(this.state, value, span, undefined));
-      }
-      if (this.mode === 'document') this.document = new DocumentLines();
-      for (const blank of leading) this.readDecided(blank);
-    }
-    this.readDecided(line);
-  }
-
-  private modeOf(text: string): Mode {
-    try {
-      if (isObject(JSON.parse(text.trim()))) return 'jsonl';
-    } catch {
-      // not a record of its own
-    }
-    return this.streamArrays && text.trimStart().startsWith('[') ? 'array' : 'document';
-  }
-
-  private readDecided(line: RawLine): void {
-    if (this.mode === 'jsonl') {
-      this.lines.push(line);
-      if (this.lines.records.length - this.state.read >= this.readAheadRecords) this.readRecords(this.state);
-    } else if (this.mode === 'array') this.elements!.push(line);
-    else this.document!.push(line);
-  }
-
-  /**
-   * Reads the JSON Lines records pushed since the last read: each an event, a run (its `history`, each event
-   * located inside the line), an array of events or an object with `events`. A file read once (or whose turns are
-   * handed over) then lets them go.
-   */
-  private readRecords(state: ReadState): void {
-    const records = this.lines.records;
-    for (let r = state.read; r < records.length; r++) {
-      const { line, value } = records[r];
-      if (isObject(value) && Array.isArray(value.history)) {
-        const inLine = locateInLine(line);
-        if (this.readContainer(state, inLine.value, (node) => inLine.spanOf(node))) continue;
-      }
-      if (!this.readContainer(state, value, () => lineSpan(line))) this.readEvent(state, value, lineSpan(line), undefined);
-    }
-    state.read = records.length;
-    if (this.context.readOnce === true || this.context.keepTurn !== undefined) {
-      this.lines.releaseRecords();
-      state.read = 0;
-    }
-  }
-
-  /** A document that is not an array of events, read whole: its events read into a state of their own. */
-  private readDocument(problems: Problem[]): ReadState {
-    const state = new ReadState();
-    const document = this.document!;
-    if (document.all.every((l) => l.text.trim() === '')) return state;
-    const { located: doc, problem } = document.parse('OpenHands event file');
-    if (problem) problems.push(problem);
-    const whole = document.spanOf(0, document.text.length);
-    const span = (node: unknown): SourceSpan => {
-      const range = typeof node === 'object' && node !== null ? doc.rangeOf(node) : undefined;
-      return range ? document.spanOf(range[0], range[1]) : whole;
-    };
-    if (doc.value !== undefined && !this.readContainer(state, doc.value, span, false)) {
-      this.readEvent(state, doc.value, span(doc.value), undefined, false);
-    }
-    return state;
+    const all = [...problems, ...state.problems];
+    all.sort((a, b) => a.line - b.line);
+    return { format: this.format, turns: state.turns.slice(), checkpoints: state.checkpoints.slice(), problems: all, lineCount };
   }
 
   /** Reads the events of an array, of a run's `history` or of an object's `events`; false when `value` is none. */
-  private readContainer(state: ReadState, value: unknown, span: (node: unknown) => SourceSpan, keep = true): boolean {
+  private readContainer(state: ReadState, value: unknown, span: (node: unknown) => SourceSpan): boolean {
     if (Array.isArray(value)) {
-      for (const event of value) this.readEvent(state, event, span(event), undefined, keep);
+      for (const event of value) this.readEvent(state, event, span(event), undefined);
       return true;
     }
     if (isObject(value) && Array.isArray(value.history)) {
       const run = ++state.runs;
-      for (const event of value.history) this.readEvent(state, event, span(event), run, keep);
+      for (const event of value.history) this.readEvent(state, event, span(event), run);
       return true;
     }
     if (isObject(value) && Array.isArray(value.events)) {
-      for (const event of value.events) this.readEvent(state, event, span(event), undefined, keep);
+      for (const event of value.events) this.readEvent(state, event, span(event), undefined);
       return true;
     }
     return false;
   }
 
-  /**
-   * Reads one event into the state: a turn, a checkpoint, or an event the model does not see. `keep`: hand the
-   * turn to the context's keepTurn (not for a document read whole again at every finish).
-   */
-  private readEvent(state: ReadState, event: unknown, span: SourceSpan, run: number | undefined, keep = true): void {
+  /** Reads one event into the state: a turn, a checkpoint, or an event the model does not see. */
+  private readEvent(state: ReadState, event: unknown, span: SourceSpan, run: number | undefined): void {
     const { problems, turns, turnIds, hidden } = state;
     const n = span.startLine;
     if (!isObject(event)) {
@@ -424,8 +283,7 @@ export class OpenHandsReader extends RebuildingReader {
     turnIds.add(String(id));
     const turn: Turn = { id, role, text, span, label };
     this.link(event, turn, run, state.calls);
-    const keepTurn = keep ? this.context.keepTurn : undefined;
-    turns.push(keepTurn?.(turn) ?? turn);
+    turns.push(this.keepTurn(turn));
   }
 
   /** Records an action as a call, or links an observation to the action it observes. */

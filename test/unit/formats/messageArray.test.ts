@@ -1,10 +1,12 @@
 // Tests of the plain message-array reader with hand-written arrays (OpenAI chat, Anthropic messages, OpenAI
-// Responses items), and a fuzz test.
+// Responses items), a fuzz test, and the checks of a reader read as pushed (streamedDocumentChecks.ts).
 import assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
+import type { ReaderContext } from '../../../src/core/model';
 import { MessageArrayReader } from '../../../src/formats/messageArray';
 import { feed, feedAppending } from './feedLines';
 import { fuzzReader } from './fuzz';
+import { assertStreamedDocument } from './streamedDocumentChecks';
 
 describe('formats/message-array', () => {
   it('OpenAI chat: a message opening with a summary phrase claims the turns before it', () => {
@@ -236,5 +238,51 @@ describe('formats/message-array', () => {
     ];
     fuzzReader(() => new MessageArrayReader({ fileName: 'x.jsonl' }), lines.map((l) => JSON.stringify(l)).join('\n'));
     fuzzReader(() => new MessageArrayReader({ fileName: 'x.json' }), JSON.stringify(lines, null, 2), 60);
+  });
+});
+
+describe('formats/message-array: read as pushed', function () {
+  this.timeout(60000);
+  const chat = [
+    { role: 'system', content: 'You are helpful.' },
+    { role: 'user', content: 'Fix ERR_4107 in ledger.py' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } }],
+    },
+    { role: 'tool', tool_call_id: 'c1', content: 'def post(): raise ERR_4107' },
+    { role: 'user', content: 'Here is a summary of the conversation to date:\n\nledger.py fixed.' },
+    { role: 'assistant', content: 'What next?' },
+  ];
+  const pretty = JSON.stringify(chat, null, 2);
+  const documents: [string, string][] = [
+    ['pretty-printed', pretty],
+    ['one space', JSON.stringify(chat.slice(1), null, 1)],
+    ['on one line', JSON.stringify(chat)],
+    ['blank lines first, CRLF', '\n\n' + pretty.replace(/\n/g, '\r\n') + '\r\n'],
+    ['bare values and an empty array among the messages', `[\n 1, "two", null,\n [], ${pretty.slice(1)}`],
+  ];
+  const make = (context: Partial<ReaderContext>, readAhead?: number, streamArrays?: boolean): MessageArrayReader =>
+    new MessageArrayReader({ fileName: 'chat.json', ...context }, readAhead, streamArrays);
+  assertStreamedDocument({
+    make,
+    documents,
+    jsonl: chat.map((m) => JSON.stringify(m)).join('\n'),
+    notAnObject: /^line \d+: message \d+ is not a JSON object/,
+    element: (k) => ({ role: 'user', content: `m${k}` }),
+  });
+
+  it('JSON Lines of whole conversations read once: the first is read, the others counted', () => {
+    const text = [JSON.stringify({ messages: chat }), JSON.stringify({ messages: chat.slice(1) }), JSON.stringify({ messages: [] })].join(
+      '\n',
+    );
+    const t = feed(make({ readOnce: true }, 1), text);
+    assert.deepEqual(t, feed(make({}), text));
+    assert.equal(t.turns.length, 5);
+    assert.deepEqual(
+      t.problems.map((p) => [p.line, p.message]),
+      [[2, 'this file holds 3 conversations (one per line); only the first (line 1) is read. Split the file to check the others.']],
+    );
   });
 });

@@ -2,10 +2,10 @@
 // forgotten-id list, a start/end range (and how its expansion is reported), V1 Condensation events, and a fuzz test.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import fc from 'fast-check';
-import type { ReaderContext, Transcript, Turn } from '../../../src/core/model';
+import type { ReaderContext } from '../../../src/core/model';
 import { OpenHandsReader } from '../../../src/formats/openHands';
-import { corpusAvailable, corpusBytes, feed, feedAppending, requireCorpus, splitLines } from './feedLines';
+import { corpusAvailable, corpusBytes, feed, feedAppending, requireCorpus } from './feedLines';
+import { assertStreamedDocument } from './streamedDocumentChecks';
 import { fuzzReader } from './fuzz';
 
 describe('formats/openhands: real event files of the corpus', function () {
@@ -287,11 +287,6 @@ describe('formats/openhands: condensation shapes', () => {
   });
 });
 
-/** The lines a reader keeps to read again (none when the file is read once): its private field, for tests only. */
-function linesKept(reader: OpenHandsReader): number {
-  return (reader as unknown as { kept: unknown[] }).kept.length;
-}
-
 describe('formats/openhands: read as pushed', function () {
   this.timeout(60000);
   const pretty = JSON.stringify(events({ forgotten_event_ids: [2, 3] }), null, 2);
@@ -302,57 +297,22 @@ describe('formats/openhands: read as pushed', function () {
     ['blank lines first, CRLF', '\n\n' + pretty.replace(/\n/g, '\r\n') + '\r\n'],
     ['bare values and an empty array among the events', `[\n 1, "two", null,\n [], ${pretty.slice(1)}`],
   ];
-  // A read of the whole document places a value that is not an object or array on the document's first line (its
-  // parse keeps places of objects and arrays only); read an element at a time, it is on its own line. So the lines
-  // of those problems are left out of the comparison, and a test below holds the streamed one.
-  const NOT_AN_OBJECT = /^line \d+: an event that is not a JSON object/;
-  const comparable = (t: Transcript): Transcript => ({
-    ...t,
-    problems: t.problems
-      .map((p) => (NOT_AN_OBJECT.test(p.message) ? { ...p, line: 0, message: 'not an object' } : p))
-      .sort((a, b) => a.line - b.line),
-  });
-  const whole = (text: string): Transcript => comparable(feed(new OpenHandsReader({ fileName: 'e.json' }, 512, false), text));
-  const streamed = (text: string, context: Partial<ReaderContext> = {}): Transcript =>
-    comparable(feed(new OpenHandsReader({ fileName: 'e.json', ...context }), text));
-
-  it('an event array read an element at a time gives what a read of the whole document gives', () => {
-    for (const [name, text] of documents) assert.deepEqual(streamed(text), whole(text), name);
-  });
-
-  it('cut anywhere, it reports what the whole document would: the complete events, the cut and its line', () => {
-    for (const [name, text] of documents.slice(0, 3)) {
-      for (let cut = 0; cut <= text.length; cut++) {
-        const part = text.slice(0, cut);
-        assert.deepEqual(streamed(part), whole(part), `${name}, cut at ${cut}`);
-      }
-    }
-  });
-
-  it('property: a damaged event array gives what a read of the whole document gives (seeded, 400 runs)', () => {
-    const pieces = ['{', '}', '[', ']', ',', '"', ':', '\\', ' ', '\n', 'x', '1', '-', 'true', '"\\"', '\u00e9'];
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.nat(pretty.length), fc.nat(pieces.length - 1), fc.nat(2), fc.nat(3)), { minLength: 1, maxLength: 4 }),
-        (edits) => {
-          let text = pretty;
-          for (const [at, piece, how, width] of edits) {
-            const i = at % (text.length + 1);
-            if (how === 0) text = text.slice(0, i) + pieces[piece] + text.slice(i);
-            else if (how === 1) text = text.slice(0, i) + text.slice(i + 1 + width);
-            else text = text.slice(0, i) + pieces[piece] + text.slice(i + 1);
-          }
-          assert.deepEqual(streamed(text), whole(text));
-        },
-      ),
-      { seed: 20261204, numRuns: 400 },
-    );
+  const make = (context: Partial<ReaderContext>, readAhead?: number, streamArrays?: boolean): OpenHandsReader =>
+    new OpenHandsReader({ fileName: 'e.json', ...context }, readAhead, streamArrays);
+  assertStreamedDocument({
+    make,
+    documents,
+    jsonl: events({ forgotten_events_start_id: 1, forgotten_events_end_id: 5 })
+      .map((e) => JSON.stringify(e))
+      .join('\n'),
+    notAnObject: /^line \d+: an event that is not a JSON object/,
+    element: (k) => ev(k, { source: 'user', action: 'message', args: { content: `m${k}` } }),
   });
 
   it('a value that is not an object is reported on its own line', () => {
-    const t = feed(new OpenHandsReader({ fileName: 'e.json' }), documents[4][1]);
+    const t = feed(make({}), documents[4][1]);
     assert.deepEqual(
-      t.problems.filter((p) => NOT_AN_OBJECT.test(p.message)).map((p) => p.line),
+      t.problems.filter((p) => /an event that is not a JSON object/.test(p.message)).map((p) => p.line),
       [2, 2, 2, 3],
     );
   });
@@ -360,105 +320,6 @@ describe('formats/openhands: read as pushed', function () {
   it('the corpus event array: the same either way', function () {
     if (!corpusAvailable()) this.skip();
     const bytes = corpusBytes(join('openhands', 'basic.json'));
-    assert.deepEqual(
-      feed(new OpenHandsReader({ fileName: 'basic.json' }), bytes),
-      feed(new OpenHandsReader({ fileName: 'basic.json' }, 512, false), bytes),
-    );
-  });
-
-  it('an element not closed is found out long before the end, and no more lines are kept for it', () => {
-    const event = (id: number): string =>
-      JSON.stringify(ev(id, { source: 'user', action: 'message', args: { content: `m${id}` } }), null, 2);
-    const good = Array.from({ length: 5 }, (_, k) => event(k)).join(',\n');
-    const broken = '{ "id": 99, "action": x,';
-    const rest = Array.from({ length: 3000 }, (_, k) => event(100 + k)).join(',\n');
-    const text = `[\n${good},\n${broken}\n${rest}\n]\n`;
-    const t = streamed(text);
-    assert.deepEqual(t, whole(text));
-    assert.deepEqual(
-      t.turns.map((x) => x.id),
-      [0, 1, 2, 3, 4],
-    );
-    assert.equal(t.problems[0].severity, 'error');
-    assert.match(t.problems[0].message, /unexpected "x"/);
-    const reader = new OpenHandsReader({ fileName: 'e.json', readOnce: true });
-    const elements = (): { lines: unknown[] } => (reader as unknown as { elements: { lines: unknown[] } }).elements;
-    let most = 0;
-    for (const line of splitLines(Buffer.from(text, 'utf8'))) {
-      reader.push(line);
-      most = Math.max(most, elements().lines.length);
-    }
-    assert.ok(most <= 4096 + 1, `at most 4,097 lines kept for the element, not ${most}`);
-  });
-
-  it("an event over 10,000 lines, and events nested up to the parser's limit, read as a whole read reads them", () => {
-    const long = ev(7, {
-      source: 'user',
-      action: 'message',
-      args: { content: 'long', lines: Array.from({ length: 10000 }, (_, k) => `l${k}`) },
-    });
-    const text = JSON.stringify([...events({ forgotten_event_ids: [2] }), long], null, 2);
-    assert.ok(text.split('\n').length > 10000);
-    const t = streamed(text);
-    assert.deepEqual(t, whole(text));
-    assert.deepEqual(t.problems, []);
-    assert.equal(t.turns[t.turns.length - 1].id, 7);
-    for (const depth of [509, 510, 511, 512]) {
-      const nested = `[\n${pretty.slice(1, -2)},\n{"id": 50, "source": "user", "action": "message", "args": ${'['.repeat(depth)}${']'.repeat(depth)}}\n]`;
-      assert.deepEqual(streamed(nested), whole(nested), `nested ${depth} deep`);
-    }
-  });
-
-  it('read once, with its turns handed over: each turn once, no line or record kept', () => {
-    const jsonl = events({ forgotten_events_start_id: 1, forgotten_events_end_id: 5 })
-      .map((e) => JSON.stringify(e))
-      .join('\n');
-    for (const [name, text] of [...documents, ['JSON Lines', jsonl] as [string, string]]) {
-      const expected = feed(new OpenHandsReader({ fileName: 'e.json' }), text);
-      for (const readAhead of [1, 3, 512]) {
-        const once = new OpenHandsReader({ fileName: 'e.json', readOnce: true }, readAhead);
-        assert.deepEqual(feed(once, text), expected, `${name}, read ahead ${readAhead}, read once`);
-        assert.equal(linesKept(once), 0, `${name}: no line kept`);
-        assert.equal((once as unknown as { lines: { records: unknown[] } }).lines.records.length, 0, `${name}: no record kept`);
-        const handed: unknown[] = [];
-        const keepTurn = (turn: Turn): Turn => {
-          handed.push(turn.id);
-          return { ...turn };
-        };
-        assert.deepEqual(feed(new OpenHandsReader({ fileName: 'e.json', keepTurn, readOnce: true }, readAhead), text), expected, name);
-        assert.deepEqual(
-          handed,
-          expected.turns.map((turn) => turn.id),
-          `${name}: each turn handed over once`,
-        );
-      }
-    }
-  });
-
-  it('finished halfway and appended to: what the first finish returned is unchanged', () => {
-    for (const [name, text] of documents) {
-      const expected = feed(new OpenHandsReader({ fileName: 'e.json' }), text);
-      const lines = splitLines(Buffer.from(text, 'utf8'));
-      for (let cut = 1; cut < lines.length; cut += Math.max(1, Math.floor(lines.length / 7))) {
-        const reader = new OpenHandsReader({ fileName: 'e.json' });
-        for (const line of lines.slice(0, cut)) reader.push(line);
-        const first = reader.finish();
-        const asReturned = structuredClone(first);
-        for (const line of lines.slice(cut)) reader.push(line);
-        assert.deepEqual(reader.finish(), expected, `${name}, cut after line ${cut}`);
-        assert.deepEqual(first, asReturned, `${name}, cut after line ${cut}: the first finish's result is unchanged`);
-      }
-    }
-  });
-
-  it('a last line pushed again once complete is read again', () => {
-    const lines = splitLines(Buffer.from(pretty, 'utf8'));
-    const reader = new OpenHandsReader({ fileName: 'e.json' });
-    for (const line of lines.slice(0, -1)) reader.push(line);
-    const last = lines[lines.length - 1];
-    reader.push({ ...last, text: last.text.slice(0, 0), endOffset: last.offset, terminated: false });
-    reader.finish();
-    reader.push(last);
-    assert.deepEqual(reader.finish(), whole(pretty));
+    assert.deepEqual(feed(make({}), bytes), feed(make({}, 512, false), bytes));
   });
 });

@@ -1,0 +1,205 @@
+// Base of the readers whose file is JSON Lines or one JSON document (OpenHands, message arrays), read as its lines
+// are pushed. How the file is read is decided by its first line that is not blank: JSON Lines when that line is a
+// JSON object by itself, whose records are read a batch at a time; an array read an element at a time when it
+// starts with `[` (arrayElements.ts); otherwise one JSON document, kept and parsed whole at each finish. A file read
+// once keeps no line, lets its records go once read and hands each turn to ReaderContext.keepTurn as it is made (a
+// large file's texts go to disk as they are read). A line pushed again forgets what was read and reads the kept
+// lines before it again.
+import type { Problem, RawLine, ReaderContext, SourceSpan, TextKeeper, Transcript, Turn } from '../core/model';
+import { ArrayElements } from './arrayElements';
+import { CappedJsonLines } from './documentReader';
+import type { JsonLine, JsonLinesBuffer } from './jsonLines';
+import { isObject } from './jsonLines';
+import { DocumentLines, documentProblem, type LocatedJson } from './jsonSpans';
+import { RebuildingReader } from './rebuildingReader';
+
+/** How the file is read (see the header); undecided until its first line that is not blank. */
+type Mode = 'undecided' | 'jsonl' | 'array' | 'document';
+
+/** How many pushed records wait before push() reads them: reading as they come, a batch at a time. */
+const READ_AHEAD_RECORDS = 512;
+
+/** A document parsed whole: the parse, the span of a node of it, and the span of the whole document. */
+export interface WholeDocument {
+  located: LocatedJson;
+  spanOf(node: unknown): SourceSpan;
+  whole: SourceSpan;
+}
+
+export abstract class StreamedDocumentReader<State> extends RebuildingReader {
+  /** What the file is called in a syntax error's problem ("OpenHands event file"). */
+  protected abstract readonly documentName: string;
+  private mode: Mode = 'undecided';
+  private state: State;
+  /** Every line pushed, to read again from the start when a line is pushed again; none when the file is read once. */
+  private readonly kept: RawLine[] = [];
+  /** The blank lines before the first that is not. */
+  private leading: RawLine[] = [];
+  private lines: JsonLinesBuffer = new CappedJsonLines();
+  /** How many of the line buffer's records were read, and how many records were read in all. */
+  private recordsRead = 0;
+  private recordIndex = 0;
+  private elements: ArrayElements | undefined;
+  private elementIndex = 0;
+  private document: DocumentLines | undefined;
+  private first: RawLine | undefined;
+  private last: RawLine | undefined;
+  private pushed = 0;
+  private rewinds = 0;
+  /** True while a document read whole is read: its turns are not handed over (it is read again at each finish). */
+  private readingWhole = false;
+
+  /**
+   * `readAheadRecords`: how many pushed records wait before push() reads them; `streamArrays`: false reads an
+   * array whole, as one document (tests vary both, to compare).
+   */
+  constructor(
+    context?: ReaderContext,
+    private readonly readAheadRecords = READ_AHEAD_RECORDS,
+    private readonly streamArrays = true,
+  ) {
+    super(context);
+    this.state = this.newState(this.context.textKeeper);
+  }
+
+  /** A state to read into; `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
+  protected abstract newState(keeper: TextKeeper | undefined): State;
+
+  /** Reads one JSON Lines record; `index`: its place among the file's records. */
+  protected abstract readRecord(state: State, record: JsonLine, index: number): void;
+
+  /** Reads one element of a document that is an array; `index`: its place in the array. */
+  protected abstract readElement(state: State, value: unknown, span: SourceSpan, index: number): void;
+
+  /** Reads a document parsed whole (what is not an array, or any document when arrays are not streamed). */
+  protected abstract readWhole(state: State, document: WholeDocument): void;
+
+  /** The transcript of what was read; `problems`: those of the file's shape, to put before the state's. */
+  protected abstract transcriptOf(state: State, problems: Problem[], lineCount: number): Transcript;
+
+  /** The turn to keep: given to the context's keepTurn, unless the document is read whole. */
+  protected keepTurn(turn: Turn): Turn {
+    const keep = this.readingWhole ? undefined : this.context.keepTurn;
+    return keep?.(turn) ?? turn;
+  }
+
+  push(line: RawLine): void {
+    if (this.last !== undefined && line.line <= this.last.line) {
+      this.rewinds++;
+      this.readAgainBefore(line.line);
+    }
+    if (this.context.readOnce !== true) this.kept.push(line);
+    this.pushed++;
+    this.read(line);
+  }
+
+  protected stateKey(): string {
+    return `${this.rewinds}:${this.pushed}:${this.last?.line ?? 0}`;
+  }
+
+  protected build(): Transcript {
+    const problems: Problem[] = [];
+    let state = this.state;
+    if (this.mode === 'jsonl') {
+      this.readRecords();
+      problems.push(...this.lines.problems);
+    } else if (this.mode === 'array') {
+      const error = this.elements!.end();
+      if (error)
+        problems.push(documentProblem(this.documentName, error.line, error.message, error.atEnd && this.last?.terminated === false));
+    } else if (this.mode === 'document') {
+      state = this.readDocument(problems);
+    }
+    return this.transcriptOf(state, problems, this.last?.line ?? 0);
+  }
+
+  /** Forgets what was read and reads the kept lines before line `n` again. */
+  private readAgainBefore(n: number): void {
+    const again = this.kept.filter((line) => line.line < n);
+    this.kept.length = 0;
+    this.mode = 'undecided';
+    this.state = this.newState(this.context.textKeeper);
+    this.leading = [];
+    this.lines = new CappedJsonLines();
+    this.recordsRead = 0;
+    this.recordIndex = 0;
+    this.elements = undefined;
+    this.elementIndex = 0;
+    this.document = undefined;
+    this.first = undefined;
+    this.last = undefined;
+    for (const line of again) {
+      this.kept.push(line);
+      this.read(line);
+    }
+  }
+
+  private read(line: RawLine): void {
+    this.first ??= line;
+    this.last = line;
+    if (this.mode === 'undecided') {
+      if (line.text.trim() === '') {
+        this.leading.push(line);
+        return;
+      }
+      this.mode = this.modeOf(line.text);
+      const leading = this.leading;
+      this.leading = [];
+      if (this.mode === 'array') {
+        this.elements = new ArrayElements(({ value, span }) => this.readElement(this.state, value, span, this.elementIndex++));
+      }
+      if (this.mode === 'document') this.document = new DocumentLines();
+      for (const blank of leading) this.readDecided(blank);
+    }
+    this.readDecided(line);
+  }
+
+  private modeOf(text: string): Mode {
+    try {
+      if (isObject(JSON.parse(text.trim()))) return 'jsonl';
+    } catch {
+      // not a record of its own
+    }
+    return this.streamArrays && text.trimStart().startsWith('[') ? 'array' : 'document';
+  }
+
+  private readDecided(line: RawLine): void {
+    if (this.mode === 'jsonl') {
+      this.lines.push(line);
+      if (this.lines.records.length - this.recordsRead >= this.readAheadRecords) this.readRecords();
+    } else if (this.mode === 'array') this.elements!.push(line);
+    else this.document!.push(line);
+  }
+
+  /** Reads the JSON Lines records pushed since the last read; a file read once (or whose turns are handed over) then lets them go. */
+  private readRecords(): void {
+    const records = this.lines.records;
+    for (let r = this.recordsRead; r < records.length; r++) this.readRecord(this.state, records[r], this.recordIndex++);
+    this.recordsRead = records.length;
+    if (this.context.readOnce === true || this.context.keepTurn !== undefined) {
+      this.lines.releaseRecords();
+      this.recordsRead = 0;
+    }
+  }
+
+  /** A document read whole, into a state of its own; its syntax error, if any, goes to `problems`. */
+  private readDocument(problems: Problem[]): State {
+    const state = this.newState(undefined);
+    const document = this.document!;
+    if (document.all.every((l) => l.text.trim() === '')) return state;
+    const { located, problem } = document.parse(this.documentName);
+    if (problem) problems.push(problem);
+    const whole = document.spanOf(0, document.text.length);
+    const spanOf = (node: unknown): SourceSpan => {
+      const range = typeof node === 'object' && node !== null ? located.rangeOf(node) : undefined;
+      return range ? document.spanOf(range[0], range[1]) : whole;
+    };
+    this.readingWhole = true;
+    try {
+      this.readWhole(state, { located, spanOf, whole });
+    } finally {
+      this.readingWhole = false;
+    }
+    return state;
+  }
+}

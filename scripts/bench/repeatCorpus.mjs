@@ -6,8 +6,11 @@
 // pretty-printed JSON array, each copy's event ids (and causes) shifted by 10, with a condensation after every 50
 // copies (--condense-every N: N copies) that forgets the events since the previous one and whose summary names the
 // user's request of every other copy (so some forgotten turns are covered and some are not).
+// `messages` writes the same events as an OpenAI chat message array (the user's request, the agent's edit as a
+// tool call, its result, the agent's reply), one pretty-printed JSON array, with a summary message ("Here is a
+// summary of the conversation to date:") after every 50 copies (--condense-every N) naming every other request.
 // Usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]
-//        node scripts/bench/repeatCorpus.mjs openhands MEGABYTES OUT [--condense-every N]
+//        node scripts/bench/repeatCorpus.mjs openhands|messages MEGABYTES OUT [--condense-every N]
 // Then: /usr/bin/time -f '%e s %M KB' node dist/cli.js check OUT (docs/performance.md)
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +21,7 @@ const SOURCES = {
   codex: { path: join('codex', 'rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl'), header: false },
   pi: { path: join('pi', 'before-compaction.jsonl.gz'), header: true },
   openhands: { path: join('openhands', 'basic.json'), header: false },
+  messages: { path: join('openhands', 'basic.json'), header: false },
 };
 /** How far apart each copy's OpenHands event ids are. */
 const ID_STRIDE = 10;
@@ -27,10 +31,11 @@ const [kind, megabytes, out, flag, flagValue] = process.argv.slice(2);
 const source = SOURCES[kind];
 /** Copies of the OpenHands events between two condensations. */
 const copiesACondensation = flag === '--condense-every' ? Number(flagValue) : 50;
-const flagWrong = flag !== undefined && (kind === 'openhands' ? !(copiesACondensation >= 1) : flag !== '--same-ids');
+const flagWrong =
+  flag !== undefined && (source?.header === false && kind !== 'codex' ? !(copiesACondensation >= 1) : flag !== '--same-ids');
 if (source === undefined || !(Number(megabytes) > 0) || out === undefined || flagWrong) {
   console.error('usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]');
-  console.error('       node scripts/bench/repeatCorpus.mjs openhands MEGABYTES OUT [--condense-every N]');
+  console.error('       node scripts/bench/repeatCorpus.mjs openhands|messages MEGABYTES OUT [--condense-every N]');
   process.exit(2);
 }
 const raw = readFileSync(join(CORPUS, source.path));
@@ -79,10 +84,44 @@ function writeOpenHands(fd) {
   return { copies, bytes };
 }
 
+/** The OpenHands events as OpenAI chat messages, repeated, with a summary message after every few copies. */
+function writeMessages(fd) {
+  const [request, edit, result, reply] = JSON.parse(body);
+  const element = (message) => JSON.stringify(message, null, 2).replace(/^/gm, '  ');
+  let bytes = writeSync(fd, '[\n');
+  let copies = 0;
+  let first = true;
+  const write = (message) => {
+    bytes += writeSync(fd, (first ? '' : ',\n') + element(message));
+    first = false;
+  };
+  let asked = [];
+  while (bytes < target) {
+    const callId = `call_${String(copies).padStart(16, '0')}`;
+    const ask = `${request.message} (copy ${copies})`;
+    if (copies % 2 === 0) asked.push(ask);
+    write({ role: 'user', content: ask });
+    write({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: callId, type: 'function', function: { name: 'str_replace_editor', arguments: JSON.stringify(edit.args) } }],
+    });
+    write({ role: 'tool', tool_call_id: callId, content: result.content ?? result.message });
+    write({ role: 'assistant', content: reply.message });
+    copies += 1;
+    if (copies % copiesACondensation === 0) {
+      write({ role: 'user', content: `Here is a summary of the conversation to date:\n\n${asked.join('\n')}` });
+      asked = [];
+    }
+  }
+  bytes += writeSync(fd, '\n]\n');
+  return { copies, bytes };
+}
+
 const fd = openSync(out, 'w');
 try {
-  if (kind === 'openhands') {
-    const { copies, bytes } = writeOpenHands(fd);
+  if (kind === 'openhands' || kind === 'messages') {
+    const { copies, bytes } = (kind === 'openhands' ? writeOpenHands : writeMessages)(fd);
     console.log(`${out}: ${copies} copies, ${bytes.toLocaleString('en-US')} bytes`);
   } else writeRepeated(fd);
 } finally {

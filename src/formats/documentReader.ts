@@ -1,7 +1,8 @@
-// Base of the readers whose files may be one JSON document over many lines as well as JSON Lines
-// (OpenHands, LangChain/LangMem/Letta, message arrays): it keeps every pushed line both ways. The problems of
-// its JSON Lines view are handed to the readers capped (problemCap.ts), so a file of a million bad lines gives
-// them a thousand problems and one summary to merge, not a million.
+// Base of the LangChain/LangMem/Letta reader, whose files may be one JSON document over many lines as well as JSON
+// Lines: it keeps every pushed line both ways. The problems of its JSON Lines view are handed to the reader capped
+// (problemCap.ts, CappedJsonLines, which streamedDocument.ts uses too), so a file of a million bad lines gives
+// them a thousand problems and one summary to merge, not a million. (The OpenHands and message-array readers read
+// as pushed instead: streamedDocument.ts.)
 import type { Problem, RawLine } from '../core/model';
 import { JsonLinesBuffer } from './jsonLines';
 import { DocumentLines } from './jsonSpans';

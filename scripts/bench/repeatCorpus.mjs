@@ -8,9 +8,10 @@
 // user's request of every other copy (so some forgotten turns are covered and some are not).
 // `messages` writes the same events as an OpenAI chat message array (the user's request, the agent's edit as a
 // tool call, its result, the agent's reply), one pretty-printed JSON array, with a summary message ("Here is a
-// summary of the conversation to date:") after every 50 copies (--condense-every N) naming every other request.
+// summary of the conversation to date:") after every 50 copies (--condense-every N) naming every other request;
+// `langchain` writes them as LangChain message dicts, the summary a summarisation message.
 // Usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]
-//        node scripts/bench/repeatCorpus.mjs openhands|messages MEGABYTES OUT [--condense-every N]
+//        node scripts/bench/repeatCorpus.mjs openhands|messages|langchain MEGABYTES OUT [--condense-every N]
 // Then: /usr/bin/time -f '%e s %M KB' node dist/cli.js check OUT (docs/performance.md)
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ const SOURCES = {
   pi: { path: join('pi', 'before-compaction.jsonl.gz'), header: true },
   openhands: { path: join('openhands', 'basic.json'), header: false },
   messages: { path: join('openhands', 'basic.json'), header: false },
+  langchain: { path: join('openhands', 'basic.json'), header: false },
 };
 /** How far apart each copy's OpenHands event ids are. */
 const ID_STRIDE = 10;
@@ -35,7 +37,7 @@ const flagWrong =
   flag !== undefined && (source?.header === false && kind !== 'codex' ? !(copiesACondensation >= 1) : flag !== '--same-ids');
 if (source === undefined || !(Number(megabytes) > 0) || out === undefined || flagWrong) {
   console.error('usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]');
-  console.error('       node scripts/bench/repeatCorpus.mjs openhands|messages MEGABYTES OUT [--condense-every N]');
+  console.error('       node scripts/bench/repeatCorpus.mjs openhands|messages|langchain MEGABYTES OUT [--condense-every N]');
   process.exit(2);
 }
 const raw = readFileSync(join(CORPUS, source.path));
@@ -100,17 +102,29 @@ function writeMessages(fd) {
     const callId = `call_${String(copies).padStart(16, '0')}`;
     const ask = `${request.message} (copy ${copies})`;
     if (copies % 2 === 0) asked.push(ask);
-    write({ role: 'user', content: ask });
-    write({
-      role: 'assistant',
-      content: null,
-      tool_calls: [{ id: callId, type: 'function', function: { name: 'str_replace_editor', arguments: JSON.stringify(edit.args) } }],
-    });
-    write({ role: 'tool', tool_call_id: callId, content: result.content ?? result.message });
-    write({ role: 'assistant', content: reply.message });
+    const output = result.content ?? result.message;
+    if (kind === 'langchain') {
+      const id = (n) => `m${copies}-${n}`;
+      write({ type: 'human', id: id(0), content: ask });
+      write({ type: 'ai', id: id(1), content: '', tool_calls: [{ id: callId, name: 'str_replace_editor', args: edit.args }] });
+      write({ type: 'tool', id: id(2), tool_call_id: callId, content: output });
+      write({ type: 'ai', id: id(3), content: reply.message, tool_calls: [] });
+    } else {
+      write({ role: 'user', content: ask });
+      write({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: callId, type: 'function', function: { name: 'str_replace_editor', arguments: JSON.stringify(edit.args) } }],
+      });
+      write({ role: 'tool', tool_call_id: callId, content: output });
+      write({ role: 'assistant', content: reply.message });
+    }
     copies += 1;
     if (copies % copiesACondensation === 0) {
-      write({ role: 'user', content: `Here is a summary of the conversation to date:\n\n${asked.join('\n')}` });
+      const content = `Here is a summary of the conversation to date:\n\n${asked.join('\n')}`;
+      if (kind === 'langchain') {
+        write({ type: 'human', id: `summary-${copies}`, content, additional_kwargs: { lc_source: 'summarization' } });
+      } else write({ role: 'user', content });
       asked = [];
     }
   }
@@ -120,7 +134,7 @@ function writeMessages(fd) {
 
 const fd = openSync(out, 'w');
 try {
-  if (kind === 'openhands' || kind === 'messages') {
+  if (kind === 'openhands' || kind === 'messages' || kind === 'langchain') {
     const { copies, bytes } = (kind === 'openhands' ? writeOpenHands : writeMessages)(fd);
     console.log(`${out}: ${copies} copies, ${bytes.toLocaleString('en-US')} bytes`);
   } else writeRepeated(fd);

@@ -181,8 +181,7 @@ export class ArrayElements {
       else if (c === 0x7b || c === 0x5b) {
         p.depth++;
         if (p.depth > p.deepest) p.deepest = p.depth;
-      }
-      else if (c === 0x7d || c === 0x5d) {
+      } else if (c === 0x7d || c === 0x5d) {
         p.depth--;
         if (p.depth === 0) return this.complete(index, i + 1);
       }

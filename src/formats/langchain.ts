@@ -21,10 +21,10 @@
 //  - Letta system_alert user message ("prior messages (H of T total messages) have been hidden"): counts only, no
 //    ids; it claims the first H messages of the file (other than system prompts) before the alert, by position.
 
-import type { Checkpoint, Problem, Role, SourceSpan, Transcript, Turn, TurnId } from '../core/model';
-import { isObject, type JsonObject } from './jsonLines';
-import { DocumentReader } from './documentReader';
+import type { Checkpoint, Problem, Role, SourceSpan, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
+import { isObject, type JsonLine, type JsonObject } from './jsonLines';
 import { locateInLine } from './jsonSpans';
+import { StreamedDocumentReader, type WholeDocument } from './streamedDocument';
 import { lineSpan } from './sourceSpan';
 import { textOf, toolCallText, toolCallsText } from './textOf';
 import { CallLinks, answeredIdsOf, callsOf, type ToolCall } from './toolLinks';
@@ -159,194 +159,209 @@ export function lettaAlert(text: string): LettaAlert | undefined {
   }
 }
 
-export class LangChainReader extends DocumentReader {
-  readonly format = 'langchain' as const;
+/** What the reader has read so far. */
+class ReadState {
+  readonly problems: Problem[] = [];
+  readonly turns: Turn[] = [];
+  readonly checkpoints: Checkpoint[] = [];
+  readonly used = new Set<string>();
+  readonly calls: CallLinks;
+  /** Where the turns since the last summary start. */
+  segmentStart = 0;
+  /**
+   * JSON Lines and other documents: the messages and LangMem running summaries found, read at each finish (a
+   * running summary anywhere in the file decides whether a LangMem summary message is a turn).
+   */
+  readonly messages: Located[] = [];
+  readonly running: Located[] = [];
+  jsonl = false;
 
-  /** The messages with their spans, and LangMem's running summary when the file holds one. */
-  private locate(problems: Problem[]): { messages: Located[]; running: Located[]; jsonl: boolean } {
-    const messages: Located[] = [];
-    const running: Located[] = [];
-    const fromState = (state: unknown, spanOf: (node: unknown) => SourceSpan): boolean => {
-      if (Array.isArray(state)) {
-        for (const m of state) messages.push({ value: m, span: spanOf(m) });
-        return true;
-      }
-      const list = findKey(state, 'messages', Array.isArray) as unknown[] | undefined;
-      const summary = findKey(state, 'running_summary', isObject);
-      if (summary !== undefined) running.push({ value: summary, span: spanOf(summary) });
-      for (const m of list ?? []) messages.push({ value: m, span: spanOf(m) });
-      return list !== undefined || summary !== undefined;
-    };
-    const first = this.jsonLines.records[0];
-    const firstText = this.document.all.find((l) => l.text.trim() !== '');
-    const jsonl = first !== undefined && firstText !== undefined && first.line.line === firstText.line && isObject(first.value);
-    if (jsonl) {
-      problems.push(...this.jsonLines.problems);
-      for (const { line, value } of this.jsonLines.records) {
-        if (normalize(value) !== undefined || !isObject(value)) {
-          messages.push({ value, span: lineSpan(line) });
-          continue;
-        }
-        const inLine = locateInLine(line);
-        if (!fromState(inLine.value, (node) => inLine.spanOf(node))) messages.push({ value, span: lineSpan(line) });
-      }
-      return { messages, running, jsonl: true };
+  /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
+  constructor(keeper?: TextKeeper) {
+    this.calls = new CallLinks(keeper);
+  }
+}
+
+export class LangChainReader extends StreamedDocumentReader<ReadState> {
+  readonly format = 'langchain' as const;
+  protected readonly documentName = 'LangChain / LangMem / Letta file';
+
+  protected newState(keeper: TextKeeper | undefined): ReadState {
+    return new ReadState(keeper);
+  }
+
+  /** A record is a message, or a state holding messages and a running summary: kept, to read at each finish. */
+  protected readRecord(state: ReadState, { line, value }: JsonLine): void {
+    state.jsonl = true;
+    if (normalize(value) !== undefined || !isObject(value)) {
+      state.messages.push({ value, span: lineSpan(line) });
+      return;
     }
-    if (this.document.all.every((l) => l.text.trim() === '')) return { messages, running, jsonl: false };
-    const { located, problem } = this.document.parse('LangChain / LangMem / Letta file');
-    if (problem) problems.push(problem);
-    const whole = this.document.spanOf(0, this.document.text.length);
-    const spanOf = (node: unknown): SourceSpan => {
-      const range = typeof node === 'object' && node !== null ? located.rangeOf(node) : undefined;
-      return range ? this.document.spanOf(range[0], range[1]) : whole;
-    };
-    if (located.value !== undefined && !fromState(located.value, spanOf)) {
-      problems.push({
+    const inLine = locateInLine(line);
+    if (!this.locateState(state, inLine.value, (node) => inLine.spanOf(node))) state.messages.push({ value, span: lineSpan(line) });
+  }
+
+  /** An array holds messages only (no running summary), so each is read as it comes. */
+  protected readElement(state: ReadState, value: unknown, span: SourceSpan, index: number): void {
+    this.readMessage(state, { value, span }, index, false, true);
+  }
+
+  protected readWhole(state: ReadState, { located, spanOf, whole }: WholeDocument): void {
+    if (located.value !== undefined && !this.locateState(state, located.value, spanOf)) {
+      state.problems.push({
         line: whole.startLine,
         severity: 'error',
         message: 'the file is JSON but holds no "messages" list and no "running_summary": it is not a LangGraph state or a message list.',
       });
     }
-    return { messages, running, jsonl: false };
   }
 
-  protected build(): Transcript {
-    const problems: Problem[] = [];
-    const { messages, running, jsonl } = this.locate(problems);
-    const turns: Turn[] = [];
-    const checkpoints: Checkpoint[] = [];
-    const used = new Set<string>();
-    const normalized = messages.map((m) => normalize(m.value));
-    let segmentStart = 0;
-    const calls = new CallLinks();
+  protected transcriptOf(state: ReadState, problems: Problem[], lineCount: number): Transcript {
+    // The messages located in JSON Lines or a document are read now, into a state of this finish's own.
+    const read = state.messages.length > 0 || state.running.length > 0 ? new ReadState() : state;
+    if (read !== state) {
+      const hasRunning = state.running.length > 0;
+      state.messages.forEach((located, i) => this.readMessage(read, located, i, hasRunning, false));
+      state.running.forEach((r, k) => this.runningSummary(r, k, state.jsonl, read));
+    }
+    const all = [...problems, ...state.problems, ...(read === state ? [] : read.problems)];
+    all.sort((a, b) => a.line - b.line);
+    const checkpoints = read.checkpoints.slice().sort((a, b) => a.turnsBefore - b.turnsBefore);
+    return { format: this.format, turns: read.turns.slice(), checkpoints, problems: all, lineCount };
+  }
 
-    const finishCheckpoint = (checkpoint: Checkpoint) => {
-      if (this.context.defaultBudget !== undefined) {
-        checkpoint.summaryBudget = this.context.defaultBudget;
-        checkpoint.budgetAssumed = true;
-      }
-      checkpoints.push(checkpoint);
-      segmentStart = turns.length;
-    };
+  /** Keeps the messages and the running summary of a state (or an array of messages); false when it holds neither. */
+  private locateState(state: ReadState, value: unknown, spanOf: (node: unknown) => SourceSpan): boolean {
+    if (Array.isArray(value)) {
+      for (const m of value) state.messages.push({ value: m, span: spanOf(m) });
+      return true;
+    }
+    const list = findKey(value, 'messages', Array.isArray) as unknown[] | undefined;
+    const summary = findKey(value, 'running_summary', isObject);
+    if (summary !== undefined) state.running.push({ value: summary, span: spanOf(summary) });
+    for (const m of list ?? []) state.messages.push({ value: m, span: spanOf(m) });
+    return list !== undefined || summary !== undefined;
+  }
 
-    messages.forEach((located, i) => {
-      const n = located.span.startLine;
-      const message = normalized[i];
-      if (message === undefined) {
-        if (!(
-          isObject(located.value) &&
-          (located.value.type === 'remove' ||
-            (Array.isArray(located.value.id) && String(located.value.id[located.value.id.length - 1]) === 'RemoveMessage'))
-        )) {
-          problems.push({
-            line: n,
-            severity: 'warning',
-            message: `line ${n}: message ${i} is not a LangChain, LangMem or Letta message (no known type or role); it was skipped.`,
-          });
-        }
-        return;
-      }
-      const alert = message.role === 'user' ? lettaAlert(message.text) : undefined;
-      if (alert !== undefined) {
-        const notes: string[] = [];
-        let claimed: Turn[];
-        const eligible = turns.filter((t) => t.role !== 'system');
-        if (alert.hidden !== undefined) {
-          claimed = eligible.slice(0, alert.hidden);
-          notes.push(
-            `Letta records counts only (${alert.hidden} of ${alert.total} messages hidden), no ids: it claims the first ${alert.hidden} messages before the alert, by position`,
-          );
-          if (eligible.length < alert.hidden) {
-            problems.push({
-              line: n,
-              severity: 'warning',
-              message: `line ${n}: the Letta system_alert says ${alert.hidden} messages were hidden, but only ${eligible.length} messages precede it in this file; the others are not here.`,
-            });
-            notes.push(`${alert.hidden - eligible.length} of the hidden messages are not in this file`);
-          }
-        } else {
-          claimed = turns.slice(segmentStart);
-          notes.push('Letta system_alert without a hidden-message count: it claims the messages before it since the previous summary');
-        }
-        finishCheckpoint({
-          summaryId: message.id ?? `alert ${i}`,
-          summary: alert.message,
-          claimedIds: claimed.map((t) => t.id),
-          span: located.span,
-          turnsBefore: turns.length,
-          notes,
-        });
-        return;
-      }
-      const opensLangChain = message.text.trimStart().startsWith(LANGCHAIN_OPENING);
-      if (message.summarization || (message.role === 'user' && opensLangChain)) {
-        // Only the messages before the summary decide what it claims: the ones kept verbatim reappear after it, and
-        // lines after a checkpoint must not change it.
-        const claimed = turns.slice(segmentStart);
-        const notes = [
-          `LangChain stores no pointer set: it claims the ${claimed.length} messages before the summary since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}, including any it kept verbatim after it (those show only in later lines); trim_tokens_to_summarize (default 4000) may have cut what the summariser saw`,
-        ];
-        if (claimed.length === 0)
-          notes.push(
-            'the summarised messages were removed from the state (RemoveMessage) and are not in this file: nothing can be checked',
-          );
-        finishCheckpoint({
-          summaryId: message.id ?? `summary ${i}`,
-          summary: message.text,
-          claimedIds: claimed.map((t) => t.id),
-          span: located.span,
-          turnsBefore: turns.length,
-          notes,
-        });
-        return;
-      }
-      if (message.role === 'system' && message.text.trimStart().startsWith(LANGMEM_OPENING)) {
-        if (running.length > 0) return; // the running summary injected into the prompt: not a turn
-        const claimed = turns.slice(segmentStart);
-        const notes = [
-          `LangMem summary message without its running_summary state: it claims the ${claimed.length} messages before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`,
-        ];
-        finishCheckpoint({
-          summaryId: message.id ?? `summary ${i}`,
-          summary: message.text,
-          claimedIds: claimed.map((t) => t.id),
-          span: located.span,
-          turnsBefore: turns.length,
-          notes,
-        });
-        return;
-      }
-      let id: TurnId = message.id ?? i;
-      if (used.has(String(id))) {
+  private finishCheckpoint(state: ReadState, checkpoint: Checkpoint): void {
+    if (this.context.defaultBudget !== undefined) {
+      checkpoint.summaryBudget = this.context.defaultBudget;
+      checkpoint.budgetAssumed = true;
+    }
+    state.checkpoints.push(checkpoint);
+    state.segmentStart = state.turns.length;
+  }
+
+  /**
+   * Reads message `i`: a turn, a summary (a checkpoint), or a message that is neither. `hasRunning`: the file holds
+   * a LangMem running summary; `keep`: hand the turn to the context's keepTurn (read once, as it comes).
+   */
+  private readMessage(state: ReadState, located: Located, i: number, hasRunning: boolean, keep: boolean): void {
+    const { problems, turns, checkpoints, used, calls } = state;
+    const segmentStart = state.segmentStart;
+    const n = located.span.startLine;
+    const message = normalize(located.value);
+    if (message === undefined) {
+      if (!(
+        isObject(located.value) &&
+        (located.value.type === 'remove' ||
+          (Array.isArray(located.value.id) && String(located.value.id[located.value.id.length - 1]) === 'RemoveMessage'))
+      )) {
         problems.push({
           line: n,
           severity: 'warning',
-          message: `line ${n}: message id ${String(id)} is used twice; this message is shown as ${i}.`,
+          message: `line ${n}: message ${i} is not a LangChain, LangMem or Letta message (no known type or role); it was skipped.`,
         });
-        id = i;
       }
-      used.add(String(id));
-      const turn: Turn = { id, role: message.role, text: message.text, span: located.span, label: message.kind };
-      const answers = calls.answersFor(message.answers);
-      if (answers !== undefined) turn.answers = answers;
-      for (const call of message.calls) calls.add(call.id, id, call.text);
-      turns.push(turn);
-    });
-
-    running.forEach((r, k) => this.runningSummary(r, k, jsonl, turns, problems, finishCheckpoint));
-    checkpoints.sort((a, b) => a.turnsBefore - b.turnsBefore);
-    problems.sort((a, b) => a.line - b.line);
-    return { format: this.format, turns, checkpoints, problems, lineCount: this.document.lineCount };
+      return;
+    }
+    const alert = message.role === 'user' ? lettaAlert(message.text) : undefined;
+    if (alert !== undefined) {
+      const notes: string[] = [];
+      let claimed: Turn[];
+      const eligible = turns.filter((t) => t.role !== 'system');
+      if (alert.hidden !== undefined) {
+        claimed = eligible.slice(0, alert.hidden);
+        notes.push(
+          `Letta records counts only (${alert.hidden} of ${alert.total} messages hidden), no ids: it claims the first ${alert.hidden} messages before the alert, by position`,
+        );
+        if (eligible.length < alert.hidden) {
+          problems.push({
+            line: n,
+            severity: 'warning',
+            message: `line ${n}: the Letta system_alert says ${alert.hidden} messages were hidden, but only ${eligible.length} messages precede it in this file; the others are not here.`,
+          });
+          notes.push(`${alert.hidden - eligible.length} of the hidden messages are not in this file`);
+        }
+      } else {
+        claimed = turns.slice(segmentStart);
+        notes.push('Letta system_alert without a hidden-message count: it claims the messages before it since the previous summary');
+      }
+      this.finishCheckpoint(state, {
+        summaryId: message.id ?? `alert ${i}`,
+        summary: alert.message,
+        claimedIds: claimed.map((t) => t.id),
+        span: located.span,
+        turnsBefore: turns.length,
+        notes,
+      });
+      return;
+    }
+    const opensLangChain = message.text.trimStart().startsWith(LANGCHAIN_OPENING);
+    if (message.summarization || (message.role === 'user' && opensLangChain)) {
+      // Only the messages before the summary decide what it claims: the ones kept verbatim reappear after it, and
+      // lines after a checkpoint must not change it.
+      const claimed = turns.slice(segmentStart);
+      const notes = [
+        `LangChain stores no pointer set: it claims the ${claimed.length} messages before the summary since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}, including any it kept verbatim after it (those show only in later lines); trim_tokens_to_summarize (default 4000) may have cut what the summariser saw`,
+      ];
+      if (claimed.length === 0)
+        notes.push('the summarised messages were removed from the state (RemoveMessage) and are not in this file: nothing can be checked');
+      this.finishCheckpoint(state, {
+        summaryId: message.id ?? `summary ${i}`,
+        summary: message.text,
+        claimedIds: claimed.map((t) => t.id),
+        span: located.span,
+        turnsBefore: turns.length,
+        notes,
+      });
+      return;
+    }
+    if (message.role === 'system' && message.text.trimStart().startsWith(LANGMEM_OPENING)) {
+      if (hasRunning) return; // the running summary injected into the prompt: not a turn
+      const claimed = turns.slice(segmentStart);
+      const notes = [
+        `LangMem summary message without its running_summary state: it claims the ${claimed.length} messages before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`,
+      ];
+      this.finishCheckpoint(state, {
+        summaryId: message.id ?? `summary ${i}`,
+        summary: message.text,
+        claimedIds: claimed.map((t) => t.id),
+        span: located.span,
+        turnsBefore: turns.length,
+        notes,
+      });
+      return;
+    }
+    let id: TurnId = message.id ?? i;
+    if (used.has(String(id))) {
+      problems.push({
+        line: n,
+        severity: 'warning',
+        message: `line ${n}: message id ${String(id)} is used twice; this message is shown as ${i}.`,
+      });
+      id = i;
+    }
+    used.add(String(id));
+    const turn: Turn = { id, role: message.role, text: message.text, span: located.span, label: message.kind };
+    const answers = calls.answersFor(message.answers);
+    if (answers !== undefined) turn.answers = answers;
+    for (const call of message.calls) calls.add(call.id, id, call.text);
+    turns.push(keep ? this.keepTurn(turn) : turn);
   }
 
-  private runningSummary(
-    running: Located,
-    k: number,
-    jsonl: boolean,
-    allTurns: Turn[],
-    problems: Problem[],
-    finish: (c: Checkpoint) => void,
-  ): void {
+  private runningSummary(running: Located, k: number, jsonl: boolean, state: ReadState): void {
+    const { turns: allTurns, problems } = state;
     const n = running.span.startLine;
     const value = running.value as JsonObject;
     const summary = typeof value.summary === 'string' ? value.summary : '';
@@ -382,7 +397,7 @@ export class LangChainReader extends DocumentReader {
       });
     }
     if (last !== undefined && !indexOf.has(last)) notes.push(`last_summarized_message_id ${last} is not a message in this file`);
-    finish({
+    this.finishCheckpoint(state, {
       summaryId: k === 0 ? 'running_summary' : `running_summary ${k + 1}`,
       summary,
       claimedIds: ids,

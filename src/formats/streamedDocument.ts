@@ -1,17 +1,31 @@
-// Base of the readers whose file is JSON Lines or one JSON document (OpenHands, message arrays), read as its lines
+// Base of the readers whose file is JSON Lines or one JSON document (OpenHands, message arrays, LangChain), read as its lines
 // are pushed. How the file is read is decided by its first line that is not blank: JSON Lines when that line is a
 // JSON object by itself, whose records are read a batch at a time; an array read an element at a time when it
 // starts with `[` (arrayElements.ts); otherwise one JSON document, kept and parsed whole at each finish. A file read
 // once keeps no line, lets its records go once read and hands each turn to ReaderContext.keepTurn as it is made (a
 // large file's texts go to disk as they are read). A line pushed again forgets what was read and reads the kept
-// lines before it again.
+// lines before it again. The problems of the JSON Lines are handed over capped (problemCap.ts), so a file of a
+// million bad lines gives a thousand problems and one summary to merge, not a million.
 import type { Problem, RawLine, ReaderContext, SourceSpan, TextKeeper, Transcript, Turn } from '../core/model';
 import { ArrayElements } from './arrayElements';
-import { CappedJsonLines } from './documentReader';
-import type { JsonLine, JsonLinesBuffer } from './jsonLines';
-import { isObject } from './jsonLines';
+import { isObject, JsonLinesBuffer, type JsonLine } from './jsonLines';
 import { DocumentLines, documentProblem, type LocatedJson } from './jsonSpans';
+import { capProblems } from './problemCap';
 import { RebuildingReader } from './rebuildingReader';
+
+/** JSON Lines whose problems are read capped: the first MAX_KEPT_PROBLEMS, then one summary of the rest. */
+class CappedJsonLines extends JsonLinesBuffer {
+  private view: { length: number; last: Problem | undefined; problems: readonly Problem[] } | undefined;
+
+  override get problems(): readonly Problem[] {
+    const all = super.problems;
+    const last = all[all.length - 1];
+    if (this.view === undefined || this.view.length !== all.length || this.view.last !== last) {
+      this.view = { length: all.length, last, problems: capProblems(all) };
+    }
+    return this.view.problems;
+  }
+}
 
 /** How the file is read (see the header); undecided until its first line that is not blank. */
 type Mode = 'undecided' | 'jsonl' | 'array' | 'document';

@@ -1,9 +1,11 @@
 // Tests of the LangMem / LangChain / Letta reader with hand-written files (the corpus has no real one: see
-// corpus/SOURCES.md), and a fuzz test.
+// corpus/SOURCES.md), a fuzz test, and the checks of a reader read as pushed (streamedDocumentChecks.ts).
 import assert from 'node:assert/strict';
+import type { ReaderContext } from '../../../src/core/model';
 import { LangChainReader } from '../../../src/formats/langchain';
 import { feed, feedAppending } from './feedLines';
 import { fuzzReader } from './fuzz';
+import { assertStreamedDocument } from './streamedDocumentChecks';
 
 const human = (id: string, content: string, extra: Record<string, unknown> = {}) => ({
   type: 'human',
@@ -271,5 +273,38 @@ describe('formats/langchain: bad input', () => {
       ai('a2', 'next'),
     ];
     fuzzReader(() => new LangChainReader({ fileName: 'x.jsonl' }), log.map((m) => JSON.stringify(m)).join('\n'));
+  });
+});
+
+describe('formats/langchain: read as pushed', function () {
+  this.timeout(60000);
+  const log = [
+    { type: 'system', id: 'sys', content: 'You are helpful.' },
+    human('h1', 'Deploy build 4107 to staging'),
+    ai('a1', 'Deploying', { tool_calls: [{ id: 'c1', name: 'deploy', args: { build: 4107 } }] }),
+    { type: 'tool', id: 't1', content: 'deployed 4107', tool_call_id: 'c1' },
+    human('sum', 'Here is a summary of the conversation to date:\n\nBuild 4107 deployed.', {
+      additional_kwargs: { lc_source: 'summarization' },
+    }),
+    human('h2', 'Check the logs'),
+    { type: 'system', id: 's1', content: 'Summary of the conversation so far: deployed.' },
+    ai('a2', 'Logs are clean.'),
+  ];
+  const pretty = JSON.stringify(log, null, 2);
+  const documents: [string, string][] = [
+    ['pretty-printed', pretty],
+    ['one space', JSON.stringify(log.slice(1), null, 1)],
+    ['on one line', JSON.stringify(log)],
+    ['blank lines first, CRLF', '\n\n' + pretty.replace(/\n/g, '\r\n') + '\r\n'],
+    ['bare values and an empty array among the messages', `[\n 1, "two", null,\n [], ${pretty.slice(1)}`],
+  ];
+  assertStreamedDocument({
+    make: (context: Partial<ReaderContext>, readAhead?: number, streamArrays?: boolean) =>
+      new LangChainReader({ fileName: 'log.json', ...context }, readAhead, streamArrays),
+    documents,
+    jsonl: log.map((m) => JSON.stringify(m)).join('\n'),
+    notAnObject: /^line \d+: message \d+ is not a LangChain, LangMem or Letta message/,
+    element: (k) => human(`m${k}`, `message ${k}`),
+    jsonlHandsOver: false,
   });
 });

@@ -2,7 +2,7 @@
 // forgotten-id list, a start/end range (and how its expansion is reported), V1 Condensation events, and a fuzz test.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { ReaderContext } from '../../../src/core/model';
+import type { ReaderContext, Turn } from '../../../src/core/model';
 import { OpenHandsReader } from '../../../src/formats/openHands';
 import { corpusAvailable, corpusBytes, feed, feedAppending, requireCorpus } from './feedLines';
 import { assertStreamedDocument } from './streamedDocumentChecks';
@@ -307,6 +307,32 @@ describe('formats/openhands: read as pushed', function () {
       .join('\n'),
     notAnObject: /^line \d+: an event that is not a JSON object/,
     element: (k) => ev(k, { source: 'user', action: 'message', args: { content: `m${k}` } }),
+  });
+
+  it("a document that is an object holding `events` or a run's `history` is read whole, its turns handed over by none", () => {
+    const list = events({ forgotten_event_ids: [2, 3] });
+    const handed: unknown[] = [];
+    const keepTurn = (turn: Turn): Turn => {
+      handed.push(turn.id);
+      return turn;
+    };
+    const asArray = feed(make({}), JSON.stringify(list, null, 2));
+    for (const [key, ids] of [
+      ['events', [0, 2, 3, 4, 5, 9]],
+      ['history', ['1:0', '1:2', '1:3', '1:4', '1:5', '1:9']],
+    ] as const) {
+      const text = JSON.stringify({ instance_id: 'x', [key]: list, metrics: {} }, null, 2);
+      const t = feed(make({ keepTurn, readOnce: true }), text);
+      assert.deepEqual(
+        t.turns.map((x) => x.id),
+        ids,
+        key,
+      );
+      assert.deepEqual(t.checkpoints[0].claimedIds.map(String), key === 'events' ? ['2', '3'] : ['1:2', '1:3']);
+      for (const turn of t.turns) assert.equal(text.slice(turn.span.startOffset, turn.span.startOffset + 1), '{');
+      assert.deepEqual(t.problems, asArray.problems, key);
+    }
+    assert.deepEqual(handed, []);
   });
 
   it('a value that is not an object is reported on its own line', () => {

@@ -144,9 +144,10 @@ class ReadState {
   readonly hidden = new Set<string>();
   readonly folded = new Map<number, TurnId[]>();
   readonly calls: CallLinks;
-  /** How many events had no id; how many evaluation runs were read. */
+  /** How many events had no id; how many evaluation runs were read, and the number of the last that held an event. */
   unnamed = 0;
   runs = 0;
+  lastRunWithEvents = 0;
 
   /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
   constructor(keeper?: TextKeeper) {
@@ -184,11 +185,11 @@ export class OpenHandsReader extends StreamedDocumentReader<ReadState> {
   }
 
   protected transcriptOf(state: ReadState, problems: Problem[], lineCount: number): Transcript {
-    if (state.runs > 1) {
+    if (state.lastRunWithEvents > 1) {
       problems.push({
         line: 0,
         severity: 'info',
-        message: `this evaluation file holds ${state.runs} runs; they are read one after the other, and event ids are prefixed with the run number ("2:17").`,
+        message: `this evaluation file holds ${state.lastRunWithEvents} runs; they are read one after the other, and event ids are prefixed with the run number ("2:17").`,
       });
     }
     const all = [...problems, ...state.problems];
@@ -204,6 +205,7 @@ export class OpenHandsReader extends StreamedDocumentReader<ReadState> {
     }
     if (isObject(value) && Array.isArray(value.history)) {
       const run = ++state.runs;
+      if (value.history.length > 0) state.lastRunWithEvents = run;
       for (const event of value.history) this.readEvent(state, event, span(event), run);
       return true;
     }

@@ -229,6 +229,14 @@ describe('formats/openhands: condensation shapes', () => {
     });
     const t = feed(new OpenHandsReader({ fileName: 'output.jsonl' }), [run('a'), run('b')].map((r) => JSON.stringify(r)).join('\n') + '\n');
     assert.deepEqual(t.turns[3].answers, { turnId: '2:0', callText: '[tool call run] {"command":"ls b"}' });
+    // The runs counted are those up to the last that holds an event.
+    const runsSaid = (runs: object[]): string[] =>
+      feed(new OpenHandsReader({ fileName: 'output.jsonl' }, 1), runs.map((r) => JSON.stringify(r)).join('\n') + '\n')
+        .problems.filter((p) => p.severity === 'info')
+        .map((p) => p.message.slice(0, 33));
+    assert.deepEqual(runsSaid([run('a'), run('b')]), ['this evaluation file holds 2 runs']);
+    assert.deepEqual(runsSaid([run('a'), { instance_id: 'b', history: [] }]), []);
+    assert.deepEqual(runsSaid([run('a'), { instance_id: 'b', history: [] }, run('c')]), ['this evaluation file holds 3 runs']);
   });
 
   it('V1: an ObservationEvent answers the ActionEvent its action_id (or tool_call_id) names', () => {

@@ -1,8 +1,10 @@
 // Tests for analyzeInSteps, judgeAhead and JudgementCache (src/core/analyze.ts, src/core/judgementCache.ts):
 // analysing in steps yields at least once per turn before a checkpoint and gives what analyze gives; an
 // analysis that takes the judgements judgeAhead made equals one without and judges nothing again; judgements
-// made for another snapshot (another turn array, checkpoint record, prefix or threshold) are never taken.
+// made for another snapshot (another turn array, checkpoint record, prefix or threshold) are never taken; the results
+// copied with their token figures share a few hidden classes.
 import * as assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
 import { analyze, analyzeInSteps, judgeAhead } from '../../../src/core/analyze';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../../../src/core/evidence';
@@ -153,5 +155,34 @@ describe('core/analyze in steps, with judgements made ahead', () => {
     const analysis = analyze(broken, { ...OPTS, judgements });
     assert.deepEqual(analysis, analyze(broken, OPTS));
     assert.match(analysis.problems.map((p) => p.message).join('\n'), /could not analyse checkpoint #2/);
+  });
+});
+
+describe('core/analyze: the results with their token figures', () => {
+  it('share a few hidden classes, not one each (a spread gave most copies a class of their own, about 330 bytes)', () => {
+    // V8's %HaveSameMap, compiled while the flag is set, as gcSettings.ts makes V8's gc available.
+    setFlagsFromString('--allow-natives-syntax');
+    const sameClass = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+    setFlagsFromString('--no-allow-natives-syntax');
+    const turns = Array.from({ length: 2000 }, (_, i) => {
+      const t = turn(i % 3 === 0 ? `t${i}` : i, i % 5 === 0 ? `Changed src/part_${i}.ts for TASK-${i}` : `plain words number ${i}`);
+      if (i % 7 === 0) t.tokens = 4;
+      return t;
+    });
+    const ids = turns.map((t) => t.id);
+    const t = transcript(turns, [
+      checkpoint({
+        summaryId: 'S1',
+        summary: 'TASK-5 and src/part_10.ts',
+        summaryBudget: 50,
+        claimedIds: ids.slice(0, 1500),
+        turnsBefore: 2000,
+      }),
+    ]);
+    const results = analyze(t, OPTS).checkpoints[0].turns;
+    assert.equal(results.length, 2000);
+    const classes: object[] = [];
+    for (const r of results) if (!classes.some((c) => sameClass(c, r))) classes.push(r);
+    assert.ok(classes.length <= 16, `${classes.length} hidden classes for 2,000 results`);
   });
 });

@@ -47,20 +47,32 @@ const header = source.header ? text.slice(0, firstBreak) : '';
 const body = source.header ? text.slice(firstBreak) : text;
 const target = Number(megabytes) * 1e6;
 
+/** Writes one pretty-printed JSON array to `fd`, an element at a time: write(element), bytes() so far, end(). */
+function arrayWriter(fd) {
+  let bytes = writeSync(fd, '[\n');
+  let first = true;
+  return {
+    write(element) {
+      bytes += writeSync(fd, (first ? '' : ',\n') + JSON.stringify(element, null, 2).replace(/^/gm, '  '));
+      first = false;
+    },
+    bytes: () => bytes,
+    end() {
+      bytes += writeSync(fd, '\n]\n');
+      return bytes;
+    },
+  };
+}
+
 /** The OpenHands event array repeated, one pretty-printed element at a time, with its condensations. */
 function writeOpenHands(fd) {
   const events = JSON.parse(body);
-  const element = (event) => JSON.stringify(event, null, 2).replace(/^/gm, '  ');
-  let bytes = writeSync(fd, '[\n');
+  const array = arrayWriter(fd);
+  const write = array.write;
   let copies = 0;
-  let first = true;
-  const write = (event) => {
-    bytes += writeSync(fd, (first ? '' : ',\n') + element(event));
-    first = false;
-  };
   let forgetFrom = 0;
   let asked = [];
-  while (bytes < target) {
+  while (array.bytes() < target) {
     const shift = (copies + 1) * ID_STRIDE;
     for (const event of events) {
       const copy = { ...event, id: event.id + shift };
@@ -82,23 +94,17 @@ function writeOpenHands(fd) {
       asked = [];
     }
   }
-  bytes += writeSync(fd, '\n]\n');
-  return { copies, bytes };
+  return { copies, bytes: array.end() };
 }
 
 /** The OpenHands events as OpenAI chat messages, repeated, with a summary message after every few copies. */
 function writeMessages(fd) {
   const [request, edit, result, reply] = JSON.parse(body);
-  const element = (message) => JSON.stringify(message, null, 2).replace(/^/gm, '  ');
-  let bytes = writeSync(fd, '[\n');
+  const array = arrayWriter(fd);
+  const write = array.write;
   let copies = 0;
-  let first = true;
-  const write = (message) => {
-    bytes += writeSync(fd, (first ? '' : ',\n') + element(message));
-    first = false;
-  };
   let asked = [];
-  while (bytes < target) {
+  while (array.bytes() < target) {
     const callId = `call_${String(copies).padStart(16, '0')}`;
     const ask = `${request.message} (copy ${copies})`;
     if (copies % 2 === 0) asked.push(ask);
@@ -128,8 +134,7 @@ function writeMessages(fd) {
       asked = [];
     }
   }
-  bytes += writeSync(fd, '\n]\n');
-  return { copies, bytes };
+  return { copies, bytes: array.end() };
 }
 
 const fd = openSync(out, 'w');

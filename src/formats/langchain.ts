@@ -203,7 +203,7 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
 
   /** An array holds messages only (no running summary), so each is read as it comes. */
   protected readElement(state: ReadState, value: unknown, span: SourceSpan, index: number): void {
-    this.readMessage(state, { value, span }, index, false, true);
+    this.readMessage(state, { value, span }, index, false);
   }
 
   protected readWhole(state: ReadState, { located, spanOf, whole }: WholeDocument): void {
@@ -221,7 +221,7 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
     const read = state.messages.length > 0 || state.running.length > 0 ? new ReadState() : state;
     if (read !== state) {
       const hasRunning = state.running.length > 0;
-      state.messages.forEach((located, i) => this.readMessage(read, located, i, hasRunning, false));
+      state.messages.forEach((located, i) => this.readMessage(read, located, i, hasRunning));
       state.running.forEach((r, k) => this.runningSummary(r, k, state.jsonl, read));
     }
     const all = [...problems, ...state.problems, ...(read === state ? [] : read.problems)];
@@ -254,9 +254,9 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
 
   /**
    * Reads message `i`: a turn, a summary (a checkpoint), or a message that is neither. `hasRunning`: the file holds
-   * a LangMem running summary; `keep`: hand the turn to the context's keepTurn (read once, as it comes).
+   * a LangMem running summary.
    */
-  private readMessage(state: ReadState, located: Located, i: number, hasRunning: boolean, keep: boolean): void {
+  private readMessage(state: ReadState, located: Located, i: number, hasRunning: boolean): void {
     const { problems, turns, checkpoints, used, calls } = state;
     const segmentStart = state.segmentStart;
     const n = located.span.startLine;
@@ -357,7 +357,7 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
     const answers = calls.answersFor(message.answers);
     if (answers !== undefined) turn.answers = answers;
     for (const call of message.calls) calls.add(call.id, id, call.text);
-    turns.push(keep ? this.keepTurn(turn) : turn);
+    turns.push(this.keepTurn(turn));
   }
 
   private runningSummary(running: Located, k: number, jsonl: boolean, state: ReadState): void {

@@ -60,8 +60,11 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   private last: RawLine | undefined;
   private pushed = 0;
   private rewinds = 0;
-  /** True while a document read whole is read: its turns are not handed over (it is read again at each finish). */
-  private readingWhole = false;
+  /**
+   * True while records or elements are read as they are pushed: only then are turns handed over. What is read at a
+   * finish (a document read whole, or what a reader kept to read then) is read again at the next, and keeps its own.
+   */
+  private readingAsPushed = false;
 
   /**
    * `readAheadRecords`: how many pushed records wait before push() reads them; `streamArrays`: false reads an
@@ -91,9 +94,9 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   /** The transcript of what was read; `problems`: those of the file's shape, to put before the state's. */
   protected abstract transcriptOf(state: State, problems: Problem[], lineCount: number): Transcript;
 
-  /** The turn to keep: given to the context's keepTurn, unless the document is read whole. */
+  /** The turn to keep: given to the context's keepTurn while read as pushed, else kept as it is. */
   protected keepTurn(turn: Turn): Turn {
-    const keep = this.readingWhole ? undefined : this.context.keepTurn;
+    const keep = this.readingAsPushed ? this.context.keepTurn : undefined;
     return keep?.(turn) ?? turn;
   }
 
@@ -160,7 +163,9 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
       const leading = this.leading;
       this.leading = [];
       if (this.mode === 'array') {
-        this.elements = new ArrayElements(({ value, span }) => this.readElement(this.state, value, span, this.elementIndex++));
+        this.elements = new ArrayElements(({ value, span }) =>
+          this.asPushed(() => this.readElement(this.state, value, span, this.elementIndex++)),
+        );
       }
       if (this.mode === 'document') this.document = new DocumentLines();
       for (const blank of leading) this.readDecided(blank);
@@ -188,7 +193,9 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   /** Reads the JSON Lines records pushed since the last read; a file read once (or whose turns are handed over) then lets them go. */
   private readRecords(): void {
     const records = this.lines.records;
-    for (let r = this.recordsRead; r < records.length; r++) this.readRecord(this.state, records[r], this.recordIndex++);
+    this.asPushed(() => {
+      for (let r = this.recordsRead; r < records.length; r++) this.readRecord(this.state, records[r], this.recordIndex++);
+    });
     this.recordsRead = records.length;
     if (this.context.readOnce === true || this.context.keepTurn !== undefined) {
       this.lines.releaseRecords();
@@ -208,12 +215,17 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
       const range = typeof node === 'object' && node !== null ? located.rangeOf(node) : undefined;
       return range ? document.spanOf(range[0], range[1]) : whole;
     };
-    this.readingWhole = true;
-    try {
-      this.readWhole(state, { located, spanOf, whole });
-    } finally {
-      this.readingWhole = false;
-    }
+    this.readWhole(state, { located, spanOf, whole });
     return state;
+  }
+
+  /** Runs `read` with its turns handed over. */
+  private asPushed(read: () => void): void {
+    this.readingAsPushed = true;
+    try {
+      read();
+    } finally {
+      this.readingAsPushed = false;
+    }
   }
 }

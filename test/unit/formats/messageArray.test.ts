@@ -8,20 +8,22 @@ import { feed, feedAppending } from './feedLines';
 import { fuzzReader } from './fuzz';
 import { assertStreamedDocument } from './streamedDocumentChecks';
 
+/** An OpenAI chat: a tool call and its result, then a summary message and one more turn. */
+const chat = [
+  { role: 'system', content: 'You are helpful.' },
+  { role: 'user', content: 'Fix ERR_4107 in ledger.py' },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } }],
+  },
+  { role: 'tool', tool_call_id: 'c1', content: 'def post(): raise ERR_4107' },
+  { role: 'user', content: 'Here is a summary of the conversation to date:\n\nledger.py fixed.' },
+  { role: 'assistant', content: 'What next?' },
+];
+
 describe('formats/message-array', () => {
   it('OpenAI chat: a message opening with a summary phrase claims the turns before it', () => {
-    const chat = [
-      { role: 'system', content: 'You are helpful.' },
-      { role: 'user', content: 'Fix ERR_4107 in ledger.py' },
-      {
-        role: 'assistant',
-        content: null,
-        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } }],
-      },
-      { role: 'tool', tool_call_id: 'c1', content: 'def post(): raise ERR_4107' },
-      { role: 'user', content: 'Here is a summary of the conversation to date:\n\nledger.py fixed.' },
-      { role: 'assistant', content: 'What next?' },
-    ];
     const t = feed(new MessageArrayReader({ fileName: 'chat.json', defaultBudget: 8192 }), JSON.stringify(chat, null, 2));
     assert.deepEqual(
       t.turns.map((x) => [x.id, x.role]),
@@ -243,18 +245,6 @@ describe('formats/message-array', () => {
 
 describe('formats/message-array: read as pushed', function () {
   this.timeout(60000);
-  const chat = [
-    { role: 'system', content: 'You are helpful.' },
-    { role: 'user', content: 'Fix ERR_4107 in ledger.py' },
-    {
-      role: 'assistant',
-      content: null,
-      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"ledger.py"}' } }],
-    },
-    { role: 'tool', tool_call_id: 'c1', content: 'def post(): raise ERR_4107' },
-    { role: 'user', content: 'Here is a summary of the conversation to date:\n\nledger.py fixed.' },
-    { role: 'assistant', content: 'What next?' },
-  ];
   const pretty = JSON.stringify(chat, null, 2);
   const documents: [string, string][] = [
     ['pretty-printed', pretty],

@@ -92,6 +92,13 @@ interface Context {
   judging?: { done: number; total: number; report: (done: number, total: number) => void };
   /** Where the turns' full results go as they are judged; the checkpoints then keep them slimmed. */
   turnSink?: TurnSink;
+  /**
+   * One result per turn for every checkpoint that does not claim it (uncovered, unmarked: the same for each such
+   * checkpoint), by the turn's index: as judged (`judged`, its recorded token figure) and as shown (`shown`, with
+   * the figure the analysis gives it). A file of many compactions kept a result of its own per checkpoint for
+   * every earlier turn: 5M results, 1.2 GB, for a 104 MB message array with 223 summaries.
+   */
+  unclaimed: { judged: TurnResult[]; shown: TurnResult[] };
 }
 
 /**
@@ -261,6 +268,7 @@ function* contextInSteps(
   const threshold = options?.coverageThreshold;
   const turnSink = sinkOf(options?.turnSink);
   const memo = memoOf(options?.checkpointMemo);
+  const judgements = options?.judgements instanceof JudgementCache ? options.judgements : undefined;
   const { firstAnswer, indexOfId, firstOf, claimedByAny } = yield* memo.syncInSteps(turns, checkpoints);
   return {
     turns,
@@ -283,8 +291,9 @@ function* contextInSteps(
     problems,
     memo,
     countFailures: 0,
-    judgements: options?.judgements instanceof JudgementCache ? options.judgements : undefined,
+    judgements,
     turnSink,
+    unclaimed: { judged: judgements?.unclaimedOf(turns) ?? [], shown: [] },
   };
 }
 
@@ -725,6 +734,12 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
     const turn = ctx.turns[i];
     const claimed = claimedSet.hasTurn(i);
     const reported = reportedSet ? reportedSet.has(turn.id) : undefined;
+    if (!claimed && reported === undefined && !sink) {
+      // The same result for every checkpoint that does not claim the turn: made once (unclaimedResult).
+      results?.push(unclaimedResult(ctx, i, turn));
+      statuses[i] = UNCOVERED_CODE; // and no marks
+      continue;
+    }
     const judged = judgeTurn(ctx, i, turn, claimed, reported, state);
     const span = turn.span; // read once: a turn whose text is on disk makes its span when asked
     const result: TurnResult = {
@@ -755,6 +770,48 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
   }
   return { results, ...trimmed(statuses, marks), found };
 }
+
+/**
+ * The result of the turn at `index` for a checkpoint that does not claim it and has no report of the summariser's
+ * (judgeTurn's for such a turn, with its recorded token figure): one object per turn, shared by every such
+ * checkpoint of this analysis. Never modified.
+ */
+function unclaimedResult(ctx: Context, index: number, turn: Turn): TurnResult {
+  const kept = ctx.unclaimed.judged[index];
+  if (kept !== undefined) return kept;
+  const span = turn.span; // read once: a turn whose text is on disk makes its span when asked
+  const result: TurnResult = {
+    id: turn.id,
+    index,
+    status: 'uncovered',
+    claimed: false,
+    evidence: NO_EVIDENCE,
+    reason: REASON_UNCLAIMED,
+    line: span?.startLine ?? 0,
+    endLine: span?.endLine ?? span?.startLine ?? 0,
+  };
+  const recorded = recordedTurnTokens(turn);
+  if (recorded !== undefined) result.tokens = recorded;
+  ctx.unclaimed.judged[index] = result;
+  return result;
+}
+
+/**
+ * A result with the token figure the analysis shows: `r` itself when it has it; for a turn's unclaimed result
+ * (unclaimedResult), one copy per turn shared by every checkpoint, as the figure is the same for each.
+ */
+function shownResult(ctx: Context, r: TurnResult, tokens: number | undefined): TurnResult {
+  if (r.tokens === tokens) return r;
+  if (r !== ctx.unclaimed.judged[r.index]) return withTokens(r, tokens);
+  const kept = ctx.unclaimed.shown[r.index];
+  if (kept !== undefined && kept.tokens === tokens) return kept;
+  const copy = withTokens(r, tokens);
+  ctx.unclaimed.shown[r.index] = copy;
+  return copy;
+}
+
+/** The evidence of a result that weighed none: shared, never modified. */
+const NO_EVIDENCE: Evidence[] = [];
 
 /**
  * The statuses and marks from the first turn to the last that is not uncovered and unmarked: a checkpoint keeps one
@@ -877,7 +934,7 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   const judged = yield* judgementOf(cp, index, ctx, before);
   const { statuses, marks, from } = judged;
   const figures = tokensOf ?? [];
-  const results = judged.results?.map((r, i) => (figures[i] === r.tokens ? r : withTokens(r, figures[i])));
+  const results = judged.results?.map((r, i) => shownResult(ctx, r, figures[i]));
 
   const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 };
   let claimedCount = 0;

@@ -5,7 +5,7 @@
 // turn again. An entry is used only for the same turn array (a snapshot's own: readers return a new array for
 // each snapshot), the same checkpoint record, prefix length, coverage threshold and turn sink, so a cache kept too long
 // gives nothing rather than something stale. It never changes a result, only what it costs. Pure.
-import type { Checkpoint, JudgedTurns, Turn, TurnSink } from './model';
+import type { Checkpoint, JudgedTurns, Turn, TurnResult, TurnSink } from './model';
 
 /** What a checkpoint's judgement was made from, besides the evidence (pure functions of the turns). */
 export interface JudgementKey {
@@ -25,6 +25,21 @@ interface Entry extends JudgementKey {
 
 export class JudgementCache {
   private readonly entries = new Map<number, Entry>();
+  private unclaimedTurns: readonly Turn[] | undefined;
+  private unclaimedResults: TurnResult[] = [];
+
+  /**
+   * Where the judgements of `turns` keep each turn's one result for the checkpoints that do not claim it (by the
+   * turn's index; core/analyze.ts unclaimedResult), so the judgements made ahead and the analysis share them. A new
+   * array for another snapshot.
+   */
+  unclaimedOf(turns: readonly Turn[]): TurnResult[] {
+    if (this.unclaimedTurns !== turns) {
+      this.unclaimedTurns = turns;
+      this.unclaimedResults = [];
+    }
+    return this.unclaimedResults;
+  }
 
   /** The judgement kept for checkpoint `index` when it was made from exactly `key`. */
   get(index: number, key: JudgementKey): JudgedTurns | undefined {

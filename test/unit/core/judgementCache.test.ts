@@ -159,6 +159,55 @@ describe('core/analyze in steps, with judgements made ahead', () => {
 });
 
 describe('core/analyze: the results with their token figures', () => {
+  it('are one object per unclaimed turn, shared by the checkpoints that do not claim it, with or without judgements made ahead', () => {
+    // Three checkpoints, each claiming its own ten turns; every fourth turn has a recorded figure, the others are
+    // counted (another checkpoint claims them). A file of many compactions kept a result per checkpoint for every
+    // earlier turn: 5M results for 223 summaries.
+    const turns = Array.from({ length: 30 }, (_, i) => {
+      const t = turn(i, `Changed src/part_${i}.ts for TASK-${100 + i}`);
+      if (i % 4 === 0) t.tokens = 7;
+      return t;
+    });
+    const segment = (k: number) =>
+      checkpoint({
+        summaryId: `S${k + 1}`,
+        summary: `TASK-${100 + 10 * k}`,
+        summaryBudget: 50,
+        claimedIds: range(10 * k, 10 * k + 9),
+        turnsBefore: 10 * k + 10,
+      });
+    const t = transcript(turns, [segment(0), segment(1), segment(2)]);
+    for (const analysis of [analyze(t, OPTS), analyze(t, { ...OPTS, ...judged(t) })]) {
+      const [, s2, s3] = analysis.checkpoints;
+      for (let i = 0; i < 10; i++) {
+        assert.equal(s2.turns[i], s3.turns[i], `turn ${i}: one result for S2 and S3`);
+        assert.deepEqual(
+          { ...s3.turns[i] },
+          {
+            id: i,
+            index: i,
+            status: 'uncovered',
+            claimed: false,
+            evidence: [],
+            reason: s3.turns[i].reason,
+            line: i + 1,
+            endLine: i + 1,
+            tokens: i % 4 === 0 ? 7 : words(turns[i].text as string),
+          },
+        );
+        assert.match(s3.turns[i].reason, /^not in the pointer set/);
+      }
+      for (let i = 10; i < 20; i++) assert.notEqual(s2.turns[i], s3.turns[i], `turn ${i}: claimed by S2, not by S3`);
+    }
+    assert.deepEqual(analyze(t, { ...OPTS, ...judged(t) }), analyze(t, OPTS));
+    // A checkpoint with the summariser's report gives its unclaimed turns `reported`: results of their own.
+    const reporting = transcript(turns, [segment(0), { ...segment(1), reportedIds: range(10, 19) }, segment(2)]);
+    const [, a2, a3] = analyze(reporting, OPTS).checkpoints;
+    assert.equal(a2.turns[0].reported, false);
+    assert.notEqual(a2.turns[0], a3.turns[0]);
+    assert.equal(a3.turns[0].reported, undefined);
+  });
+
   it('share a few hidden classes, not one each (a spread gave most copies a class of their own, about 330 bytes)', () => {
     // V8's %HaveSameMap, compiled while the flag is set, as gcSettings.ts makes V8's gc available.
     setFlagsFromString('--allow-natives-syntax');

@@ -1,5 +1,5 @@
 // Builds the bundles: the extension host (node, cjs), the CLI (node, cjs), the token-counting worker they both
-// start (node, cjs; found beside them), the webview (browser) and the library for Node programs (node, cjs;
+// start and the judging worker the extension starts (node, cjs; found beside them), the webview (browser) and the library for Node programs (node, cjs;
 // package.json's "exports", its types emitted by tsconfig.library.json).
 // tiktoken's .wasm is copied beside the node bundles, where tiktoken looks for it first.
 // Usage: node esbuild.mjs [--production] [--watch]
@@ -43,6 +43,14 @@ const builds = [
     ...common,
     entryPoints: ['src/node/tokenWorker.ts'],
     outfile: 'dist/tokenWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
+    ...common,
+    entryPoints: ['src/node/judgeWorker.ts'],
+    outfile: 'dist/judgeWorker.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',

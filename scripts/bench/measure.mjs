@@ -6,7 +6,9 @@
 //                  verdict and to the full analysis. The first verdict is when analyzeFile calls
 //                  progress.onVerdict (verdicts settled before the analysis is done: before the judging, or
 //                  before the exact counts); without that call it is the full analysis. stallMs is the longest the event loop waited meanwhile (a 5 ms timer's
-//                  longest gap, less 5): in the extension, the longest the extension host is held.
+//                  longest gap, less 5): in the extension, the longest the extension host is held; hostBusyMs how long
+//                  this thread worked (the event loop's active time). JUDGE_WORKER=1 judges in a worker thread, as
+//                  the extension does.
 //   analyze-warm FILE  the same first analysis with the tokenizer already loaded (after samples/incident.jsonl
 //                  in the same pool), as in the extension for its second file
 //   tokenize FILE  tiktoken o200k_base in this thread alone over the texts the analysis counts (core's
@@ -76,8 +78,12 @@ async function analyzeOnce() {
   // SPAWN_BYTES (an environment variable) overrides the pool's threshold for a second worker, to compare.
   const spawnBytes = process.env.SPAWN_BYTES ? Number(process.env.SPAWN_BYTES) : undefined;
   const pool = new TokenPool(spawnBytes === undefined ? {} : { spawnBytes });
+  // JUDGE_WORKER=1 (an environment variable) judges in a worker thread, as the extension does (judgeInWorker.ts).
+  let fallback;
+  const judgeWorker = process.env.JUDGE_WORKER ? { onFallback: (why) => (fallback = why) } : undefined;
   let tick = now();
   let stallMs = 0;
+  const busy = performance.eventLoopUtilization();
   const ticking = setInterval(() => {
     const at = now();
     stallMs = Math.max(stallMs, at - tick - 5);
@@ -96,8 +102,10 @@ async function analyzeOnce() {
       onVerdict: () => {
         firstVerdictMs ??= now() - start;
       },
+      judgeWorker,
     });
     const fullMs = now() - start;
+    const hostBusyMs = performance.eventLoopUtilization(busy).active;
     clearInterval(ticking);
     const again = now();
     // The file's caches as analyzeFile kept them, as the extension keeps them between analyses.
@@ -113,6 +121,8 @@ async function analyzeOnce() {
       earlyVerdict: firstVerdictMs !== undefined,
       fullMs,
       stallMs: Math.max(0, stallMs),
+      hostBusyMs,
+      ...(judgeWorker ? { judgeWorker: fallback === undefined ? 'used' : `fell back: ${fallback}` } : {}),
       reanalysisMs,
       turns: opened.transcript.turns.length,
       checkpoints: verdicts(analysis),
@@ -258,7 +268,10 @@ async function appendTurns() {
       file: opened,
       analysis: first,
       ...caches
-    } = await analyzeFile(live, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS }, pool, options);
+    } = await analyzeFile(live, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS }, pool, options, {
+      // JUDGE_WORKER=1: the first analysis judged in a worker thread, as the extension judges a large file's.
+      judgeWorker: process.env.JUDGE_WORKER ? {} : undefined,
+    });
     const openMs = now() - openStart;
     // The re-read's own time, within analyzeAgain's.
     const fileRefresh = opened.refresh.bind(opened);

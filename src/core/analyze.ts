@@ -273,7 +273,7 @@ function* contextInSteps(
   return {
     turns,
     ratioFloor: typeof ratio === 'number' && Number.isFinite(ratio) && ratio > 0 ? ratio : COMPRESSION_RATIO_LOW,
-    threshold: typeof threshold === 'number' && Number.isFinite(threshold) && threshold > 0 ? threshold : DEFAULT_COVERAGE_THRESHOLD,
+    threshold: coverageThresholdOf(threshold),
     nearBudgetFraction: typeof near === 'number' && Number.isFinite(near) && near >= 0 ? near : DEFAULT_NEAR_BUDGET_FRACTION,
     countTokens:
       typeof count === 'function'
@@ -295,6 +295,11 @@ function* contextInSteps(
     turnSink,
     unclaimed: { judged: judgements?.unclaimedOf(turns) ?? [], shown: [] },
   };
+}
+
+/** The coverage threshold an analysis uses for the option given (AnalysisOptions.coverageThreshold). */
+export function coverageThresholdOf(threshold: unknown): number {
+  return typeof threshold === 'number' && Number.isFinite(threshold) && threshold > 0 ? threshold : DEFAULT_COVERAGE_THRESHOLD;
 }
 
 /** The caller's turn sink when it is one (both methods there). */
@@ -321,6 +326,8 @@ export function* judgeAhead(
     judgements: JudgementCache;
     /** Turns judged of those to judge: at the start, about every STEP_TURNS turns, and at the end. */
     onProgress?: (done: number, total: number) => void;
+    /** Judge only the checkpoints at these indexes (of those it would judge). */
+    only?: ReadonlySet<number>;
   },
 ): Generator<void, void, void> {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
@@ -334,10 +341,7 @@ export function* judgeAhead(
   } catch {
     return; // the analysis reports it
   }
-  const toJudge = checkpoints.map((cp, index) => {
-    const kept = ctx.memo.kept(index);
-    return cp && typeof cp === 'object' && (ctx.turnSink !== undefined || !(kept && madeAlike(kept.inputs, ctx)));
-  });
+  const toJudge = checkpoints.map((cp, index) => judgedAhead(ctx, cp, index) && (options.only === undefined || options.only.has(index)));
   const report = options.onProgress ?? ((): void => undefined);
   const total = checkpoints.reduce((sum, cp, index) => sum + (toJudge[index] ? clampTurnsBefore(cp, turns.length).used : 0), 0);
   ctx.judging = { done: 0, total, report };
@@ -351,6 +355,36 @@ export function* judgeAhead(
     }
   }
   report(total, total);
+}
+
+/** Whether judgeAhead judges the checkpoint: every one with a turn sink, else those the memo holds no analysis of. */
+function judgedAhead(ctx: Context, cp: Checkpoint, index: number): boolean {
+  const kept = ctx.memo.kept(index);
+  return cp !== null && typeof cp === 'object' && (ctx.turnSink !== undefined || !(kept && madeAlike(kept.inputs, ctx)));
+}
+
+/**
+ * The checkpoints judgeAhead would judge with these options (by index), and how many turns precede each: what a
+ * shell may have judged elsewhere (node/judgeInWorker.ts) before judgeAhead judges the rest. In steps (it syncs the
+ * memo). Never throws: when the context cannot be made, none.
+ */
+export function* checkpointsToJudge(
+  transcript: Transcript,
+  options: Omit<AnalysisOptions, 'countTokens' | 'judgements'>,
+): Generator<void, { index: number; before: number }[], void> {
+  const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
+  const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
+  let ctx: Context;
+  try {
+    ctx = yield* contextInSteps(turns, checkpoints, { ...options, countTokens: () => 0 }, []);
+  } catch {
+    return [];
+  }
+  const plan: { index: number; before: number }[] = [];
+  for (const [index, cp] of checkpoints.entries()) {
+    if (judgedAhead(ctx, cp, index)) plan.push({ index, before: clampTurnsBefore(cp, turns.length).used });
+  }
+  return plan;
 }
 
 /** The turn's own token count when the transcript recorded a usable one. */
@@ -367,6 +401,11 @@ function recordedSummaryTokens(cp: Checkpoint): number | undefined {
 /** The text analyze hands the token counter for a summary (a missing summary counts as ''). */
 function summaryText(cp: Checkpoint): string {
   return typeof cp.summary === 'string' ? cp.summary : '';
+}
+
+/** How many turns precede the checkpoint in an analysis of `total` turns (its position, clamped into them). */
+export function clampedTurnsBefore(cp: Checkpoint, total: number): number {
+  return clampTurnsBefore(cp, total).used;
 }
 
 /** The checkpoint's position clamped into the transcript; `valid` is false when it had to be clamped. */
@@ -736,7 +775,7 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
     const reported = reportedSet ? reportedSet.has(turn.id) : undefined;
     if (!claimed && reported === undefined && !sink) {
       // The same result for every checkpoint that does not claim the turn: made once (unclaimedResult).
-      results?.push(unclaimedResult(ctx, i, turn));
+      results?.push(unclaimedResult(ctx.unclaimed.judged, i, turn));
       statuses[i] = UNCOVERED_CODE; // and no marks
       continue;
     }
@@ -773,11 +812,11 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
 
 /**
  * The result of the turn at `index` for a checkpoint that does not claim it and has no report of the summariser's
- * (judgeTurn's for such a turn, with its recorded token figure): one object per turn, shared by every such
- * checkpoint of this analysis. Never modified.
+ * (judgeTurn's for such a turn, with its recorded token figure): one object per turn, kept in `store` by the turn's
+ * index, shared by every such checkpoint of an analysis (Context.unclaimed.judged). Never modified.
  */
-function unclaimedResult(ctx: Context, index: number, turn: Turn): TurnResult {
-  const kept = ctx.unclaimed.judged[index];
+export function unclaimedResult(store: TurnResult[], index: number, turn: Turn): TurnResult {
+  const kept = store[index];
   if (kept !== undefined) return kept;
   const span = turn.span; // read once: a turn whose text is on disk makes its span when asked
   const result: TurnResult = {
@@ -792,7 +831,7 @@ function unclaimedResult(ctx: Context, index: number, turn: Turn): TurnResult {
   };
   const recorded = recordedTurnTokens(turn);
   if (recorded !== undefined) result.tokens = recorded;
-  ctx.unclaimed.judged[index] = result;
+  store[index] = result;
   return result;
 }
 

@@ -61,6 +61,11 @@ export class JudgementCache {
     this.entries.set(index, { ...key, judged });
   }
 
+  /** The judgement kept for checkpoint `index`, made from any key (a judging worker's cache is its own). */
+  judgedAt(index: number): JudgedTurns | undefined {
+    return this.entries.get(index)?.judged;
+  }
+
   /** Whether checkpoint `index` has a judgement kept (made from any key). */
   has(index: number): boolean {
     return this.entries.has(index);

@@ -417,7 +417,11 @@ export class TranscriptStore extends Disposable {
       },
       this.tokenPool,
       settings,
-      progress,
+      {
+        ...progress,
+        // A large file's turns are judged in a worker thread, not in the host's slices.
+        judgeWorker: { onFallback: (why) => this.log.warn(`${uri.fsPath}: judged in the extension host instead of a worker: ${why}`) },
+      },
     );
     const entry = new AnalysedTranscript(uri, file, file.transcript, analysis, tokenCache, evidenceCache);
     entry.checkpointMemo = checkpointMemo;

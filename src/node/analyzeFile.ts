@@ -1,19 +1,21 @@
 // The one open → count → analyse sequence, shared by the CLI and the extension: a token worker starts while the
 // transcript file is opened (TranscriptFile) and loads tiktoken with its first count; what the analysis will count is counted in the
 // token pool's worker threads (warmTokenCache) while this thread judges the checkpoints' turns (judgeAhead, with
-// the file's EvidenceCache); then the analysis runs without tokenizing and takes those judgements. This thread
+// the file's EvidenceCache; the extension has a large file's turns judged in a worker thread instead,
+// judgeInWorker.ts); then the analysis runs without tokenizing and takes those judgements. This thread
 // works in time slices (inSlices), so the event loop (the workers' replies, progress, an abort; in the extension, the
 // whole extension host) never waits long. The file's CheckpointMemo carries its checkpoint
 // analyses to the next analysis, which reuses those an append did not change and skips their counting and
 // evidence. A one-shot analysis (the CLI's) keeps neither memo nor cache past itself, and a small cache while
 // it runs when the file's texts would not fit in the default one. Progress is one fraction from 0 to 1 with a short message.
-import { analyzeInSteps, judgeAhead, textsToCountInSteps } from '../core/analyze';
+import { analyzeInSteps, checkpointsToJudge, judgeAhead, textsToCountInSteps } from '../core/analyze';
 import { CheckpointMemo } from '../core/checkpointMemo';
 import { DEFAULT_EVIDENCE_CACHE_CHARS, EvidenceCache } from '../core/evidenceCache';
 import { JudgementCache } from '../core/judgementCache';
 import { stepsUntil } from '../core/steps';
 import { prepareSurePieces } from '../core/surePieces';
 import { inSlices } from './inSlices';
+import { JUDGE_IN_WORKER_TURNS, judgeInWorker } from './judgeInWorker';
 import { underMemoryWatch } from './memoryWatch';
 import type { Analysis, CheckpointVerdict, TokenCache, Transcript, TurnSink } from '../core/model';
 import { boundsInSteps, verdictFromBounds, verdictsBeforeJudging, type Bounds } from '../core/tokenBounds';
@@ -69,6 +71,14 @@ export interface ProgressOptions {
    * the judging (the bounds' map would hold every one of them): such a file's verdicts wait for the exact counts.
    */
   countPlan?: CountPlan;
+  /**
+   * Judge the checkpoints in a worker thread (judgeInWorker.ts), the extension's way: its host then sends the turns
+   * and takes the judgements back (at 100k turns about a quarter of the judging's time, in steps of a few tens of
+   * ms) instead of judging them in its own slices. Only when there are at least `minTurns` turns to judge
+   * (JUDGE_IN_WORKER_TURNS), and never with a turn sink. When the worker fails, `onFallback` is told why and this
+   * thread judges what it did not, as without it.
+   */
+  judgeWorker?: { minTurns?: number; workerFile?: string; onFallback?: (why: string) => void };
 }
 
 export interface AnalysedFile {
@@ -246,6 +256,8 @@ async function analyzeNow(
   try {
     // A lean count is done, and its worker ended, before the judging makes its tables: the two are not held at once.
     if (progress.countPlan?.beforeJudging === true) await counting;
+    await judgeInWorkerFirst(transcript, judging, progress, judging.onProgress);
+    // What no worker judged (all of it, without one) is judged here.
     await inSlices(judgeAhead(transcript, judging), progress.signal);
   } catch (error) {
     await counting.catch(() => undefined); // the counting stops with the same abort
@@ -266,6 +278,34 @@ async function analyzeNow(
   }
   const countTokens = await counting;
   return inSlices(analyzeInSteps(transcript, { ...shared, countTokens, tokenCache, checkpointMemo }), progress.signal);
+}
+
+/**
+ * With ProgressOptions.judgeWorker, judges in a worker the checkpoints judgeAhead would judge here, when they are
+ * enough work, into `options.judgements`. A worker's failure is reported to onFallback, not thrown; an abort is.
+ */
+async function judgeInWorkerFirst(
+  transcript: Transcript,
+  options: Parameters<typeof judgeAhead>[1],
+  progress: ProgressOptions,
+  onJudged: (done: number, total: number) => void,
+): Promise<void> {
+  const worker = progress.judgeWorker;
+  if (!worker || progress.turnSink) return;
+  const plan = await inSlices(checkpointsToJudge(transcript, options), progress.signal);
+  const turns = plan.reduce((sum, { before }) => sum + before, 0);
+  if (turns === 0 || turns < (worker.minTurns ?? JUDGE_IN_WORKER_TURNS)) return;
+  try {
+    const only = plan.map(({ index }) => index);
+    await judgeInWorker(transcript, only, options, options.judgements, {
+      workerFile: worker.workerFile,
+      signal: progress.signal,
+      onProgress: onJudged,
+    });
+  } catch (error) {
+    if (progress.signal?.aborted) throw error;
+    worker.onFallback?.(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /**
@@ -311,6 +351,7 @@ export function analyzeFile(
       // so the file's memo would only cost.
       turnSink: oneShot ? progress.turnSink : undefined,
       countPlan: file.textsOnDisk ? LEAN_COUNTING : undefined,
+      judgeWorker: progress.judgeWorker,
     });
     if (oneShot) evidenceCache.clear();
     onProgress?.(1, 'done');

@@ -16,7 +16,12 @@ export async function inSlices<T>(steps: Generator<void, T, void>, signal?: Abor
     if (next.done) return next.value;
     if (performance.now() - sliceStart < SLICE_MS) continue;
     await new Promise((resolve) => setImmediate(resolve));
-    if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+    if (signal?.aborted) throw abortError();
     sliceStart = performance.now();
   }
+}
+
+/** The error an aborted job rejects with (its name is AbortError). */
+export function abortError(): Error {
+  return Object.assign(new Error('cancelled'), { name: 'AbortError' });
 }

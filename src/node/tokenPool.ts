@@ -10,6 +10,7 @@ import type { TokenCounter } from '../core/model';
 import { createTokenCounter, type EncodingName } from './tokenCounter';
 import { restartableParts } from '../core/tokenPieces';
 import type { TokenReply, TokenRequest } from './tokenWorker';
+import { abortError } from './inSlices';
 
 /** Largest batch, in UTF-8 bytes (0.03–0.1 s of counting): bounds how late a cancellation or progress report comes. */
 export const MAX_BATCH_BYTES = 256 * 1024;
@@ -111,10 +112,6 @@ interface Thread {
   /** Ended on purpose (idle, fallback, dispose): its exit is expected. */
   retiring: boolean;
   gone: boolean;
-}
-
-function abortError(): Error {
-  return Object.assign(new Error('cancelled'), { name: 'AbortError' });
 }
 
 function messageOf(error: unknown): string {

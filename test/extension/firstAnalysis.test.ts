@@ -9,7 +9,11 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
-import { copySample, extensionApi, extensionPath } from './helpers';
+import { analyze } from '../../src/core/analyze';
+import { DEFAULT_RATIO_FLOOR } from '../../src/core/defaults';
+import { DEFAULT_COVERAGE_THRESHOLD } from '../../src/core/evidence';
+import { createTokenCounter, DEFAULT_ENCODING } from '../../src/node/tokenCounter';
+import { copySample, extensionApi, extensionPath, writeTranscript } from './helpers';
 import { skipOrFailInCi } from '../sharedFolder';
 
 /** Real Claude Code sessions (3 MB JSONL, gzipped, one compaction) that no other extension-host test opens. */
@@ -73,6 +77,42 @@ describe('first analysis of a transcript', () => {
       skipOrFailInCi(this, `${file} is not in the corpus`);
     }
     await measure(vscode.Uri.file(file), SESSION);
+  });
+
+  it('a large transcript is judged in a worker thread, with the analysis judged here', async () => {
+    // 12,000 turns, all claimed: past JUDGE_IN_WORKER_TURNS, so the extension judges them in judgeWorker.js.
+    const turns = Array.from({ length: 12_000 }, (_, i) => ({
+      type: 'turn',
+      id: i,
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      content: `Updated src/flow_${i}/handler.ts for ticket FLOW_${10_000 + i} and ran the tests.`,
+    }));
+    const summary = 'Handled FLOW_10000 in src/flow_0/handler.ts and FLOW_10001.';
+    const records = [...turns, { type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 4096, covered: { from: 0, to: 11_999 } }];
+    const uri = writeTranscript('large.jsonl', records);
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const started = performance.now();
+    const entry = await api.store.load(uri);
+    const elapsed = performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    delay.disable();
+    console.log(
+      `      (12,000 turns: first analysis ${elapsed.toFixed(0)} ms, longest event-loop block ${(delay.max / 1e6).toFixed(0)} ms)`,
+    );
+    assert.equal(entry.evidenceCache.stats.misses, 0, 'no turn was judged in the extension host');
+    const [cp] = entry.analysis.checkpoints;
+    assert.equal(cp.turns.length, 12_000);
+    assert.ok(cp.counts.covered >= 1 && cp.counts['claimed-missing'] > 11_000, JSON.stringify(cp.counts));
+    // The same analysis as one judged here, with the default settings.
+    const plain = analyze(entry.transcript, {
+      countTokens: createTokenCounter(DEFAULT_ENCODING),
+      ratioFloor: DEFAULT_RATIO_FLOOR,
+      coverageThreshold: DEFAULT_COVERAGE_THRESHOLD,
+    });
+    assert.deepEqual(entry.analysis, plain);
+    api.store.remove(uri);
   });
 
   it('cancelling while its tokens are counted stops the analysis; a later load analyses it', async function () {

@@ -26,11 +26,12 @@ describe('packaged .vsix', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('holds the bundles, the token worker and tiktoken_bg.wasm, and no sources or node_modules', () => {
+  it('holds the bundles, the token and judging workers and tiktoken_bg.wasm, and no sources or node_modules', () => {
     for (const file of [
       'extension/dist/extension.js',
       'extension/dist/cli.js',
       'extension/dist/tokenWorker.js',
+      'extension/dist/judgeWorker.js',
       'extension/dist/webview.js',
       'extension/dist/webview.css',
       'extension/dist/tiktoken_bg.wasm',

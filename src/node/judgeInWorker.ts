@@ -1,0 +1,154 @@
+// Judges a transcript's checkpoints in a worker thread (judgeWorker.js), so the thread that asks (the extension
+// host) spends its time on sending the turns and taking the judgements back, not on the judging: at 100k turns
+// the judging is some 5 s of CPU, what crosses the threads about 1 s, in steps of a few tens of ms. The turns
+// go as plain copies, a group per message, with a turn of the event loop between groups; each judgement comes
+// back in parts (core/judgedParts.ts) and is kept in the caller's JudgementCache, where the analysis takes it.
+// The worker is ended when it is done, fails or is aborted.
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { keepJudged } from '../core/judgedParts';
+import type { JudgementCache } from '../core/judgementCache';
+import type { AnalysisOptions, Transcript, Turn, TurnResult } from '../core/model';
+import { abortError } from './inSlices';
+import type { JudgeReply, JudgeRequest } from './judgeWorker';
+
+/** Turns to judge from which a worker is worth its start (about 50 ms) and the copies (about 10 µs a turn). */
+export const JUDGE_IN_WORKER_TURNS = 10_000;
+
+/** Turns sent in one message (the copy of a group holds this thread some 20 ms at most). */
+const TURNS_PER_MESSAGE = 2000;
+
+/**
+ * Every field a Turn may have. `satisfies` makes the compiler ask for a field added to Turn here, so the copies
+ * the worker judges never lack one.
+ */
+export const TURN_FIELDS = {
+  id: true,
+  role: true,
+  text: true,
+  tokens: true,
+  anchor: true,
+  span: true,
+  externalSource: true,
+  label: true,
+  answers: true,
+  error: true,
+  reasoning: true,
+} as const satisfies Record<keyof Turn, true>;
+
+const FIELD_NAMES = Object.keys(TURN_FIELDS) as (keyof Turn)[];
+
+/** A plain copy of a turn's fields: what a structured clone copies of a reader's turn may not be all of it. */
+export function plainTurn(turn: Turn): Turn {
+  const copy: Record<string, unknown> = {};
+  for (const field of FIELD_NAMES) {
+    const value = turn[field];
+    if (value !== undefined) copy[field] = field === 'span' || field === 'answers' ? { ...(value as object) } : value;
+  }
+  return copy as unknown as Turn;
+}
+
+/** judgeWorker.js beside this module: dist/ for the bundle, out/src/node/ for tsc output. */
+export function defaultJudgeWorkerFile(): string {
+  return join(__dirname, 'judgeWorker.js');
+}
+
+export interface JudgeInWorkerOptions {
+  /** The worker's entry file (defaultJudgeWorkerFile). */
+  workerFile?: string;
+  signal?: AbortSignal;
+  /** Turns judged of the total, as the worker reports them. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Judges checkpoints `only` (by index) of `transcript` in a worker and keeps each judgement in `judgements`, for
+ * an analysis of `transcript` with `options` to take. Resolves with how many were kept (a judgement that does not
+ * fit the transcript is not: judgeAhead makes it); rejects when the worker fails, and with an AbortError when
+ * `signal` aborts.
+ */
+export function judgeInWorker(
+  transcript: Transcript,
+  only: readonly number[],
+  options: Pick<AnalysisOptions, 'ratioFloor' | 'coverageThreshold'>,
+  judgements: JudgementCache,
+  run: JudgeInWorkerOptions = {},
+): Promise<number> {
+  const { signal } = run;
+  if (signal?.aborted) return Promise.reject(abortError());
+  const worker = new Worker(run.workerFile ?? defaultJudgeWorkerFile(), { execArgv: [] });
+  return new Promise<number>((resolve, reject) => {
+    let settled = false;
+    let kept = 0;
+    const own = new Map<number, TurnResult[]>();
+    const finish = (error?: Error): void => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      if (error) reject(error);
+      else resolve(kept);
+    };
+    const onAbort = (): void => finish(abortError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('error', (error) => finish(new Error(`the judging worker failed: ${error.message}`)));
+    worker.on('exit', (code) => finish(new Error(`the judging worker stopped (exit code ${code})`)));
+    worker.on('message', (reply: JudgeReply) => {
+      if (settled) return;
+      switch (reply.kind) {
+        case 'progress':
+          run.onProgress?.(reply.done, reply.total);
+          break;
+        case 'results': {
+          const list = own.get(reply.index) ?? [];
+          for (const result of reply.results) list.push(result);
+          own.set(reply.index, list);
+          break;
+        }
+        case 'judged':
+          if (keepJudged(transcript, options, judgements, reply.head, own.get(reply.head.index) ?? [])) kept++;
+          own.delete(reply.head.index);
+          break;
+        case 'done':
+          finish();
+          break;
+        case 'error':
+          finish(new Error(`the judging worker failed: ${reply.message}`));
+          break;
+      }
+    });
+    sendTranscript(worker, transcript, only, options, () => settled).catch((error: unknown) =>
+      finish(error instanceof Error ? error : new Error(String(error))),
+    );
+  });
+}
+
+/** Sends the turns a group at a time, letting the event loop turn between groups, then the request to judge. */
+async function sendTranscript(
+  worker: Worker,
+  transcript: Transcript,
+  only: readonly number[],
+  options: Pick<AnalysisOptions, 'ratioFloor' | 'coverageThreshold'>,
+  stopped: () => boolean,
+): Promise<void> {
+  const { turns } = transcript;
+  for (let start = 0; start < turns.length; start += TURNS_PER_MESSAGE) {
+    if (stopped()) return;
+    const group: Turn[] = [];
+    for (let i = start; i < Math.min(turns.length, start + TURNS_PER_MESSAGE); i++) group.push(plainTurn(turns[i]));
+    const request: JudgeRequest = { kind: 'turns', turns: group };
+    worker.postMessage(request);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (stopped()) return;
+  const request: JudgeRequest = {
+    kind: 'judge',
+    format: transcript.format,
+    checkpoints: transcript.checkpoints,
+    lineCount: transcript.lineCount,
+    only: [...only],
+    ratioFloor: options.ratioFloor,
+    coverageThreshold: options.coverageThreshold,
+  };
+  worker.postMessage(request);
+}

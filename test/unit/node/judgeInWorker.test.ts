@@ -1,0 +1,200 @@
+// Tests for judging in a worker thread (src/node/judgeInWorker.ts, src/node/judgeWorker.ts, src/core/judgedParts.ts),
+// with the real worker (out/src/node/judgeWorker.js): on the incident sample, generated transcripts (several
+// checkpoints, the summariser's report, an encrypted summary) and every file of the shared corpus, the analysis
+// that takes the worker's judgements equals the one judged here, and judges nothing again; analyzeFile with
+// judgeWorker gives the same analysis, and falls back to judging here, saying why, when the worker cannot start;
+// an abort rejects with an AbortError. Judgements whose parts do not fit the transcript are not kept, and a turn's
+// plain copy has every field the judging reads.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { analyze, checkpointsToJudge } from '../../../src/core/analyze';
+import { EvidenceCache } from '../../../src/core/evidenceCache';
+import { keepJudged, type JudgedHead } from '../../../src/core/judgedParts';
+import { JudgementCache } from '../../../src/core/judgementCache';
+import type { Transcript, Turn, TurnResult } from '../../../src/core/model';
+import { runSteps } from '../../../src/core/steps';
+import { analyzeFile } from '../../../src/node/analyzeFile';
+import { judgeInWorker, plainTurn, TURN_FIELDS } from '../../../src/node/judgeInWorker';
+import { TokenPool } from '../../../src/node/tokenPool';
+import { TranscriptFile } from '../../../src/node/transcriptFile';
+import { skipOrFailInCi } from '../../sharedFolder';
+import { checkpoint, incident, range, transcript, turn } from '../core/transcripts';
+
+const CORPUS = resolve(__dirname, '../../../../../shared/corpus');
+const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
+const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+const OPTIONS = { ratioFloor: 5 };
+
+/** The transcript files of the shared corpus (every folder but the labels). */
+function corpusFiles(): string[] {
+  const files: string[] = [];
+  for (const folder of readdirSync(CORPUS, { withFileTypes: true })) {
+    if (!folder.isDirectory() || folder.name === 'labels') continue;
+    for (const entry of readdirSync(join(CORPUS, folder.name), { withFileTypes: true })) {
+      if (entry.isFile() && /\.(jsonl|json|af)(\.gz)?$/.test(entry.name) && !entry.name.includes('manifest')) {
+        files.push(join(CORPUS, folder.name, entry.name));
+      }
+    }
+  }
+  return files;
+}
+
+/** Judges every checkpoint judgeAhead would judge in the worker; checks the analysis that takes them. */
+async function judgedAlike(t: Transcript, what: string): Promise<void> {
+  const plan = runSteps(checkpointsToJudge(t, OPTIONS));
+  const judgements = new JudgementCache();
+  const kept = await judgeInWorker(
+    t,
+    plan.map((p) => p.index),
+    OPTIONS,
+    judgements,
+  );
+  assert.equal(kept, plan.length, `${what}: every judgement kept`);
+  const evidenceCache = new EvidenceCache();
+  const taking = analyze(t, { ...OPTIONS, countTokens: words, judgements, evidenceCache });
+  assert.deepEqual(taking, analyze(t, { ...OPTIONS, countTokens: words }), what);
+  assert.equal(evidenceCache.stats.misses + evidenceCache.stats.hits, 0, `${what}: no evidence looked up here`);
+}
+
+/** Three checkpoints over sixty turns: their own segments, the second with the summariser's report, the third encrypted. */
+function generated(): Transcript {
+  const turns = Array.from({ length: 60 }, (_, i) =>
+    turn(i, `Changed src/part_${i}.ts for TASK-${100 + i}`, i % 4 === 0 ? { tokens: 9 } : {}),
+  );
+  return transcript(turns, [
+    checkpoint({ summaryId: 'S1', summary: 'TASK-101 and src/part_2.ts', summaryBudget: 50, claimedIds: range(0, 19), turnsBefore: 20 }),
+    checkpoint({
+      summaryId: 'S2',
+      summary: 'TASK-125',
+      summaryBudget: 50,
+      claimedIds: range(20, 39),
+      reportedIds: range(20, 29),
+      turnsBefore: 40,
+    }),
+    checkpoint({ summaryId: 'S3', summary: '', opaque: true, summaryBudget: 50, claimedIds: range(0, 59), turnsBefore: 60 }),
+  ]);
+}
+
+describe('node/judgeInWorker: judging in a worker thread', function () {
+  this.timeout(120_000);
+
+  it('gives the judgements judged here, for generated transcripts and the sample', async () => {
+    await judgedAlike(generated(), 'generated');
+    await judgedAlike(incident(false), 'incident, anchors derived');
+    await judgedAlike(incident(true, range(0, 379)), 'incident, reported');
+    const sample = await TranscriptFile.open(SAMPLE, {});
+    await judgedAlike(sample.transcript, SAMPLE);
+  });
+
+  it('gives the judgements judged here for every file of the shared corpus', async function () {
+    if (!existsSync(CORPUS)) skipOrFailInCi(this, `the shared corpus folder ${CORPUS} is absent`);
+    const files = corpusFiles();
+    assert.ok(files.length >= 10, `${files.length} corpus files`);
+    for (const path of files) {
+      const file = await TranscriptFile.open(path, {});
+      await judgedAlike(file.transcript, path);
+    }
+  });
+
+  it('is what analyzeFile does with judgeWorker, and it falls back to judging here when the worker fails', async () => {
+    const pool = new TokenPool();
+    try {
+      const settings = { encoding: 'o200k_base', ratioFloor: 5 } as const;
+      const plain = await analyzeFile(SAMPLE, {}, pool, settings);
+      const progress: string[] = [];
+      const inWorker = await analyzeFile(SAMPLE, {}, pool, settings, {
+        judgeWorker: { minTurns: 0, onFallback: (why) => assert.fail(`fell back: ${why}`) },
+        onProgress: (_fraction, message) => progress.push(message),
+      });
+      assert.deepEqual(inWorker.analysis, plain.analysis);
+      assert.equal(inWorker.evidenceCache.stats.misses, 0, 'nothing judged here');
+      assert.ok(progress.some((m) => /^judging turns… \d+%$/.test(m)));
+      const why: string[] = [];
+      const fallen = await analyzeFile(SAMPLE, {}, pool, settings, {
+        judgeWorker: { minTurns: 0, workerFile: join(__dirname, 'no-such-worker.js'), onFallback: (reason) => why.push(reason) },
+      });
+      assert.deepEqual(fallen.analysis, plain.analysis);
+      assert.equal(why.length, 1);
+      assert.match(why[0], /judging worker/);
+      // Below minTurns, no worker: the judging is done here.
+      const small = await analyzeFile(SAMPLE, {}, pool, settings, { judgeWorker: { onFallback: (reason) => assert.fail(reason) } });
+      assert.deepEqual(small.analysis, plain.analysis);
+      assert.ok(small.evidenceCache.stats.misses > 0, 'judged here');
+    } finally {
+      pool.dispose();
+    }
+  });
+
+  it('rejects with an AbortError when aborted, before or while it runs', async () => {
+    const t = incident(false);
+    const controller = new AbortController();
+    const running = judgeInWorker(t, [0], OPTIONS, new JudgementCache(), { signal: controller.signal });
+    controller.abort();
+    await assert.rejects(running, { name: 'AbortError' });
+    await assert.rejects(judgeInWorker(t, [0], OPTIONS, new JudgementCache(), { signal: controller.signal }), { name: 'AbortError' });
+  });
+});
+
+describe('core/judgedParts: a judgement rebuilt from its parts', () => {
+  /** The worker's parts of checkpoint `index` of `t`, made here: its head and own results. */
+  function parts(t: Transcript, index: number): { head: JudgedHead; own: TurnResult[] } {
+    const made = new JudgementCache();
+    analyze(t, { ...OPTIONS, countTokens: words, judgements: made });
+    const judged = made.judgedAt(index)!;
+    const shared = made.unclaimedOf(t.turns);
+    const own = judged.results!.filter((r) => r !== shared[r.index]);
+    const { from, statuses, marks } = judged;
+    return { head: { index, before: judged.results!.length, from, statuses, marks, own: own.length }, own };
+  }
+
+  it('keeps parts that fit, and refuses those of another snapshot or damaged ones', () => {
+    const t = generated();
+    const { head, own } = parts(t, 1);
+    assert.equal(own.length, 40, 'S2 claims 20 turns and reports on all 40 before it');
+    assert.equal(keepJudged(t, {}, new JudgementCache(), head, own), true);
+    const refused = (h: JudgedHead, o: typeof own, x: Transcript = t): void =>
+      assert.equal(keepJudged(x, {}, new JudgementCache(), h, o), false);
+    refused({ ...head, before: 39 }, own);
+    refused({ ...head, own: 39 }, own.slice(1));
+    refused(head, own.slice(1));
+    refused({ ...head, index: 7 }, own);
+    refused({ ...head, marks: head.marks.slice(1) }, own);
+    refused(head, [{ ...own[0], id: 'another' }, ...own.slice(1)]);
+    const shorter = transcript(t.turns.slice(0, 30), t.checkpoints);
+    refused(head, own, shorter);
+    // Without a report, a claimed turn's result left out is not taken for an unclaimed one.
+    const s1 = parts(t, 0);
+    assert.equal(s1.own.length, 20);
+    assert.equal(keepJudged(t, {}, new JudgementCache(), s1.head, s1.own), true);
+    refused({ ...s1.head, own: 19 }, s1.own.slice(1));
+  });
+
+  it('copies every field a turn may have, getters included', () => {
+    const full: Turn = {
+      id: 'x',
+      role: 'tool',
+      text: 'result',
+      tokens: 3,
+      anchor: 'A-1',
+      span: { startLine: 2, endLine: 3, startOffset: 10, endOffset: 40 },
+      externalSource: 'parent.jsonl',
+      label: 'Read',
+      answers: { turnId: 'c', callText: '[tool call Read] a.ts' },
+      error: true,
+      reasoning: 'to see a.ts',
+    };
+    assert.deepEqual(Object.keys(full).sort(), Object.keys(TURN_FIELDS).sort(), 'the test turn has every field');
+    assert.deepEqual(plainTurn(full), full);
+    const lazy = Object.create({
+      get text() {
+        return 'made when asked';
+      },
+      get span() {
+        return full.span;
+      },
+    }) as Turn;
+    Object.assign(lazy, { id: 1, role: 'user' });
+    assert.deepEqual(plainTurn(lazy), { id: 1, role: 'user', text: 'made when asked', span: full.span });
+  });
+});

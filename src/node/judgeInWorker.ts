@@ -90,6 +90,11 @@ export function judgeInWorker(
       else resolve(kept);
     };
     const onAbort = (): void => finish(abortError());
+    // The worker sends its next part once told this one was taken (judgeWorker.ts, Outbox).
+    const took = (): void => {
+      const request: JudgeRequest = { kind: 'took' };
+      worker.postMessage(request);
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('error', (error) => finish(new Error(`the judging worker failed: ${error.message}`)));
     worker.on('exit', (code) => finish(new Error(`the judging worker stopped (exit code ${code})`)));
@@ -103,11 +108,13 @@ export function judgeInWorker(
           const list = own.get(reply.index) ?? [];
           for (const result of reply.results) list.push(result);
           own.set(reply.index, list);
+          took();
           break;
         }
         case 'judged':
           if (keepJudged(transcript, options, judgements, reply.head, own.get(reply.head.index) ?? [])) kept++;
           own.delete(reply.head.index);
+          took();
           break;
         case 'done':
           finish();

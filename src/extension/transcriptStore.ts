@@ -398,6 +398,11 @@ export class TranscriptStore extends Disposable {
     }
   }
 
+  /** A large analysis's turns are judged in a worker thread, not in the host's slices; a failure is logged. */
+  private judgeWorker(uri: vscode.Uri): ProgressOptions['judgeWorker'] {
+    return { onFallback: (why) => this.log.warn(`${uri.fsPath}: judged in the extension host instead of a worker: ${why}`) };
+  }
+
   private async loadNow(uri: vscode.Uri, progress: ProgressOptions): Promise<AnalysedTranscript> {
     if (uri.scheme !== 'file') {
       throw new UnusableTranscriptError(
@@ -417,11 +422,7 @@ export class TranscriptStore extends Disposable {
       },
       this.tokenPool,
       settings,
-      {
-        ...progress,
-        // A large file's turns are judged in a worker thread, not in the host's slices.
-        judgeWorker: { onFallback: (why) => this.log.warn(`${uri.fsPath}: judged in the extension host instead of a worker: ${why}`) },
-      },
+      { ...progress, judgeWorker: this.judgeWorker(uri) },
     );
     const entry = new AnalysedTranscript(uri, file, file.transcript, analysis, tokenCache, evidenceCache);
     entry.checkpointMemo = checkpointMemo;
@@ -485,7 +486,15 @@ export class TranscriptStore extends Disposable {
     const caches = { tokenCache, evidenceCache: entry.evidenceCache, checkpointMemo: entry.checkpointMemo };
     // A file dropped or demoted while it was read is not analysed.
     const held = () => this.entries.get(entry.uri.toString()) === entry;
-    const { change, transcript, analysis } = await analyzeAgain(entry.file, caches, this.tokenPool, this.settings, reread, held);
+    const { change, transcript, analysis } = await analyzeAgain(
+      entry.file,
+      caches,
+      this.tokenPool,
+      this.settings,
+      reread,
+      held,
+      this.judgeWorker(entry.uri),
+    );
     if (!analysis) return change;
     if (!held() || entry.file.transcript !== transcript || entry.tokenCache !== tokenCache) {
       return 'unchanged';

@@ -374,7 +374,8 @@ export interface Reanalysis {
  * snapshot as it is (new settings). Under the same heap watch as analyzeFile: a file that grew too large for the
  * heap throws a TranscriptTooLargeError, after which it is not to be read again (its reading stopped midway).
  * Not analysed (no `analysis`) when the file is unchanged, or when `wanted` says after the read that the analysis
- * is no longer needed (the file was let go meanwhile).
+ * is no longer needed (the file was let go meanwhile). `judgeWorker` as ProgressOptions.judgeWorker: what the
+ * memo does not hold (new settings: every checkpoint) is judged in a worker when it is enough work.
  */
 export async function analyzeAgain(
   file: TranscriptFile,
@@ -383,12 +384,13 @@ export async function analyzeAgain(
   options: AnalysisOptions,
   reread: boolean,
   wanted: () => boolean = () => true,
+  judgeWorker?: ProgressOptions['judgeWorker'],
 ): Promise<Reanalysis> {
   return underMemoryWatch(file.path, undefined, async (signal) => {
     const change = reread ? await file.refresh(signal) : 'not-read';
     const transcript = file.transcript;
     if (change === 'unchanged' || !wanted()) return { change, transcript };
-    const analysis = await analyzeTranscript(transcript, caches, pool, options, { signal });
+    const analysis = await analyzeTranscript(transcript, caches, pool, options, { signal, judgeWorker });
     return { change, transcript, analysis };
   });
 }

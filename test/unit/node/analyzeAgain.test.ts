@@ -1,5 +1,6 @@
 // Tests for analyzeAgain (src/node/analyzeFile.ts), the extension store's re-read and re-analysis of a live file:
-// it reads what the file gained and analyses the new snapshot, unless the file is unchanged or no longer wanted; and when the file has grown too large for the
+// it reads what the file gained and analyses the new snapshot, unless the file is unchanged or no longer wanted (and
+// with judgeWorker, judges in a worker what the memo does not hold); and when the file has grown too large for the
 // heap, it stops with a TranscriptTooLargeError instead of V8's fatal out-of-memory crash, which in the extension
 // would take the whole extension host down. That case runs in a child process on a 64 MB heap.
 import assert from 'node:assert/strict';
@@ -7,6 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CheckpointMemo } from '../../../src/core/checkpointMemo';
+import { EvidenceCache } from '../../../src/core/evidenceCache';
 import { analyzeAgain, analyzeFile } from '../../../src/node/analyzeFile';
 import { TokenPool } from '../../../src/node/tokenPool';
 
@@ -57,6 +60,28 @@ describe('node/analyzeAgain', function () {
       const asItIs = await analyzeAgain(file, caches, pool, SETTINGS, false);
       assert.equal(asItIs.change, 'not-read');
       assert.deepEqual(asItIs.analysis, grown.analysis);
+      // New settings, judged in a worker: the same analysis, and no turn judged here.
+      const stricter = { ...SETTINGS, coverageThreshold: 2 };
+      const here = await analyzeAgain(
+        file,
+        { tokenCache, evidenceCache: new EvidenceCache(), checkpointMemo: new CheckpointMemo() },
+        pool,
+        stricter,
+        false,
+      );
+      const workerEvidence = new EvidenceCache();
+      const inWorker = await analyzeAgain(
+        file,
+        { tokenCache, evidenceCache: workerEvidence, checkpointMemo: new CheckpointMemo() },
+        pool,
+        stricter,
+        false,
+        undefined,
+        { minTurns: 0, onFallback: (why) => assert.fail(why) },
+      );
+      assert.deepEqual(inWorker.analysis, here.analysis);
+      assert.notDeepEqual(inWorker.analysis, grown.analysis, 'the stricter threshold changes the analysis');
+      assert.equal(workerEvidence.stats.misses, 0, 'no turn judged here');
       // Let go while it was read (the store dropped it): read, not analysed.
       appendFileSync(path, turns(8, 2));
       const letGo = await analyzeAgain(file, caches, pool, SETTINGS, true, () => false);

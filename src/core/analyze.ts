@@ -93,6 +93,14 @@ interface Context {
   /** Where the turns' full results go as they are judged; the checkpoints then keep them slimmed. */
   turnSink?: TurnSink;
   /**
+   * Each turn's counted token figure by index (UNCOUNTED until asked), when more than one checkpoint will ask:
+   * the token cache is keyed by text, and looking up every earlier turn's text for each of 223 checkpoints took
+   * 1.6 s of a 104 MB message array's analysis. Four bytes a turn, made with the first count asked for.
+   */
+  countedTurns: Uint32Array | undefined;
+  /** Whether countedTurns is worth making: the transcript has more than one checkpoint. */
+  keepsCounts: boolean;
+  /**
    * One result per turn for every checkpoint that does not claim it (uncovered, unmarked: the same for each such
    * checkpoint), by the turn's index: as judged (`judged`, its recorded token figure) and as shown (`shown`, with
    * the figure the analysis gives it). A file of many compactions kept a result of its own per checkpoint for
@@ -294,6 +302,8 @@ function* contextInSteps(
     judgements,
     turnSink,
     unclaimed: { judged: judgements?.unclaimedOf(turns) ?? [], shown: [] },
+    countedTurns: undefined,
+    keepsCounts: checkpoints.length > 1,
   };
 }
 
@@ -501,17 +511,26 @@ function countText(ctx: Context, text: string): number {
 }
 
 /** A turn's tokens: the recorded count wins; otherwise counted once and memoised. */
-function turnTokens(ctx: Context, turn: Turn): { tokens: number; source: TokenSource } {
-  const recorded = recordedTurnTokens(turn);
-  if (recorded !== undefined) return { tokens: recorded, source: 'recorded' };
+/**
+ * The counted token figure of turn `index` (one without a recorded count): from the token cache, or counted and
+ * put there; kept by index in Context.countedTurns, as each checkpoint asks again for every turn before it.
+ */
+function countedTurnTokens(ctx: Context, index: number, turn: Turn): number {
+  if (ctx.keepsCounts && ctx.countedTurns === undefined) ctx.countedTurns = new Uint32Array(ctx.turns.length).fill(UNCOUNTED);
+  const kept = ctx.countedTurns?.[index];
+  if (kept !== undefined && kept !== UNCOUNTED) return kept;
   const text = turnText(turn);
   let n = ctx.tokenCache.get(text);
   if (n === undefined) {
     n = countText(ctx, text);
     ctx.tokenCache.set(text, n);
   }
-  return { tokens: n, source: 'counted' };
+  if (ctx.countedTurns && n < UNCOUNTED) ctx.countedTurns[index] = n;
+  return n;
 }
+
+/** Context.countedTurns: not counted yet (or a figure too large to keep there). */
+const UNCOUNTED = 0xffffffff;
 
 /** The summary's tokens: the recorded count, or the summary counted (once per text and analysis). */
 function checkpointSummaryTokens(ctx: Context, cp: Checkpoint): number {
@@ -946,17 +965,21 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
     } else if (!claimed) {
       // Shown for a turn another checkpoint claims; a counting failure there is that checkpoint's problem.
       try {
-        tokensOf?.push(turnTokens(ctx, turn).tokens);
+        tokensOf?.push(recordedTurnTokens(turn) ?? countedTurnTokens(ctx, i, turn));
       } catch {
         ctx.countFailures++;
         tokensOf?.push(undefined);
       }
     } else {
-      const t = turnTokens(ctx, turn);
-      prefixTokens += t.tokens;
-      if (t.source === 'recorded') recorded++;
-      else counted++;
-      tokensOf?.push(t.tokens);
+      let tokens = recordedTurnTokens(turn);
+      if (tokens !== undefined) {
+        recorded++;
+      } else {
+        tokens = countedTurnTokens(ctx, i, turn);
+        counted++;
+      }
+      prefixTokens += tokens;
+      tokensOf?.push(tokens);
     }
   }
   const prefixTokenSource: TokenSource | 'mixed' = counted === 0 ? 'recorded' : recorded === 0 ? 'counted' : 'mixed';

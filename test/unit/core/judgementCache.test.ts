@@ -208,6 +208,35 @@ describe('core/analyze: the results with their token figures', () => {
     assert.equal(a3.turns[0].reported, undefined);
   });
 
+  it('look each turn up in the token cache once, however many checkpoints show it', () => {
+    // Ten checkpoints, each claiming its own hundred turns: each shows every turn before it with its figure.
+    const turns = Array.from({ length: 1000 }, (_, i) => turn(i, `Changed src/part_${i}.ts for TASK-${i}`));
+    const segment = (k: number) =>
+      checkpoint({
+        summaryId: `S${k}`,
+        summary: `TASK-${100 * k}`,
+        summaryBudget: 50,
+        claimedIds: range(100 * k, 100 * k + 99),
+        turnsBefore: 100 * k + 100,
+      });
+    const t = transcript(
+      turns,
+      Array.from({ length: 10 }, (_, k) => segment(k)),
+    );
+    class CountingCache extends Map<string, number> {
+      gets = 0;
+      override get(key: string): number | undefined {
+        this.gets++;
+        return super.get(key);
+      }
+    }
+    const tokenCache = new CountingCache();
+    const analysis = analyze(t, { ...OPTS, tokenCache });
+    assert.ok(tokenCache.gets <= 1000, `${tokenCache.gets} lookups for 1,000 turns`);
+    assert.deepEqual(analysis, analyze(t, OPTS));
+    assert.equal(analysis.checkpoints[9].turns[0].tokens, words(turns[0].text));
+  });
+
   it('share a few hidden classes, not one each (a spread gave most copies a class of their own, about 330 bytes)', () => {
     // V8's %HaveSameMap, compiled while the flag is set, as gcSettings.ts makes V8's gc available.
     setFlagsFromString('--allow-natives-syntax');

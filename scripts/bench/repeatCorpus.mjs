@@ -9,9 +9,10 @@
 // `messages` writes the same events as an OpenAI chat message array (the user's request, the agent's edit as a
 // tool call, its result, the agent's reply), one pretty-printed JSON array, with a summary message ("Here is a
 // summary of the conversation to date:") after every 50 copies (--condense-every N) naming every other request;
-// `langchain` writes them as LangChain message dicts, the summary a summarisation message.
+// `langchain` writes them as LangChain message dicts, the summary a summarisation message; `langchain-jsonl` the
+// same dicts as JSON Lines, one message a line.
 // Usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]
-//        node scripts/bench/repeatCorpus.mjs openhands|messages|langchain MEGABYTES OUT [--condense-every N]
+//        node scripts/bench/repeatCorpus.mjs openhands|messages|langchain|langchain-jsonl MEGABYTES OUT [--condense-every N]
 // Then: /usr/bin/time -f '%e s %M KB' node dist/cli.js check OUT (docs/performance.md)
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ const SOURCES = {
   openhands: { path: join('openhands', 'basic.json'), header: false },
   messages: { path: join('openhands', 'basic.json'), header: false },
   langchain: { path: join('openhands', 'basic.json'), header: false },
+  'langchain-jsonl': { path: join('openhands', 'basic.json'), header: false },
 };
 /** How far apart each copy's OpenHands event ids are. */
 const ID_STRIDE = 10;
@@ -37,7 +39,9 @@ const flagWrong =
   flag !== undefined && (source?.header === false && kind !== 'codex' ? !(copiesACondensation >= 1) : flag !== '--same-ids');
 if (source === undefined || !(Number(megabytes) > 0) || out === undefined || flagWrong) {
   console.error('usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]');
-  console.error('       node scripts/bench/repeatCorpus.mjs openhands|messages|langchain MEGABYTES OUT [--condense-every N]');
+  console.error(
+    '       node scripts/bench/repeatCorpus.mjs openhands|messages|langchain|langchain-jsonl MEGABYTES OUT [--condense-every N]',
+  );
   process.exit(2);
 }
 const raw = readFileSync(join(CORPUS, source.path));
@@ -61,6 +65,18 @@ function arrayWriter(fd) {
       bytes += writeSync(fd, '\n]\n');
       return bytes;
     },
+  };
+}
+
+/** Writes JSON Lines to `fd`, one element a line, with arrayWriter's methods. */
+function linesWriter(fd) {
+  let bytes = 0;
+  return {
+    write(element) {
+      bytes += writeSync(fd, `${JSON.stringify(element)}\n`);
+    },
+    bytes: () => bytes,
+    end: () => bytes,
   };
 }
 
@@ -100,7 +116,8 @@ function writeOpenHands(fd) {
 /** The OpenHands events as OpenAI chat messages, repeated, with a summary message after every few copies. */
 function writeMessages(fd) {
   const [request, edit, result, reply] = JSON.parse(body);
-  const array = arrayWriter(fd);
+  const langchain = kind === 'langchain' || kind === 'langchain-jsonl';
+  const array = kind === 'langchain-jsonl' ? linesWriter(fd) : arrayWriter(fd);
   const write = array.write;
   let copies = 0;
   let asked = [];
@@ -109,7 +126,7 @@ function writeMessages(fd) {
     const ask = `${request.message} (copy ${copies})`;
     if (copies % 2 === 0) asked.push(ask);
     const output = result.content ?? result.message;
-    if (kind === 'langchain') {
+    if (langchain) {
       const id = (n) => `m${copies}-${n}`;
       write({ type: 'human', id: id(0), content: ask });
       write({ type: 'ai', id: id(1), content: '', tool_calls: [{ id: callId, name: 'str_replace_editor', args: edit.args }] });
@@ -128,7 +145,7 @@ function writeMessages(fd) {
     copies += 1;
     if (copies % copiesACondensation === 0) {
       const content = `Here is a summary of the conversation to date:\n\n${asked.join('\n')}`;
-      if (kind === 'langchain') {
+      if (langchain) {
         write({ type: 'human', id: `summary-${copies}`, content, additional_kwargs: { lc_source: 'summarization' } });
       } else write({ role: 'user', content });
       asked = [];
@@ -139,7 +156,7 @@ function writeMessages(fd) {
 
 const fd = openSync(out, 'w');
 try {
-  if (kind === 'openhands' || kind === 'messages' || kind === 'langchain') {
+  if (kind === 'openhands' || kind === 'messages' || kind === 'langchain' || kind === 'langchain-jsonl') {
     const { copies, bytes } = (kind === 'openhands' ? writeOpenHands : writeMessages)(fd);
     console.log(`${out}: ${copies} copies, ${bytes.toLocaleString('en-US')} bytes`);
   } else writeRepeated(fd);

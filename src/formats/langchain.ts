@@ -159,21 +159,31 @@ export function lettaAlert(text: string): LettaAlert | undefined {
   }
 }
 
+/**
+ * The checkpoints the summaries make of the messages read so far, on one of two assumptions about the file: that it
+ * holds no LangMem running summary (a LangMem summary message is then a checkpoint of its own) or that it does (the
+ * message is the running summary injected into the prompt, not a turn). A running summary may come anywhere in the
+ * file, so both are kept while it is read and each finish takes the one that holds.
+ */
+class Track {
+  readonly checkpoints: Checkpoint[] = [];
+  /** Where the turns since the last summary start. */
+  segmentStart = 0;
+
+  constructor(readonly withRunning: boolean) {}
+}
+
 /** What the reader has read so far. */
 class ReadState {
   readonly problems: Problem[] = [];
   readonly turns: Turn[] = [];
-  readonly checkpoints: Checkpoint[] = [];
   readonly used = new Set<string>();
   readonly calls: CallLinks;
-  /** Where the turns since the last summary start. */
-  segmentStart = 0;
-  /**
-   * JSON Lines and other documents: the messages and LangMem running summaries found, read at each finish (a
-   * running summary anywhere in the file decides whether a LangMem summary message is a turn).
-   */
-  readonly messages: Located[] = [];
+  readonly tracks = [new Track(false), new Track(true)];
+  /** The LangMem running summaries found, made checkpoints at each finish (they may claim messages after them). */
   readonly running: Located[] = [];
+  /** How many messages were read (a message's place, for one without an id). */
+  messages = 0;
   jsonl = false;
 
   /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
@@ -190,24 +200,24 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
     return new ReadState(keeper);
   }
 
-  /** A record is a message, or a state holding messages and a running summary: kept, to read at each finish. */
+  /** A record is a message, or a state holding messages and a running summary; its messages are read as they come. */
   protected readRecord(state: ReadState, { line, value }: JsonLine): void {
     state.jsonl = true;
     if (normalize(value) !== undefined || !isObject(value)) {
-      state.messages.push({ value, span: lineSpan(line) });
+      this.readMessage(state, { value, span: lineSpan(line) });
       return;
     }
     const inLine = locateInLine(line);
-    if (!this.locateState(state, inLine.value, (node) => inLine.spanOf(node))) state.messages.push({ value, span: lineSpan(line) });
+    if (!this.readState(state, inLine.value, (node) => inLine.spanOf(node))) this.readMessage(state, { value, span: lineSpan(line) });
   }
 
-  /** An array holds messages only (no running summary), so each is read as it comes. */
-  protected readElement(state: ReadState, value: unknown, span: SourceSpan, index: number): void {
-    this.readMessage(state, { value, span }, index, false);
+  /** An element of an array is a message. */
+  protected readElement(state: ReadState, value: unknown, span: SourceSpan): void {
+    this.readMessage(state, { value, span });
   }
 
   protected readWhole(state: ReadState, { located, spanOf, whole }: WholeDocument): void {
-    if (located.value !== undefined && !this.locateState(state, located.value, spanOf)) {
+    if (located.value !== undefined && !this.readState(state, located.value, spanOf)) {
       state.problems.push({
         line: whole.startLine,
         severity: 'error',
@@ -217,48 +227,52 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
   }
 
   protected transcriptOf(state: ReadState, problems: Problem[], lineCount: number): Transcript {
-    // The messages located in JSON Lines or a document are read now, into a state of this finish's own.
-    const read = state.messages.length > 0 || state.running.length > 0 ? new ReadState() : state;
-    if (read !== state) {
-      const hasRunning = state.running.length > 0;
-      state.messages.forEach((located, i) => this.readMessage(read, located, i, hasRunning));
-      state.running.forEach((r, k) => this.runningSummary(r, k, state.jsonl, read));
-    }
-    const all = [...problems, ...state.problems, ...(read === state ? [] : read.problems)];
+    // A running summary anywhere in the file decides which track holds; its own checkpoints are made now.
+    const hasRunning = state.running.length > 0;
+    const track = state.tracks[hasRunning ? 1 : 0];
+    const checkpoints = track.checkpoints.slice();
+    const all = [...problems, ...state.problems];
+    state.running.forEach((r, k) => checkpoints.push(this.runningSummary(r, k, state, all)));
     all.sort((a, b) => a.line - b.line);
-    const checkpoints = read.checkpoints.slice().sort((a, b) => a.turnsBefore - b.turnsBefore);
-    return { format: this.format, turns: read.turns.slice(), checkpoints, problems: all, lineCount };
+    checkpoints.sort((a, b) => a.turnsBefore - b.turnsBefore);
+    return { format: this.format, turns: state.turns.slice(), checkpoints, problems: all, lineCount };
   }
 
-  /** Keeps the messages and the running summary of a state (or an array of messages); false when it holds neither. */
-  private locateState(state: ReadState, value: unknown, spanOf: (node: unknown) => SourceSpan): boolean {
+  /** Reads the messages of a state (or an array of messages) and keeps its running summary; false when it holds neither. */
+  private readState(state: ReadState, value: unknown, spanOf: (node: unknown) => SourceSpan): boolean {
     if (Array.isArray(value)) {
-      for (const m of value) state.messages.push({ value: m, span: spanOf(m) });
+      for (const m of value) this.readMessage(state, { value: m, span: spanOf(m) });
       return true;
     }
     const list = findKey(value, 'messages', Array.isArray) as unknown[] | undefined;
     const summary = findKey(value, 'running_summary', isObject);
     if (summary !== undefined) state.running.push({ value: summary, span: spanOf(summary) });
-    for (const m of list ?? []) state.messages.push({ value: m, span: spanOf(m) });
+    for (const m of list ?? []) this.readMessage(state, { value: m, span: spanOf(m) });
     return list !== undefined || summary !== undefined;
   }
 
-  private finishCheckpoint(state: ReadState, checkpoint: Checkpoint): void {
+  /** Adds a summary's checkpoint to a track: the turns after it start the next segment. */
+  private finishCheckpoint(state: ReadState, track: Track, checkpoint: Checkpoint): void {
+    track.checkpoints.push(this.withBudget(checkpoint));
+    track.segmentStart = state.turns.length;
+  }
+
+  /** The checkpoint with the configured default budget, when there is one (LangChain records none). */
+  private withBudget(checkpoint: Checkpoint): Checkpoint {
     if (this.context.defaultBudget !== undefined) {
       checkpoint.summaryBudget = this.context.defaultBudget;
       checkpoint.budgetAssumed = true;
     }
-    state.checkpoints.push(checkpoint);
-    state.segmentStart = state.turns.length;
+    return checkpoint;
   }
 
   /**
-   * Reads message `i`: a turn, a summary (a checkpoint), or a message that is neither. `hasRunning`: the file holds
-   * a LangMem running summary.
+   * Reads the next message: a turn, a summary (a checkpoint in each track, or in one: a LangMem summary message), or
+   * a message that is neither.
    */
-  private readMessage(state: ReadState, located: Located, i: number, hasRunning: boolean): void {
-    const { problems, turns, checkpoints, used, calls } = state;
-    const segmentStart = state.segmentStart;
+  private readMessage(state: ReadState, located: Located): void {
+    const { problems, turns, used, calls } = state;
+    const i = state.messages++;
     const n = located.span.startLine;
     const message = normalize(located.value);
     if (message === undefined) {
@@ -277,63 +291,70 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
     }
     const alert = message.role === 'user' ? lettaAlert(message.text) : undefined;
     if (alert !== undefined) {
-      const notes: string[] = [];
-      let claimed: Turn[];
       const eligible = turns.filter((t) => t.role !== 'system');
-      if (alert.hidden !== undefined) {
-        claimed = eligible.slice(0, alert.hidden);
-        notes.push(
-          `Letta records counts only (${alert.hidden} of ${alert.total} messages hidden), no ids: it claims the first ${alert.hidden} messages before the alert, by position`,
-        );
-        if (eligible.length < alert.hidden) {
-          problems.push({
-            line: n,
-            severity: 'warning',
-            message: `line ${n}: the Letta system_alert says ${alert.hidden} messages were hidden, but only ${eligible.length} messages precede it in this file; the others are not here.`,
-          });
-          notes.push(`${alert.hidden - eligible.length} of the hidden messages are not in this file`);
-        }
-      } else {
-        claimed = turns.slice(segmentStart);
-        notes.push('Letta system_alert without a hidden-message count: it claims the messages before it since the previous summary');
+      if (alert.hidden !== undefined && eligible.length < alert.hidden) {
+        problems.push({
+          line: n,
+          severity: 'warning',
+          message: `line ${n}: the Letta system_alert says ${alert.hidden} messages were hidden, but only ${eligible.length} messages precede it in this file; the others are not here.`,
+        });
       }
-      this.finishCheckpoint(state, {
-        summaryId: message.id ?? `alert ${i}`,
-        summary: alert.message,
-        claimedIds: claimed.map((t) => t.id),
-        span: located.span,
-        turnsBefore: turns.length,
-        notes,
-      });
+      for (const track of state.tracks) {
+        const notes: string[] = [];
+        let claimed: Turn[];
+        if (alert.hidden !== undefined) {
+          claimed = eligible.slice(0, alert.hidden);
+          notes.push(
+            `Letta records counts only (${alert.hidden} of ${alert.total} messages hidden), no ids: it claims the first ${alert.hidden} messages before the alert, by position`,
+          );
+          if (eligible.length < alert.hidden) notes.push(`${alert.hidden - eligible.length} of the hidden messages are not in this file`);
+        } else {
+          claimed = turns.slice(track.segmentStart);
+          notes.push('Letta system_alert without a hidden-message count: it claims the messages before it since the previous summary');
+        }
+        this.finishCheckpoint(state, track, {
+          summaryId: message.id ?? `alert ${i}`,
+          summary: alert.message,
+          claimedIds: claimed.map((t) => t.id),
+          span: located.span,
+          turnsBefore: turns.length,
+          notes,
+        });
+      }
       return;
     }
     const opensLangChain = message.text.trimStart().startsWith(LANGCHAIN_OPENING);
     if (message.summarization || (message.role === 'user' && opensLangChain)) {
       // Only the messages before the summary decide what it claims: the ones kept verbatim reappear after it, and
       // lines after a checkpoint must not change it.
-      const claimed = turns.slice(segmentStart);
-      const notes = [
-        `LangChain stores no pointer set: it claims the ${claimed.length} messages before the summary since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}, including any it kept verbatim after it (those show only in later lines); trim_tokens_to_summarize (default 4000) may have cut what the summariser saw`,
-      ];
-      if (claimed.length === 0)
-        notes.push('the summarised messages were removed from the state (RemoveMessage) and are not in this file: nothing can be checked');
-      this.finishCheckpoint(state, {
-        summaryId: message.id ?? `summary ${i}`,
-        summary: message.text,
-        claimedIds: claimed.map((t) => t.id),
-        span: located.span,
-        turnsBefore: turns.length,
-        notes,
-      });
+      for (const track of state.tracks) {
+        const claimed = turns.slice(track.segmentStart);
+        const notes = [
+          `LangChain stores no pointer set: it claims the ${claimed.length} messages before the summary since the ${track.checkpoints.length === 0 ? 'start' : 'previous summary'}, including any it kept verbatim after it (those show only in later lines); trim_tokens_to_summarize (default 4000) may have cut what the summariser saw`,
+        ];
+        if (claimed.length === 0)
+          notes.push(
+            'the summarised messages were removed from the state (RemoveMessage) and are not in this file: nothing can be checked',
+          );
+        this.finishCheckpoint(state, track, {
+          summaryId: message.id ?? `summary ${i}`,
+          summary: message.text,
+          claimedIds: claimed.map((t) => t.id),
+          span: located.span,
+          turnsBefore: turns.length,
+          notes,
+        });
+      }
       return;
     }
     if (message.role === 'system' && message.text.trimStart().startsWith(LANGMEM_OPENING)) {
-      if (hasRunning) return; // the running summary injected into the prompt: not a turn
-      const claimed = turns.slice(segmentStart);
+      // With a running summary in the file, the summary injected into the prompt: not a turn (that track ignores it).
+      const track = state.tracks[0];
+      const claimed = turns.slice(track.segmentStart);
       const notes = [
-        `LangMem summary message without its running_summary state: it claims the ${claimed.length} messages before it since the ${checkpoints.length === 0 ? 'start' : 'previous summary'}`,
+        `LangMem summary message without its running_summary state: it claims the ${claimed.length} messages before it since the ${track.checkpoints.length === 0 ? 'start' : 'previous summary'}`,
       ];
-      this.finishCheckpoint(state, {
+      this.finishCheckpoint(state, track, {
         summaryId: message.id ?? `summary ${i}`,
         summary: message.text,
         claimedIds: claimed.map((t) => t.id),
@@ -360,8 +381,9 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
     turns.push(this.keepTurn(turn));
   }
 
-  private runningSummary(running: Located, k: number, jsonl: boolean, state: ReadState): void {
-    const { turns: allTurns, problems } = state;
+  /** Running summary `k`'s checkpoint, from every turn read; its problems go to `problems`. */
+  private runningSummary(running: Located, k: number, state: ReadState, problems: Problem[]): Checkpoint {
+    const { turns: allTurns, jsonl } = state;
     const n = running.span.startLine;
     const value = running.value as JsonObject;
     const summary = typeof value.summary === 'string' ? value.summary : '';
@@ -397,7 +419,7 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
       });
     }
     if (last !== undefined && !indexOf.has(last)) notes.push(`last_summarized_message_id ${last} is not a message in this file`);
-    this.finishCheckpoint(state, {
+    return this.withBudget({
       summaryId: k === 0 ? 'running_summary' : `running_summary ${k + 1}`,
       summary,
       claimedIds: ids,

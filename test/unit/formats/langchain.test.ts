@@ -95,6 +95,54 @@ describe('formats/langchain: running_summary without last_summarized_message_id'
   });
 });
 
+describe('formats/langchain: a LangMem summary message, and a running summary later in the file', () => {
+  // JSON Lines are read as they come, so what a LangMem summary message is (a checkpoint, or the running summary
+  // injected into the prompt) is settled only at each finish, by whether the file holds a running summary by then.
+  const lines = [
+    human('m0', 'Rename Ledger to Journal'),
+    ai('m1', 'Renamed Ledger to Journal.'),
+    { type: 'system', id: 's1', content: 'Summary of the conversation so far: renamed Ledger to Journal.' },
+    human('m2', 'Deploy build 4107'),
+    human('sum', 'Here is a summary of the conversation to date:\n\nBuild 4107 deployed.', {
+      additional_kwargs: { lc_source: 'summarization' },
+    }),
+    { running_summary: { summary: 'Renamed Ledger to Journal.', summarized_message_ids: ['m0', 'm1'], last_summarized_message_id: 'm1' } },
+  ].map((m) => JSON.stringify(m));
+  const text = (n: number) => lines.slice(0, n).join('\n') + '\n';
+  const claims = (t: ReturnType<typeof feed>) => t.checkpoints.map((cp) => [cp.summaryId, cp.claimedIds, cp.turnsBefore]);
+
+  it('is a checkpoint while the file holds no running summary, and the next summary claims from it', () => {
+    for (const readOnce of [false, true]) {
+      const t = feed(new LangChainReader({ fileName: 'log.jsonl', readOnce }, 1), text(5));
+      assert.deepEqual(claims(t), [
+        ['s1', ['m0', 'm1'], 2],
+        ['sum', ['m2'], 3],
+      ]);
+      assert.ok(t.checkpoints[1].notes?.[0].includes('since the previous summary'));
+    }
+  });
+
+  it('is not, once a running summary comes: the next summary claims from the start', () => {
+    const expected = [
+      ['running_summary', ['m0', 'm1'], 2],
+      ['sum', ['m0', 'm1', 'm2'], 3],
+    ];
+    for (const readOnce of [false, true]) {
+      const t = feed(new LangChainReader({ fileName: 'log.jsonl', readOnce }, 1), text(6));
+      assert.deepEqual(claims(t), expected);
+      assert.deepEqual(
+        t.turns.map((x) => x.id),
+        ['m0', 'm1', 'm2'],
+      );
+      assert.ok(t.checkpoints[1].notes?.[0].includes('since the start'));
+    }
+    // Finished before the running summary came, then appended to: the same as read at once.
+    for (let cut = 1; cut < lines.length; cut++) {
+      assert.deepEqual(claims(feedAppending(new LangChainReader({ fileName: 'log.jsonl' }, 1), text(6), cut)), expected, `cut ${cut}`);
+    }
+  });
+});
+
 describe('formats/langchain: LangChain summarisation message', () => {
   // Before: it claimed only h1, a1 — h2, a2 were "kept" because their ids reappear after the summary. That read lines
   // after the checkpoint (lines 1–5 alone claimed all four), so now every message before it is claimed.
@@ -305,6 +353,5 @@ describe('formats/langchain: read as pushed', function () {
     jsonl: log.map((m) => JSON.stringify(m)).join('\n'),
     notAnObject: /^line \d+: message \d+ is not a LangChain, LangMem or Letta message/,
     element: (k) => human(`m${k}`, `message ${k}`),
-    jsonlHandsOver: false,
   });
 });

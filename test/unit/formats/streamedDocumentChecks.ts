@@ -44,8 +44,6 @@ export function assertStreamedDocument(options: {
   notAnObject: RegExp;
   /** An element of the array (a turn), for long arrays. */
   element: (k: number) => unknown;
-  /** False for a reader that reads its JSON Lines again at each finish, and so hands none of their turns over. */
-  jsonlHandsOver?: boolean;
 }): void {
   const { make, documents, jsonl, notAnObject, element } = options;
   const whole = (text: string): Transcript => comparable(feed(make({}, 512, false), text), notAnObject);
@@ -129,11 +127,10 @@ export function assertStreamedDocument(options: {
           return { ...turn };
         };
         assert.deepEqual(feed(make({ keepTurn, readOnce: true }, readAhead), text), expected, name);
-        const handsOver = text !== jsonl || options.jsonlHandsOver !== false;
         assert.deepEqual(
           handed,
-          handsOver ? expected.turns.map((turn) => turn.id) : [],
-          `${name}: ${handsOver ? 'each turn handed over once' : 'no turn handed over'}`,
+          expected.turns.map((turn) => turn.id),
+          `${name}: each turn handed over once`,
         );
       }
     }

@@ -15,8 +15,12 @@ import type { JudgeReply, JudgeRequest } from './judgeWorker';
 /** Turns to judge from which a worker is worth its start (about 50 ms) and the copies (about 10 µs a turn). */
 export const JUDGE_IN_WORKER_TURNS = 10_000;
 
-/** Turns sent in one message (the copy of a group holds this thread some 20 ms at most). */
+/**
+ * Most turns, and characters of their texts, sent in one message: the copy of a group holds this thread some 20 ms
+ * at most, however long its turns' texts are.
+ */
 const TURNS_PER_MESSAGE = 2000;
+const CHARS_PER_MESSAGE = 4 * 1024 * 1024;
 
 /**
  * Every field a Turn may have. `satisfies` makes the compiler ask for a field added to Turn here, so the copies
@@ -46,6 +50,30 @@ export function plainTurn(turn: Turn): Turn {
     if (value !== undefined) copy[field] = field === 'span' || field === 'answers' ? { ...(value as object) } : value;
   }
   return copy as unknown as Turn;
+}
+
+/**
+ * The turns' plain copies in the groups they are sent in: up to TURNS_PER_MESSAGE turns, and no more turns once a
+ * group holds CHARS_PER_MESSAGE characters of text. Made as they are asked for.
+ */
+export function* turnGroups(turns: readonly Turn[]): Generator<Turn[], void, void> {
+  let next = 0;
+  while (next < turns.length) {
+    const group: Turn[] = [];
+    let chars = 0;
+    while (next < turns.length && group.length < TURNS_PER_MESSAGE && (group.length === 0 || chars < CHARS_PER_MESSAGE)) {
+      const copy = plainTurn(turns[next++]);
+      chars += textChars(copy);
+      group.push(copy);
+    }
+    yield group;
+  }
+}
+
+/** How many characters of text a turn holds (its text, its call's, its reasoning). */
+function textChars(turn: Turn): number {
+  const length = (text: unknown): number => (typeof text === 'string' ? text.length : 0);
+  return length(turn.text) + length(turn.answers?.callText) + length(turn.reasoning);
 }
 
 /** judgeWorker.js beside this module: dist/ for the bundle, out/src/node/ for tsc output. */
@@ -138,11 +166,8 @@ async function sendTranscript(
   options: Pick<AnalysisOptions, 'ratioFloor' | 'coverageThreshold'>,
   stopped: () => boolean,
 ): Promise<void> {
-  const { turns } = transcript;
-  for (let start = 0; start < turns.length; start += TURNS_PER_MESSAGE) {
+  for (const group of turnGroups(transcript.turns)) {
     if (stopped()) return;
-    const group: Turn[] = [];
-    for (let i = start; i < Math.min(turns.length, start + TURNS_PER_MESSAGE); i++) group.push(plainTurn(turns[i]));
     const request: JudgeRequest = { kind: 'turns', turns: group };
     worker.postMessage(request);
     await new Promise<void>((resolve) => setImmediate(resolve));

@@ -15,7 +15,7 @@ import { JudgementCache } from '../../../src/core/judgementCache';
 import type { Transcript, Turn, TurnResult } from '../../../src/core/model';
 import { runSteps } from '../../../src/core/steps';
 import { analyzeFile } from '../../../src/node/analyzeFile';
-import { judgeInWorker, plainTurn, TURN_FIELDS } from '../../../src/node/judgeInWorker';
+import { judgeInWorker, plainTurn, TURN_FIELDS, turnGroups } from '../../../src/node/judgeInWorker';
 import { TokenPool } from '../../../src/node/tokenPool';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { skipOrFailInCi } from '../../sharedFolder';
@@ -85,6 +85,25 @@ describe('node/judgeInWorker: judging in a worker thread', function () {
     await judgedAlike(incident(true, range(0, 379)), 'incident, reported');
     const sample = await TranscriptFile.open(SAMPLE, {});
     await judgedAlike(sample.transcript, SAMPLE);
+  });
+
+  it('sends long turns a few at a time, and gives the same judgements', async () => {
+    // Six turns of 2.5M characters: the turns go in groups of 4M characters or so, not 2,000 turns at once.
+    const long = (i: number) => `Edited src/long_${i}.ts for LONG-${i}. `.repeat(70_000);
+    const turns = Array.from({ length: 6 }, (_, i) => turn(i, long(i)));
+    const t = transcript(turns, [
+      checkpoint({ summaryId: 'S1', summary: 'LONG-1 in src/long_1.ts', summaryBudget: 50, claimedIds: range(0, 5), turnsBefore: 6 }),
+    ]);
+    assert.deepEqual(
+      [...turnGroups(turns)].map((group) => group.length),
+      [2, 2, 2],
+    );
+    await judgedAlike(t, 'long turns');
+    const short = Array.from({ length: 5000 }, (_, i) => turn(i, `turn ${i}`));
+    assert.deepEqual(
+      [...turnGroups(short)].map((group) => group.length),
+      [2000, 2000, 1000],
+    );
   });
 
   it('gives the judgements judged here for every file of the shared corpus', async function () {

@@ -49,7 +49,8 @@ import type {
   TurnId,
   TruncationHints,
 } from '../core/model';
-import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import { isObject, type JsonLinesBuffer, type JsonObject } from './jsonLines';
+import { PushedRecords, READ_AHEAD_RECORDS } from './pushedRecords';
 import { RebuildingReader } from './rebuildingReader';
 import { joinSpans, lineSpan } from './sourceSpan';
 import { textOf, thinkingOf, toolNames } from './textOf';
@@ -248,38 +249,28 @@ function rawSummariserOutput(text: string): string | undefined {
   return lastId === undefined ? undefined : parts.join('');
 }
 
-/** How many pushed records wait before push() reads them into the state (see push). */
-const READ_AHEAD_RECORDS = 512;
-
 export class ClaudeCodeReader extends RebuildingReader {
   readonly format = 'claude-code' as const;
-  private readonly lines = new JsonLinesBuffer({ dropText: true, keep: readFields });
+  /** The records, read into the state as they come, a batch at a time (pushedRecords.ts). */
+  private readonly records: PushedRecords;
+  private readonly lines: JsonLinesBuffer;
   private state = new ReadState(this.context.textKeeper);
-  /** Counts the lines pushed again (a line number already read): what was read from there on is read again. */
-  private rewinds = 0;
 
-  /** `readAheadRecords`: how many pushed records wait before push() reads them (tests vary it; see push). */
-  constructor(
-    context?: ReaderContext,
-    private readonly readAheadRecords = READ_AHEAD_RECORDS,
-  ) {
+  /** `readAheadRecords`: how many pushed records wait before push() reads them (tests vary it). */
+  constructor(context?: ReaderContext, readAheadRecords = READ_AHEAD_RECORDS) {
     super(context);
+    this.records = new PushedRecords({ dropText: true, keep: readFields }, readAheadRecords);
+    this.lines = this.records.lines;
   }
 
   push(line: RawLine): void {
-    if (line.line <= this.lines.lineCount) {
-      this.state = new ReadState(this.context.textKeeper);
-      this.rewinds++;
-    }
-    this.lines.push(line);
-    // Records are read into the state as they come, a batch at a time (reading resumes where it stopped, and
-    // gives what reading them all at once gives), so the finish() after a long file has little left to do and
-    // the thread is not held for seconds at the end of the read.
-    if (this.lines.records.length - this.state.read >= this.readAheadRecords) this.readRecords(this.state);
+    // Reading resumes where it stopped, and gives what reading the records all at once gives.
+    if (this.records.push(line)) this.state = new ReadState(this.context.textKeeper);
+    if (this.records.due(this.state.read)) this.readRecords(this.state);
   }
 
   protected stateKey(): string {
-    return `${this.rewinds}:${this.lines.lineCount}:${this.lines.recordsPushed}:${this.lines.problems.length}`;
+    return this.records.key();
   }
 
   protected build(): Transcript {
@@ -469,8 +460,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       if (uuid !== undefined) chain.setTurn(uuid, index);
     }
     this.settleSessions(state);
-    if (this.context.readOnce === true || this.context.keepTurn !== undefined) {
-      this.lines.releaseRecords();
+    if (this.records.letGo(this.context)) {
       state.read = 0;
       state.counted = 0;
     }

@@ -32,7 +32,8 @@
 
 import { groupDigits } from '../core/displayText';
 import type { Checkpoint, Problem, RawLine, ReaderContext, Role, TextKeeper, Transcript, Turn } from '../core/model';
-import { DROP_RECORD, JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import { DROP_RECORD, isObject, type JsonLinesBuffer, type JsonObject } from './jsonLines';
+import { PushedRecords, READ_AHEAD_RECORDS } from './pushedRecords';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
 import { textOf, toolCallText } from './textOf';
@@ -285,41 +286,32 @@ class ReadState {
   }
 }
 
-/** How many pushed records wait before push() reads them: reading as they come, a batch at a time. */
-const READ_AHEAD_RECORDS = 512;
-
 export class CodexReader extends RebuildingReader {
   readonly format = 'codex' as const;
+  /** The records, read into the state as they come, a batch at a time (pushedRecords.ts). */
+  private readonly records: PushedRecords;
   private readonly lines: JsonLinesBuffer;
   private state = new ReadState(this.context.textKeeper);
-  /** Counts the lines pushed again (a line number already read): what was read from there on is read again. */
-  private rewinds = 0;
 
   /**
    * `keepWhole`: every record is kept whole, and read as it is (tests compare it with codexFields).
    * `readAheadRecords`: how many pushed records wait before push() reads them (tests vary it).
    */
-  constructor(
-    context?: ReaderContext,
-    keepWhole = false,
-    private readonly readAheadRecords = READ_AHEAD_RECORDS,
-  ) {
+  constructor(context?: ReaderContext, keepWhole = false, readAheadRecords = READ_AHEAD_RECORDS) {
     super(context);
     const digest = this.context.digest;
-    this.lines = new JsonLinesBuffer({ dropText: true, keep: keepWhole ? undefined : (value) => codexFields(value, digest) });
+    const keep = keepWhole ? undefined : (value: unknown) => codexFields(value, digest);
+    this.records = new PushedRecords({ dropText: true, keep }, readAheadRecords);
+    this.lines = this.records.lines;
   }
 
   push(line: RawLine): void {
-    if (line.line <= this.lines.lineCount) {
-      this.state = new ReadState(this.context.textKeeper);
-      this.rewinds++;
-    }
-    this.lines.push(line);
-    if (this.lines.records.length - this.state.read >= this.readAheadRecords) this.readRecords(this.state);
+    if (this.records.push(line)) this.state = new ReadState(this.context.textKeeper);
+    if (this.records.due(this.state.read)) this.readRecords(this.state);
   }
 
   protected stateKey(): string {
-    return `${this.rewinds}:${this.lines.lineCount}:${this.lines.recordsPushed}:${this.lines.problems.length}`;
+    return this.records.key();
   }
 
   protected build(): Transcript {
@@ -455,11 +447,7 @@ export class CodexReader extends RebuildingReader {
       for (const call of read.calls) calls.add(call.id, turn.id, call.text);
       turns.push(keep?.(turn) ?? turn);
     }
-    state.read = records.length;
-    if (this.context.readOnce === true || keep !== undefined) {
-      this.lines.releaseRecords();
-      state.read = 0;
-    }
+    state.read = this.records.letGo(this.context) ? 0 : records.length;
   }
 
   private tokenMark(payload: JsonObject, line: number): TokenMark | undefined {

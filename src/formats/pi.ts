@@ -38,7 +38,8 @@
 
 import { groupDigits } from '../core/displayText';
 import type { Checkpoint, Problem, RawLine, ReaderContext, Role, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
-import { JsonLinesBuffer, isObject, type JsonObject } from './jsonLines';
+import { isObject, type JsonLinesBuffer, type JsonObject } from './jsonLines';
+import { PushedRecords, READ_AHEAD_RECORDS } from './pushedRecords';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
 import { textOf, thinkingOf, toolCallText } from './textOf';
@@ -173,39 +174,31 @@ class ReadState {
   }
 }
 
-/** How many pushed records wait before push() reads them: reading as they come, a batch at a time. */
-const READ_AHEAD_RECORDS = 512;
-
 export class PiReader extends RebuildingReader {
   readonly format = 'pi' as const;
-  private readonly lines = new JsonLinesBuffer({ dropText: true });
+  /** The records, read into the state as they come, a batch at a time (pushedRecords.ts). */
+  private readonly records: PushedRecords;
+  private readonly lines: JsonLinesBuffer;
   /** Line numbers of the non-blank lines in order: pi's entry list, header included (firstKeptEntryIndex indexes it). */
   private readonly entryLines: number[] = [];
   private state = new ReadState(this.context.textKeeper);
-  /** Counts the lines pushed again (a line number already read): what was read from there on is read again. */
-  private rewinds = 0;
 
   /** `readAheadRecords`: how many pushed records wait before push() reads them (tests vary it). */
-  constructor(
-    context?: ReaderContext,
-    private readonly readAheadRecords = READ_AHEAD_RECORDS,
-  ) {
+  constructor(context?: ReaderContext, readAheadRecords = READ_AHEAD_RECORDS) {
     super(context);
+    this.records = new PushedRecords({ dropText: true }, readAheadRecords);
+    this.lines = this.records.lines;
   }
 
   push(line: RawLine): void {
-    if (line.line <= this.lines.lineCount) {
-      this.state = new ReadState(this.context.textKeeper);
-      this.rewinds++;
-    }
     while (this.entryLines.length > 0 && this.entryLines[this.entryLines.length - 1] >= line.line) this.entryLines.pop();
     if (line.text.trim() !== '') this.entryLines.push(line.line);
-    this.lines.push(line);
-    if (this.lines.records.length - this.state.read >= this.readAheadRecords) this.readRecords(this.state);
+    if (this.records.push(line)) this.state = new ReadState(this.context.textKeeper);
+    if (this.records.due(this.state.read)) this.readRecords(this.state);
   }
 
   protected stateKey(): string {
-    return `${this.rewinds}:${this.lines.lineCount}:${this.lines.recordsPushed}:${this.lines.problems.length}:${this.entryLines.length}`;
+    return `${this.records.key()}:${this.entryLines.length}`;
   }
 
   protected build(): Transcript {
@@ -320,11 +313,7 @@ export class PiReader extends RebuildingReader {
       turns.push(keep?.(turn) ?? turn);
       turnLines.push(n);
     }
-    state.read = records.length;
-    if (this.context.readOnce === true || keep !== undefined) {
-      this.lines.releaseRecords();
-      state.read = 0;
-    }
+    state.read = this.records.letGo(this.context) ? 0 : records.length;
   }
 
   private checkpointOf(value: JsonObject, line: RawLine, state: ReadState): Checkpoint {

@@ -50,7 +50,7 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   /** The blank lines before the first that is not. */
   private leading: RawLine[] = [];
   private lines: JsonLinesBuffer = new CappedJsonLines();
-  /** How many of the line buffer's records were read, and how many records were read in all. */
+  /** How many of the line buffer's records were read (they are let go once read), and how many records were read in all. */
   private recordsRead = 0;
   private recordIndex = 0;
   private elements: ArrayElements | undefined;
@@ -190,17 +190,18 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
     else this.document!.push(line);
   }
 
-  /** Reads the JSON Lines records pushed since the last read; a file read once (or whose turns are handed over) then lets them go. */
+  /**
+   * Reads the JSON Lines records pushed since the last read, then lets them go: nothing reads a record twice (a
+   * line pushed again reads the kept lines again, into a new buffer), so the extension does not keep each line
+   * twice, as a kept line and as a record.
+   */
   private readRecords(): void {
     const records = this.lines.records;
     this.asPushed(() => {
       for (let r = this.recordsRead; r < records.length; r++) this.readRecord(this.state, records[r], this.recordIndex++);
     });
-    this.recordsRead = records.length;
-    if (this.context.readOnce === true || this.context.keepTurn !== undefined) {
-      this.lines.releaseRecords();
-      this.recordsRead = 0;
-    }
+    this.lines.releaseRecords();
+    this.recordsRead = 0;
   }
 
   /** A document read whole, into a state of its own; its syntax error, if any, goes to `problems`. */

@@ -1,7 +1,7 @@
 // Test helper for the readers of JSON Lines or one JSON document read as pushed (src/formats/streamedDocument.ts):
 // an array read an element at a time gives what a read of the whole document gives, cut anywhere and damaged
-// (a seeded property); read once it keeps no line or record and hands each turn over once; finished halfway and
-// appended to, what the first finish returned is unchanged.
+// (a seeded property); it keeps no record once read, and read once no line either, and hands each turn over once;
+// finished halfway and appended to, what the first finish returned is unchanged.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ReaderContext, Transcript, Turn } from '../../../src/core/model';
@@ -115,7 +115,11 @@ export function assertStreamedDocument(options: {
 
   it('read once, with its turns handed over: each turn once, no line or record kept', () => {
     for (const [name, text] of [...documents, ['JSON Lines', jsonl] as [string, string]]) {
-      const expected = feed(make({}), text);
+      const again = make({});
+      const expected = feed(again, text);
+      // Not read once, it keeps the lines (to read them again when one is pushed again), but no record once read.
+      assert.ok(kept(again).kept.length > 0, `${name}: lines kept`);
+      assert.equal(kept(again).lines.records.length, 0, `${name}: no record kept once read`);
       for (const readAhead of [1, 3, 512]) {
         const once = make({ readOnce: true }, readAhead);
         assert.deepEqual(feed(once, text), expected, `${name}, read ahead ${readAhead}, read once`);

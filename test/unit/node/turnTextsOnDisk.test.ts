@@ -372,7 +372,9 @@ describe('TurnTextStore', () => {
   }
 });
 
-describe('TranscriptFile with texts on disk', () => {
+describe('TranscriptFile with texts on disk', function () {
+  // Each reads and analyses a file of thousands of turns: about a second alone, over mocha's 2 s beside other work.
+  this.timeout(30_000);
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'cl-file-texts-'));

@@ -374,14 +374,15 @@ function judgedAhead(ctx: Context, cp: Checkpoint, index: number): boolean {
 }
 
 /**
- * The checkpoints judgeAhead would judge with these options (by index), and how many turns precede each: what a
- * shell may have judged elsewhere (node/judgeInWorker.ts) before judgeAhead judges the rest. In steps (it syncs the
- * memo). Never throws: when the context cannot be made, none.
+ * The checkpoints judgeAhead would judge with these options (by index), with how many turns precede each and how
+ * many ids it claims (at most that many turns: the judging's work is the claimed turns', an unclaimed turn's result
+ * being one for every checkpoint): what a shell may have judged elsewhere (node/judgeInWorker.ts) before judgeAhead
+ * judges the rest. In steps (it syncs the memo). Never throws: when the context cannot be made, none.
  */
 export function* checkpointsToJudge(
   transcript: Transcript,
   options: Omit<AnalysisOptions, 'countTokens' | 'judgements'>,
-): Generator<void, { index: number; before: number }[], void> {
+): Generator<void, { index: number; before: number; claimed: number }[], void> {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
   let ctx: Context;
@@ -390,9 +391,11 @@ export function* checkpointsToJudge(
   } catch {
     return [];
   }
-  const plan: { index: number; before: number }[] = [];
+  const plan: { index: number; before: number; claimed: number }[] = [];
   for (const [index, cp] of checkpoints.entries()) {
-    if (judgedAhead(ctx, cp, index)) plan.push({ index, before: clampTurnsBefore(cp, turns.length).used });
+    if (!judgedAhead(ctx, cp, index)) continue;
+    const before = clampTurnsBefore(cp, turns.length).used;
+    plan.push({ index, before, claimed: Math.min(before, Array.isArray(cp.claimedIds) ? cp.claimedIds.length : 0) });
   }
   return plan;
 }

@@ -74,8 +74,8 @@ export interface ProgressOptions {
   /**
    * Judge the checkpoints in a worker thread (judgeInWorker.ts), the extension's way: its host then sends the turns
    * and takes the judgements back (at 100k turns about a quarter of the judging's time, in steps of a few tens of
-   * ms) instead of judging them in its own slices. Only when there are at least `minTurns` turns to judge
-   * (JUDGE_IN_WORKER_TURNS), and never with a turn sink. When the worker fails, `onFallback` is told why and this
+   * ms) instead of judging them in its own slices. Only when the checkpoints to judge claim at least `minTurns`
+   * turns in all (JUDGE_IN_WORKER_TURNS), and never with a turn sink. When the worker fails, `onFallback` is told why and this
    * thread judges what it did not, as without it.
    */
   judgeWorker?: { minTurns?: number; workerFile?: string; onFallback?: (why: string) => void };
@@ -293,8 +293,8 @@ async function judgeInWorkerFirst(
   const worker = progress.judgeWorker;
   if (!worker || progress.turnSink) return;
   const plan = await inSlices(checkpointsToJudge(transcript, options), progress.signal);
-  const turns = plan.reduce((sum, { before }) => sum + before, 0);
-  if (turns === 0 || turns < (worker.minTurns ?? JUDGE_IN_WORKER_TURNS)) return;
+  const claimed = plan.reduce((sum, p) => sum + p.claimed, 0);
+  if (plan.length === 0 || claimed < (worker.minTurns ?? JUDGE_IN_WORKER_TURNS)) return;
   try {
     const only = plan.map(({ index }) => index);
     await judgeInWorker(transcript, only, options, options.judgements, {

@@ -12,7 +12,10 @@ import type { AnalysisOptions, Transcript, Turn, TurnResult } from '../core/mode
 import { abortError } from './inSlices';
 import type { JudgeReply, JudgeRequest } from './judgeWorker';
 
-/** Turns to judge from which a worker is worth its start (about 50 ms) and the copies (about 10 µs a turn). */
+/**
+ * Claimed turns to judge (summed over the checkpoints) from which a worker is worth its start (about 50 ms) and the
+ * copies of every turn (about 3 µs a turn, and more for long texts).
+ */
 export const JUDGE_IN_WORKER_TURNS = 10_000;
 
 /**

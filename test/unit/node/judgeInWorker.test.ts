@@ -6,7 +6,8 @@
 // an abort rejects with an AbortError. Judgements whose parts do not fit the transcript are not kept, and a turn's
 // plain copy has every field the judging reads.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyze, checkpointsToJudge } from '../../../src/core/analyze';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
@@ -136,6 +137,41 @@ describe('node/judgeInWorker: judging in a worker thread', function () {
       assert.deepEqual(fallen.analysis, plain.analysis);
       assert.equal(why.length, 1);
       assert.match(why[0], /judging worker/);
+      // The work is the claimed turns': two checkpoints after 500 and 1,000 turns, claiming 10 each, are 20 turns
+      // to judge, not 1,500, so minTurns 100 keeps the judging here and 20 sends it to the worker.
+      const dir = mkdtempSync(join(tmpdir(), 'cl-judge-'));
+      try {
+        const file = join(dir, 'few-claimed.jsonl');
+        const records: unknown[] = Array.from({ length: 1000 }, (_, i) => ({
+          type: 'turn',
+          id: i,
+          role: 'user',
+          content: `Edited src/f_${i}.ts for T-${i}`,
+        }));
+        const checkpoint = (id: string, last: number) => ({
+          type: 'checkpoint',
+          summary_id: id,
+          summary: `T-${last - 4}`,
+          summary_budget: 500,
+          covered: { from: last - 9, to: last },
+        });
+        records.splice(500, 0, checkpoint('S1', 499));
+        records.push(checkpoint('S2', 999));
+        writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+        const here = await analyzeFile(file, {}, pool, settings, { judgeWorker: { minTurns: 100 } });
+        assert.ok(here.evidenceCache.stats.misses > 0, 'judged here');
+        const there = await analyzeFile(file, {}, pool, settings, {
+          judgeWorker: { minTurns: 20, onFallback: (reason) => assert.fail(reason) },
+        });
+        assert.equal(there.evidenceCache.stats.misses, 0, 'judged in the worker');
+        assert.deepEqual(there.analysis, here.analysis);
+        assert.deepEqual(
+          there.analysis.checkpoints.map((cp) => cp.claimedIds.length),
+          [10, 10],
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
       // Below minTurns, no worker: the judging is done here.
       const small = await analyzeFile(SAMPLE, {}, pool, settings, { judgeWorker: { onFallback: (reason) => assert.fail(reason) } });
       assert.deepEqual(small.analysis, plain.analysis);

@@ -124,8 +124,19 @@ function editPieces(content: readonly string[], previous: readonly string[]): Ev
   return pieces;
 }
 
+/**
+ * The piece marked as introduced (a weak one is never): a copy made field by field, in the order pieces are made
+ * (evidenceText.ts, PieceSink.add). A spread gave copies hidden classes of their own, as it did the analysis's
+ * results (core/analyze.ts withTokens): 133 pieces in a real Claude Code session's heap, each with its own.
+ */
 function asIntroduced(p: Piece): EvidencePiece {
-  return p.kind === 'weak' ? p : { ...p, introduced: true };
+  if (p.kind === 'weak') return p;
+  const copy: EvidencePiece = { text: p.text, kind: p.kind, key: p.key, shareKey: p.shareKey };
+  if (p.parts !== undefined) copy.parts = p.parts;
+  if (p.file !== undefined) copy.file = p.file;
+  if (p.alt !== undefined) copy.alt = p.alt;
+  copy.introduced = true;
+  return copy;
 }
 
 /**

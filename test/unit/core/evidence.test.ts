@@ -5,6 +5,7 @@
 // among the claimed turns, verdicts that never change when lines are appended after their checkpoint, and no
 // vacuous verdict (empty or encrypted summary, claimed turns without text, mostly nothing to check).
 import * as assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
 import { analyze } from '../../../src/core/analyze';
 import {
   CARRIED_AT_LENGTH,
@@ -182,6 +183,26 @@ describe('core/evidence: what a turn holds (turnPieces)', () => {
       q.pieces.some((x) => x.introduced && x.text.includes('Foo.Baz')),
       JSON.stringify(q.pieces),
     );
+  });
+
+  it('marks what an edit introduces on copies that share a few hidden classes (a spread gave each its own)', () => {
+    // V8's %HaveSameMap, compiled while the flag is set, as gcSettings.ts makes V8's gc available.
+    setFlagsFromString('--allow-natives-syntax');
+    const sameClass = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+    setFlagsFromString('--no-allow-natives-syntax');
+    const introduced = [];
+    for (let i = 0; i < 200; i++) {
+      const edit = call('Edit', {
+        file_path: `/repo/lib/part_${i}.ex`,
+        old_string: `defp old_name_${i}(x), do: x`,
+        new_string: `defp new_name_${i}(x), do: x + ${i} # see src/flow_${i}/handler.ts and ERR_${i}`,
+      });
+      introduced.push(...turnPieces(turn(i, edit, { role: 'assistant' }), false).pieces.filter((x) => x.introduced));
+    }
+    assert.ok(introduced.length >= 400, `${introduced.length} introduced pieces`);
+    const classes: object[] = [];
+    for (const p of introduced) if (!classes.some((c) => sameClass(c, p))) classes.push(p);
+    assert.ok(classes.length <= 16, `${classes.length} hidden classes for ${introduced.length} introduced pieces`);
   });
 
   it("a failed call's error is weighed by its own words, not by what it echoes of the call", () => {

@@ -122,7 +122,10 @@ async function analyzeOnce() {
       fullMs,
       stallMs: Math.max(0, stallMs),
       hostBusyMs,
-      ...(judgeWorker ? { judgeWorker: fallback === undefined ? 'used' : `fell back: ${fallback}` } : {}),
+      // A worker that judged leaves this thread's evidence cache untouched (fewer claimed turns than the rule: judged here).
+      ...(judgeWorker
+        ? { judgeWorker: fallback !== undefined ? `fell back: ${fallback}` : evidenceCache.stats.misses === 0 ? 'used' : 'judged here' }
+        : {}),
       reanalysisMs,
       turns: opened.transcript.turns.length,
       checkpoints: verdicts(analysis),

@@ -169,8 +169,6 @@ class Track {
   readonly checkpoints: Checkpoint[] = [];
   /** Where the turns since the last summary start. */
   segmentStart = 0;
-
-  constructor(readonly withRunning: boolean) {}
 }
 
 /** What the reader has read so far. */
@@ -179,7 +177,10 @@ class ReadState {
   readonly turns: Turn[] = [];
   readonly used = new Set<string>();
   readonly calls: CallLinks;
-  readonly tracks = [new Track(false), new Track(true)];
+  readonly withoutRunning = new Track();
+  readonly withRunning = new Track();
+  /** Both tracks: what every summary but a LangMem summary message adds to each. */
+  readonly tracks = [this.withoutRunning, this.withRunning];
   /** The LangMem running summaries found, made checkpoints at each finish (they may claim messages after them). */
   readonly running: Located[] = [];
   /** How many messages were read (a message's place, for one without an id). */
@@ -229,7 +230,7 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
   protected transcriptOf(state: ReadState, problems: Problem[], lineCount: number): Transcript {
     // A running summary anywhere in the file decides which track holds; its own checkpoints are made now.
     const hasRunning = state.running.length > 0;
-    const track = state.tracks[hasRunning ? 1 : 0];
+    const track = hasRunning ? state.withRunning : state.withoutRunning;
     const checkpoints = track.checkpoints.slice();
     const all = [...problems, ...state.problems];
     state.running.forEach((r, k) => checkpoints.push(this.runningSummary(r, k, state, all)));
@@ -251,10 +252,21 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
     return list !== undefined || summary !== undefined;
   }
 
-  /** Adds a summary's checkpoint to a track: the turns after it start the next segment. */
-  private finishCheckpoint(state: ReadState, track: Track, checkpoint: Checkpoint): void {
-    track.checkpoints.push(this.withBudget(checkpoint));
-    track.segmentStart = state.turns.length;
+  /**
+   * Adds a summary's checkpoint to a track, after the turns read so far and claiming `claimed`: the turns after it
+   * start the next segment.
+   */
+  private finishCheckpoint(
+    state: ReadState,
+    track: Track,
+    summary: { summaryId: string; summary: string; claimed: readonly Turn[]; span: SourceSpan; notes: string[] },
+  ): void {
+    const { summaryId, claimed, span, notes } = summary;
+    const turnsBefore = state.turns.length;
+    track.checkpoints.push(
+      this.withBudget({ summaryId, summary: summary.summary, claimedIds: claimed.map((t) => t.id), span, turnsBefore, notes }),
+    );
+    track.segmentStart = turnsBefore;
   }
 
   /** The checkpoint with the configured default budget, when there is one (LangChain records none). */
@@ -315,9 +327,8 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
         this.finishCheckpoint(state, track, {
           summaryId: message.id ?? `alert ${i}`,
           summary: alert.message,
-          claimedIds: claimed.map((t) => t.id),
+          claimed,
           span: located.span,
-          turnsBefore: turns.length,
           notes,
         });
       }
@@ -339,9 +350,8 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
         this.finishCheckpoint(state, track, {
           summaryId: message.id ?? `summary ${i}`,
           summary: message.text,
-          claimedIds: claimed.map((t) => t.id),
+          claimed,
           span: located.span,
-          turnsBefore: turns.length,
           notes,
         });
       }
@@ -349,7 +359,7 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
     }
     if (message.role === 'system' && message.text.trimStart().startsWith(LANGMEM_OPENING)) {
       // With a running summary in the file, the summary injected into the prompt: not a turn (that track ignores it).
-      const track = state.tracks[0];
+      const track = state.withoutRunning;
       const claimed = turns.slice(track.segmentStart);
       const notes = [
         `LangMem summary message without its running_summary state: it claims the ${claimed.length} messages before it since the ${track.checkpoints.length === 0 ? 'start' : 'previous summary'}`,
@@ -357,9 +367,8 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
       this.finishCheckpoint(state, track, {
         summaryId: message.id ?? `summary ${i}`,
         summary: message.text,
-        claimedIds: claimed.map((t) => t.id),
+        claimed,
         span: located.span,
-        turnsBefore: turns.length,
         notes,
       });
       return;

@@ -50,8 +50,7 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   /** The blank lines before the first that is not. */
   private leading: RawLine[] = [];
   private lines: JsonLinesBuffer = new CappedJsonLines();
-  /** How many of the line buffer's records were read (they are let go once read), and how many records were read in all. */
-  private recordsRead = 0;
+  /** How many records were read in all (the line buffer's are let go once read). */
   private recordIndex = 0;
   private elements: ArrayElements | undefined;
   private elementIndex = 0;
@@ -138,7 +137,6 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
     this.state = this.newState(this.context.textKeeper);
     this.leading = [];
     this.lines = new CappedJsonLines();
-    this.recordsRead = 0;
     this.recordIndex = 0;
     this.elements = undefined;
     this.elementIndex = 0;
@@ -185,7 +183,7 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   private readDecided(line: RawLine): void {
     if (this.mode === 'jsonl') {
       this.lines.push(line);
-      if (this.lines.records.length - this.recordsRead >= this.readAheadRecords) this.readRecords();
+      if (this.lines.records.length >= this.readAheadRecords) this.readRecords();
     } else if (this.mode === 'array') this.elements!.push(line);
     else this.document!.push(line);
   }
@@ -198,10 +196,9 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   private readRecords(): void {
     const records = this.lines.records;
     this.asPushed(() => {
-      for (let r = this.recordsRead; r < records.length; r++) this.readRecord(this.state, records[r], this.recordIndex++);
+      for (const record of records) this.readRecord(this.state, record, this.recordIndex++);
     });
     this.lines.releaseRecords();
-    this.recordsRead = 0;
   }
 
   /** A document read whole, into a state of its own; its syntax error, if any, goes to `problems`. */

@@ -10,9 +10,10 @@
 // tool call, its result, the agent's reply), one pretty-printed JSON array, with a summary message ("Here is a
 // summary of the conversation to date:") after every 50 copies (--condense-every N) naming every other request;
 // `langchain` writes them as LangChain message dicts, the summary a summarisation message; `langchain-jsonl` the
-// same dicts as JSON Lines, one message a line.
+// same dicts as JSON Lines, one message a line; `langchain-state` the same dicts as the `messages` of a pretty-printed
+// LangGraph state ({"values": {"messages": [...]}, "next": [], "config": {...}}).
 // Usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]
-//        node scripts/bench/repeatCorpus.mjs openhands|messages|langchain|langchain-jsonl MEGABYTES OUT [--condense-every N]
+//        node scripts/bench/repeatCorpus.mjs openhands|messages|langchain|langchain-jsonl|langchain-state MEGABYTES OUT [--condense-every N]
 // Then: /usr/bin/time -f '%e s %M KB' node dist/cli.js check OUT (docs/performance.md)
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ const SOURCES = {
   messages: { path: join('openhands', 'basic.json'), header: false },
   langchain: { path: join('openhands', 'basic.json'), header: false },
   'langchain-jsonl': { path: join('openhands', 'basic.json'), header: false },
+  'langchain-state': { path: join('openhands', 'basic.json'), header: false },
 };
 /** How far apart each copy's OpenHands event ids are. */
 const ID_STRIDE = 10;
@@ -40,7 +42,7 @@ const flagWrong =
 if (source === undefined || !(Number(megabytes) > 0) || out === undefined || flagWrong) {
   console.error('usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]');
   console.error(
-    '       node scripts/bench/repeatCorpus.mjs openhands|messages|langchain|langchain-jsonl MEGABYTES OUT [--condense-every N]',
+    '       node scripts/bench/repeatCorpus.mjs openhands|messages|langchain|langchain-jsonl|langchain-state MEGABYTES OUT [--condense-every N]',
   );
   process.exit(2);
 }
@@ -52,20 +54,27 @@ const body = source.header ? text.slice(firstBreak) : text;
 const target = Number(megabytes) * 1e6;
 
 /** Writes one pretty-printed JSON array to `fd`, an element at a time: write(element), bytes() so far, end(). */
-function arrayWriter(fd) {
-  let bytes = writeSync(fd, '[\n');
+function arrayWriter(fd, open = '[\n', close = '\n]\n', indent = '  ') {
+  let bytes = writeSync(fd, open);
   let first = true;
   return {
     write(element) {
-      bytes += writeSync(fd, (first ? '' : ',\n') + JSON.stringify(element, null, 2).replace(/^/gm, '  '));
+      bytes += writeSync(fd, (first ? '' : ',\n') + JSON.stringify(element, null, 2).replace(/^/gm, indent));
       first = false;
     },
     bytes: () => bytes,
     end() {
-      bytes += writeSync(fd, '\n]\n');
+      bytes += writeSync(fd, close);
       return bytes;
     },
   };
+}
+
+/** Writes the `messages` of a pretty-printed LangGraph state to `fd`, with arrayWriter's methods. */
+function stateWriter(fd) {
+  const open = '{\n  "values": {\n    "messages": [\n';
+  const close = '\n    ]\n  },\n  "next": [],\n  "config": {\n    "configurable": {\n      "thread_id": "repeated"\n    }\n  }\n}\n';
+  return arrayWriter(fd, open, close, '      ');
 }
 
 /** Writes JSON Lines to `fd`, one element a line, with arrayWriter's methods. */
@@ -116,8 +125,8 @@ function writeOpenHands(fd) {
 /** The OpenHands events as OpenAI chat messages, repeated, with a summary message after every few copies. */
 function writeMessages(fd) {
   const [request, edit, result, reply] = JSON.parse(body);
-  const langchain = kind === 'langchain' || kind === 'langchain-jsonl';
-  const array = kind === 'langchain-jsonl' ? linesWriter(fd) : arrayWriter(fd);
+  const langchain = kind.startsWith('langchain');
+  const array = kind === 'langchain-jsonl' ? linesWriter(fd) : kind === 'langchain-state' ? stateWriter(fd) : arrayWriter(fd);
   const write = array.write;
   let copies = 0;
   let asked = [];
@@ -156,7 +165,7 @@ function writeMessages(fd) {
 
 const fd = openSync(out, 'w');
 try {
-  if (kind === 'openhands' || kind === 'messages' || kind === 'langchain' || kind === 'langchain-jsonl') {
+  if (kind === 'openhands' || kind === 'messages' || kind.startsWith('langchain')) {
     const { copies, bytes } = (kind === 'openhands' ? writeOpenHands : writeMessages)(fd);
     console.log(`${out}: ${copies} copies, ${bytes.toLocaleString('en-US')} bytes`);
   } else writeRepeated(fd);

@@ -3,7 +3,9 @@
 // the element being read are kept, so a document of any size is read in about the memory of its largest element.
 // What it gives agrees with parseLocated over the whole document (jsonSpans.ts): the elements complete before the
 // first syntax error, and that error's line and message. An element's end is found by counting brackets outside
-// strings, one character at a time (no regular expression), and each element is then parsed alone.
+// strings, one character at a time (no regular expression), and each element is then parsed alone. An array inside a
+// larger document (a state's list of messages, objectLists.ts) is read the same way from its `[`: the read stops at
+// its `]` and says where (`closedAt`).
 import type { RawLine, SourceSpan } from '../core/model';
 import { ByteCounter, parseLocated } from './jsonSpans';
 
@@ -55,13 +57,28 @@ export class ArrayElements {
   /** How many lines the pending element may run over before it is parsed as it stands. */
   private lookAt = FIRST_LOOK_LINES;
 
-  /** `onElement` is given each element as it is complete, in order. */
-  constructor(private readonly onElement: (element: ArrayElement) => void) {}
+  /** In an array inside a larger document: the character after its `]` on the last line pushed, once it is read. */
+  closedAt: number | undefined;
+  /** The depth its elements sit at in the document (1: the root's elements), for the parser's nesting limit. */
+  private readonly depth: number;
+  private readonly inside: boolean;
+
+  /**
+   * `onElement` is given each element as it is complete, in order. `inside`: the array is part of a larger document,
+   * its first line starting at its `[`, and the read stops at its `]`; `depth`: how deep its elements sit.
+   */
+  constructor(
+    private readonly onElement: (element: ArrayElement) => void,
+    options: { inside?: boolean; depth?: number } = {},
+  ) {
+    this.inside = options.inside === true;
+    this.depth = options.depth ?? 1;
+  }
 
   /** Reads the next line of the document (lines in order, each once). */
   push(line: RawLine): void {
     this.lastPushed = line;
-    if (this.phase === 'failed') return;
+    if (this.phase === 'failed' || this.closedAt !== undefined) return;
     if (this.pending === undefined) {
       this.lines = [line];
       this.counters = [undefined];
@@ -100,7 +117,7 @@ export class ArrayElements {
     const atEof = (message: string): ElementsError => ({ line: last.line, message, atEnd: true });
     if (this.pending !== undefined) {
       const text = this.pendingText(this.lines.length - 1, last.text.length);
-      const located = parseLocated(text, 1);
+      const located = parseLocated(text, this.depth);
       if (located.error === undefined) return undefined; // cannot happen: a complete element is handed over
       const line = this.lineOf(this.pending, located.error.at);
       return { line, message: located.error.message, atEnd: located.error.at >= text.length || line === last.line };
@@ -120,10 +137,7 @@ export class ArrayElements {
         }
         return this.fail(index, `unexpected ${describe(text, i)}`);
       case 'first':
-        if (c === 0x5d) {
-          this.phase = 'closed';
-          return i + 1;
-        }
+        if (c === 0x5d) return this.close(i + 1);
         return this.startElement(text, index, i, c);
       case 'element':
         return this.startElement(text, index, i, c);
@@ -132,14 +146,21 @@ export class ArrayElements {
           this.phase = 'element';
           return i + 1;
         }
-        if (c === 0x5d) {
-          this.phase = 'closed';
-          return i + 1;
-        }
+        if (c === 0x5d) return this.close(i + 1);
         return this.fail(index, `expected , or ] but found ${describe(text, i)}`);
       default:
         return this.fail(index, `unexpected ${describe(text, i)} after the end of the document`);
     }
+  }
+
+  /** The array's `]` was read, before character `end`; an array inside a larger document stops there. */
+  private close(end: number): number {
+    this.phase = 'closed';
+    if (!this.inside) return end;
+    this.closedAt = end;
+    this.lines = [];
+    this.counters = [];
+    return Number.MAX_SAFE_INTEGER;
   }
 
   /** Starts the element at character i: an object, array or string is read on; a bare value is read at once. */
@@ -154,7 +175,7 @@ export class ArrayElements {
     let end = i;
     while (end < text.length && !ENDS_BARE(text.charCodeAt(end))) end++;
     if (end === i) return this.fail(index, `unexpected ${describe(text, i)}`);
-    const located = parseLocated(text.slice(i, end), 1);
+    const located = parseLocated(text.slice(i, end), this.depth);
     if (located.error !== undefined && located.value === undefined) return this.fail(index, located.error.message);
     this.onElement({ value: located.value, span: this.spanOf(index, i, index, end) });
     this.phase = 'separator';
@@ -194,7 +215,7 @@ export class ArrayElements {
   private complete(index: number, end: number): number {
     const p = this.pending!;
     const text = this.pendingText(index, end);
-    const located = parseElement(text, p.deepest);
+    const located = parseElement(text, p.deepest, this.depth);
     if (located.error !== undefined) {
       const line = this.lineOf(p, located.error.at);
       this.pending = undefined;
@@ -217,7 +238,7 @@ export class ArrayElements {
     const p = this.pending!;
     const last = this.lines.length - 1;
     const text = this.pendingText(last, this.lines[last].text.length);
-    const located = parseLocated(text, 1);
+    const located = parseLocated(text, this.depth);
     if (located.error !== undefined && located.error.at < text.length) {
       const line = this.lineOf(p, located.error.at);
       this.pending = undefined;
@@ -229,7 +250,7 @@ export class ArrayElements {
   }
 
   /** Whether a syntax error ended the read. */
-  private get failed(): boolean {
+  get failed(): boolean {
     return this.phase === 'failed';
   }
 
@@ -296,15 +317,15 @@ const DEEP = 256;
  * strings are copies, where parseLocated's are slices of the element's text, which a string kept (a call id, as a
  * key of the calls' links) would keep whole: 428 MB of element texts 9 s into the read of a 1 GB message array.
  */
-function parseElement(text: string, deepest: number): { value: unknown; error?: { at: number; message: string } } {
-  if (deepest < DEEP) {
+function parseElement(text: string, deepest: number, depth: number): { value: unknown; error?: { at: number; message: string } } {
+  if (deepest + depth <= DEEP) {
     try {
       return { value: JSON.parse(text) as unknown };
     } catch {
       // parseLocated says where, and why as a whole document's parse would
     }
   }
-  return parseLocated(text, 1);
+  return parseLocated(text, depth);
 }
 
 /** A character as parseLocated's messages name it. */

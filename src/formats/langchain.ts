@@ -24,6 +24,7 @@
 import type { Checkpoint, Problem, Role, SourceSpan, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
 import { isObject, type JsonLine, type JsonObject } from './jsonLines';
 import { locateInLine } from './jsonSpans';
+import type { OutlineDocument } from './objectLists';
 import { StreamedDocumentReader, type WholeDocument } from './streamedDocument';
 import { lineSpan } from './sourceSpan';
 import { textOf, toolCallText, toolCallsText } from './textOf';
@@ -36,6 +37,15 @@ const LETTA_HIDDEN = /prior messages \((\d+) of (\d+) total messages\) have been
 interface Located {
   value: unknown;
   span: SourceSpan;
+}
+
+/** The problem of a JSON file that is not a state or a message list. */
+function notAState(whole: SourceSpan): Problem {
+  return {
+    line: whole.startLine,
+    severity: 'error',
+    message: 'the file is JSON but holds no "messages" list and no "running_summary": it is not a LangGraph state or a message list.',
+  };
 }
 
 /** A message in one shape (LangChain dict or constructor, or Letta), as `normalize` gives it. */
@@ -196,6 +206,8 @@ class ReadState {
 export class LangChainReader extends StreamedDocumentReader<ReadState> {
   readonly format = 'langchain' as const;
   protected readonly documentName = 'LangChain / LangMem / Letta file';
+  /** A state document's lists of messages are read a message at a time. */
+  protected override readonly listKey = 'messages';
 
   protected newState(keeper: TextKeeper | undefined): ReadState {
     return new ReadState(keeper);
@@ -218,22 +230,47 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
   }
 
   protected readWhole(state: ReadState, { located, spanOf, whole }: WholeDocument): void {
-    if (located.value !== undefined && !this.readState(state, located.value, spanOf)) {
-      state.problems.push({
-        line: whole.startLine,
-        severity: 'error',
-        message: 'the file is JSON but holds no "messages" list and no "running_summary": it is not a LangGraph state or a message list.',
-      });
+    if (located.value !== undefined && !this.readState(state, located.value, spanOf)) state.problems.push(notAState(whole));
+  }
+
+  /**
+   * A state document read a message at a time: the list the whole document's read would take (the first `messages`
+   * found) was read into a state of its own; the running summary is in the outline.
+   */
+  protected override transcriptOfOutline(
+    outline: OutlineDocument,
+    stateOf: (list: unknown) => ReadState | undefined,
+    fresh: () => ReadState,
+    problems: Problem[],
+    lineCount: number,
+  ): Transcript {
+    const value = outline.located.value;
+    if (value === undefined) return this.transcriptWith(fresh(), [], problems, lineCount);
+    const list = findKey(value, 'messages', Array.isArray) as unknown[] | undefined;
+    const summary = findKey(value, 'running_summary', isObject);
+    const running = summary === undefined ? [] : [{ value: summary, span: outline.spanOf(summary) }];
+    let state = list === undefined ? undefined : stateOf(list);
+    if (state === undefined) {
+      // No list, or one read with the outline (past the lists read a message at a time): read here.
+      state = fresh();
+      for (const m of list ?? []) this.readMessage(state, { value: m, span: outline.spanOf(m) });
     }
+    if (list === undefined && summary === undefined) problems.push(notAState(outline.whole));
+    return this.transcriptWith(state, running, problems, lineCount);
   }
 
   protected transcriptOf(state: ReadState, problems: Problem[], lineCount: number): Transcript {
+    return this.transcriptWith(state, state.running, problems, lineCount);
+  }
+
+  /** The transcript of a state, with its running summaries (`running`). */
+  private transcriptWith(state: ReadState, running: readonly Located[], problems: Problem[], lineCount: number): Transcript {
     // A running summary anywhere in the file decides which track holds; its own checkpoints are made now.
-    const hasRunning = state.running.length > 0;
+    const hasRunning = running.length > 0;
     const track = hasRunning ? state.withRunning : state.withoutRunning;
     const checkpoints = track.checkpoints.slice();
     const all = [...problems, ...state.problems];
-    state.running.forEach((r, k) => checkpoints.push(this.runningSummary(r, k, state, all)));
+    running.forEach((r, k) => checkpoints.push(this.runningSummary(r, k, state, all)));
     all.sort((a, b) => a.line - b.line);
     checkpoints.sort((a, b) => a.turnsBefore - b.turnsBefore);
     return { format: this.format, turns: state.turns.slice(), checkpoints, problems: all, lineCount };

@@ -1,7 +1,9 @@
 // Base of the readers whose file is JSON Lines or one JSON document (OpenHands, message arrays, LangChain), read as its lines
 // are pushed. How the file is read is decided by its first line that is not blank: JSON Lines when that line is a
 // JSON object by itself, whose records are read a batch at a time; an array read an element at a time when it
-// starts with `[` (arrayElements.ts); otherwise one JSON document, kept and parsed whole at each finish. A file read
+// starts with `[` (arrayElements.ts); an object whose lists of records (a reader's `listKey`) are read an element at
+// a time when it starts with `{` and the reader names such lists (objectLists.ts); otherwise one JSON document, kept
+// and parsed whole at each finish. A file read
 // once keeps no line, lets its records go once read and hands each turn to ReaderContext.keepTurn as it is made (a
 // large file's texts go to disk as they are read). A line pushed again forgets what was read and reads the kept
 // lines before it again. The problems of the JSON Lines are handed over capped (problemCap.ts), so a file of a
@@ -10,6 +12,7 @@ import type { Problem, RawLine, ReaderContext, SourceSpan, TextKeeper, Transcrip
 import { ArrayElements } from './arrayElements';
 import { isObject, JsonLinesBuffer, type JsonLine } from './jsonLines';
 import { DocumentLines, documentProblem, type LocatedJson } from './jsonSpans';
+import { ObjectLists, type OutlineDocument } from './objectLists';
 import { capProblems } from './problemCap';
 import { RebuildingReader } from './rebuildingReader';
 
@@ -28,7 +31,7 @@ class CappedJsonLines extends JsonLinesBuffer {
 }
 
 /** How the file is read (see the header); undecided until its first line that is not blank. */
-type Mode = 'undecided' | 'jsonl' | 'array' | 'document';
+type Mode = 'undecided' | 'jsonl' | 'array' | 'object' | 'document';
 
 /** How many pushed records wait before push() reads them: reading as they come, a batch at a time. */
 const READ_AHEAD_RECORDS = 512;
@@ -54,6 +57,9 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   private recordIndex = 0;
   private elements: ArrayElements | undefined;
   private elementIndex = 0;
+  private objectLists: ObjectLists | undefined;
+  /** The state each list of an object is read into (the first: `state`). */
+  private listStates: State[] = [];
   private document: DocumentLines | undefined;
   private first: RawLine | undefined;
   private last: RawLine | undefined;
@@ -93,6 +99,25 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   /** The transcript of what was read; `problems`: those of the file's shape, to put before the state's. */
   protected abstract transcriptOf(state: State, problems: Problem[], lineCount: number): Transcript;
 
+  /**
+   * The name of the lists of records in a document that is an object (a LangGraph state's `messages`), read an
+   * element at a time with transcriptOfOutline; without it, such a document is read whole.
+   */
+  protected readonly listKey: string | undefined = undefined;
+
+  /**
+   * The transcript of a document that is an object, its lists read an element at a time (listKey): `outline` is the
+   * rest of it, parsed; `stateOf` the state a list of the outline was read into (undefined: a list read with the
+   * outline, whose elements are its own); `fresh` a new state; `problems` those of the file's shape.
+   */
+  protected transcriptOfOutline?(
+    outline: OutlineDocument,
+    stateOf: (list: unknown) => State | undefined,
+    fresh: () => State,
+    problems: Problem[],
+    lineCount: number,
+  ): Transcript;
+
   /** The turn to keep: given to the context's keepTurn while read as pushed, else kept as it is. */
   protected keepTurn(turn: Turn): Turn {
     const keep = this.readingAsPushed ? this.context.keepTurn : undefined;
@@ -123,6 +148,16 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
       const error = this.elements!.end();
       if (error)
         problems.push(documentProblem(this.documentName, error.line, error.message, error.atEnd && this.last?.terminated === false));
+    } else if (this.mode === 'object') {
+      const outline = this.objectLists!.end();
+      const error = outline.error;
+      if (error)
+        problems.push(documentProblem(this.documentName, error.line, error.message, error.atEnd && this.last?.terminated === false));
+      const stateOf = (list: unknown): State | undefined => {
+        const k = outline.listAt(list);
+        return k === undefined ? undefined : this.listStates[k];
+      };
+      return this.transcriptOfOutline!(outline, stateOf, () => this.newState(undefined), problems, this.last?.line ?? 0);
     } else if (this.mode === 'document') {
       state = this.readDocument(problems);
     }
@@ -140,6 +175,8 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
     this.recordIndex = 0;
     this.elements = undefined;
     this.elementIndex = 0;
+    this.objectLists = undefined;
+    this.listStates = [];
     this.document = undefined;
     this.first = undefined;
     this.last = undefined;
@@ -165,6 +202,15 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
           this.asPushed(() => this.readElement(this.state, value, span, this.elementIndex++)),
         );
       }
+      if (this.mode === 'object') {
+        this.objectLists = new ObjectLists(this.listKey!, (list, { value, span }, index) => {
+          // Every list's turns are handed over: which list the transcript shows is known only at the end.
+          while (this.listStates.length <= list) {
+            this.listStates.push(this.listStates.length === 0 ? this.state : this.newState(this.context.textKeeper));
+          }
+          this.asPushed(() => this.readElement(this.listStates[list], value, span, index));
+        });
+      }
       if (this.mode === 'document') this.document = new DocumentLines();
       for (const blank of leading) this.readDecided(blank);
     }
@@ -177,7 +223,10 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
     } catch {
       // not a record of its own
     }
-    return this.streamArrays && text.trimStart().startsWith('[') ? 'array' : 'document';
+    if (!this.streamArrays) return 'document';
+    const head = text.trimStart();
+    if (head.startsWith('[')) return 'array';
+    return head.startsWith('{') && this.listKey !== undefined && this.transcriptOfOutline !== undefined ? 'object' : 'document';
   }
 
   private readDecided(line: RawLine): void {
@@ -185,6 +234,7 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
       this.lines.push(line);
       if (this.lines.records.length >= this.readAheadRecords) this.readRecords();
     } else if (this.mode === 'array') this.elements!.push(line);
+    else if (this.mode === 'object') this.objectLists!.push(line);
     else this.document!.push(line);
   }
 

@@ -5,7 +5,7 @@ import type { ReaderContext } from '../../../src/core/model';
 import { LangChainReader } from '../../../src/formats/langchain';
 import { feed, feedAppending } from './feedLines';
 import { fuzzReader } from './fuzz';
-import { assertStreamedDocument } from './streamedDocumentChecks';
+import { assertStreamedDocument, assertStreamedObjects } from './streamedDocumentChecks';
 
 const human = (id: string, content: string, extra: Record<string, unknown> = {}) => ({
   type: 'human',
@@ -353,5 +353,70 @@ describe('formats/langchain: read as pushed', function () {
     jsonl: log.map((m) => JSON.stringify(m)).join('\n'),
     notAnObject: /^line \d+: message \d+ is not a LangChain, LangMem or Letta message/,
     element: (k) => human(`m${k}`, `message ${k}`),
+  });
+});
+
+describe('formats/langchain: a state document read a message at a time', function () {
+  this.timeout(60000);
+  const messages = [
+    human('h1', 'Deploy build 4107 to staging — ünïcode'),
+    ai('a1', 'Deploying', { tool_calls: [{ id: 'c1', name: 'deploy', args: { build: 4107 } }] }),
+    { type: 'tool', id: 't1', content: 'deployed 4107', tool_call_id: 'c1' },
+    human('h2', 'Check the logs'),
+    ai('a2', 'Logs are clean.'),
+  ];
+  const running = { summary: 'Build 4107 deployed.', summarized_message_ids: ['h1', 'a1', 't1'], last_summarized_message_id: 't1' };
+  const state = { values: { messages, context: { running_summary: running } }, next: [], config: { configurable: { thread_id: 't' } } };
+  const pretty = JSON.stringify(state, null, 2);
+  const m = (k: number) => JSON.stringify(human(`x${k}`, `other ${k}`));
+  const objects: [string, string, 'each' | 'all' | 'none'][] = [
+    ['a LangGraph state, pretty-printed', pretty, 'each'],
+    [
+      // The list opens after text with characters of two and three bytes, and closes before the running summary.
+      'the list opening and closing on lines shared with other keys',
+      `{ "é€": 1, "messages": [ ${JSON.stringify(messages[0])},\n  ${JSON.stringify(messages[1])}\n ], "running_summary": ${JSON.stringify(running)},\n "n": [1, {"messages": 2}] }`,
+      'each',
+    ],
+    [
+      'a deeper list first, then the shallower one the read takes',
+      JSON.stringify({ metadata: { writes: { node: { messages: [human('w1', 'written')] } } }, messages }, null, 2),
+      'all',
+    ],
+    ['the key twice: the last list is the one read', `{\n"messages": [\n${m(1)}\n],\n"messages": [\n${m(2)},\n${m(3)}\n]\n}`, 'all'],
+    ['an escaped key', `{\n"messa\\u0067es": [\n${m(1)},\n${m(2)}\n]\n}`, 'each'],
+    ['a list too deep to be found', JSON.stringify({ a: { b: { c: { d: { e: { messages } } } } } }, null, 2), 'none'],
+    ['lists in an array, not found', JSON.stringify({ agents: [{ messages }] }, null, 2), 'none'],
+    [
+      "more lists than are read a message at a time: the root's own, last, is read with the outline",
+      `{\n${Array.from({ length: 18 }, (_, k) => `"k${k}": {"messages": [\n${m(k)}\n]},`).join('\n')}\n"messages": [\n${m(99)}\n]\n}`,
+      'none',
+    ],
+    [
+      'a list that opens and closes on its line, and one that does not',
+      `{\n"a": {"messages": [${m(1)}]}, "messages": [\n${m(2)}\n]\n}`,
+      'all',
+    ],
+    ['not a state', '{\n  "config": {"x": [1, 2]},\n  "next": []\n}', 'none'],
+    // The root is 0 deep, its list 1 and a message 2: arrays inside a message reach the parser's limit (512) at 510.
+    ...[510, 511].map((depth): [string, string, 'each'] => [
+      `a message nested ${depth} arrays deep`,
+      `{\n"messages": [\n${m(1)},\n{"type": "human", "content": "x", "n": ${'['.repeat(depth)}${']'.repeat(depth)}},\n${m(2)}\n]\n}`,
+      'each',
+    ]),
+    ['a string and an empty object among the messages, CRLF', `{\r\n"messages": [\r\n"two",\r\n{},\r\n${m(5)}\r\n]\r\n}\r\n`, 'each'],
+  ];
+  assertStreamedObjects({
+    make: (context: Partial<ReaderContext>, readAhead?: number, streamArrays?: boolean) =>
+      new LangChainReader({ fileName: 'state.json', ...context }, readAhead, streamArrays),
+    objects,
+    notAnObject: /^line \d+: message \d+ is not a LangChain, LangMem or Letta message/,
+    large: (n) =>
+      JSON.stringify(
+        {
+          values: { messages: Array.from({ length: n }, (_, k) => human(`m${k}`, `message ${k}`)), context: { running_summary: running } },
+        },
+        null,
+        2,
+      ),
   });
 });

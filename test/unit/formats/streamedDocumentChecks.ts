@@ -168,3 +168,119 @@ export function assertStreamedDocument(options: {
     assert.deepEqual(comparable(reader.finish(), notAnObject), whole(text));
   });
 }
+
+/** Private fields of ObjectLists, read for tests only. */
+function outlineOf(reader: StreamedDocumentReader<unknown>): { outline: { all: unknown[] } } | undefined {
+  return (reader as unknown as { objectLists?: { outline: { all: unknown[] } } }).objectLists;
+}
+
+/**
+ * A reader whose documents may be objects holding lists of records (StreamedDocumentReader.listKey): the lists read
+ * an element at a time give what a read of the whole document gives, cut anywhere and damaged, and keep only the
+ * document's outline.
+ */
+export function assertStreamedObjects(options: {
+  make: MakeStreamed;
+  /**
+   * Objects of the format (the first two are cut at every character), and which turns are handed over as read:
+   * `each` once (one list), `all` among others (lists the transcript does not show), `none` (a list read with the
+   * outline, or none).
+   */
+  objects: [name: string, text: string, handed: 'each' | 'all' | 'none'][];
+  notAnObject: RegExp;
+  /** A document with `n` records in its list. */
+  large: (n: number) => string;
+}): void {
+  const { make, objects, notAnObject, large } = options;
+  const whole = (text: string): Transcript => comparable(feed(make({}, 512, false), text), notAnObject);
+  const streamed = (text: string): Transcript => comparable(feed(make({}), text), notAnObject);
+
+  it('an object read a list element at a time gives what a read of the whole document gives', () => {
+    for (const [name, text] of objects) {
+      const reader = make({});
+      const t = comparable(feed(reader, text), notAnObject);
+      assert.ok(outlineOf(reader) !== undefined, `${name}: read as an object, its lists an element at a time`);
+      assert.deepEqual(t, whole(text), name);
+    }
+  });
+
+  it('an object cut anywhere reports what the whole document would', () => {
+    for (const [name, text] of objects.slice(0, 2)) {
+      for (let cut = 0; cut <= text.length; cut++) {
+        const part = text.slice(0, cut);
+        assert.deepEqual(streamed(part), whole(part), `${name}, cut at ${cut}`);
+      }
+    }
+  });
+
+  for (const [k, [name]] of objects.slice(0, 3).entries()) {
+    it(`property: a damaged object gives what a read of the whole document gives (${name}; seeded, 300 runs)`, () => {
+      const base = objects[k][1];
+      const pieces = ['{', '}', '[', ']', ',', '"', ':', '\\', ' ', '\n', 'x', '1', '"messages"', 'true', '"\\"', '\u00e9'];
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(fc.nat(base.length), fc.nat(pieces.length - 1), fc.nat(2), fc.nat(3)), { minLength: 1, maxLength: 4 }),
+          (edits) => {
+            let text = base;
+            for (const [at, piece, how, width] of edits) {
+              const i = at % (text.length + 1);
+              if (how === 0) text = text.slice(0, i) + pieces[piece] + text.slice(i);
+              else if (how === 1) text = text.slice(0, i) + text.slice(i + 1 + width);
+              else text = text.slice(0, i) + pieces[piece] + text.slice(i + 1);
+            }
+            assert.deepEqual(streamed(text), whole(text));
+          },
+        ),
+        { seed: 20261204 + k, numRuns: 300 },
+      );
+    });
+  }
+
+  it('read once: each turn handed over once, no line kept, and only the outline of a large object', () => {
+    for (const [name, text, expectHanded] of objects) {
+      const expected = feed(make({}), text);
+      const handed: unknown[] = [];
+      const keepTurn = (turn: Turn): Turn => {
+        handed.push(turn.id);
+        return { ...turn };
+      };
+      const once = make({ keepTurn, readOnce: true });
+      assert.deepEqual(feed(once, text), expected, name);
+      assert.equal(kept(once).kept.length, 0, `${name}: no line kept`);
+      const ids = expected.turns.map((turn) => turn.id);
+      if (expectHanded === 'each') assert.deepEqual(handed, ids, `${name}: each turn handed over once`);
+      else if (expectHanded === 'all') for (const id of ids) assert.ok(handed.includes(id), `${name}: ${String(id)} handed over`);
+      else for (const id of ids) assert.ok(!handed.includes(id), `${name}: ${String(id)} read at the end, not handed over`);
+    }
+    const text = large(2000);
+    const lines = text.split('\n').length;
+    const once = make({ readOnce: true });
+    const t = feed(once, text);
+    assert.equal(t.turns.length, 2000);
+    const outline = outlineOf(once)!.outline.all.length;
+    assert.ok(outline < 40, `the outline of ${lines} lines keeps ${outline}`);
+    assert.deepEqual(comparable(t, notAnObject), whole(text));
+  });
+
+  it('an object finished halfway and appended to: what the first finish returned is unchanged', () => {
+    for (const [name, text] of objects) {
+      const expected = feed(make({}), text);
+      const lines = splitLines(Buffer.from(text, 'utf8'));
+      for (let cut = 1; cut < lines.length; cut += Math.max(1, Math.floor(lines.length / 9))) {
+        const reader = make({});
+        for (const line of lines.slice(0, cut)) reader.push(line);
+        const first = reader.finish();
+        const asReturned = structuredClone(first);
+        for (const line of lines.slice(cut)) reader.push(line);
+        assert.deepEqual(reader.finish(), expected, `${name}, cut after line ${cut}`);
+        assert.deepEqual(first, asReturned, `${name}, cut after line ${cut}: the first finish's result is unchanged`);
+      }
+      // A line pushed again reads the kept lines before it again.
+      const reader = make({});
+      for (const line of lines) reader.push(line);
+      reader.finish();
+      for (const line of lines.slice(Math.floor(lines.length / 2))) reader.push(line);
+      assert.deepEqual(comparable(reader.finish(), notAnObject), whole(text), `${name}, pushed again from the middle`);
+    }
+  });
+}

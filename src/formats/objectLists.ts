@@ -1,0 +1,290 @@
+// Reads a JSON document whose root is an object (a LangGraph state dump) as its lines are pushed, and hands over each
+// element of its lists of a given name (`messages`) as soon as it is complete, so the lists are never kept whole. A
+// list is an array under that key in an object reached from the root through objects only, at most MAX_LEVEL objects
+// down: where a breadth-first search of the parsed document could find it. Its elements are read by ArrayElements
+// (arrayElements.ts) from its `[` to its `]`.
+//
+// The rest of the document, its outline, is kept as text with each list's elements left out (a list that opens and
+// closes on one line stays whole), and parsed at the end (parseLocated, as a document read whole). The outline is the
+// document with a list's elements taken out and nothing else changed, so its parse has the same shape, the same first
+// syntax error, and the same places; a list in it is named by the byte offset of its `[` (`listAt`). A list is read
+// only when the outline before it parses: after a syntax error, the document's parse would read nothing more. The
+// outline is parsed now and then as it grows, so a document broken early is not kept to its end.
+//
+// No regular expression: the outline is scanned one character at a time, tracking only its objects, keys and strings.
+import type { RawLine, SourceSpan } from '../core/model';
+import { ArrayElements, type ArrayElement } from './arrayElements';
+import { DocumentLines, parseLocated, utf8Length, type LocatedJson } from './jsonSpans';
+
+/** How many objects down from the root (the root is 0) a list may sit: as deep as the readers' search for a key looks. */
+export const MAX_LEVEL = 4;
+
+/** How many lists are read an element at a time; any after them stay in the outline, read with it. */
+export const MAX_LISTS = 16;
+
+/** The outline is parsed when it has this many lines more than at its last parse (then twice as many). */
+const FIRST_CHECK_LINES = 4096;
+
+/** The document's outline, parsed, with the places of its nodes and the syntax error that ends the read. */
+export interface OutlineDocument {
+  located: LocatedJson;
+  /** The span of an object or array of the outline (the whole document's for any other value). */
+  spanOf(node: unknown): SourceSpan;
+  whole: SourceSpan;
+  /** The list read an element at a time that `node` (an array of the outline) stands for, if it is one. */
+  listAt(node: unknown): number | undefined;
+  /** The document's first syntax error: its line, message, and whether it is at the end of what was pushed. */
+  error: { line: number; message: string; atEnd: boolean } | undefined;
+}
+
+/** An object or array the scan is inside, outside the lists. */
+interface Frame {
+  object: boolean;
+  /** Objects down from the root, through objects only (-1: under an array). */
+  level: number;
+  /** What comes next: a key, a colon, a value, or a comma / the close. */
+  next: 'key' | 'colon' | 'value' | 'after';
+  key: string | undefined;
+}
+
+/** A list being read: its elements' reader and where its `[` is. */
+interface OpenList {
+  index: number;
+  elements: ArrayElements;
+  /** Its `[` is on the line being read (and was not closed on it). */
+  line: number;
+  column: number;
+}
+
+export class ObjectLists {
+  private readonly outline = new DocumentLines();
+  private readonly frames: Frame[] = [];
+  /** Before the root's `{`, inside the document, or after its end. */
+  private phase: 'before' | 'inside' | 'after' | 'failed' = 'before';
+  private inString = false;
+  private escaped = false;
+  /** Where the key being read starts on the line (-1: not a key, or not on this line). */
+  private keyStart = -1;
+  private open: OpenList | undefined;
+  /** The lists found, by the byte offset of their `[`. */
+  private readonly lists = new Map<number, number>();
+  private elementCounts: number[] = [];
+  /** A list's syntax error, which ended the read. */
+  private failure: { line: number; message: string } | undefined;
+  private last: RawLine | undefined;
+  private checkAt = FIRST_CHECK_LINES;
+  /** Where the outline's part of the line being scanned starts. */
+  private lineFrom = 0;
+  private outlineLines = 0;
+
+  /**
+   * `key`: the name of the lists; `onElement` is given each complete element of list `list` (its number, in the
+   * order the lists open), with its place in the list.
+   */
+  constructor(
+    private readonly key: string,
+    private readonly onElement: (list: number, element: ArrayElement, index: number) => void,
+  ) {}
+
+  /** Reads the next line of the document (lines in order, each once). */
+  push(line: RawLine): void {
+    this.last = line;
+    if (this.phase === 'failed') return;
+    let from = 0;
+    if (this.open !== undefined) {
+      // Inside a list opened on an earlier line: only its `]` brings the scan back to the outline.
+      const closed = this.readList(line, 0);
+      if (closed === undefined) return;
+      from = closed;
+    }
+    const to = this.scan(line, from);
+    // The outline's part of the line: from the `]` of a list opened before it, to its end or a list's `[`.
+    this.keep(line, from === 0 ? 0 : from - 1, to);
+    if (!this.failed && this.outlineLines >= this.checkAt) this.check();
+  }
+
+  /** The outline parsed, and the document's first syntax error (a list's, or the outline's). */
+  end(): OutlineDocument {
+    const outline = this.outline;
+    const located = parseLocated(outline.text);
+    const whole = outline.spanOf(0, outline.text.length);
+    const spanOf = (node: unknown): SourceSpan => {
+      const range = typeof node === 'object' && node !== null ? located.rangeOf(node) : undefined;
+      return range ? outline.spanOf(range[0], range[1]) : whole;
+    };
+    const listAt = (node: unknown): number | undefined => {
+      if (!Array.isArray(node)) return undefined;
+      const range = located.rangeOf(node);
+      return range ? this.lists.get(outline.spanOf(range[0], range[0] + 1).startOffset) : undefined;
+    };
+    const lastLine = this.last?.line;
+    let error: OutlineDocument['error'];
+    if (this.failure !== undefined) error = { ...this.failure, atEnd: this.failure.line === lastLine };
+    else if (this.open !== undefined) error = this.open.elements.end();
+    else if (located.error !== undefined) {
+      const line = outline.lineAt(located.error.at);
+      error = { line, message: located.error.message, atEnd: located.error.at >= outline.text.length || line === lastLine };
+    }
+    return { located, spanOf, whole, listAt, error };
+  }
+
+  /**
+   * Reads the open list's part of `line` from character `from`; the character after its `]` when it closes there
+   * (the scan of the outline goes on from it), else undefined.
+   */
+  private readList(line: RawLine, from: number): number | undefined {
+    const list = this.open!;
+    const part = from === 0 ? line : sliceLine(line, from);
+    list.elements.push(part);
+    const closedAt = list.elements.closedAt;
+    if (closedAt !== undefined) {
+      this.open = undefined;
+      return from + closedAt;
+    }
+    if (list.elements.failed) this.fail(list.elements.end());
+    return undefined;
+  }
+
+  /**
+   * Scans the outline of `line` from character `from`, reading any list that opens and closes on it; returns where
+   * the line's part of the outline ends: its end, or just after the `[` of a list still open at its end.
+   */
+  private scan(line: RawLine, from: number): number {
+    const text = line.text;
+    this.keyStart = -1;
+    this.lineFrom = from === 0 ? 0 : from - 1;
+    for (let i = from; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === 0x5c) this.escaped = true;
+        else if (c === 0x22) this.endString(text, i);
+        continue;
+      }
+      if (c === 0x20 || c === 0x09 || c === 0x0d || this.phase === 'after') continue;
+      const top = this.frames[this.frames.length - 1];
+      if (c === 0x22) {
+        this.inString = true;
+        this.keyStart = top !== undefined && top.object && top.next === 'key' ? i : -1;
+      } else if (c === 0x7b || c === 0x5b) {
+        if (c === 0x5b && this.isList(top, line, i)) {
+          top.next = 'after';
+          const closed = this.openList(line, i);
+          if (closed === undefined) return i + 1;
+          i = closed - 1;
+          continue;
+        }
+        if (this.failed) return text.length;
+        const level = top === undefined ? 0 : top.object && top.level >= 0 ? top.level + 1 : -1;
+        if (top !== undefined) top.next = 'after';
+        this.frames.push({ object: c === 0x7b, level, next: c === 0x7b ? 'key' : 'value', key: undefined });
+        this.phase = 'inside';
+      } else if (c === 0x7d || c === 0x5d) {
+        this.frames.pop();
+        if (this.frames.length === 0) this.phase = 'after';
+      } else if (c === 0x3a) {
+        if (top !== undefined && top.next === 'colon') top.next = 'value';
+      } else if (c === 0x2c) {
+        if (top !== undefined) top.next = top.object ? 'key' : 'value';
+      } else if (top !== undefined && top.next === 'value') {
+        top.next = 'after';
+      }
+    }
+    // A string does not run over a line break (a parse of the outline reports it); its key is not known.
+    if (this.inString) this.keyStart = -1;
+    return text.length;
+  }
+
+  /** The string ending at the quote at `end`: a key sets its object's key. */
+  private endString(text: string, end: number): void {
+    this.inString = false;
+    const top = this.frames[this.frames.length - 1];
+    if (top === undefined) return;
+    if (top.object && top.next === 'key') {
+      top.key = this.keyStart >= 0 ? keyOf(text.slice(this.keyStart, end + 1)) : undefined;
+      top.next = 'colon';
+    } else if (top.next === 'value') {
+      top.next = 'after';
+    }
+    this.keyStart = -1;
+  }
+
+  /** Whether the `[` at `at` opens a list: the value of the key, in an object reached through objects, not too deep. */
+  private isList(top: Frame | undefined, line: RawLine, at: number): top is Frame {
+    if (top === undefined || !top.object || top.next !== 'value' || top.key !== this.key) return false;
+    if (top.level < 0 || top.level > MAX_LEVEL || this.lists.size >= MAX_LISTS) return false;
+    // Read it only if the outline before it parses: after a syntax error the document's parse reads nothing more.
+    const before = this.outline.text;
+    const head = line.text.slice(this.lineFrom, at + 1);
+    const text = this.outline.all.length === 0 ? head : `${before}\n${head}`;
+    const located = parseLocated(text);
+    if (located.error !== undefined && located.error.at < text.length) {
+      this.fail(undefined);
+      return false;
+    }
+    return true;
+  }
+
+  /** Opens a list at the `[` at `at`; the character after its `]` when it closes on this line, else undefined. */
+  private openList(line: RawLine, at: number): number | undefined {
+    const index = this.elementCounts.length;
+    this.elementCounts.push(0);
+    this.lists.set(line.offset + utf8Length(line.text, at), index);
+    const depth = this.frames.length + 1;
+    const elements = new ArrayElements(
+      (element) => {
+        const k = this.elementCounts[index]++;
+        this.onElement(index, element, k);
+      },
+      { inside: true, depth },
+    );
+    this.open = { index, elements, line: line.line, column: at };
+    return this.readList(line, at);
+  }
+
+  /** Whether a syntax error ended the read. */
+  private get failed(): boolean {
+    return this.phase === 'failed';
+  }
+
+  /** Keeps the outline's part of `line`: characters `from` to `to`. */
+  private keep(line: RawLine, from: number, to: number): void {
+    if (from === 0 && to === line.text.length) this.outline.push(line);
+    else {
+      const part = sliceLine(line, from);
+      this.outline.push({ ...part, text: part.text.slice(0, to - from) });
+    }
+    this.outlineLines++;
+  }
+
+  /** Parses the outline as it stands: a syntax error before its end ends the read (nothing after it is kept). */
+  private check(): void {
+    const text = this.outline.text;
+    const located = parseLocated(text);
+    if (located.error !== undefined && located.error.at < text.length) this.fail(undefined);
+    this.checkAt = this.outlineLines * 2;
+  }
+
+  /** Ends the read: `error` is a list's syntax error (undefined: the outline's, found when it is parsed). */
+  private fail(error: { line: number; message: string } | undefined): void {
+    this.phase = 'failed';
+    this.failure = error === undefined ? undefined : { line: error.line, message: error.message };
+    this.open = undefined;
+  }
+}
+
+/** `line` from character `from` on, with the byte offset of that character. */
+function sliceLine(line: RawLine, from: number): RawLine {
+  if (from === 0) return line;
+  return { ...line, text: line.text.slice(from), offset: line.offset + utf8Length(line.text, from) };
+}
+
+/** A key's text (with its quotes) as a string; undefined when it is not a valid JSON string. */
+function keyOf(quoted: string): string | undefined {
+  if (!quoted.includes('\\')) return quoted.slice(1, -1);
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return undefined;
+  }
+}

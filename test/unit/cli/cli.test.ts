@@ -2,7 +2,7 @@
 // statuses, JSON shape (five statuses, evidence), SARIF, options, and every bad input of issue #2 — clear
 // messages, no stack traces. `eval` has its own tests (eval.test.ts).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +49,22 @@ describe('compaction-lens CLI (child process)', function () {
     assert.match(stdout, /safe pointer set: 0–379 \(380 turns\)/);
     assert.doesNotMatch(stdout, /\u001b\[/, 'no colour when stdout is not a terminal');
   });
+
+  for (const format of [[], ['--sarif']]) {
+    it(`stops quietly, with the status of what was found, when the reader of its output goes away (| head)${format.length ? ', SARIF' : ''}`, async () => {
+      // Far more than a pipe holds, so the write is still going on when the pipe closes.
+      const files = Array.from({ length: 400 }, () => incident);
+      const child = spawn(process.execPath, [cli, 'check', ...format, ...files]);
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((done) => {
+        child.stdout.once('data', () => child.stdout.destroy());
+        child.once('close', (status) => done(status));
+      });
+      assert.equal(stderr.match(/EPIPE|\n\s+at .+:\d+:\d+\)?\n/), null, stderr);
+      assert.equal(code, 1);
+    });
+  }
 
   it('prints the JSON document issue #2 specifies', () => {
     const { status, stdout } = run('check', '--json', incident);

@@ -102,11 +102,11 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// A reader that stops reading (`| head`) closes the pipe: the rest of the output is dropped quietly, with the status
-// set so far, rather than as an unhandled error's stack trace.
+// A reader that stops reading (`| head`) closes the pipe: the rest of the output is dropped quietly, and the exit
+// status is still what was found, rather than an unhandled error's stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') return;
   disposeLiveSpills();
-  if (error.code === 'EPIPE') process.exit();
   process.stderr.write(`compaction-lens: cannot write the output: ${terminalText(error.message)}\n`);
   process.exit(2);
 });

@@ -27,6 +27,7 @@ import { evidenceTable, type EvidenceTable } from './evidenceShare';
 import { JudgementCache } from './judgementCache';
 import { TwiceFilter } from './twiceFilter';
 import { runSteps } from './steps';
+import { ProseMemo } from './proseMemo';
 import { SummaryMatcher, verbatimPassage } from './summaryMatcher';
 import { rangesFromIndexes } from './idRanges';
 import type {
@@ -100,6 +101,8 @@ interface Context {
   countedTurns: Uint32Array | undefined;
   /** Whether countedTurns is worth making: the transcript has more than one checkpoint. */
   keepsCounts: boolean;
+  /** Each turn's prose words for verbatimPassage, kept once a second checkpoint asks (made with keepsCounts). */
+  prose: ProseMemo | undefined;
   /**
    * One result per turn for every checkpoint that does not claim it (uncovered, unmarked: the same for each such
    * checkpoint), by the turn's index: as judged (`judged`, its recorded token figure) and as shown (`shown`, with
@@ -304,6 +307,7 @@ function* contextInSteps(
     unclaimed: { judged: judgements?.unclaimedOf(turns) ?? [], shown: [] },
     countedTurns: undefined,
     keepsCounts: checkpoints.length > 1,
+    prose: checkpoints.length > 1 ? new ProseMemo(turns.length) : undefined,
   };
 }
 
@@ -1217,7 +1221,8 @@ function judgeTurn(
   }
   const shared = state.shared;
   const unit = unitOf(ctx, index, index + 1);
-  const passage = verbatimPassage(turnText(turn), state.matcher);
+  const matcher = state.matcher;
+  const passage = ctx.prose ? ctx.prose.passage(index, () => turnText(turn), matcher) : verbatimPassage(turnText(turn), matcher);
   const j = judge(
     passage && !pieces.pieces.some((p) => p.key === passage.key) ? [...pieces.pieces, passage] : pieces.pieces,
     state.matcher,

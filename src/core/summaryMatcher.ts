@@ -3,6 +3,9 @@
 // the longest passage of prose a turn shares word for word with the summary. Built once per summary, linear.
 import { eachWord, MAX_SCAN_CHARS, stemOf, wordsOf, type Piece } from './evidenceText';
 
+/** SummaryMatcher.idOfNumber: a word not looked up yet. */
+const UNKNOWN = -2;
+
 /**
  * Finds pieces in one summary: both sides are reduced to their words (wordsOf), and a piece's words must
  * appear consecutively. Offsets returned are in the original summary string.
@@ -17,6 +20,8 @@ export class SummaryMatcher {
   private trigrams?: Set<number | string>;
   private stems?: Map<string, number>;
   private stemPositions?: Map<string, number[]>;
+  /** The summary's numbers of a ProseWords table's words (UNKNOWN: not looked up yet). */
+  private tableIds?: { table: ProseWords; ids: Int32Array };
 
   constructor(readonly summary: string) {
     const text = typeof summary === 'string' ? summary : '';
@@ -88,6 +93,26 @@ export class SummaryMatcher {
   /** A word's number in this summary, or -1 when the summary does not have it (line breaks have none). */
   wordId(word: string): number {
     return this.wordIds.get(word) ?? -1;
+  }
+
+  /** The summary's number (wordId) of the word numbered `n` in `table`; each word is looked up once. */
+  idOfNumber(table: ProseWords, n: number): number {
+    let kept = this.tableIds;
+    if (kept === undefined || kept.table !== table) {
+      kept = { table, ids: new Int32Array(Math.max(64, table.words.length)).fill(UNKNOWN) };
+      this.tableIds = kept;
+    }
+    if (n >= kept.ids.length) {
+      const grown = new Int32Array(Math.max(n + 1, kept.ids.length * 2)).fill(UNKNOWN);
+      grown.set(kept.ids);
+      kept.ids = grown;
+    }
+    let id = kept.ids[n];
+    if (id === UNKNOWN) {
+      id = this.wordId(table.words[n]);
+      kept.ids[n] = id;
+    }
+    return id;
   }
 
   /** Whether the summary has three words in a row, given by their numbers (wordId); -1 is never found. */
@@ -192,13 +217,28 @@ export const PASSAGE_WORDS = 8;
  * for word, as a piece: a task title, a request quoted back. One pass over the text's words.
  */
 export function verbatimPassage(text: string, matcher: SummaryMatcher): Piece | undefined {
-  const words = proseWords(typeof text === 'string' ? text.slice(0, MAX_SCAN_CHARS) : '');
+  const words = proseWordsOf(text);
   // Each word's number in the summary (-1: not there, or a break), so a trigram is looked up without a string.
   const ids = words.map((w) => (w === '\n' ? -1 : matcher.wordId(w)));
+  return passageOf(ids, (i) => words[i], matcher);
+}
+
+/**
+ * verbatimPassage of a text whose prose words were numbered in `table` (ProseWords.numbersOf): the same piece,
+ * with no word of the text made again (a turn claimed by many checkpoints, one summary after another).
+ */
+export function verbatimPassageOfNumbers(numbers: Int32Array, table: ProseWords, matcher: SummaryMatcher): Piece | undefined {
+  const ids = new Int32Array(numbers.length);
+  for (let i = 0; i < numbers.length; i++) ids[i] = numbers[i] < 0 ? -1 : matcher.idOfNumber(table, numbers[i]);
+  return passageOf(ids, (i) => table.words[numbers[i]], matcher);
+}
+
+/** The longest run of the summary's trigrams in the words' numbers (`ids`), as a piece when long enough. */
+function passageOf(ids: ArrayLike<number>, wordAt: (i: number) => string, matcher: SummaryMatcher): Piece | undefined {
   let bestStart = 0;
   let bestLength = 0;
   let runStart = -1;
-  for (let i = 0; i + 2 < words.length; i++) {
+  for (let i = 0; i + 2 < ids.length; i++) {
     if (matcher.hasTrigram(ids[i], ids[i + 1], ids[i + 2])) {
       if (runStart < 0) runStart = i;
       const length = i + 3 - runStart;
@@ -211,8 +251,46 @@ export function verbatimPassage(text: string, matcher: SummaryMatcher): Piece | 
     }
   }
   if (bestLength < PASSAGE_WORDS) return undefined;
-  const key = words.slice(bestStart, bestStart + Math.min(bestLength, 40)).join(' ');
+  const words: string[] = [];
+  for (let i = bestStart; i < bestStart + Math.min(bestLength, 40); i++) words.push(wordAt(i));
+  const key = words.join(' ');
   return { text: key, kind: 'quoted', key, shareKey: key };
+}
+
+/** The prose words of the text that verbatimPassage scans (its first MAX_SCAN_CHARS characters); "\n": a break. */
+function proseWordsOf(text: string): string[] {
+  return proseWords(typeof text === 'string' ? text.slice(0, MAX_SCAN_CHARS) : '');
+}
+
+/**
+ * Prose words by number, for texts whose passages are looked for in more than one summary: each text's words are
+ * made once (numbersOf) and each summary looks each distinct word up once (SummaryMatcher.idOfNumber).
+ */
+export class ProseWords {
+  /** Each word, by its number. */
+  readonly words: string[] = [];
+  private readonly numbers = new Map<string, number>();
+
+  /** The numbers of the prose words verbatimPassage scans in `text`; -1 for a break. */
+  numbersOf(text: string): Int32Array {
+    const words = proseWordsOf(text);
+    const out = new Int32Array(words.length);
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
+      if (w === '\n') {
+        out[i] = -1;
+        continue;
+      }
+      let n = this.numbers.get(w);
+      if (n === undefined) {
+        n = this.words.length;
+        this.words.push(w);
+        this.numbers.set(w, n);
+      }
+      out[i] = n;
+    }
+    return out;
+  }
 }
 
 /**

@@ -22,7 +22,7 @@ import {
   type Sharing,
   type TurnPieces,
 } from './evidence';
-import { EvidenceCache } from './evidenceCache';
+import { EvidenceCache, EvidenceSlots } from './evidenceCache';
 import { evidenceTable, type EvidenceTable } from './evidenceShare';
 import { JudgementCache } from './judgementCache';
 import { TwiceFilter } from './twiceFilter';
@@ -103,6 +103,8 @@ interface Context {
   keepsCounts: boolean;
   /** Each turn's prose words for verbatimPassage, kept once a second checkpoint asks (made with keepsCounts). */
   prose: ProseMemo | undefined;
+  /** Where each turn's pieces were found in the evidence cache, to ask again by index (made with keepsCounts). */
+  evidenceSlots: EvidenceSlots | undefined;
   /**
    * One result per turn for every checkpoint that does not claim it (uncovered, unmarked: the same for each such
    * checkpoint), by the turn's index: as judged (`judged`, its recorded token figure) and as shown (`shown`, with
@@ -308,6 +310,7 @@ function* contextInSteps(
     countedTurns: undefined,
     keepsCounts: checkpoints.length > 1,
     prose: checkpoints.length > 1 ? new ProseMemo(turns.length) : undefined,
+    evidenceSlots: checkpoints.length > 1 ? new EvidenceSlots(turns.length) : undefined,
   };
 }
 
@@ -563,6 +566,7 @@ function piecesOf(ctx: Context, index: number, before: number, longPass: boolean
   const answer = first === undefined ? undefined : ctx.firstAnswer.atTurn(first);
   const answeredSeparately = answer !== undefined && answer < before;
   const cache = ctx.evidenceCache;
+  if (ctx.evidenceSlots) return cache.piecesAt(ctx.evidenceSlots, index, turn, answeredSeparately, !longPass);
   return longPass ? cache.piecesInLongPass(turn, answeredSeparately) : cache.piecesOf(turn, answeredSeparately);
 }
 

@@ -15,11 +15,13 @@ import { pieceTable, sharePieces, type PieceTable } from './pieceTable';
 export const DEFAULT_EVIDENCE_CACHE_CHARS = 32 * 1024 * 1024;
 
 interface Entry {
-  /** The turn's text. */
+  /** The turn's text ('' once evicted). */
   text: string;
   /** The first variant of that text (role, call answered, flags, reasoning: variantKey) and its pieces. */
   variant: string;
   pieces: TurnPieces;
+  /** Let go of: no longer in the cache, its texts and pieces released (an EvidenceSlots entry may still name it). */
+  evicted?: true;
   /**
    * Any further variants and their pieces. Most texts have one variant, so the map is made only for a second:
    * an empty map for each of 100k texts was some 20 MB.
@@ -27,6 +29,24 @@ interface Entry {
   more?: Map<string, TurnPieces>;
   /** The characters this entry holds keys of. */
   chars: number;
+}
+
+/**
+ * Where each turn of one transcript had its pieces found (EvidenceCache.piecesAt), by the turn's index: a turn
+ * asked for again, by the next checkpoint's sharing counts and judging, is answered from its entry with no text read
+ * (from disk, for a large file) or hashed and no variant made. A file of 78 condensations, each claiming every
+ * turn before it, spent 10 of its 33 s in the lookups. Eight bytes and one a turn; an evicted entry keeps nothing
+ * but its small object.
+ */
+export class EvidenceSlots {
+  readonly entries: (Entry | undefined)[];
+  /** Whether the entry was found with the turn's calls answered separately (1) or not (0). */
+  readonly separately: Uint8Array;
+
+  constructor(turns: number) {
+    this.entries = new Array<Entry | undefined>(turns).fill(undefined);
+    this.separately = new Uint8Array(turns);
+  }
 }
 
 export class EvidenceCache {
@@ -64,18 +84,33 @@ export class EvidenceCache {
     return this.lookUp(turn, answeredSeparately, false);
   }
 
-  /** The cached pieces of the turn, or turnPieces computed (and kept when `keep`). */
-  private lookUp(turn: Turn, answeredSeparately: boolean, keep: boolean): TurnPieces {
+  /**
+   * piecesOf (`keep`) or piecesInLongPass of the turn at `index` of the transcript `slots` are for: answered from
+   * the entry it was last found in while that is cached, else looked up and its entry noted.
+   */
+  piecesAt(slots: EvidenceSlots, index: number, turn: Turn, answeredSeparately: boolean, keep: boolean): TurnPieces {
+    const entry = slots.entries[index];
+    if (entry !== undefined && entry.evicted !== true && slots.separately[index] === (answeredSeparately ? 1 : 0)) {
+      this.touch(entry);
+      this.hitCount++;
+      return entry.pieces;
+    }
+    return this.lookUp(turn, answeredSeparately, keep, slots, index);
+  }
+
+  /** The cached pieces of the turn, or turnPieces computed (and kept when `keep`); its entry noted in `slots`. */
+  private lookUp(turn: Turn, answeredSeparately: boolean, keep: boolean, slots?: EvidenceSlots, index = 0): TurnPieces {
     const text = typeof turn.text === 'string' ? turn.text : '';
     const variant = variantKey(turn, answeredSeparately);
     const entry = this.entries.get(text);
     if (entry) {
-      const hit = entry.variant === variant ? entry.pieces : entry.more?.get(variant);
-      // Most recently used last: the Map's order is the eviction order.
-      this.entries.delete(text);
-      this.entries.set(text, entry);
+      const first = entry.variant === variant;
+      const hit = first ? entry.pieces : entry.more?.get(variant);
+      this.touch(entry);
       if (hit) {
         this.hitCount++;
+        // Only an entry's first variant is noted: a slot is answered by entry.pieces.
+        if (first && slots) note(slots, index, entry, answeredSeparately);
         return hit;
       }
     }
@@ -83,8 +118,15 @@ export class EvidenceCache {
     const made = turnPieces(turn, answeredSeparately);
     if (!keep) return made;
     const pieces = sharePieces(this.table, made);
-    this.store(text, variant, pieces, entry);
+    const stored = this.store(text, variant, pieces, entry);
+    if (stored !== undefined && stored.variant === variant && slots) note(slots, index, stored, answeredSeparately);
     return pieces;
+  }
+
+  /** Most recently used last: the Map's order is the eviction order. */
+  private touch(entry: Entry): void {
+    this.entries.delete(entry.text);
+    this.entries.set(entry.text, entry);
   }
 
   /** The bound on the characters of the keys held (maxChars). */
@@ -109,15 +151,17 @@ export class EvidenceCache {
 
   /** Forgets everything. */
   clear(): void {
+    for (const entry of this.entries.values()) release(entry);
     this.entries.clear();
     this.table.clear();
     this.chars = 0;
   }
 
-  private store(text: string, variant: string, pieces: TurnPieces, existing: Entry | undefined): void {
+  /** Keeps the pieces of a text's variant; the entry that holds them, or undefined when they are not kept. */
+  private store(text: string, variant: string, pieces: TurnPieces, existing: Entry | undefined): Entry | undefined {
     const cost = variant.length + (existing ? 0 : text.length);
     // An entry that would outgrow the whole cache on its own is not kept: it is computed each time.
-    if ((existing?.chars ?? 0) + cost > this.maxChars) return;
+    if ((existing?.chars ?? 0) + cost > this.maxChars) return undefined;
     let entry = existing;
     if (entry) {
       entry.more ??= new Map<string, TurnPieces>();
@@ -129,6 +173,7 @@ export class EvidenceCache {
     }
     this.chars += cost;
     this.evict(entry);
+    return entry;
   }
 
   /** Drops least recently used texts until the cache is within its bound again (never `keep`, just stored). */
@@ -139,9 +184,28 @@ export class EvidenceCache {
       if (entry === keep) continue;
       this.entries.delete(text);
       this.chars -= entry.chars;
+      release(entry);
     }
   }
 }
+
+/** Notes in `slots` that the turn at `index` has its pieces in `entry`'s first variant. */
+function note(slots: EvidenceSlots, index: number, entry: Entry, answeredSeparately: boolean): void {
+  slots.entries[index] = entry;
+  slots.separately[index] = answeredSeparately ? 1 : 0;
+}
+
+/** Marks an entry let go of and drops what it held, so a slot that still names it keeps only its small object. */
+function release(entry: Entry): void {
+  entry.evicted = true;
+  entry.text = '';
+  entry.variant = '';
+  entry.pieces = RELEASED;
+  entry.more = undefined;
+}
+
+/** The pieces of an entry let go of: never given out (piecesAt checks `evicted` first). */
+const RELEASED: TurnPieces = { pieces: [] };
 
 /**
  * Everything but the text that turnPieces reads of a turn: whether its calls are answered separately, its error

@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze, judgeAhead } from '../../../src/core/analyze';
 import { turnPieces } from '../../../src/core/evidence';
-import { EvidenceCache } from '../../../src/core/evidenceCache';
+import { EvidenceCache, EvidenceSlots } from '../../../src/core/evidenceCache';
 import { JudgementCache } from '../../../src/core/judgementCache';
 import { runSteps } from '../../../src/core/steps';
 import type { Role, Turn } from '../../../src/core/model';
@@ -222,5 +222,83 @@ describe('core/EvidenceCache', () => {
     cache.clear();
     assert.equal(cache.size, 0);
     assert.equal(cache.texts, 0);
+  });
+
+  it('property: asked by index (piecesAt), gives what turnPieces gives, in any bound, kept or in a long pass', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(arbTurn, fc.boolean()), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(fc.nat(29), fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 80 }),
+        fc.nat(3000),
+        (turns, asks, maxChars) => {
+          const cache = new EvidenceCache({ maxChars });
+          const slots = new EvidenceSlots(turns.length);
+          for (const [at, flip, keep] of asks) {
+            const index = at % turns.length;
+            const [t, separately] = turns[index];
+            const asked = flip ? !separately : separately;
+            assert.deepEqual(cache.piecesAt(slots, index, t, asked, keep), turnPieces(t, asked));
+          }
+          assert.ok(cache.size <= maxChars);
+        },
+      ),
+      { seed: 20261204, numRuns: 400 },
+    );
+  });
+
+  it('asked by index again, reads no text while the entry is cached; once it is let go, reads it again and keeps nothing of it', () => {
+    let reads = 0;
+    const counted = (i: number, text: string): Turn => {
+      const t = turn(i, text, { role: 'user' });
+      Object.defineProperty(t, 'text', {
+        get: () => {
+          reads++;
+          return text;
+        },
+        enumerable: true,
+      });
+      return t;
+    };
+    const a = counted(0, 'Fixed src/ledger/batch_7.ts: LEDGER_ENTRY_1007 now posts 42 entries.');
+    const b = counted(1, 'error: ENOENT: no such file or directory, open /tmp/missing.json');
+    const cache = new EvidenceCache({ maxChars: 100 });
+    const slots = new EvidenceSlots(2);
+    const first = cache.piecesAt(slots, 0, a, false, true);
+    const afterFirst = reads;
+    assert.ok(afterFirst > 0);
+    for (let k = 0; k < 5; k++) assert.equal(cache.piecesAt(slots, 0, a, false, true), first);
+    assert.equal(reads, afterFirst, 'answered from its entry: no text read');
+    // Asked with its calls answered separately, it is another variant: looked up by its text.
+    cache.piecesAt(slots, 0, a, true, true);
+    assert.ok(reads > afterFirst);
+    // b's text pushes a's out of the cache (100 characters): a's slot no longer answers.
+    cache.piecesAt(slots, 1, b, false, true);
+    assert.equal(cache.texts, 1);
+    const reads0 = reads;
+    assert.deepEqual(cache.piecesAt(slots, 0, a, true, true), turnPieces(a, true));
+    assert.ok(reads > reads0, 'its text read again');
+    const released = (slots.entries.find((e) => e?.evicted) ?? {}) as { text?: string; pieces?: { pieces: unknown[] } };
+    assert.equal(released.text, '', 'an entry let go of keeps no text');
+    assert.deepEqual(released.pieces?.pieces, [], 'nor its pieces');
+  });
+
+  it('with more than one checkpoint, an analysis asks by index and equals one that does not', () => {
+    const turns = Array.from({ length: 60 }, (_, i) => turn(i, `${TEXTS[i % TEXTS.length]} #${i % 7}`));
+    const checkpoints = [20, 40, 60].map((end, k) =>
+      checkpoint({
+        summaryId: `S${k}`,
+        summary: `${TEXTS[k + 2]} ${TEXTS[6]}`,
+        claimedIds: turns.slice(0, end).map((t) => t.id),
+        turnsBefore: end,
+      }),
+    );
+    for (const maxChars of [400, 100000]) {
+      const all = analyze(transcript(turns, checkpoints), { ...OPTS, evidenceCache: new EvidenceCache({ maxChars }) });
+      // Each checkpoint alone (one checkpoint: no slots) is analysed as it is among the others.
+      checkpoints.forEach((c, k) => {
+        const alone = analyze(transcript(turns, [c]), { ...OPTS, evidenceCache: new EvidenceCache({ maxChars }) });
+        assert.deepEqual({ ...all.checkpoints[k], index: 0 }, alone.checkpoints[0], `${c.summaryId}, cache of ${maxChars}`);
+      });
+    }
   });
 });

@@ -297,9 +297,10 @@ export class TranscriptFile {
     const { turns, checkpoints } = file.snapshot;
     if (turns.length === 0 && checkpoints.length === 0) {
       const first = file.stoppedBecause ?? file.snapshot.problems[0];
-      const why = first
-        ? ` ${first === file.stoppedBecause ? 'Reading stopped' : 'The first problem'}: line ${first.line}: ${first.message}`
-        : '';
+      // Most readers' messages name their line already ("line 2: …"): it is said once.
+      const where = `line ${first?.line}: `;
+      const what = first && (first.message.startsWith(where) ? first.message : `${where}${first.message}`);
+      const why = first ? ` ${first === file.stoppedBecause ? 'Reading stopped' : 'The first problem'}: ${what}` : '';
       throw new UnusableTranscriptError(`${path} has no usable records (read as ${format}).${why}`, path);
     }
     return file;

@@ -325,6 +325,11 @@ describe('compaction-lens CLI (child process)', function () {
     const { status, stdout } = run('check', write('allbad.jsonl', '{"type":"turn"}\n{"type":"turn","id":1}\n'));
     assert.equal(status, 2);
     assert.match(stdout, /no usable records .*line 1/);
+    // A message that names its line already says it once.
+    const broken = run('check', '--format', 'langchain', write('broken-state.json', '{\n  values: {"messages": []}\n}\n'));
+    assert.equal(broken.status, 2);
+    assert.match(broken.stdout, /The first problem: line 2: the LangChain \/ LangMem \/ Letta file is not valid JSON/);
+    assert.doesNotMatch(broken.stdout, /line 2: line 2:/);
   });
 
   it('rejects bad options with exit 2 and a one-line message', () => {

@@ -149,8 +149,9 @@ export function parseLocated(text: string, depth = 0): LocatedJson {
         try {
           child = parseValue(depth + 1);
         } catch (error) {
-          // keep a partial array child (its complete elements are usable), not a half-read object
-          if (error instanceof JsonSyntaxError && Array.isArray(error.partial)) {
+          // keep a partial child, array or object: what it holds complete is usable (a state's messages under
+          // `values`); a half-read element of an array is not kept (parseArray keeps complete elements only)
+          if (error instanceof JsonSyntaxError && error.partial !== undefined) {
             Object.defineProperty(object, key, { value: error.partial, enumerable: true, writable: true, configurable: true });
           }
           throw error;

@@ -59,4 +59,18 @@ describe('formats/jsonSpans', () => {
     assert.equal(problem?.line, 4);
     assert.equal(problem?.severity, 'error');
   });
+
+  it('keeps what a cut object holds complete on the way down to the cut, but no half-read element of an array', () => {
+    // A LangGraph state being written: its messages under `values` are read up to the cut.
+    const text = '{"config": {"a": 1}, "values": {"messages": [{"id": 1}, {"id": 2}, {"id": 3, "content": "par';
+    const cut = parseLocated(text);
+    assert.deepEqual(cut.value, { config: { a: 1 }, values: { messages: [{ id: 1 }, { id: 2 }] } });
+    assert.ok(cut.error);
+    // An object cut before any key holds nothing to keep; a half-read object in an array is not an element.
+    assert.deepEqual(parseLocated('{"values": {').value, undefined);
+    assert.deepEqual(parseLocated('{"runs": [{"id": 1}, {"id": 2, "x": {"y": 1').value, { runs: [{ id: 1 }] });
+    // The kept objects have their places (to where the cut is).
+    const values = (cut.value as { values: object }).values;
+    assert.deepEqual(cut.rangeOf(values), [text.indexOf('{"messages"'), cut.error!.at]);
+  });
 });

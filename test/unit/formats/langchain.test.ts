@@ -405,6 +405,21 @@ describe('formats/langchain: a state document read a message at a time', functio
     ]),
     ['a string and an empty object among the messages, CRLF', `{\r\n"messages": [\r\n"two",\r\n{},\r\n${m(5)}\r\n]\r\n}\r\n`, 'each'],
   ];
+  it('a state still being written gives the messages complete before its end, and says it is incomplete', () => {
+    const text = JSON.stringify(state, null, 2);
+    const cut = text.slice(0, text.indexOf('"id": "a2"'));
+    for (const streamArrays of [true, false]) {
+      const t = feed(new LangChainReader({ fileName: 'state.json' }, 512, streamArrays), cut);
+      assert.deepEqual(
+        t.turns.map((turn) => turn.id),
+        ['h1', 'a1', 't1', 'h2'],
+      );
+      assert.equal(t.problems.length, 1);
+      assert.match(t.problems[0].message, /is incomplete \(the agent may still be writing\)/);
+      assert.equal(t.problems[0].severity, 'warning');
+    }
+  });
+
   assertStreamedObjects({
     make: (context: Partial<ReaderContext>, readAhead?: number, streamArrays?: boolean) =>
       new LangChainReader({ fileName: 'state.json', ...context }, readAhead, streamArrays),

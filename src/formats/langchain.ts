@@ -3,6 +3,8 @@
 // messages, or JSONL with one message per line. Messages may be LangChain dicts ({type: human|ai|system|tool, content,
 // id, additional_kwargs, tool_calls}), LangChain serialised constructors ({lc:1, id:[…,"HumanMessage"], kwargs}),
 // or Letta messages ({id:"message-…", role, content|text} or {message_type: user_message|assistant_message|…}).
+// A state dump's `messages` lists are read a message at a time, the rest of it kept as an outline (objectLists.ts);
+// the list it shows is the first `messages` found breadth first, as in a read of the whole document.
 //
 // Turns: one per message, id = the message id (its position when it has none or repeats one). A tool message
 // `answers` the message whose call its `tool_call_id` names (`tool_calls[].id`, a Letta `tool_call`, or an Anthropic

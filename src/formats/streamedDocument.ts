@@ -1,13 +1,13 @@
-// Base of the readers whose file is JSON Lines or one JSON document (OpenHands, message arrays, LangChain), read as its lines
-// are pushed. How the file is read is decided by its first line that is not blank: JSON Lines when that line is a
-// JSON object by itself, whose records are read a batch at a time; an array read an element at a time when it
-// starts with `[` (arrayElements.ts); an object whose lists of records (a reader's `listKey`) are read an element at
-// a time when it starts with `{` and the reader names such lists (objectLists.ts); otherwise one JSON document, kept
-// and parsed whole at each finish. A file read
-// once keeps no line, lets its records go once read and hands each turn to ReaderContext.keepTurn as it is made (a
-// large file's texts go to disk as they are read). A line pushed again forgets what was read and reads the kept
-// lines before it again. The problems of the JSON Lines are handed over capped (problemCap.ts), so a file of a
-// million bad lines gives a thousand problems and one summary to merge, not a million.
+// Base of the readers whose file is JSON Lines or one JSON document (OpenHands, message arrays, LangChain), read as
+// its lines are pushed. How the file is read is decided by its first line that is not blank: JSON Lines when that
+// line is a JSON object by itself, whose records are read a batch at a time; an array read an element at a time when
+// it starts with `[` (arrayElements.ts); an object whose lists of records are read an element at a time when it
+// starts with `{` and the reader names such lists (`listKey`, objectLists.ts); otherwise one JSON document, kept and
+// parsed whole at each finish. A file read once keeps no line, lets its records go once read and hands each turn to
+// ReaderContext.keepTurn as it is made (a large file's texts go to disk as they are read). A line pushed again
+// forgets what was read and reads the kept lines before it again. The problems of the JSON Lines are handed over
+// capped (problemCap.ts), so a file of a million bad lines gives a thousand problems and one summary to merge, not a
+// million.
 import type { Problem, RawLine, ReaderContext, SourceSpan, TextKeeper, Transcript, Turn } from '../core/model';
 import { ArrayElements } from './arrayElements';
 import { isObject, JsonLinesBuffer, type JsonLine } from './jsonLines';
@@ -73,7 +73,7 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
 
   /**
    * `readAheadRecords`: how many pushed records wait before push() reads them; `streamArrays`: false reads an
-   * array whole, as one document (tests vary both, to compare).
+   * array, or an object with lists, whole, as one document (tests vary both, to compare).
    */
   constructor(
     context?: ReaderContext,
@@ -145,14 +145,10 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
       this.readRecords();
       problems.push(...this.lines.problems);
     } else if (this.mode === 'array') {
-      const error = this.elements!.end();
-      if (error)
-        problems.push(documentProblem(this.documentName, error.line, error.message, error.atEnd && this.last?.terminated === false));
+      this.pushSyntaxError(problems, this.elements!.end());
     } else if (this.mode === 'object') {
       const outline = this.objectLists!.end();
-      const error = outline.error;
-      if (error)
-        problems.push(documentProblem(this.documentName, error.line, error.message, error.atEnd && this.last?.terminated === false));
+      this.pushSyntaxError(problems, outline.error);
       const stateOf = (list: unknown): State | undefined => {
         const k = outline.listAt(list);
         return k === undefined ? undefined : this.listStates[k];
@@ -162,6 +158,12 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
       state = this.readDocument(problems);
     }
     return this.transcriptOf(state, problems, this.last?.line ?? 0);
+  }
+
+  /** The document's syntax error, if any, as a problem: a warning when the file ends there unfinished. */
+  private pushSyntaxError(problems: Problem[], error: { line: number; message: string; atEnd: boolean } | undefined): void {
+    if (error === undefined) return;
+    problems.push(documentProblem(this.documentName, error.line, error.message, error.atEnd && this.last?.terminated === false));
   }
 
   /** Forgets what was read and reads the kept lines before line `n` again. */

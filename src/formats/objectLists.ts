@@ -47,15 +47,6 @@ interface Frame {
   key: string | undefined;
 }
 
-/** A list being read: its elements' reader and where its `[` is. */
-interface OpenList {
-  index: number;
-  elements: ArrayElements;
-  /** Its `[` is on the line being read (and was not closed on it). */
-  line: number;
-  column: number;
-}
-
 export class ObjectLists {
   private readonly outline = new DocumentLines();
   private readonly frames: Frame[] = [];
@@ -65,7 +56,8 @@ export class ObjectLists {
   private escaped = false;
   /** Where the key being read starts on the line (-1: not a key, or not on this line). */
   private keyStart = -1;
-  private open: OpenList | undefined;
+  /** The reader of the elements of the list being read, if any. */
+  private open: ArrayElements | undefined;
   /** The lists found, by the byte offset of their `[`. */
   private readonly lists = new Map<number, number>();
   private elementCounts: number[] = [];
@@ -120,7 +112,7 @@ export class ObjectLists {
     const lastLine = this.last?.line;
     let error: OutlineDocument['error'];
     if (this.failure !== undefined) error = { ...this.failure, atEnd: this.failure.line === lastLine };
-    else if (this.open !== undefined) error = this.open.elements.end();
+    else if (this.open !== undefined) error = this.open.end();
     else if (located.error !== undefined) {
       const line = outline.lineAt(located.error.at);
       error = { line, message: located.error.message, atEnd: located.error.at >= outline.text.length || line === lastLine };
@@ -133,15 +125,14 @@ export class ObjectLists {
    * (the scan of the outline goes on from it), else undefined.
    */
   private readList(line: RawLine, from: number): number | undefined {
-    const list = this.open!;
-    const part = from === 0 ? line : sliceLine(line, from);
-    list.elements.push(part);
-    const closedAt = list.elements.closedAt;
+    const elements = this.open!;
+    elements.push(from === 0 ? line : sliceLine(line, from));
+    const closedAt = elements.closedAt;
     if (closedAt !== undefined) {
       this.open = undefined;
       return from + closedAt;
     }
-    if (list.elements.failed) this.fail(list.elements.end());
+    if (elements.failed) this.fail(elements.end());
     return undefined;
   }
 
@@ -238,7 +229,7 @@ export class ObjectLists {
       },
       { inside: true, depth },
     );
-    this.open = { index, elements, line: line.line, column: at };
+    this.open = elements;
     return this.readList(line, at);
   }
 

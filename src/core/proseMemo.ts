@@ -2,9 +2,17 @@
 // turn in its summary (verbatimPassage). A file of many compactions, each claiming every turn before it, split every
 // turn's prose into words again for each summary: 19 of the 54 s of a CPU profile of `check` on a 104 MB OpenHands
 // file with 78 condensations. A turn met once (a file of one checkpoint, or of summaries that each claim the turns
-// since the last) keeps nothing. Bounded: MAX_KEPT_WORDS numbers in all; past that, a turn's words are made each time.
+// since the last) keeps nothing. Bounded: MAX_KEPT_WORDS numbers in all, and the distinct words among them; past
+// that, a turn's words are made each time.
 import type { Piece } from './evidenceText';
-import { ProseWords, verbatimPassage, verbatimPassageOfNumbers, type SummaryMatcher } from './summaryMatcher';
+import {
+  ProseWords,
+  proseWordsOf,
+  verbatimPassage,
+  verbatimPassageOfNumbers,
+  verbatimPassageOfWords,
+  type SummaryMatcher,
+} from './summaryMatcher';
 
 /** At most this many word numbers are kept (four bytes each), with the distinct words among them. */
 export const MAX_KEPT_WORDS = 8 * 1024 * 1024;
@@ -37,16 +45,20 @@ export class ProseMemo {
       if (seen === UNSEEN) this.seen[index] = ONCE;
       return verbatimPassage(text(), matcher);
     }
-    const made = this.table.numbersOf(text());
-    if (this.words + made.length <= this.maxWords) {
-      this.kept.set(index, made);
-      this.words += made.length;
-    } else this.seen[index] = NOT_KEPT;
+    const words = proseWordsOf(text());
+    if (this.words + words.length > this.maxWords) {
+      // Past the bound: not numbered, so the table of words grows only with the words kept.
+      this.seen[index] = NOT_KEPT;
+      return verbatimPassageOfWords(words, matcher);
+    }
+    const made = this.table.numbersOf(words);
+    this.kept.set(index, made);
+    this.words += made.length;
     return verbatimPassageOfNumbers(made, this.table, matcher);
   }
 
-  /** Turns whose words are kept, and the word numbers kept in all. */
-  get stats(): { turns: number; words: number } {
-    return { turns: this.kept.size, words: this.words };
+  /** Turns whose words are kept, the word numbers kept in all, and the distinct words among them. */
+  get stats(): { turns: number; words: number; distinct: number } {
+    return { turns: this.kept.size, words: this.words, distinct: this.table.words.length };
   }
 }

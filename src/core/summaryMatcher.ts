@@ -217,7 +217,11 @@ export const PASSAGE_WORDS = 8;
  * for word, as a piece: a task title, a request quoted back. One pass over the text's words.
  */
 export function verbatimPassage(text: string, matcher: SummaryMatcher): Piece | undefined {
-  const words = proseWordsOf(text);
+  return verbatimPassageOfWords(proseWordsOf(text), matcher);
+}
+
+/** verbatimPassage of a text whose prose words (proseWordsOf) are `words`. */
+export function verbatimPassageOfWords(words: readonly string[], matcher: SummaryMatcher): Piece | undefined {
   // Each word's number in the summary (-1: not there, or a break), so a trigram is looked up without a string.
   const ids = words.map((w) => (w === '\n' ? -1 : matcher.wordId(w)));
   return passageOf(ids, (i) => words[i], matcher);
@@ -258,7 +262,7 @@ function passageOf(ids: ArrayLike<number>, wordAt: (i: number) => string, matche
 }
 
 /** The prose words of the text that verbatimPassage scans (its first MAX_SCAN_CHARS characters); "\n": a break. */
-function proseWordsOf(text: string): string[] {
+export function proseWordsOf(text: string): string[] {
   return proseWords(typeof text === 'string' ? text.slice(0, MAX_SCAN_CHARS) : '');
 }
 
@@ -271,9 +275,8 @@ export class ProseWords {
   readonly words: string[] = [];
   private readonly numbers = new Map<string, number>();
 
-  /** The numbers of the prose words verbatimPassage scans in `text`; -1 for a break. */
-  numbersOf(text: string): Int32Array {
-    const words = proseWordsOf(text);
+  /** The numbers of a text's prose words (proseWordsOf); -1 for a break. */
+  numbersOf(words: readonly string[]): Int32Array {
     const out = new Int32Array(words.length);
     for (let i = 0; i < words.length; i++) {
       const w = words[i];

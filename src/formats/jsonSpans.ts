@@ -5,7 +5,8 @@
 
 import type { Problem, RawLine, SourceSpan } from '../core/model';
 
-const MAX_DEPTH = 512;
+/** How deep a document may nest: a parse fails past it, as JSON parsers with a stack limit do. */
+export const MAX_DEPTH = 512;
 
 class JsonSyntaxError extends Error {
   /** What was complete when the error was met (an array of complete elements, or undefined). */

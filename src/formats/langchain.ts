@@ -144,6 +144,14 @@ function findKey(root: unknown, key: string, test: (v: unknown) => boolean, dept
   return undefined;
 }
 
+/** A state's list of messages and LangMem running summary: the first of each found, breadth first. */
+function partsOfState(value: unknown): { list: unknown[] | undefined; summary: unknown } {
+  return {
+    list: findKey(value, 'messages', Array.isArray) as unknown[] | undefined,
+    summary: findKey(value, 'running_summary', isObject),
+  };
+}
+
 /** A Letta system_alert: its message (the summary), the hidden-message counts it states, the object itself. */
 export interface LettaAlert {
   message: string;
@@ -248,8 +256,7 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
   ): Transcript {
     const value = outline.located.value;
     if (value === undefined) return this.transcriptWith(fresh(), [], problems, lineCount);
-    const list = findKey(value, 'messages', Array.isArray) as unknown[] | undefined;
-    const summary = findKey(value, 'running_summary', isObject);
+    const { list, summary } = partsOfState(value);
     const running = summary === undefined ? [] : [{ value: summary, span: outline.spanOf(summary) }];
     let state = list === undefined ? undefined : stateOf(list);
     if (state === undefined) {
@@ -284,8 +291,7 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
       for (const m of value) this.readMessage(state, { value: m, span: spanOf(m) });
       return true;
     }
-    const list = findKey(value, 'messages', Array.isArray) as unknown[] | undefined;
-    const summary = findKey(value, 'running_summary', isObject);
+    const { list, summary } = partsOfState(value);
     if (summary !== undefined) state.running.push({ value: summary, span: spanOf(summary) });
     for (const m of list ?? []) this.readMessage(state, { value: m, span: spanOf(m) });
     return list !== undefined || summary !== undefined;

@@ -14,7 +14,7 @@
 // No regular expression: the outline is scanned one character at a time, tracking only its objects, keys and strings.
 import type { RawLine, SourceSpan } from '../core/model';
 import { ArrayElements, type ArrayElement } from './arrayElements';
-import { DocumentLines, parseLocated, utf8Length, type LocatedJson } from './jsonSpans';
+import { DocumentLines, MAX_DEPTH, parseLocated, utf8Length, type LocatedJson } from './jsonSpans';
 
 /** How many objects down from the root (the root is 0) a list may sit: as deep as the readers' search for a key looks. */
 export const MAX_LEVEL = 4;
@@ -166,6 +166,12 @@ export class ObjectLists {
           continue;
         }
         if (this.failed) return text.length;
+        if (this.frames.length >= MAX_DEPTH + 1) {
+          // Deeper than the parse goes: the read ends here (the outline's parse says so), and no frame is kept for
+          // each of a line's million brackets.
+          this.fail(undefined);
+          return text.length;
+        }
         const level = top === undefined ? 0 : top.object && top.level >= 0 ? top.level + 1 : -1;
         if (top !== undefined) top.next = 'after';
         this.frames.push({ object: c === 0x7b, level, next: c === 0x7b ? 'key' : 'value', key: undefined });

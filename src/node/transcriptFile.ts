@@ -297,10 +297,7 @@ export class TranscriptFile {
     const { turns, checkpoints } = file.snapshot;
     if (turns.length === 0 && checkpoints.length === 0) {
       const first = file.stoppedBecause ?? file.snapshot.problems[0];
-      // Most readers' messages name their line already ("line 2: …"): it is said once.
-      const where = `line ${first?.line}: `;
-      const what = first && (first.message.startsWith(where) ? first.message : `${where}${first.message}`);
-      const why = first ? ` ${first === file.stoppedBecause ? 'Reading stopped' : 'The first problem'}: ${what}` : '';
+      const why = first ? ` ${first === file.stoppedBecause ? 'Reading stopped' : 'The first problem'}: ${withLine(first)}` : '';
       throw new UnusableTranscriptError(`${path} has no usable records (read as ${format}).${why}`, path);
     }
     return file;
@@ -539,4 +536,10 @@ export class TranscriptFile {
     if (this.stoppedBecause) capped.push(this.stoppedBecause);
     return { ...transcript, problems: capped, lineCount: Math.max(transcript.lineCount, this.nextLine - 1) };
   }
+}
+
+/** A problem's message with its line before it ("line 2: …"), said once: most readers' messages name it already. */
+function withLine(problem: { line: number; message: string }): string {
+  const where = `line ${problem.line}: `;
+  return problem.message.startsWith(where) ? problem.message : `${where}${problem.message}`;
 }

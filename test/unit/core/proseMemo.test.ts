@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ProseMemo } from '../../../src/core/proseMemo';
-import { ProseWords, SummaryMatcher, verbatimPassage, verbatimPassageOfNumbers } from '../../../src/core/summaryMatcher';
+import { ProseWords, proseWordsOf, SummaryMatcher, verbatimPassage, verbatimPassageOfNumbers } from '../../../src/core/summaryMatcher';
 
 const WORDS = ['the', 'ledger', 'retry', 'queue', 'worker', 'now', 'back', 'off', 'path', 'for', 'make', 'please', "don't", 'Zürich'];
 const TOKENS = [...WORDS, 'Ledger', 'end.', '"quoted"', 'src/a.ts', '42', 'HTTPServer', '’s', '(paren)'];
@@ -22,7 +22,7 @@ describe('core/proseMemo', () => {
           return `${e}\n${words.slice(k, k + 12).join(' ')}\n${WORDS.join(' ')}`;
         });
         const table = new ProseWords();
-        const numbered = texts.map((text) => table.numbersOf(text));
+        const numbered = texts.map((text) => table.numbersOf(proseWordsOf(text)));
         const memo = new ProseMemo(texts.length);
         for (const summary of summaries) {
           const matcher = new SummaryMatcher(summary);
@@ -50,12 +50,14 @@ describe('core/proseMemo', () => {
       return text;
     };
     assert.equal(memo.passage(0, read, matcher)?.key, text);
-    assert.deepEqual(memo.stats, { turns: 0, words: 0 }, 'a turn met once keeps nothing');
+    assert.deepEqual(memo.stats, { turns: 0, words: 0, distinct: 0 }, 'a turn met once keeps nothing');
     for (let k = 0; k < 3; k++) assert.equal(memo.passage(0, read, matcher)?.key, text);
-    assert.deepEqual(memo.stats, { turns: 1, words: 13 });
+    assert.deepEqual(memo.stats, { turns: 1, words: 13, distinct: 12 });
     assert.equal(made, 2, 'the text is read once to look, once to keep');
-    // A second turn would pass the bound of 20 words: its words are made each time, not kept.
-    for (let k = 0; k < 3; k++) assert.equal(memo.passage(1, () => text, matcher)?.key, text);
-    assert.deepEqual(memo.stats, { turns: 1, words: 13 });
+    // A second turn would pass the bound of 20 words: its words are made each time, not kept, nor its new words.
+    const other = `${text} and then also update every caller`;
+    const quoting = new SummaryMatcher(`User asked: "${other}".`);
+    for (let k = 0; k < 3; k++) assert.equal(memo.passage(1, () => other, quoting)?.key, other);
+    assert.deepEqual(memo.stats, { turns: 1, words: 13, distinct: 12 });
   });
 });

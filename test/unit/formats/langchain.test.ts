@@ -397,6 +397,12 @@ describe('formats/langchain: a state document read a message at a time', functio
       'all',
     ],
     ['not a state', '{\n  "config": {"x": [1, 2]},\n  "next": []\n}', 'none'],
+    // Arrays in the outline, the first 1 deep: the parser's limit (512) is passed at 513, and the list after is not read.
+    ...[512, 513].map((depth): [string, string, 'each' | 'none'] => [
+      `the outline nested ${depth} arrays deep`,
+      `{\n"a": ${'['.repeat(depth)}${']'.repeat(depth)},\n"messages": [\n${m(1)}\n]\n}`,
+      depth <= 512 ? 'each' : 'none',
+    ]),
     // The root is 0 deep, its list 1 and a message 2: arrays inside a message reach the parser's limit (512) at 510.
     ...[510, 511].map((depth): [string, string, 'each'] => [
       `a message nested ${depth} arrays deep`,

@@ -84,4 +84,12 @@ describe('formats/objectLists', () => {
     assert.deepEqual(cut.lists, [[{ a: 1 }]]);
     assert.equal(cut.reader.end().error?.atEnd, true);
   });
+
+  it("keeps no more than the parser's depth of brackets for a line of a million of them", () => {
+    const { lists, reader } = read(`{\n"a": ${'['.repeat(1_000_000)}\n"messages": [1]\n}`);
+    assert.deepEqual(lists, []);
+    const frames = (reader as unknown as { frames: unknown[] }).frames.length;
+    assert.ok(frames <= 513, `${frames} frames kept`);
+    assert.match(reader.end().error!.message, /nested deeper than 512 levels/);
+  });
 });

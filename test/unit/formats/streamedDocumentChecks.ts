@@ -34,6 +34,47 @@ function kept(reader: StreamedDocumentReader<unknown>): {
   return reader as unknown as { kept: unknown[]; lines: { records: unknown[] }; elements?: { lines: unknown[] } };
 }
 
+/**
+ * Damages `base` by up to four random edits (a piece inserted, characters removed, or a character replaced by a
+ * piece; seeded) and runs `check` on each damaged text.
+ */
+function assertDamagedAlike(base: string, pieces: string[], check: (text: string) => void, seed: number, numRuns: number): void {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.nat(base.length), fc.nat(pieces.length - 1), fc.nat(2), fc.nat(3)), { minLength: 1, maxLength: 4 }),
+      (edits) => {
+        let text = base;
+        for (const [at, piece, how, width] of edits) {
+          const i = at % (text.length + 1);
+          if (how === 0) text = text.slice(0, i) + pieces[piece] + text.slice(i);
+          else if (how === 1) text = text.slice(0, i) + text.slice(i + 1 + width);
+          else text = text.slice(0, i) + pieces[piece] + text.slice(i + 1);
+        }
+        check(text);
+      },
+    ),
+    { seed, numRuns },
+  );
+}
+
+/**
+ * Finished after about every `1/parts` of its lines and then appended to, a reader of `text` gives what a reader fed
+ * it at once gives, and what its first finish returned is unchanged.
+ */
+function assertAppendedAlike(make: MakeStreamed, name: string, text: string, parts: number): void {
+  const expected = feed(make({}), text);
+  const lines = splitLines(Buffer.from(text, 'utf8'));
+  for (let cut = 1; cut < lines.length; cut += Math.max(1, Math.floor(lines.length / parts))) {
+    const reader = make({});
+    for (const line of lines.slice(0, cut)) reader.push(line);
+    const first = reader.finish();
+    const asReturned = structuredClone(first);
+    for (const line of lines.slice(cut)) reader.push(line);
+    assert.deepEqual(reader.finish(), expected, `${name}, cut after line ${cut}`);
+    assert.deepEqual(first, asReturned, `${name}, cut after line ${cut}: the first finish's result is unchanged`);
+  }
+}
+
 export function assertStreamedDocument(options: {
   make: MakeStreamed;
   /** Arrays of the format (the first three are cut at every character: keep them small). */
@@ -63,24 +104,8 @@ export function assertStreamedDocument(options: {
   });
 
   it('property: a damaged array gives what a read of the whole document gives (seeded, 400 runs)', () => {
-    const base = documents[0][1];
     const pieces = ['{', '}', '[', ']', ',', '"', ':', '\\', ' ', '\n', 'x', '1', '-', 'true', '"\\"', '\u00e9'];
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.nat(base.length), fc.nat(pieces.length - 1), fc.nat(2), fc.nat(3)), { minLength: 1, maxLength: 4 }),
-        (edits) => {
-          let text = base;
-          for (const [at, piece, how, width] of edits) {
-            const i = at % (text.length + 1);
-            if (how === 0) text = text.slice(0, i) + pieces[piece] + text.slice(i);
-            else if (how === 1) text = text.slice(0, i) + text.slice(i + 1 + width);
-            else text = text.slice(0, i) + pieces[piece] + text.slice(i + 1);
-          }
-          assert.deepEqual(streamed(text), whole(text));
-        },
-      ),
-      { seed: 20261204, numRuns: 400 },
-    );
+    assertDamagedAlike(documents[0][1], pieces, (text) => assert.deepEqual(streamed(text), whole(text)), 20261204, 400);
   });
 
   it('an element over 10,000 lines, and elements nested up to the parser limit, are read as a whole read reads them', () => {
@@ -142,17 +167,7 @@ export function assertStreamedDocument(options: {
 
   it('finished halfway and appended to: what the first finish returned is unchanged', () => {
     for (const [name, text] of [...documents, ['JSON Lines', jsonl] as [string, string]]) {
-      const expected = feed(make({}), text);
-      const lines = splitLines(Buffer.from(text, 'utf8'));
-      for (let cut = 1; cut < lines.length; cut += Math.max(1, Math.floor(lines.length / 7))) {
-        const reader = make({});
-        for (const line of lines.slice(0, cut)) reader.push(line);
-        const first = reader.finish();
-        const asReturned = structuredClone(first);
-        for (const line of lines.slice(cut)) reader.push(line);
-        assert.deepEqual(reader.finish(), expected, `${name}, cut after line ${cut}`);
-        assert.deepEqual(first, asReturned, `${name}, cut after line ${cut}: the first finish's result is unchanged`);
-      }
+      assertAppendedAlike(make, name, text, 7);
     }
   });
 
@@ -215,24 +230,8 @@ export function assertStreamedObjects(options: {
 
   for (const [k, [name]] of objects.slice(0, 3).entries()) {
     it(`property: a damaged object gives what a read of the whole document gives (${name}; seeded, 300 runs)`, () => {
-      const base = objects[k][1];
       const pieces = ['{', '}', '[', ']', ',', '"', ':', '\\', ' ', '\n', 'x', '1', '"messages"', 'true', '"\\"', '\u00e9'];
-      fc.assert(
-        fc.property(
-          fc.array(fc.tuple(fc.nat(base.length), fc.nat(pieces.length - 1), fc.nat(2), fc.nat(3)), { minLength: 1, maxLength: 4 }),
-          (edits) => {
-            let text = base;
-            for (const [at, piece, how, width] of edits) {
-              const i = at % (text.length + 1);
-              if (how === 0) text = text.slice(0, i) + pieces[piece] + text.slice(i);
-              else if (how === 1) text = text.slice(0, i) + text.slice(i + 1 + width);
-              else text = text.slice(0, i) + pieces[piece] + text.slice(i + 1);
-            }
-            assert.deepEqual(streamed(text), whole(text));
-          },
-        ),
-        { seed: 20261204 + k, numRuns: 300 },
-      );
+      assertDamagedAlike(objects[k][1], pieces, (text) => assert.deepEqual(streamed(text), whole(text)), 20261204 + k, 300);
     });
   }
 
@@ -264,17 +263,8 @@ export function assertStreamedObjects(options: {
 
   it('an object finished halfway and appended to: what the first finish returned is unchanged', () => {
     for (const [name, text] of objects) {
-      const expected = feed(make({}), text);
+      assertAppendedAlike(make, name, text, 9);
       const lines = splitLines(Buffer.from(text, 'utf8'));
-      for (let cut = 1; cut < lines.length; cut += Math.max(1, Math.floor(lines.length / 9))) {
-        const reader = make({});
-        for (const line of lines.slice(0, cut)) reader.push(line);
-        const first = reader.finish();
-        const asReturned = structuredClone(first);
-        for (const line of lines.slice(cut)) reader.push(line);
-        assert.deepEqual(reader.finish(), expected, `${name}, cut after line ${cut}`);
-        assert.deepEqual(first, asReturned, `${name}, cut after line ${cut}: the first finish's result is unchanged`);
-      }
       // A line pushed again reads the kept lines before it again.
       const reader = make({});
       for (const line of lines) reader.push(line);

@@ -3,19 +3,19 @@
 // read-only decompressed view at the turn's line; diagnostics, CodeLens and hover are on that view, none on
 // the .gz; the .gz is never written. Analyze Workspace finds .jsonl.gz files, and opening one's tab analyses it.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import { closeAllEditors, copySample, extensionApi, ourDiagnostics, waitFor } from './helpers';
+import { tempFolder } from './tempFolders';
 import { skipOrFailInCi } from '../sharedFolder';
 
 const DECOMPRESSED_SCHEME = 'compaction-lens-raw';
 
 /** incident.jsonl compressed into <folder, or a new temporary one>/incident.jsonl.gz (no .jsonl is left there). */
-function compressedSample(folder = mkdtempSync(path.join(tmpdir(), 'compaction-lens-gz-'))): vscode.Uri {
+function compressedSample(folder = tempFolder('compaction-lens-gz-')): vscode.Uri {
   const plain = copySample('incident.jsonl', folder);
   const file = `${plain.fsPath}.gz`;
   writeFileSync(file, gzipSync(readFileSync(plain.fsPath)));

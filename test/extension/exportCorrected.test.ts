@@ -6,8 +6,7 @@
 // round-trips to the analysis's pointer sets; the transcript itself is refused; a real Claude Code session (its
 // copy) gets the sidecar.
 import * as assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExportCorrectedResult, ExportPrompts } from '../../src/extension/exportCorrected';
@@ -16,6 +15,7 @@ import { readSidecar } from '../../src/formats/correctedSidecar';
 import { splitLines } from '../unit/formats/feedLines';
 import { skipOrFailInCi } from '../sharedFolder';
 import { closeAllEditors, copySample, extensionApi, waitFor } from './helpers';
+import { tempFolder } from './tempFolders';
 
 const COMMAND = 'compactionLens.exportCorrectedCheckpoint';
 
@@ -166,7 +166,7 @@ describe('Export Corrected Checkpoint', () => {
       '8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz',
     );
     if (!existsSync(session)) skipOrFailInCi(this, `the corpus file ${session} is absent`);
-    const copy = path.join(mkdtempSync(path.join(tmpdir(), 'compaction-lens-test-')), '8463c716.jsonl.gz');
+    const copy = path.join(tempFolder(), '8463c716.jsonl.gz');
     copyFileSync(session, copy);
     const before = readFileSync(copy);
     const prompts = new TestPrompts();

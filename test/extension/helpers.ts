@@ -1,13 +1,13 @@
 // Shared helpers for the extension-host tests: the activated extension's API, fresh copies of the sample
 // transcript (or small transcripts written by a test) in temporary folders (tests never touch samples/), and
-// polling for asynchronous effects.
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// polling for asynchronous effects. Temporary folders are made by tempFolders.ts and removed when the run ends.
+import { copyFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import type { TimelinePanel } from '../../src/extension/timelinePanel';
 import type { HostMessage } from '../../src/protocol';
+import { tempFolder } from './tempFolders';
 
 export const EXTENSION_ID = 'compaction-lens.compaction-lens';
 
@@ -25,7 +25,7 @@ export function extensionPath(): string {
 
 /** Copies samples/<name> into a new temporary folder (or into `folder`) and returns the copy's URI. */
 export function copySample(name = 'incident.jsonl', folder?: string): vscode.Uri {
-  const target = folder ?? mkdtempSync(path.join(tmpdir(), 'compaction-lens-test-'));
+  const target = folder ?? tempFolder();
   const file = path.join(target, name);
   copyFileSync(path.join(extensionPath(), 'samples', name), file);
   return vscode.Uri.file(file);
@@ -33,7 +33,7 @@ export function copySample(name = 'incident.jsonl', folder?: string): vscode.Uri
 
 /** Writes `records` as JSON Lines to <new temporary folder>/<name> and returns the file's URI. */
 export function writeTranscript(name: string, records: unknown[]): vscode.Uri {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'compaction-lens-test-')), name);
+  const file = path.join(tempFolder(), name);
   writeFileSync(file, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
   return vscode.Uri.file(file);
 }

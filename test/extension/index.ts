@@ -2,10 +2,12 @@
 // out/test/extension/**/*.test.js and resolves when they pass, rejects when any fails. Used both by the
 // VS Code server harness (scripts/test-vscode.mjs) and by @vscode/test-electron (test/electron/run.ts). When
 // COMPACTION_LENS_TEST_RESULT names a file, it writes the counts there once mocha is done: the harness fails a
-// run that ends without them (an extension host that died or hung may still report success).
+// run that ends without them (an extension host that died or hung may still report success). The tests' temporary
+// folders (tempFolders.ts) are removed when mocha is done.
 import * as fs from 'fs';
 import * as path from 'path';
 import type MochaType from 'mocha';
+import { removeTempFolders } from './tempFolders';
 
 /** Mocha 12 is an ES module: Node >= 20.19/22.12 can require() it; older hosts get its CommonJS build. */
 function loadMocha(): typeof MochaType {
@@ -50,6 +52,7 @@ export function run(): Promise<void> {
   return new Promise((resolve, reject) => {
     try {
       const runner = mocha.run((failures) => {
+        removeTempFolders();
         const resultFile = process.env.COMPACTION_LENS_TEST_RESULT;
         if (resultFile) {
           const { passes, pending } = runner.stats ?? { passes: 0, pending: 0 };

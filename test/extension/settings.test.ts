@@ -4,8 +4,7 @@
 // a user setting of ratioFloor = 1e300 does not turn a fail-closed checkpoint into a trusted one, and
 // maxDecompressedMegabytes reaches TranscriptFile (a .gz past it stops with a problem naming the setting).
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as vscode from 'vscode';
@@ -21,6 +20,7 @@ import {
 } from '../../src/extension/settings';
 import { DEFAULT_ENCODING } from '../../src/node/tokenCounter';
 import { EXTENSION_ID, extensionApi, waitFor, writeTranscript } from './helpers';
+import { tempFolder } from './tempFolders';
 
 const MiB = 1024 * 1024;
 
@@ -320,7 +320,7 @@ describe('settings at work in the extension host', function () {
         tokens: 12,
       }),
     );
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'compaction-lens-test-')), 'long.jsonl.gz');
+    const file = path.join(tempFolder(), 'long.jsonl.gz');
     writeFileSync(file, gzipSync(`${lines.join('\n')}\n`));
     const uri = vscode.Uri.file(file);
     const read = async () => {

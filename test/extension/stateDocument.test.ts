@@ -3,12 +3,12 @@
 // message in the file (where a click on the timeline goes), and when the agent writes the state again with more
 // messages, the re-read finds the new summary.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import { closeAllEditors, extensionApi } from './helpers';
+import { tempFolder } from './tempFolders';
 
 /** `copies` exchanges of four messages, with a summarisation message after every third. */
 function messages(copies: number): unknown[] {
@@ -48,7 +48,7 @@ describe('a LangGraph state document', () => {
   afterEach(closeAllEditors);
 
   it('is analysed with each turn on its own line, and read again when the agent writes it again', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'compaction-lens-test-')), 'state.json');
+    const file = path.join(tempFolder(), 'state.json');
     writeFileSync(file, state(6));
     const uri = vscode.Uri.file(file);
     const entry = await api.store.load(uri);

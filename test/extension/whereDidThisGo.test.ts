@@ -6,14 +6,14 @@
 // view; the real timeline panel answers its search box's findFact request; a refused pattern and no match are
 // said so.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import type { WhereDidThisGoResult } from '../../src/extension/whereDidThisGo';
 import { skipOrFailInCi } from '../sharedFolder';
 import { closeAllEditors, copySample, extensionApi, extensionPath, recordPosts, waitFor } from './helpers';
+import { tempFolder } from './tempFolders';
 
 const COMMAND = 'compactionLens.whereDidThisGo';
 
@@ -40,7 +40,7 @@ describe('Where Did This Go?', () => {
     const uri = copySample();
     await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
     // A file of notes (saved, so closing it asks nothing) holds the selection.
-    const notes = path.join(mkdtempSync(path.join(tmpdir(), 'compaction-lens-test-')), 'notes.md');
+    const notes = path.join(tempFolder(), 'notes.md');
     writeFileSync(notes, 'Why does the nightly job fail? ERR_LEDGER_4107 was the code.\n');
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(notes), { viewColumn: vscode.ViewColumn.Beside });
     await selectIn(editor, 'ERR_LEDGER_4107');

@@ -162,13 +162,14 @@ export class CheckpointMemo {
       yield;
       if (slot) for (const id of slot.claims) this.addClaim(id, -1, touched);
       if (i >= checkpoints.length) continue;
-      const claims = claimsOf(cp);
+      // A sealed record cannot change: it is its own copy.
+      const record = isSealed(cp) ? cp : copyRecord(cp, 0);
+      const claims = claimsOf(cp, record);
       for (let k = 0; k < claims.length; k++) {
         if (k % SYNC_STEP === SYNC_STEP - 1) yield;
         this.addClaim(claims[k], 1, touched);
       }
-      // A sealed record cannot change: it is its own copy.
-      this.slots[i] = { record: isSealed(cp) ? cp : copyRecord(cp, 0), claims };
+      this.slots[i] = { record, claims };
     }
     this.slots.length = checkpoints.length;
     let from = Infinity;
@@ -268,12 +269,22 @@ export class CheckpointMemo {
   }
 }
 
-/** The ids a checkpoint record claims, as analyze reads them (a copy, unless the record is sealed). */
-function claimsOf(cp: unknown): readonly TurnId[] {
-  const ids = cp && typeof cp === 'object' ? (cp as Checkpoint).claimedIds : undefined;
-  if (!Array.isArray(ids)) return [];
-  // A sealed record's ids are frozen with it: they are their own copy (a copy was a million ids for a large file).
-  return isSealed(cp) ? ids : ids.slice();
+/**
+ * The ids checkpoint `cp` claims, as analyze reads them, kept unchanged: those of `record`, its kept record (the
+ * sealed record itself, whose ids are frozen with it, or its copy, whose ids are a copy already), or a copy when the
+ * record could not be copied. Another copy was a million ids for a large file, and 37 MB for an OpenHands file of
+ * 312 MB, whose 78 condensations each claim every event before them.
+ */
+function claimsOf(cp: unknown, record: unknown): readonly TurnId[] {
+  const kept = idsOf(record);
+  if (kept !== undefined) return kept;
+  return idsOf(cp)?.slice() ?? [];
+}
+
+/** A record's claimedIds, when it is an object holding an array there. */
+function idsOf(record: unknown): TurnId[] | undefined {
+  const ids = record && typeof record === 'object' ? (record as Checkpoint).claimedIds : undefined;
+  return Array.isArray(ids) ? ids : undefined;
 }
 
 /** A structural copy of plain data (arrays and objects of primitives), UNCOMPARABLE where it goes too deep. */

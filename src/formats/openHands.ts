@@ -20,6 +20,7 @@
 // at a time, and a document of another shape (an object holding `history` or `events`) whole.
 
 import type { Checkpoint, Problem, Role, SourceSpan, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
+import { sealRecord } from '../core/sealedRecord';
 import { isObject, type JsonLine, type JsonObject } from './jsonLines';
 import { locateInLine } from './jsonSpans';
 import { StreamedDocumentReader, type WholeDocument } from './streamedDocument';
@@ -227,7 +228,9 @@ export class OpenHandsReader extends StreamedDocumentReader<ReadState> {
     const rawId = isEventId(event.id) ? event.id : undefined;
     const isCondensation = event.action === 'condensation' || event.kind === 'Condensation';
     if (isCondensation) {
-      state.checkpoints.push(this.checkpointOf(event, span, run, rawId, state));
+      // Sealed: never changed once read, so the checkpoint memo keeps it as it is, not a copy of its claims (each
+      // condensation claims every event forgotten before it: 15M ids at 1 GB with 78 condensations).
+      state.checkpoints.push(sealRecord(this.checkpointOf(event, span, run, rawId, state)));
       if (rawId !== undefined) hidden.add(String(idOf(run, rawId)));
       return;
     }

@@ -2,7 +2,7 @@
 // the format's own reader, appended bytes only): the incident sample and the shared corpus's line-based sessions
 // (Claude Code, Codex, OpenHands, pi), written out in parts and re-read after each, are analysed with the file's
 // memo exactly as without one, and no reader modifies a Turn it returned (the memo tells turns by identity); the
-// canonical and Claude Code readers seal their checkpoints and hand back the same objects (the memo tells sealed
+// canonical, Claude Code and OpenHands readers seal their checkpoints and hand back the same objects (the memo tells sealed
 // checkpoints by identity too); on
 // the canonical sample, whose reader keeps its turns, turns appended after the checkpoint leave it the same object.
 import assert from 'node:assert/strict';
@@ -23,7 +23,7 @@ const CORPUS = resolve(__dirname, '../../../../../shared/corpus');
 const LINE_FOLDERS = ['claude-code', 'codex', 'openhands', 'pi'];
 const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
 /** The formats whose readers seal their checkpoints (core/sealedRecord.ts). */
-const SEALING_FORMATS = new Set(['canonical', 'claude-code']);
+const SEALING_FORMATS = new Set(['canonical', 'claude-code', 'openhands']);
 
 const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
 

@@ -24,6 +24,7 @@
 //    ids; it claims the first H messages of the file (other than system prompts) before the alert, by position.
 
 import type { Checkpoint, Problem, Role, SourceSpan, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
+import { sealRecord } from '../core/sealedRecord';
 import { isObject, type JsonLine, type JsonObject } from './jsonLines';
 import { locateInLine } from './jsonSpans';
 import type { OutlineDocument } from './objectLists';
@@ -314,13 +315,16 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
     track.segmentStart = turnsBefore;
   }
 
-  /** The checkpoint with the configured default budget, when there is one (LangChain records none). */
+  /**
+   * The checkpoint with the configured default budget, when there is one (LangChain records none), sealed: never
+   * changed once made, so the checkpoint memo keeps it as it is, not a copy (core/sealedRecord.ts).
+   */
   private withBudget(checkpoint: Checkpoint): Checkpoint {
     if (this.context.defaultBudget !== undefined) {
       checkpoint.summaryBudget = this.context.defaultBudget;
       checkpoint.budgetAssumed = true;
     }
-    return checkpoint;
+    return sealRecord(checkpoint);
   }
 
   /**

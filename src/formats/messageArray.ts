@@ -14,6 +14,7 @@
 // time, and a request body whole.
 
 import type { Checkpoint, Problem, Role, SourceSpan, TextKeeper, Transcript, Turn } from '../core/model';
+import { sealRecord } from '../core/sealedRecord';
 import { isObject, type JsonLine, type JsonObject } from './jsonLines';
 import { locateInLine } from './jsonSpans';
 import { StreamedDocumentReader, type WholeDocument } from './streamedDocument';
@@ -195,7 +196,8 @@ export class MessageArrayReader extends StreamedDocumentReader<ReadState> {
       checkpoint.summaryBudget = this.context.defaultBudget;
       checkpoint.budgetAssumed = true;
     }
-    checkpoints.push(checkpoint);
+    // Sealed: never changed once made, so the checkpoint memo keeps it as it is, not a copy (core/sealedRecord.ts).
+    checkpoints.push(sealRecord(checkpoint));
     state.segmentStart = turns.length;
   }
 

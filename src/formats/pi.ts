@@ -38,6 +38,7 @@
 
 import { groupDigits } from '../core/displayText';
 import type { Checkpoint, Problem, RawLine, ReaderContext, Role, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
+import { sealRecord } from '../core/sealedRecord';
 import { isObject, type JsonLinesBuffer, type JsonObject } from './jsonLines';
 import { PushedRecords, READ_AHEAD_RECORDS } from './pushedRecords';
 import { RebuildingReader } from './rebuildingReader';
@@ -254,7 +255,8 @@ export class PiReader extends RebuildingReader {
       if (type !== 'session' && id !== undefined && !entries.has(id)) entries.set(id, { line: n, parentId: str(value.parentId) });
       if (type === 'session' || QUIET_TYPES.has(type)) continue;
       if (type === 'compaction') {
-        checkpoints.push(this.checkpointOf(value, line, state));
+        // Sealed: never changed once made, so the checkpoint memo keeps it as it is (core/sealedRecord.ts).
+        checkpoints.push(sealRecord(this.checkpointOf(value, line, state)));
         continue;
       }
       let shape: TurnShape | 'skip' | undefined;

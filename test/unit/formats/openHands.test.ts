@@ -3,9 +3,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { ReaderContext, Turn } from '../../../src/core/model';
-import { isSealed } from '../../../src/core/sealedRecord';
 import { OpenHandsReader } from '../../../src/formats/openHands';
-import { corpusAvailable, corpusBytes, feed, feedAppending, requireCorpus, splitLines } from './feedLines';
+import { corpusAvailable, corpusBytes, feed, feedAppending, requireCorpus } from './feedLines';
 import { assertStreamedDocument } from './streamedDocumentChecks';
 import { fuzzReader } from './fuzz';
 
@@ -142,29 +141,6 @@ describe('formats/openhands: condensation shapes', () => {
     ];
     const t = feed(new OpenHandsReader({ fileName: 'e.json' }), JSON.stringify(list));
     assert.deepEqual(t.checkpoints[1].claimedIds, [2, 3, 4, 5]);
-  });
-
-  it('condensations are sealed, and handed back as the same objects when the file grows', () => {
-    // Sealed, the checkpoint memo keeps each as it is rather than copies of its claims (core/checkpointMemo.ts).
-    const reader = new OpenHandsReader({ fileName: 'e.jsonl' });
-    const list = [
-      ...events({ forgotten_event_ids: [2, 3] }),
-      ev(10, { action: 'run', args: { command: 'pytest' } }),
-      ev(11, { action: 'condensation', args: { forgotten_event_ids: [4, 5], summary: 'All fixed' } }),
-    ];
-    const lines = splitLines(Buffer.from(list.map((e) => `${JSON.stringify(e)}\n`).join(''), 'utf8'));
-    for (const line of lines.slice(0, 8)) reader.push(line);
-    const first = reader.finish();
-    for (const line of lines.slice(8)) reader.push(line);
-    const second = reader.finish();
-    assert.equal(first.checkpoints.length, 1);
-    assert.equal(second.checkpoints.length, 2);
-    assert.equal(second.checkpoints[0], first.checkpoints[0]);
-    for (const cp of second.checkpoints) {
-      assert.ok(isSealed(cp), `${cp.summaryId} is sealed`);
-      assert.ok(Object.isFrozen(cp.claimedIds) && Object.isFrozen(cp.span) && Object.isFrozen(cp.notes));
-    }
-    assert.deepEqual(second.checkpoints[1].claimedIds, [2, 3, 4, 5]);
   });
 
   it('a null summary keeps the claim and says the events were dropped', () => {

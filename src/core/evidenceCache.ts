@@ -3,16 +3,20 @@
 // read again, or grown by appended lines — costs about its parse: turnPieces runs once per distinct turn, as a
 // text is tokenized once (TokenCache). Kept by whoever keeps a file's token cache (the extension's
 // TranscriptStore, per file, dropped with it), bounded by the characters it keys on (least recently used first
-// out; a pass over more text than that keeps none of the texts it computes: piecesInLongPass). Cached results
-// are shared between analyses and never modified (only `mentions` is filled in, once, by analyze, from the
-// pieces alone), so a hit gives exactly what turnPieces would. Pieces alike across turns are
-// one object (pieceTable.ts), which keeps the cache a third of the objects it would be.
+// out; a pass over more text than that keeps none of the texts it computes, but those several turns hold:
+// piecesInLongPass). Cached results are shared between analyses and never modified (only `mentions` is filled in,
+// once, by analyze, from the pieces alone), so a hit gives exactly what turnPieces would. Pieces alike across turns
+// are one object (pieceTable.ts), which keeps the cache a third of the objects it would be.
 import { turnPieces, type TurnPieces } from './evidence';
 import type { Turn } from './model';
 import { pieceTable, sharePieces, type PieceTable } from './pieceTable';
+import { hashOfText } from './turnIdIndex';
 
 /** Default bound on the characters of the texts the cache keys on (the cached pieces grow with them). */
 export const DEFAULT_EVIDENCE_CACHE_CHARS = 32 * 1024 * 1024;
+
+/** Slots of the table of texts met in long passes (RepeatedTexts): a power of two, 8 MB in all. */
+const REPEAT_SLOTS = 1 << 20;
 
 interface Entry {
   /** The turn's text ('' once evicted). */
@@ -57,6 +61,8 @@ export class EvidenceCache {
   private chars = 0;
   private hitCount = 0;
   private missCount = 0;
+  /** The texts a long pass met, to keep one met again at another turn (made at the first long pass's miss). */
+  private repeats: RepeatedTexts | undefined;
 
   /** `maxChars` bounds the characters of the keys kept (texts, calls answered, reasoning). */
   constructor(options: { maxChars?: number } = {}) {
@@ -72,7 +78,8 @@ export class EvidenceCache {
 
   /**
    * piecesOf for a pass over more text than the cache holds (a large file's checkpoint, met turn by turn, pass
-   * after pass): a cached text is answered from the cache, and any other is computed and not kept. Least
+   * after pass): a cached text is answered from the cache, and any other is computed and not kept, unless another
+   * turn than `index` held the same text in a long pass before (RepeatedTexts: a text several turns hold). Least
    * recently used first out, such a pass let each text go before the next pass met it again, and paid to make its
    * pieces one with those alike and to keep them, for no later hit. Keeping the first texts met while there was
    * room made V8 pretenure the extraction's allocation sites (most of their objects lived, at first), so every
@@ -80,8 +87,8 @@ export class EvidenceCache {
    * cache of 32M characters took 55.0 s least recently used first out, 28.5 s keeping the first texts, and 22.4 s
    * keeping none (docs/performance.md, "A long pass through the evidence cache").
    */
-  piecesInLongPass(turn: Turn, answeredSeparately: boolean): TurnPieces {
-    return this.lookUp(turn, answeredSeparately, false);
+  piecesInLongPass(turn: Turn, answeredSeparately: boolean, index?: number): TurnPieces {
+    return this.lookUp(turn, answeredSeparately, false, undefined, index);
   }
 
   /**
@@ -98,8 +105,11 @@ export class EvidenceCache {
     return this.lookUp(turn, answeredSeparately, keep, slots, index);
   }
 
-  /** The cached pieces of the turn, or turnPieces computed (and kept when `keep`); its entry noted in `slots`. */
-  private lookUp(turn: Turn, answeredSeparately: boolean, keep: boolean, slots?: EvidenceSlots, index = 0): TurnPieces {
+  /**
+   * The cached pieces of the turn, or turnPieces computed (and kept when `keep`, or when a long pass met the same text
+   * at another turn: `index` is this one's); its entry noted in `slots`.
+   */
+  private lookUp(turn: Turn, answeredSeparately: boolean, keep: boolean, slots?: EvidenceSlots, index?: number): TurnPieces {
     const text = typeof turn.text === 'string' ? turn.text : '';
     const variant = variantKey(turn, answeredSeparately);
     const entry = this.entries.get(text);
@@ -110,16 +120,16 @@ export class EvidenceCache {
       if (hit) {
         this.hitCount++;
         // Only an entry's first variant is noted: a slot is answered by entry.pieces.
-        if (first && slots) note(slots, index, entry, answeredSeparately);
+        if (first && slots && index !== undefined) note(slots, index, entry, answeredSeparately);
         return hit;
       }
     }
     this.missCount++;
     const made = turnPieces(turn, answeredSeparately);
-    if (!keep) return made;
+    if (!keep && (index === undefined || !(this.repeats ??= new RepeatedTexts()).metElsewhere(text, index))) return made;
     const pieces = sharePieces(this.table, made);
     const stored = this.store(text, variant, pieces, entry);
-    if (stored !== undefined && stored.variant === variant && slots) note(slots, index, stored, answeredSeparately);
+    if (stored !== undefined && stored.variant === variant && slots && index !== undefined) note(slots, index, stored, answeredSeparately);
     return pieces;
   }
 
@@ -186,6 +196,35 @@ export class EvidenceCache {
       this.chars -= entry.chars;
       release(entry);
     }
+  }
+}
+
+/**
+ * The texts long passes met, by a hash, each with the turn it was last met at: a text met again at another turn is
+ * one that several turns hold, and a long pass keeps it. A long pass keeps none of the texts it computes, as the
+ * cache cannot hold them all, and so kept none of those either: a file of many checkpoints, each claiming every turn
+ * before it, worked out the same texts' pieces again for every turn that held them, in every pass. An OpenHands file
+ * of 520 MB whose 78 condensations each claim more text than the cache holds (`repeatCorpus.mjs`, whose turns repeat
+ * the corpus's few texts) spent 101 of the first 150 s of its `check` in turnPieces, where one of 312 MB, whose first
+ * condensation's pass was short enough to keep its texts, took 48 s in all. Texts each turn holds alone are never
+ * kept, as before: a turn met again in the next pass is at the same index. One hash and one index a slot, the last
+ * met there: a slot another text took only loses a text to keep, and a hash alike only keeps a text more (the
+ * cache is still keyed by the text itself).
+ */
+class RepeatedTexts {
+  private readonly hashes = new Int32Array(REPEAT_SLOTS);
+  /** The turn index plus one of the text last met in each slot (0: none). */
+  private readonly turns = new Int32Array(REPEAT_SLOTS);
+
+  /** Whether `text` was last met at a turn other than `index`; notes it at `index`. */
+  metElsewhere(text: string, index: number): boolean {
+    const hash = hashOfText(text) | 0;
+    const slot = hash & (REPEAT_SLOTS - 1);
+    const at = this.turns[slot];
+    const again = at !== 0 && at !== index + 1 && this.hashes[slot] === hash;
+    this.hashes[slot] = hash;
+    this.turns[slot] = index + 1;
+    return again;
   }
 }
 

@@ -3,8 +3,8 @@
 // their calls are answered separately; an analysis with a kept cache equals one without, and the second
 // analysis computes nothing again; judgeAhead works out all analyze looks up (with checkpoints that see a
 // call answered and not yet answered), and the analysis that takes its judgements equals one without; the bound on the characters kept holds, least recently used out first;
-// a long pass (piecesInLongPass) answers what is cached and keeps nothing new, and a checkpoint with more
-// claimed text than the cache is judged as one.
+// a long pass (piecesInLongPass) answers what is cached and keeps nothing new but a text met again at another turn,
+// and a checkpoint with more claimed text than the cache is judged as one (keeping the texts its turns repeat).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze, judgeAhead } from '../../../src/core/analyze';
@@ -199,6 +199,53 @@ describe('core/EvidenceCache', () => {
     // Sharing's two passes and the judging meet each turn once each.
     assert.deepEqual(cache.stats, { hits: before.hits + 3 * 10, misses: before.misses + 3 * 70 });
     assert.equal(cache.texts, 10, 'none of the turns computed was kept');
+  });
+
+  it('in a long pass, keeps a text met again at another turn, not one met again at the same turn', () => {
+    const cache = new EvidenceCache({ maxChars: 100_000 });
+    const texts = Array.from({ length: 50 }, (_, i) => `Changed src/file_${i}.ts: case ENTRY_${i} ${'x'.repeat(i % 37)}`);
+    // Turns 0–49 each hold a text of their own, met again at the same index in a second pass: never kept.
+    for (let pass = 0; pass < 2; pass++) {
+      texts.forEach((text, i) => assert.deepEqual(cache.piecesInLongPass(turn(i, text), false, i), turnPieces(turn(i, text), false)));
+    }
+    assert.equal(cache.texts, 0);
+    assert.deepEqual(cache.stats, { hits: 0, misses: 100 });
+    // Turns 50–99 hold the texts of turns 0–49 again: each is computed once more and kept, then answered from the cache.
+    texts.forEach((text, i) => cache.piecesInLongPass(turn(50 + i, text), false, 50 + i));
+    assert.equal(cache.texts, 50);
+    for (const [i, text] of texts.entries())
+      assert.deepEqual(cache.piecesInLongPass(turn(i, text), false, i), turnPieces(turn(i, text), false));
+    assert.deepEqual(cache.stats, { hits: 50, misses: 150 });
+    // Without the turn's index, nothing is kept (as before).
+    const plain = new EvidenceCache({ maxChars: 100_000 });
+    for (let k = 0; k < 3; k++) plain.piecesInLongPass(turn(k, texts[0]), false);
+    assert.equal(plain.texts, 0);
+  });
+
+  it('a long pass over turns that repeat a few texts keeps those texts: the same analysis, each text computed twice at most', () => {
+    const texts = Array.from(
+      { length: 4 },
+      (_, i) => `Updated src/mod_${i}.ts and closed TASK-${i}; wrote ${i} tests for LedgerSync.${' Checked it again.'.repeat(20)}`,
+    );
+    const turns = Array.from({ length: 120 }, (_, i) => turn(i, texts[i % texts.length]));
+    const summary = 'src/mod_0.ts TASK-0, src/mod_2.ts';
+    const cps = [40, 80, 120].map((before, k) =>
+      checkpoint({
+        summaryId: `c${k}`,
+        summary,
+        summaryBudget: 4096,
+        claimedIds: turns.slice(0, before).map((t) => t.id),
+        turnsBefore: before,
+      }),
+    );
+    for (const checkpoints of [cps.slice(2), cps]) {
+      const t = transcript(turns, checkpoints);
+      // Less than one checkpoint's claimed text, more than the four texts: every pass is long.
+      const cache = new EvidenceCache({ maxChars: texts.join('').length * 2 });
+      assert.deepEqual(analyze(t, { ...OPTS, evidenceCache: cache }), analyze(t, OPTS));
+      assert.equal(cache.stats.misses, 2 * texts.length, `${checkpoints.length} checkpoints: each text computed at its first two turns`);
+      assert.equal(cache.texts, texts.length);
+    }
   });
 
   it('stays within its bound, dropping the least recently used texts first', () => {

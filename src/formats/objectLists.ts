@@ -1,8 +1,9 @@
-// Reads a JSON document whose root is an object (a LangGraph state dump) as its lines are pushed, and hands over each
-// element of its lists of a given name (`messages`) as soon as it is complete, so the lists are never kept whole. A
-// list is an array under that key in an object reached from the root through objects only, at most MAX_LEVEL objects
-// down: where a breadth-first search of the parsed document could find it. Its elements are read by ArrayElements
-// (arrayElements.ts) from its `[` to its `]`.
+// Reads a JSON document whose root is an object (a LangGraph state dump, an OpenHands run) as its lines are pushed,
+// and hands over each element of its lists of the given names (`messages`; `history` or `events`) as soon as it is
+// complete, so the lists are never kept whole. A list is an array under such a key in an object reached from the
+// root through objects only, at most `maxLevel` objects down (MAX_LEVEL: where a breadth-first search of the parsed
+// document could find it; 0: the root's own). Its elements are read by ArrayElements (arrayElements.ts) from its `[`
+// to its `]`.
 //
 // The rest of the document, its outline, is kept as text with each list's elements left out (a list that opens and
 // closes on one line stays whole), and parsed at the end (parseLocated, as a document read whole). The outline is the
@@ -69,14 +70,24 @@ export class ObjectLists {
   private lineFrom = 0;
   private outlineLines = 0;
 
+  private readonly keys: readonly string[];
+  private readonly maxLevel: number;
+  private readonly onList: ((list: number, key: string) => void) | undefined;
+
   /**
-   * `key`: the name of the lists; `onElement` is given each complete element of list `list` (its number, in the
-   * order the lists open), with its place in the list.
+   * `keys`: the names of the lists; `onElement` is given each complete element of list `list` (its number, in the
+   * order the lists open), with its place in the list; `options.onList` is told of each list as it opens, with its
+   * key; `options.maxLevel` how many objects down a list may sit (MAX_LEVEL unless said).
    */
   constructor(
-    private readonly key: string,
+    keys: string | readonly string[],
     private readonly onElement: (list: number, element: ArrayElement, index: number) => void,
-  ) {}
+    options: { maxLevel?: number; onList?: (list: number, key: string) => void } = {},
+  ) {
+    this.keys = typeof keys === 'string' ? [keys] : keys;
+    this.maxLevel = options.maxLevel ?? MAX_LEVEL;
+    this.onList = options.onList;
+  }
 
   /** Reads the next line of the document (lines in order, each once). */
   push(line: RawLine): void {
@@ -160,7 +171,7 @@ export class ObjectLists {
       } else if (c === 0x7b || c === 0x5b) {
         if (c === 0x5b && this.isList(top, line, i)) {
           top.next = 'after';
-          const closed = this.openList(line, i);
+          const closed = this.openList(line, i, top.key!);
           if (closed === undefined) return i + 1;
           i = closed - 1;
           continue;
@@ -208,8 +219,8 @@ export class ObjectLists {
 
   /** Whether the `[` at `at` opens a list: the value of the key, in an object reached through objects, not too deep. */
   private isList(top: Frame | undefined, line: RawLine, at: number): top is Frame {
-    if (top === undefined || !top.object || top.next !== 'value' || top.key !== this.key) return false;
-    if (top.level < 0 || top.level > MAX_LEVEL || this.lists.size >= MAX_LISTS) return false;
+    if (top === undefined || !top.object || top.next !== 'value' || top.key === undefined || !this.keys.includes(top.key)) return false;
+    if (top.level < 0 || top.level > this.maxLevel || this.lists.size >= MAX_LISTS) return false;
     // Read it only if the outline before it parses: after a syntax error the document's parse reads nothing more.
     const before = this.outline.text;
     const head = line.text.slice(this.lineFrom, at + 1);
@@ -223,10 +234,11 @@ export class ObjectLists {
   }
 
   /** Opens a list at the `[` at `at`; the character after its `]` when it closes on this line, else undefined. */
-  private openList(line: RawLine, at: number): number | undefined {
+  private openList(line: RawLine, at: number, key: string): number | undefined {
     const index = this.elementCounts.length;
     this.elementCounts.push(0);
     this.lists.set(line.offset + utf8Length(line.text, at), index);
+    this.onList?.(index, key);
     const depth = this.frames.length + 1;
     const elements = new ArrayElements(
       (element) => {

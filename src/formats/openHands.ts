@@ -17,12 +17,15 @@
 // A null summary means the events were dropped, not summarised: the claim is kept, with a note.
 //
 // Read as the lines are pushed (streamedDocument.ts): an event array an element at a time, JSONL a batch of records
-// at a time, and a document of another shape (an object holding `history` or `events`) whole.
+// at a time, an object holding `history` or `events` (a run saved alone, a conversation's events) its list an event at
+// a time (objectLists.ts: the root's own lists only, as a read of the whole document looks there only), and a
+// document of another shape whole.
 
 import type { Checkpoint, Problem, Role, SourceSpan, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
 import { sealRecord } from '../core/sealedRecord';
 import { isObject, type JsonLine, type JsonObject } from './jsonLines';
 import { locateInLine } from './jsonSpans';
+import type { OutlineDocument } from './objectLists';
 import { StreamedDocumentReader, type WholeDocument } from './streamedDocument';
 import { lineSpan } from './sourceSpan';
 import { argsText, textOf, toolCallText } from './textOf';
@@ -149,6 +152,8 @@ class ReadState {
   unnamed = 0;
   runs = 0;
   lastRunWithEvents = 0;
+  /** The run of the list of events read an event at a time (a document's `history`), if it is one. */
+  listRun: number | undefined;
 
   /** `keeper`: where the calls' texts are kept (ReaderContext.textKeeper). */
   constructor(keeper?: TextKeeper) {
@@ -157,6 +162,13 @@ class ReadState {
 }
 
 const idOf = (run: number | undefined, id: number | string): TurnId => (run === undefined ? id : `${run}:${id}`);
+
+/** The list of events a read of the whole document reads (readContainer): a run's `history`, else `events`. */
+function eventListOf(value: unknown): unknown[] | undefined {
+  if (!isObject(value)) return undefined;
+  if (Array.isArray(value.history)) return value.history;
+  return Array.isArray(value.events) ? value.events : undefined;
+}
 
 export class OpenHandsReader extends StreamedDocumentReader<ReadState> {
   readonly format = 'openhands' as const;
@@ -175,8 +187,34 @@ export class OpenHandsReader extends StreamedDocumentReader<ReadState> {
     if (!this.readContainer(state, value, () => lineSpan(line))) this.readEvent(state, value, lineSpan(line), undefined);
   }
 
+  protected override readonly listKey = ['history', 'events'];
+  protected override readonly listMaxLevel = 0;
+
+  /** A `history` list is a run, numbered as a read of the whole document numbers it (readContainer). */
+  protected override openList(state: ReadState, key: string): void {
+    if (key === 'history') state.listRun = ++state.runs;
+  }
+
   protected readElement(state: ReadState, value: unknown, span: SourceSpan): void {
-    this.readEvent(state, value, span, undefined);
+    if (state.listRun !== undefined) state.lastRunWithEvents = state.listRun;
+    this.readEvent(state, value, span, state.listRun);
+  }
+
+  /** A document that is an object: the list a read of the whole document reads, read as it was pushed if it was. */
+  protected override transcriptOfOutline(
+    outline: OutlineDocument,
+    stateOf: (list: unknown) => ReadState | undefined,
+    fresh: () => ReadState,
+    problems: Problem[],
+    lineCount: number,
+  ): Transcript {
+    const list = eventListOf(outline.located.value);
+    const read = list === undefined ? undefined : stateOf(list);
+    if (read !== undefined) return this.transcriptOf(read, problems, lineCount);
+    // No list, or one read with the outline (past the lists read an event at a time): read here, as a whole document.
+    const state = fresh();
+    this.readWhole(state, outline);
+    return this.transcriptOf(state, problems, lineCount);
   }
 
   protected readWhole(state: ReadState, { located, spanOf }: WholeDocument): void {

@@ -12,7 +12,7 @@ import type { Problem, RawLine, ReaderContext, SourceSpan, TextKeeper, Transcrip
 import { ArrayElements } from './arrayElements';
 import { isObject, JsonLinesBuffer, type JsonLine } from './jsonLines';
 import { DocumentLines, documentProblem, type LocatedJson } from './jsonSpans';
-import { ObjectLists, type OutlineDocument } from './objectLists';
+import { MAX_LEVEL, ObjectLists, type OutlineDocument } from './objectLists';
 import { capProblems } from './problemCap';
 import { RebuildingReader } from './rebuildingReader';
 
@@ -100,10 +100,17 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   protected abstract transcriptOf(state: State, problems: Problem[], lineCount: number): Transcript;
 
   /**
-   * The name of the lists of records in a document that is an object (a LangGraph state's `messages`), read an
-   * element at a time with transcriptOfOutline; without it, such a document is read whole.
+   * The names of the lists of records in a document that is an object (a LangGraph state's `messages`, an OpenHands
+   * run's `history` or `events`), read an element at a time with transcriptOfOutline; without them, such a document
+   * is read whole.
    */
-  protected readonly listKey: string | undefined = undefined;
+  protected readonly listKey: string | readonly string[] | undefined = undefined;
+
+  /** How many objects down from the root such a list may sit (objectLists.ts MAX_LEVEL; 0: the root's own). */
+  protected readonly listMaxLevel: number = MAX_LEVEL;
+
+  /** Readies `state` for the elements of a list under `key` (called as the list opens, before its elements). */
+  protected openList?(state: State, key: string): void;
 
   /**
    * The transcript of a document that is an object, its lists read an element at a time (listKey): `outline` is the
@@ -205,13 +212,20 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
         );
       }
       if (this.mode === 'object') {
-        this.objectLists = new ObjectLists(this.listKey!, (list, { value, span }, index) => {
+        this.objectLists = new ObjectLists(
+          this.listKey!,
           // Every list's turns are handed over: which list the transcript shows is known only at the end.
-          while (this.listStates.length <= list) {
-            this.listStates.push(this.listStates.length === 0 ? this.state : this.newState(this.context.textKeeper));
-          }
-          this.asPushed(() => this.readElement(this.listStates[list], value, span, index));
-        });
+          (list, { value, span }, index) => this.asPushed(() => this.readElement(this.listStates[list], value, span, index)),
+          {
+            maxLevel: this.listMaxLevel,
+            onList: (list, key) => {
+              while (this.listStates.length <= list) {
+                this.listStates.push(this.listStates.length === 0 ? this.state : this.newState(this.context.textKeeper));
+              }
+              this.openList?.(this.listStates[list], key);
+            },
+          },
+        );
       }
       if (this.mode === 'document') this.document = new DocumentLines();
       for (const blank of leading) this.readDecided(blank);

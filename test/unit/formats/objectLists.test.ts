@@ -44,6 +44,28 @@ describe('formats/objectLists', () => {
     assert.deepEqual(value.tooDeep.a.b.c.d.messages, [4]);
   });
 
+  it('reads lists under any of several keys, tells each as it opens with its key, and only as deep as asked', () => {
+    const doc = { history: [1, 2], events: [], run: { history: [3] }, other: [4] };
+    const text = JSON.stringify(doc, null, 2);
+    for (const [maxLevel, expected, opened] of [
+      [0, [[1, 2], [], []], ['0 history', '1 events']],
+      [1, [[1, 2], [], [3]], ['0 history', '1 events', '2 history']],
+    ] as const) {
+      const lists: unknown[][] = [[], [], []];
+      const seen: string[] = [];
+      const reader = new ObjectLists(['history', 'events'], (list, element, index) => (lists[list][index] = element.value), {
+        maxLevel,
+        onList: (list, key) => seen.push(`${list} ${key}`),
+      });
+      for (const line of splitLines(Buffer.from(text, 'utf8'))) reader.push(line);
+      assert.deepEqual(lists, expected, `max level ${maxLevel}`);
+      assert.deepEqual(seen, opened, `max level ${maxLevel}: the lists opened, the empty one too`);
+      const value = reader.end().located.value as typeof doc;
+      assert.deepEqual(value.run.history, maxLevel === 0 ? [3] : [], 'a list not read is in the outline');
+      assert.deepEqual(value.other, [4]);
+    }
+  });
+
   it('gives each element its lines and byte offsets, after characters of several bytes', () => {
     const text = '{ "é€😀": [1],\n  "messages": [ {"k": "ü"},\n {"k": 2} ], "z": 0 }';
     const { spans } = read(text);

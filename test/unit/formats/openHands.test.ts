@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ReaderContext, Turn } from '../../../src/core/model';
 import { OpenHandsReader } from '../../../src/formats/openHands';
 import { corpusAvailable, corpusBytes, feed, feedAppending, requireCorpus } from './feedLines';
-import { assertStreamedDocument } from './streamedDocumentChecks';
+import { assertStreamedDocument, assertStreamedObjects } from './streamedDocumentChecks';
 import { fuzzReader } from './fuzz';
 
 describe('formats/openhands: real event files of the corpus', function () {
@@ -317,18 +317,18 @@ describe('formats/openhands: read as pushed', function () {
     element: (k) => ev(k, { source: 'user', action: 'message', args: { content: `m${k}` } }),
   });
 
-  it("a document that is an object holding `events` or a run's `history` is read whole, its turns handed over by none", () => {
+  it("a document that is an object holding `events` or a run's `history` is read an event at a time, each turn handed over", () => {
     const list = events({ forgotten_event_ids: [2, 3] });
-    const handed: unknown[] = [];
-    const keepTurn = (turn: Turn): Turn => {
-      handed.push(turn.id);
-      return turn;
-    };
     const asArray = feed(make({}), JSON.stringify(list, null, 2));
     for (const [key, ids] of [
       ['events', [0, 2, 3, 4, 5, 9]],
       ['history', ['1:0', '1:2', '1:3', '1:4', '1:5', '1:9']],
     ] as const) {
+      const handed: unknown[] = [];
+      const keepTurn = (turn: Turn): Turn => {
+        handed.push(turn.id);
+        return turn;
+      };
       const text = JSON.stringify({ instance_id: 'x', [key]: list, metrics: {} }, null, 2);
       const t = feed(make({ keepTurn, readOnce: true }), text);
       assert.deepEqual(
@@ -336,11 +336,66 @@ describe('formats/openhands: read as pushed', function () {
         ids,
         key,
       );
+      assert.deepEqual(handed, ids, `${key}: each turn handed over as read`);
       assert.deepEqual(t.checkpoints[0].claimedIds.map(String), key === 'events' ? ['2', '3'] : ['1:2', '1:3']);
       for (const turn of t.turns) assert.equal(text.slice(turn.span.startOffset, turn.span.startOffset + 1), '{');
       assert.deepEqual(t.problems, asArray.problems, key);
     }
+  });
+
+  it('a history or events list below the root is not read an event at a time (a read of the whole document does not read it)', () => {
+    const handed: unknown[] = [];
+    const keepTurn = (turn: Turn): Turn => {
+      handed.push(turn.id);
+      return turn;
+    };
+    for (const key of ['history', 'events']) {
+      const text = JSON.stringify({ run: { [key]: events({ forgotten_event_ids: [2] }) } }, null, 2);
+      assert.deepEqual(feed(make({ keepTurn, readOnce: true }), text), feed(make({}, 512, false), text), key);
+    }
     assert.deepEqual(handed, []);
+  });
+
+  const run = (key: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ instance_id: 'x', [key]: events({ forgotten_event_ids: [2, 3] }), metrics: { cost: 1 }, ...extra }, null, 2);
+  assertStreamedObjects({
+    make,
+    objects: [
+      ["a run's history", run('history'), 'each'],
+      [
+        'events, a space an indent',
+        JSON.stringify({ events: events({ forgotten_events_start_id: 1, forgotten_events_end_id: 5 }) }, null, 1),
+        'each',
+      ],
+      [
+        'events, then a history the whole read prefers',
+        run('events', { history: [ev(20, { source: 'user', action: 'message', args: { content: 'again' } })] }),
+        'all',
+      ],
+      [
+        'a history two keys down, read with the outline',
+        JSON.stringify({ run: { history: events({ forgotten_event_ids: [2] }) } }, null, 2),
+        'none',
+      ],
+      ['one event, not a list', JSON.stringify(ev(1, { source: 'user', action: 'message', args: { content: 'hi' } }), null, 2), 'none'],
+      [
+        'the key twice',
+        `{"events": [${JSON.stringify(ev(1, { action: 'run', args: { command: 'ls' } }))}],\n"events": ${JSON.stringify(events({ forgotten_event_ids: [2] }), null, 1)}}`,
+        'all',
+      ],
+      [
+        'CRLF, with a value that is not an event',
+        run('history').replace(/\n/g, '\r\n').replace('"history": [', '"history": [\r\n 7,'),
+        'each',
+      ],
+    ],
+    notAnObject: /^line \d+: an event that is not a JSON object/,
+    large: (n) =>
+      JSON.stringify(
+        { events: Array.from({ length: n }, (_, k) => ev(k, { source: 'user', action: 'message', args: { content: `m${k}` } })) },
+        null,
+        2,
+      ),
   });
 
   it('a value that is not an object is reported on its own line', () => {

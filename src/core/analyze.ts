@@ -567,7 +567,7 @@ function piecesOf(ctx: Context, index: number, before: number, longPass: boolean
   const answeredSeparately = answer !== undefined && answer < before;
   const cache = ctx.evidenceCache;
   if (ctx.evidenceSlots) return cache.piecesAt(ctx.evidenceSlots, index, turn, answeredSeparately, !longPass);
-  return longPass ? cache.piecesInLongPass(turn, answeredSeparately, index) : cache.piecesOf(turn, answeredSeparately);
+  return longPass ? cache.piecesInLongPass(turn, answeredSeparately) : cache.piecesOf(turn, answeredSeparately);
 }
 
 /** The unit a turn belongs to for sharing: a tool result counts with the turn that made its call. */

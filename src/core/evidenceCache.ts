@@ -3,8 +3,8 @@
 // read again, or grown by appended lines — costs about its parse: turnPieces runs once per distinct turn, as a
 // text is tokenized once (TokenCache). Kept by whoever keeps a file's token cache (the extension's
 // TranscriptStore, per file, dropped with it), bounded by the characters it keys on (least recently used first
-// out; a pass over more text than that keeps none of the texts it computes, but those several turns hold:
-// piecesInLongPass). Cached results are shared between analyses and never modified (only `mentions` is filled in,
+// out; a pass over more text than that keeps none of the texts it computes, piecesInLongPass, but those several turns
+// hold while they fit, with several checkpoints: piecesAt). Cached results are shared between analyses and never modified (only `mentions` is filled in,
 // once, by analyze, from the pieces alone), so a hit gives exactly what turnPieces would. Pieces alike across turns
 // are one object (pieceTable.ts), which keeps the cache a third of the objects it would be.
 import { turnPieces, type TurnPieces } from './evidence';
@@ -15,8 +15,8 @@ import { hashOfText } from './turnIdIndex';
 /** Default bound on the characters of the texts the cache keys on (the cached pieces grow with them). */
 export const DEFAULT_EVIDENCE_CACHE_CHARS = 32 * 1024 * 1024;
 
-/** Slots of the table of texts met in long passes (RepeatedTexts): a power of two, 8 MB in all. */
-const REPEAT_SLOTS = 1 << 20;
+/** Slots of the table of texts met in long passes (RepeatedTexts): a power of two, 2 MB in all. */
+const REPEAT_SLOTS = 1 << 18;
 
 interface Entry {
   /** The turn's text ('' once evicted). */
@@ -78,8 +78,7 @@ export class EvidenceCache {
 
   /**
    * piecesOf for a pass over more text than the cache holds (a large file's checkpoint, met turn by turn, pass
-   * after pass): a cached text is answered from the cache, and any other is computed and not kept, unless another
-   * turn than `index` held the same text in a long pass before (RepeatedTexts: a text several turns hold). Least
+   * after pass): a cached text is answered from the cache, and any other is computed and not kept. Least
    * recently used first out, such a pass let each text go before the next pass met it again, and paid to make its
    * pieces one with those alike and to keep them, for no later hit. Keeping the first texts met while there was
    * room made V8 pretenure the extraction's allocation sites (most of their objects lived, at first), so every
@@ -87,13 +86,14 @@ export class EvidenceCache {
    * cache of 32M characters took 55.0 s least recently used first out, 28.5 s keeping the first texts, and 22.4 s
    * keeping none (docs/performance.md, "A long pass through the evidence cache").
    */
-  piecesInLongPass(turn: Turn, answeredSeparately: boolean, index?: number): TurnPieces {
-    return this.lookUp(turn, answeredSeparately, false, undefined, index);
+  piecesInLongPass(turn: Turn, answeredSeparately: boolean): TurnPieces {
+    return this.lookUp(turn, answeredSeparately, false);
   }
 
   /**
    * piecesOf (`keep`) or piecesInLongPass of the turn at `index` of the transcript `slots` are for: answered from
-   * the entry it was last found in while that is cached, else looked up and its entry noted.
+   * the entry it was last found in while that is cached, else looked up and its entry noted. In a long pass, a text
+   * another turn held in a long pass before is kept too, if it fits without letting another go (RepeatedTexts).
    */
   piecesAt(slots: EvidenceSlots, index: number, turn: Turn, answeredSeparately: boolean, keep: boolean): TurnPieces {
     const entry = slots.entries[index];
@@ -102,14 +102,11 @@ export class EvidenceCache {
       this.hitCount++;
       return entry.pieces;
     }
-    return this.lookUp(turn, answeredSeparately, keep, slots, index);
+    return this.lookUp(turn, answeredSeparately, keep || this.keptAgain(turn, answeredSeparately, index), slots, index);
   }
 
-  /**
-   * The cached pieces of the turn, or turnPieces computed (and kept when `keep`, or when a long pass met the same text
-   * at another turn: `index` is this one's); its entry noted in `slots`.
-   */
-  private lookUp(turn: Turn, answeredSeparately: boolean, keep: boolean, slots?: EvidenceSlots, index?: number): TurnPieces {
+  /** The cached pieces of the turn, or turnPieces computed (and kept when `keep`); its entry noted in `slots`. */
+  private lookUp(turn: Turn, answeredSeparately: boolean, keep: boolean, slots?: EvidenceSlots, index = 0): TurnPieces {
     const text = typeof turn.text === 'string' ? turn.text : '';
     const variant = variantKey(turn, answeredSeparately);
     const entry = this.entries.get(text);
@@ -120,17 +117,33 @@ export class EvidenceCache {
       if (hit) {
         this.hitCount++;
         // Only an entry's first variant is noted: a slot is answered by entry.pieces.
-        if (first && slots && index !== undefined) note(slots, index, entry, answeredSeparately);
+        if (first && slots) note(slots, index, entry, answeredSeparately);
         return hit;
       }
     }
     this.missCount++;
     const made = turnPieces(turn, answeredSeparately);
-    if (!keep && (index === undefined || !(this.repeats ??= new RepeatedTexts()).metElsewhere(text, index))) return made;
+    if (!keep) return made;
     const pieces = sharePieces(this.table, made);
     const stored = this.store(text, variant, pieces, entry);
-    if (stored !== undefined && stored.variant === variant && slots && index !== undefined) note(slots, index, stored, answeredSeparately);
+    if (stored !== undefined && stored.variant === variant && slots) note(slots, index, stored, answeredSeparately);
     return pieces;
+  }
+
+  /**
+   * Whether a long pass keeps the pieces of the turn at `index`: its text is one another turn held in a long pass
+   * before it (RepeatedTexts), and it fits in the cache as it is. Letting other texts go for it would churn: a file
+   * with more such texts than the cache holds would keep each, and let it go before it was met again. (Decided here,
+   * not in lookUp: a branch there that a long pass of one checkpoint never took made that pass's `check` of a 1 GB
+   * file 60% slower, 238 → 387 s in paired runs, and peak 32 MB higher.)
+   */
+  private keptAgain(turn: Turn, answeredSeparately: boolean, index: number): boolean {
+    const text = typeof turn.text === 'string' ? turn.text : '';
+    const variant = variantKey(turn, answeredSeparately);
+    const entry = this.entries.get(text);
+    if (this.chars + variant.length + (entry ? 0 : text.length) > this.maxChars) return false;
+    this.repeats ??= new RepeatedTexts();
+    return this.repeats.metElsewhere(text, index);
   }
 
   /** Most recently used last: the Map's order is the eviction order. */
@@ -200,16 +213,18 @@ export class EvidenceCache {
 }
 
 /**
- * The texts long passes met, by a hash, each with the turn it was last met at: a text met again at another turn is
- * one that several turns hold, and a long pass keeps it. A long pass keeps none of the texts it computes, as the
- * cache cannot hold them all, and so kept none of those either: a file of many checkpoints, each claiming every turn
- * before it, worked out the same texts' pieces again for every turn that held them, in every pass. An OpenHands file
+ * The texts long passes of an analysis of several checkpoints met (EvidenceCache.piecesAt), by a hash, each with the
+ * turn it was last met at: a text met again at another turn is one that several turns hold, and a long pass keeps it
+ * while it fits. A long pass keeps none of the texts it computes, as the cache cannot hold them all, and so kept none
+ * of those either: a file of many checkpoints, each claiming every turn before it, worked out the same texts' pieces
+ * again for every turn that held them, in every pass. An OpenHands file
  * of 520 MB whose 78 condensations each claim more text than the cache holds (`repeatCorpus.mjs`, whose turns repeat
  * the corpus's few texts) spent 101 of the first 150 s of its `check` in turnPieces, where one of 312 MB, whose first
  * condensation's pass was short enough to keep its texts, took 48 s in all. Texts each turn holds alone are never
  * kept, as before: a turn met again in the next pass is at the same index. One hash and one index a slot, the last
  * met there: a slot another text took only loses a text to keep, and a hash alike only keeps a text more (the
- * cache is still keyed by the text itself).
+ * cache is still keyed by the text itself). A file of one checkpoint keeps none, as before: kept in its long passes,
+ * the texts a generated 1 GB canonical file repeats made its `check` take 426 s instead of 261, and 27 MB more.
  */
 class RepeatedTexts {
   private readonly hashes = new Int32Array(REPEAT_SLOTS);

@@ -201,28 +201,36 @@ describe('core/EvidenceCache', () => {
     assert.equal(cache.texts, 10, 'none of the turns computed was kept');
   });
 
-  it('in a long pass, keeps a text met again at another turn, not one met again at the same turn', () => {
+  it('in a long pass asked by index, keeps a text met again at another turn while it fits, not one met again at the same turn', () => {
     const cache = new EvidenceCache({ maxChars: 100_000 });
+    const slots = new EvidenceSlots(100);
     const texts = Array.from({ length: 50 }, (_, i) => `Changed src/file_${i}.ts: case ENTRY_${i} ${'x'.repeat(i % 37)}`);
+    const long = (index: number, text: string) => cache.piecesAt(slots, index, turn(index, text), false, false);
     // Turns 0–49 each hold a text of their own, met again at the same index in a second pass: never kept.
     for (let pass = 0; pass < 2; pass++) {
-      texts.forEach((text, i) => assert.deepEqual(cache.piecesInLongPass(turn(i, text), false, i), turnPieces(turn(i, text), false)));
+      texts.forEach((text, i) => assert.deepEqual(long(i, text), turnPieces(turn(i, text), false)));
     }
     assert.equal(cache.texts, 0);
     assert.deepEqual(cache.stats, { hits: 0, misses: 100 });
     // Turns 50–99 hold the texts of turns 0–49 again: each is computed once more and kept, then answered from the cache.
-    texts.forEach((text, i) => cache.piecesInLongPass(turn(50 + i, text), false, 50 + i));
+    texts.forEach((text, i) => long(50 + i, text));
     assert.equal(cache.texts, 50);
-    for (const [i, text] of texts.entries())
-      assert.deepEqual(cache.piecesInLongPass(turn(i, text), false, i), turnPieces(turn(i, text), false));
+    for (const [i, text] of texts.entries()) assert.deepEqual(long(i, text), turnPieces(turn(i, text), false));
     assert.deepEqual(cache.stats, { hits: 50, misses: 150 });
-    // Without the turn's index, nothing is kept (as before).
+    // Asked without an index (an analysis of one checkpoint), nothing is kept, as before.
     const plain = new EvidenceCache({ maxChars: 100_000 });
     for (let k = 0; k < 3; k++) plain.piecesInLongPass(turn(k, texts[0]), false);
     assert.equal(plain.texts, 0);
+    // A text that does not fit without letting another go is not kept.
+    const small = new EvidenceCache({ maxChars: texts[0].length + texts[1].length + 20 });
+    const smallSlots = new EvidenceSlots(10);
+    for (const [index, text] of [texts[0], texts[1], texts[2], texts[0], texts[1], texts[2]].entries()) {
+      small.piecesAt(smallSlots, index, turn(index, text), false, false);
+    }
+    assert.equal(small.texts, 2, 'the first two texts met again are kept; the third does not fit');
   });
 
-  it('a long pass over turns that repeat a few texts keeps those texts: the same analysis, each text computed twice at most', () => {
+  it('a long pass over turns that repeat a few texts keeps those texts when there are several checkpoints: the same analysis', () => {
     const texts = Array.from(
       { length: 4 },
       (_, i) => `Updated src/mod_${i}.ts and closed TASK-${i}; wrote ${i} tests for LedgerSync.${' Checked it again.'.repeat(20)}`,
@@ -243,8 +251,14 @@ describe('core/EvidenceCache', () => {
       // Less than one checkpoint's claimed text, more than the four texts: every pass is long.
       const cache = new EvidenceCache({ maxChars: texts.join('').length * 2 });
       assert.deepEqual(analyze(t, { ...OPTS, evidenceCache: cache }), analyze(t, OPTS));
-      assert.equal(cache.stats.misses, 2 * texts.length, `${checkpoints.length} checkpoints: each text computed at its first two turns`);
-      assert.equal(cache.texts, texts.length);
+      if (checkpoints.length === 1) {
+        // One checkpoint: its three passes keep nothing, as before.
+        assert.equal(cache.stats.misses, 3 * 120);
+        assert.equal(cache.texts, 0);
+      } else {
+        assert.equal(cache.stats.misses, 2 * texts.length, 'each text computed at its first two turns');
+        assert.equal(cache.texts, texts.length);
+      }
     }
   });
 

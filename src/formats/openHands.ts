@@ -173,6 +173,9 @@ function eventListOf(value: unknown): unknown[] | undefined {
 export class OpenHandsReader extends StreamedDocumentReader<ReadState> {
   readonly format = 'openhands' as const;
   protected readonly documentName = 'OpenHands event file';
+  /** A document that is an object: its root's `history` or `events`, where a read of the whole document looks. */
+  protected override readonly listKey = ['history', 'events'];
+  protected override readonly listMaxLevel = 0;
 
   protected newState(keeper: TextKeeper | undefined): ReadState {
     return new ReadState(keeper);
@@ -186,9 +189,6 @@ export class OpenHandsReader extends StreamedDocumentReader<ReadState> {
     }
     if (!this.readContainer(state, value, () => lineSpan(line))) this.readEvent(state, value, lineSpan(line), undefined);
   }
-
-  protected override readonly listKey = ['history', 'events'];
-  protected override readonly listMaxLevel = 0;
 
   /** A `history` list is a run, numbered as a read of the whole document numbers it (readContainer). */
   protected override openList(state: ReadState, key: string): void {

@@ -11,9 +11,10 @@
 // summary of the conversation to date:") after every 50 copies (--condense-every N) naming every other request;
 // `langchain` writes them as LangChain message dicts, the summary a summarisation message; `langchain-jsonl` the
 // same dicts as JSON Lines, one message a line; `langchain-state` the same dicts as the `messages` of a pretty-printed
-// LangGraph state ({"values": {"messages": [...]}, "next": [], "config": {...}}).
+// LangGraph state ({"values": {"messages": [...]}, "next": [], "config": {...}}); `messages-body` the chat messages as
+// the `messages` of a pretty-printed request body whose `system` comes after them ({"model", "messages", "system"}).
 // Usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]
-//        node scripts/bench/repeatCorpus.mjs openhands|messages|langchain|langchain-jsonl|langchain-state MEGABYTES OUT [--condense-every N]
+//        node scripts/bench/repeatCorpus.mjs openhands|messages|messages-body|langchain|langchain-jsonl|langchain-state MEGABYTES OUT [--condense-every N]
 // Then: /usr/bin/time -f '%e s %M KB' node dist/cli.js check OUT (docs/performance.md)
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ const SOURCES = {
   pi: { path: join('pi', 'before-compaction.jsonl.gz'), header: true },
   openhands: { path: join('openhands', 'basic.json'), header: false },
   messages: { path: join('openhands', 'basic.json'), header: false },
+  'messages-body': { path: join('openhands', 'basic.json'), header: false },
   langchain: { path: join('openhands', 'basic.json'), header: false },
   'langchain-jsonl': { path: join('openhands', 'basic.json'), header: false },
   'langchain-state': { path: join('openhands', 'basic.json'), header: false },
@@ -42,7 +44,7 @@ const flagWrong =
 if (source === undefined || !(Number(megabytes) > 0) || out === undefined || flagWrong) {
   console.error('usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]');
   console.error(
-    '       node scripts/bench/repeatCorpus.mjs openhands|messages|langchain|langchain-jsonl|langchain-state MEGABYTES OUT [--condense-every N]',
+    '       node scripts/bench/repeatCorpus.mjs openhands|messages|messages-body|langchain|langchain-jsonl|langchain-state MEGABYTES OUT [--condense-every N]',
   );
   process.exit(2);
 }
@@ -75,6 +77,13 @@ function stateWriter(fd) {
   const open = '{\n  "values": {\n    "messages": [\n';
   const close = '\n    ]\n  },\n  "next": [],\n  "config": {\n    "configurable": {\n      "thread_id": "repeated"\n    }\n  }\n}\n';
   return arrayWriter(fd, open, close, '      ');
+}
+
+/** Writes the `messages` of a pretty-printed request body, its `system` after them, to `fd`, with arrayWriter's methods. */
+function bodyWriter(fd) {
+  const open = '{\n  "model": "gpt-4o",\n  "messages": [\n';
+  const close = '\n  ],\n  "system": "You are a coding agent. Edit files with str_replace_editor."\n}\n';
+  return arrayWriter(fd, open, close, '    ');
 }
 
 /** Writes JSON Lines to `fd`, one element a line, with arrayWriter's methods. */
@@ -126,7 +135,8 @@ function writeOpenHands(fd) {
 function writeMessages(fd) {
   const [request, edit, result, reply] = JSON.parse(body);
   const langchain = kind.startsWith('langchain');
-  const array = kind === 'langchain-jsonl' ? linesWriter(fd) : kind === 'langchain-state' ? stateWriter(fd) : arrayWriter(fd);
+  const writers = { 'langchain-jsonl': linesWriter, 'langchain-state': stateWriter, 'messages-body': bodyWriter };
+  const array = (writers[kind] ?? arrayWriter)(fd);
   const write = array.write;
   let copies = 0;
   let asked = [];
@@ -165,7 +175,7 @@ function writeMessages(fd) {
 
 const fd = openSync(out, 'w');
 try {
-  if (kind === 'openhands' || kind === 'messages' || kind.startsWith('langchain')) {
+  if (kind === 'openhands' || kind.startsWith('messages') || kind.startsWith('langchain')) {
     const { copies, bytes } = (kind === 'openhands' ? writeOpenHands : writeMessages)(fd);
     console.log(`${out}: ${copies} copies, ${bytes.toLocaleString('en-US')} bytes`);
   } else writeRepeated(fd);

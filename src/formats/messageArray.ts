@@ -11,12 +11,16 @@
 // (encrypted: opaque), or a message whose text opens with a known summary phrase. A summary is not a turn; it claims
 // the turns before it since the previous summary (no pointer set is recorded by these APIs).
 // Read as the lines are pushed (streamedDocument.ts): an array an element at a time, JSONL a batch of records at a
-// time, and a request body whole.
+// time, and a request body's `messages` or `input` an element at a time (objectLists.ts). A body's `system` turn comes
+// first, but may be written after the list: it is read at the end, and the list's checkpoints are made again after it
+// (withSystemFirst), as a read of the whole body makes them. The one difference: a tool call in a `system` field (no
+// API puts one there) is not linked to a result in the list, which was read before it.
 
 import type { Checkpoint, Problem, Role, SourceSpan, TextKeeper, Transcript, Turn } from '../core/model';
 import { sealRecord } from '../core/sealedRecord';
 import { isObject, type JsonLine, type JsonObject } from './jsonLines';
 import { locateInLine } from './jsonSpans';
+import type { OutlineDocument } from './objectLists';
 import { StreamedDocumentReader, type WholeDocument } from './streamedDocument';
 import { lineSpan } from './sourceSpan';
 import { textOf, toolCallText, toolCallsText } from './textOf';
@@ -47,6 +51,33 @@ interface Item {
   id: number | string;
 }
 
+/** The problem of a JSON document that is neither an array of messages nor a request body holding one. */
+function notAMessageArray(whole: SourceSpan): Problem {
+  return {
+    line: whole.startLine,
+    severity: 'error',
+    message: `the file is JSON but not a message array: expected [ {role, content}, … ] or {"messages": [ … ]}.`,
+  };
+}
+
+/** A request body's list of messages: its `messages`, else its `input`; undefined when it has neither as an array. */
+function listOfBody(value: unknown): unknown[] | undefined {
+  if (!isObject(value)) return undefined;
+  return Array.isArray(value.messages) ? value.messages : Array.isArray(value.input) ? value.input : undefined;
+}
+
+/**
+ * A request body's `system` as a system message, if it has one. Its span is the body's (`span`); while the body is
+ * not `complete` (a syntax error, or still being written) only its `{`, as its end is not known.
+ */
+function systemOfBody(body: JsonObject, span: SourceSpan, complete: boolean): Item | undefined {
+  if (body.system === undefined || body.system === null) return undefined;
+  const at = complete
+    ? span
+    : { startLine: span.startLine, endLine: span.startLine, startOffset: span.startOffset, endOffset: span.startOffset + 1 };
+  return { value: { role: 'system', content: body.system }, span: at, id: 'system' };
+}
+
 function roleOf(item: JsonObject): Role {
   const role = item.role;
   if (role === 'user') {
@@ -70,6 +101,16 @@ function textOfItem(item: JsonObject): string {
   return parts.filter((p) => p !== '').join('\n');
 }
 
+/** What a checkpoint was made of, to make it again after a request's `system` (withSystemFirst). */
+interface CheckpointMaking {
+  item: Omit<Item, 'value'>;
+  summary: string;
+  how: string;
+  opaque: boolean;
+  /** How many turns were read before it. */
+  at: number;
+}
+
 /** What the reader has read so far. */
 class ReadState {
   readonly problems: Problem[] = [];
@@ -78,6 +119,10 @@ class ReadState {
   readonly calls: CallLinks;
   /** Where the turns since the last summary start. */
   segmentStart = 0;
+  /** How each checkpoint was made, in order. */
+  readonly made: CheckpointMaking[] = [];
+  /** The problems the making of checkpoints added (an encrypted summary's), made again with them. */
+  readonly checkpointProblems = new Set<Problem>();
   /** JSON Lines whose first record is a whole conversation: how many records, and the lines of the first two. */
   conversations?: { records: number; firstLine: number; secondLine?: number };
 
@@ -90,6 +135,9 @@ class ReadState {
 export class MessageArrayReader extends StreamedDocumentReader<ReadState> {
   readonly format = 'message-array' as const;
   protected readonly documentName = 'message array';
+  /** A request body's lists, read an element at a time: only the root's (readBody reads no other). */
+  protected override readonly listKey = ['messages', 'input'];
+  protected override readonly listMaxLevel = 0;
 
   protected newState(keeper: TextKeeper | undefined): ReadState {
     return new ReadState(keeper);
@@ -120,13 +168,34 @@ export class MessageArrayReader extends StreamedDocumentReader<ReadState> {
   }
 
   protected readWhole(state: ReadState, { located, spanOf, whole }: WholeDocument): void {
-    if (located.value !== undefined && !this.readBody(state, located.value, spanOf)) {
-      state.problems.push({
-        line: whole.startLine,
-        severity: 'error',
-        message: `the file is JSON but not a message array: expected [ {role, content}, … ] or {"messages": [ … ]}.`,
-      });
+    const complete = located.error === undefined;
+    if (located.value !== undefined && !this.readBody(state, located.value, spanOf, complete)) state.problems.push(notAMessageArray(whole));
+  }
+
+  /**
+   * A request body read a message at a time: the list a read of the whole body takes was read into a state of its
+   * own (or, past the lists read so, is in the outline and read now); its `system`, in the outline, goes first.
+   */
+  protected override transcriptOfOutline(
+    outline: OutlineDocument,
+    stateOf: (list: unknown) => ReadState | undefined,
+    fresh: () => ReadState,
+    problems: Problem[],
+    lineCount: number,
+  ): Transcript {
+    const value = outline.located.value;
+    const complete = outline.error === undefined;
+    const list = listOfBody(value);
+    let state = list === undefined ? undefined : stateOf(list);
+    if (state === undefined) {
+      state = fresh();
+      const read = value !== undefined && this.readBody(state, value, (node) => outline.spanOf(node), complete);
+      if (value !== undefined && !read) state.problems.push(notAMessageArray(outline.whole));
+    } else {
+      const system = systemOfBody(value as JsonObject, outline.spanOf(value), complete);
+      if (system !== undefined) state = this.withSystemFirst(state, system, fresh());
     }
+    return this.transcriptOf(state, problems, lineCount);
   }
 
   protected transcriptOf(state: ReadState, problems: Problem[], lineCount: number): Transcript {
@@ -143,19 +212,41 @@ export class MessageArrayReader extends StreamedDocumentReader<ReadState> {
     return { format: this.format, turns: state.turns.slice(), checkpoints: state.checkpoints.slice(), problems: all, lineCount };
   }
 
-  /** Reads an array of messages, or a request body's `system`, then its `messages` or `input`; false when `value` is neither. */
-  private readBody(state: ReadState, value: unknown, spanOf: (node: unknown) => SourceSpan): boolean {
+  /**
+   * Reads an array of messages, or a request body's `system`, then its `messages` or `input`; false when `value` is
+   * neither. `complete`: the document has no syntax error (systemOfBody).
+   */
+  private readBody(state: ReadState, value: unknown, spanOf: (node: unknown) => SourceSpan, complete = true): boolean {
     if (Array.isArray(value)) {
       value.forEach((v, i) => this.readItem(state, { value: v, span: spanOf(v), id: i }));
       return true;
     }
-    if (!isObject(value)) return false;
-    const list = Array.isArray(value.messages) ? value.messages : Array.isArray(value.input) ? value.input : undefined;
+    const list = listOfBody(value);
     if (list === undefined) return false;
-    if (value.system !== undefined && value.system !== null)
-      this.readItem(state, { value: { role: 'system', content: value.system }, span: spanOf(value), id: 'system' });
+    const system = systemOfBody(value as JsonObject, spanOf(value), complete);
+    if (system !== undefined) this.readItem(state, system);
     list.forEach((v, i) => this.readItem(state, { value: v, span: spanOf(v), id: i }));
     return true;
+  }
+
+  /**
+   * The state of a request's `system` read first, then the turns of `list` (its list, read before it): each of its
+   * checkpoints is made again, in its place among those turns, as a read of the whole body makes it. The system's
+   * own problems come first; the list's keep their order, those of its checkpoints made again.
+   */
+  private withSystemFirst(list: ReadState, system: Item, merged: ReadState): ReadState {
+    this.readItem(merged, system);
+    const own = merged.problems.length;
+    let next = 0;
+    for (const making of list.made) {
+      while (next < making.at) merged.turns.push(list.turns[next++]);
+      this.addCheckpoint(merged, making.item, making.summary, making.how, making.opaque);
+    }
+    while (next < list.turns.length) merged.turns.push(list.turns[next++]);
+    const again = merged.problems.splice(own);
+    let k = 0;
+    for (const problem of list.problems) merged.problems.push(list.checkpointProblems.has(problem) ? again[k++] : problem);
+    return merged;
   }
 
   /** Adds the turn of a message, linked to the calls it answers; its own calls are recorded. */
@@ -167,7 +258,7 @@ export class MessageArrayReader extends StreamedDocumentReader<ReadState> {
   }
 
   /** A summary claims the turns before it since the previous one. */
-  private addCheckpoint(state: ReadState, item: Item, summary: string, how: string, opaque: boolean): void {
+  private addCheckpoint(state: ReadState, item: Omit<Item, 'value'>, summary: string, how: string, opaque: boolean): void {
     const { turns, checkpoints, problems } = state;
     const n = item.span.startLine;
     const claimedIds = turns.slice(state.segmentStart).map((t) => t.id);
@@ -185,11 +276,13 @@ export class MessageArrayReader extends StreamedDocumentReader<ReadState> {
     if (opaque) {
       checkpoint.opaque = true;
       notes.unshift('summary is encrypted (OpenAI compaction item): coverage cannot be verified');
-      problems.push({
+      const problem: Problem = {
         line: n,
         severity: 'info',
         message: `line ${n}: the compaction at message ${String(item.id)} is encrypted, so whether it covers the ${claimedIds.length} turns before it cannot be verified.`,
-      });
+      };
+      problems.push(problem);
+      state.checkpointProblems.add(problem);
     }
     if (!opaque && NINE_SECTIONS.test(summary)) checkpoint.truncationHints = { expectedLastSection: 9 };
     if (this.context.defaultBudget !== undefined) {
@@ -198,6 +291,7 @@ export class MessageArrayReader extends StreamedDocumentReader<ReadState> {
     }
     // Sealed: never changed once made, so the checkpoint memo keeps it as it is, not a copy (core/sealedRecord.ts).
     checkpoints.push(sealRecord(checkpoint));
+    state.made.push({ item: { span: item.span, id: item.id }, summary, how, opaque, at: turns.length });
     state.segmentStart = turns.length;
   }
 

@@ -1,7 +1,7 @@
-// Reads a JSON document whose root is an object (a LangGraph state dump, an OpenHands run) as its lines are pushed,
-// and hands over each element of its lists of the given names (`messages`; `history` or `events`) as soon as it is
-// complete, so the lists are never kept whole. A list is an array under such a key in an object reached from the
-// root through objects only, at most `maxLevel` objects down (MAX_LEVEL: where a breadth-first search of the parsed
+// Reads a JSON document whose root is an object (a LangGraph state dump, an OpenHands run, a request body) as its
+// lines are pushed, and hands over each element of its lists of the given names (`messages`; `history` or `events`;
+// `messages` or `input`) as soon as it is complete, so the lists are never kept whole. A list is an array under such
+// a key in an object reached from the root through objects only, at most `maxLevel` objects down (MAX_LEVEL: where a breadth-first search of the parsed
 // document could find it; 0: the root's own). Its elements are read by ArrayElements (arrayElements.ts) from its `[`
 // to its `]`.
 //

@@ -101,8 +101,8 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
 
   /**
    * The names of the lists of records in a document that is an object (a LangGraph state's `messages`, an OpenHands
-   * run's `history` or `events`), read an element at a time with transcriptOfOutline; without them, such a document
-   * is read whole.
+   * run's `history` or `events`, a request body's `messages` or `input`), read an element at a time with
+   * transcriptOfOutline; without them, such a document is read whole.
    */
   protected readonly listKey: string | readonly string[] | undefined = undefined;
 

@@ -2,11 +2,11 @@
 // Responses items), a fuzz test, and the checks of a reader read as pushed (streamedDocumentChecks.ts).
 import assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
-import type { ReaderContext } from '../../../src/core/model';
+import type { ReaderContext, Turn } from '../../../src/core/model';
 import { MessageArrayReader } from '../../../src/formats/messageArray';
 import { feed, feedAppending } from './feedLines';
 import { fuzzReader } from './fuzz';
-import { assertStreamedDocument } from './streamedDocumentChecks';
+import { assertStreamedDocument, assertStreamedObjects } from './streamedDocumentChecks';
 
 /** An OpenAI chat: a tool call and its result, then a summary message and one more turn. */
 const chat = [
@@ -261,6 +261,95 @@ describe('formats/message-array: read as pushed', function () {
     jsonl: chat.map((m) => JSON.stringify(m)).join('\n'),
     notAnObject: /^line \d+: message \d+ is not a JSON object/,
     element: (k) => ({ role: 'user', content: `m${k}` }),
+  });
+
+  /** An Anthropic conversation: two compaction blocks, a tool call and its result. */
+  const anthropic = [
+    { role: 'user', content: [{ type: 'text', text: 'Rename Ledger to Journal' }] },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'edit', input: { path: 'ledger.py' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'compaction', content: 'Renamed Ledger.' },
+        { type: 'text', text: 'Done.' },
+      ],
+    },
+    { role: 'user', content: 'Now the tests' },
+    { role: 'assistant', content: [{ type: 'compaction', encrypted_content: 'gAAAA' }] },
+    { role: 'user', content: 'And the docs' },
+  ];
+  const body = (fields: Record<string, unknown>, indent: number | undefined = 2): string => JSON.stringify(fields, null, indent);
+  const summary = 'Here is a summary of the conversation to date:\n\nLedger renamed.';
+  assertStreamedObjects({
+    make,
+    objects: [
+      ['a body, its system after its messages', body({ model: 'm', messages: anthropic, system: 'You are Claude.' }), 'each', ['system']],
+      ['a body, its system first, a space an indent', body({ system: 'You are Claude.', messages: anthropic }, 1), 'each', ['system']],
+      [
+        'Responses input, an encrypted compaction item, a value that is not an object, then a system',
+        body({ model: 'm', input: [chat[1], { type: 'compaction', encrypted_content: 'x' }, 7, chat[5]], instructions: 'I', system: 'S' }),
+        'each',
+        ['system'],
+      ],
+      ['a system that is a summary, after the messages', body({ messages: anthropic, system: summary }), 'each'],
+      [
+        'a system of blocks, a compaction block first',
+        body({
+          messages: chat.slice(1),
+          system: [
+            { type: 'compaction', content: 'Earlier: ERR_4107.' },
+            { type: 'text', text: 'Be brief.' },
+          ],
+        }),
+        'each',
+        ['system'],
+      ],
+      ['messages that are not a list, then input', body({ messages: 'none', input: chat.slice(1) }), 'each'],
+      ['messages and input: messages taken', body({ input: anthropic, messages: chat.slice(1), system: 'S' }), 'all', ['system']],
+      ['the key twice', `{"messages": [${JSON.stringify(chat[1])}],\n"messages": ${JSON.stringify(chat.slice(2), null, 1)}}`, 'all'],
+      ['messages two keys down, not a body', body({ request: { messages: chat } }), 'none'],
+      ['CRLF, with a null system', body({ messages: chat, system: null }).replace(/\n/g, '\r\n'), 'each'],
+    ],
+    notAnObject: /^line \d+: message \d+ is not a JSON object/,
+    large: (n) => body({ model: 'm', messages: Array.from({ length: n }, (_, k) => ({ role: 'user', content: `m${k}` })) }),
+  });
+
+  it('a list of messages below the root is not read a message at a time (a read of the whole document does not read it)', () => {
+    const handed: unknown[] = [];
+    const keepTurn = (turn: Turn): Turn => {
+      handed.push(turn.id);
+      return turn;
+    };
+    for (const key of ['messages', 'input']) {
+      const text = body({ request: { [key]: chat } });
+      assert.deepEqual(feed(make({ keepTurn, readOnce: true }), text), feed(make({}, 512, false), text), key);
+    }
+    assert.deepEqual(handed, []);
+  });
+
+  it('a body whose system comes after its messages: the system turn first, the checkpoints as a whole read makes them', () => {
+    const text = body({ model: 'm', messages: anthropic, system: 'You are Claude.' });
+    const t = feed(make({ readOnce: true, keepTurn: (turn) => turn }), text);
+    assert.deepEqual(
+      t.turns.map((turn) => turn.id),
+      ['system', 0, 1, 2, 3, 4, 6],
+    );
+    assert.deepEqual(
+      t.checkpoints.map((cp) => [cp.summaryId, cp.claimedIds, cp.turnsBefore]),
+      [
+        ['message 3', ['system', 0, 1, 2], 4],
+        ['message 5', [3, 4], 6],
+      ],
+    );
+    assert.ok(t.checkpoints[0].notes?.[0].endsWith('claims the 4 turns before it since the start'));
+    assert.deepEqual(
+      t.problems.map((p) => p.message),
+      [
+        `line ${t.checkpoints[1].span.startLine}: the compaction at message 5 is encrypted, so whether it covers the 2 turns before it cannot be verified.`,
+      ],
+    );
+    assert.equal(t.turns[3].answers?.turnId, 1);
   });
 
   it('JSON Lines of whole conversations read once: the first is read, the others counted', () => {

@@ -3,6 +3,7 @@
 // offsets, so each turn keeps the span of its own element. A small JSON parser that records positions; on a
 // syntax error it keeps the complete elements read so far and reports the line of the error.
 
+import { groupDigits } from '../core/displayText';
 import type { Problem, RawLine, SourceSpan } from '../core/model';
 
 /** How deep a document may nest: a parse fails past it, as JSON parsers with a stack limit do. */
@@ -228,13 +229,17 @@ export function utf8Length(text: string, end = text.length): number {
   return bytes;
 }
 
+/** The most characters a JavaScript string holds (V8 on 64 bits: 2^29 − 24): lines longer in all are not joined. */
+export const MAX_JOINED_LENGTH = 2 ** 29 - 24;
+
 /**
  * The lines of a document-style transcript, joined into one text, with the mapping from character positions
- * back to line numbers and byte offsets. A line pushed again (same or lower number) replaces the tail.
+ * back to line numbers and byte offsets. A line pushed again (same or lower number) replaces the tail. Lines too
+ * long to join (MAX_JOINED_LENGTH) give an empty text, and parse() says so.
  */
 export class DocumentLines {
   private readonly lines: RawLine[] = [];
-  private joined: { text: string; starts: number[] } | undefined;
+  private joined: { text: string; starts: number[]; length: number } | undefined;
 
   push(line: RawLine): void {
     while (this.lines.length > 0 && this.lines[this.lines.length - 1].line >= line.line) this.lines.pop();
@@ -286,8 +291,24 @@ export class DocumentLines {
     };
   }
 
-  /** Parses the joined text; the syntax error, if any, becomes a problem on its line. */
+  /**
+   * Parses the joined text; the syntax error, if any, becomes a problem on its line. Lines too long to join are
+   * not parsed: an error on the first line says so.
+   */
   parse(what: string): { located: LocatedJson; problem?: Problem } {
+    const { length } = this.join();
+    if (length > MAX_JOINED_LENGTH) {
+      const line = this.lines[0].line;
+      const message = `the ${what} is too large to be read as one JSON document: ${groupDigits(length)} characters, more than the ${groupDigits(MAX_JOINED_LENGTH)} one text can hold`;
+      return {
+        located: { value: undefined, error: { at: 0, message }, rangeOf: () => undefined },
+        problem: {
+          line,
+          severity: 'error',
+          message: `line ${line}: ${message}. Nothing in it was read; split it into smaller files to check it.`,
+        },
+      };
+    }
     const located = parseLocated(this.text);
     if (!located.error) return { located };
     const at = located.error.at;
@@ -297,7 +318,7 @@ export class DocumentLines {
     return { located, problem: documentProblem(what, line, located.error.message, atEnd && last !== undefined && !last.terminated) };
   }
 
-  private join(): { text: string; starts: number[] } {
+  private join(): { text: string; starts: number[]; length: number } {
     if (this.joined) return this.joined;
     const starts: number[] = [];
     let at = 0;
@@ -305,7 +326,9 @@ export class DocumentLines {
       starts.push(at);
       at += line.text.length + 1;
     }
-    this.joined = { text: this.lines.map((line) => line.text).join('\n'), starts };
+    const length = Math.max(0, at - 1);
+    const text = length > MAX_JOINED_LENGTH ? '' : this.lines.map((line) => line.text).join('\n');
+    this.joined = { text, starts, length };
     return this.joined;
   }
 

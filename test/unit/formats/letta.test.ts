@@ -224,6 +224,27 @@ describe('formats/letta: bad input', () => {
     assert.match(emptyList.problems[0].message, /"agents" list is empty/);
   });
 
+  it('a file too large to join into one text: one error saying so, no exception', () => {
+    // 1,100 lines of the same 500k-character string: 550M characters, over what one string holds (MAX_JOINED_LENGTH).
+    const long = `"${'x'.repeat(499_998)}",`;
+    const reader = new LettaReader({ fileName: 'huge.af' });
+    let offset = 0;
+    for (let line = 1; line <= 1100; line++) {
+      reader.push({ line, offset, endOffset: offset + long.length, text: line === 1 ? `[${long}` : long, terminated: true });
+      offset += long.length + 1;
+    }
+    const t = reader.finish();
+    assert.equal(t.turns.length, 0);
+    assert.deepEqual(
+      t.problems.map((p) => [p.line, p.severity]),
+      [[1, 'error']],
+    );
+    assert.match(
+      t.problems[0].message,
+      /^line 1: the Letta agent file is too large to be read as one JSON document: 550,002,200 characters, more than the 536,870,888 one text can hold\. Nothing in it was read/,
+    );
+  });
+
   it('not an agent file, agents without messages, non-message entries: problems with line numbers, never silence', () => {
     const noAgents = feed(new LettaReader({ fileName: 'x.af' }), '{"foo": 1}\n');
     assert.equal(noAgents.turns.length, 0);

@@ -8,6 +8,7 @@ import { DEFAULT_RATIO_FLOOR } from '../core/defaults';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../core/evidence';
 import { isFormatId, FORMATS } from '../formats/readers';
 import { DEFAULT_ENCODING, ENCODINGS, isEncodingName, type EncodingName } from '../node/tokenCounter';
+import { STANDARD_INPUT } from './standardInput';
 
 /** What steers the analysis of a transcript, shared by `check` and `eval`. */
 export interface AnalysisSettings {
@@ -87,6 +88,9 @@ export const USAGE = `Usage: compaction-lens check FILE… [options]
 
 check: checks every compaction checkpoint in each transcript: does its summary really cover the turns its
 pointer set claims?
+
+FILE may be - for standard input in check, find and bundle (cat FILE | compaction-lens check -; compressed
+or not), shown as "(standard input)".
 
 eval: compares the statuses of one checkpoint's turns with hand-made labels (see docs/accuracy.md) and
 prints the agreement, the confusion matrix and every disagreement with its evidence. TRANSCRIPT defaults to
@@ -356,6 +360,14 @@ export function readCommandLine(argv: string[], stdoutIsTty: boolean): ParsedArg
   if (error !== undefined) return { kind: 'error', message: error };
   if (parsed.version) return { kind: 'version' };
 
+  const stdinUses = parsed.positionals.filter((p) => p === STANDARD_INPUT).length;
+  if (stdinUses > 0 && command === 'export') {
+    const why = 'it reads the transcript again to write the corrected copy. Save it to a file first.';
+    return { kind: 'error', message: `export cannot read standard input (-): ${why}` };
+  }
+  if (stdinUses > 0 && command === 'eval')
+    return { kind: 'error', message: 'eval cannot read standard input (-): name the labels file and the transcript' };
+  if (stdinUses > 1) return { kind: 'error', message: 'standard input (-) can be named once: it can be read only once' };
   if (command === 'eval') {
     const [labelsPath, transcriptPath, ...extra] = parsed.positionals;
     if (labelsPath === undefined) return { kind: 'error', message: 'eval needs a LABELS.json file (see --help)' };

@@ -12,6 +12,7 @@ import { fileNameOf } from '../core/displayText';
 import { createTokenCounter } from '../node/tokenCounter';
 import type { BundleCommandOptions } from './args';
 import { cliTokenPool, openErrorText, openForCli } from './checkFiles';
+import { shownName } from './standardInput';
 import { terminalText } from './terminalText';
 
 export type BundleOutcome =
@@ -23,30 +24,31 @@ export async function runBundle(options: BundleCommandOptions): Promise<BundleOu
   const opened = await openAnalysed(options);
   if ('error' in opened) return { kind: 'error', message: opened.error };
   const { transcript, analysis } = opened;
+  const name = shownName(options.file);
   const selection = selectionOf(options, transcript, analysis);
-  if ('error' in selection) return { kind: 'error', message: `${options.file}: ${selection.error}` };
+  if ('error' in selection) return { kind: 'error', message: `${name}: ${selection.error}` };
   if (selection.kind === 'checkpoints' && selection.checkpointIndices.length === 0) {
     const none =
       analysis.checkpoints.length === 0
         ? 'has no compaction checkpoints'
         : `has no claimed-missing turns in its ${countOf(analysis.checkpoints.length, 'checkpoint')}`;
-    return { kind: 'done', output: '', note: terminalText(`${options.file} ${none}: nothing to recover.`) };
+    return { kind: 'done', output: '', note: terminalText(`${name} ${none}: nothing to recover.`) };
   }
   if (selection.kind === 'turns' && selection.ids.length === 0) {
     return {
       kind: 'done',
       output: '',
-      note: terminalText(`${options.file}: no turn holds ${JSON.stringify(options.find)}: nothing to recover.`),
+      note: terminalText(`${name}: no turn holds ${JSON.stringify(options.find)}: nothing to recover.`),
     };
   }
   const bundle = buildRecoveryBundle(analysis, transcript.turns, selection, {
     countTokens: createTokenCounter(options.encoding),
     mask: options.mask,
-    fileName: fileNameOf(options.file),
+    fileName: fileNameOf(name),
   });
   if (bundle.unknownIds.length > 0) {
     const ids = bundle.unknownIds.map((id) => JSON.stringify(String(id))).join(', ');
-    return { kind: 'error', message: `${options.file}: no turn has the id ${ids} (turn ids are as the transcript spells them)` };
+    return { kind: 'error', message: `${name}: no turn has the id ${ids} (turn ids are as the transcript spells them)` };
   }
   return { kind: 'done', output: bundle.markdown, note: terminalText(describeBundle(bundle, options)) };
 }

@@ -10,6 +10,7 @@ import { TokenPool } from '../node/tokenPool';
 import { UnusableTranscriptError } from '../node/transcriptFile';
 import type { AnalysisSettings } from './args';
 import { collectGarbage } from './gcSettings';
+import { shownName, STANDARD_INPUT, standardInputFile } from './standardInput';
 import { terminalText } from './terminalText';
 import type { TurnSpill } from './turnSpill';
 
@@ -61,7 +62,7 @@ export function cliTokenPool(): TokenPool {
 /** A file read and analysed with the command line's settings, or why it could not be (never a throw). */
 export type OpenedFile = AnalysedFile | { error: string; details?: readonly string[] };
 
-/** Reads and analyses one file with the command line's settings, counting in `pool`. */
+/** Reads and analyses one file with the command line's settings, counting in `pool`; `-` is standard input. */
 export async function openForCli(
   path: string,
   options: AnalysisSettings,
@@ -69,9 +70,11 @@ export async function openForCli(
   progress: ProgressOptions = {},
   turnSink?: TurnSink,
 ): Promise<OpenedFile> {
+  let source = path;
   try {
+    if (path === STANDARD_INPUT) source = await standardInputFile();
     return await analyzeFile(
-      path,
+      source,
       {
         format: options.format,
         defaultBudgets: budgetsFor(options),
@@ -86,9 +89,11 @@ export async function openForCli(
       { ...progress, oneShot: true, turnSink, collectGarbage },
     );
   } catch (error) {
+    // Standard input's temporary file is named as the user named it.
+    const shown = (text: string): string => (source === path ? text : text.replaceAll(source, shownName(path)));
     if (error instanceof UnusableTranscriptError)
-      return { error: error.message, details: error.details.length > 0 ? error.details : undefined };
-    return { error: `${path}: could not be analysed: ${(error as Error).message}` };
+      return { error: shown(error.message), details: error.details.length > 0 ? error.details.map(shown) : undefined };
+    return { error: shown(`${shownName(path)}: could not be analysed: ${(error as Error).message}`) };
   }
 }
 
@@ -109,7 +114,8 @@ export async function* fileReports(
 ): AsyncGenerator<FileReport> {
   const pool = cliTokenPool();
   try {
-    for (const path of files) {
+    for (const file of files) {
+      const path = shownName(file);
       const spill = typeof turns === 'object' ? turns.spill() : undefined;
       let opened: OpenedFile;
       try {
@@ -117,7 +123,7 @@ export async function* fileReports(
           onProgress: onProgress && ((fraction: number, message: string) => onProgress.progress(path, fraction, message)),
           onVerdict: onProgress?.verdict && ((verdicts: readonly CheckpointVerdict[]) => onProgress.verdict?.(path, verdicts)),
         };
-        opened = await openForCli(path, options, pool, progress, spill ?? (turns === 'figures' ? FIGURES_ONLY : undefined));
+        opened = await openForCli(file, options, pool, progress, spill ?? (turns === 'figures' ? FIGURES_ONLY : undefined));
       } catch (error) {
         spill?.dispose();
         throw error;

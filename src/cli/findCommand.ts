@@ -6,6 +6,7 @@ import type { FactAnswer } from '../core/model';
 import type { FindCommandOptions } from './args';
 import { cliTokenPool, openErrorText, openForCli } from './checkFiles';
 import { findJson, findText } from './findReport';
+import { shownName } from './standardInput';
 
 export type FindOutcome = { kind: 'error'; message: string } | { kind: 'done'; output: string; status: number };
 
@@ -23,6 +24,7 @@ export async function runFind(options: FindCommandOptions): Promise<FindOutcome>
   if ('error' in opened) return { kind: 'error', message: openErrorText(opened) };
   const format = opened.file.format;
   const answer = findFact(opened.file.transcript, opened.analysis, parsed.query);
-  const output = options.json ? findJson(options.file, format, answer) : findText(options.file, format, answer, { color: options.color });
+  const name = shownName(options.file);
+  const output = options.json ? findJson(name, format, answer) : findText(name, format, answer, { color: options.color });
   return { kind: 'done', output, status: findStatus(answer) };
 }

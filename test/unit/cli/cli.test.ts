@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -365,6 +365,78 @@ describe('compaction-lens CLI (child process)', function () {
     assert.match(stdout, /decompression stopped at line \d+: .*--max-inflated-mb/);
     assert.doesNotMatch(stdout, /maxInflatedBytes/);
     assert.match(run('check', '--max-inflate-ratio', '0', gz).stderr, /--max-inflate-ratio/);
+  });
+});
+
+describe('compaction-lens CLI reading standard input (-) (child process)', function () {
+  this.timeout(60000);
+  let tmp: string;
+  beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'cl-stdin-'))));
+  afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+  /** The CLI run with `input` on its standard input, its temporary files in `tmp`. */
+  function runWith(input: string | Buffer, ...args: string[]) {
+    const result = spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+    const output = result.stdout + result.stderr;
+    assert.doesNotMatch(output, /\n\s+at .+:\d+:\d+\)?\n/, 'no stack trace is ever shown');
+    assert.doesNotMatch(output, /compaction-lens-stdin-/, 'the temporary file is never named');
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+  const leftInTmp = () => readdirSync(tmp);
+
+  it('check -: the report of the file, named "(standard input)", plain or compressed, in text and JSON; nothing left behind', () => {
+    const text = readFileSync(incident);
+    const fromFile = run('check', incident);
+    for (const input of [text, gzipSync(text)]) {
+      const piped = runWith(input, 'check', '-');
+      assert.equal(piped.status, fromFile.status);
+      assert.equal(piped.stdout, fromFile.stdout.replace(incident, '(standard input)'));
+      const json = JSON.parse(runWith(input, 'check', '--json', '-').stdout);
+      assert.equal(json.files[0].path, '(standard input)');
+      assert.deepEqual({ ...json.files[0], path: incident }, JSON.parse(run('check', '--json', incident).stdout).files[0]);
+    }
+    const both = runWith(text, 'check', incident, '-');
+    assert.equal(both.stdout.split('(standard input)  (canonical, 422 turns').length, 2, 'the file, then standard input');
+    assert.deepEqual(leftInTmp(), []);
+  });
+
+  it('find - and bundle - read it too', () => {
+    const text = readFileSync(incident);
+    const found = runWith(text, 'find', '-', 'err_ledger_4107');
+    assert.equal(found.status, 1);
+    assert.equal(found.stdout.split('\n')[0], '(standard input)  (canonical): 1 turn holds “err_ledger_4107” · 1 flagged');
+    const bundle = runWith(text, 'bundle', '-');
+    assert.equal(bundle.status, 0);
+    assert.equal(bundle.stdout, run('bundle', incident).stdout.replaceAll(basename(incident), '(standard input)'));
+    assert.deepEqual(leftInTmp(), []);
+  });
+
+  it('what cannot be read from it is said in words naming "(standard input)" (exit 2)', () => {
+    const empty = runWith('', 'check', '-');
+    assert.equal(empty.status, 2);
+    assert.match(empty.stdout, /\(standard input\) is empty/);
+    const notOne = runWith('hello\n', 'check', '-');
+    assert.equal(notOne.status, 2);
+    assert.match(notOne.stdout, /\(standard input\) is not a transcript I know/);
+    const twice = runWith('', 'check', '-', '-');
+    assert.equal(twice.status, 2);
+    assert.equal(twice.stderr, 'compaction-lens: standard input (-) can be named once: it can be read only once\n');
+    assert.match(runWith('', 'export', '-').stderr, /^compaction-lens: export cannot read standard input \(-\): .+\n$/);
+    assert.match(runWith('', 'eval', 'labels.json', '-').stderr, /^compaction-lens: eval cannot read standard input \(-\)/);
+    assert.deepEqual(leftInTmp(), []);
+  });
+
+  it('stopped by SIGINT while standard input is still open: exit 130, its temporary folder removed', async () => {
+    const child = spawn(process.execPath, [cli, 'check', '-'], { env: { ...process.env, TMPDIR: tmp } });
+    child.stdin.write(`${turn(1)}\n`);
+    for (let waited = 0; leftInTmp().length === 0 && waited < 10000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(leftInTmp().length, 1, 'standard input is being copied');
+    const code = await new Promise<number | null>((done) => {
+      child.on('close', (status) => done(status));
+      child.kill('SIGINT');
+    });
+    assert.equal(code, 130);
+    assert.deepEqual(leftInTmp(), []);
   });
 });
 

@@ -15,6 +15,7 @@
 // No regular expression: the outline is scanned one character at a time, tracking only its objects, keys and strings.
 import type { RawLine, SourceSpan } from '../core/model';
 import { ArrayElements, type ArrayElement } from './arrayElements';
+import { isObject, type JsonObject } from './jsonLines';
 import { DocumentLines, MAX_DEPTH, parseLocated, utf8Length, type LocatedJson } from './jsonSpans';
 
 /** How many objects down from the root (the root is 0) a list may sit: as deep as the readers' search for a key looks. */
@@ -38,14 +39,26 @@ export interface OutlineDocument {
   error: { line: number; message: string; atEnd: boolean } | undefined;
 }
 
+/** Where a list sits, told as it opens (ObjectLists' `onList`). */
+export interface ListPlace {
+  /** The keys and array positions from the root to the list: `['agents', 2, 'messages']`. */
+  path: readonly (string | number)[];
+  /** The object holding the list, parsed from its `{` to the list's `[`: its members before the list, if it has any. */
+  holder(): JsonObject | undefined;
+}
+
 /** An object or array the scan is inside, outside the lists. */
 interface Frame {
   object: boolean;
-  /** Objects down from the root, through objects only (-1: under an array). */
+  /** Objects down from the root, through objects only (-1: under an array), or through arrays too (`inArrays`). */
   level: number;
   /** What comes next: a key, a colon, a value, or a comma / the close. */
   next: 'key' | 'colon' | 'value' | 'after';
   key: string | undefined;
+  /** An array's: the position of its value being read (its commas so far). */
+  index: number;
+  /** Where it starts in the outline's text (its `{` or `[`). */
+  start: number;
 }
 
 export class ObjectLists {
@@ -70,22 +83,31 @@ export class ObjectLists {
   private lineFrom = 0;
   private outlineLines = 0;
 
+  /** How long the outline's text is (its lines joined with "\n"), kept as it grows rather than joined to be told. */
+  private outlineChars = 0;
+  /** The outline's text up to the `[` of the list isList found, for the list's ListPlace. */
+  private textToList = '';
+
   private readonly keys: readonly string[];
   private readonly maxLevel: number;
-  private readonly onList: ((list: number, key: string) => void) | undefined;
+  private readonly inArrays: boolean;
+  private readonly onList: ((list: number, key: string, place: ListPlace) => void) | undefined;
 
   /**
    * `keys`: the names of the lists; `onElement` is given each complete element of list `list` (its number, in the
    * order the lists open), with its place in the list; `options.onList` is told of each list as it opens, with its
-   * key; `options.maxLevel` how many objects down a list may sit (MAX_LEVEL unless said).
+   * key and where it sits; `options.maxLevel` how many objects down a list may sit (MAX_LEVEL unless said);
+   * `options.inArrays` lets it sit in an object in an array too (`{"agents": [{"messages": [...]}]}`), the array
+   * counting as no level.
    */
   constructor(
     keys: string | readonly string[],
     private readonly onElement: (list: number, element: ArrayElement, index: number) => void,
-    options: { maxLevel?: number; onList?: (list: number, key: string) => void } = {},
+    options: { maxLevel?: number; inArrays?: boolean; onList?: (list: number, key: string, place: ListPlace) => void } = {},
   ) {
     this.keys = typeof keys === 'string' ? [keys] : keys;
     this.maxLevel = options.maxLevel ?? MAX_LEVEL;
+    this.inArrays = options.inArrays === true;
     this.onList = options.onList;
   }
 
@@ -171,7 +193,7 @@ export class ObjectLists {
       } else if (c === 0x7b || c === 0x5b) {
         if (c === 0x5b && this.isList(top, line, i)) {
           top.next = 'after';
-          const closed = this.openList(line, i, top.key!);
+          const closed = this.openList(line, i, top.key!, this.placeAt(this.textToList));
           if (closed === undefined) return i + 1;
           i = closed - 1;
           continue;
@@ -183,9 +205,10 @@ export class ObjectLists {
           this.fail(undefined);
           return text.length;
         }
-        const level = top === undefined ? 0 : top.object && top.level >= 0 ? top.level + 1 : -1;
+        const level = top === undefined ? 0 : top.level < 0 ? -1 : top.object ? top.level + 1 : this.inArrays ? top.level : -1;
         if (top !== undefined) top.next = 'after';
-        this.frames.push({ object: c === 0x7b, level, next: c === 0x7b ? 'key' : 'value', key: undefined });
+        const start = this.outlineChars + (this.outline.all.length > 0 ? 1 : 0) + i - this.lineFrom;
+        this.frames.push({ object: c === 0x7b, level, next: c === 0x7b ? 'key' : 'value', key: undefined, index: 0, start });
         this.phase = 'inside';
       } else if (c === 0x7d || c === 0x5d) {
         this.frames.pop();
@@ -194,6 +217,7 @@ export class ObjectLists {
         if (top !== undefined && top.next === 'colon') top.next = 'value';
       } else if (c === 0x2c) {
         if (top !== undefined) top.next = top.object ? 'key' : 'value';
+        if (top !== undefined && !top.object) top.index++;
       } else if (top !== undefined && top.next === 'value') {
         top.next = 'after';
       }
@@ -230,15 +254,32 @@ export class ObjectLists {
       this.fail(undefined);
       return false;
     }
+    this.textToList = text;
     return true;
   }
 
+  /** Where the list whose `[` ends `text` (the outline's text to it) sits: its path, and its holder's members before it. */
+  private placeAt(text: string): ListPlace {
+    const path = this.frames.map((frame) => (frame.object ? (frame.key ?? '') : frame.index));
+    const start = this.frames[this.frames.length - 1].start;
+    const key = path[path.length - 1];
+    const holder = (): JsonObject | undefined => {
+      const value = parseLocated(text.slice(start)).value;
+      if (!isObject(value)) return undefined;
+      // The list itself, cut at its `[`, is not one of the members before it.
+      delete value[key];
+      return Object.keys(value).length > 0 ? value : undefined;
+    };
+    return { path, holder };
+  }
+
   /** Opens a list at the `[` at `at`; the character after its `]` when it closes on this line, else undefined. */
-  private openList(line: RawLine, at: number, key: string): number | undefined {
+  private openList(line: RawLine, at: number, key: string, place: ListPlace): number | undefined {
     const index = this.elementCounts.length;
     this.elementCounts.push(0);
     this.lists.set(line.offset + utf8Length(line.text, at), index);
-    this.onList?.(index, key);
+    this.textToList = '';
+    this.onList?.(index, key, place);
     const depth = this.frames.length + 1;
     const elements = new ArrayElements(
       (element) => {
@@ -258,6 +299,7 @@ export class ObjectLists {
 
   /** Keeps the outline's part of `line`: characters `from` to `to`. */
   private keep(line: RawLine, from: number, to: number): void {
+    this.outlineChars += (this.outline.all.length > 0 ? 1 : 0) + to - from;
     if (from === 0 && to === line.text.length) this.outline.push(line);
     else {
       const part = sliceLine(line, from);

@@ -12,7 +12,7 @@ import type { Problem, RawLine, ReaderContext, SourceSpan, TextKeeper, Transcrip
 import { ArrayElements } from './arrayElements';
 import { isObject, JsonLinesBuffer, type JsonLine } from './jsonLines';
 import { DocumentLines, documentProblem, type LocatedJson } from './jsonSpans';
-import { MAX_LEVEL, ObjectLists, type OutlineDocument } from './objectLists';
+import { MAX_LEVEL, ObjectLists, type ListPlace, type OutlineDocument } from './objectLists';
 import { capProblems } from './problemCap';
 import { RebuildingReader } from './rebuildingReader';
 
@@ -109,8 +109,14 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   /** How many objects down from the root such a list may sit (objectLists.ts MAX_LEVEL; 0: the root's own). */
   protected readonly listMaxLevel: number = MAX_LEVEL;
 
-  /** Readies `state` for the elements of a list under `key` (called as the list opens, before its elements). */
-  protected openList?(state: State, key: string): void;
+  /** Whether such a list may sit in an object in an array (a Letta file's `agents[i].messages`). */
+  protected readonly listsInArrays: boolean = false;
+
+  /**
+   * Readies `state` for the elements of a list under `key`, at `place` (called as the list opens, before its
+   * elements).
+   */
+  protected openList?(state: State, key: string, place: ListPlace): void;
 
   /**
    * The transcript of a document that is an object, its lists read an element at a time (listKey): `outline` is the
@@ -218,11 +224,12 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
           (list, { value, span }, index) => this.asPushed(() => this.readElement(this.listStates[list], value, span, index)),
           {
             maxLevel: this.listMaxLevel,
-            onList: (list, key) => {
+            inArrays: this.listsInArrays,
+            onList: (list, key, place) => {
               while (this.listStates.length <= list) {
                 this.listStates.push(this.listStates.length === 0 ? this.state : this.newState(this.context.textKeeper));
               }
-              this.openList?.(this.listStates[list], key);
+              this.openList?.(this.listStates[list], key, place);
             },
           },
         );

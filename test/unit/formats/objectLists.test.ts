@@ -66,6 +66,58 @@ describe('formats/objectLists', () => {
     }
   });
 
+  it('in arrays too when asked: each list told with its path and the members of its holder before it', () => {
+    const doc = {
+      agents: [5, { name: 'a', in_context_message_ids: ['m1'], messages: [1, 2], after: 1 }, { messages: [3], name: 'late' }],
+      messages: [0],
+      x: [{ y: { messages: [8] } }, { messages: [9] }],
+    };
+    for (const [indent, inArrays] of [
+      [2, true],
+      [undefined, true],
+      [1, false],
+    ] as const) {
+      const text = JSON.stringify(doc, null, indent);
+      const lists: unknown[][] = [];
+      const seen: unknown[] = [];
+      const reader = new ObjectLists('messages', (list, element, index) => ((lists[list] ??= [])[index] = element.value), {
+        maxLevel: 1,
+        inArrays,
+        onList: (list, key, place) => {
+          const holder = place.holder();
+          seen.push([list, key, place.path, holder && Object.keys(holder), holder?.in_context_message_ids]);
+        },
+      });
+      for (const line of splitLines(Buffer.from(text, 'utf8'))) reader.push(line);
+      const name = `indent ${String(indent)}, in arrays ${String(inArrays)}`;
+      if (inArrays) {
+        assert.deepEqual(lists, [[1, 2], [3], [0], [9]], name);
+        assert.deepEqual(
+          seen,
+          [
+            [0, 'messages', ['agents', 1, 'messages'], ['name', 'in_context_message_ids'], ['m1']],
+            [1, 'messages', ['agents', 2, 'messages'], undefined, undefined],
+            [2, 'messages', ['messages'], ['agents'], undefined],
+            [3, 'messages', ['x', 1, 'messages'], undefined, undefined],
+          ],
+          name,
+        );
+      } else assert.deepEqual(seen, [[0, 'messages', ['messages'], ['agents'], undefined]], name);
+      const value = reader.end().located.value as typeof doc;
+      assert.deepEqual(value.x[0], { y: { messages: [8] } }, `${name}: a list two levels down is in the outline`);
+    }
+    // A holder right after other text, lines down: its `{` is found where it is, not a character off.
+    const text = '{\n"agents":\n[5,{"name": "a",\n"messages": [\n1]}]}';
+    const holders: unknown[] = [];
+    const reader = new ObjectLists('messages', () => undefined, {
+      maxLevel: 1,
+      inArrays: true,
+      onList: (_, __, place) => holders.push(place.holder()),
+    });
+    for (const line of splitLines(Buffer.from(text, 'utf8'))) reader.push(line);
+    assert.deepEqual(holders, [{ name: 'a' }]);
+  });
+
   it('gives each element its lines and byte offsets, after characters of several bytes', () => {
     const text = '{ "é€😀": [1],\n  "messages": [ {"k": "ü"},\n {"k": 2} ], "z": 0 }';
     const { spans } = read(text);

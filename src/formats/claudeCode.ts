@@ -56,6 +56,7 @@ import { joinSpans, lineSpan } from './sourceSpan';
 import { textOf, thinkingOf, toolNames } from './textOf';
 import { CallLinks, callsOf } from './toolLinks';
 import { UuidChain } from './uuidChain';
+import { plainCopy } from './turnCopy';
 
 /** Record types that carry nothing the model saw. */
 const NOISE_TYPES = new Set([
@@ -192,17 +193,6 @@ class ReadState {
     }
     return this.turns[index];
   }
-}
-
-/**
- * A plain object with a turn's fields, to change in its place: a turn handed over (ReaderContext.keepTurn) may
- * keep its text, id, role, span and recorded tokens elsewhere (getters, not fields of its own), so they are read
- * here one by one.
- */
-function plainCopy(turn: Turn): Turn {
-  const copy: Turn = { ...turn, id: turn.id, role: turn.role, text: turn.text, span: turn.span };
-  if (turn.tokens !== undefined) copy.tokens = turn.tokens;
-  return copy;
 }
 
 function str(value: unknown): string | undefined {

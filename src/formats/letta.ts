@@ -22,22 +22,26 @@
 // In context: `in_context_message_ids` says which messages are in the agent's context. Turns out of context are
 // labelled so; each checkpoint's notes say how much of its agent's file is in context, and an info problem at the
 // agent says how many messages are out of context, or which in-context ids are missing from the file.
+//
+// Read as the lines are pushed (streamedDocument.ts): the `messages` of the root (a bare agent) and of each agent in
+// `agents` are read a message at a time (objectLists.ts), each turn handed over as it is made, so a large file is
+// never held whole. A message's turn needs its agent's name and in-context ids, which Letta writes before its
+// `messages`: they are read from the agent's members before the list (ListPlace.holder). What is written after the
+// list is known at the end, where the agent's problems, checkpoints and notes are made (finishAgent); a turn whose
+// label that changes (in_context_message_ids after the messages) is then copied in its place, its text in memory.
+// The one difference from a read of the whole document: a list given twice under one key (JSON keeps the last)
+// still counts the ids of the first as used. A document that is an array, or on one line, is read whole.
 
-import type { Checkpoint, Problem, RawLine, SourceSpan, Transcript, Turn, TurnId } from '../core/model';
-import { isObject, type JsonObject } from './jsonLines';
-import { DocumentLines } from './jsonSpans';
-import { lettaAlert, lettaAlertObject, normalize, type LettaAlert } from './langchain';
-import { RebuildingReader } from './rebuildingReader';
+import type { Checkpoint, Problem, SourceSpan, TextKeeper, Transcript, Turn, TurnId } from '../core/model';
 import { countOf, groupDigits } from '../core/displayText';
+import { isObject, type JsonLine, type JsonObject } from './jsonLines';
+import { locateInLine } from './jsonSpans';
+import { lettaAlert, lettaAlertObject, normalize, type LettaAlert } from './langchain';
+import type { ListPlace, OutlineDocument } from './objectLists';
+import { StreamedDocumentReader, type WholeDocument } from './streamedDocument';
+import { lineSpan } from './sourceSpan';
 import { CallLinks } from './toolLinks';
-
-interface Agent {
-  value: JsonObject;
-  messages: unknown[];
-  index: number;
-  span: SourceSpan;
-  name: string;
-}
+import { plainCopy } from './turnCopy';
 
 type SpanOf = (node: unknown) => SourceSpan;
 
@@ -73,43 +77,229 @@ function statsOf(alert: LettaAlert): { notes: string[]; before?: number } {
   return { notes: parts.length > 0 ? [`Letta's compaction_stats: ${parts.join(', ')}`] : [], before: tBefore };
 }
 
-export class LettaReader extends RebuildingReader {
+/** What a message's turn needs of its agent: its place in `agents`, its name and its in-context ids. */
+interface AgentFields {
+  index: number;
+  name: string;
+  inContext: Set<string> | undefined;
+  /** in_context_message_ids as listed (its strings). */
+  inContextList: string[] | undefined;
+}
+
+function fieldsOf(agent: JsonObject | undefined, index: number): AgentFields {
+  const name = str(agent?.name) ?? str(agent?.id) ?? `agent ${index}`;
+  const ids = agent?.in_context_message_ids;
+  const inContextList = Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : undefined;
+  return { index, name, inContext: inContextList && new Set(inContextList), inContextList };
+}
+
+function whoOf(fields: AgentFields): string {
+  return `agent ${fields.index} ("${fields.name}")`;
+}
+
+function sameIds(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && a.every((id, k) => id === b[k]);
+}
+
+/** Whether a message of own id `ownId` is out of context: in_context_message_ids is given and does not name it. */
+function isOut(inContext: Set<string> | undefined, ownId: string | undefined): boolean {
+  return inContext !== undefined && (ownId === undefined || !inContext.has(ownId));
+}
+
+const OUT_OF_CONTEXT = ' (out of context)';
+
+/** What the agents of one reading share: the ids used so far and how many turns were made (in file order). */
+interface Reading {
+  used: Set<string>;
+  turns: number;
+}
+
+/** A problem of a message, made into words once its agent's name is known. */
+type MessageProblem = { kind: 'skipped'; line: number; m: number } | { kind: 'renamed'; line: number; ownId: string; id: string };
+
+/** A system_alert met among an agent's messages, made into a checkpoint once the agent is known whole. */
+interface AlertMet {
+  alert: LettaAlert;
+  id: string;
+  span: SourceSpan;
+  turnsBefore: number;
+  ownBefore: number;
+  ownId: string | undefined;
+}
+
+/** One agent's messages as they are read (readMessage), and what finishAgent makes of them once it is known whole. */
+class AgentRead {
+  readonly turns: Turn[] = [];
+  /** How many values its list holds, messages or not. */
+  count = 0;
+  readonly problems: MessageProblem[] = [];
+  readonly alerts: AlertMet[] = [];
+  /** The own id of each turn whose id is not it (renamed, or it has none), by the turn's place among the agent's. */
+  readonly ownIdAt = new Map<number, string | undefined>();
+  /** Its messages' ids: those in context when the in-context ids are known, else all (they may come after). */
+  readonly fileIds = new Set<string>();
+  outOfContext = 0;
+  readonly calls: CallLinks;
+
+  constructor(
+    readonly fields: AgentFields,
+    readonly reading: Reading,
+    keeper: TextKeeper | undefined,
+  ) {
+    this.calls = new CallLinks(keeper);
+  }
+}
+
+/** What the reader has read: a list of an object read a message at a time, or a whole document. */
+class ReadState {
+  /** The agent whose list this state reads (undefined: a list no read of the whole document reads). */
+  agent: AgentRead | undefined;
+  /** The first list's state: the readings of the read's lists, by what they read (`agents`, or a bare agent's). */
+  readonly readings = new Map<string, Reading>();
+  /** A whole document's transcript, once read. */
+  whole: { turns: Turn[]; checkpoints: Checkpoint[]; problems: Problem[] } | undefined;
+
+  constructor(readonly keeper: TextKeeper | undefined) {}
+}
+
+/** An agent of the document, and its messages' list. */
+interface AgentEntry {
+  value: JsonObject;
+  messages: unknown[];
+  index: number;
+  span: SourceSpan;
+}
+
+export class LettaReader extends StreamedDocumentReader<ReadState> {
   readonly format = 'letta' as const;
-  private readonly document = new DocumentLines();
+  protected readonly documentName = 'Letta agent file';
+  protected override readonly listKey = 'messages';
+  /** The root's `messages` (a bare agent), and those of the objects in its `agents`. */
+  protected override readonly listMaxLevel = 1;
+  protected override readonly listsInArrays = true;
+  protected override readonly arraysAsDocuments = true;
 
-  push(line: RawLine): void {
-    this.document.push(line);
+  protected newState(keeper: TextKeeper | undefined): ReadState {
+    return new ReadState(keeper);
   }
 
-  protected stateKey(): string {
-    const last = this.document.all[this.document.all.length - 1];
-    return `${this.document.lineCount}:${this.document.all.length}:${last?.endOffset ?? 0}:${String(last?.terminated)}`;
+  /** A list opens: the agent it is the messages of, if a read of the whole document reads it, with its members before it. */
+  protected override openList(state: ReadState, _key: string, { path, holder }: ListPlace, first: ReadState): void {
+    const bare = path.length === 1;
+    const index = bare ? 0 : path[1];
+    if (!bare && !(path.length === 3 && path[0] === 'agents' && typeof index === 'number')) return;
+    const name = bare ? 'agent' : 'agents';
+    let reading = first.readings.get(name);
+    if (reading === undefined) first.readings.set(name, (reading = { used: new Set(), turns: 0 }));
+    state.agent = new AgentRead(fieldsOf(holder(), index as number), reading, state.keeper);
   }
 
-  protected build(): Transcript {
-    const problems: Problem[] = [];
-    const turns: Turn[] = [];
-    const checkpoints: Checkpoint[] = [];
-    const used = new Set<string>();
-    const { agents, spanOf } = this.agents(problems);
-    for (const agent of agents) this.readAgent(agent, spanOf, { turns, checkpoints, used, problems });
-    problems.sort((a, b) => a.line - b.line);
-    return { format: this.format, turns, checkpoints, problems, lineCount: this.document.lineCount };
+  protected readElement(state: ReadState, value: unknown, span: SourceSpan): void {
+    if (state.agent !== undefined) this.readMessage(state.agent, value, span);
   }
 
-  /** The agents of the document, and where each node of it sits; problems for what is not an agent file. */
-  private agents(problems: Problem[]): { agents: Agent[]; spanOf: SpanOf } {
-    const none = { agents: [], spanOf: () => ({ startLine: 0, endLine: 0, startOffset: 0, endOffset: 0 }) };
-    if (this.document.all.every((l) => l.text.trim() === '')) return none;
-    const { located, problem } = this.document.parse('Letta agent file');
-    if (problem) problems.push(problem);
-    const whole = this.document.spanOf(0, this.document.text.length);
-    const spanOf: SpanOf = (node) => {
-      const range = typeof node === 'object' && node !== null ? located.rangeOf(node) : undefined;
-      return range ? this.document.spanOf(range[0], range[1]) : whole;
-    };
-    const root = located.value;
-    if (root === undefined) return { agents: [], spanOf };
+  /** A record is the whole document on one line; a line after it is not read. */
+  protected readRecord(state: ReadState, { line }: JsonLine, index: number): void {
+    if (index > 0) {
+      (state.whole?.problems ?? []).push({
+        line: line.line,
+        severity: 'error',
+        message: `line ${line.line}: the agent file ended on an earlier line; this line was not read.`,
+      });
+      return;
+    }
+    const inLine = locateInLine(line);
+    state.whole = this.readAgents(
+      inLine.value,
+      (node) => inLine.spanOf(node),
+      lineSpan(line),
+      false,
+      () => undefined,
+    );
+  }
+
+  protected readWhole(state: ReadState, { located, spanOf, whole }: WholeDocument): void {
+    state.whole = this.readAgents(located.value, spanOf, whole, located.error !== undefined, () => undefined);
+  }
+
+  protected transcriptOf(state: ReadState, problems: Problem[], lineCount: number): Transcript {
+    const read = state.whole ?? { turns: [], checkpoints: [], problems: [] };
+    return this.transcriptWith(read, problems, lineCount);
+  }
+
+  /** A document read a message at a time: its agents, in the outline, each list's messages read into its state. */
+  protected override transcriptOfOutline(
+    outline: OutlineDocument,
+    stateOf: (list: unknown) => ReadState | undefined,
+    _fresh: () => ReadState,
+    problems: Problem[],
+    lineCount: number,
+  ): Transcript {
+    const read = this.readAgents(
+      outline.located.value,
+      (node) => outline.spanOf(node),
+      outline.whole,
+      outline.error !== undefined,
+      (list) => stateOf(list)?.agent,
+    );
+    return this.transcriptWith(read, problems, lineCount);
+  }
+
+  private transcriptWith(
+    read: { turns: Turn[]; checkpoints: Checkpoint[]; problems: Problem[] },
+    problems: Problem[],
+    lineCount: number,
+  ): Transcript {
+    const all = [...problems, ...read.problems];
+    all.sort((a, b) => a.line - b.line);
+    return { format: this.format, turns: read.turns.slice(), checkpoints: read.checkpoints.slice(), problems: all, lineCount };
+  }
+
+  /**
+   * The transcript of a document's agents: `root` its value (parsed, or its outline), `broken` whether it has a
+   * syntax error; `readOf(list)` the agent read of a list read a message at a time (undefined: read it here).
+   */
+  private readAgents(
+    root: unknown,
+    spanOf: SpanOf,
+    whole: SourceSpan,
+    broken: boolean,
+    readOf: (list: unknown[]) => AgentRead | undefined,
+  ): { turns: Turn[]; checkpoints: Checkpoint[]; problems: Problem[] } {
+    const out = { turns: [] as Turn[], checkpoints: [] as Checkpoint[], problems: [] as Problem[] };
+    const agents = this.agentsOf(root, spanOf, whole, broken, readOf, out.problems);
+    // Agents read here continue the reading of those read a message at a time, which come before them.
+    let reading: Reading | undefined;
+    for (const agent of agents) {
+      let read = readOf(agent.messages);
+      if (read === undefined) {
+        reading ??= this.readingAfter(agents, readOf);
+        read = new AgentRead(fieldsOf(agent.value, agent.index), reading, undefined);
+        for (const value of agent.messages) this.readMessage(read, value, spanOf(value));
+      }
+      this.finishAgent(read, fieldsOf(agent.value, agent.index), agent.span, out);
+    }
+    return out;
+  }
+
+  /** A reading that goes on from the agents read a message at a time (a copy: each finish reads the rest again). */
+  private readingAfter(agents: AgentEntry[], readOf: (list: unknown[]) => AgentRead | undefined): Reading {
+    const last = agents.map((agent) => readOf(agent.messages)).filter((read) => read !== undefined);
+    const streamed = last[last.length - 1]?.reading;
+    return streamed === undefined ? { used: new Set(), turns: 0 } : { used: new Set(streamed.used), turns: streamed.turns };
+  }
+
+  /** The agents of the document; problems for what is not an agent file, or an agent that is not one. */
+  private agentsOf(
+    root: unknown,
+    spanOf: SpanOf,
+    whole: SourceSpan,
+    broken: boolean,
+    readOf: (list: unknown[]) => AgentRead | undefined,
+    problems: Problem[],
+  ): AgentEntry[] {
+    if (root === undefined) return [];
     let list: unknown[];
     if (isObject(root) && Array.isArray(root.agents)) list = root.agents;
     else if (isObject(root) && Array.isArray(root.messages)) list = [root];
@@ -119,9 +309,9 @@ export class LettaReader extends RebuildingReader {
         severity: 'error',
         message: `line ${whole.startLine}: the file is JSON but holds no "agents" list (and is not an agent with "messages"): it is not a Letta agent file.`,
       });
-      return { agents: [], spanOf };
+      return [];
     }
-    const agents: Agent[] = [];
+    const agents: AgentEntry[] = [];
     list.forEach((value, index) => {
       const span = spanOf(value);
       if (!isObject(value)) {
@@ -132,24 +322,25 @@ export class LettaReader extends RebuildingReader {
         });
         return;
       }
-      const name = str(value.name) ?? str(value.id) ?? `agent ${index}`;
       if (!Array.isArray(value.messages)) {
+        const who = whoOf(fieldsOf(value, index));
         problems.push({
           line: span.startLine,
           severity: 'warning',
-          message: `line ${span.startLine}: agent ${index} ("${name}") has no "messages" list; none of its messages could be read.`,
+          message: `line ${span.startLine}: ${who} has no "messages" list; none of its messages could be read.`,
         });
         return;
       }
-      agents.push({ value, messages: value.messages, index, span, name });
+      agents.push({ value, messages: value.messages, index, span });
     });
-    if (list.length === 0 && problem === undefined) {
+    const sizeOf = (agent: AgentEntry): number => readOf(agent.messages)?.count ?? agent.messages.length;
+    if (list.length === 0 && !broken) {
       problems.push({
         line: whole.startLine,
         severity: 'warning',
         message: `line ${whole.startLine}: the agent file's "agents" list is empty: there is nothing to check.`,
       });
-    } else if (list.length > 0 && agents.every((a) => a.messages.length === 0)) {
+    } else if (list.length > 0 && agents.every((a) => sizeOf(a) === 0)) {
       const what =
         agents.length === 0
           ? `none of its ${countOf(list.length, 'agent')} has a "messages" list`
@@ -160,84 +351,109 @@ export class LettaReader extends RebuildingReader {
         message: `line ${whole.startLine}: the agent file holds no messages (${what}): there is nothing to check.`,
       });
     }
-    return { agents, spanOf };
+    return agents;
   }
 
-  /** Reads one agent's messages into turns and checkpoints. */
-  private readAgent(
-    agent: Agent,
-    spanOf: SpanOf,
-    out: { turns: Turn[]; checkpoints: Checkpoint[]; used: Set<string>; problems: Problem[] },
+  /** Reads one message of an agent: a turn (handed over), a system_alert (a checkpoint, made at the end), or a problem. */
+  private readMessage(read: AgentRead, value: unknown, span: SourceSpan): void {
+    const { fields, reading } = read;
+    const m = read.count++;
+    const n = span.startLine;
+    const message = isObject(value) ? normalize(value) : undefined;
+    if (message === undefined) {
+      read.problems.push({ kind: 'skipped', line: n, m });
+      return;
+    }
+    const ownId = message.id;
+    if (ownId !== undefined && (fields.inContext === undefined || fields.inContext.has(ownId))) read.fileIds.add(ownId);
+    const out = isOut(fields.inContext, ownId);
+    if (out) read.outOfContext++;
+    let id: TurnId = ownId ?? `agent ${fields.index} message ${m}`;
+    if (ownId !== undefined && reading.used.has(ownId)) {
+      id = `agent ${fields.index} message ${m}`;
+      read.problems.push({ kind: 'renamed', line: n, ownId, id });
+    }
+    for (let k = 2; reading.used.has(String(id)); k++) id = `agent ${fields.index} message ${m} (${k})`;
+    reading.used.add(String(id));
+
+    const alert =
+      message.role === 'user' || message.role === 'system' ? (plainAlertOf(value as JsonObject) ?? lettaAlert(message.text)) : undefined;
+    if (alert !== undefined) {
+      read.alerts.push({ alert, id: String(id), span, turnsBefore: reading.turns, ownBefore: read.turns.length, ownId });
+      return;
+    }
+    const name = str((value as JsonObject).name);
+    const label = message.role === 'tool' && name !== undefined ? name : message.role;
+    const turn: Turn = { id, role: message.role, text: message.text, span, label: out ? `${label}${OUT_OF_CONTEXT}` : label };
+    const answers = read.calls.answersFor(message.answers);
+    if (answers !== undefined) turn.answers = answers;
+    for (const call of message.calls) read.calls.add(call.id, id, call.text);
+    if (id !== ownId) read.ownIdAt.set(read.turns.length, ownId);
+    read.turns.push(this.keepTurn(turn));
+    reading.turns++;
+  }
+
+  /**
+   * Adds an agent's turns, checkpoints and problems to `out`, with its fields as the whole agent gives them
+   * (`fields`; its messages were read with those before them). Changes nothing of `read`: each finish makes them anew.
+   */
+  private finishAgent(
+    read: AgentRead,
+    fields: AgentFields,
+    agentSpan: SourceSpan,
+    out: { turns: Turn[]; checkpoints: Checkpoint[]; problems: Problem[] },
   ): void {
-    const { turns, checkpoints, used, problems } = out;
-    const who = `agent ${agent.index} ("${agent.name}")`;
-    const firstTurn = turns.length;
-    const calls = new CallLinks();
-    const inContextList = Array.isArray(agent.value.in_context_message_ids)
-      ? agent.value.in_context_message_ids.filter((x): x is string => typeof x === 'string')
-      : undefined;
-    const inContext = inContextList === undefined ? undefined : new Set(inContextList);
-    const fileIds = new Set<string>();
-    let outOfContext = 0;
-    const agentCheckpoints: Checkpoint[] = [];
-
-    agent.messages.forEach((value, m) => {
-      const span = spanOf(value);
-      const n = span.startLine;
-      const message = isObject(value) ? normalize(value) : undefined;
-      if (message === undefined) {
-        problems.push({
-          line: n,
-          severity: 'warning',
-          message: `line ${n}: message ${m} of ${who} is not a Letta message (no known role or type); it was skipped.`,
-        });
-        return;
-      }
-      const ownId = message.id;
-      if (ownId !== undefined) fileIds.add(ownId);
-      const out = inContext !== undefined && (ownId === undefined || !inContext.has(ownId));
-      if (out) outOfContext++;
-      let id: TurnId = ownId ?? `agent ${agent.index} message ${m}`;
-      if (ownId !== undefined && used.has(ownId)) {
-        id = `agent ${agent.index} message ${m}`;
-        problems.push({
-          line: n,
-          severity: 'warning',
-          message: `line ${n}: message id ${ownId} of ${who} is already used earlier in the file; this message is shown as "${id}".`,
-        });
-      }
-      for (let k = 2; used.has(String(id)); k++) id = `agent ${agent.index} message ${m} (${k})`;
-      used.add(String(id));
-
-      const alert =
-        message.role === 'user' || message.role === 'system' ? (plainAlertOf(value as JsonObject) ?? lettaAlert(message.text)) : undefined;
-      if (alert !== undefined) {
-        const checkpoint = this.checkpointOf(alert, String(id), span, turns.length, turns.length - firstTurn, who);
-        if (out)
-          checkpoint.notes!.push(
-            'this summary is itself no longer in context (its id is not in in_context_message_ids): a later compaction or edit removed it',
-          );
-        checkpoints.push(checkpoint);
-        agentCheckpoints.push(checkpoint);
-        return;
-      }
-      const name = isObject(value) ? str(value.name) : undefined;
-      const label = message.role === 'tool' && name !== undefined ? name : message.role;
-      const turn: Turn = { id, role: message.role, text: message.text, span, label: out ? `${label} (out of context)` : label };
-      const answers = calls.answersFor(message.answers);
-      if (answers !== undefined) turn.answers = answers;
-      for (const call of message.calls) calls.add(call.id, id, call.text);
-      turns.push(turn);
+    const { turns, checkpoints, problems } = out;
+    const who = whoOf(fields);
+    const late = !sameIds(read.fields.inContextList, fields.inContextList);
+    const ownIdOf = (k: number, turn: Turn): string | undefined => (read.ownIdAt.has(k) ? read.ownIdAt.get(k) : String(turn.id));
+    let outOfContext = read.outOfContext;
+    if (!late) turns.push(...read.turns);
+    else {
+      // in_context_message_ids came after the messages: each turn's label is made again, in a copy.
+      outOfContext = read.alerts.filter((a) => isOut(fields.inContext, a.ownId)).length;
+      read.turns.forEach((turn, k) => {
+        const ownId = ownIdOf(k, turn);
+        const wasOut = isOut(read.fields.inContext, ownId);
+        const out = isOut(fields.inContext, ownId);
+        if (out) outOfContext++;
+        const base = wasOut ? turn.label!.slice(0, -OUT_OF_CONTEXT.length) : turn.label!;
+        turns.push(wasOut === out ? turn : { ...plainCopy(turn), label: out ? `${base}${OUT_OF_CONTEXT}` : base });
+      });
+    }
+    for (const problem of read.problems) {
+      problems.push(
+        problem.kind === 'skipped'
+          ? {
+              line: problem.line,
+              severity: 'warning',
+              message: `line ${problem.line}: message ${problem.m} of ${who} is not a Letta message (no known role or type); it was skipped.`,
+            }
+          : {
+              line: problem.line,
+              severity: 'warning',
+              message: `line ${problem.line}: message id ${problem.ownId} of ${who} is already used earlier in the file; this message is shown as "${problem.id}".`,
+            },
+      );
+    }
+    const agentCheckpoints = read.alerts.map((met) => {
+      const checkpoint = this.checkpointOf(met.alert, met.id, met.span, met.turnsBefore, met.ownBefore, who);
+      if (isOut(fields.inContext, met.ownId))
+        checkpoint.notes!.push(
+          'this summary is itself no longer in context (its id is not in in_context_message_ids): a later compaction or edit removed it',
+        );
+      return checkpoint;
     });
+    checkpoints.push(...agentCheckpoints);
 
     // What is in context, said once at the agent and on each of its checkpoints.
-    const n = agent.span.startLine;
+    const n = agentSpan.startLine;
     let contextNote: string;
-    if (inContext === undefined) {
+    if (fields.inContextList === undefined) {
       contextNote = `${who} has no in_context_message_ids: which of its messages are in context is not recorded`;
     } else {
-      const missing = inContextList!.filter((id) => !fileIds.has(id));
-      const total = agent.messages.length;
+      const missing = fields.inContextList.filter((id) => !read.fileIds.has(id));
+      const total = read.count;
       contextNote =
         outOfContext === 0
           ? `${who}: all ${countOf(total, 'message')} in this file are in context (in_context_message_ids); the evicted ones are not in the file`

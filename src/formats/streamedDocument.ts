@@ -112,11 +112,14 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
   /** Whether such a list may sit in an object in an array (a Letta file's `agents[i].messages`). */
   protected readonly listsInArrays: boolean = false;
 
+  /** Whether a document that is an array is read whole, as one document (a format whose documents are objects). */
+  protected readonly arraysAsDocuments: boolean = false;
+
   /**
    * Readies `state` for the elements of a list under `key`, at `place` (called as the list opens, before its
-   * elements).
+   * elements); `first` is the state of the read's first list, where what its lists share may be kept.
    */
-  protected openList?(state: State, key: string, place: ListPlace): void;
+  protected openList?(state: State, key: string, place: ListPlace, first: State): void;
 
   /**
    * The transcript of a document that is an object, its lists read an element at a time (listKey): `outline` is the
@@ -229,7 +232,7 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
               while (this.listStates.length <= list) {
                 this.listStates.push(this.listStates.length === 0 ? this.state : this.newState(this.context.textKeeper));
               }
-              this.openList?.(this.listStates[list], key, place);
+              this.openList?.(this.listStates[list], key, place, this.listStates[0]);
             },
           },
         );
@@ -248,7 +251,7 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
     }
     if (!this.streamArrays) return 'document';
     const head = text.trimStart();
-    if (head.startsWith('[')) return 'array';
+    if (head.startsWith('[')) return this.arraysAsDocuments ? 'document' : 'array';
     return head.startsWith('{') && this.listKey !== undefined && this.transcriptOfOutline !== undefined ? 'object' : 'document';
   }
 

@@ -4,9 +4,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { analyze } from '../../../src/core/analyze';
+import type { ReaderContext, Transcript, Turn } from '../../../src/core/model';
 import { LettaReader } from '../../../src/formats/letta';
 import { corpusBytes, feed, requireCorpus } from './feedLines';
 import { fuzzReader } from './fuzz';
+import { assertStreamedObjects } from './streamedDocumentChecks';
 import { lettaAgent, lettaAlert, lettaFile, lettaMessage } from './lettaRecords';
 
 const countTokens = (text: string) => Math.ceil(text.length / 4);
@@ -273,5 +275,126 @@ describe('formats/letta: bad input', () => {
       agent('a', [msg('message-0', 'system', 'p'), msg('message-1', 'user', alertText()), msg('message-2', 'user', 'fix ERR_4107')]),
     ]);
     fuzzReader(() => new LettaReader({ fileName: 'x.af' }), text.trimEnd());
+  });
+});
+
+describe('formats/letta: read as pushed', function () {
+  this.timeout(60000);
+  const make = (context: Partial<ReaderContext>, readAhead?: number, streamArrays?: boolean): LettaReader =>
+    new LettaReader({ fileName: 'x.af', ...context }, readAhead, streamArrays);
+  const call = { tool_calls: [{ id: 'c1', type: 'function', function: { name: 'edit', arguments: '{"path":"a.py"}' } }] };
+  const first = [
+    msg('message-0', 'system', 'You are Letta.'),
+    msg('message-1', 'user', alertText({ compaction_stats: { messages_count_before: 40, messages_count_after: 4 } })),
+    msg('message-2', 'assistant', 'editing', call),
+    msg('message-3', 'tool', 'ok', { tool_call_id: 'c1', name: 'edit' }),
+    msg('message-4', 'user', 'thanks'),
+  ];
+  const second = [msg('message-4', 'user', 'a colliding id'), 7, { role: 'robot' }, msg('message-9', 'assistant', 'done')];
+  /** An agent whose name and in-context ids come after its messages (message-1 and message-3 out of context). */
+  const late = {
+    messages: first,
+    agent_type: 'letta_v1_agent',
+    name: 'late',
+    in_context_message_ids: ['message-0', 'message-2', 'message-4'],
+  };
+  /** Eighteen agents, two past the lists read a message at a time, their ids colliding with the first's. */
+  const many = Array.from({ length: 18 }, (_, k) => agent(`a${k}`, [msg(`message-${k % 3}`, 'user', `m${k}`)]));
+  assertStreamedObjects({
+    make,
+    objects: [
+      [
+        'two agents: an alert, a tool call and its result, a colliding id, values that are not messages',
+        agentFile([agent('a', first, ['message-0', 'message-2', 'message-3', 'message-4']), agent('b', second)]),
+        'each',
+      ],
+      ['a bare agent, a space an indent', JSON.stringify(agent('bare', first.slice(0, 3), ['message-1', 'message-7']), null, 1), 'each'],
+      ['name and in-context ids after the messages', JSON.stringify(lettaFile([late]), null, 2), 'each'],
+      [
+        'agents without messages, not objects, an empty list',
+        agentFile([agent('e', []), 5, { name: 'f' }, agent('g', first.slice(3))]),
+        'each',
+      ],
+      [
+        'a root with messages and agents: the agents read',
+        JSON.stringify({ messages: second, ...lettaFile([agent('a', first)]) }, null, 2),
+        'all',
+      ],
+      ['an agent in an array in agents: not an agent', JSON.stringify({ agents: [[agent('n', first)]] }, null, 2), 'none'],
+      ['CRLF, no in-context ids', agentFile([{ name: 'c', messages: first }]).replace(/\n/g, '\r\n'), 'each'],
+      ['eighteen agents', agentFile(many), 'each', ['agent 16 message 0', 'agent 17 message 0']],
+    ],
+    notAnObject: /^line \d+: message \d+ of agent \d+ \(".*"\) is not a Letta message/,
+    large: (n) =>
+      agentFile([
+        agent(
+          'big',
+          Array.from({ length: n }, (_, k) => msg(`message-${k}`, 'user', `m${k}`)),
+          ['message-0'],
+        ),
+      ]),
+  });
+
+  it('in-context ids before the messages, as Letta writes them: the turns handed over are the turns shown, not copies', () => {
+    const kept = new Set<object>();
+    const keepTurn = (turn: Turn): Turn => {
+      const copy = { ...turn };
+      kept.add(copy);
+      return copy;
+    };
+    const t = feed(make({ readOnce: true, keepTurn }), agentFile([agent('a', first, ['message-0', 'message-2']), agent('b', second)]));
+    assert.equal(t.turns.length, 6);
+    assert.ok(
+      t.turns.every((turn) => kept.has(turn)),
+      'each turn is the one handed over',
+    );
+    assert.deepEqual(
+      t.turns.map((turn) => turn.label),
+      ['system', 'assistant', 'edit (out of context)', 'user (out of context)', 'user', 'assistant'],
+    );
+    const late2 = feed(make({ readOnce: true, keepTurn }), JSON.stringify(lettaFile([late]), null, 2));
+    assert.deepEqual(
+      late2.turns.map((turn) => kept.has(turn)),
+      [true, true, false, true],
+      'only the turn whose label changed is a copy',
+    );
+  });
+
+  it('a file on one line is read whole, as the same file pretty-printed; a line after it is a problem', () => {
+    const file = lettaFile([agent('a', first, ['message-0', 'message-2']), agent('b', second)]);
+    const shape = (t: Transcript) => ({
+      turns: t.turns.map((turn) => [turn.id, turn.label, turn.text, turn.answers?.turnId]),
+      checkpoints: t.checkpoints.map((cp) => [cp.summaryId, cp.turnsBefore, cp.notes]),
+      problems: t.problems.map((p) => p.message.replace(/^line \d+: /, '')),
+    });
+    const oneLine = feed(make({ readOnce: true }), JSON.stringify(file));
+    assert.deepEqual(shape(oneLine), shape(feed(make({}), agentFile(file.agents as unknown[]))));
+    const twoLines = feed(make({}), `${JSON.stringify(file)}\n{"agents": []}\n`);
+    assert.deepEqual(twoLines.turns.length, oneLine.turns.length);
+    assert.deepEqual(
+      twoLines.problems.filter((p) => p.severity === 'error').map((p) => p.message),
+      ['line 2: the agent file ended on an earlier line; this line was not read.'],
+    );
+  });
+
+  it('name and in-context ids after the messages: the labels, notes and problems a read of the whole file gives', () => {
+    const t = feed(make({ readOnce: true, keepTurn: (turn) => turn }), JSON.stringify(lettaFile([late]), null, 2));
+    assert.deepEqual(
+      t.turns.map((turn) => [turn.id, turn.label]),
+      [
+        ['message-0', 'system'],
+        ['message-2', 'assistant'],
+        ['message-3', 'edit (out of context)'],
+        ['message-4', 'user'],
+      ],
+    );
+    assert.ok(t.checkpoints[0].unverifiable?.includes('agent 0 ("late")'));
+    assert.ok(t.checkpoints[0].notes?.some((note) => note.startsWith('this summary is itself no longer in context')));
+    assert.deepEqual(
+      t.problems.map((p) => p.message.replace(/^line \d+: /, '')),
+      [
+        `2 of the 5 messages of agent 0 ("late") are out of context (not in in_context_message_ids); they are shown, labelled "out of context".`,
+      ],
+    );
   });
 });

@@ -13,7 +13,10 @@
 // same dicts as JSON Lines, one message a line; `langchain-state` the same dicts as the `messages` of a pretty-printed
 // LangGraph state ({"values": {"messages": [...]}, "next": [], "config": {...}}); `messages-body` the chat messages as
 // the `messages` of a pretty-printed request body whose `system` comes after them ({"model", "messages", "system"}).
-// Usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]
+// `letta` writes the corpus's Letta agent file with its second agent's messages repeated as one agent's, pretty-printed,
+// each copy's message ids numbered on from the last and its tool call ids suffixed; its in_context_message_ids, before
+// its messages as Letta writes them, name the last copy's (the others are out of context).
+// Usage: node scripts/bench/repeatCorpus.mjs codex|pi|letta MEGABYTES OUT [--same-ids]
 //        node scripts/bench/repeatCorpus.mjs openhands|messages|messages-body|langchain|langchain-jsonl|langchain-state MEGABYTES OUT [--condense-every N]
 // Then: /usr/bin/time -f '%e s %M KB' node dist/cli.js check OUT (docs/performance.md)
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
@@ -24,6 +27,7 @@ const CORPUS = new URL('../../../shared/corpus/', import.meta.url).pathname;
 const SOURCES = {
   codex: { path: join('codex', 'rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl'), header: false },
   pi: { path: join('pi', 'before-compaction.jsonl.gz'), header: true },
+  letta: { path: join('letta', 'lettabot-builder.af'), header: false },
   openhands: { path: join('openhands', 'basic.json'), header: false },
   messages: { path: join('openhands', 'basic.json'), header: false },
   'messages-body': { path: join('openhands', 'basic.json'), header: false },
@@ -42,7 +46,7 @@ const copiesACondensation = flag === '--condense-every' ? Number(flagValue) : 50
 const flagWrong =
   flag !== undefined && (source?.header === false && kind !== 'codex' ? !(copiesACondensation >= 1) : flag !== '--same-ids');
 if (source === undefined || !(Number(megabytes) > 0) || out === undefined || flagWrong) {
-  console.error('usage: node scripts/bench/repeatCorpus.mjs codex|pi MEGABYTES OUT [--same-ids]');
+  console.error('usage: node scripts/bench/repeatCorpus.mjs codex|pi|letta MEGABYTES OUT [--same-ids]');
   console.error(
     '       node scripts/bench/repeatCorpus.mjs openhands|messages|messages-body|langchain|langchain-jsonl|langchain-state MEGABYTES OUT [--condense-every N]',
   );
@@ -178,9 +182,34 @@ try {
   if (kind === 'openhands' || kind.startsWith('messages') || kind.startsWith('langchain')) {
     const { copies, bytes } = (kind === 'openhands' ? writeOpenHands : writeMessages)(fd);
     console.log(`${out}: ${copies} copies, ${bytes.toLocaleString('en-US')} bytes`);
-  } else writeRepeated(fd);
+  } else if (kind === 'letta') writeLetta(fd);
+  else writeRepeated(fd);
 } finally {
   closeSync(fd);
+}
+
+/** The Letta agent file, its second agent's messages repeated as one agent's (see the header). */
+function writeLetta(fd) {
+  const file = JSON.parse(body);
+  const agent = file.agents[1];
+  const copyText = JSON.stringify(agent.messages, null, 2);
+  // What a copy takes in the file, each message indented as arrayWriter writes it: 8 spaces a line, and ",\n".
+  const lines = agent.messages.reduce((n, message) => n + JSON.stringify(message, null, 2).split('\n').length, 0);
+  const perCopy = Buffer.byteLength(JSON.stringify(agent.messages, null, 2)) + lines * 6;
+  const copies = Math.max(1, Math.round(target / perCopy));
+  const count = agent.messages.length;
+  const idOf = (copy, k) => `message-${copy * count + k}`;
+  const inContext = agent.messages.map((_, k) => idOf(copies - 1, k));
+  const placeholder = '"MESSAGES"';
+  const shape = JSON.stringify({ ...file, agents: [{ ...agent, in_context_message_ids: inContext, messages: ['MESSAGES'] }] }, null, 2);
+  const at = shape.indexOf(placeholder);
+  const open = shape.slice(0, shape.lastIndexOf('\n', at) + 1);
+  const array = arrayWriter(fd, open, shape.slice(at + placeholder.length), ' '.repeat(at - open.length));
+  for (let copy = 0; copy < copies; copy++) {
+    const text = copyText.replace(CALL_ID, (_match, id) => `"${id}x${copy}"`);
+    JSON.parse(text).forEach((message, k) => array.write({ ...message, id: idOf(copy, k) }));
+  }
+  console.log(`${out}: ${copies} copies, ${array.end().toLocaleString('en-US')} bytes`);
 }
 
 /** The session's lines repeated (after its header line, written once). */

@@ -408,7 +408,8 @@ export class LettaReader extends StreamedDocumentReader<ReadState> {
     const late = !sameIds(read.fields.inContextList, fields.inContextList);
     const ownIdOf = (k: number, turn: Turn): string | undefined => (read.ownIdAt.has(k) ? read.ownIdAt.get(k) : String(turn.id));
     let outOfContext = read.outOfContext;
-    if (!late) turns.push(...read.turns);
+    // One at a time: an agent may have more turns than a call takes arguments.
+    if (!late) for (const turn of read.turns) turns.push(turn);
     else {
       // in_context_message_ids came after the messages: each turn's label is made again, in a copy.
       outOfContext = read.alerts.filter((a) => isOut(fields.inContext, a.ownId)).length;
@@ -444,7 +445,7 @@ export class LettaReader extends StreamedDocumentReader<ReadState> {
         );
       return checkpoint;
     });
-    checkpoints.push(...agentCheckpoints);
+    for (const checkpoint of agentCheckpoints) checkpoints.push(checkpoint);
 
     // What is in context, said once at the agent and on each of its checkpoints.
     const n = agentSpan.startLine;

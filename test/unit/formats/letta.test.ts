@@ -360,6 +360,14 @@ describe('formats/letta: read as pushed', function () {
     );
   });
 
+  it('an agent of 200,000 messages: each a turn (none passed as too many arguments to one call)', () => {
+    const n = 200_000;
+    const messages = Array.from({ length: n }, (_, k) => `{"role": "user", "content": "m", "id": "message-${k}"}`).join(',\n');
+    const t = feed(make({ readOnce: true }), `{"agents": [{"name": "a", "messages": [\n${messages}\n]}]}\n`);
+    assert.equal(t.turns.length, n);
+    assert.equal(t.turns[n - 1].id, `message-${n - 1}`);
+  });
+
   it('a file on one line is read whole, as the same file pretty-printed; a line after it is a problem', () => {
     const file = lettaFile([agent('a', first, ['message-0', 'message-2']), agent('b', second)]);
     const shape = (t: Transcript) => ({

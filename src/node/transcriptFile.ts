@@ -86,6 +86,11 @@ export const DEFAULT_MAX_INFLATE_RATIO = 200;
 /** The inflate ratio is judged only once this much is decompressed (a small file may compress very well). */
 export const INFLATE_RATIO_FLOOR = 64 * 1024 * 1024;
 const HEAD_BYTES = 256 * 1024;
+/**
+ * How far the head is read on when it ends inside the first line (a first prompt with a large paste), so that the
+ * first record is parsed whole rather than its format guessed from a fragment's keys.
+ */
+const FIRST_RECORD_BYTES = 16 * 1024 * 1024;
 /** Bytes read from the file at a time. */
 const READ_CHUNK_BYTES = 1024 * 1024;
 /**
@@ -105,12 +110,12 @@ function supportedFormats(): string {
   return FORMATS.map((format) => format.name).join('; ');
 }
 
-async function readHead(path: string): Promise<Buffer> {
+async function readHead(path: string, bytes = HEAD_BYTES): Promise<Buffer> {
   // O_NONBLOCK: a named pipe swapped in after the check is not waited on (no effect on a regular file).
   const handle = await openFile(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
@@ -127,13 +132,29 @@ export function isGzip(head: Buffer): boolean {
  * `rawHead`, the file's first bytes, when they hold that much (text compresses, so they nearly always do) or the
  * whole file; else from the file.
  */
-async function readGzipHead(path: string, rawHead: Buffer, fileSize: number): Promise<Buffer> {
-  const fromRaw = await inflateHead(Readable.from([rawHead]));
-  if (fromRaw.length >= HEAD_BYTES || rawHead.length >= fileSize) return fromRaw;
-  return inflateHead(createReadStream(path));
+async function readGzipHead(path: string, rawHead: Buffer, fileSize: number, bytes = HEAD_BYTES): Promise<Buffer> {
+  const fromRaw = await inflateHead(Readable.from([rawHead]), bytes);
+  if (fromRaw.length >= bytes || rawHead.length >= fileSize) return fromRaw;
+  return inflateHead(createReadStream(path), bytes);
 }
 
-async function inflateHead(compressed: Readable): Promise<Buffer> {
+/**
+ * The head of the file's text, read on past HEAD_BYTES when it holds no line break, doubling up to
+ * FIRST_RECORD_BYTES, until it does or the text ends: its first record whole, if it is no longer than that.
+ */
+async function readHeadText(path: string, fileSize: number): Promise<{ head: Buffer; gzip: boolean; whole: boolean }> {
+  let bytes = HEAD_BYTES;
+  for (;;) {
+    const raw = await readHead(path, bytes);
+    const gzip = isGzip(raw);
+    const head = gzip ? await readGzipHead(path, raw, fileSize, bytes) : raw;
+    const whole = head.length < bytes;
+    if (whole || head.includes(0x0a) || bytes >= FIRST_RECORD_BYTES) return { head, gzip, whole };
+    bytes *= 2;
+  }
+}
+
+async function inflateHead(compressed: Readable, bytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   const stream = compressed.pipe(createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }));
@@ -141,7 +162,7 @@ async function inflateHead(compressed: Readable): Promise<Buffer> {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       chunks.push(chunk);
       total += chunk.length;
-      if (total >= HEAD_BYTES) break;
+      if (total >= bytes) break;
     }
   } catch {
     // a damaged archive, or the raw head's cut: detection works on what was decompressed
@@ -259,15 +280,15 @@ export class TranscriptFile {
     const claudeCodeSideFiles =
       options.format === undefined || options.format === 'claude-code' ? loadSideFiles('claude-code', path) : undefined;
 
-    let head: Buffer;
+    let read: { head: Buffer; gzip: boolean; whole: boolean };
     try {
-      head = await readHead(path);
+      read = await readHeadText(path, info.size);
     } catch (error) {
       throw new UnusableTranscriptError(await describeUnopenable(path, error as NodeJS.ErrnoException), path);
     }
-    const gzip = isGzip(head);
-    if (gzip) head = await readGzipHead(path, head, info.size);
-    const wholeFile = gzip ? head.length < HEAD_BYTES : head.length >= info.size;
+    let head = read.head;
+    const gzip = read.gzip;
+    const wholeFile = gzip ? read.whole : head.length >= info.size;
     const encoding = textEncodingOf(head);
     if (encoding !== 'utf-8') {
       const transcoder = new TextTranscoder(encoding);

@@ -71,6 +71,23 @@ describe('TranscriptFile', () => {
     }
   });
 
+  it('a first record past the 256 KiB head (a large paste) is read on to its end and parsed, plain or compressed', async () => {
+    // Its keys alone ("role", "content") would say message array; its "type": "turn" says canonical.
+    const paste = Array.from({ length: 60_000 }, (_, k) => `w${k}`).join(' ');
+    const first = JSON.stringify({ type: 'turn', id: 0, role: 'user', content: `Fix this log:\n${paste}` });
+    assert.ok(first.length > 400_000);
+    const text = `${first}\n${turn(1)}\n${checkpoint(1)}\n`;
+    for (const [name, data] of [
+      ['big-first.jsonl', text],
+      ['big-first.jsonl.gz', gzipSync(text)],
+    ] as const) {
+      const file = await TranscriptFile.open(write(name, data));
+      assert.equal(file.format, 'canonical', name);
+      assert.equal(file.transcript.turns.length, 2, name);
+      assert.equal(file.transcript.checkpoints.length, 1, name);
+    }
+  });
+
   it('leaves an incomplete last line for later and reads it once it is complete', async () => {
     const path = write('t.jsonl', `${turn(0)}\n{"type":"turn","id":1,`);
     const file = await TranscriptFile.open(path);

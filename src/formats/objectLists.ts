@@ -1,9 +1,11 @@
-// Reads a JSON document whose root is an object (a LangGraph state dump, an OpenHands run, a request body) as its
-// lines are pushed, and hands over each element of its lists of the given names (`messages`; `history` or `events`;
-// `messages` or `input`) as soon as it is complete, so the lists are never kept whole. A list is an array under such
-// a key in an object reached from the root through objects only, at most `maxLevel` objects down (MAX_LEVEL: where a breadth-first search of the parsed
-// document could find it; 0: the root's own). Its elements are read by ArrayElements (arrayElements.ts) from its `[`
-// to its `]`.
+// Reads a JSON document whose root is an object (a LangGraph state dump, an OpenHands run, a request body, a Letta
+// agent file) as its lines are pushed, and hands over each element of its lists of the given names (`messages`;
+// `history` or `events`; `messages` or `input`) as soon as it is complete, so the lists are never kept whole. A list
+// is an array under such a key in an object reached from the root through objects only (or through arrays too, when
+// asked: a Letta file's `agents[i].messages`), at most `maxLevel` objects down (MAX_LEVEL: where a breadth-first
+// search of the parsed document could find it; 0: the root's own). Its elements are read by ArrayElements
+// (arrayElements.ts) from its `[` to its `]`. Each list is told as it opens, with its path and the members before it
+// of the object holding it (ListPlace).
 //
 // The rest of the document, its outline, is kept as text with each list's elements left out (a list that opens and
 // closes on one line stays whole), and parsed at the end (parseLocated, as a document read whole). The outline is the

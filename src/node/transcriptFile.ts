@@ -88,9 +88,10 @@ export const INFLATE_RATIO_FLOOR = 64 * 1024 * 1024;
 const HEAD_BYTES = 256 * 1024;
 /**
  * How far the head is read on when it ends inside the first line (a first prompt with a large paste), so that the
- * first record is parsed whole rather than its format guessed from a fragment's keys.
+ * first record is parsed whole rather than its format guessed from a fragment's keys: as far as the longest line
+ * read by default (DEFAULT_MAX_LINE_BYTES; a longer one is skipped with a problem unless the limit is raised).
  */
-const FIRST_RECORD_BYTES = 16 * 1024 * 1024;
+const FIRST_RECORD_BYTES = DEFAULT_MAX_LINE_BYTES;
 /** Bytes read from the file at a time. */
 const READ_CHUNK_BYTES = 1024 * 1024;
 /**

@@ -137,7 +137,7 @@ class AgentRead {
   readonly alerts: AlertMet[] = [];
   /** The own id of each turn whose id is not it (renamed, or it has none), by the turn's place among the agent's. */
   readonly ownIdAt = new Map<number, string | undefined>();
-  /** Its messages' ids: those in context when the in-context ids are known, else all (they may come after). */
+  /** The in-context ids its messages have, when the in-context ids are known as they are read (else none is kept). */
   readonly fileIds = new Set<string>();
   outOfContext = 0;
   readonly calls: CallLinks;
@@ -365,7 +365,7 @@ export class LettaReader extends StreamedDocumentReader<ReadState> {
       return;
     }
     const ownId = message.id;
-    if (ownId !== undefined && (fields.inContext === undefined || fields.inContext.has(ownId))) read.fileIds.add(ownId);
+    if (ownId !== undefined && fields.inContext?.has(ownId) === true) read.fileIds.add(ownId);
     const out = isOut(fields.inContext, ownId);
     if (out) read.outOfContext++;
     let id: TurnId = ownId ?? `agent ${fields.index} message ${m}`;
@@ -408,9 +408,18 @@ export class LettaReader extends StreamedDocumentReader<ReadState> {
     const late = !sameIds(read.fields.inContextList, fields.inContextList);
     const ownIdOf = (k: number, turn: Turn): string | undefined => (read.ownIdAt.has(k) ? read.ownIdAt.get(k) : String(turn.id));
     let outOfContext = read.outOfContext;
+    let fileIds: ReadonlySet<string> = read.fileIds;
     // One at a time: an agent may have more turns than a call takes arguments.
     if (!late) for (const turn of read.turns) turns.push(turn);
     else {
+      // The messages' own ids, from its turns and alerts: which in-context ids are in the file.
+      const own = new Set<string>();
+      read.turns.forEach((turn, k) => {
+        const ownId = ownIdOf(k, turn);
+        if (ownId !== undefined) own.add(ownId);
+      });
+      for (const met of read.alerts) if (met.ownId !== undefined) own.add(met.ownId);
+      fileIds = own;
       // in_context_message_ids came after the messages: each turn's label is made again, in a copy.
       outOfContext = read.alerts.filter((a) => isOut(fields.inContext, a.ownId)).length;
       read.turns.forEach((turn, k) => {
@@ -453,7 +462,7 @@ export class LettaReader extends StreamedDocumentReader<ReadState> {
     if (fields.inContextList === undefined) {
       contextNote = `${who} has no in_context_message_ids: which of its messages are in context is not recorded`;
     } else {
-      const missing = fields.inContextList.filter((id) => !read.fileIds.has(id));
+      const missing = fields.inContextList.filter((id) => !fileIds.has(id));
       const total = read.count;
       contextNote =
         outOfContext === 0

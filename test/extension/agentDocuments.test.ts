@@ -4,12 +4,11 @@
 // comes first though it is written last, and when the file is written again with more messages the re-read finds
 // the new summary.
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Turn } from '../../src/core/model';
 import type { CompactionLensApi } from '../../src/extension/extension';
-import { closeAllEditors, extensionApi } from './helpers';
+import { assertTurnsOnOwnMessages, closeAllEditors, extensionApi } from './helpers';
 import { tempFolder } from './tempFolders';
 
 /** A Letta message in the shape its export writes. */
@@ -49,16 +48,6 @@ describe('agent documents read a message at a time', () => {
 
   afterEach(closeAllEditors);
 
-  /** Each turn's span starts at its message's `{`, and its lines hold the turn's text as the file spells it. */
-  function assertOwnLines(file: string, turns: readonly Turn[]): void {
-    const lines = readFileSync(file, 'utf8').split('\n');
-    for (const turn of turns) {
-      const own = lines.slice(turn.span.startLine - 1, turn.span.endLine).join('\n');
-      assert.ok(own.includes(JSON.stringify(turn.text)), `turn ${String(turn.id)} at lines ${turn.span.startLine}–${turn.span.endLine}`);
-      assert.equal(lines[turn.span.startLine - 1].trim(), '{');
-    }
-  }
-
   it('a Letta agent file: each turn on its message, its alerts unverifiable checkpoints, read again when written again', async () => {
     const file = path.join(tempFolder(), 'agent.af');
     writeFileSync(file, lettaFile(4));
@@ -73,7 +62,7 @@ describe('agent documents read a message at a time', () => {
         ['message-11', 'fail-closed'],
       ],
     );
-    assertOwnLines(file, entry.transcript.turns);
+    assertTurnsOnOwnMessages(file, entry.transcript.turns, (turn) => JSON.stringify(turn.text));
 
     await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
     assert.ok(api.panels.get(uri), 'no timeline panel');
@@ -98,7 +87,7 @@ describe('agent documents read a message at a time', () => {
     assert.equal(system.text, 'You are a coding agent.');
     assert.equal(rest.length, 12);
     assert.deepEqual(entry.transcript.checkpoints[0].claimedIds.slice(0, 3), ['system', 0, 1]);
-    assertOwnLines(file, rest);
+    assertTurnsOnOwnMessages(file, rest, (turn) => JSON.stringify(turn.text));
 
     await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
     assert.ok(api.panels.get(uri), 'no timeline panel');

@@ -1,9 +1,11 @@
 // Shared helpers for the extension-host tests: the activated extension's API, fresh copies of the sample
 // transcript (or small transcripts written by a test) in temporary folders (tests never touch samples/), and
 // polling for asynchronous effects. Temporary folders are made by tempFolders.ts and removed when the run ends.
-import { copyFileSync, writeFileSync } from 'node:fs';
+import * as assert from 'node:assert/strict';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Turn } from '../../src/core/model';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import type { TimelinePanel } from '../../src/extension/timelinePanel';
 import type { HostMessage } from '../../src/protocol';
@@ -70,4 +72,17 @@ export function recordPosts(timeline: TimelinePanel): HostMessage[] {
     },
   });
   return posted;
+}
+
+/**
+ * Each turn of a document read a message at a time sits on its own message in `file`: its span starts at the
+ * message's `{`, and its lines hold `needle(turn)` (where a click on the timeline goes).
+ */
+export function assertTurnsOnOwnMessages(file: string, turns: readonly Turn[], needle: (turn: Turn) => string): void {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  for (const turn of turns) {
+    const own = lines.slice(turn.span.startLine - 1, turn.span.endLine).join('\n');
+    assert.ok(own.includes(needle(turn)), `turn ${String(turn.id)} at lines ${turn.span.startLine}–${turn.span.endLine}`);
+    assert.equal(lines[turn.span.startLine - 1].trim(), '{');
+  }
 }

@@ -3,11 +3,11 @@
 // message in the file (where a click on the timeline goes), and when the agent writes the state again with more
 // messages, the re-read finds the new summary.
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
-import { closeAllEditors, extensionApi } from './helpers';
+import { assertTurnsOnOwnMessages, closeAllEditors, extensionApi } from './helpers';
 import { tempFolder } from './tempFolders';
 
 /** `copies` exchanges of four messages, with a summarisation message after every third. */
@@ -55,13 +55,8 @@ describe('a LangGraph state document', () => {
     assert.equal(entry.transcript.format, 'langchain');
     assert.equal(entry.transcript.turns.length, 24);
     assert.equal(entry.analysis.checkpoints.length, 2);
-    const lines = readFileSync(file, 'utf8').split('\n');
-    for (const turn of entry.transcript.turns) {
-      // A message's span starts at its `{`; its id is on one of the lines after it.
-      const own = lines.slice(turn.span.startLine - 1, turn.span.endLine).join('\n');
-      assert.ok(own.includes(`"id": "${String(turn.id)}"`), `turn ${String(turn.id)} at lines ${turn.span.startLine}–${turn.span.endLine}`);
-      assert.equal(lines[turn.span.startLine - 1].trim(), '{');
-    }
+    // A message's span starts at its `{`; its id is on one of the lines after it.
+    assertTurnsOnOwnMessages(file, entry.transcript.turns, (turn) => `"id": "${String(turn.id)}"`);
 
     await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
     assert.ok(api.panels.get(uri), 'no timeline panel');

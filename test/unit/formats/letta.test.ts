@@ -296,7 +296,7 @@ describe('formats/letta: read as pushed', function () {
     messages: first,
     agent_type: 'letta_v1_agent',
     name: 'late',
-    in_context_message_ids: ['message-0', 'message-2', 'message-4'],
+    in_context_message_ids: ['message-0', 'message-2', 'message-4', 'message-99'],
   };
   /** Eighteen agents, two past the lists read a message at a time, their ids colliding with the first's. */
   const many = Array.from({ length: 18 }, (_, k) => agent(`a${k}`, [msg(`message-${k % 3}`, 'user', `m${k}`)]));
@@ -402,6 +402,7 @@ describe('formats/letta: read as pushed', function () {
       t.problems.map((p) => p.message.replace(/^line \d+: /, '')),
       [
         `2 of the 5 messages of agent 0 ("late") are out of context (not in in_context_message_ids); they are shown, labelled "out of context".`,
+        'agent 0 ("late") lists 1 in-context message id that is not in its messages (message-99).',
       ],
     );
   });

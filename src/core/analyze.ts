@@ -25,6 +25,7 @@ import {
 import { EvidenceCache, EvidenceSlots } from './evidenceCache';
 import { evidenceTable, type EvidenceTable } from './evidenceShare';
 import { JudgementCache } from './judgementCache';
+import { locatesWhatIsReadNext } from './locatorSearch';
 import { TwiceFilter } from './twiceFilter';
 import { runSteps } from './steps';
 import { ProseMemo } from './proseMemo';
@@ -1220,6 +1221,9 @@ function judgeTurn(
   if (pieces.nothing !== undefined) {
     return { status: 'nothing-to-check', reason: `nothing worth carrying: ${pieces.nothing}` };
   }
+  if (pieces.lookupResult === true && isLocatorReadNext(ctx, index, turn, state.before)) {
+    return { status: 'nothing-to-check', reason: `nothing worth carrying: ${LOCATOR}` };
+  }
   if (state.summaryEmpty || !state.matcher) {
     return { status: 'claimed-missing', reason: REASON_EMPTY };
   }
@@ -1255,6 +1259,28 @@ function judgeTurn(
     evidence: j.evidence,
     score: j.score,
   };
+}
+
+/** Why a search result that only locates what the next step reads holds nothing worth carrying. */
+const LOCATOR = 'a search that only locates the lines the next step reads: what it found is in that read';
+
+/** Tool results after a result that are skipped to find the agent's next step (the results of parallel calls). */
+const MAX_RESULTS_SKIPPED = 16;
+
+/**
+ * Whether the tool result at `index` is a search that only locates what the agent's next step reads
+ * (locatorSearch.ts). The next step is the first turn after it that is not a tool result, before the checkpoint
+ * (`before`): lines appended later never change a past judgement.
+ */
+function isLocatorReadNext(ctx: Context, index: number, turn: Turn, before: number): boolean {
+  const callText = turn.answers?.callText;
+  if (typeof callText !== 'string') return false;
+  for (let next = index + 1; next < before && next <= index + 1 + MAX_RESULTS_SKIPPED; next++) {
+    const step = ctx.turns[next];
+    if (step.answers !== undefined) continue;
+    return locatesWhatIsReadNext(turnText(turn), callText, turnText(step));
+  }
+  return false;
 }
 
 // A turn's reason is kept with its result for as long as the analysis: it is made in one piece (joined parts)

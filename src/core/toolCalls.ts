@@ -265,6 +265,44 @@ export function readsAFile(call: ParsedCall): boolean {
   return true;
 }
 
+/** Lines a file read takes when it names no limit (Claude Code's Read default). */
+const DEFAULT_READ_LINES = 2000;
+
+/** Argument names of the file a read reads. */
+const READ_PATH_FIELDS = ['file_path', 'path', 'file', 'filename'];
+
+/**
+ * The file a call reads and the lines it takes (1-based, both ends included), when it is a file read of any width:
+ * a read tool's `offset` and `limit` (from line 1 and DEFAULT_READ_LINES lines when absent), or an editor's
+ * `view_range` (to the end for -1).
+ */
+export function fileReadWindow(call: ParsedCall): { path: string; from: number; to: number } | undefined {
+  if (call.effect !== 'lookup') return undefined;
+  const args = call.args;
+  if (!isRecord(args)) return undefined;
+  const editorView = typeof args.command === 'string' && normalName(args.command) === 'view';
+  if (!editorView && !FILE_READ_TOOLS.has(normalName(call.name))) return undefined;
+  const path = stringArg(args, READ_PATH_FIELDS);
+  if (path === undefined) return undefined;
+  const range = args.view_range;
+  if (Array.isArray(range) && typeof range[0] === 'number' && typeof range[1] === 'number') {
+    return { path, from: range[0], to: range[1] < 0 ? Number.MAX_SAFE_INTEGER : range[1] };
+  }
+  const from = typeof args.offset === 'number' && args.offset > 0 ? args.offset : 1;
+  const limit = typeof args.limit === 'number' && args.limit > 0 ? args.limit : DEFAULT_READ_LINES;
+  return { path, from, to: from + limit - 1 };
+}
+
+/** The first of `fields` that is a non-empty string among a call's arguments. */
+export function stringArg(args: unknown, fields: readonly string[]): string | undefined {
+  if (!isRecord(args)) return undefined;
+  for (const field of fields) {
+    const value = args[field];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
 /**
  * The name that identifies a call without arguments (EnterPlanMode {}): an action like that is known by its name
  * alone. Not a lookup's (TodoRead {}): what a lookup found is in its result, not its name.

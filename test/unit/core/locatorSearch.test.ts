@@ -1,0 +1,128 @@
+// Tests for src/core/locatorSearch.ts and its use in analyze: a search result that only locates the lines the
+// agent's next step reads holds nothing worth carrying; one that finds more, or whose find is not read next (another
+// file, other lines, a later step, after the checkpoint), is judged as before.
+import * as assert from 'node:assert/strict';
+import { analyze } from '../../../src/core/analyze';
+import { locatesWhatIsReadNext } from '../../../src/core/locatorSearch';
+import type { AnalysisOptions, Turn } from '../../../src/core/model';
+import { checkpoint, transcript, turn } from './transcripts';
+
+const OPTS: AnalysisOptions = { countTokens: (t) => t.split(/\s+/).filter(Boolean).length };
+
+function call(name: string, args: unknown): string {
+  return `[tool call ${name}] ${JSON.stringify(args)}`;
+}
+
+function result(id: number, text: string, callTurn: number, callText: string): Turn {
+  return turn(id, text, { role: 'tool', answers: { turnId: callTurn, callText } });
+}
+
+const FIXTURE = '/repo/test/fixtures/subagent.jsonl';
+const GREP_FILE = call('Grep', { pattern: '"agentId"', path: FIXTURE, output_mode: 'content', head_limit: 3 });
+const GREP_FILE_OUT =
+  '37:[Omitted long matching line]\n38:[Omitted long matching line]\n\n[Showing results with pagination = limit: 3, offset: 0]';
+const GREP_DIR = call('Grep', { pattern: 'esbuild|watchers', path: '/repo/config', output_mode: 'content' });
+const GREP_DIR_OUT = 'config/dev.exs:21:  watchers: [';
+
+describe('core/locatorSearch: locatesWhatIsReadNext', () => {
+  it('a search in one file whose next step reads it at a line it gave', () => {
+    assert.equal(locatesWhatIsReadNext(GREP_FILE_OUT, GREP_FILE, call('Read', { file_path: FIXTURE, offset: 37, limit: 1 })), true);
+  });
+
+  it('a search in a folder whose next step reads the file it named, relative to the folder, at a line it gave', () => {
+    const read = call('Read', { file_path: '/repo/config/dev.exs', offset: 18, limit: 15 });
+    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, read), true);
+    // A whole read, and an editor's view range, take the line too.
+    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/config/dev.exs' })), true);
+    const view = call('str_replace_editor', { command: 'view', path: '/repo/config/dev.exs', view_range: [20, 30] });
+    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, view), true);
+    // Lines of context ("20-") and a "--" between groups are match lines too.
+    const withContext = 'config/dev.exs-20-config :spotter, SpotterWeb.Endpoint,\nconfig/dev.exs:21:  watchers: [\n--';
+    assert.equal(locatesWhatIsReadNext(withContext, GREP_DIR, read), true);
+  });
+
+  it('not when the next step reads other lines, another file, or nothing', () => {
+    assert.equal(
+      locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/config/dev.exs', offset: 40, limit: 10 })),
+      false,
+    );
+    assert.equal(
+      locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/config/prod.exs', offset: 18, limit: 15 })),
+      false,
+    );
+    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/other/config/dev.exs.bak' })), false);
+    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, 'The watchers are set up in dev.exs.'), false);
+    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Bash', { command: 'mix test' })), false);
+  });
+
+  it('not when the search located a file the next step does not read', () => {
+    const two = 'config/dev.exs:21:  watchers: [\nconfig/test.exs:4:  esbuild: false';
+    assert.equal(locatesWhatIsReadNext(two, GREP_DIR, call('Read', { file_path: '/repo/config/dev.exs' })), false);
+    const both = [
+      call('Read', { file_path: '/repo/config/dev.exs' }),
+      call('Read', { file_path: '/repo/config/test.exs', offset: 1, limit: 10 }),
+    ].join('\n');
+    assert.equal(locatesWhatIsReadNext(two, GREP_DIR, both), true);
+  });
+
+  it('not when the result is more than match lines: a list of files, no match, an error, or long output', () => {
+    const read = call('Read', { file_path: '/repo/config/dev.exs' });
+    for (const out of [
+      'config/dev.exs',
+      'No matches found',
+      'Found 2 files\nconfig/dev.exs\nconfig/test.exs',
+      'error at config/dev.exs:21: bad',
+      '',
+    ]) {
+      assert.equal(locatesWhatIsReadNext(out, GREP_DIR, read), false, out);
+    }
+    const long = Array.from({ length: 400 }, (_, i) => `config/dev.exs:${i + 1}:  line ${i}`).join('\n');
+    assert.equal(locatesWhatIsReadNext(long, GREP_DIR, read), false);
+  });
+
+  it('not when the call is not one lookup, or its result names no file and the call no path', () => {
+    const read = call('Read', { file_path: FIXTURE, offset: 37, limit: 1 });
+    assert.equal(locatesWhatIsReadNext(GREP_FILE_OUT, call('Bash', { command: 'sed -i s/a/b/ x' }), read), false);
+    assert.equal(locatesWhatIsReadNext(GREP_FILE_OUT, `${GREP_FILE}\n${GREP_DIR}`, read), false);
+    assert.equal(locatesWhatIsReadNext(GREP_FILE_OUT, call('Grep', { pattern: 'agentId' }), read), false);
+  });
+});
+
+describe('core/analyze: a search that only locates what the next step reads', () => {
+  const summary = 'Fixed the renderer; all tests pass.';
+  const grep = (id: number, callId: number) => result(id, GREP_DIR_OUT, callId, GREP_DIR);
+  const run = (turns: Turn[], before = turns.length) =>
+    analyze(
+      transcript(turns, [
+        checkpoint({ summary, summaryBudget: 1000, claimedIds: turns.slice(0, before).map((t) => t.id), turnsBefore: before }),
+      ]),
+      OPTS,
+    ).checkpoints[0];
+
+  it('is nothing to check, saying why; the same result is claimed-missing when no read follows', () => {
+    const read = call('Read', { file_path: '/repo/config/dev.exs', offset: 18, limit: 15 });
+    const turns = [turn(0, GREP_DIR, { role: 'assistant' }), grep(1, 0), turn(2, read, { role: 'assistant' })];
+    const cp = run(turns);
+    assert.equal(cp.turns[1].status, 'nothing-to-check');
+    assert.equal(
+      cp.turns[1].reason,
+      'nothing worth carrying: a search that only locates the lines the next step reads: what it found is in that read',
+    );
+    const alone = run([turn(0, GREP_DIR, { role: 'assistant' }), grep(1, 0), turn(2, 'Now let me run the tests.', { role: 'assistant' })]);
+    assert.equal(alone.turns[1].status, 'claimed-missing');
+  });
+
+  it("skips the results of parallel calls to find the next step, and looks no further than the checkpoint's prefix", () => {
+    const read = call('Read', { file_path: '/repo/config/dev.exs', offset: 18, limit: 15 });
+    const other = call('Read', { file_path: '/repo/mix.exs' });
+    const turns = [
+      turn(0, `${GREP_DIR}\n${other}`, { role: 'assistant' }),
+      grep(1, 0),
+      result(2, '   1\tdefmodule Spotter.MixProject do', 0, other),
+      turn(3, read, { role: 'assistant' }),
+    ];
+    assert.equal(run(turns).turns[1].status, 'nothing-to-check');
+    // The read after the checkpoint: lines appended later never change a past judgement.
+    assert.equal(run(turns, 3).turns[1].status, 'claimed-missing');
+  });
+});

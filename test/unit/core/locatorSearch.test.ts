@@ -2,6 +2,7 @@
 // agent's next step reads holds nothing worth carrying; one that finds more, or whose find is not read next (another
 // file, other lines, a later step, after the checkpoint), is judged as before.
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { analyze } from '../../../src/core/analyze';
 import { locatesWhatIsReadNext } from '../../../src/core/locatorSearch';
 import type { AnalysisOptions, Turn } from '../../../src/core/model';
@@ -85,6 +86,34 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
     assert.equal(locatesWhatIsReadNext(GREP_FILE_OUT, call('Bash', { command: 'sed -i s/a/b/ x' }), read), false);
     assert.equal(locatesWhatIsReadNext(GREP_FILE_OUT, `${GREP_FILE}\n${GREP_DIR}`, read), false);
     assert.equal(locatesWhatIsReadNext(GREP_FILE_OUT, call('Grep', { pattern: 'agentId' }), read), false);
+  });
+});
+
+describe('core/locatorSearch: any text', () => {
+  // Lines made of the characters match lines are made of, so that most are near misses.
+  const arbLine = fc
+    .array(fc.constantFrom('1', '2', '37', ':', '-', '/', 'config', 'dev.exs', ' ', '[', ']', 'x'), { maxLength: 12 })
+    .map((parts) => parts.join(''));
+  const arbText = fc.array(arbLine, { maxLength: 8 }).map((lines) => lines.join('\n'));
+  const read = (path: string, offset: number) => call('Read', { file_path: path, offset, limit: 5 });
+
+  it('never throws, and reading nothing or a file no line names is never enough', () => {
+    fc.assert(
+      fc.property(
+        arbText,
+        fc.constantFrom('/repo/config', '/repo/config/dev.exs'),
+        fc.integer({ min: 1, max: 40 }),
+        (out, path, offset) => {
+          const searched = call('Grep', { pattern: 'x', path });
+          const located = locatesWhatIsReadNext(out, searched, read('/repo/config/dev.exs', offset));
+          assert.equal(typeof located, 'boolean');
+          // Reading nothing, or a file no line can name, is never enough.
+          assert.equal(locatesWhatIsReadNext(out, searched, 'Let me read it.'), false);
+          assert.equal(locatesWhatIsReadNext(out, searched, read('/elsewhere/other.txt', offset)), false);
+        },
+      ),
+      { seed: 2313, numRuns: 500 },
+    );
   });
 });
 

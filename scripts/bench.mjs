@@ -223,7 +223,7 @@ function table(rows) {
     'tokenizer ÷ full',
     'check --json s',
     'appended turn ms: median / worst',
-    'peak RSS MB: floor / analysis / check (its bound: 0.5 × MB + 150)',
+    "peak RSS MB: floor / analysis / check (the 1 GB target's bound at this size: 0.5 × MB + 150)",
   ];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const r of rows) {

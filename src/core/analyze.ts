@@ -1221,8 +1221,11 @@ function judgeTurn(
   if (pieces.nothing !== undefined) {
     return { status: 'nothing-to-check', reason: `nothing worth carrying: ${pieces.nothing}` };
   }
-  if (pieces.lookupResult === true && isLocatorReadNext(ctx, index, turn, state.before)) {
-    return { status: 'nothing-to-check', reason: `nothing worth carrying: ${LOCATOR}` };
+  const readNext = pieces.lookupResult === true ? locatorReadNext(ctx, index, turn, state.before) : undefined;
+  if (readNext !== undefined) {
+    const line = readNext.span?.startLine;
+    const where = typeof line === 'number' && line > 0 ? ` (line ${line})` : '';
+    return { status: 'nothing-to-check', reason: `nothing worth carrying: ${LOCATOR_BEFORE}${where}${LOCATOR_AFTER}` };
   }
   if (state.summaryEmpty || !state.matcher) {
     return { status: 'claimed-missing', reason: REASON_EMPTY };
@@ -1261,26 +1264,27 @@ function judgeTurn(
   };
 }
 
-/** Why a search result that only locates what the next step reads holds nothing worth carrying. */
-const LOCATOR = 'a search that only locates the lines the next step reads: what it found is in that read';
+/** Why a search result that only locates what the next step reads holds nothing worth carrying: the next step's line goes between. */
+const LOCATOR_BEFORE = 'a search that only locates the lines the next step reads';
+const LOCATOR_AFTER = ': what it found is in that read';
 
 /** Tool results after a result that are skipped to find the agent's next step (the results of parallel calls). */
 const MAX_RESULTS_SKIPPED = 16;
 
 /**
- * Whether the tool result at `index` is a search that only locates what the agent's next step reads
+ * The agent's next step, when the tool result at `index` is a search that only locates what that step reads
  * (locatorSearch.ts). The next step is the first turn after it that is not a tool result, before the checkpoint
  * (`before`): lines appended later never change a past judgement.
  */
-function isLocatorReadNext(ctx: Context, index: number, turn: Turn, before: number): boolean {
+function locatorReadNext(ctx: Context, index: number, turn: Turn, before: number): Turn | undefined {
   const callText = turn.answers?.callText;
-  if (typeof callText !== 'string') return false;
+  if (typeof callText !== 'string') return undefined;
   for (let next = index + 1; next < before && next <= index + 1 + MAX_RESULTS_SKIPPED; next++) {
     const step = ctx.turns[next];
     if (step.answers !== undefined) continue;
-    return locatesWhatIsReadNext(turnText(turn), callText, turnText(step));
+    return locatesWhatIsReadNext(turnText(turn), callText, turnText(step)) ? step : undefined;
   }
-  return false;
+  return undefined;
 }
 
 // A turn's reason is kept with its result for as long as the analysis: it is made in one piece (joined parts)

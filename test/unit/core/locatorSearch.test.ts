@@ -133,9 +133,10 @@ describe('core/analyze: a search that only locates what the next step reads', ()
     const turns = [turn(0, GREP_DIR, { role: 'assistant' }), grep(1, 0), turn(2, read, { role: 'assistant' })];
     const cp = run(turns);
     assert.equal(cp.turns[1].status, 'nothing-to-check');
+    // The reason names the line of the step that reads what the search found.
     assert.equal(
       cp.turns[1].reason,
-      'nothing worth carrying: a search that only locates the lines the next step reads: what it found is in that read',
+      'nothing worth carrying: a search that only locates the lines the next step reads (line 3): what it found is in that read',
     );
     const alone = run([turn(0, GREP_DIR, { role: 'assistant' }), grep(1, 0), turn(2, 'Now let me run the tests.', { role: 'assistant' })]);
     assert.equal(alone.turns[1].status, 'claimed-missing');

@@ -16,7 +16,7 @@ import { hashOfText } from './turnIdIndex';
 export const DEFAULT_EVIDENCE_CACHE_CHARS = 32 * 1024 * 1024;
 
 /** Slots of the table of texts met in long passes (RepeatedTexts): a power of two, 2 MB in all. */
-const REPEAT_SLOTS = 1 << 18;
+export const REPEAT_SLOTS = 1 << 18;
 
 interface Entry {
   /** The turn's text ('' once evicted). */

@@ -9,7 +9,8 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze, judgeAhead } from '../../../src/core/analyze';
 import { turnPieces } from '../../../src/core/evidence';
-import { EvidenceCache, EvidenceSlots } from '../../../src/core/evidenceCache';
+import { EvidenceCache, EvidenceSlots, REPEAT_SLOTS } from '../../../src/core/evidenceCache';
+import { hashOfText } from '../../../src/core/turnIdIndex';
 import { JudgementCache } from '../../../src/core/judgementCache';
 import { runSteps } from '../../../src/core/steps';
 import type { Role, Turn } from '../../../src/core/model';
@@ -204,7 +205,17 @@ describe('core/EvidenceCache', () => {
   it('in a long pass asked by index, keeps a text met again at another turn while it fits, not one met again at the same turn', () => {
     const cache = new EvidenceCache({ maxChars: 100_000 });
     const slots = new EvidenceSlots(100);
-    const texts = Array.from({ length: 50 }, (_, i) => `Changed src/file_${i}.ts: case ENTRY_${i} ${'x'.repeat(i % 37)}`);
+    // RepeatedTexts keeps one text per slot, by a hash seeded at random for each process: two texts in one slot lose
+    // their repeats, by design (about one run in two hundred with fifty texts). These fall in slots of their own.
+    const texts: string[] = [];
+    const taken = new Set<number>();
+    for (let k = 0; texts.length < 50; k++) {
+      const text = `Changed src/file_${k}.ts: case ENTRY_${k} ${'x'.repeat(k % 37)}`;
+      const slot = (hashOfText(text) | 0) & (REPEAT_SLOTS - 1);
+      if (taken.has(slot)) continue;
+      taken.add(slot);
+      texts.push(text);
+    }
     const long = (index: number, text: string) => cache.piecesAt(slots, index, turn(index, text), false, false);
     // Turns 0–49 each hold a text of their own, met again at the same index in a second pass: never kept.
     for (let pass = 0; pass < 2; pass++) {

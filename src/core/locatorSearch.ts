@@ -108,10 +108,19 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-/** Whether a read's path is the located one: the same, or ending in it after a '/' (a path relative to the search's). */
-function samePath(read: string, located: string): boolean {
+/**
+ * Whether a read's path is the located one: the same, or ending in it after a '/' (a path relative to the search's),
+ * with Windows' '\\' read as '/'.
+ */
+function samePath(readPath: string, locatedPath: string): boolean {
+  const read = slashes(readPath);
+  const located = slashes(locatedPath);
   if (located === '' || read === '') return false;
   if (read === located) return true;
   const relative = located.startsWith('./') ? located.slice(2) : located;
   return read.endsWith(`/${relative}`) || located.endsWith(`/${read}`);
+}
+
+function slashes(path: string): string {
+  return path.includes('\\') ? path.split('\\').join('/') : path;
 }

@@ -42,6 +42,13 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
     assert.equal(locatesWhatIsReadNext(withContext, GREP_DIR, read), true);
   });
 
+  it('a search on Windows, its paths with backslashes', () => {
+    const grep = call('Grep', { pattern: 'watchers', path: 'C:\\repo\\config', output_mode: 'content' });
+    const read = call('Read', { file_path: 'C:\\repo\\config\\dev.exs', offset: 18, limit: 15 });
+    assert.equal(locatesWhatIsReadNext('config\\dev.exs:21:  watchers: [', grep, read), true);
+    assert.equal(locatesWhatIsReadNext('config\\prod.exs:21:  watchers: [', grep, read), false);
+  });
+
   it('not when the next step reads other lines, another file, or nothing', () => {
     assert.equal(
       locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/config/dev.exs', offset: 40, limit: 10 })),

@@ -4,11 +4,12 @@
 // a summary carries or not. Careful readers label such a result as holding nothing worth carrying (the labels'
 // README: "grep output that only gives a line number which the next turn reads"). This says when a result is
 // one: every line of it is a match line (a line number, after the file's path when the search looked in a
-// folder) or a search tool's note (pagination, a "--" between groups), and the agent's next step reads a file it
-// located, at a line it gave (toolCalls.ts fileReadWindow: a path with an offset and a limit, or an editor's view
-// range). The rules read a result's shape and a read's arguments, and name no words of any one session. Linear in
-// the texts; no regular expression. Pure.
-import { fileReadWindow, splitCalls, stringArg, type ParsedCall } from './toolCalls';
+// folder) or a search tool's note (pagination, a "--" between groups), and the agent's next step reads each file it
+// located, at a line it gave, and at least half the lines it gave (toolCalls.ts fileReadWindow: a path with an
+// offset and a limit, or an editor's view range). The path a search looked in is its `path` argument, or the one
+// path of a plain shell `grep`/`rg` command. The rules read a result's shape and the calls' arguments, and name no
+// words of any one session. Linear in the texts; no regular expression. Pure.
+import { commandOf, fileReadWindow, splitCalls, stringArg, type ParsedCall } from './toolCalls';
 
 /** A result longer than this is not a locator: it shows far more than line numbers. */
 const MAX_LOCATOR_CHARS = 4000;
@@ -16,8 +17,17 @@ const MAX_LOCATOR_CHARS = 4000;
 /** Argument names of a search's folder or file. */
 const SEARCH_PATH_FIELDS = ['path', 'file', 'dir', 'directory'];
 
+/** A line a search result gives: its number, and whether it shows text (not "[Omitted long matching line]"). */
+interface LocatedLine {
+  line: number;
+  shown: boolean;
+}
+
 /** The lines a search result gives, by the file they are in ('' when a line names no file: the searched path). */
-type Located = Map<string, number[]>;
+type Located = Map<string, LocatedLine[]>;
+
+/** A file read's path and the lines it takes (toolCalls.ts fileReadWindow). */
+type ReadWindow = { path: string; from: number; to: number };
 
 /**
  * True when `resultText`, the result of the search `callText` makes, only locates lines that `nextText`, the
@@ -29,21 +39,102 @@ export function locatesWhatIsReadNext(resultText: string, callText: string, next
   if (search === undefined || search.effect !== 'lookup') return false;
   const located = locatedLines(resultText);
   if (located === undefined) return false;
-  const searched = stringArg(search.args, SEARCH_PATH_FIELDS);
-  const reads: { path: string; from: number; to: number }[] = [];
+  const searched = stringArg(search.args, SEARCH_PATH_FIELDS) ?? shellSearchPath(commandOf(search.args));
+  const reads: ReadWindow[] = [];
   for (const call of splitCalls(nextText).calls) {
     const read = fileReadWindow(call);
     if (read !== undefined) reads.push(read);
   }
   if (reads.length === 0) return false;
-  // Every file the search located is read next, at one of its lines: the search found nothing the reads do not show.
-  for (const [file, lines] of located) {
+  // Every file the search located is read next at one of its lines, and at least half the lines it gave are read (a
+  // line that shows no text counts as read): what the search found is what the reads show, not a map of its own.
+  let lines = 0;
+  let read = 0;
+  for (const [file, found] of located) {
     const path = file === '' ? searched : file;
     if (path === undefined) return false;
-    const readHere = reads.some((read) => samePath(read.path, path) && lines.some((line) => line >= read.from && line <= read.to));
-    if (!readHere) return false;
+    const windows = reads.filter((window) => samePath(window.path, path));
+    if (!found.some(({ line }) => inWindows(windows, line))) return false;
+    for (const { line, shown } of found) {
+      lines++;
+      if (!shown || inWindows(windows, line)) read++;
+    }
   }
-  return true;
+  return read * 2 >= lines;
+}
+
+function inWindows(windows: readonly ReadWindow[], line: number): boolean {
+  return windows.some((window) => line >= window.from && line <= window.to);
+}
+
+/** Shell commands that search files for a pattern and print the matching lines. */
+const SHELL_SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'git grep']);
+
+/** A shell command longer than this is not read for its search's path. */
+const MAX_COMMAND_CHARS = 2000;
+
+/**
+ * The one file or folder a shell search looks in (`grep -n PATTERN src/main.ts`, after a `cd` and `&&`): the last
+ * word of its part of the command, when that part has a pattern and one path besides its options. Undefined when
+ * there is no such part, it names several paths or none, or the command is not plain enough to tell.
+ */
+function shellSearchPath(command: string | undefined): string | undefined {
+  if (command === undefined || command.length > MAX_COMMAND_CHARS) return undefined;
+  let found: string | undefined;
+  for (const part of commandParts(command)) {
+    if (part.length === 0) continue;
+    const name = part[0] === 'git' && part[1] === 'grep' ? 'git grep' : part[0];
+    if (!SHELL_SEARCHES.has(name)) continue;
+    const operands = part.slice(name === 'git grep' ? 2 : 1).filter((word) => !word.startsWith('-'));
+    if (found !== undefined || operands.length !== 2) return undefined;
+    found = operands[1];
+  }
+  return found;
+}
+
+/**
+ * A command's parts (split at `&&`, `||`, `;` and `|`), each as its words, quotes taken off. A command with a quote
+ * left open, a substitution (`$`, backquotes, parentheses) or a redirection gives no parts: too unplain to tell.
+ */
+function commandParts(command: string): string[][] {
+  const parts: string[][] = [];
+  let words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote = '';
+  const endWord = (): void => {
+    if (inWord) words.push(word);
+    word = '';
+    inWord = false;
+  };
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote !== '') {
+      if (c === quote) quote = '';
+      else word += c;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      inWord = true;
+    } else if (c === '`' || c === '$' || c === '<' || c === '>' || c === '(' || c === ')') {
+      return [];
+    } else if (c === ' ' || c === '\t' || c === '\n') {
+      endWord();
+    } else if (c === '&' || c === '|' || c === ';') {
+      endWord();
+      if (words.length > 0) parts.push(words);
+      words = [];
+      if ((c === '&' || c === '|') && command[i + 1] === c) i++;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote !== '') return [];
+  endWord();
+  if (words.length > 0) parts.push(words);
+  return parts;
 }
 
 /** The one call of a call's text, or undefined when it holds none or several. */
@@ -69,9 +160,10 @@ function locatedLines(text: string): Located | undefined {
     if (line === '' || line === '--' || isNote(line)) continue;
     const match = matchLine(line);
     if (match === undefined) return undefined;
+    const given = { line: match.line, shown: match.text !== '' && !isNote(match.text) };
     const lines = located.get(match.file);
-    if (lines === undefined) located.set(match.file, [match.line]);
-    else lines.push(match.line);
+    if (lines === undefined) located.set(match.file, [given]);
+    else lines.push(given);
     count++;
   }
   return count > 0 ? located : undefined;
@@ -83,10 +175,10 @@ function isNote(line: string): boolean {
 }
 
 /**
- * A match line's file ('' when it names none) and line number: the first run of digits that starts the line or
- * follows a ':' or '-' after a path, and is followed by ':' or '-'.
+ * A match line's file ('' when it names none), line number and text: the first run of digits that starts the line
+ * or follows a ':' or '-' after a path, and is followed by ':' or '-'; the text is what follows, trimmed.
  */
-function matchLine(line: string): { file: string; line: number } | undefined {
+function matchLine(line: string): { file: string; line: number; text: string } | undefined {
   for (let at = 0; at < line.length; at++) {
     if (at > 0) {
       const before = line.charCodeAt(at - 1);
@@ -99,7 +191,7 @@ function matchLine(line: string): { file: string; line: number } | undefined {
     if (after !== 58 && after !== 45) continue;
     const file = at === 0 ? '' : line.slice(0, at - 1);
     if (file.includes(' ')) return undefined;
-    return { file, line: Number(line.slice(at, end)) };
+    return { file, line: Number(line.slice(at, end)), text: line.slice(end + 1).trim() };
   }
   return undefined;
 }

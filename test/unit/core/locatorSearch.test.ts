@@ -42,6 +42,28 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
     assert.equal(locatesWhatIsReadNext(withContext, GREP_DIR, read), true);
   });
 
+  it("a shell search in one file (its lines name no file): the command's path, read next", () => {
+    const read = call('read', { path: '/repo/src/main.ts', offset: 860, limit: 80 });
+    const out = '867: * Similar to executeBashCommand\n869:async function executeRpcBashCommand(command: string) {';
+    const bash = (command: string) => call('bash', { command });
+    assert.equal(locatesWhatIsReadNext(out, bash('cd /repo && grep -n "executeRpcBashCommand\\|run mode" src/main.ts'), read), true);
+    assert.equal(locatesWhatIsReadNext(out, bash("grep -n 'executeRpcBashCommand' src/main.ts | head -20"), read), true);
+    assert.equal(locatesWhatIsReadNext(out, bash('rg -n executeRpcBashCommand /repo/src/main.ts'), read), true);
+    assert.equal(locatesWhatIsReadNext(out, bash('git grep -n executeRpcBashCommand src/main.ts'), read), true);
+    // Not when the path cannot be told: none, several, a redirection, a substitution, a quote left open, two searches.
+    for (const command of [
+      'grep -rn executeRpcBashCommand',
+      'grep -n executeRpcBashCommand src/cli.ts src/main.ts',
+      'grep -n executeRpcBashCommand src/main.ts 2>/dev/null',
+      'grep -n $NAME src/main.ts',
+      'grep -n "executeRpcBashCommand src/main.ts',
+      'grep -n executeRpc src/main.ts | grep -n Bash src/main.ts',
+      'cat src/main.ts',
+    ]) {
+      assert.equal(locatesWhatIsReadNext(out, bash(command), read), false, command);
+    }
+  });
+
   it('a search on Windows, its paths with backslashes', () => {
     const grep = call('Grep', { pattern: 'watchers', path: 'C:\\repo\\config', output_mode: 'content' });
     const read = call('Read', { file_path: 'C:\\repo\\config\\dev.exs', offset: 18, limit: 15 });
@@ -61,6 +83,16 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
     assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/other/config/dev.exs.bak' })), false);
     assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, 'The watchers are set up in dev.exs.'), false);
     assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Bash', { command: 'mix test' })), false);
+  });
+
+  it('not when most of the lines it shows are not read next: then it is a map of its own', () => {
+    const three = 'config/dev.exs:21:  watchers: [\nconfig/dev.exs:90:  esbuild: [\nconfig/dev.exs:120:  tailwind: [';
+    const read = (offset: number, limit: number) => call('Read', { file_path: '/repo/config/dev.exs', offset, limit });
+    assert.equal(locatesWhatIsReadNext(three, GREP_DIR, read(18, 15)), false, 'one of three lines read');
+    assert.equal(locatesWhatIsReadNext(three, GREP_DIR, read(18, 80)), true, 'two of three lines read');
+    // A line that shows no text ("[Omitted long matching line]") counts as read: it found nothing to see.
+    const omitted = 'config/dev.exs:21:  watchers: [\nconfig/dev.exs:90:[Omitted long matching line]\nconfig/dev.exs:120:';
+    assert.equal(locatesWhatIsReadNext(omitted, GREP_DIR, read(18, 15)), true);
   });
 
   it('not when the search located a file the next step does not read', () => {

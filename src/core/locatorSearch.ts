@@ -31,7 +31,8 @@ type ReadWindow = { path: string; from: number; to: number };
 
 /**
  * True when `resultText`, the result of the search `callText` makes, only locates lines that `nextText`, the
- * agent's next step, reads: each file it located is read there, at a window holding one of the lines it gave.
+ * agent's next step, reads: each file it located is read there, at a window holding one of the lines it gave, and
+ * at least half the lines it gave are in those windows.
  */
 export function locatesWhatIsReadNext(resultText: string, callText: string, nextText: string): boolean {
   if (resultText.length > MAX_LOCATOR_CHARS) return false;

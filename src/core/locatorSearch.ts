@@ -6,8 +6,8 @@
 // one: every line of it is a match line (a line number, after the file's path when the search looked in a
 // folder) or a search tool's note (pagination, a "--" between groups), and the agent's next step reads each file it
 // located, at a line it gave, and at least half the lines it gave (toolCalls.ts fileReadWindow: a path with an
-// offset and a limit, or an editor's view range). The path a search looked in is its `path` argument, or the one
-// path of a plain shell `grep`/`rg` command. The rules read a result's shape and the calls' arguments, and name no
+// offset and a limit, or an editor's view range; or a plain shell read: `sed -n 'A,Bp'`, `nl -ba | sed`, `head`,
+// `cat`). The path a search looked in is its `path` argument, or the one path of a plain shell `grep`/`rg` command. The rules read a result's shape and the calls' arguments, and name no
 // words of any one session. Linear in the texts; no regular expression. Pure.
 import { commandOf, fileReadWindow, splitCalls, stringArg, type ParsedCall } from './toolCalls';
 
@@ -45,6 +45,7 @@ export function locatesWhatIsReadNext(resultText: string, callText: string, next
   for (const call of splitCalls(nextText).calls) {
     const read = fileReadWindow(call);
     if (read !== undefined) reads.push(read);
+    else if (call.effect === 'lookup') reads.push(...shellReadWindows(commandOf(call.args)));
   }
   if (reads.length === 0) return false;
   // Every file the search located is read next at one of its lines, and at least half the lines it gave are read (a
@@ -91,6 +92,66 @@ function shellSearchPath(command: string | undefined): string | undefined {
     found = operands[1];
   }
   return found;
+}
+
+/** Lines a shell read takes when it names no range: as many as a file may have. */
+const WHOLE_FILE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The files a plain shell command reads and the lines it takes: `sed -n 'A,Bp' FILE` (A to B), `nl -ba FILE |
+ * sed -n 'A,Bp'` (the same), `head -n N FILE` (1 to N), `cat FILE` and `nl FILE` (whole), after a `cd` and `&&`,
+ * and inside `bash -lc` (how Codex runs its commands). None for anything else, or a command not plain enough to tell.
+ */
+function shellReadWindows(command: string | undefined): ReadWindow[] {
+  if (command === undefined || command.length > MAX_COMMAND_CHARS) return [];
+  const windows: ReadWindow[] = [];
+  let piped: string | undefined;
+  for (const words of commandParts(command)) {
+    const part = words[0] === 'bash' || words[0] === 'sh' || words[0] === 'zsh' ? words.slice(2) : words;
+    const name = part[0];
+    const operands = part.slice(1).filter((word) => !word.startsWith('-'));
+    if (name === 'cat' || name === 'nl') {
+      if (operands.length !== 1) return [];
+      // Read whole, or piped on to sed for a range of its lines.
+      piped = operands[0];
+      windows.push({ path: piped, from: 1, to: WHOLE_FILE });
+    } else if (name === 'sed') {
+      const range = sedRange(operands[0]);
+      const path = operands.length === 2 ? operands[1] : operands.length === 1 ? piped : undefined;
+      if (range === undefined || path === undefined || !part.includes('-n')) return [];
+      if (operands.length === 1) windows.pop(); // the piped file is read in this range only
+      windows.push({ path, ...range });
+    } else if (name === 'head') {
+      const count = headCount(part);
+      const path = operands[operands.length - 1];
+      if (count === undefined || path === undefined || isNumber(path)) return [];
+      windows.push({ path, from: 1, to: count });
+    }
+  }
+  return windows;
+}
+
+/** The range of `sed -n`'s script `A,Bp` (or `Ap`): lines A to B. */
+function sedRange(script: string | undefined): { from: number; to: number } | undefined {
+  if (script === undefined || !script.endsWith('p')) return undefined;
+  const body = script.slice(0, -1);
+  const comma = body.indexOf(',');
+  const from = Number(comma < 0 ? body : body.slice(0, comma));
+  const to = comma < 0 ? from : Number(body.slice(comma + 1));
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < from || body === '') return undefined;
+  return { from, to };
+}
+
+/** How many lines `head` takes: `-n N`, `-nN` or `-N` (10 when it says none). */
+function headCount(words: readonly string[]): number | undefined {
+  for (let k = 1; k < words.length; k++) {
+    const word = words[k];
+    const value = word === '-n' ? words[k + 1] : word.startsWith('-n') ? word.slice(2) : word.startsWith('-') ? word.slice(1) : undefined;
+    if (value === undefined) continue;
+    const count = Number(value);
+    return Number.isInteger(count) && count > 0 ? count : undefined;
+  }
+  return 10;
 }
 
 /**
@@ -195,6 +256,13 @@ function matchLine(line: string): { file: string; line: number; text: string } |
     return { file, line: Number(line.slice(at, end)), text: line.slice(end + 1).trim() };
   }
   return undefined;
+}
+
+/** Whether a word is digits alone (a count, not a file). */
+function isNumber(word: string): boolean {
+  if (word === '') return false;
+  for (let i = 0; i < word.length; i++) if (!isDigit(word.charCodeAt(i))) return false;
+  return true;
 }
 
 function isDigit(c: number): boolean {

@@ -64,6 +64,34 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
     }
   });
 
+  it('a shell read as the next step: sed -n, nl | sed, head, cat, inside bash -lc as Codex runs them', () => {
+    const rg = call('exec_command', { cmd: 'rg -n watchers config' });
+    const out = 'config/dev.exs:21:  watchers: [';
+    const next = (command: unknown) => call('exec_command', { cmd: command });
+    for (const command of [
+      "sed -n '18,40p' config/dev.exs",
+      'nl -ba config/dev.exs | sed -n 15,30p',
+      'cd /repo && cat -n config/dev.exs',
+      'head -n 30 config/dev.exs',
+      'head -40 config/dev.exs',
+      ['bash', '-lc', "sed -n '1,80p' config/dev.exs"],
+    ]) {
+      assert.equal(locatesWhatIsReadNext(out, rg, next(command)), true, JSON.stringify(command));
+    }
+    for (const command of [
+      "sed -n '30,40p' config/dev.exs",
+      'nl -ba config/dev.exs | sed -n 1,20p',
+      'head -n 10 config/dev.exs',
+      "sed 's/a/b/' config/dev.exs",
+      'cat config/dev.exs config/test.exs',
+      'cat config/dev.exs > /tmp/copy',
+      'tail -n 40 config/dev.exs',
+      'head -n 30',
+    ]) {
+      assert.equal(locatesWhatIsReadNext(out, rg, next(command)), false, JSON.stringify(command));
+    }
+  });
+
   it('a search on Windows, its paths with backslashes', () => {
     const grep = call('Grep', { pattern: 'watchers', path: 'C:\\repo\\config', output_mode: 'content' });
     const read = call('Read', { file_path: 'C:\\repo\\config\\dev.exs', offset: 18, limit: 15 });

@@ -184,6 +184,51 @@ describe('core/locatorSearch: any text', () => {
   });
 });
 
+describe('core/locatorSearch: any shell command', () => {
+  const arbCommand = fc
+    .array(
+      fc.constantFrom(
+        'grep',
+        'rg',
+        'sed',
+        'nl',
+        'cat',
+        'head',
+        '-n',
+        '-ba',
+        "'",
+        '"',
+        '|',
+        '&&',
+        ';',
+        ' ',
+        '1,20p',
+        '30',
+        'config/dev.exs',
+        '$',
+        '>',
+      ),
+      {
+        maxLength: 14,
+      },
+    )
+    .map((parts) => parts.join(' '));
+
+  it('never throws, whatever the search and the read run', () => {
+    fc.assert(
+      fc.property(arbCommand, arbCommand, (search, read) => {
+        const located = locatesWhatIsReadNext(
+          'config/dev.exs:21:  watchers: [\n22:',
+          call('exec_command', { cmd: search }),
+          call('exec_command', { cmd: read }),
+        );
+        assert.equal(typeof located, 'boolean');
+      }),
+      { seed: 2315, numRuns: 1000 },
+    );
+  });
+});
+
 describe('core/analyze: a search that only locates what the next step reads', () => {
   const summary = 'Fixed the renderer; all tests pass.';
   const grep = (id: number, callId: number) => result(id, GREP_DIR_OUT, callId, GREP_DIR);

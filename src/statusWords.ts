@@ -27,7 +27,7 @@ const STATUS_DESCRIPTIONS: Record<TurnStatus | 'after', string> = {
   'claimed-missing': 'claimed, but the summary does not show it',
   uncovered: 'kept verbatim or left to the raw log',
   'nothing-to-check':
-    'claimed, but holds nothing worth carrying (an acknowledgement, a bare lookup, a search whose lines the next step reads, a confirmation)',
+    'claimed, but holds nothing worth carrying (an acknowledgement, a bare lookup, a search whose lines the next step reads or edits, a confirmation)',
   unverifiable: 'claimed, but the summary cannot be read or the claimed turns are not in this file',
   after: 'comes after this checkpoint',
 };

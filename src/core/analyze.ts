@@ -1264,9 +1264,9 @@ function judgeTurn(
   };
 }
 
-/** Why a search result that only locates what the next step reads holds nothing worth carrying: the next step's line goes between. */
-const LOCATOR_BEFORE = 'a search that only locates the lines the next step reads';
-const LOCATOR_AFTER = ': what it found is in that read';
+/** Why a search result that only locates what the next step reads or edits holds nothing worth carrying: the step's line goes between. */
+const LOCATOR_BEFORE = 'a search that only locates the lines the next step reads or edits';
+const LOCATOR_AFTER = ': what it found is in that step';
 
 /** Tool results after a result that are skipped to find the agent's next step (the results of parallel calls). */
 const MAX_RESULTS_SKIPPED = 16;

@@ -1,14 +1,17 @@
-// A search that only locates what the next step reads. An agent often greps for a name with line numbers
-// ("37:…", "config/dev.exs:21:  watchers: [") and, in its very next step, reads the file at those lines. The
-// search's result then holds nothing of its own: what it found is in the read's result, a turn of its own, which
-// a summary carries or not. Careful readers label such a result as holding nothing worth carrying (the labels'
-// README: "grep output that only gives a line number which the next turn reads"). This says when a result is
-// one: every line of it is a match line (a line number, after the file's path when the search looked in a
-// folder) or a search tool's note (pagination, a "--" between groups), and the agent's next step reads each file it
-// located, at a line it gave, and at least half the lines it gave (toolCalls.ts fileReadWindow: a path with an
-// offset and a limit, or an editor's view range; or a plain shell read: `sed -n 'A,Bp'`, `nl -ba | sed`, `head`,
-// `cat`). The path a search looked in is its `path` argument, or the one path of a plain shell `grep`/`rg` command. The rules read a result's shape and the calls' arguments, and name no
-// words of any one session. Linear in the texts; no regular expression. Pure.
+// A search that only locates what the next step reads or edits. An agent often greps for a name with line numbers
+// ("37:…", "config/dev.exs:21:  watchers: [") and, in its very next step, reads the file at those lines or edits
+// them. The search's result then holds nothing of its own: what it found is in that step (the read's result, a turn
+// of its own, or the edit's call), which a summary carries or not. Careful readers label such a result as holding
+// nothing worth carrying (the labels' README: "grep output that only gives a line number which the next turn
+// reads"; the readers of docs/accuracy.md's other label sets said the same of a search for the line the next turn
+// edits). This says when a result is one: every line of it is a match line (a line number, after the file's path
+// when the search looked in a folder) or a search tool's note (pagination, a "--" between groups), and the agent's
+// next step takes each file it located at a line it gave, and at least half the lines it gave. A read takes the
+// lines in its window (toolCalls.ts fileReadWindow: a path with an offset and a limit, or an editor's view range;
+// or a plain shell read: `sed -n 'A,Bp'`, `nl -ba | sed`, `head`, `cat`); an edit takes a line whose text is in
+// what it replaces. The path a search looked in is its `path` argument, or the one path of a plain shell
+// `grep`/`rg` command. The rules read a result's shape and the calls' arguments, and name no words of any one
+// session. Linear in the texts; no regular expression. Pure.
 import { commandOf, fileReadWindow, splitCalls, stringArg, type ParsedCall } from './toolCalls';
 
 /** A result longer than this is not a locator: it shows far more than line numbers. */
@@ -17,10 +20,10 @@ const MAX_LOCATOR_CHARS = 4000;
 /** Argument names of a search's folder or file. */
 const SEARCH_PATH_FIELDS = ['path', 'file', 'dir', 'directory'];
 
-/** A line a search result gives: its number, and whether it shows text (not "[Omitted long matching line]"). */
+/** A line a search result gives: its number, and the text it shows ('' for "[Omitted long matching line]"). */
 interface LocatedLine {
   line: number;
-  shown: boolean;
+  text: string;
 }
 
 /** The lines a search result gives, by the file they are in ('' when a line names no file: the searched path). */
@@ -29,10 +32,17 @@ type Located = Map<string, LocatedLine[]>;
 /** A file read's path and the lines it takes (toolCalls.ts fileReadWindow). */
 type ReadWindow = { path: string; from: number; to: number };
 
+/** An edit's file and the text it replaces. */
+type Edit = { path: string; replaced: string };
+
+/** Argument names of the file an edit changes, and of the text it replaces. */
+const EDIT_PATH_FIELDS = ['file_path', 'path', 'file', 'filename'];
+const REPLACED_FIELDS = ['old_string', 'old_str', 'oldText'];
+
 /**
  * True when `resultText`, the result of the search `callText` makes, only locates lines that `nextText`, the
- * agent's next step, reads: each file it located is read there, at a window holding one of the lines it gave, and
- * at least half the lines it gave are in those windows.
+ * agent's next step, reads or edits: each file it located is taken there at one of the lines it gave (in a read's
+ * window, or in what an edit replaces), and at least half the lines it gave are.
  */
 export function locatesWhatIsReadNext(resultText: string, callText: string, nextText: string): boolean {
   if (resultText.length > MAX_LOCATOR_CHARS) return false;
@@ -42,31 +52,43 @@ export function locatesWhatIsReadNext(resultText: string, callText: string, next
   if (located === undefined) return false;
   const searched = stringArg(search.args, SEARCH_PATH_FIELDS) ?? shellSearchPath(commandOf(search.args));
   const reads: ReadWindow[] = [];
+  const edits: Edit[] = [];
   for (const call of splitCalls(nextText).calls) {
     const read = fileReadWindow(call);
     if (read !== undefined) reads.push(read);
     else if (call.effect === 'lookup') reads.push(...shellReadWindows(commandOf(call.args)));
+    const edit = editOf(call);
+    if (edit !== undefined) edits.push(edit);
   }
-  if (reads.length === 0) return false;
-  // Every file the search located is read next at one of its lines, and at least half the lines it gave are read (a
-  // line that shows no text counts as read): what the search found is what the reads show, not a map of its own.
+  if (reads.length === 0 && edits.length === 0) return false;
+  // Every file the search located is read or edited next at one of its lines, and at least half the lines it gave
+  // are (a line that shows no text counts as taken): what the search found is what the next step shows or
+  // replaces, not a map of its own. An edit takes a line whose text is in what it replaces.
   let lines = 0;
-  let read = 0;
+  let taken = 0;
   for (const [file, found] of located) {
     const path = file === '' ? searched : file;
     if (path === undefined) return false;
     const windows = reads.filter((window) => samePath(window.path, path));
-    if (!found.some(({ line }) => inWindows(windows, line))) return false;
-    for (const { line, shown } of found) {
+    const replaced = edits.filter((edit) => samePath(edit.path, path));
+    const takes = ({ line, text }: LocatedLine): boolean =>
+      windows.some((window) => line >= window.from && line <= window.to) ||
+      (text !== '' && replaced.some((edit) => edit.replaced.includes(text)));
+    if (!found.some(takes)) return false;
+    for (const given of found) {
       lines++;
-      if (!shown || inWindows(windows, line)) read++;
+      if (given.text === '' || takes(given)) taken++;
     }
   }
-  return read * 2 >= lines;
+  return taken * 2 >= lines;
 }
 
-function inWindows(windows: readonly ReadWindow[], line: number): boolean {
-  return windows.some((window) => line >= window.from && line <= window.to);
+/** The file an edit changes and the text it replaces, when the call is such an edit. */
+function editOf(call: ParsedCall): Edit | undefined {
+  if (call.effect !== 'change') return undefined;
+  const path = stringArg(call.args, EDIT_PATH_FIELDS);
+  const replaced = stringArg(call.args, REPLACED_FIELDS);
+  return path !== undefined && replaced !== undefined ? { path, replaced } : undefined;
 }
 
 /** Shell commands that search files for a pattern and print the matching lines. */
@@ -222,7 +244,7 @@ function locatedLines(text: string): Located | undefined {
     if (line === '' || line === '--' || isNote(line)) continue;
     const match = matchLine(line);
     if (match === undefined) return undefined;
-    const given = { line: match.line, shown: match.text !== '' && !isNote(match.text) };
+    const given = { line: match.line, text: isNote(match.text) ? '' : match.text };
     const lines = located.get(match.file);
     if (lines === undefined) located.set(match.file, [given]);
     else lines.push(given);

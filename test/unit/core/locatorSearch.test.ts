@@ -1,6 +1,6 @@
 // Tests for src/core/locatorSearch.ts and its use in analyze: a search result that only locates the lines the
-// agent's next step reads holds nothing worth carrying; one that finds more, or whose find is not read next (another
-// file, other lines, a later step, after the checkpoint), is judged as before.
+// agent's next step reads or edits holds nothing worth carrying; one that finds more, or whose find is not taken next
+// (another file, other lines, other text, a later step, after the checkpoint), is judged as before.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze } from '../../../src/core/analyze';
@@ -90,6 +90,34 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
     ]) {
       assert.equal(locatesWhatIsReadNext(out, rg, next(command)), false, JSON.stringify(command));
     }
+  });
+
+  it('an edit as the next step takes a line whose text is in what it replaces', () => {
+    const grep = call('bash', { command: 'cd /repo && grep -n "modes/index.js" src/main.ts' });
+    const out = '22:import { runPrintMode, runRpcMode } from "./modes/index.js";';
+    const edit = (file: string, oldText: string) =>
+      call('edit', { path: file, oldText, newText: 'import { InteractiveMode, runPrintMode, runRpcMode } from "./modes/index.js";' });
+    assert.equal(
+      locatesWhatIsReadNext(out, grep, edit('/repo/src/main.ts', 'import { runPrintMode, runRpcMode } from "./modes/index.js";')),
+      true,
+    );
+    // Claude Code's Edit, by file_path and old_string.
+    const claudeEdit = call('Edit', {
+      file_path: '/repo/src/main.ts',
+      old_string: 'import { Agent } from "./agent.js";\nimport { runPrintMode, runRpcMode } from "./modes/index.js";\n',
+      new_string: '',
+    });
+    assert.equal(locatesWhatIsReadNext(out, grep, claudeEdit), true);
+    // Not when the edit replaces other text (a part of the line is not the line), or changes another file.
+    const part = call('Edit', { file_path: '/repo/src/main.ts', old_string: 'runPrintMode, runRpcMode', new_string: 'runPrintMode' });
+    assert.equal(locatesWhatIsReadNext(out, grep, part), false);
+    assert.equal(locatesWhatIsReadNext(out, grep, edit('/repo/src/main.ts', 'import { TuiRenderer } from "./tui.js";')), false);
+    assert.equal(
+      locatesWhatIsReadNext(out, grep, edit('/repo/src/cli.ts', 'import { runPrintMode, runRpcMode } from "./modes/index.js";')),
+      false,
+    );
+    // A write of the whole file replaces nothing the search showed.
+    assert.equal(locatesWhatIsReadNext(out, grep, call('Write', { file_path: '/repo/src/main.ts', content: out })), false);
   });
 
   it('a search on Windows, its paths with backslashes', () => {
@@ -248,7 +276,7 @@ describe('core/analyze: a search that only locates what the next step reads', ()
     // The reason names the line of the step that reads what the search found.
     assert.equal(
       cp.turns[1].reason,
-      'nothing worth carrying: a search that only locates the lines the next step reads (line 3): what it found is in that read',
+      'nothing worth carrying: a search that only locates the lines the next step reads or edits (line 3): what it found is in that step',
     );
     const alone = run([turn(0, GREP_DIR, { role: 'assistant' }), grep(1, 0), turn(2, 'Now let me run the tests.', { role: 'assistant' })]);
     assert.equal(alone.turns[1].status, 'claimed-missing');

@@ -25,7 +25,7 @@ import {
 import { EvidenceCache, EvidenceSlots } from './evidenceCache';
 import { evidenceTable, type EvidenceTable } from './evidenceShare';
 import { JudgementCache } from './judgementCache';
-import { locatesWhatIsReadNext } from './locatorSearch';
+import { locatesForNextStep } from './locatorSearch';
 import { TwiceFilter } from './twiceFilter';
 import { runSteps } from './steps';
 import { ProseMemo } from './proseMemo';
@@ -1221,7 +1221,7 @@ function judgeTurn(
   if (pieces.nothing !== undefined) {
     return { status: 'nothing-to-check', reason: `nothing worth carrying: ${pieces.nothing}` };
   }
-  const readNext = pieces.lookupResult === true ? locatorReadNext(ctx, index, turn, state.before) : undefined;
+  const readNext = pieces.lookupResult === true ? locatorNextStep(ctx, index, turn, state.before) : undefined;
   if (readNext !== undefined) {
     const line = readNext.span?.startLine;
     const where = typeof line === 'number' && line > 0 ? ` (line ${line})` : '';
@@ -1276,13 +1276,13 @@ const MAX_RESULTS_SKIPPED = 16;
  * (locatorSearch.ts). The next step is the first turn after it that is not a tool result, before the checkpoint
  * (`before`): lines appended later never change a past judgement.
  */
-function locatorReadNext(ctx: Context, index: number, turn: Turn, before: number): Turn | undefined {
+function locatorNextStep(ctx: Context, index: number, turn: Turn, before: number): Turn | undefined {
   const callText = turn.answers?.callText;
   if (typeof callText !== 'string') return undefined;
   for (let next = index + 1; next < before && next <= index + 1 + MAX_RESULTS_SKIPPED; next++) {
     const step = ctx.turns[next];
     if (step.answers !== undefined) continue;
-    return locatesWhatIsReadNext(turnText(turn), callText, turnText(step)) ? step : undefined;
+    return locatesForNextStep(turnText(turn), callText, turnText(step)) ? step : undefined;
   }
   return undefined;
 }

@@ -44,7 +44,7 @@ const REPLACED_FIELDS = ['old_string', 'old_str', 'oldText'];
  * agent's next step, reads or edits: each file it located is taken there at one of the lines it gave (in a read's
  * window, or in what an edit replaces), and at least half the lines it gave are.
  */
-export function locatesWhatIsReadNext(resultText: string, callText: string, nextText: string): boolean {
+export function locatesForNextStep(resultText: string, callText: string, nextText: string): boolean {
   if (resultText.length > MAX_LOCATOR_CHARS) return false;
   const search = onlyCall(callText);
   if (search === undefined || search.effect !== 'lookup') return false;

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze } from '../../../src/core/analyze';
-import { locatesWhatIsReadNext } from '../../../src/core/locatorSearch';
+import { locatesForNextStep } from '../../../src/core/locatorSearch';
 import type { AnalysisOptions, Turn } from '../../../src/core/model';
 import { checkpoint, transcript, turn } from './transcripts';
 
@@ -25,31 +25,31 @@ const GREP_FILE_OUT =
 const GREP_DIR = call('Grep', { pattern: 'esbuild|watchers', path: '/repo/config', output_mode: 'content' });
 const GREP_DIR_OUT = 'config/dev.exs:21:  watchers: [';
 
-describe('core/locatorSearch: locatesWhatIsReadNext', () => {
+describe('core/locatorSearch: locatesForNextStep', () => {
   it('a search in one file whose next step reads it at a line it gave', () => {
-    assert.equal(locatesWhatIsReadNext(GREP_FILE_OUT, GREP_FILE, call('Read', { file_path: FIXTURE, offset: 37, limit: 1 })), true);
+    assert.equal(locatesForNextStep(GREP_FILE_OUT, GREP_FILE, call('Read', { file_path: FIXTURE, offset: 37, limit: 1 })), true);
   });
 
   it('a search in a folder whose next step reads the file it named, relative to the folder, at a line it gave', () => {
     const read = call('Read', { file_path: '/repo/config/dev.exs', offset: 18, limit: 15 });
-    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, read), true);
+    assert.equal(locatesForNextStep(GREP_DIR_OUT, GREP_DIR, read), true);
     // A whole read, and an editor's view range, take the line too.
-    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/config/dev.exs' })), true);
+    assert.equal(locatesForNextStep(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/config/dev.exs' })), true);
     const view = call('str_replace_editor', { command: 'view', path: '/repo/config/dev.exs', view_range: [20, 30] });
-    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, view), true);
+    assert.equal(locatesForNextStep(GREP_DIR_OUT, GREP_DIR, view), true);
     // Lines of context ("20-") and a "--" between groups are match lines too.
     const withContext = 'config/dev.exs-20-config :spotter, SpotterWeb.Endpoint,\nconfig/dev.exs:21:  watchers: [\n--';
-    assert.equal(locatesWhatIsReadNext(withContext, GREP_DIR, read), true);
+    assert.equal(locatesForNextStep(withContext, GREP_DIR, read), true);
   });
 
   it("a shell search in one file (its lines name no file): the command's path, read next", () => {
     const read = call('read', { path: '/repo/src/main.ts', offset: 860, limit: 80 });
     const out = '867: * Similar to executeBashCommand\n869:async function executeRpcBashCommand(command: string) {';
     const bash = (command: string) => call('bash', { command });
-    assert.equal(locatesWhatIsReadNext(out, bash('cd /repo && grep -n "executeRpcBashCommand\\|run mode" src/main.ts'), read), true);
-    assert.equal(locatesWhatIsReadNext(out, bash("grep -n 'executeRpcBashCommand' src/main.ts | head -20"), read), true);
-    assert.equal(locatesWhatIsReadNext(out, bash('rg -n executeRpcBashCommand /repo/src/main.ts'), read), true);
-    assert.equal(locatesWhatIsReadNext(out, bash('git grep -n executeRpcBashCommand src/main.ts'), read), true);
+    assert.equal(locatesForNextStep(out, bash('cd /repo && grep -n "executeRpcBashCommand\\|run mode" src/main.ts'), read), true);
+    assert.equal(locatesForNextStep(out, bash("grep -n 'executeRpcBashCommand' src/main.ts | head -20"), read), true);
+    assert.equal(locatesForNextStep(out, bash('rg -n executeRpcBashCommand /repo/src/main.ts'), read), true);
+    assert.equal(locatesForNextStep(out, bash('git grep -n executeRpcBashCommand src/main.ts'), read), true);
     // Not when the path cannot be told: none, several, a redirection, a substitution, a quote left open, two searches.
     for (const command of [
       'grep -rn executeRpcBashCommand',
@@ -60,7 +60,7 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
       'grep -n executeRpc src/main.ts | grep -n Bash src/main.ts',
       'cat src/main.ts',
     ]) {
-      assert.equal(locatesWhatIsReadNext(out, bash(command), read), false, command);
+      assert.equal(locatesForNextStep(out, bash(command), read), false, command);
     }
   });
 
@@ -76,7 +76,7 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
       'head -40 config/dev.exs',
       ['bash', '-lc', "sed -n '1,80p' config/dev.exs"],
     ]) {
-      assert.equal(locatesWhatIsReadNext(out, rg, next(command)), true, JSON.stringify(command));
+      assert.equal(locatesForNextStep(out, rg, next(command)), true, JSON.stringify(command));
     }
     for (const command of [
       "sed -n '30,40p' config/dev.exs",
@@ -88,7 +88,7 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
       'tail -n 40 config/dev.exs',
       'head -n 30',
     ]) {
-      assert.equal(locatesWhatIsReadNext(out, rg, next(command)), false, JSON.stringify(command));
+      assert.equal(locatesForNextStep(out, rg, next(command)), false, JSON.stringify(command));
     }
   });
 
@@ -98,7 +98,7 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
     const edit = (file: string, oldText: string) =>
       call('edit', { path: file, oldText, newText: 'import { InteractiveMode, runPrintMode, runRpcMode } from "./modes/index.js";' });
     assert.equal(
-      locatesWhatIsReadNext(out, grep, edit('/repo/src/main.ts', 'import { runPrintMode, runRpcMode } from "./modes/index.js";')),
+      locatesForNextStep(out, grep, edit('/repo/src/main.ts', 'import { runPrintMode, runRpcMode } from "./modes/index.js";')),
       true,
     );
     // Claude Code's Edit, by file_path and old_string.
@@ -107,58 +107,58 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
       old_string: 'import { Agent } from "./agent.js";\nimport { runPrintMode, runRpcMode } from "./modes/index.js";\n',
       new_string: '',
     });
-    assert.equal(locatesWhatIsReadNext(out, grep, claudeEdit), true);
+    assert.equal(locatesForNextStep(out, grep, claudeEdit), true);
     // Not when the edit replaces other text (a part of the line is not the line), or changes another file.
     const part = call('Edit', { file_path: '/repo/src/main.ts', old_string: 'runPrintMode, runRpcMode', new_string: 'runPrintMode' });
-    assert.equal(locatesWhatIsReadNext(out, grep, part), false);
-    assert.equal(locatesWhatIsReadNext(out, grep, edit('/repo/src/main.ts', 'import { TuiRenderer } from "./tui.js";')), false);
+    assert.equal(locatesForNextStep(out, grep, part), false);
+    assert.equal(locatesForNextStep(out, grep, edit('/repo/src/main.ts', 'import { TuiRenderer } from "./tui.js";')), false);
     assert.equal(
-      locatesWhatIsReadNext(out, grep, edit('/repo/src/cli.ts', 'import { runPrintMode, runRpcMode } from "./modes/index.js";')),
+      locatesForNextStep(out, grep, edit('/repo/src/cli.ts', 'import { runPrintMode, runRpcMode } from "./modes/index.js";')),
       false,
     );
     // A write of the whole file replaces nothing the search showed.
-    assert.equal(locatesWhatIsReadNext(out, grep, call('Write', { file_path: '/repo/src/main.ts', content: out })), false);
+    assert.equal(locatesForNextStep(out, grep, call('Write', { file_path: '/repo/src/main.ts', content: out })), false);
   });
 
   it('a search on Windows, its paths with backslashes', () => {
     const grep = call('Grep', { pattern: 'watchers', path: 'C:\\repo\\config', output_mode: 'content' });
     const read = call('Read', { file_path: 'C:\\repo\\config\\dev.exs', offset: 18, limit: 15 });
-    assert.equal(locatesWhatIsReadNext('config\\dev.exs:21:  watchers: [', grep, read), true);
-    assert.equal(locatesWhatIsReadNext('config\\prod.exs:21:  watchers: [', grep, read), false);
+    assert.equal(locatesForNextStep('config\\dev.exs:21:  watchers: [', grep, read), true);
+    assert.equal(locatesForNextStep('config\\prod.exs:21:  watchers: [', grep, read), false);
   });
 
   it('not when the next step reads other lines, another file, or nothing', () => {
     assert.equal(
-      locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/config/dev.exs', offset: 40, limit: 10 })),
+      locatesForNextStep(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/config/dev.exs', offset: 40, limit: 10 })),
       false,
     );
     assert.equal(
-      locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/config/prod.exs', offset: 18, limit: 15 })),
+      locatesForNextStep(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/config/prod.exs', offset: 18, limit: 15 })),
       false,
     );
-    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/other/config/dev.exs.bak' })), false);
-    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, 'The watchers are set up in dev.exs.'), false);
-    assert.equal(locatesWhatIsReadNext(GREP_DIR_OUT, GREP_DIR, call('Bash', { command: 'mix test' })), false);
+    assert.equal(locatesForNextStep(GREP_DIR_OUT, GREP_DIR, call('Read', { file_path: '/repo/other/config/dev.exs.bak' })), false);
+    assert.equal(locatesForNextStep(GREP_DIR_OUT, GREP_DIR, 'The watchers are set up in dev.exs.'), false);
+    assert.equal(locatesForNextStep(GREP_DIR_OUT, GREP_DIR, call('Bash', { command: 'mix test' })), false);
   });
 
   it('not when most of the lines it shows are not read next: then it is a map of its own', () => {
     const three = 'config/dev.exs:21:  watchers: [\nconfig/dev.exs:90:  esbuild: [\nconfig/dev.exs:120:  tailwind: [';
     const read = (offset: number, limit: number) => call('Read', { file_path: '/repo/config/dev.exs', offset, limit });
-    assert.equal(locatesWhatIsReadNext(three, GREP_DIR, read(18, 15)), false, 'one of three lines read');
-    assert.equal(locatesWhatIsReadNext(three, GREP_DIR, read(18, 80)), true, 'two of three lines read');
+    assert.equal(locatesForNextStep(three, GREP_DIR, read(18, 15)), false, 'one of three lines read');
+    assert.equal(locatesForNextStep(three, GREP_DIR, read(18, 80)), true, 'two of three lines read');
     // A line that shows no text ("[Omitted long matching line]") counts as read: it found nothing to see.
     const omitted = 'config/dev.exs:21:  watchers: [\nconfig/dev.exs:90:[Omitted long matching line]\nconfig/dev.exs:120:';
-    assert.equal(locatesWhatIsReadNext(omitted, GREP_DIR, read(18, 15)), true);
+    assert.equal(locatesForNextStep(omitted, GREP_DIR, read(18, 15)), true);
   });
 
   it('not when the search located a file the next step does not read', () => {
     const two = 'config/dev.exs:21:  watchers: [\nconfig/test.exs:4:  esbuild: false';
-    assert.equal(locatesWhatIsReadNext(two, GREP_DIR, call('Read', { file_path: '/repo/config/dev.exs' })), false);
+    assert.equal(locatesForNextStep(two, GREP_DIR, call('Read', { file_path: '/repo/config/dev.exs' })), false);
     const both = [
       call('Read', { file_path: '/repo/config/dev.exs' }),
       call('Read', { file_path: '/repo/config/test.exs', offset: 1, limit: 10 }),
     ].join('\n');
-    assert.equal(locatesWhatIsReadNext(two, GREP_DIR, both), true);
+    assert.equal(locatesForNextStep(two, GREP_DIR, both), true);
   });
 
   it('not when the result is more than match lines: a list of files, no match, an error, or long output', () => {
@@ -170,17 +170,17 @@ describe('core/locatorSearch: locatesWhatIsReadNext', () => {
       'error at config/dev.exs:21: bad',
       '',
     ]) {
-      assert.equal(locatesWhatIsReadNext(out, GREP_DIR, read), false, out);
+      assert.equal(locatesForNextStep(out, GREP_DIR, read), false, out);
     }
     const long = Array.from({ length: 400 }, (_, i) => `config/dev.exs:${i + 1}:  line ${i}`).join('\n');
-    assert.equal(locatesWhatIsReadNext(long, GREP_DIR, read), false);
+    assert.equal(locatesForNextStep(long, GREP_DIR, read), false);
   });
 
   it('not when the call is not one lookup, or its result names no file and the call no path', () => {
     const read = call('Read', { file_path: FIXTURE, offset: 37, limit: 1 });
-    assert.equal(locatesWhatIsReadNext(GREP_FILE_OUT, call('Bash', { command: 'sed -i s/a/b/ x' }), read), false);
-    assert.equal(locatesWhatIsReadNext(GREP_FILE_OUT, `${GREP_FILE}\n${GREP_DIR}`, read), false);
-    assert.equal(locatesWhatIsReadNext(GREP_FILE_OUT, call('Grep', { pattern: 'agentId' }), read), false);
+    assert.equal(locatesForNextStep(GREP_FILE_OUT, call('Bash', { command: 'sed -i s/a/b/ x' }), read), false);
+    assert.equal(locatesForNextStep(GREP_FILE_OUT, `${GREP_FILE}\n${GREP_DIR}`, read), false);
+    assert.equal(locatesForNextStep(GREP_FILE_OUT, call('Grep', { pattern: 'agentId' }), read), false);
   });
 });
 
@@ -200,11 +200,11 @@ describe('core/locatorSearch: any text', () => {
         fc.integer({ min: 1, max: 40 }),
         (out, path, offset) => {
           const searched = call('Grep', { pattern: 'x', path });
-          const located = locatesWhatIsReadNext(out, searched, read('/repo/config/dev.exs', offset));
+          const located = locatesForNextStep(out, searched, read('/repo/config/dev.exs', offset));
           assert.equal(typeof located, 'boolean');
           // Reading nothing, or a file no line can name, is never enough.
-          assert.equal(locatesWhatIsReadNext(out, searched, 'Let me read it.'), false);
-          assert.equal(locatesWhatIsReadNext(out, searched, read('/elsewhere/other.txt', offset)), false);
+          assert.equal(locatesForNextStep(out, searched, 'Let me read it.'), false);
+          assert.equal(locatesForNextStep(out, searched, read('/elsewhere/other.txt', offset)), false);
         },
       ),
       { seed: 2313, numRuns: 500 },
@@ -245,7 +245,7 @@ describe('core/locatorSearch: any shell command', () => {
   it('never throws, whatever the search and the read run', () => {
     fc.assert(
       fc.property(arbCommand, arbCommand, (search, read) => {
-        const located = locatesWhatIsReadNext(
+        const located = locatesForNextStep(
           'config/dev.exs:21:  watchers: [\n22:',
           call('exec_command', { cmd: search }),
           call('exec_command', { cmd: read }),

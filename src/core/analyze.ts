@@ -1221,9 +1221,9 @@ function judgeTurn(
   if (pieces.nothing !== undefined) {
     return { status: 'nothing-to-check', reason: `nothing worth carrying: ${pieces.nothing}` };
   }
-  const readNext = pieces.lookupResult === true ? locatorNextStep(ctx, index, turn, state.before) : undefined;
-  if (readNext !== undefined) {
-    const line = readNext.span?.startLine;
+  const nextStep = pieces.lookupResult === true ? locatorNextStep(ctx, index, turn, state.before) : undefined;
+  if (nextStep !== undefined) {
+    const line = nextStep.span?.startLine;
     const where = typeof line === 'number' && line > 0 ? ` (line ${line})` : '';
     return { status: 'nothing-to-check', reason: `nothing worth carrying: ${LOCATOR_BEFORE}${where}${LOCATOR_AFTER}` };
   }

@@ -14,6 +14,7 @@ import { jsonTurnSpill, writeJsonReport } from './jsonReport';
 import { sarifReport } from './sarifReport';
 import { terminalText } from './terminalText';
 import { textReport } from './textReport';
+import { onInterrupt } from './interrupt';
 import { disposeLiveSpills } from './turnSpill';
 
 declare const PACKAGE_VERSION: string | undefined;
@@ -38,15 +39,7 @@ async function main(argv: string[]): Promise<number> {
         let status = 0;
         // Each turn's JSON is kept on disk as it is judged (a TurnSpill), not in the analysis, until it is written;
         // an interrupted run deletes it before it exits, with the status a shell gives a process stopped by it.
-        for (const [signal, code] of [
-          ['SIGINT', 130],
-          ['SIGTERM', 143],
-        ] as const) {
-          process.once(signal, () => {
-            disposeLiveSpills();
-            process.exit(code);
-          });
-        }
+        onInterrupt(disposeLiveSpills);
         const reports = fileReports(options.files, options, progressPrinter(process.stderr), {
           spill: () => jsonTurnSpill((why) => process.stderr.write(`compaction-lens: ${terminalText(why)}\n`)),
         });

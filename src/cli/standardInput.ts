@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UnusableTranscriptError } from '../node/transcriptFile';
+import { onInterrupt } from './interrupt';
 
 /** What FILE is on the command line for standard input. */
 export const STANDARD_INPUT = '-';
@@ -37,15 +38,7 @@ async function copyStandardInput(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'compaction-lens-stdin-'));
   const remove = (): void => rmSync(dir, { recursive: true, force: true });
   process.once('exit', remove);
-  for (const [signal, status] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const) {
-    process.once(signal, () => {
-      remove();
-      process.exit(status);
-    });
-  }
+  onInterrupt(remove);
   const path = join(dir, 'stdin');
   await pipeline(process.stdin, createWriteStream(path));
   return path;

@@ -12,7 +12,7 @@
 // what it replaces. The path a search looked in is its `path` argument, or the one path of a plain shell
 // `grep`/`rg` command. The rules read a result's shape and the calls' arguments, and name no words of any one
 // session. Linear in the texts; no regular expression. Pure.
-import { commandOf, fileReadWindow, splitCalls, stringArg, type ParsedCall } from './toolCalls';
+import { commandOf, FILE_PATH_FIELDS, fileReadWindow, PREVIOUS_FIELDS, splitCalls, stringArg, type ParsedCall } from './toolCalls';
 
 /** A result longer than this is not a locator: it shows far more than line numbers. */
 const MAX_LOCATOR_CHARS = 4000;
@@ -35,9 +35,8 @@ type ReadWindow = { path: string; from: number; to: number };
 /** An edit's file and the text it replaces. */
 type Edit = { path: string; replaced: string };
 
-/** Argument names of the file an edit changes, and of the text it replaces. */
-const EDIT_PATH_FIELDS = ['file_path', 'path', 'file', 'filename'];
-const REPLACED_FIELDS = ['old_string', 'old_str', 'oldText'];
+/** Argument names of the text an edit replaces (toolCalls.ts PREVIOUS_FIELDS). */
+const REPLACED_FIELDS = [...PREVIOUS_FIELDS];
 
 /**
  * True when `resultText`, the result of the search `callText` makes, only locates lines that `nextText`, the
@@ -46,10 +45,11 @@ const REPLACED_FIELDS = ['old_string', 'old_str', 'oldText'];
  */
 export function locatesForNextStep(resultText: string, callText: string, nextText: string): boolean {
   if (resultText.length > MAX_LOCATOR_CHARS) return false;
-  const search = onlyCall(callText);
-  if (search === undefined || search.effect !== 'lookup') return false;
+  // The result's shape first: most results are not match lines, and are told so at their first line.
   const located = locatedLines(resultText);
   if (located === undefined) return false;
+  const search = onlyCall(callText);
+  if (search === undefined || search.effect !== 'lookup') return false;
   const searched = stringArg(search.args, SEARCH_PATH_FIELDS) ?? shellSearchPath(commandOf(search.args));
   const reads: ReadWindow[] = [];
   const edits: Edit[] = [];
@@ -86,7 +86,7 @@ export function locatesForNextStep(resultText: string, callText: string, nextTex
 /** The file an edit changes and the text it replaces, when the call is such an edit. */
 function editOf(call: ParsedCall): Edit | undefined {
   if (call.effect !== 'change') return undefined;
-  const path = stringArg(call.args, EDIT_PATH_FIELDS);
+  const path = stringArg(call.args, FILE_PATH_FIELDS);
   const replaced = stringArg(call.args, REPLACED_FIELDS);
   return path !== undefined && replaced !== undefined ? { path, replaced } : undefined;
 }

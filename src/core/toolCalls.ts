@@ -20,7 +20,7 @@ const CONTENT_FIELDS = new Set([
   'insert_text',
 ]);
 /** Call fields that hold what an edit replaces. */
-const PREVIOUS_FIELDS = new Set(['old_string', 'old_str', 'oldText']);
+export const PREVIOUS_FIELDS = new Set(['old_string', 'old_str', 'oldText']);
 /** Call fields that only say what a call changes away from: left out. */
 const SKIPPED_FIELDS = new Set([
   'old_string',
@@ -268,8 +268,8 @@ export function readsAFile(call: ParsedCall): boolean {
 /** Lines a file read takes when it names no limit (Claude Code's Read default). */
 const DEFAULT_READ_LINES = 2000;
 
-/** Argument names of the file a read reads. */
-const READ_PATH_FIELDS = ['file_path', 'path', 'file', 'filename'];
+/** Argument names of the file a call reads or changes. */
+export const FILE_PATH_FIELDS = ['file_path', 'path', 'file', 'filename'];
 
 /**
  * The file a call reads and the lines it takes (1-based, both ends included), when it is a file read of any width:
@@ -282,7 +282,7 @@ export function fileReadWindow(call: ParsedCall): { path: string; from: number; 
   if (!isRecord(args)) return undefined;
   const editorView = typeof args.command === 'string' && normalName(args.command) === 'view';
   if (!editorView && !FILE_READ_TOOLS.has(normalName(call.name))) return undefined;
-  const path = stringArg(args, READ_PATH_FIELDS);
+  const path = stringArg(args, FILE_PATH_FIELDS);
   if (path === undefined) return undefined;
   const range = args.view_range;
   if (Array.isArray(range) && typeof range[0] === 'number' && typeof range[1] === 'number') {

@@ -1,9 +1,9 @@
 // `check --json` and its temporary folder (src/cli/turnSpill.ts), run as a child process (dist/cli.js): the
 // turns' JSON waits under TMPDIR and is deleted once written, after a reader that stops early (| head), and after
-// Ctrl-C; without a usable folder the document is the same, kept in memory, and stderr says why.
+// Ctrl-C, with standard input's copy when the transcript came on it; without a usable folder the document is the same, kept in memory, and stderr says why.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -95,5 +95,22 @@ describe('check --json and its temporary folder (child process)', function () {
     child.kill('SIGINT');
     assert.equal(await closed, 130);
     assert.deepEqual(readdirSync(tmp), [], 'the folder is deleted');
+  });
+
+  it('on standard input, interrupted while both folders are there, deletes both (src/cli/interrupt.ts)', async () => {
+    const tmp = temporary();
+    const child = spawn(process.execPath, [cli, 'check', '--json', '-'], { env: { ...process.env, TMPDIR: tmp } });
+    child.stdout.resume();
+    child.stderr.resume();
+    const closed = new Promise<number | null>((done) => child.once('close', (status) => done(status)));
+    child.stdin.end(readFileSync(large));
+    // Standard input's copy and the turns' spill, once the turns are being judged or written.
+    for (let waited = 0; readdirSync(tmp).length < 2; waited += 10) {
+      assert.ok(waited < 60000, `the two folders never appeared: ${readdirSync(tmp).join(', ')}`);
+      await new Promise((done) => setTimeout(done, 10));
+    }
+    child.kill('SIGINT');
+    assert.equal(await closed, 130);
+    assert.deepEqual(readdirSync(tmp), [], 'both folders are deleted');
   });
 });

@@ -1272,8 +1272,8 @@ const LOCATOR_AFTER = ': what it found is in that step';
 const MAX_RESULTS_SKIPPED = 16;
 
 /**
- * The agent's next step, when the tool result at `index` is a search that only locates what that step reads
- * (locatorSearch.ts). The next step is the first turn after it that is not a tool result, before the checkpoint
+ * The agent's next step, when the tool result at `index` is a search that only locates what that step reads or
+ * edits (locatorSearch.ts). The next step is the first turn after it that is not a tool result, before the checkpoint
  * (`before`): lines appended later never change a past judgement.
  */
 function locatorNextStep(ctx: Context, index: number, turn: Turn, before: number): Turn | undefined {

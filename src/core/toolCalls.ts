@@ -251,11 +251,8 @@ export const NARROW_READ_LINES = 50;
  * it, running it, or reading a few lines to check one thing.
  */
 export function readsAFile(call: ParsedCall): boolean {
-  if (call.effect !== 'lookup') return false;
-  const args = call.args;
-  if (!isRecord(args)) return false;
-  const editorView = typeof args.command === 'string' && normalName(args.command) === 'view';
-  if (!editorView && !FILE_READ_TOOLS.has(normalName(call.name))) return false;
+  const args = readArgs(call);
+  if (args === undefined) return false;
   const limit = args.limit;
   if (typeof limit === 'number' && limit <= NARROW_READ_LINES) return false;
   const range = args.view_range;
@@ -263,6 +260,14 @@ export function readsAFile(call: ParsedCall): boolean {
     if (range[1] - range[0] + 1 <= NARROW_READ_LINES) return false;
   }
   return true;
+}
+
+/** The arguments of a call that reads a file (a read tool, an editor's view), or undefined for any other call. */
+function readArgs(call: ParsedCall): Record<string, unknown> | undefined {
+  const args = call.args;
+  if (call.effect !== 'lookup' || !isRecord(args)) return undefined;
+  const editorView = typeof args.command === 'string' && normalName(args.command) === 'view';
+  return editorView || FILE_READ_TOOLS.has(normalName(call.name)) ? args : undefined;
 }
 
 /** Lines a file read takes when it names no limit (Claude Code's Read default). */
@@ -277,11 +282,8 @@ export const FILE_PATH_FIELDS = ['file_path', 'path', 'file', 'filename'];
  * `view_range` (to the end for -1).
  */
 export function fileReadWindow(call: ParsedCall): { path: string; from: number; to: number } | undefined {
-  if (call.effect !== 'lookup') return undefined;
-  const args = call.args;
-  if (!isRecord(args)) return undefined;
-  const editorView = typeof args.command === 'string' && normalName(args.command) === 'view';
-  if (!editorView && !FILE_READ_TOOLS.has(normalName(call.name))) return undefined;
+  const args = readArgs(call);
+  if (args === undefined) return undefined;
   const path = stringArg(args, FILE_PATH_FIELDS);
   if (path === undefined) return undefined;
   const range = args.view_range;

@@ -158,6 +158,14 @@ export class CanonicalReader implements TranscriptReader {
     }
   }
 
+  /**
+   * Every checkpoint read (TranscriptReader.settledCheckpoints): each is made from its own line, against the turns
+   * before it, and no later line changes it or them.
+   */
+  settledCheckpoints(): number {
+    return this.checkpoints.length;
+  }
+
   finish(): Transcript {
     const transcript = withUnreadableTextProblems({
       format: this.format,

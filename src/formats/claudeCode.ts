@@ -162,6 +162,8 @@ class ReadState {
   counted = 0;
   /** Boundaries whose main session is settled (they are settled in order: their heads are in line order). */
   settled = 0;
+  /** boundaries[0, summarised) have their summaries (a boundary never loses its summary, nor gets another). */
+  summarised = 0;
   /** turns[0, published) were returned by a finish: one is copied before it changes, never changed in place. */
   published = 0;
   /**
@@ -261,6 +263,21 @@ export class ClaudeCodeReader extends RebuildingReader {
 
   protected stateKey(): string {
     return this.records.key();
+  }
+
+  /**
+   * The first checkpoints, up to the first boundary still waiting for its summary (TranscriptReader's
+   * settledCheckpoints). A boundary with its summary is read again only for a sub-agent's summary, which changes
+   * its problems, not its checkpoint (see build); the turns it can claim are before it, and no later record
+   * changes them: a message.id never spans a compaction, and uuids first seen later are past its horizon. The
+   * records pushed so far are read first, so a summary is seen as soon as its line is pushed.
+   */
+  settledCheckpoints(): number {
+    const state = this.state;
+    if (this.records.lines.records.length > state.read) this.readRecords(state);
+    const { boundaries } = state;
+    while (state.summarised < boundaries.length && boundaries[state.summarised].summary !== undefined) state.summarised++;
+    return state.summarised;
   }
 
   protected build(): Transcript {

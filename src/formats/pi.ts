@@ -202,6 +202,16 @@ export class PiReader extends RebuildingReader {
     return `${this.records.key()}:${this.entryLines.length}`;
   }
 
+  /**
+   * Every checkpoint read (TranscriptReader.settledCheckpoints): a compaction reads only the lines before it, and
+   * no turn changes once made. The records pushed so far are read first, so a compaction counts from its line.
+   */
+  settledCheckpoints(): number {
+    const state = this.state;
+    if (this.lines.records.length > state.read) this.readRecords(state);
+    return state.checkpoints.length;
+  }
+
   protected build(): Transcript {
     const state = this.state;
     this.readRecords(state);

@@ -14,7 +14,7 @@ import { DEFAULT_EVIDENCE_CACHE_CHARS, EvidenceCache } from '../core/evidenceCac
 import { JudgementCache } from '../core/judgementCache';
 import { stepsUntil } from '../core/steps';
 import { prepareSurePieces } from '../core/surePieces';
-import { inSlices } from './inSlices';
+import { inSlices, inSlicesThen } from './inSlices';
 import { JUDGE_IN_WORKER_TURNS, judgeInWorker } from './judgeInWorker';
 import { underMemoryWatch } from './memoryWatch';
 import type { Analysis, CheckpointVerdict, TokenCache, Transcript, TurnSink } from '../core/model';
@@ -79,6 +79,11 @@ export interface ProgressOptions {
    * thread judges what it did not, as without it.
    */
   judgeWorker?: { minTurns?: number; workerFile?: string; onFallback?: (why: string) => void };
+  /**
+   * Texts' token bounds worked out before this analysis (analyzeFile's, for the verdicts it said while the file
+   * was read), taken as they are and added to. A new map without it.
+   */
+  bounds?: Map<string, Bounds>;
 }
 
 export interface AnalysedFile {
@@ -196,7 +201,7 @@ async function analyzeNow(
   // Verdicts that rest on no judgement are said first, before the counting starts (tiktoken's load beside this
   // scan slowed it on two cores): the claimed prefixes' lower bounds are worked out (a real session's in 10–20 ms)
   // only until each is over its ceiling, and kept for the bounds' analysis.
-  const bounds = new Map<string, Bounds>();
+  const bounds = progress.bounds ?? new Map<string, Bounds>();
   const pattern = piecePatternOf(options.encoding);
   let allSaid = false;
   if (progress.onVerdict) {
@@ -322,12 +327,15 @@ export function analyzeFile(
   const { onProgress } = progress;
   // A transcript too large for the heap is stopped with a TranscriptTooLargeError, not left to crash the process.
   return underMemoryWatch(path, progress.signal, async (signal) => {
+    const bounds = new Map<string, Bounds>();
+    const whileReading = progress.onVerdict && verdictsWhileReading(progress.onVerdict, options, bounds, signal);
     const opening = TranscriptFile.open(path, {
       ...open,
       readOnce: progress.oneShot === true,
       textsOnDiskPast: progress.oneShot === true ? (open.textsOnDiskPast ?? TEXTS_ON_DISK_CHARS) : undefined,
       signal,
       onProgress: onProgress && ((read, total) => onProgress(total > 0 ? (READING_SHARE * read) / total : 0, 'reading…')),
+      onSettledCheckpoints: whileReading?.give,
     });
     // While the file's first bytes are awaited: a token worker starts (it loads tiktoken with the first count,
     // once the verdicts before the judging are said: loading it beside the reading made the reading about a
@@ -335,6 +343,7 @@ export function analyzeFile(
     pool.start();
     prepareSurePieces(piecePatternOf(options.encoding));
     const file = await opening;
+    await whileReading?.done();
     if (file.textsOnDisk) progress.collectGarbage?.();
     onProgress?.(READING_SHARE, 'counting tokens…');
     // Texts on disk are not kept in memory by the cache's keys either.
@@ -352,11 +361,44 @@ export function analyzeFile(
       turnSink: oneShot ? progress.turnSink : undefined,
       countPlan: file.textsOnDisk ? LEAN_COUNTING : undefined,
       judgeWorker: progress.judgeWorker,
+      bounds,
     });
     if (oneShot) evidenceCache.clear();
     onProgress?.(1, 'done');
     return { file, analysis, tokenCache, evidenceCache, checkpointMemo };
   });
+}
+
+/**
+ * Says, while a file is read, the verdicts of the checkpoints its reader has settled (OpenOptions.
+ * onSettledCheckpoints) that rest on no judgement, as verdictsBeforeJudging works them out after the read: a
+ * settled checkpoint and the turns before it are the same then. No count is known yet; the bounds worked out go
+ * into `bounds`, for the analysis to take. Each transcript given is worked out in slices, the first of them at
+ * once (the read goes on after it), the next transcript's after it. `done` waits for what was given.
+ */
+function verdictsWhileReading(
+  onVerdict: (verdicts: readonly CheckpointVerdict[]) => void,
+  options: AnalysisOptions,
+  bounds: Map<string, Bounds>,
+  signal: AbortSignal,
+): { give: (transcript: Transcript) => void; done: () => Promise<void> } {
+  const pattern = piecePatternOf(options.encoding);
+  let pending = 0;
+  let last: Promise<void> = Promise.resolve();
+  const say = (verdicts: readonly CheckpointVerdict[]): void => {
+    if (verdicts.some((v) => v.verdict !== undefined)) onVerdict(verdicts);
+  };
+  const work = (transcript: Transcript): Promise<void> =>
+    inSlicesThen(verdictsBeforeJudging(transcript, new Map(), options.ratioFloor, pattern, bounds), say, signal)
+      .catch(() => undefined) // aborted: the read stops with the same signal, and says so
+      .finally(() => pending--);
+  return {
+    give: (transcript) => {
+      pending++;
+      last = pending === 1 ? work(transcript) : last.then(() => work(transcript));
+    },
+    done: () => last,
+  };
 }
 
 /** What analyzeAgain found: how the file changed, and the analysis of its snapshot when it changed. */

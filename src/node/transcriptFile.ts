@@ -60,6 +60,14 @@ export interface OpenOptions {
    * never all in memory; other files have them moved once the transcript is made.
    */
   textsOnDiskPast?: number;
+  /**
+   * Called while the file is first read, each time its reader says more of its first checkpoints are settled
+   * (TranscriptReader.settledCheckpoints), with the transcript read so far holding those checkpoints only: their
+   * verdicts can be worked out before the read ends. The reader is asked after each line; a transcript is made
+   * only once the lines read have doubled since the last one, so making them costs at most one more read of
+   * the turns.
+   */
+  onSettledCheckpoints?: (transcript: Transcript) => void;
 }
 
 /** The input cannot be used at all (missing, not a transcript, no records). The message is for the user. */
@@ -255,6 +263,8 @@ export class TranscriptFile {
   /** In a JSON Lines file, past 1,000 lines that cannot be records such lines are counted, not read. */
   private readonly gate = new RecordGate();
   private movedTexts = false;
+  /** While the first read watches for settled checkpoints (OpenOptions.onSettledCheckpoints): how many were given, at which line. */
+  private settledWatch: { given: number; line: number } | undefined;
 
   private constructor(
     readonly path: string,
@@ -311,7 +321,12 @@ export class TranscriptFile {
     }
     const firstRecord = firstLines.find((line) => line.trim() !== '') ?? '';
     const file = new TranscriptFile(path, format, options, gzip, parsesAsJson(firstRecord.trim()), encoding);
-    await file.readFromStart(undefined, format === 'claude-code' ? claudeCodeSideFiles : undefined, info);
+    if (options.onSettledCheckpoints !== undefined) file.settledWatch = { given: 0, line: 0 };
+    try {
+      await file.readFromStart(undefined, format === 'claude-code' ? claudeCodeSideFiles : undefined, info);
+    } finally {
+      file.settledWatch = undefined;
+    }
     if (options.readOnce === true) {
       file.reader = undefined;
       if (options.textsOnDiskPast !== undefined && !file.movedTexts) file.moveTextsToDisk(options.textsOnDiskPast);
@@ -540,8 +555,23 @@ export class TranscriptFile {
 
   /** Gives a line to the reader, or counts it as unreadable when the record gate withholds it. */
   private feed(line: RawLine): void {
-    if (!this.jsonLines || this.gate.admits(line)) this.readerNow().push(line);
-    else this.splitProblems.count(line.line, line.terminated ? 'error' : 'warning');
+    if (!this.jsonLines || this.gate.admits(line)) {
+      this.readerNow().push(line);
+      if (this.settledWatch !== undefined) this.giveSettled(this.settledWatch, line.line);
+    } else this.splitProblems.count(line.line, line.terminated ? 'error' : 'warning');
+  }
+
+  /** Gives OpenOptions.onSettledCheckpoints the checkpoints settled since it was last given some, when it is time. */
+  private giveSettled(watch: { given: number; line: number }, line: number): void {
+    const reader = this.readerNow();
+    const give = this.options.onSettledCheckpoints;
+    if (give === undefined || reader.settledCheckpoints === undefined || line < 2 * watch.line) return;
+    const settled = reader.settledCheckpoints();
+    if (settled <= watch.given) return;
+    watch.given = settled;
+    watch.line = line;
+    const transcript = reader.finish();
+    give({ ...transcript, checkpoints: transcript.checkpoints.slice(0, settled) });
   }
 
   /** The problem that stops decompression, when `inflated` bytes out of the gzip stream are past a limit. */

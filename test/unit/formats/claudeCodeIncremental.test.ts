@@ -1,7 +1,8 @@
 // Tests of the Claude Code reader read as a file an agent appends to: lines pushed in batches with finish()
 // between them give, at every finish, exactly what a fresh reader gives on the same lines (problems included),
 // whatever the records (generated ones, the fuzz seeds, the corpus sessions); a turn or checkpoint that did not
-// change is the same object as before, and an object a finish returned is never changed afterwards.
+// change is the same object as before, and an object a finish returned is never changed afterwards; on the corpus
+// sessions, a checkpoint the reader says is settled as a line is pushed is already as the whole file reads it.
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import type { RawLine, ReaderContext, SideFile, Transcript } from '../../../src/
 import { ClaudeCodeReader } from '../../../src/formats/claudeCode';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { fixtureSeeds } from '../fuzz/seeds';
-import { CORPUS, corpusBytes, requireCorpus, splitLines } from './feedLines';
+import { assertSettledAsWhole, CORPUS, corpusBytes, requireCorpus, splitLines } from './feedLines';
 
 /** What a fresh reader reads from `lines`. */
 function freshRead(context: ReaderContext, lines: readonly RawLine[]): Transcript {
@@ -367,6 +368,14 @@ describe('formats/claudeCode read as it grows: the corpus sessions', function ()
         for (let n = step; n < lines.length; n += step) at.push(n);
         checkSteps(context, lines, stepsOf(lines.length, at));
       }
+    });
+
+    it(`${file}: a checkpoint, from the line its reader says it is settled, is as the whole file reads it`, () => {
+      const lines = splitLines(corpusBytes(join('claude-code', file)));
+      const context = { fileName: file, sideFiles: sideFilesOf(file), defaultBudget: 20000, readOnce: true };
+      const whole = freshRead(context, lines);
+      const settled = assertSettledAsWhole(file, lines, whole, new ClaudeCodeReader(context));
+      assert.equal(settled, whole.checkpoints.filter((cp) => cp.summary !== '').length);
     });
   }
 });

@@ -1,5 +1,6 @@
 // Test helper: splits bytes into RawLines with the same LineSplitter the CLI and the extension use, and reads
-// them with a reader (at once, or in two parts as a file that grows); also finds the shared corpus.
+// them with a reader (at once, or in two parts as a file that grows), checks that the checkpoints a reader says are
+// settled as it reads are the whole file's; also finds the shared corpus.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -91,6 +92,7 @@ export function assertReadAsPushed(
       whole.turns.map((turn) => turn.id),
       `${at}: each turn handed over once`,
     );
+    assertSettledAsWhole(at, lines, whole, make({ readOnce: true }, readAhead));
     for (const cut of new Set([1, Math.floor(lines.length / 3), Math.floor(lines.length / 2), lines.length - 1])) {
       const reader = make({}, readAhead);
       for (const line of lines.slice(0, cut)) reader.push(line);
@@ -101,6 +103,32 @@ export function assertReadAsPushed(
       assert.deepEqual(first, asReturned, `${at}, cut after line ${cut}: what the first finish returned is unchanged`);
     }
   }
+}
+
+/**
+ * Pushes `lines` into `reader` one at a time and, each time its settledCheckpoints grows, checks that the
+ * checkpoints it says are settled, and the turns before each one's turnsBefore, are as `whole` (the whole file
+ * read) has them. Returns how many it said were settled after the last line (0 for a reader that cannot tell).
+ */
+export function assertSettledAsWhole(name: string, lines: readonly RawLine[], whole: Transcript, reader: TranscriptReader): number {
+  let settled = 0;
+  for (const line of lines) {
+    reader.push(line);
+    const now = reader.settledCheckpoints?.() ?? 0;
+    if (now === settled) continue;
+    assert.ok(now > settled, `${name}, line ${line.line}: settled went from ${settled} to ${now}`);
+    settled = now;
+    const read = reader.finish();
+    read.checkpoints.slice(0, settled).forEach((cp, k) => {
+      assert.deepStrictEqual(whole.checkpoints[k], cp, `${name}, line ${line.line}: checkpoint ${k}`);
+      assert.deepStrictEqual(
+        whole.turns.slice(0, cp.turnsBefore),
+        read.turns.slice(0, cp.turnsBefore),
+        `${name}, line ${line.line}: the turns before checkpoint ${k}`,
+      );
+    });
+  }
+  return settled;
 }
 
 /** The shared corpus folder (third-party files read in place, never copied), beside the project. */

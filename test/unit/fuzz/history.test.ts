@@ -3,6 +3,8 @@
 // checkpoints is compared with the analysis of the same file with lines appended: every checkpoint keeps its turn
 // statuses, its verdict and its safe pointer set. Appended lines are turns and records that refer back (answering
 // claimed calls, reusing ids, claiming earlier turns again), new checkpoints, copies of earlier lines and junk.
+// And what the verdicts said while a file is read rest on: the checkpoints a reader of the file cut anywhere says
+// are settled (TranscriptReader.settledCheckpoints) are the whole file's, with the turns before them.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze } from '../../../src/core/analyze';
@@ -181,6 +183,32 @@ interface ClaudeSpec {
   uuids: string[];
   messageIds: string[];
   toolUseIds: string[];
+}
+
+/**
+ * The checkpoints the reader of `prefix` says are settled (TranscriptReader.settledCheckpoints) are those of the
+ * whole file, field by field, and so are the turns before each one's turnsBefore: what the verdicts said while a
+ * file is read rest on. The whole file settles at least as many.
+ */
+function assertSettledKept(format: FormatId, prefix: string, whole: string): void {
+  const read = (text: string) => {
+    const reader = createReader(format, { fileName: 'history.jsonl', defaultBudget: 20000 });
+    for (const line of splitRawLines(Buffer.from(text, 'utf8'))) reader.push(line);
+    const settled = reader.settledCheckpoints?.() ?? 0;
+    return { settled, transcript: reader.finish() };
+  };
+  const before = read(prefix);
+  const after = read(whole);
+  assert.ok(after.settled >= before.settled, `${before.settled} settled in the prefix, ${after.settled} in the whole file`);
+  for (let k = 0; k < before.settled; k++) {
+    const cp = before.transcript.checkpoints[k];
+    assert.deepStrictEqual(after.transcript.checkpoints[k], cp, `settled checkpoint ${k} changed`);
+    assert.deepStrictEqual(
+      after.transcript.turns.slice(0, cp.turnsBefore),
+      before.transcript.turns.slice(0, cp.turnsBefore),
+      `the turns before settled checkpoint ${k} changed`,
+    );
+  }
 }
 
 const SESSION = 'sess-main';
@@ -397,6 +425,19 @@ describe('stable history: appending lines never changes a checkpoint (property)'
     );
   });
 
+  it('canonical: a checkpoint the reader says is settled, cut anywhere, is as the whole file reads it, and so are the turns before it', () => {
+    fc.assert(
+      fc.property(
+        canonicalArb.chain((spec) => fc.tuple(fc.constant(spec), canonicalAppendArb(spec), fc.nat(spec.lines.length))),
+        ([spec, appended, cut]) => {
+          const lines = [...spec.lines, ...appended];
+          assertSettledKept('canonical', lines.slice(0, cut).join('\n') + '\n', lines.join('\n') + '\n');
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('claude-code: … survive the records an agent appends (fresh uuids and message ids, one session)', () => {
     fc.assert(
       fc.property(
@@ -404,6 +445,19 @@ describe('stable history: appending lines never changes a checkpoint (property)'
         ([spec, appended]) => assertHistoryKept('claude-code', spec.lines.join('\n') + '\n', appended),
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('claude-code: a checkpoint the reader says is settled, cut anywhere, is as the whole file reads it, and so are the turns before it', () => {
+    fc.assert(
+      fc.property(
+        claudeArb.chain((spec) => fc.tuple(fc.constant(spec), claudeAppendArb(spec, true), fc.nat(spec.lines.length))),
+        ([spec, appended, cut]) => {
+          const lines = [...spec.lines, ...appended];
+          assertSettledKept('claude-code', lines.slice(0, cut).join('\n') + '\n', lines.join('\n') + '\n');
+        },
+      ),
+      { numRuns: 400 },
     );
   });
 

@@ -8,8 +8,9 @@
 // checkpoint, and come before any turn is judged or counted in analyzeTranscript; analyzeFile's early verdicts
 // agree with its analysis.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { analyze, judgeAhead } from '../../../src/core/analyze';
 import { JudgementCache } from '../../../src/core/judgementCache';
@@ -328,6 +329,88 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
     }
   });
 
+  it('has analyzeFile say a checkpoint settled while the file is read before the read ends, and only those read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cl-while-reading-'));
+    const pool = new TokenPool();
+    try {
+      // A Claude Code session: 40 prompts, a compaction claiming them (some 600 tokens against a ceiling of 100 × 5),
+      // 400 prompts, a second compaction claiming those (over the same ceiling), and 40 more.
+      const records: string[] = [];
+      let parent: string | null = null;
+      const prompt = (n: number) => {
+        records.push(
+          JSON.stringify({
+            type: 'user',
+            uuid: `u${n}`,
+            parentUuid: parent,
+            sessionId: 's',
+            message: { role: 'user', content: `Step ${n}: edit src/module_${n}.ts for TASK-${n}.` },
+          }),
+        );
+        parent = `u${n}`;
+      };
+      const compaction = (k: number) => {
+        records.push(
+          JSON.stringify({
+            type: 'system',
+            subtype: 'compact_boundary',
+            uuid: `b${k}`,
+            parentUuid: null,
+            logicalParentUuid: parent,
+            sessionId: 's',
+          }),
+          JSON.stringify({
+            type: 'user',
+            uuid: `s${k}`,
+            parentUuid: `b${k}`,
+            sessionId: 's',
+            isCompactSummary: true,
+            message: { role: 'user', content: `Edited src/module_${k}.ts.` },
+          }),
+        );
+        parent = `s${k}`;
+      };
+      for (let n = 1; n <= 40; n++) prompt(n);
+      compaction(1);
+      for (let n = 41; n <= 440; n++) prompt(n);
+      compaction(2);
+      for (let n = 441; n <= 480; n++) prompt(n);
+      const path = join(dir, 'session.jsonl');
+      writeFileSync(path, records.join('\n') + '\n');
+      const events: string[] = [];
+      const said: (readonly CheckpointVerdict[])[] = [];
+      const { analysis } = await analyzeFile(
+        path,
+        { defaultBudgets: { 'claude-code': 100 } },
+        pool,
+        { encoding: 'o200k_base', ratioFloor: 5 },
+        {
+          onProgress: (_fraction, message) => {
+            if (events[events.length - 1] !== message) events.push(message);
+          },
+          onVerdict: (verdicts) => {
+            said.push(verdicts);
+            events.push('verdict');
+          },
+        },
+      );
+      assert.deepEqual(
+        analysis.checkpoints.map((cp) => cp.verdict),
+        ['fail-closed', 'fail-closed'],
+      );
+      // The first checkpoint alone while reading; both once the file is read.
+      assert.deepEqual(said[0], [{ summaryId: 'b1', verdict: 'fail-closed' }]);
+      assert.deepEqual(said[said.length - 1], [
+        { summaryId: 'b1', verdict: 'fail-closed' },
+        { summaryId: 'b2', verdict: 'fail-closed' },
+      ]);
+      assert.ok(events.indexOf('verdict') < events.indexOf('counting tokens…'), events.join(' / '));
+    } finally {
+      pool.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   for (const [name, path] of [
     ['the incident sample', SAMPLE],
     ['a real Claude Code session', SESSION],
@@ -336,17 +419,23 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
       skipWithoutShared(this, existsSync(path), path);
       const pool = new TokenPool();
       try {
-        let early: readonly CheckpointVerdict[] | undefined;
-        const { analysis } = await analyzeFile(
-          path,
-          {},
-          pool,
-          { encoding: 'o200k_base', ratioFloor: 5 },
-          { onVerdict: (verdicts) => (early = verdicts) },
-        );
-        for (const [i, { summaryId, verdict }] of (early ?? []).entries()) {
-          assert.equal(summaryId, analysis.checkpoints[i].summaryId);
-          if (verdict !== undefined) assert.equal(verdict, analysis.checkpoints[i].verdict);
+        for (const defaultBudgets of [{}, { 'claude-code': 20_000 }]) {
+          const said: (readonly CheckpointVerdict[])[] = [];
+          const { analysis } = await analyzeFile(
+            path,
+            { defaultBudgets },
+            pool,
+            { encoding: 'o200k_base', ratioFloor: 5 },
+            { onVerdict: (verdicts) => said.push(verdicts) },
+          );
+          // Every time: those said while the file was read too (the first ones, then more).
+          for (const early of said) {
+            for (const [i, { summaryId, verdict }] of early.entries()) {
+              assert.equal(summaryId, analysis.checkpoints[i].summaryId);
+              if (verdict !== undefined) assert.equal(verdict, analysis.checkpoints[i].verdict);
+            }
+          }
+          if (path === SESSION) assert.ok(said.length > 0, 'its checkpoint is over its ceiling: said before the analysis is done');
         }
       } finally {
         pool.dispose();

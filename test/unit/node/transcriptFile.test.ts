@@ -170,3 +170,93 @@ describe('TranscriptFile', () => {
     assert.equal(file.transcript.problems[0].line, 2);
   });
 });
+
+describe('TranscriptFile: checkpoints settled while it is read (onSettledCheckpoints)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cl-settled-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const prompt = (n: number) =>
+    JSON.stringify({
+      type: 'user',
+      uuid: `u${n}`,
+      parentUuid: n > 1 ? `u${n - 1}` : null,
+      sessionId: 's',
+      message: { role: 'user', content: `step ${n}` },
+    });
+  const compaction = (k: number, after: number) => [
+    JSON.stringify({
+      type: 'system',
+      subtype: 'compact_boundary',
+      uuid: `b${k}`,
+      parentUuid: null,
+      logicalParentUuid: `u${after}`,
+      sessionId: 's',
+    }),
+    JSON.stringify({
+      type: 'user',
+      uuid: `s${k}`,
+      parentUuid: `b${k}`,
+      sessionId: 's',
+      isCompactSummary: true,
+      message: { role: 'user', content: `summary ${k}` },
+    }),
+  ];
+  const prompts = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => prompt(from + i));
+
+  async function openWatching(lines: string[]) {
+    const path = join(dir, 'session.jsonl');
+    writeFileSync(path, lines.join('\n') + '\n');
+    const given: { checkpoints: number; turns: number }[] = [];
+    const file = await TranscriptFile.open(path, {
+      onSettledCheckpoints: (t) => given.push({ checkpoints: t.checkpoints.length, turns: t.turns.length }),
+    });
+    return { path, file, given };
+  }
+
+  it('gives a checkpoint once its summary is read, with the turns read so far, before the read ends', async () => {
+    const { file, given } = await openWatching([...prompts(1, 3), ...compaction(1, 3), ...prompts(4, 40)]);
+    // The summary is line 5; the next line read is a new turn, so three or four turns are read by then.
+    assert.equal(given.length, 1);
+    assert.equal(given[0].checkpoints, 1);
+    assert.ok(given[0].turns <= 4 && given[0].turns < file.transcript.turns.length, JSON.stringify(given));
+  });
+
+  it('does not give a boundary still waiting for its summary', async () => {
+    const { file, given } = await openWatching([...prompts(1, 3), compaction(1, 3)[0], ...prompts(4, 40)]);
+    assert.equal(file.transcript.checkpoints.length, 1);
+    assert.deepEqual(given, []);
+  });
+
+  it('gives the next checkpoints only once the lines read have doubled', async () => {
+    // Settled at lines 5 and 7: the second waits until line 10 (twice 5).
+    const near = await openWatching([...prompts(1, 3), ...compaction(1, 3), prompt(4), ...compaction(2, 4), ...prompts(5, 40)]);
+    assert.deepEqual(
+      near.given.map((g) => g.checkpoints),
+      [1, 2],
+    );
+    assert.ok(near.given[1].turns >= 6, JSON.stringify(near.given)); // prompts 1–4, then 5 and 6 by line 10
+    rmSync(near.path);
+    const far = await openWatching([...prompts(1, 3), ...compaction(1, 3), ...prompts(4, 20), ...compaction(2, 20), ...prompts(21, 40)]);
+    assert.deepEqual(
+      far.given.map((g) => g.checkpoints),
+      [1, 2],
+    );
+    assert.equal(far.given[1].turns, 20);
+  });
+
+  it('is not called for a reader that cannot tell (canonical), nor when an append is read', async () => {
+    const canonical = join(dir, 'canonical.jsonl');
+    writeFileSync(canonical, [turn(0), turn(1), checkpoint(1), turn(2)].join('\n') + '\n');
+    let calls = 0;
+    await TranscriptFile.open(canonical, { onSettledCheckpoints: () => calls++ });
+    assert.equal(calls, 0);
+    const { path, file, given } = await openWatching(prompts(1, 3));
+    appendFileSync(path, [...compaction(1, 3), ...prompts(4, 10)].join('\n') + '\n');
+    assert.equal(await file.refresh(), 'appended');
+    assert.equal(file.transcript.checkpoints.length, 1);
+    assert.deepEqual(given, []);
+  });
+});

@@ -1,5 +1,6 @@
 // Tests for TranscriptFile on real files in a temp folder: detection, unusable inputs, gzip, an
-// incomplete last line, appends read incrementally (same Turn objects kept), rewrites, and read-only access.
+// incomplete last line, appends read incrementally (same Turn objects kept), rewrites, read-only access, and the
+// checkpoints given as the first read passes them (onSettledCheckpoints).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -7,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { TranscriptFile, UnusableTranscriptError } from '../../../src/node/transcriptFile';
+import { fixtureSeeds } from '../fuzz/seeds';
 
 const turn = (id: number) => JSON.stringify({ type: 'turn', id, role: 'user', content: `turn ${id}` });
 const checkpoint = (to: number) =>
@@ -247,11 +249,23 @@ describe('TranscriptFile: checkpoints settled while it is read (onSettledCheckpo
     assert.equal(far.given[1].turns, 20);
   });
 
-  it('is not called for a reader that cannot tell (canonical), nor when an append is read', async () => {
-    const canonical = join(dir, 'canonical.jsonl');
-    writeFileSync(canonical, [turn(0), turn(1), checkpoint(1), turn(2)].join('\n') + '\n');
+  it('gives a canonical checkpoint as its line is read', async () => {
+    const path = join(dir, 'canonical.jsonl');
+    writeFileSync(path, [turn(0), turn(1), checkpoint(1), turn(2), turn(3), turn(4), turn(5)].join('\n') + '\n');
+    const given: { checkpoints: number; turns: number }[] = [];
+    await TranscriptFile.open(path, {
+      onSettledCheckpoints: (t) => given.push({ checkpoints: t.checkpoints.length, turns: t.turns.length }),
+    });
+    assert.deepEqual(given, [{ checkpoints: 1, turns: 2 }]);
+  });
+
+  it('is not called for a reader that cannot tell (Codex: a later event adds a note to a compaction), nor when an append is read', async () => {
+    const codex = fixtureSeeds().find((seed) => seed.name === 'fixture:codex-local')!;
+    const rollout = join(dir, codex.fileName);
+    writeFileSync(rollout, codex.bytes);
     let calls = 0;
-    await TranscriptFile.open(canonical, { onSettledCheckpoints: () => calls++ });
+    const read = await TranscriptFile.open(rollout, { onSettledCheckpoints: () => calls++ });
+    assert.equal(read.transcript.checkpoints.length, 1);
     assert.equal(calls, 0);
     const { path, file, given } = await openWatching(prompts(1, 3));
     appendFileSync(path, [...compaction(1, 3), ...prompts(4, 10)].join('\n') + '\n');

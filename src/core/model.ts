@@ -177,10 +177,10 @@ export interface TranscriptReader {
   finish(): Transcript;
   /**
    * How many of the checkpoints the next finish() returns, the first ones, are settled: no line appended later
-   * (pushed after those pushed so far) changes them, nor the turns before their turnsBefore. Their verdicts can
-   * then be worked out before the file is read to its end (TranscriptFile's onSettledCheckpoints). A reader
-   * without it (Codex, whose compactions take notes from later lines, and the readers of whole documents) has its
-   * verdicts said once the file is read.
+   * (pushed after those pushed so far) changes them, but for their notes (which no verdict reads), nor the turns
+   * before their turnsBefore. Their verdicts can then be worked out before the file is read to its end
+   * (TranscriptFile's onSettledCheckpoints). A reader without it (those of whole documents) has its verdicts said
+   * once the file is read.
    */
   settledCheckpoints?(): number;
 }

@@ -314,6 +314,17 @@ export class CodexReader extends RebuildingReader {
     return this.records.key();
   }
 
+  /**
+   * Every checkpoint read (TranscriptReader.settledCheckpoints): a compaction claims turns read before it, and no
+   * turn changes once made. A later context_compacted event may add a note to it, which no verdict reads. The
+   * records pushed so far are read first, so a compaction counts from its line.
+   */
+  settledCheckpoints(): number {
+    const state = this.state;
+    if (this.lines.records.length > state.read) this.readRecords(state);
+    return state.checkpoints.length;
+  }
+
   protected build(): Transcript {
     const state = this.state;
     this.readRecords(state);

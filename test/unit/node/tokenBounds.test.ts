@@ -5,8 +5,9 @@
 // bounds is never one the exact counts contradict (verdicts, statuses, evidence, safe pointer sets), and the
 // bounds do settle some cases and leave others open; the verdicts said before the judging (verdictsBeforeJudging)
 // are the analysis's whatever the counts within the bounds, checkpoint by checkpoint, for every shape of
-// checkpoint, and come before any turn is judged or counted in analyzeTranscript; analyzeFile's early verdicts
-// agree with its analysis.
+// checkpoint, and come before any turn is judged or counted in analyzeTranscript; analyzeFile's early verdicts,
+// those it says while the file is read included (before the read ends, only the checkpoints read), agree with its
+// analysis, on the sample and on real Claude Code, pi and Codex files.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import {
   verdictsBeforeJudging,
   type Bounds,
 } from '../../../src/core/tokenBounds';
+import { DEFAULT_SUMMARY_BUDGETS } from '../../../src/core/defaults';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
 import { analyzeFile, analyzeTranscript } from '../../../src/node/analyzeFile';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
@@ -32,6 +34,11 @@ import { skipWithoutShared } from '../../sharedFolder';
 
 const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
 const SESSION = resolve(__dirname, '../../../../../shared/corpus/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl.gz');
+const PI_SESSION = resolve(__dirname, '../../../../../shared/corpus/pi/before-compaction.jsonl.gz');
+const CODEX_ROLLOUT = resolve(
+  __dirname,
+  '../../../../../shared/corpus/codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl',
+);
 
 const TEXTS = [
   'Fixed src/ledger/batch_7.ts: LEDGER_ENTRY_1007 now posts 42 entries.',
@@ -414,12 +421,14 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
   for (const [name, path] of [
     ['the incident sample', SAMPLE],
     ['a real Claude Code session', SESSION],
+    ['a real pi session', PI_SESSION],
+    ['a real Codex rollout', CODEX_ROLLOUT],
   ]) {
     it(`gives analyzeFile's early verdicts, when it gives them, as its analysis says: ${name}`, async function () {
       skipWithoutShared(this, existsSync(path), path);
       const pool = new TokenPool();
       try {
-        for (const defaultBudgets of [{}, { 'claude-code': 20_000 }]) {
+        for (const defaultBudgets of [{}, DEFAULT_SUMMARY_BUDGETS]) {
           const said: (readonly CheckpointVerdict[])[] = [];
           const { analysis } = await analyzeFile(
             path,
@@ -435,7 +444,8 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
               if (verdict !== undefined) assert.equal(verdict, analysis.checkpoints[i].verdict);
             }
           }
-          if (path === SESSION) assert.ok(said.length > 0, 'its checkpoint is over its ceiling: said before the analysis is done');
+          if (path === SESSION || path === PI_SESSION)
+            assert.ok(said.length > 0, 'its checkpoints are over their ceilings: said before the analysis is done');
         }
       } finally {
         pool.dispose();

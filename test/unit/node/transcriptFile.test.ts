@@ -259,13 +259,23 @@ describe('TranscriptFile: checkpoints settled while it is read (onSettledCheckpo
     assert.deepEqual(given, [{ checkpoints: 1, turns: 2 }]);
   });
 
-  it('is not called for a reader that cannot tell (Codex: a later event adds a note to a compaction), nor when an append is read', async () => {
+  it('gives a Codex compaction as its line is read', async () => {
     const codex = fixtureSeeds().find((seed) => seed.name === 'fixture:codex-local')!;
     const rollout = join(dir, codex.fileName);
     writeFileSync(rollout, codex.bytes);
-    let calls = 0;
-    const read = await TranscriptFile.open(rollout, { onSettledCheckpoints: () => calls++ });
+    const given: number[] = [];
+    const read = await TranscriptFile.open(rollout, { onSettledCheckpoints: (t) => given.push(t.checkpoints.length) });
     assert.equal(read.transcript.checkpoints.length, 1);
+    assert.deepEqual(given, [1]);
+  });
+
+  it('is not called for a reader that cannot tell (a whole OpenHands document), nor when an append is read', async () => {
+    const openHands = fixtureSeeds().find((seed) => seed.name === 'fixture:openhands-range.json')!;
+    const document = join(dir, openHands.fileName);
+    writeFileSync(document, openHands.bytes);
+    let calls = 0;
+    const read = await TranscriptFile.open(document, { onSettledCheckpoints: () => calls++ });
+    assert.ok(read.transcript.checkpoints.length > 0);
     assert.equal(calls, 0);
     const { path, file, given } = await openWatching(prompts(1, 3));
     appendFileSync(path, [...compaction(1, 3), ...prompts(4, 10)].join('\n') + '\n');

@@ -24,17 +24,22 @@ export async function inSlices<T>(steps: Generator<void, T, void>, signal?: Abor
 /**
  * Runs `steps` as inSlices does, and gives their result to `done` as soon as it is worked out: within this call
  * when they end in the first slice (a caller in the middle of other work, such as a read, has it before that work
- * goes on), else once the slices end. Rejects as inSlices does.
+ * goes on), else once the slices end. Never throws: rejects as inSlices does, and with what the steps or `done`
+ * throw.
  */
 export function inSlicesThen<T>(steps: Generator<void, T, void>, done: (value: T) => void, signal?: AbortSignal): Promise<void> {
-  const sliceStart = performance.now();
-  for (;;) {
-    const next = steps.next();
-    if (next.done) {
-      done(next.value);
-      return Promise.resolve();
+  try {
+    const sliceStart = performance.now();
+    for (;;) {
+      const next = steps.next();
+      if (next.done) {
+        done(next.value);
+        return Promise.resolve();
+      }
+      if (performance.now() - sliceStart >= SLICE_MS) return inSlices(steps, signal).then(done);
     }
-    if (performance.now() - sliceStart >= SLICE_MS) return inSlices(steps, signal).then(done);
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 

@@ -1,6 +1,6 @@
 // Tests for running steps in time slices (src/node/inSlices.ts): inSlicesThen gives a quick result within the call
 // (so a caller in the middle of a read has it before the read goes on) and a long one after the slices, and stops
-// with an AbortError like inSlices.
+// with an AbortError like inSlices; it rejects, never throws, on a bug in the steps or in what takes their result.
 import assert from 'node:assert/strict';
 import { inSlicesThen, SLICE_MS } from '../../../src/node/inSlices';
 
@@ -39,5 +39,22 @@ describe('node/inSlices: inSlicesThen', () => {
     abort.abort();
     await assert.rejects(running, { name: 'AbortError' });
     assert.equal(given, undefined);
+  });
+
+  it('rejects, never throws, when the steps or what takes their result throw', async () => {
+    function* failing(): Generator<void, string, void> {
+      yield;
+      throw new Error('a bug in the steps');
+    }
+    await assert.rejects(
+      inSlicesThen(failing(), () => undefined),
+      /a bug in the steps/,
+    );
+    await assert.rejects(
+      inSlicesThen(busySteps(1, 0, 'x'), () => {
+        throw new Error('a bug in the caller');
+      }),
+      /a bug in the caller/,
+    );
   });
 });

@@ -5,7 +5,10 @@
 // analysed (with a cheap token counter); the driver records exceptions out of the reader or analyze (crashes),
 // errors analyze caught and turned into problems (contained), the time taken, and history changes: a checkpoint
 // whose turn statuses, verdict or safe pointer set differ from what its prefix (the lines up to its last record)
-// gives alone. `shrink` cuts a failing mutant down to a small reproduction.
+// gives alone, or a checkpoint its reader says is settled while the lines are pushed one at a time (what the
+// verdicts said while a file is read rest on) that differs from the whole file's. `shrink` cuts a failing mutant
+// down to a small reproduction.
+import { isDeepStrictEqual } from 'node:util';
 import { constants as zlibConstants, gzipSync, gunzipSync } from 'node:zlib';
 import { analyze } from '../../../src/core/analyze';
 import { DEFAULT_SUMMARY_BUDGETS } from '../../../src/core/defaults';
@@ -753,7 +756,7 @@ export interface HistoryChange {
   line: number;
   /** Line of its last record: the prefix analysed alone. */
   endLine: number;
-  what: ('statuses' | 'verdict' | 'safe set' | 'vanished')[];
+  what: ('statuses' | 'verdict' | 'safe set' | 'vanished' | 'settled')[];
   detail: string;
 }
 
@@ -844,6 +847,51 @@ function historyOf(
   return changes;
 }
 
+/**
+ * Pushes the lines one at a time into a new reader and, each time it says more checkpoints are settled
+ * (TranscriptReader.settledCheckpoints: what the verdicts said while a file is read rest on), checks that those
+ * checkpoints (but for their notes) and the turns before each are as the whole file `t` has them.
+ */
+function settledChangesOf(
+  reader: FormatId,
+  m: Pick<Mutant, 'fileName' | 'sideFiles'>,
+  lines: readonly RawLine[],
+  t: Transcript,
+): HistoryChange[] {
+  const r = createReader(reader, { fileName: m.fileName, sideFiles: m.sideFiles, defaultBudget: DEFAULT_SUMMARY_BUDGETS[reader] });
+  if (r.settledCheckpoints === undefined) return [];
+  let settled = 0;
+  for (const line of lines) {
+    r.push(line);
+    const now = r.settledCheckpoints();
+    if (now <= settled) continue;
+    settled = now;
+    const read = r.finish();
+    for (let k = 0; k < settled; k++) {
+      const cp = read.checkpoints[k];
+      const whole = t.checkpoints[k];
+      const same =
+        whole !== undefined &&
+        isDeepStrictEqual({ ...cp, notes: [] }, { ...whole, notes: [] }) &&
+        isDeepStrictEqual(read.turns.slice(0, cp.turnsBefore), t.turns.slice(0, cp.turnsBefore));
+      if (!same) {
+        const name = typeof cp?.summaryId === 'string' ? cp.summaryId : `#${k + 1}`;
+        const at = cp?.span?.startLine ?? 0;
+        return [
+          {
+            checkpoint: name,
+            line: at,
+            endLine: line.line,
+            what: ['settled'],
+            detail: `checkpoint ${name}, said settled at line ${line.line}, is not the whole file's (or the turns before it are not)`,
+          },
+        ];
+      }
+    }
+  }
+  return [];
+}
+
 /** Reads and analyses a mutant, then checks each checkpoint's history against its prefix (JSON Lines only). */
 export function runMutant(m: Pick<Mutant, 'reader' | 'fileName' | 'sideFiles' | 'bytes'>): Outcome {
   const start = process.hrtime.bigint();
@@ -858,7 +906,11 @@ export function runMutant(m: Pick<Mutant, 'reader' | 'fileName' | 'sideFiles' | 
     const tokenCache: TokenCache = new Map();
     const a = analyze(t, { countTokens: cheapTokens, tokenCache });
     outcome.contained = a.problems.filter((p) => p.message.startsWith('could not analyse')).map((p) => p.message);
-    if (outcome.jsonLines) outcome.history = historyOf(m.reader, m, lines, t, a, tokenCache, stage);
+    if (outcome.jsonLines) {
+      outcome.history = historyOf(m.reader, m, lines, t, a, tokenCache, stage);
+      stage.name = 'settled checkpoints';
+      outcome.history.push(...settledChangesOf(m.reader, m, lines, t));
+    }
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
     outcome.crash = { stage: stage.name, message: `${e.name}: ${e.message}`, stack: e.stack };

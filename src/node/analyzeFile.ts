@@ -39,10 +39,11 @@ export interface ProgressOptions {
   onProgress?: (fraction: number, message: string) => void;
   /**
    * Called before the analysis is done with each checkpoint's verdict as far as it is settled
-   * (core/tokenBounds.ts): as soon as the file is read, when some rest on no judgement (verdictsBeforeJudging:
-   * fail-closed whatever the turns' evidence; the others without one), and after the judging when the tokens'
-   * bounds settle them all before the exact counts (verdictFromBounds). The analysis, with the same verdicts,
-   * follows as the result.
+   * (core/tokenBounds.ts): while the file is read, for the checkpoints read so far that its reader says are
+   * settled (verdictsWhileReading: only those checkpoints are in the list), and again as soon as the file is
+   * read, when some rest on no judgement (verdictsBeforeJudging: fail-closed whatever the turns' evidence; the
+   * others without one), and after the judging when the tokens' bounds settle them all before the exact counts
+   * (verdictFromBounds). The analysis, with the same verdicts, follows as the result.
    */
   onVerdict?: (verdicts: readonly CheckpointVerdict[]) => void;
   /**

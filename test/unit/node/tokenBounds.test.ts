@@ -31,6 +31,7 @@ import { analyzeFile, analyzeTranscript } from '../../../src/node/analyzeFile';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { TokenPool } from '../../../src/node/tokenPool';
 import { skipWithoutShared } from '../../sharedFolder';
+import { claudeCodeCompaction, claudeCodePrompt } from '../formats/claudeCodeRecords';
 
 const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
 const SESSION = resolve(__dirname, '../../../../../shared/corpus/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl.gz');
@@ -345,36 +346,11 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
       const records: string[] = [];
       let parent: string | null = null;
       const prompt = (n: number) => {
-        records.push(
-          JSON.stringify({
-            type: 'user',
-            uuid: `u${n}`,
-            parentUuid: parent,
-            sessionId: 's',
-            message: { role: 'user', content: `Step ${n}: edit src/module_${n}.ts for TASK-${n}.` },
-          }),
-        );
+        records.push(claudeCodePrompt(`u${n}`, parent, `Step ${n}: edit src/module_${n}.ts for TASK-${n}.`));
         parent = `u${n}`;
       };
       const compaction = (k: number) => {
-        records.push(
-          JSON.stringify({
-            type: 'system',
-            subtype: 'compact_boundary',
-            uuid: `b${k}`,
-            parentUuid: null,
-            logicalParentUuid: parent,
-            sessionId: 's',
-          }),
-          JSON.stringify({
-            type: 'user',
-            uuid: `s${k}`,
-            parentUuid: `b${k}`,
-            sessionId: 's',
-            isCompactSummary: true,
-            message: { role: 'user', content: `Edited src/module_${k}.ts.` },
-          }),
-        );
+        records.push(...claudeCodeCompaction(k, parent, `Edited src/module_${k}.ts.`));
         parent = `s${k}`;
       };
       for (let n = 1; n <= 40; n++) prompt(n);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { TranscriptFile, UnusableTranscriptError } from '../../../src/node/transcriptFile';
+import { claudeCodeCompaction, claudeCodePrompt } from '../formats/claudeCodeRecords';
 import { fixtureSeeds } from '../fuzz/seeds';
 
 const turn = (id: number) => JSON.stringify({ type: 'turn', id, role: 'user', content: `turn ${id}` });
@@ -180,32 +181,8 @@ describe('TranscriptFile: checkpoints settled while it is read (onSettledCheckpo
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const prompt = (n: number) =>
-    JSON.stringify({
-      type: 'user',
-      uuid: `u${n}`,
-      parentUuid: n > 1 ? `u${n - 1}` : null,
-      sessionId: 's',
-      message: { role: 'user', content: `step ${n}` },
-    });
-  const compaction = (k: number, after: number) => [
-    JSON.stringify({
-      type: 'system',
-      subtype: 'compact_boundary',
-      uuid: `b${k}`,
-      parentUuid: null,
-      logicalParentUuid: `u${after}`,
-      sessionId: 's',
-    }),
-    JSON.stringify({
-      type: 'user',
-      uuid: `s${k}`,
-      parentUuid: `b${k}`,
-      sessionId: 's',
-      isCompactSummary: true,
-      message: { role: 'user', content: `summary ${k}` },
-    }),
-  ];
+  const prompt = (n: number) => claudeCodePrompt(`u${n}`, n > 1 ? `u${n - 1}` : null, `step ${n}`);
+  const compaction = (k: number, after: number) => claudeCodeCompaction(k, `u${after}`, `summary ${k}`);
   const prompts = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => prompt(from + i));
 
   async function openWatching(lines: string[]) {

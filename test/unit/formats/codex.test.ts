@@ -576,3 +576,25 @@ describe('formats/codex: records read as they are parsed, only what build reads 
     );
   });
 });
+
+describe('formats/codex: a value whose "toString" is not a function', () => {
+  it('is read as its JSON in labels and matching keys, never thrown (String() of such an object throws)', () => {
+    const evil = { toString: 'x' };
+    const line = (type: string, payload: unknown) => JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type, payload });
+    const text = [
+      line('session_meta', { id: 's' }),
+      line('response_item', { type: 'message', role: evil, content: [{ type: 'input_text', text: 'Fix ERR_4107' }] }),
+      line('response_item', { type: 'agent_message', author: evil, recipient: evil, content: 'on it' }),
+      line('compacted', {
+        message: 'Fixed ERR_4107.',
+        replacement_history: [{ type: 'message', role: evil, content: [] }, { type: evil }],
+      }),
+    ].join('\n');
+    const t = feed(new CodexReader({ fileName: 'rollout.jsonl' }), text);
+    assert.deepEqual(
+      t.turns.map((turn) => turn.label),
+      ['{"toString":"x"} message', 'agent message'],
+    );
+    assert.equal(t.checkpoints.length, 1);
+  });
+});

@@ -441,3 +441,20 @@ describe('formats/langchain: a state document read a message at a time', functio
       ),
   });
 });
+
+describe('formats/langchain: a value whose "toString" is not a function', () => {
+  it("in a serialised message's class path, is read as its JSON, never thrown (String() of such an object throws)", () => {
+    const evil = { toString: 'x' };
+    const text = [
+      { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', evil], kwargs: { content: 'hi' } },
+      { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'HumanMessage'], kwargs: { content: 'Fix ERR_4107' } },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+    const t = feed(new LangChainReader({ fileName: 'log.jsonl' }), text);
+    assert.deepEqual(
+      t.turns.map((turn) => turn.text),
+      ['Fix ERR_4107'],
+    );
+  });
+});

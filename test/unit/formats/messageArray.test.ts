@@ -365,3 +365,25 @@ describe('formats/message-array: read as pushed', function () {
     );
   });
 });
+
+describe('formats/messageArray: a value whose "toString" is not a function', () => {
+  it('is read as its JSON, never thrown (String() of such an object throws; found by the fuzzer, seed 2404)', () => {
+    const evil = { toString: 'x' };
+    const t = feed(
+      new MessageArrayReader({ fileName: 'chat.jsonl' }),
+      [
+        { role: evil, content: 'hi' },
+        { type: evil, content: 'there' },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    assert.deepEqual(
+      t.turns.map((turn) => [turn.label, turn.text]),
+      [
+        ['{"toString":"x"}', 'hi'],
+        ['{"toString":"x"}', 'there'],
+      ],
+    );
+  });
+});

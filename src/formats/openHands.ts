@@ -223,6 +223,14 @@ export class OpenHandsReader extends StreamedDocumentReader<ReadState> {
     }
   }
 
+  /**
+   * Every condensation read (settled once made): it is sealed, and what it claims is among the turns before it
+   * (an id it names that comes later is not claimed).
+   */
+  protected override checkpointsIn(state: ReadState): number {
+    return state.checkpoints.length;
+  }
+
   protected transcriptOf(state: ReadState, problems: Problem[], lineCount: number): Transcript {
     if (state.lastRunWithEvents > 1) {
       problems.push({

@@ -154,6 +154,26 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
     return `${this.rewinds}:${this.pushed}:${this.last?.line ?? 0}`;
   }
 
+  /**
+   * How many of `state`'s checkpoints are settled once made (TranscriptReader.settledCheckpoints), for a reader
+   * whose checkpoints read only the records before them; without it, none is.
+   */
+  protected checkpointsIn?(state: State): number;
+
+  /**
+   * The checkpoints read so far, when the file is read as pushed a record or an element at a time and the reader
+   * can tell (checkpointsIn); none for an object's lists (which list the transcript shows is known only at the
+   * end) or a document read whole. The JSON Lines records pushed so far are read first.
+   */
+  settledCheckpoints(): number {
+    if (this.checkpointsIn === undefined) return 0;
+    if (this.mode === 'jsonl') {
+      if (this.lines.records.length > 0) this.readRecords();
+      return this.checkpointsIn(this.state);
+    }
+    return this.mode === 'array' ? this.checkpointsIn(this.state) : 0;
+  }
+
   protected build(): Transcript {
     const problems: Problem[] = [];
     let state = this.state;

@@ -1,12 +1,13 @@
 // Test helper for the readers of JSON Lines or one JSON document read as pushed (src/formats/streamedDocument.ts):
 // an array read an element at a time gives what a read of the whole document gives, cut anywhere and damaged
 // (a seeded property); it keeps no record once read, and read once no line either, and hands each turn over once;
-// finished halfway and appended to, what the first finish returned is unchanged.
+// finished halfway and appended to, what the first finish returned is unchanged; a checkpoint it says is settled
+// while it is read is the whole file's.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ReaderContext, Transcript, Turn } from '../../../src/core/model';
 import type { StreamedDocumentReader } from '../../../src/formats/streamedDocument';
-import { feed, splitLines } from './feedLines';
+import { assertSettledAsWhole, feed, splitLines } from './feedLines';
 
 /** Makes a reader: `readAhead` records a batch, `streamArrays` false to read an array whole. */
 export type MakeStreamed = (context: Partial<ReaderContext>, readAhead?: number, streamArrays?: boolean) => StreamedDocumentReader<unknown>;
@@ -89,6 +90,13 @@ export function assertStreamedDocument(options: {
   const { make, documents, jsonl, notAnObject, element } = options;
   const whole = (text: string): Transcript => comparable(feed(make({}, 512, false), text), notAnObject);
   const streamed = (text: string): Transcript => comparable(feed(make({}), text), notAnObject);
+
+  it('a checkpoint the reader says is settled as the lines are pushed one at a time is as the whole file reads it, and so are the turns before it', () => {
+    for (const [name, text] of [...documents, ['JSON Lines', jsonl] as [string, string]]) {
+      const lines = splitLines(Buffer.from(text, 'utf8'));
+      assertSettledAsWhole(name, lines, feed(make({}), text), make({ readOnce: true }));
+    }
+  });
 
   it('an array read an element at a time gives what a read of the whole document gives', () => {
     for (const [name, text] of documents) assert.deepEqual(streamed(text), whole(text), name);

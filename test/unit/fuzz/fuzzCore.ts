@@ -906,11 +906,10 @@ export function runMutant(m: Pick<Mutant, 'reader' | 'fileName' | 'sideFiles' | 
     const tokenCache: TokenCache = new Map();
     const a = analyze(t, { countTokens: cheapTokens, tokenCache });
     outcome.contained = a.problems.filter((p) => p.message.startsWith('could not analyse')).map((p) => p.message);
-    if (outcome.jsonLines) {
-      outcome.history = historyOf(m.reader, m, lines, t, a, tokenCache, stage);
-      stage.name = 'settled checkpoints';
-      outcome.history.push(...settledChangesOf(m.reader, m, lines, t));
-    }
+    if (outcome.jsonLines) outcome.history = historyOf(m.reader, m, lines, t, a, tokenCache, stage);
+    // Any file, a JSON array read an element at a time too.
+    stage.name = 'settled checkpoints';
+    outcome.history.push(...settledChangesOf(m.reader, m, lines, t));
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
     outcome.crash = { stage: stage.name, message: `${e.name}: ${e.message}`, stack: e.stack };

@@ -246,13 +246,23 @@ describe('TranscriptFile: checkpoints settled while it is read (onSettledCheckpo
     assert.deepEqual(given, [1]);
   });
 
-  it('is not called for a reader that cannot tell (a whole OpenHands document), nor when an append is read', async () => {
+  it('gives an OpenHands condensation as its element of an event array is read', async () => {
     const openHands = fixtureSeeds().find((seed) => seed.name === 'fixture:openhands-range.json')!;
-    const document = join(dir, openHands.fileName);
-    writeFileSync(document, openHands.bytes);
+    const array = join(dir, openHands.fileName);
+    writeFileSync(array, openHands.bytes);
+    const given: number[] = [];
+    const read = await TranscriptFile.open(array, { onSettledCheckpoints: (t) => given.push(t.checkpoints.length) });
+    assert.equal(read.transcript.checkpoints.length, 1);
+    assert.deepEqual(given, [1]);
+  });
+
+  it("is not called for a reader that cannot tell (an OpenHands run's `history` in an object), nor when an append is read", async () => {
+    const openHands = fixtureSeeds().find((seed) => seed.name === 'fixture:openhands-range.json')!;
+    const run = join(dir, 'run.json');
+    writeFileSync(run, JSON.stringify({ instance_id: 'x', history: JSON.parse(openHands.bytes.toString('utf8')) }, null, 2));
     let calls = 0;
-    const read = await TranscriptFile.open(document, { onSettledCheckpoints: () => calls++ });
-    assert.ok(read.transcript.checkpoints.length > 0);
+    const read = await TranscriptFile.open(run, { format: 'openhands', onSettledCheckpoints: () => calls++ });
+    assert.equal(read.transcript.checkpoints.length, 1);
     assert.equal(calls, 0);
     const { path, file, given } = await openWatching(prompts(1, 3));
     appendFileSync(path, [...compaction(1, 3), ...prompts(4, 10)].join('\n') + '\n');

@@ -179,9 +179,8 @@ export interface TranscriptReader {
    * How many of the checkpoints the next finish() returns, the first ones, are settled: no line appended later
    * (pushed after those pushed so far) changes them, but for their notes (which no verdict reads), nor the turns
    * before their turnsBefore. Their verdicts can then be worked out before the file is read to its end
-   * (TranscriptFile's onSettledCheckpoints). A reader that cannot tell (LangChain, Letta, message arrays, and an
-   * OpenHands document that is an object or is read whole) says none, or has no such method: its verdicts are
-   * said once the file is read.
+   * (TranscriptFile's onSettledCheckpoints). A reader that cannot tell (LangChain, Letta, and a document that is
+   * an object or is read whole) says none, or has no such method: its verdicts are said once the file is read.
    */
   settledCheckpoints?(): number;
 }

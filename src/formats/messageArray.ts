@@ -198,6 +198,15 @@ export class MessageArrayReader extends StreamedDocumentReader<ReadState> {
     return this.transcriptOf(state, problems, lineCount);
   }
 
+  /**
+   * Every summary read (settled once made), in an array or JSON Lines: it claims the turns before it since the
+   * previous one. (A request body's checkpoints are made again once its `system` is read, so none is settled there:
+   * the base class says none for an object.)
+   */
+  protected override checkpointsIn(state: ReadState): number {
+    return state.checkpoints.length;
+  }
+
   protected transcriptOf(state: ReadState, problems: Problem[], lineCount: number): Transcript {
     const conversations = state.conversations;
     if (conversations !== undefined && conversations.secondLine !== undefined) {

@@ -236,24 +236,22 @@ describe('TranscriptFile: checkpoints settled while it is read (onSettledCheckpo
     assert.deepEqual(given, [{ checkpoints: 1, turns: 2 }]);
   });
 
-  it('gives a Codex compaction as its line is read', async () => {
-    const codex = fixtureSeeds().find((seed) => seed.name === 'fixture:codex-local')!;
-    const rollout = join(dir, codex.fileName);
-    writeFileSync(rollout, codex.bytes);
+  /** Opens a fuzz fixture's file: how many checkpoints it has read, and how many were given at each call. */
+  async function openSeed(name: string): Promise<{ read: number; given: number[] }> {
+    const seed = fixtureSeeds().find((s) => s.name === name)!;
+    const path = join(dir, seed.fileName);
+    writeFileSync(path, seed.bytes);
     const given: number[] = [];
-    const read = await TranscriptFile.open(rollout, { onSettledCheckpoints: (t) => given.push(t.checkpoints.length) });
-    assert.equal(read.transcript.checkpoints.length, 1);
-    assert.deepEqual(given, [1]);
+    const file = await TranscriptFile.open(path, { onSettledCheckpoints: (t) => given.push(t.checkpoints.length) });
+    return { read: file.transcript.checkpoints.length, given };
+  }
+
+  it('gives a Codex compaction as its line is read', async () => {
+    assert.deepEqual(await openSeed('fixture:codex-local'), { read: 1, given: [1] });
   });
 
   it('gives an OpenHands condensation as its element of an event array is read', async () => {
-    const openHands = fixtureSeeds().find((seed) => seed.name === 'fixture:openhands-range.json')!;
-    const array = join(dir, openHands.fileName);
-    writeFileSync(array, openHands.bytes);
-    const given: number[] = [];
-    const read = await TranscriptFile.open(array, { onSettledCheckpoints: (t) => given.push(t.checkpoints.length) });
-    assert.equal(read.transcript.checkpoints.length, 1);
-    assert.deepEqual(given, [1]);
+    assert.deepEqual(await openSeed('fixture:openhands-range.json'), { read: 1, given: [1] });
   });
 
   it("is not called for a reader that cannot tell (an OpenHands run's `history` in an object), nor when an append is read", async () => {

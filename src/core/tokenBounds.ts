@@ -123,7 +123,10 @@ const STEP_TURNS = 4096;
  * recorded count, its count in `tokenCache`, or its text's lower bound: from `bounds`, or worked out into it (with
  * `pattern`'s pieces; bytes alone without one or over MAX_PIECE_SCAN_CHARS), a text per step, and only until the
  * prefix is over its ceiling. A prefix that could not be over it even if every character were a token is not
- * scanned at all.
+ * scanned at all. `failsClosed`: the checkpoints an earlier call with the same ratio found fail-closed (a verdict
+ * no count or bound can change), taken as they are and added to; it is for a later snapshot of the same file,
+ * whose checkpoints and the turns before them are the same objects and values (TranscriptReader's
+ * settledCheckpoints).
  */
 export function* verdictsBeforeJudging(
   transcript: Transcript,
@@ -131,6 +134,7 @@ export function* verdictsBeforeJudging(
   ratioFloor: number | undefined,
   pattern: PiecePattern | undefined,
   bounds: Map<string, Bounds>,
+  failsClosed?: WeakSet<Checkpoint>,
 ): Generator<void, CheckpointVerdict[], void> {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly Checkpoint[] = Array.isArray(transcript?.checkpoints) ? transcript.checkpoints : [];
@@ -139,7 +143,10 @@ export function* verdictsBeforeJudging(
   for (const [index, cp] of checkpoints.entries()) {
     const summaryId = typeof cp?.summaryId === 'string' ? cp.summaryId : `#${index + 1}`;
     // A checkpoint that is not an object fails in analyze: left to the analysis.
-    const settled = !!cp && typeof cp === 'object' && (yield* failsClosedWhateverJudged(cp, turns, tokenCache, ratio, pattern, bounds));
+    const isRecord = !!cp && typeof cp === 'object';
+    const settled =
+      isRecord && (failsClosed?.has(cp) === true || (yield* failsClosedWhateverJudged(cp, turns, tokenCache, ratio, pattern, bounds)));
+    if (settled) failsClosed?.add(cp);
     verdicts.push(settled ? { summaryId, verdict: 'fail-closed' } : { summaryId });
   }
   return verdicts;

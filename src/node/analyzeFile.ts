@@ -17,7 +17,7 @@ import { prepareSurePieces } from '../core/surePieces';
 import { inSlices, inSlicesThen } from './inSlices';
 import { JUDGE_IN_WORKER_TURNS, judgeInWorker } from './judgeInWorker';
 import { underMemoryWatch } from './memoryWatch';
-import type { Analysis, CheckpointVerdict, TokenCache, Transcript, TurnSink } from '../core/model';
+import type { Analysis, Checkpoint, CheckpointVerdict, TokenCache, Transcript, TurnSink } from '../core/model';
 import { boundsInSteps, verdictFromBounds, verdictsBeforeJudging, type Bounds } from '../core/tokenBounds';
 import { piecePatternOf, type EncodingName } from './tokenCounter';
 import type { TokenPool } from './tokenPool';
@@ -81,10 +81,11 @@ export interface ProgressOptions {
    */
   judgeWorker?: { minTurns?: number; workerFile?: string; onFallback?: (why: string) => void };
   /**
-   * Texts' token bounds worked out before this analysis (analyzeFile's, for the verdicts it said while the file
-   * was read), taken as they are and added to. A new map without it.
+   * What analyzeFile worked out for the verdicts it said while the file was read, taken as it is and added to:
+   * texts' token bounds, and the checkpoints found fail-closed (verdictsBeforeJudging). New ones without it.
    */
   bounds?: Map<string, Bounds>;
+  failsClosed?: WeakSet<Checkpoint>;
 }
 
 export interface AnalysedFile {
@@ -206,7 +207,10 @@ async function analyzeNow(
   const pattern = piecePatternOf(options.encoding);
   let allSaid = false;
   if (progress.onVerdict) {
-    const verdicts = await inSlices(verdictsBeforeJudging(transcript, tokenCache, options.ratioFloor, pattern, bounds), progress.signal);
+    const verdicts = await inSlices(
+      verdictsBeforeJudging(transcript, tokenCache, options.ratioFloor, pattern, bounds, progress.failsClosed),
+      progress.signal,
+    );
     if (verdicts.some((v) => v.verdict !== undefined)) {
       progress.onVerdict(verdicts);
       allSaid = verdicts.every((v) => v.verdict !== undefined);
@@ -329,7 +333,8 @@ export function analyzeFile(
   // A transcript too large for the heap is stopped with a TranscriptTooLargeError, not left to crash the process.
   return underMemoryWatch(path, progress.signal, async (signal) => {
     const bounds = new Map<string, Bounds>();
-    const whileReading = progress.onVerdict && verdictsWhileReading(progress.onVerdict, options, bounds, signal);
+    const failsClosed = new WeakSet<Checkpoint>();
+    const whileReading = progress.onVerdict && verdictsWhileReading(progress.onVerdict, options, { bounds, failsClosed }, signal);
     const opening = TranscriptFile.open(path, {
       ...open,
       readOnce: progress.oneShot === true,
@@ -363,6 +368,7 @@ export function analyzeFile(
       countPlan: file.textsOnDisk ? LEAN_COUNTING : undefined,
       judgeWorker: progress.judgeWorker,
       bounds,
+      failsClosed,
     });
     if (oneShot) evidenceCache.clear();
     onProgress?.(1, 'done');
@@ -373,14 +379,14 @@ export function analyzeFile(
 /**
  * Says, while a file is read, the verdicts of the checkpoints its reader has settled (OpenOptions.
  * onSettledCheckpoints) that rest on no judgement, as verdictsBeforeJudging works them out after the read: a
- * settled checkpoint and the turns before it are the same then. No count is known yet; the bounds worked out go
- * into `bounds`, for the analysis to take. Each transcript given is worked out in slices, the first of them at
+ * settled checkpoint and the turns before it are the same then. No count is known yet; the bounds worked out
+ * and the checkpoints found fail-closed go into `worked`, for the analysis to take. Each transcript given is worked out in slices, the first of them at
  * once (the read goes on after it), the next transcript's after it. `done` waits for what was given.
  */
 function verdictsWhileReading(
   onVerdict: (verdicts: readonly CheckpointVerdict[]) => void,
   options: AnalysisOptions,
-  bounds: Map<string, Bounds>,
+  worked: { bounds: Map<string, Bounds>; failsClosed: WeakSet<Checkpoint> },
   signal: AbortSignal,
 ): { give: (transcript: Transcript) => void; done: () => Promise<void> } {
   const pattern = piecePatternOf(options.encoding);
@@ -390,7 +396,7 @@ function verdictsWhileReading(
     if (verdicts.some((v) => v.verdict !== undefined)) onVerdict(verdicts);
   };
   const work = (transcript: Transcript): Promise<void> =>
-    inSlicesThen(verdictsBeforeJudging(transcript, new Map(), options.ratioFloor, pattern, bounds), say, signal)
+    inSlicesThen(verdictsBeforeJudging(transcript, new Map(), options.ratioFloor, pattern, worked.bounds, worked.failsClosed), say, signal)
       .catch(() => undefined) // aborted: the read stops with the same signal, and says so
       .finally(() => pending--);
   return {

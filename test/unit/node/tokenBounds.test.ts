@@ -292,6 +292,18 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
     const scanned = new Map<string, Bounds>();
     assert.deepEqual(runSteps(verdictsBeforeJudging(near, new Map(), 5, 'o200k', scanned)), [{ summaryId: 'S1' }]);
     assert.equal(scanned.size, 4);
+    // A checkpoint found fail-closed is kept as such, and a later call (after the file's read) takes it without
+    // scanning again; one whose verdict rests on the judging is not kept.
+    const failsClosed = new WeakSet<Checkpoint>();
+    runSteps(
+      verdictsBeforeJudging({ ...transcript, checkpoints: [cp, near.checkpoints[0]] }, new Map(), 5, 'o200k', new Map(), failsClosed),
+    );
+    assert.ok(failsClosed.has(cp) && !failsClosed.has(near.checkpoints[0]));
+    const again = new Map<string, Bounds>();
+    assert.deepEqual(runSteps(verdictsBeforeJudging(transcript, new Map(), 5, 'o200k', again, failsClosed)), [
+      { summaryId: 'S1', verdict: 'fail-closed' },
+    ]);
+    assert.equal(again.size, 0);
   });
 
   it('has analyzeFile say the verdicts that rest on no judgement before any turn is judged or counted', async () => {

@@ -33,6 +33,8 @@ interface Entry {
   more?: Map<string, TurnPieces>;
   /** The characters this entry holds keys of. */
   chars: number;
+  /** When it was last put at the recent end of the cache's order (EvidenceCache's count of such moves). */
+  placed: number;
 }
 
 /**
@@ -59,6 +61,8 @@ export class EvidenceCache {
   private readonly table: PieceTable;
   private readonly maxChars: number;
   private chars = 0;
+  /** Entries put at the recent end of the order so far, stored or moved there (Entry.placed). */
+  private placements = 0;
   private hitCount = 0;
   private missCount = 0;
   /** The texts a long pass met, to keep one met again at another turn (made at the first long pass's miss). */
@@ -146,10 +150,21 @@ export class EvidenceCache {
     return this.repeats.metElsewhere(text, index);
   }
 
-  /** Most recently used last: the Map's order is the eviction order. */
+  /**
+   * Most recently used last: the Map's order is the eviction order. An entry is moved to the recent end only once
+   * it is in the older half of the order (more entries were placed after it than half the cache holds), so one
+   * still in the newer half stays where it is: out before some used less recently, but never before those placed
+   * longer ago than half the cache. Moving is a delete and a set on the Map, and moving the same key again and
+   * again costs V8's Map time that grows with its size (20 µs a move at 50k keys, against 2 µs at 1k): the two
+   * tool calls that 25,000 turns of the generated 100k-turn Claude Code file hold between them spent 11.5 s here,
+   * of the 23 s profile of its analysis and re-analysis (docs/performance.md, "The evidence cache's order moved by
+   * halves").
+   */
   private touch(entry: Entry): void {
+    if (this.placements - entry.placed < this.entries.size / 2) return;
     this.entries.delete(entry.text);
     this.entries.set(entry.text, entry);
+    entry.placed = ++this.placements;
   }
 
   /** The bound on the characters of the keys held (maxChars). */
@@ -191,7 +206,7 @@ export class EvidenceCache {
       entry.more.set(variant, pieces);
       entry.chars += variant.length;
     } else {
-      entry = { text, variant, pieces, chars: text.length + variant.length };
+      entry = { text, variant, pieces, chars: text.length + variant.length, placed: ++this.placements };
       this.entries.set(text, entry);
     }
     this.chars += cost;

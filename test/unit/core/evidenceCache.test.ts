@@ -2,7 +2,8 @@
 // and any mix of turns sharing a text but differing in role, call answered, error flag, reasoning or whether
 // their calls are answered separately; an analysis with a kept cache equals one without, and the second
 // analysis computes nothing again; judgeAhead works out all analyze looks up (with checkpoints that see a
-// call answered and not yet answered), and the analysis that takes its judgements equals one without; the bound on the characters kept holds, least recently used out first;
+// call answered and not yet answered), and the analysis that takes its judgements equals one without; the bound on the characters kept holds, least recently used out first (an entry
+// asked for is moved to the recent end once it is in the older half);
 // a long pass (piecesInLongPass) answers what is cached and keeps nothing new but a text met again at another turn,
 // and a checkpoint with more claimed text than the cache is judged as one (keeping the texts its turns repeat).
 import * as assert from 'node:assert/strict';
@@ -294,6 +295,28 @@ describe('core/EvidenceCache', () => {
     cache.clear();
     assert.equal(cache.size, 0);
     assert.equal(cache.texts, 0);
+  });
+
+  it('moves a text asked for to the recent end only once it is in the older half of the order', () => {
+    const name = (i: number): string => String(i).padStart(2, '0');
+    const texts = Array.from({ length: 18 }, (_, i) => `Changed src/file_${name(i)}.ts: case ENTRY_${name(i)}`);
+    const probe = new EvidenceCache();
+    probe.piecesOf(turn(0, texts[0]), false);
+    const cache = new EvidenceCache({ maxChars: 10 * probe.size }); // ten texts exactly
+    const ask = (i: number): boolean => {
+      const { misses } = cache.stats;
+      cache.piecesOf(turn(i, texts[i]), false);
+      return cache.stats.misses === misses; // answered from the cache
+    };
+    for (let i = 0; i < 10; i++) ask(i); // order: 0 … 9
+    assert.equal(cache.texts, 10);
+    assert.ok(ask(1), 'text 1 is cached'); // in the older half: moved to the end (0, 2 … 9, 1)
+    assert.ok(ask(8), 'text 8 is cached'); // in the newer half: stays where it is
+    for (let i = 10; i < 18; i++) ask(i); // eight more let 0 and 2 … 8 go
+    assert.equal(cache.texts, 10);
+    assert.ok(ask(9), 'text 9, placed after 8, outlived it');
+    assert.ok(ask(1), 'text 1, moved, outlived those placed before it');
+    assert.ok(!ask(8), 'text 8, not moved, went in its place in the order');
   });
 
   it('property: asked by index (piecesAt), gives what turnPieces gives, in any bound, kept or in a long pass', () => {

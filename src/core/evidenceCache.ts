@@ -33,8 +33,8 @@ interface Entry {
   more?: Map<string, TurnPieces>;
   /** The characters this entry holds keys of. */
   chars: number;
-  /** When it was last put at the recent end of the cache's order (EvidenceCache's count of such moves). */
-  placed: number;
+  /** The number of its last use (EvidenceCache's count of uses): its latest record in the cache's order. */
+  used: number;
 }
 
 /**
@@ -56,13 +56,13 @@ export class EvidenceSlots {
 }
 
 export class EvidenceCache {
+  /** Each text's entry. The Map is only looked in: its own order is not the eviction order (LruOrder says why). */
   private readonly entries = new Map<string, Entry>();
+  private readonly order = new LruOrder();
   /** The pieces the cached turns hold alike, one object each (bounded on its own). */
   private readonly table: PieceTable;
   private readonly maxChars: number;
   private chars = 0;
-  /** Entries put at the recent end of the order so far, stored or moved there (Entry.placed). */
-  private placements = 0;
   private hitCount = 0;
   private missCount = 0;
   /** The texts a long pass met, to keep one met again at another turn (made at the first long pass's miss). */
@@ -150,21 +150,9 @@ export class EvidenceCache {
     return this.repeats.metElsewhere(text, index);
   }
 
-  /**
-   * Most recently used last: the Map's order is the eviction order. An entry is moved to the recent end only once
-   * it is in the older half of the order (more entries were placed after it than half the cache holds), so one
-   * still in the newer half stays where it is: out before some used less recently, but never before those placed
-   * longer ago than half the cache. Moving is a delete and a set on the Map, and moving the same key again and
-   * again costs V8's Map time that grows with its size (20 µs a move at 50k keys, against 2 µs at 1k): the two
-   * tool calls that 25,000 turns of the generated 100k-turn Claude Code file hold between them spent 11.5 s here,
-   * of the 23 s profile of its analysis and re-analysis (docs/performance.md, "The evidence cache's order moved by
-   * halves").
-   */
+  /** Most recently used last. */
   private touch(entry: Entry): void {
-    if (this.placements - entry.placed < this.entries.size / 2) return;
-    this.entries.delete(entry.text);
-    this.entries.set(entry.text, entry);
-    entry.placed = ++this.placements;
+    this.order.use(entry, this.entries.size);
   }
 
   /** The bound on the characters of the keys held (maxChars). */
@@ -191,6 +179,7 @@ export class EvidenceCache {
   clear(): void {
     for (const entry of this.entries.values()) release(entry);
     this.entries.clear();
+    this.order.clear();
     this.table.clear();
     this.chars = 0;
   }
@@ -206,8 +195,9 @@ export class EvidenceCache {
       entry.more.set(variant, pieces);
       entry.chars += variant.length;
     } else {
-      entry = { text, variant, pieces, chars: text.length + variant.length, placed: ++this.placements };
+      entry = { text, variant, pieces, chars: text.length + variant.length, used: 0 };
       this.entries.set(text, entry);
+      this.order.use(entry, this.entries.size);
     }
     this.chars += cost;
     this.evict(entry);
@@ -216,14 +206,80 @@ export class EvidenceCache {
 
   /** Drops least recently used texts until the cache is within its bound again (never `keep`, just stored). */
   private evict(keep: Entry): void {
-    if (this.chars <= this.maxChars) return;
-    for (const [text, entry] of this.entries) {
-      if (this.chars <= this.maxChars) return;
-      if (entry === keep) continue;
-      this.entries.delete(text);
+    while (this.chars > this.maxChars) {
+      const entry = this.order.oldest(keep);
+      if (entry === undefined) return;
+      this.entries.delete(entry.text);
       this.chars -= entry.chars;
       release(entry);
     }
+  }
+}
+
+/**
+ * The cache's entries from least to most recently used, as a queue of records: each use of an entry adds one at
+ * the recent end with the use's number, and a record whose number is no longer its entry's (used again since) is
+ * stale, skipped when met and dropped when the queue is compacted. The Map's own order served before, an entry
+ * moved to its end by a delete and a set at each use and the oldest found by iterating from its start; V8's Map
+ * made both cost time that grows with its size. Moving one key again and again took 2 µs a move in a Map of 1,000
+ * keys, 23 µs in one of 50,000; the two tool calls that 25,000 turns of the generated 100k-turn Claude Code file
+ * hold between them spent 11.5 s there, of the 23 s profile of its analysis and re-analysis. Iterating from the
+ * start passes every key deleted before it (until V8 rehashes the table): 200,000 texts through a cache of 4M
+ * characters took 4.8 s against 0.9 s to work out their pieces (docs/performance.md, "The evidence cache's order
+ * as a queue").
+ */
+class LruOrder {
+  private entries: Entry[] = [];
+  /** The use number of each record. */
+  private uses: number[] = [];
+  /** The first record not yet taken. */
+  private head = 0;
+  private count = 0;
+
+  /** Notes a use of `entry` (new or kept), `held` entries being in the cache. */
+  use(entry: Entry, held: number): void {
+    entry.used = ++this.count;
+    this.entries.push(entry);
+    this.uses.push(entry.used);
+    // Stale records are dropped once they could outnumber the live ones: each is copied once for each it is kept past.
+    if (this.entries.length - this.head > 2 * held + 1024) this.compact();
+  }
+
+  /**
+   * Takes the least recently used entry out of the order (the caller lets it go); undefined when none is left but
+   * `keep`, which stays.
+   */
+  oldest(keep: Entry): Entry | undefined {
+    for (; this.head < this.entries.length; this.head++) {
+      const entry = this.entries[this.head];
+      if (entry.evicted === true || entry.used !== this.uses[this.head]) continue; // stale
+      if (entry === keep) return undefined;
+      this.head++;
+      return entry;
+    }
+    return undefined;
+  }
+
+  /** Keeps only each entry's latest record, in order. */
+  private compact(): void {
+    const entries: Entry[] = [];
+    const uses: number[] = [];
+    for (let k = this.head; k < this.entries.length; k++) {
+      const entry = this.entries[k];
+      if (entry.evicted === true || entry.used !== this.uses[k]) continue;
+      entries.push(entry);
+      uses.push(this.uses[k]);
+    }
+    this.entries = entries;
+    this.uses = uses;
+    this.head = 0;
+  }
+
+  /** Forgets every record. */
+  clear(): void {
+    this.entries = [];
+    this.uses = [];
+    this.head = 0;
   }
 }
 

@@ -2,8 +2,8 @@
 // and any mix of turns sharing a text but differing in role, call answered, error flag, reasoning or whether
 // their calls are answered separately; an analysis with a kept cache equals one without, and the second
 // analysis computes nothing again; judgeAhead works out all analyze looks up (with checkpoints that see a
-// call answered and not yet answered), and the analysis that takes its judgements equals one without; the bound on the characters kept holds, least recently used out first (an entry
-// asked for is moved to the recent end once it is in the older half);
+// call answered and not yet answered), and the analysis that takes its judgements equals one without; the bound on the characters kept holds, least recently used out first (as a model of
+// it answers);
 // a long pass (piecesInLongPass) answers what is cached and keeps nothing new but a text met again at another turn,
 // and a checkpoint with more claimed text than the cache is judged as one (keeping the texts its turns repeat).
 import * as assert from 'node:assert/strict';
@@ -297,26 +297,53 @@ describe('core/EvidenceCache', () => {
     assert.equal(cache.texts, 0);
   });
 
-  it('moves a text asked for to the recent end only once it is in the older half of the order', () => {
-    const name = (i: number): string => String(i).padStart(2, '0');
-    const texts = Array.from({ length: 18 }, (_, i) => `Changed src/file_${name(i)}.ts: case ENTRY_${name(i)}`);
-    const probe = new EvidenceCache();
-    probe.piecesOf(turn(0, texts[0]), false);
-    const cache = new EvidenceCache({ maxChars: 10 * probe.size }); // ten texts exactly
-    const ask = (i: number): boolean => {
-      const { misses } = cache.stats;
-      cache.piecesOf(turn(i, texts[i]), false);
-      return cache.stats.misses === misses; // answered from the cache
-    };
-    for (let i = 0; i < 10; i++) ask(i); // order: 0 … 9
-    assert.equal(cache.texts, 10);
-    assert.ok(ask(1), 'text 1 is cached'); // in the older half: moved to the end (0, 2 … 9, 1)
-    assert.ok(ask(8), 'text 8 is cached'); // in the newer half: stays where it is
-    for (let i = 10; i < 18; i++) ask(i); // eight more let 0 and 2 … 8 go
-    assert.equal(cache.texts, 10);
-    assert.ok(ask(9), 'text 9, placed after 8, outlived it');
-    assert.ok(ask(1), 'text 1, moved, outlived those placed before it');
-    assert.ok(!ask(8), 'text 8, not moved, went in its place in the order');
+  describe('least recently used out first', () => {
+    const texts = Array.from({ length: 12 }, (_, i) => `Changed src/file_${i}.ts: case ENTRY_${i} ${'x'.repeat((i * 7) % 40)}`);
+    // The characters each text's entry holds: its size in a cache of its own.
+    const chars = texts.map((text, i) => {
+      const probe = new EvidenceCache();
+      probe.piecesOf(turn(i, text), false);
+      return probe.size;
+    });
+
+    /** Asks a cache of `maxChars` for the texts in turn; each is answered from it exactly when the model holds it. */
+    function asksAsModelled(asks: readonly number[], maxChars: number): void {
+      const cache = new EvidenceCache({ maxChars });
+      let model: number[] = []; // least recently used first
+      for (const [n, i] of asks.entries()) {
+        const { misses } = cache.stats;
+        cache.piecesOf(turn(i, texts[i]), false);
+        const hit = model.includes(i);
+        assert.equal(cache.stats.misses === misses, hit, `ask ${n}: text ${i} answered from the cache`);
+        model = model.filter((k) => k !== i);
+        if (hit || chars[i] <= maxChars) model.push(i);
+        while (model.reduce((sum, k) => sum + chars[k], 0) > maxChars) model.shift();
+        assert.equal(cache.texts, model.length, `ask ${n}: texts held`);
+      }
+    }
+
+    it('property: answers from the cache exactly the asks a model of its bound answers', () => {
+      fc.assert(
+        fc.property(fc.array(fc.nat(texts.length - 1), { maxLength: 300 }), fc.integer({ min: 0, max: 600 }), (asks, maxChars) =>
+          asksAsModelled(asks, maxChars),
+        ),
+        { numRuns: 200 },
+      );
+    });
+
+    it('answers as the model over long runs, one text asked again and again among others', () => {
+      // Thousands of uses: the order's stale records are dropped many times over.
+      let seed = 7;
+      const next = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+      const random = Array.from({ length: 20_000 }, () => (next() % 3 === 0 ? 0 : next() % texts.length));
+      // Texts left unused while a few are used thousands of times, then let go as the others come back.
+      const idle = [...texts.keys(), ...Array.from({ length: 5000 }, (_, k) => 1 + (k % 4)), 5, 6, 7, 8, 9, 10, 11, 0, 5, 6];
+      const asks = [...random, ...idle, ...idle];
+      const all = chars.reduce((sum, c) => sum + c, 0);
+      asksAsModelled(asks, 400); // a few texts held: most asks let one go
+      asksAsModelled(asks, Math.floor(0.8 * all)); // most held: thousands of uses between two let go
+      asksAsModelled(asks, all); // all held
+    });
   });
 
   it('property: asked by index (piecesAt), gives what turnPieces gives, in any bound, kept or in a long pass', () => {

@@ -34,6 +34,9 @@
 //                  scanner alone (scannedLowerBound), to compare
 //   alloc FILE     what one analysis (as judge runs it) allocates, by the function that allocated it: V8's sampling
 //                  heap profiler with the objects collected since included (so garbage counts), the top 25 in MB
+//   cache FILE     the evidence cache when it must let texts go: FILE's turns asked of an EvidenceCache holding half
+//                  their characters, three passes in order (as sharing's two passes and the judging ask them), against
+//                  turnPieces alone over them once: each one's ms, and the cache's hits and misses
 //   clone FILE     analyses FILE, then times V8's serializer (what postMessage uses between threads) on the
 //                  analysis and on the transcript: what a worker would pay to hand them to the host (the
 //                  deserialising is the host's part)
@@ -465,8 +468,26 @@ async function allocations() {
   return { turns: transcript.turns.length, allocatedMb: mb(total), top: top.map(([name, bytes]) => `${mb(bytes)} ${name}`) };
 }
 
+/** The evidence cache letting texts go as it takes new ones (see the header). */
+async function cacheChurn() {
+  const { TranscriptFile } = out('node/transcriptFile.js');
+  const { EvidenceCache } = out('core/evidenceCache.js');
+  const { turnPieces } = out('core/evidence.js');
+  const { turns } = (await TranscriptFile.open(file, {})).transcript;
+  let chars = 0;
+  for (const turn of turns) chars += typeof turn.text === 'string' ? turn.text.length : 0;
+  let start = now();
+  for (const turn of turns) turnPieces(turn, false);
+  const bareMs = now() - start;
+  const cache = new EvidenceCache({ maxChars: Math.floor(chars / 2) });
+  start = now();
+  for (let pass = 0; pass < 3; pass += 1) for (const turn of turns) cache.piecesOf(turn, false);
+  return { turns: turns.length, chars, bareMs: Math.round(bareMs), cachedMs: Math.round(now() - start), ...cache.stats };
+}
+
 const modes = {
   floor,
+  cache: cacheChurn,
   alloc: allocations,
   bounds: boundsOnly,
   analyze: analyzeOnce,

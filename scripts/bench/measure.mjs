@@ -109,6 +109,8 @@ async function analyzeOnce() {
     });
     const fullMs = now() - start;
     const hostBusyMs = performance.eventLoopUtilization(busy).active;
+    // Taken before the second analysis, which works out in this thread what a worker judged.
+    const judgedHere = evidenceCache.stats.misses > 0;
     clearInterval(ticking);
     const again = now();
     // The file's caches as analyzeFile kept them, as the extension keeps them between analyses.
@@ -126,9 +128,7 @@ async function analyzeOnce() {
       stallMs: Math.max(0, stallMs),
       hostBusyMs,
       // A worker that judged leaves this thread's evidence cache untouched (fewer claimed turns than the rule: judged here).
-      ...(judgeWorker
-        ? { judgeWorker: fallback !== undefined ? `fell back: ${fallback}` : evidenceCache.stats.misses === 0 ? 'used' : 'judged here' }
-        : {}),
+      ...(judgeWorker ? { judgeWorker: fallback !== undefined ? `fell back: ${fallback}` : judgedHere ? 'judged here' : 'used' } : {}),
       reanalysisMs,
       turns: opened.transcript.turns.length,
       checkpoints: verdicts(analysis),

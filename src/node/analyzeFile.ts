@@ -343,12 +343,15 @@ export function analyzeFile(
       onProgress: onProgress && ((read, total) => onProgress(total > 0 ? (READING_SHARE * read) / total : 0, 'reading…')),
       onSettledCheckpoints: whileReading?.give,
     });
-    // While the file's first bytes are awaited: a token worker starts (it loads tiktoken with the first count,
-    // once the verdicts before the judging are said: loading it beside the reading made the reading about a
-    // quarter slower on two cores), and the bounds' expression is compiled.
-    pool.start();
+    // While the file's first bytes are awaited, the bounds' expression is compiled.
     prepareSurePieces(piecePatternOf(options.encoding));
     const file = await opening;
+    // A token worker starts once the file is read, while the last verdicts said while reading are worked out; it
+    // loads tiktoken with the first count, once the verdicts before the judging are said. Started beside the read,
+    // it held the verdicts said while reading some 15 ms back on two cores (`4d5611e5`: 62–100 ms, median 74,
+    // against 58–63), and the full analysis was no shorter; loading tiktoken beside the read made the read about a
+    // quarter slower (docs/performance.md, "The token worker started after the read").
+    pool.start();
     await whileReading?.done();
     if (file.textsOnDisk) progress.collectGarbage?.();
     onProgress?.(READING_SHARE, 'counting tokens…');

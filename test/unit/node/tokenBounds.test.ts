@@ -351,7 +351,15 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
 
   it('has analyzeFile say a checkpoint settled while the file is read before the read ends, and only those read', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cl-while-reading-'));
-    const pool = new TokenPool();
+    const events: string[] = [];
+    // The token worker starts once the file is read, not beside the read (where it held the verdicts back).
+    class Watched extends TokenPool {
+      override start(): void {
+        if (this.workerCount === 0) events.push('worker started');
+        super.start();
+      }
+    }
+    const pool = new Watched();
     try {
       // A Claude Code session: 40 prompts, a compaction claiming them (some 600 tokens against a ceiling of 100 × 5),
       // 400 prompts, a second compaction claiming those (over the same ceiling), and 40 more.
@@ -372,7 +380,6 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
       for (let n = 441; n <= 480; n++) prompt(n);
       const path = join(dir, 'session.jsonl');
       writeFileSync(path, records.join('\n') + '\n');
-      const events: string[] = [];
       const said: (readonly CheckpointVerdict[])[] = [];
       const { analysis } = await analyzeFile(
         path,
@@ -400,6 +407,8 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
         { summaryId: 'b2', verdict: 'fail-closed' },
       ]);
       assert.ok(events.indexOf('verdict') < events.indexOf('counting tokens…'), events.join(' / '));
+      assert.ok(events.indexOf('verdict') < events.indexOf('worker started'), events.join(' / '));
+      assert.ok(events.indexOf('worker started') < events.indexOf('counting tokens…'), events.join(' / '));
     } finally {
       pool.dispose();
       rmSync(dir, { recursive: true, force: true });

@@ -334,7 +334,15 @@ export function analyzeFile(
   return underMemoryWatch(path, progress.signal, async (signal) => {
     const bounds = new Map<string, Bounds>();
     const failsClosed = new WeakSet<Checkpoint>();
-    const whileReading = progress.onVerdict && verdictsWhileReading(progress.onVerdict, options, { bounds, failsClosed }, signal);
+    const { onVerdict } = progress;
+    // The token worker starts once a verdict is said while reading, or else once the file is read (below).
+    const sayWhileReading =
+      onVerdict &&
+      ((verdicts: readonly CheckpointVerdict[]): void => {
+        onVerdict(verdicts);
+        pool.start();
+      });
+    const whileReading = sayWhileReading && verdictsWhileReading(sayWhileReading, options, { bounds, failsClosed }, signal);
     const opening = TranscriptFile.open(path, {
       ...open,
       readOnce: progress.oneShot === true,
@@ -346,11 +354,12 @@ export function analyzeFile(
     // While the file's first bytes are awaited, the bounds' expression is compiled.
     prepareSurePieces(piecePatternOf(options.encoding));
     const file = await opening;
-    // A token worker starts once the file is read, while the last verdicts said while reading are worked out; it
-    // loads tiktoken with the first count, once the verdicts before the judging are said. Started beside the read,
-    // it held the verdicts said while reading some 15 ms back on two cores (`4d5611e5`: 62–100 ms, median 74,
-    // against 58–63), and the full analysis was no shorter; loading tiktoken beside the read made the read about a
-    // quarter slower (docs/performance.md, "The token worker started after the read").
+    // A token worker starts once the file is read, unless a verdict said while reading started it; it loads
+    // tiktoken with the first count, once the verdicts before the judging are said. Started before the read, it
+    // held the verdicts said while reading back on two cores (`4d5611e5`: 70–81 ms against 59–63 in paired runs);
+    // started only after the read, it left the full analysis some 15–25 ms longer, its start then in the way of
+    // the first count. Loading tiktoken beside the read made the read about a quarter slower (docs/performance.md,
+    // "The token worker started after the first verdict").
     pool.start();
     await whileReading?.done();
     if (file.textsOnDisk) progress.collectGarbage?.();

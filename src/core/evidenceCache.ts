@@ -170,6 +170,11 @@ export class EvidenceCache {
     return this.entries.size;
   }
 
+  /** Records of use kept to order the texts (at most two a text held, plus 1,024). */
+  get orderRecords(): number {
+    return this.order.length;
+  }
+
   /** Lookups answered from the cache, and computed, since it was made. */
   get stats(): { hits: number; misses: number } {
     return { hits: this.hitCount, misses: this.missCount };
@@ -228,6 +233,9 @@ export class EvidenceCache {
  * characters took 4.8 s against 0.9 s to work out their pieces (docs/performance.md, "The evidence cache's order
  * as a queue").
  */
+/** Records LruOrder may hold beyond two an entry before it is compacted. */
+const ORDER_SLACK = 1024;
+
 class LruOrder {
   private entries: Entry[] = [];
   /** The use number of each record. */
@@ -241,8 +249,14 @@ class LruOrder {
     entry.used = ++this.count;
     this.entries.push(entry);
     this.uses.push(entry.used);
-    // Stale records are dropped once they could outnumber the live ones: each is copied once for each it is kept past.
-    if (this.entries.length - this.head > 2 * held + 1024) this.compact();
+    // Stale and taken records are dropped once they could outnumber the live ones, so the queue holds at most two
+    // records an entry held, plus ORDER_SLACK: a compaction copies at most `held` records, once in `held` uses or more.
+    if (this.entries.length > 2 * held + ORDER_SLACK) this.compact();
+  }
+
+  /** Records in the queue, stale and taken ones included. */
+  get length(): number {
+    return this.entries.length;
   }
 
   /**

@@ -344,6 +344,15 @@ describe('core/EvidenceCache', () => {
       asksAsModelled(asks, Math.floor(0.8 * all)); // most held: thousands of uses between two let go
       asksAsModelled(asks, all); // all held
     });
+
+    it('keeps at most two records of use a text held, plus 1,024, however many texts pass through it', () => {
+      const cache = new EvidenceCache({ maxChars: 5 * chars[0] });
+      for (let i = 0; i < 20_000; i++) {
+        cache.piecesOf(turn(i, `Changed src/file_${i}.ts: case ENTRY_${i}`), false); // a new text each time
+        cache.piecesOf(turn(0, texts[0]), false);
+        assert.ok(cache.orderRecords <= 2 * cache.texts + 1024 + 4, `${cache.orderRecords} records for ${cache.texts} texts`);
+      }
+    });
   });
 
   it('property: asked by index (piecesAt), gives what turnPieces gives, in any bound, kept or in a long pass', () => {

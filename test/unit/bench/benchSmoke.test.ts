@@ -105,6 +105,31 @@ describe('npm run bench --smoke', function () {
     }
   });
 
+  it('times the evidence cache letting texts go, each turn asked three times (measure.mjs cache)', () => {
+    const run = spawnSync(process.execPath, [join(root, 'scripts/bench/measure.mjs'), 'cache', join(root, 'samples/incident.jsonl')], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const figures = JSON.parse(run.stdout) as {
+      mode: string;
+      turns: number;
+      chars: number;
+      bareMs: number;
+      cachedMs: number;
+      hits: number;
+      misses: number;
+    };
+    assert.equal(figures.mode, 'cache');
+    assert.ok(figures.turns > 5 && figures.chars > 1000, run.stdout);
+    assert.ok(
+      Number.isFinite(figures.bareMs) && figures.bareMs >= 0 && Number.isFinite(figures.cachedMs) && figures.cachedMs >= 0,
+      run.stdout,
+    );
+    assert.equal(figures.hits + figures.misses, 3 * figures.turns, run.stdout);
+    assert.ok(figures.misses >= figures.turns, 'a cache of half the texts works each out at least once');
+  });
+
   it('says what is wrong with its command line in one line and its usage, without a stack trace', () => {
     for (const args of [['--bogus'], ['--sizes', '12x'], ['--shapes', 'xml'], ['--runs', '0']]) {
       const run = spawnSync(process.execPath, [join(root, 'scripts/bench.mjs'), ...args], { cwd: root, encoding: 'utf8' });

@@ -335,7 +335,8 @@ export function analyzeFile(
     const bounds = new Map<string, Bounds>();
     const failsClosed = new WeakSet<Checkpoint>();
     const { onVerdict } = progress;
-    // The token worker starts once a verdict is said while reading, or else once the file is read (below).
+    // With verdicts to say, the token worker starts once one is said while reading, or else once the file is read
+    // (below).
     const sayWhileReading =
       onVerdict &&
       ((verdicts: readonly CheckpointVerdict[]): void => {
@@ -351,15 +352,17 @@ export function analyzeFile(
       onProgress: onProgress && ((read, total) => onProgress(total > 0 ? (READING_SHARE * read) / total : 0, 'reading…')),
       onSettledCheckpoints: whileReading?.give,
     });
+    // With no verdict to say while reading, the token worker starts now, its start-up beside the read.
+    if (!onVerdict) pool.start();
     // While the file's first bytes are awaited, the bounds' expression is compiled.
     prepareSurePieces(piecePatternOf(options.encoding));
     const file = await opening;
-    // A token worker starts once the file is read, unless a verdict said while reading started it; it loads
-    // tiktoken with the first count, once the verdicts before the judging are said. Started before the read, it
-    // held the verdicts said while reading back on two cores (`4d5611e5`: 70–81 ms against 59–63 in paired runs);
-    // started only after the read, it left the full analysis some 15–25 ms longer, its start then in the way of
-    // the first count. Loading tiktoken beside the read made the read about a quarter slower (docs/performance.md,
-    // "The token worker started after the first verdict").
+    // With verdicts to say, the token worker starts once the file is read, unless a verdict said while reading
+    // started it; it loads tiktoken with the first count, once the verdicts before the judging are said. Started
+    // before the read, it held the verdicts said while reading back on two cores (`4d5611e5`: 70–81 ms against
+    // 59–63 in paired runs); started only after the read, it left the full analysis some 15–25 ms longer, its start
+    // then in the way of the first count. Loading tiktoken beside the read made the read about a quarter slower
+    // (docs/performance.md, "The token worker started after the first verdict").
     pool.start();
     await whileReading?.done();
     if (file.textsOnDisk) progress.collectGarbage?.();

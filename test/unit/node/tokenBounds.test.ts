@@ -352,14 +352,19 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
   it('has analyzeFile say a checkpoint settled while the file is read before the read ends, and only those read', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cl-while-reading-'));
     const events: string[] = [];
-    // The token worker starts once the file is read, not beside the read (where it held the verdicts back).
+    // The token worker starts once a verdict is said while reading, not before the read (where it held the verdicts
+    // back); with no verdicts to say, before the read.
     class Watched extends TokenPool {
+      constructor(private readonly into: string[]) {
+        super();
+      }
+
       override start(): void {
-        if (this.workerCount === 0) events.push('worker started');
+        if (this.workerCount === 0) this.into.push('worker started');
         super.start();
       }
     }
-    const pool = new Watched();
+    const pool = new Watched(events);
     try {
       // A Claude Code session: 40 prompts, a compaction claiming them (some 600 tokens against a ceiling of 100 × 5),
       // 400 prompts, a second compaction claiming those (over the same ceiling), and 40 more.
@@ -409,6 +414,26 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
       assert.ok(events.indexOf('verdict') < events.indexOf('counting tokens…'), events.join(' / '));
       assert.ok(events.indexOf('verdict') < events.indexOf('worker started'), events.join(' / '));
       assert.ok(events.indexOf('worker started') < events.indexOf('counting tokens…'), events.join(' / '));
+      // No verdicts to say: the worker starts before the first byte is read.
+      const unsaid: string[] = [];
+      const quiet = new Watched(unsaid);
+      try {
+        await analyzeFile(
+          path,
+          { defaultBudgets: { 'claude-code': 100 } },
+          quiet,
+          { encoding: 'o200k_base', ratioFloor: 5 },
+          {
+            onProgress: (_fraction, message) => {
+              if (unsaid[unsaid.length - 1] !== message) unsaid.push(message);
+            },
+          },
+        );
+      } finally {
+        quiet.dispose();
+      }
+      assert.equal(unsaid[0], 'worker started', unsaid.join(' / '));
+      assert.ok(unsaid.includes('reading…'), unsaid.join(' / '));
     } finally {
       pool.dispose();
       rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@
 // are one object (pieceTable.ts), which keeps the cache a third of the objects it would be.
 import { turnPieces, type TurnPieces } from './evidence';
 import type { Turn } from './model';
+import { LruOrder } from './lruOrder';
 import { pieceTable, sharePieces, type PieceTable } from './pieceTable';
 import { hashOfText } from './turnIdIndex';
 
@@ -56,9 +57,9 @@ export class EvidenceSlots {
 }
 
 export class EvidenceCache {
-  /** Each text's entry. The Map is only looked in: its own order is not the eviction order (LruOrder says why). */
+  /** Each text's entry. The Map is only looked in: its own order is not the eviction order (lruOrder.ts says why). */
   private readonly entries = new Map<string, Entry>();
-  private readonly order = new LruOrder();
+  private readonly order = new LruOrder<Entry>();
   /** The pieces the cached turns hold alike, one object each (bounded on its own). */
   private readonly table: PieceTable;
   private readonly maxChars: number;
@@ -218,82 +219,6 @@ export class EvidenceCache {
       this.chars -= entry.chars;
       release(entry);
     }
-  }
-}
-
-/**
- * The cache's entries from least to most recently used, as a queue of records: each use of an entry adds one at
- * the recent end with the use's number, and a record whose number is no longer its entry's (used again since) is
- * stale, skipped when met and dropped when the queue is compacted. The Map's own order served before, an entry
- * moved to its end by a delete and a set at each use and the oldest found by iterating from its start; V8's Map
- * made both cost time that grows with its size. Moving one key again and again took 2 µs a move in a Map of 1,000
- * keys, 23 µs in one of 50,000; the two tool calls that 25,000 turns of the generated 100k-turn Claude Code file
- * hold between them spent 11.5 s there, of the 23 s profile of its analysis and re-analysis. Iterating from the
- * start passes every key deleted before it (until V8 rehashes the table): 200,000 texts through a cache of 4M
- * characters took 4.8 s against 0.9 s to work out their pieces (docs/performance.md, "The evidence cache's order
- * as a queue").
- */
-/** Records LruOrder may hold beyond two an entry before it is compacted. */
-const ORDER_SLACK = 1024;
-
-class LruOrder {
-  private entries: Entry[] = [];
-  /** The use number of each record. */
-  private uses: number[] = [];
-  /** The first record not yet taken. */
-  private head = 0;
-  private count = 0;
-
-  /** Notes a use of `entry` (new or kept), `held` entries being in the cache. */
-  use(entry: Entry, held: number): void {
-    entry.used = ++this.count;
-    this.entries.push(entry);
-    this.uses.push(entry.used);
-    // Stale and taken records are dropped once they could outnumber the live ones, so the queue holds at most two
-    // records an entry held, plus ORDER_SLACK: a compaction copies at most `held` records, once in `held` uses or more.
-    if (this.entries.length > 2 * held + ORDER_SLACK) this.compact();
-  }
-
-  /** Records in the queue, stale and taken ones included. */
-  get length(): number {
-    return this.entries.length;
-  }
-
-  /**
-   * Takes the least recently used entry out of the order (the caller lets it go); undefined when none is left but
-   * `keep`, which stays.
-   */
-  oldest(keep: Entry): Entry | undefined {
-    for (; this.head < this.entries.length; this.head++) {
-      const entry = this.entries[this.head];
-      if (entry.evicted === true || entry.used !== this.uses[this.head]) continue; // stale
-      if (entry === keep) return undefined;
-      this.head++;
-      return entry;
-    }
-    return undefined;
-  }
-
-  /** Keeps only each entry's latest record, in order. */
-  private compact(): void {
-    const entries: Entry[] = [];
-    const uses: number[] = [];
-    for (let k = this.head; k < this.entries.length; k++) {
-      const entry = this.entries[k];
-      if (entry.evicted === true || entry.used !== this.uses[k]) continue;
-      entries.push(entry);
-      uses.push(this.uses[k]);
-    }
-    this.entries = entries;
-    this.uses = uses;
-    this.head = 0;
-  }
-
-  /** Forgets every record. */
-  clear(): void {
-    this.entries = [];
-    this.uses = [];
-    this.head = 0;
   }
 }
 

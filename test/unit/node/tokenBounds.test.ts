@@ -386,21 +386,24 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
       const path = join(dir, 'session.jsonl');
       writeFileSync(path, records.join('\n') + '\n');
       const said: (readonly CheckpointVerdict[])[] = [];
-      const { analysis } = await analyzeFile(
-        path,
-        { defaultBudgets: { 'claude-code': 100 } },
-        pool,
-        { encoding: 'o200k_base', ratioFloor: 5 },
-        {
-          onProgress: (_fraction, message) => {
-            if (events[events.length - 1] !== message) events.push(message);
+      // Analyses the session with `on`'s pool, each progress message noted once in its events.
+      const analyzeWith = (on: Watched, noted: string[], onVerdict?: (verdicts: readonly CheckpointVerdict[]) => void) =>
+        analyzeFile(
+          path,
+          { defaultBudgets: { 'claude-code': 100 } },
+          on,
+          { encoding: 'o200k_base', ratioFloor: 5 },
+          {
+            onProgress: (_fraction, message) => {
+              if (noted[noted.length - 1] !== message) noted.push(message);
+            },
+            onVerdict,
           },
-          onVerdict: (verdicts) => {
-            said.push(verdicts);
-            events.push('verdict');
-          },
-        },
-      );
+        );
+      const { analysis } = await analyzeWith(pool, events, (verdicts) => {
+        said.push(verdicts);
+        events.push('verdict');
+      });
       assert.deepEqual(
         analysis.checkpoints.map((cp) => cp.verdict),
         ['fail-closed', 'fail-closed'],
@@ -418,17 +421,7 @@ describe('core/tokenBounds: verdicts before the exact counts', function () {
       const unsaid: string[] = [];
       const quiet = new Watched(unsaid);
       try {
-        await analyzeFile(
-          path,
-          { defaultBudgets: { 'claude-code': 100 } },
-          quiet,
-          { encoding: 'o200k_base', ratioFloor: 5 },
-          {
-            onProgress: (_fraction, message) => {
-              if (unsaid[unsaid.length - 1] !== message) unsaid.push(message);
-            },
-          },
-        );
+        await analyzeWith(quiet, unsaid);
       } finally {
         quiet.dispose();
       }

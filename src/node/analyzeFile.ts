@@ -1,5 +1,6 @@
 // The one open → count → analyse sequence, shared by the CLI and the extension: a token worker starts while the
-// transcript file is opened (TranscriptFile) and loads tiktoken with its first count; what the analysis will count is counted in the
+// transcript file is opened (TranscriptFile), or, when verdicts are said while it is read, at the first of them or
+// once it is read, and loads tiktoken with its first count; what the analysis will count is counted in the
 // token pool's worker threads (warmTokenCache) while this thread judges the checkpoints' turns (judgeAhead, with
 // the file's EvidenceCache; the extension has a large file's turns judged in a worker thread instead,
 // judgeInWorker.ts); then the analysis runs without tokenizing and takes those judgements. This thread

@@ -36,7 +36,7 @@ import { DROP_RECORD, isObject, type JsonLinesBuffer, type JsonObject } from './
 import { PushedRecords, READ_AHEAD_RECORDS } from './pushedRecords';
 import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
-import { jsonText, textOf, toolCallText } from './textOf';
+import { valueText, textOf, toolCallText } from './textOf';
 import { CallLinks, answeredIdsOf, callsOf, type ToolCall } from './toolLinks';
 
 const ITEM_TYPES = new Set([
@@ -130,21 +130,21 @@ function itemText(item: JsonObject): string {
 }
 
 function itemLabel(item: JsonObject): string {
-  if (item.type === 'message') return `${jsonText(item.role ?? 'message')} message`;
+  if (item.type === 'message') return `${valueText(item.role ?? 'message')} message`;
   if (item.type === 'agent_message')
     return typeof item.author === 'string' && item.author !== '' ? `agent message from ${item.author}` : 'agent message';
   if (typeof item.name === 'string')
     return item.type === 'function_call' || item.type === 'custom_tool_call' ? item.name : `${item.name} output`;
-  return jsonText(item.type).replace(/_/g, ' ');
+  return valueText(item.type).replace(/_/g, ' ');
 }
 
 /** What makes two items "the same" when matching replacement_history against the log. */
 function itemKey(item: JsonObject): string {
-  if (item.type === 'message') return `message\u0000${jsonText(item.role)}\u0000${textOf(item.content)}`;
+  if (item.type === 'message') return `message\u0000${valueText(item.role)}\u0000${textOf(item.content)}`;
   if (item.type === 'agent_message')
-    return `agent_message\u0000${jsonText(item.author)}\u0000${jsonText(item.recipient)}\u0000${textOf(item.content)}`;
+    return `agent_message\u0000${valueText(item.author)}\u0000${valueText(item.recipient)}\u0000${textOf(item.content)}`;
   const { type, ...rest } = item;
-  return `${jsonText(type)}\u0000${JSON.stringify(rest)}`;
+  return `${valueText(type)}\u0000${JSON.stringify(rest)}`;
 }
 
 /** The key an item is matched by, as its digest when the reader was given one (ReaderContext.digest). */

@@ -30,7 +30,7 @@ import { locateInLine } from './jsonSpans';
 import type { OutlineDocument } from './objectLists';
 import { StreamedDocumentReader, type WholeDocument } from './streamedDocument';
 import { lineSpan } from './sourceSpan';
-import { jsonText, textOf, toolCallText, toolCallsText } from './textOf';
+import { valueText, textOf, toolCallText, toolCallsText } from './textOf';
 import { CallLinks, answeredIdsOf, callsOf, type ToolCall } from './toolLinks';
 
 const LANGCHAIN_OPENING = 'Here is a summary of the conversation to date:';
@@ -105,7 +105,7 @@ export function normalize(value: unknown): Message | undefined {
   let kind: string | undefined;
   if (value.lc === 1 && Array.isArray(value.id) && isObject(value.kwargs)) {
     fields = value.kwargs;
-    const cls = jsonText(value.id[value.id.length - 1] ?? '');
+    const cls = valueText(value.id[value.id.length - 1] ?? '');
     kind = CLASS_TYPES[cls] ?? cls;
   } else {
     kind = str(value.message_type) ?? str(value.type) ?? str(value.role);
@@ -340,7 +340,7 @@ export class LangChainReader extends StreamedDocumentReader<ReadState> {
       if (!(
         isObject(located.value) &&
         (located.value.type === 'remove' ||
-          (Array.isArray(located.value.id) && jsonText(located.value.id[located.value.id.length - 1]) === 'RemoveMessage'))
+          (Array.isArray(located.value.id) && valueText(located.value.id[located.value.id.length - 1]) === 'RemoveMessage'))
       )) {
         problems.push({
           line: n,

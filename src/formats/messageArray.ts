@@ -23,7 +23,7 @@ import { locateInLine } from './jsonSpans';
 import type { OutlineDocument } from './objectLists';
 import { StreamedDocumentReader, type WholeDocument } from './streamedDocument';
 import { lineSpan } from './sourceSpan';
-import { jsonText, textOf, toolCallText, toolCallsText } from './textOf';
+import { valueText, textOf, toolCallText, toolCallsText } from './textOf';
 import { CallLinks, answeredIdsOf, callsOf } from './toolLinks';
 
 /** Opening words of the summaries agents inject as messages. */
@@ -350,7 +350,7 @@ export class MessageArrayReader extends StreamedDocumentReader<ReadState> {
       const rest = blocks.filter((b) => b !== compaction);
       const text = textOf(rest);
       if (text.trim() !== '')
-        this.addTurn(state, { id: item.id, role: roleOf(value), text, span: item.span, label: jsonText(value.role ?? value.type) }, value);
+        this.addTurn(state, { id: item.id, role: roleOf(value), text, span: item.span, label: valueText(value.role ?? value.type) }, value);
       return;
     }
     const text = textOfItem(value);
@@ -365,6 +365,6 @@ export class MessageArrayReader extends StreamedDocumentReader<ReadState> {
       );
       return;
     }
-    this.addTurn(state, { id: item.id, role: roleOf(value), text, span: item.span, label: jsonText(value.role ?? value.type) }, value);
+    this.addTurn(state, { id: item.id, role: roleOf(value), text, span: item.span, label: valueText(value.role ?? value.type) }, value);
   }
 }

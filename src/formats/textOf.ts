@@ -6,18 +6,12 @@
 import { isObject } from './jsonLines';
 
 /**
- * A JSON value as text, for a label or a key: a string as it is, a number, boolean or null as String gives it, an
- * array or object as its JSON. It never calls a method of the value: String() of an object whose "toString" is not
+ * A JSON value as text, for a label or a key: a string as it is, null or undefined as String gives it, any other
+ * value as its JSON (argsText). It never calls a method of the value: String() of an object whose "toString" is not
  * a function, as a record may hold ({"role": {"toString": "x"}}), throws.
  */
-export function jsonText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return '';
-  }
+export function valueText(value: unknown): string {
+  return value === null || value === undefined ? String(value) : argsText(value);
 }
 
 /** Compact JSON of a tool's input; strings are kept as they are (OpenAI passes arguments as a JSON string). */
@@ -25,9 +19,9 @@ export function argsText(args: unknown): string {
   if (args === undefined || args === null) return '';
   if (typeof args === 'string') return args;
   try {
-    return JSON.stringify(args);
+    return JSON.stringify(args) ?? '';
   } catch {
-    return String(args);
+    return ''; // not JSON (a cycle, a BigInt): nothing to show, and String() could throw as well
   }
 }
 

@@ -165,14 +165,24 @@ function wordStart(text: string, from: number): number {
 function wordEnd(text: string, start: number): number {
   const n = text.length;
   let j = start + 1;
-  while (j < n && isAlnumCode(text.charCodeAt(j))) {
-    if (isUpperAt(text, j)) {
-      const prev = text.charCodeAt(j - 1);
-      const prevLower = isAsciiLower(prev) || (prev > 127 && !isUpperAt(text, j - 1) && isLetterCode(text, j - 1));
-      if (prevLower) return j;
-      if (j + 1 < n && isUpperAt(text, j - 1) && isAsciiLower(text.charCodeAt(j + 1)) && j - start >= 2) return j;
+  for (; j < n; j++) {
+    // One class read a unit: whether it is a letter or digit, and whether it is upper-case.
+    const c = text.charCodeAt(j);
+    let upper: boolean;
+    if (c < 128) {
+      const ascii = ASCII_CLASSES[c];
+      if ((ascii & (A_LOWER | A_UPPER | A_DIGIT)) === 0) break;
+      upper = ascii === A_UPPER;
+    } else {
+      const unit = nonAsciiClass(c);
+      if ((unit & LETTER_BIT) === 0) break;
+      upper = (unit & UPPER_BIT) !== 0;
     }
-    j++;
+    if (!upper) continue;
+    const prev = text.charCodeAt(j - 1);
+    const prevLower = isAsciiLower(prev) || (prev > 127 && !isUpperAt(text, j - 1) && isLetterCode(text, j - 1));
+    if (prevLower) return j;
+    if (j + 1 < n && isUpperAt(text, j - 1) && isAsciiLower(text.charCodeAt(j + 1)) && j - start >= 2) return j;
   }
   return j;
 }
@@ -184,6 +194,7 @@ function wordEnd(text: string, start: number): number {
  * the same string.
  */
 export function keyOf(text: string): string {
+  if (isLowerAsciiWord(text)) return text; // one word already in its normal form (most path segments and names)
   const first = wordStart(text, 0);
   if (first >= text.length) return '';
   let end = wordEnd(text, first);
@@ -192,6 +203,16 @@ export function keyOf(text: string): string {
     end = wordEnd(text, next);
   }
   return text.slice(first, end).toLowerCase();
+}
+
+/** Whether text is one or more a–z letters and 0–9 digits, and nothing else: its own key. */
+function isLowerAsciiWord(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || (ASCII_CLASSES[c] !== A_LOWER && ASCII_CLASSES[c] !== A_DIGIT)) return false;
+  }
+  return true;
 }
 
 /** keyOf for a text whose words do not stand one space apart: built word by word. */

@@ -82,6 +82,48 @@ describe('core/evidenceText: wordsOf and keyOf', () => {
     assert.equal(keyOf('Build the Ledger'), 'build the ledger');
     assert.equal(keyOf('build  the ledger'), 'build the ledger');
   });
+
+  it('wordsOf splits as a plain model of its rule does, code unit by code unit', () => {
+    // The rule, written with regular expressions over single code units: a word is a run of ASCII letters and
+    // digits and non-ASCII letters and marks, split before an upper-case unit that follows a lower-case letter,
+    // or that follows an upper-case one and precedes an ASCII lower-case letter, two units or more into the word.
+    const letter = (u: string): boolean => /[\p{L}\p{M}]/u.test(u);
+    const alnum = (u: string): boolean => (u.charCodeAt(0) < 128 ? /[A-Za-z0-9]/.test(u) : letter(u));
+    const upper = (u: string): boolean => (u.charCodeAt(0) < 128 ? /[A-Z]/.test(u) : u !== u.toLowerCase() && u === u.toUpperCase());
+    const lower = (u: string): boolean => (u.charCodeAt(0) < 128 ? /[a-z]/.test(u) : !upper(u) && letter(u));
+    const model = (text: string): string[] => {
+      const words: string[] = [];
+      let start = -1;
+      for (let j = 0; j <= text.length; j++) {
+        const u = j < text.length ? text[j] : ' ';
+        if (start < 0) {
+          if (alnum(u)) start = j;
+          continue;
+        }
+        const split =
+          !alnum(u) || (upper(u) && (lower(text[j - 1]) || (upper(text[j - 1]) && /[a-z]/.test(text[j + 1] ?? '') && j - start >= 2)));
+        if (!split) continue;
+        words.push(text.slice(start, j).toLowerCase());
+        start = alnum(u) ? j : -1;
+      }
+      return words;
+    };
+    // Upper-case units that are not letters (Ⅻ, a Roman numeral), a lower-case letter with no upper case (ß),
+    // title-case (ǅ), and runs of ASCII lower case and digits (keyOf's own key, as it is).
+    const parts = ['abc', 'a1', '7', 'B', 'CD', 'Ef', 'gH', 'Σ', 'ς', 'İ', 'Ⅻ', 'ß', 'ǅ', 'é', 'e\u0301', '字', '😀', ' ', '_', '.', '-'];
+    let seed = 11;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    for (let round = 0; round < 20000; round++) {
+      let text = '';
+      const length = 1 + next(7);
+      for (let k = 0; k < length; k++) text += parts[next(parts.length)];
+      assert.deepEqual(wordsOf(text), model(text), JSON.stringify(text));
+      assert.equal(keyOf(text), model(text).join(' '), JSON.stringify(text));
+    }
+  });
 });
 
 describe('core/evidenceText: extractPieces', () => {

@@ -9,6 +9,7 @@ import { runEval } from './evalCommand';
 import { runExport } from './exportCommand';
 import { runFind } from './findCommand';
 import { tuneGarbageCollection } from './gcSettings';
+import { delayTierUp } from './tierUpSettings';
 import { progressPrinter } from './progressLine';
 import { jsonTurnSpill, writeJsonReport } from './jsonReport';
 import { sarifReport } from './sarifReport';
@@ -21,6 +22,7 @@ declare const PACKAGE_VERSION: string | undefined;
 
 async function main(argv: string[]): Promise<number> {
   tuneGarbageCollection();
+  delayTierUp();
   const parsed = readCommandLine(argv, Boolean(process.stdout.isTTY));
   switch (parsed.kind) {
     case 'help':

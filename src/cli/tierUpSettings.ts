@@ -7,7 +7,7 @@
 // milliseconds each: their optimised code arrived when little of their work was left, and compiling it took CPU
 // that the token worker and the main thread needed (two cores). With a budget eight times Node 20's default,
 // `check` of the corpus's four Claude Code sessions took 0.53–0.59 s instead of 0.59–0.72 s, and of pi's session
-// 0.77–0.83 s instead of 0.82–0.83 s (three runs each); of the generated 100k-turn files, within 1% of their
+// 0.77–0.83 s instead of 0.82–0.83 s (three runs each); of the generated 100k-turn files, within 2% of their
 // 8–10 s (docs/performance.md, "Hot functions optimised later in the CLI").
 import { setFlagsFromString } from 'node:v8';
 

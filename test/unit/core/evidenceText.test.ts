@@ -14,6 +14,21 @@ function pieceOf(text: string, spelt: string): Piece {
   return p;
 }
 
+/** 20,000 texts of 1 to `most` of `parts` in a row, drawn by a seeded generator (the same texts every run). */
+function* textsOfParts(parts: readonly string[], most: number, seed: number): Generator<string> {
+  let state = seed;
+  const next = (n: number): number => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state % n;
+  };
+  for (let round = 0; round < 20000; round++) {
+    let text = '';
+    const length = 1 + next(most);
+    for (let k = 0; k < length; k++) text += parts[next(parts.length)];
+    yield text;
+  }
+}
+
 /** Whether a piece is found in a summary the way judge looks for it: its key, else one of its alternatives. */
 function foundIn(p: Piece, summary: string): boolean {
   const m = new SummaryMatcher(summary);
@@ -67,17 +82,7 @@ describe('core/evidenceText: wordsOf and keyOf', () => {
       '\t',
       'ς',
     ];
-    let seed = 7;
-    const next = (n: number): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed % n;
-    };
-    for (let round = 0; round < 20000; round++) {
-      let text = '';
-      const length = 1 + next(8);
-      for (let k = 0; k < length; k++) text += parts[next(parts.length)];
-      assert.equal(keyOf(text), wordsOf(text).join(' '), JSON.stringify(text));
-    }
+    for (const text of textsOfParts(parts, 8, 7)) assert.equal(keyOf(text), wordsOf(text).join(' '), JSON.stringify(text));
     assert.equal(keyOf('ΟΔΟΣ ΣΑΣ'), 'οδος σας');
     assert.equal(keyOf('Build the Ledger'), 'build the ledger');
     assert.equal(keyOf('build  the ledger'), 'build the ledger');
@@ -111,15 +116,7 @@ describe('core/evidenceText: wordsOf and keyOf', () => {
     // Upper-case units that are not letters (Ⅻ, a Roman numeral), a lower-case letter with no upper case (ß),
     // title-case (ǅ), and runs of ASCII lower case and digits (keyOf's own key, as it is).
     const parts = ['abc', 'a1', '7', 'B', 'CD', 'Ef', 'gH', 'Σ', 'ς', 'İ', 'Ⅻ', 'ß', 'ǅ', 'é', 'e\u0301', '字', '😀', ' ', '_', '.', '-'];
-    let seed = 11;
-    const next = (n: number): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed % n;
-    };
-    for (let round = 0; round < 20000; round++) {
-      let text = '';
-      const length = 1 + next(7);
-      for (let k = 0; k < length; k++) text += parts[next(parts.length)];
+    for (const text of textsOfParts(parts, 7, 11)) {
       assert.deepEqual(wordsOf(text), model(text), JSON.stringify(text));
       assert.equal(keyOf(text), model(text).join(' '), JSON.stringify(text));
     }

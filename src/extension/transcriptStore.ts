@@ -6,14 +6,16 @@
 // something holds (an editor of the file or of its decompressed view, a timeline panel through
 // `hold`) and for the RECENT_FULL_ENTRIES most recently loaded others; any other file is demoted to its digest
 // (view/analysisDigest.ts), which the checkpoints tree lists, and whoever needs it in full again calls `load`,
-// which reads it again. Watching files for changes is liveTranscripts.ts's job; progress and error messages are
-// the commands' (openTranscript.ts).
+// which reads it again. A large file's judging worker thread is kept with its full entry, holding the evidence it
+// worked out, for at most JUDGE_WORKERS_KEPT files at a time. Watching files for changes is liveTranscripts.ts's
+// job; progress and error messages are the commands' (openTranscript.ts).
 import * as vscode from 'vscode';
 import { fileNameOf } from '../core/displayText';
 import { CheckpointMemo } from '../core/checkpointMemo';
 import type { EvidenceCache } from '../core/evidenceCache';
 import type { Analysis, AnalysisDigest, TokenCache, Transcript, TurnId } from '../core/model';
 import { analyzeAgain, analyzeFile, type ProgressOptions, type Reanalysis } from '../node/analyzeFile';
+import { JudgeWorker } from '../node/judgeInWorker';
 import { TranscriptTooLargeError } from '../node/memoryWatch';
 import { TokenPool } from '../node/tokenPool';
 import { TranscriptFile, UnusableTranscriptError } from '../node/transcriptFile';
@@ -124,6 +126,15 @@ export class AnalysedTranscript {
 export const EVIDENCE_CACHED_FILES = 8;
 
 /**
+ * The judging worker threads kept between analyses, with the evidence each worked out: those of this many most
+ * recently analysed large files (judged in a worker: node/judgeInWorker.ts). A worker holds an evidence cache as
+ * large as a file's in the host (DEFAULT_EVIDENCE_CACHE_CHARS): for a generated 100k-turn file, about 290 MB of
+ * heap after a collection, and RSS 350 MB above the same process without it. So only the last file's is kept; a
+ * re-analysis of it that reaches every turn (another threshold or encoding) then takes about 3 s instead of 5.5 s.
+ */
+export const JUDGE_WORKERS_KEPT = 1;
+
+/**
  * Full entries kept, besides those of held files, for this many most recently loaded files; the others are
  * demoted to their digests, so Analyze Workspace over thousands of files keeps only these in memory.
  */
@@ -153,6 +164,8 @@ export class TranscriptStore extends Disposable {
   private readonly lastRefreshError = new Map<string, string>();
   /** The files whose evidence stays cached, least recently analysed first (see EVIDENCE_CACHED_FILES). */
   private readonly evidenceKept = new Map<string, AnalysedTranscript>();
+  /** Each file's judging worker, least recently analysed first; a thread runs in at most JUDGE_WORKERS_KEPT idle ones. */
+  private readonly judgeWorkers = new Map<string, JudgeWorker>();
   private settings: Settings;
   /** Counts tokens in worker threads; ended with the store (on deactivation). */
   readonly tokenPool: TokenPool;
@@ -174,6 +187,7 @@ export class TranscriptStore extends Disposable {
       onFallback: (reason) => log.warn(`${reason}; counting tokens in the extension host's thread instead`),
     });
     this.register({ dispose: () => this.tokenPool.dispose() });
+    this.register({ dispose: () => this.endJudgeWorkers(() => true) });
     // A file no editor shows any more may be demoted.
     this.register(vscode.window.tabGroups.onDidChangeTabs((event) => event.closed.length > 0 && this.trim()));
     this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.trim()));
@@ -204,6 +218,11 @@ export class TranscriptStore extends Disposable {
   /** How many full entries are in memory (held files', and at most RECENT_FULL_ENTRIES others). */
   get fullEntryCount(): number {
     return this.entries.size;
+  }
+
+  /** The judging worker kept for `uri` (after an analysis of it; its thread runs once a large one was judged). */
+  judgeWorkerOf(uri: vscode.Uri): JudgeWorker | undefined {
+    return this.judgeWorkers.get(uri.toString());
   }
 
   /** Keeps the full entry of `uri` (once loaded) until the returned disposable is disposed. */
@@ -276,6 +295,7 @@ export class TranscriptStore extends Disposable {
   remove(uri: vscode.Uri): void {
     const key = uri.toString();
     this.evidenceKept.delete(key);
+    this.endJudgeWorkers((worker) => worker === key);
     this.recent.delete(key);
     const full = this.entries.delete(key);
     if (!this.digested.delete(key) && !full) return;
@@ -382,6 +402,7 @@ export class TranscriptStore extends Disposable {
     this.lastRefreshError.delete(key);
     // Its caches go too, even while someone still has the object (a status bar showing it a moment longer).
     if (this.evidenceKept.delete(key)) entry.evidenceCache.clear();
+    this.endJudgeWorkers((worker) => worker === key);
     entry.checkpointMemo = new CheckpointMemo();
     this.demoted.fire(entry.uri);
   }
@@ -398,9 +419,57 @@ export class TranscriptStore extends Disposable {
     }
   }
 
-  /** A large analysis's turns are judged in a worker thread, not in the host's slices; a failure is logged. */
-  private judgeWorker(uri: vscode.Uri): ProgressOptions['judgeWorker'] {
-    return { onFallback: (why) => this.log.warn(`${uri.fsPath}: judged in the extension host instead of a worker: ${why}`) };
+  /**
+   * How an analysis of `uri` judges: a large analysis's turns in a worker thread, not in the host's slices (a failure
+   * is logged). The file's worker is the one kept from its last analysis, if any, so no evidence is worked out
+   * again; else a new one, kept after the analysis (keepJudgeWorker) or ended (releaseJudgeWorker).
+   */
+  private judgeWorker(uri: vscode.Uri): { worker: JudgeWorker; onFallback: (why: string) => void } {
+    return {
+      worker: this.judgeWorkers.get(uri.toString()) ?? new JudgeWorker(),
+      onFallback: (why) => this.log.warn(`${uri.fsPath}: judged in the extension host instead of a worker: ${why}`),
+    };
+  }
+
+  /**
+   * Keeps `worker` as the judging worker of the full entry `key`, the most recently used, and ends the threads of
+   * idle workers beyond the JUDGE_WORKERS_KEPT most recently used that run one (a busy one is weighed after its job).
+   */
+  private keepJudgeWorker(key: string, worker: JudgeWorker): void {
+    const kept = this.judgeWorkers.get(key);
+    if (kept !== undefined && kept !== worker) {
+      // Two analyses of one file made a worker each: the busy one stays (and is kept after its own analysis).
+      if (!kept.idle) {
+        worker.dispose();
+        return;
+      }
+      kept.dispose();
+    }
+    this.judgeWorkers.delete(key);
+    this.judgeWorkers.set(key, worker);
+    let running = 0;
+    for (const each of this.judgeWorkers.values()) if (each.running) running++;
+    for (const [oldKey, old] of this.judgeWorkers) {
+      if (running <= JUDGE_WORKERS_KEPT) break;
+      if (!old.running || !old.idle) continue;
+      old.dispose();
+      this.judgeWorkers.delete(oldKey);
+      running--;
+    }
+  }
+
+  /** After an analysis of `key` that is not kept (it failed, or the file was let go): its worker ends unless kept. */
+  private releaseJudgeWorker(key: string, worker: JudgeWorker): void {
+    if (this.judgeWorkers.get(key) !== worker) worker.dispose();
+  }
+
+  /** Ends the judging workers of the files `which` picks (by key), busy or not, and forgets them. */
+  private endJudgeWorkers(which: (key: string) => boolean): void {
+    for (const [key, worker] of this.judgeWorkers) {
+      if (!which(key)) continue;
+      worker.dispose();
+      this.judgeWorkers.delete(key);
+    }
   }
 
   private async loadNow(uri: vscode.Uri, progress: ProgressOptions): Promise<AnalysedTranscript> {
@@ -411,27 +480,36 @@ export class TranscriptStore extends Disposable {
       );
     }
     const settings = this.settings;
-    const { file, analysis, tokenCache, evidenceCache, checkpointMemo } = await analyzeFile(
-      uri.fsPath,
-      {
-        defaultBudgets: settings.defaultSummaryBudget,
-        // compactionLens.maxDecompressedMegabytes (in bytes) and compactionLens.maxDecompressionRatio.
-        maxInflatedBytes: settings.maxInflatedBytes,
-        maxInflateRatio: settings.maxInflateRatio,
-        limitNames: LIMIT_SETTING_NAMES,
-      },
-      this.tokenPool,
-      settings,
-      { ...progress, judgeWorker: this.judgeWorker(uri) },
-    );
+    const key = uri.toString();
+    const judging = this.judgeWorker(uri);
+    let analysed: Awaited<ReturnType<typeof analyzeFile>>;
+    try {
+      analysed = await analyzeFile(
+        uri.fsPath,
+        {
+          defaultBudgets: settings.defaultSummaryBudget,
+          // compactionLens.maxDecompressedMegabytes (in bytes) and compactionLens.maxDecompressionRatio.
+          maxInflatedBytes: settings.maxInflatedBytes,
+          maxInflateRatio: settings.maxInflateRatio,
+          limitNames: LIMIT_SETTING_NAMES,
+        },
+        this.tokenPool,
+        settings,
+        { ...progress, judgeWorker: judging },
+      );
+    } catch (error) {
+      this.releaseJudgeWorker(key, judging.worker);
+      throw error;
+    }
+    const { file, analysis, tokenCache, evidenceCache, checkpointMemo } = analysed;
     const entry = new AnalysedTranscript(uri, file, file.transcript, analysis, tokenCache, evidenceCache);
     entry.checkpointMemo = checkpointMemo;
-    const key = uri.toString();
     this.entries.set(key, entry);
     this.digested.delete(key);
     this.recent.delete(key);
     this.recent.add(key);
     this.keepEvidence(entry);
+    this.keepJudgeWorker(key, judging.worker);
     this.changed.fire(entry);
     this.trim();
     return entry;
@@ -485,16 +563,19 @@ export class TranscriptStore extends Disposable {
     const tokenCache = entry.tokenCache;
     const caches = { tokenCache, evidenceCache: entry.evidenceCache, checkpointMemo: entry.checkpointMemo };
     // A file dropped or demoted while it was read is not analysed.
-    const held = () => this.entries.get(entry.uri.toString()) === entry;
-    const { change, transcript, analysis } = await analyzeAgain(
-      entry.file,
-      caches,
-      this.tokenPool,
-      this.settings,
-      reread,
-      held,
-      this.judgeWorker(entry.uri),
-    );
+    const key = entry.uri.toString();
+    const held = () => this.entries.get(key) === entry;
+    const judging = this.judgeWorker(entry.uri);
+    let reanalysis: Reanalysis;
+    try {
+      reanalysis = await analyzeAgain(entry.file, caches, this.tokenPool, this.settings, reread, held, judging);
+    } catch (error) {
+      this.releaseJudgeWorker(key, judging.worker);
+      throw error;
+    }
+    const { change, transcript, analysis } = reanalysis;
+    if (held()) this.keepJudgeWorker(key, judging.worker);
+    else this.releaseJudgeWorker(key, judging.worker);
     if (!analysis) return change;
     if (!held() || entry.file.transcript !== transcript || entry.tokenCache !== tokenCache) {
       return 'unchanged';

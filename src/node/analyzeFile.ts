@@ -2,8 +2,8 @@
 // transcript file is opened (TranscriptFile), or, when verdicts are said while it is read, at the first of them or
 // once it is read, and loads tiktoken with its first count; what the analysis will count is counted in the
 // token pool's worker threads (warmTokenCache) while this thread judges the checkpoints' turns (judgeAhead, with
-// the file's EvidenceCache; the extension has a large file's turns judged in a worker thread instead,
-// judgeInWorker.ts); then the analysis runs without tokenizing and takes those judgements. This thread
+// the file's EvidenceCache; the extension has a large file's turns judged in a worker thread instead, kept for
+// the file with the evidence it worked out, judgeInWorker.ts); then the analysis runs without tokenizing and takes those judgements. This thread
 // works in time slices (inSlices), so the event loop (the workers' replies, progress, an abort; in the extension, the
 // whole extension host) never waits long. The file's CheckpointMemo carries its checkpoint
 // analyses to the next analysis, which reuses those an append did not change and skips their counting and
@@ -16,7 +16,7 @@ import { JudgementCache } from '../core/judgementCache';
 import { stepsUntil } from '../core/steps';
 import { prepareSurePieces } from '../core/surePieces';
 import { inSlices, inSlicesThen } from './inSlices';
-import { JUDGE_IN_WORKER_TURNS, judgeInWorker } from './judgeInWorker';
+import { JUDGE_IN_WORKER_TURNS, judgeInWorker, type JudgeWorker } from './judgeInWorker';
 import { underMemoryWatch } from './memoryWatch';
 import type { Analysis, Checkpoint, CheckpointVerdict, TokenCache, Transcript, TurnSink } from '../core/model';
 import { boundsInSteps, verdictFromBounds, verdictsBeforeJudging, type Bounds } from '../core/tokenBounds';
@@ -78,9 +78,10 @@ export interface ProgressOptions {
    * and takes the judgements back (at 100k turns about a quarter of the judging's time, in steps of a few tens of
    * ms) instead of judging them in its own slices. Only when the checkpoints to judge claim at least `minTurns`
    * turns in all (JUDGE_IN_WORKER_TURNS), and never with a turn sink. When the worker fails, `onFallback` is told why and this
-   * thread judges what it did not, as without it.
+   * thread judges what it did not, as without it. `worker`: a JudgeWorker kept between analyses (the extension keeps
+   * one per file, with the evidence it worked out); without it, a worker for this analysis alone (`workerFile`).
    */
-  judgeWorker?: { minTurns?: number; workerFile?: string; onFallback?: (why: string) => void };
+  judgeWorker?: { minTurns?: number; workerFile?: string; worker?: JudgeWorker; onFallback?: (why: string) => void };
   /**
    * What analyzeFile worked out for the verdicts it said while the file was read, taken as it is and added to:
    * texts' token bounds, and the checkpoints found fail-closed (verdictsBeforeJudging). New ones without it.
@@ -308,11 +309,9 @@ async function judgeInWorkerFirst(
   if (plan.length === 0 || claimed < (worker.minTurns ?? JUDGE_IN_WORKER_TURNS)) return;
   try {
     const only = plan.map(({ index }) => index);
-    await judgeInWorker(transcript, only, options, options.judgements, {
-      workerFile: worker.workerFile,
-      signal: progress.signal,
-      onProgress: onJudged,
-    });
+    const run = { signal: progress.signal, onProgress: onJudged };
+    if (worker.worker) await worker.worker.judge(transcript, only, options, options.judgements, run);
+    else await judgeInWorker(transcript, only, options, options.judgements, { ...run, workerFile: worker.workerFile });
   } catch (error) {
     if (progress.signal?.aborted) throw error;
     worker.onFallback?.(error instanceof Error ? error.message : String(error));

@@ -3,7 +3,9 @@
 // the judging is some 5 s of CPU, what crosses the threads about 1 s, in steps of a few tens of ms. The turns
 // go as plain copies, a group per message, with a turn of the event loop between groups; each judgement comes
 // back in parts (core/judgedParts.ts) and is kept in the caller's JudgementCache, where the analysis takes it.
-// The worker is ended when it is done, fails or is aborted.
+// A JudgeWorker keeps its thread, and the evidence the thread worked out, from one job to the next (the extension
+// keeps one per large file); judgeInWorker runs one job in a thread of its own. A thread that fails or is aborted
+// is ended.
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { keepJudged } from '../core/judgedParts';
@@ -92,73 +94,202 @@ export interface JudgeInWorkerOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+/** What one job of a JudgeWorker did. */
+export interface JudgedInWorker {
+  /** The judgements kept in the caller's JudgementCache. */
+  kept: number;
+  /** Texts whose evidence the worker found in its cache (an earlier job's), and texts it worked out. */
+  evidence: { hits: number; misses: number };
+}
+
 /**
- * Judges checkpoints `only` (by index) of `transcript` in a worker and keeps each judgement in `judgements`, for
- * an analysis of `transcript` with `options` to take. Resolves with how many were kept (a judgement that does not
- * fit the transcript is not: judgeAhead makes it); rejects when the worker fails, and with an AbortError when
- * `signal` aborts.
+ * A worker thread that judges transcripts, one job at a time, and is kept between jobs: its evidence cache (keyed by
+ * text) stays with it, so judging a file again works out no evidence again, and its code is already optimised. The
+ * thread starts with the first job and ends with dispose(), or when a job fails or is aborted (the next job starts a
+ * new one). It keeps no turns between jobs, only the evidence and its own start-up (some 10–20 MB); it does not keep
+ * the process alive while it waits.
  */
-export function judgeInWorker(
+export class JudgeWorker {
+  private worker: Worker | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Jobs asked for and not ended yet. */
+  private pending = 0;
+  private disposed = false;
+  /** Jobs run on the thread now running (0 before its first, and after one failed or was aborted). */
+  private jobsOnThread = 0;
+  private last: JudgedInWorker | undefined;
+
+  constructor(private readonly workerFile: string = defaultJudgeWorkerFile()) {}
+
+  /** Whether a thread is running (it ran a job and was not ended). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** What the last job that ended well did. */
+  get lastJob(): JudgedInWorker | undefined {
+    return this.last;
+  }
+
+  /** Whether no job is under way or waiting. */
+  get idle(): boolean {
+    return this.pending === 0;
+  }
+
+  /** How many jobs the running thread has done (0 when none runs). */
+  get jobs(): number {
+    return this.jobsOnThread;
+  }
+
+  /**
+   * Judges checkpoints `only` (by index) of `transcript` and keeps each judgement in `judgements`, for an analysis of
+   * `transcript` with `options` to take, after the jobs asked for before it. Resolves with how many were kept (a
+   * judgement that does not fit the transcript is not: judgeAhead makes it); rejects when the worker fails or was
+   * disposed, and with an AbortError when `run.signal` aborts.
+   */
+  judge(
+    transcript: Transcript,
+    only: readonly number[],
+    options: Pick<AnalysisOptions, 'ratioFloor' | 'coverageThreshold'>,
+    judgements: JudgementCache,
+    run: Omit<JudgeInWorkerOptions, 'workerFile'> = {},
+  ): Promise<JudgedInWorker> {
+    this.pending++;
+    const job = this.queue.then(() => this.judgeNow(transcript, only, options, judgements, run));
+    // Counted down before the caller's own reaction to the job runs (reactions run in the order they were added).
+    const ended = (): void => {
+      this.pending--;
+    };
+    job.then(ended, ended);
+    this.queue = job.catch(() => undefined);
+    return job;
+  }
+
+  /** Ends the thread (a job under way rejects); later jobs reject. */
+  dispose(): void {
+    this.disposed = true;
+    this.end();
+  }
+
+  /**
+   * A new thread. Between jobs nothing else listens to it: a thread that fails or stops while it waits is
+   * forgotten here, and the next job starts another.
+   */
+  private start(): Worker {
+    const worker = new Worker(this.workerFile, { execArgv: [] });
+    const forget = (): void => {
+      if (this.worker === worker) this.end();
+    };
+    worker.on('error', forget);
+    worker.on('exit', forget);
+    this.worker = worker;
+    return worker;
+  }
+
+  private end(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.jobsOnThread = 0;
+    if (worker) void worker.terminate();
+  }
+
+  private judgeNow(
+    transcript: Transcript,
+    only: readonly number[],
+    options: Pick<AnalysisOptions, 'ratioFloor' | 'coverageThreshold'>,
+    judgements: JudgementCache,
+    run: Omit<JudgeInWorkerOptions, 'workerFile'>,
+  ): Promise<JudgedInWorker> {
+    const { signal } = run;
+    if (signal?.aborted) return Promise.reject(abortError());
+    if (this.disposed) return Promise.reject(new Error('the judging worker was disposed'));
+    const worker = this.worker ?? this.start();
+    worker.ref();
+    return new Promise<JudgedInWorker>((resolve, reject) => {
+      let settled = false;
+      let kept = 0;
+      const own = new Map<number, TurnResult[]>();
+      const finish = (outcome: Error | JudgedInWorker): void => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        worker.off('message', onMessage);
+        if (outcome instanceof Error) {
+          // A thread that failed, was aborted or stopped is not used again.
+          if (this.worker === worker) this.end();
+          else void worker.terminate();
+          reject(outcome);
+          return;
+        }
+        this.jobsOnThread++;
+        this.last = outcome;
+        worker.unref();
+        resolve(outcome);
+      };
+      const onAbort = (): void => finish(abortError());
+      const onError = (error: Error): void => finish(new Error(`the judging worker failed: ${error.message}`));
+      const onExit = (code: number): void => finish(new Error(`the judging worker stopped (exit code ${code})`));
+      // The worker sends its next part once told this one was taken (judgeWorker.ts, Outbox).
+      const took = (): void => {
+        const request: JudgeRequest = { kind: 'took' };
+        worker.postMessage(request);
+      };
+      const onMessage = (reply: JudgeReply): void => {
+        if (settled) return;
+        switch (reply.kind) {
+          case 'progress':
+            run.onProgress?.(reply.done, reply.total);
+            break;
+          case 'results': {
+            const list = own.get(reply.index) ?? [];
+            for (const result of reply.results) list.push(result);
+            own.set(reply.index, list);
+            took();
+            break;
+          }
+          case 'judged':
+            if (keepJudged(transcript, options, judgements, reply.head, own.get(reply.head.index) ?? [])) kept++;
+            own.delete(reply.head.index);
+            took();
+            break;
+          case 'done':
+            finish({ kept, evidence: reply.evidence });
+            break;
+          case 'error':
+            finish(new Error(`the judging worker failed: ${reply.message}`));
+            break;
+        }
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.on('message', onMessage);
+      sendTranscript(worker, transcript, only, options, () => settled).catch((error: unknown) =>
+        finish(error instanceof Error ? error : new Error(String(error))),
+      );
+    });
+  }
+}
+
+/**
+ * Judges checkpoints `only` (by index) of `transcript` in a worker of its own, ended when it is done, and keeps each
+ * judgement in `judgements` (as JudgeWorker.judge). Resolves with how many were kept.
+ */
+export async function judgeInWorker(
   transcript: Transcript,
   only: readonly number[],
   options: Pick<AnalysisOptions, 'ratioFloor' | 'coverageThreshold'>,
   judgements: JudgementCache,
   run: JudgeInWorkerOptions = {},
 ): Promise<number> {
-  const { signal } = run;
-  if (signal?.aborted) return Promise.reject(abortError());
-  const worker = new Worker(run.workerFile ?? defaultJudgeWorkerFile(), { execArgv: [] });
-  return new Promise<number>((resolve, reject) => {
-    let settled = false;
-    let kept = 0;
-    const own = new Map<number, TurnResult[]>();
-    const finish = (error?: Error): void => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
-      if (error) reject(error);
-      else resolve(kept);
-    };
-    const onAbort = (): void => finish(abortError());
-    // The worker sends its next part once told this one was taken (judgeWorker.ts, Outbox).
-    const took = (): void => {
-      const request: JudgeRequest = { kind: 'took' };
-      worker.postMessage(request);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    worker.on('error', (error) => finish(new Error(`the judging worker failed: ${error.message}`)));
-    worker.on('exit', (code) => finish(new Error(`the judging worker stopped (exit code ${code})`)));
-    worker.on('message', (reply: JudgeReply) => {
-      if (settled) return;
-      switch (reply.kind) {
-        case 'progress':
-          run.onProgress?.(reply.done, reply.total);
-          break;
-        case 'results': {
-          const list = own.get(reply.index) ?? [];
-          for (const result of reply.results) list.push(result);
-          own.set(reply.index, list);
-          took();
-          break;
-        }
-        case 'judged':
-          if (keepJudged(transcript, options, judgements, reply.head, own.get(reply.head.index) ?? [])) kept++;
-          own.delete(reply.head.index);
-          took();
-          break;
-        case 'done':
-          finish();
-          break;
-        case 'error':
-          finish(new Error(`the judging worker failed: ${reply.message}`));
-          break;
-      }
-    });
-    sendTranscript(worker, transcript, only, options, () => settled).catch((error: unknown) =>
-      finish(error instanceof Error ? error : new Error(String(error))),
-    );
-  });
+  const worker = new JudgeWorker(run.workerFile);
+  try {
+    return (await worker.judge(transcript, only, options, judgements, run)).kept;
+  } finally {
+    worker.dispose();
+  }
 }
 
 /** Sends the turns a group at a time, letting the event loop turn between groups, then the request to judge. */

@@ -1,7 +1,9 @@
 // The worker-thread entry of judgeInWorker (judgeInWorker.ts): it is sent a transcript's turns (in groups) and
-// checkpoints, judges the checkpoints it is asked for (core judgeAhead, with an evidence cache of its own), and
-// sends back each judgement in parts (core/judgedParts.ts): the results it does not share with other checkpoints,
-// in groups, then its head, one part at a time (Outbox). Counts no tokens. Bundled as dist/judgeWorker.js.
+// checkpoints, judges the checkpoints it is asked for (core judgeAhead), and sends back each judgement in parts
+// (core/judgedParts.ts): the results it does not share with other checkpoints, in groups, then its head, one part
+// at a time (Outbox). Counts no tokens. A worker may be asked again (a JudgeWorker kept for a file): each job sends
+// the turns again, and the worker lets them go once judged, but keeps its evidence cache, keyed by text, so a
+// second analysis of the same file works out no evidence again. Bundled as dist/judgeWorker.js.
 import { parentPort } from 'node:worker_threads';
 import { clampedTurnsBefore, judgeAhead } from '../core/analyze';
 import { CheckpointMemo } from '../core/checkpointMemo';
@@ -26,18 +28,25 @@ export type JudgeRequest =
       coverageThreshold?: number;
     };
 
-/** What the worker sends back: progress, each judgement in parts, and the end (or why it failed). */
+/**
+ * What the worker sends back: progress, each judgement in parts, and the end (or why it failed). `done` says how
+ * the job used the evidence cache: texts found there (worked out by an earlier job) and texts worked out.
+ */
 export type JudgeReply =
   | { kind: 'progress'; done: number; total: number }
   | { kind: 'results'; index: number; results: TurnResult[] }
   | { kind: 'judged'; head: JudgedHead }
-  | { kind: 'done' }
+  | { kind: 'done'; evidence: { hits: number; misses: number } }
   | { kind: 'error'; message: string };
 
 /** Own results sent in one message: a group's deserialisation holds the receiving thread some 30 ms. */
 export const RESULTS_PER_MESSAGE = 2000;
 
+/** The turns of the job under way: sent before it, let go after it. */
 const turns: Turn[] = [];
+
+/** The turns' evidence, kept from job to job (keyed by text, so it holds for any transcript). */
+const evidenceCache = new EvidenceCache();
 
 function post(reply: JudgeReply): void {
   parentPort?.postMessage(reply);
@@ -85,17 +94,18 @@ class Outbox {
 const outbox = new Outbox();
 
 /**
- * Judges the checkpoints asked for one at a time (one memo and evidence cache for all), in slices so that the
- * other thread's `took` comes in, sending each judgement's parts as soon as it is made.
+ * Judges the checkpoints asked for one at a time (one memo for all, the worker's evidence cache), in slices so that
+ * the other thread's `took` comes in, sending each judgement's parts as soon as it is made; then lets the turns go.
  */
 async function judge(request: Extract<JudgeRequest, { kind: 'judge' }>): Promise<void> {
   const { format, checkpoints, lineCount } = request;
   const transcript: Transcript = { format, turns, checkpoints, problems: [], lineCount };
   const judgements = new JudgementCache();
   const shared = judgements.unclaimedOf(turns);
+  const { hits, misses } = evidenceCache.stats;
   const common = {
     judgements,
-    evidenceCache: new EvidenceCache(),
+    evidenceCache,
     checkpointMemo: new CheckpointMemo({ oneSnapshot: true }),
     ratioFloor: request.ratioFloor,
     coverageThreshold: request.coverageThreshold,
@@ -124,7 +134,8 @@ async function judge(request: Extract<JudgeRequest, { kind: 'judge' }>): Promise
   }
   report(total);
   await outbox.empty();
-  post({ kind: 'done' });
+  turns.length = 0;
+  post({ kind: 'done', evidence: { hits: evidenceCache.stats.hits - hits, misses: evidenceCache.stats.misses - misses } });
 }
 
 parentPort?.on('message', (request: JudgeRequest) => {

@@ -13,7 +13,7 @@ import { analyze } from '../../src/core/analyze';
 import { DEFAULT_RATIO_FLOOR } from '../../src/core/defaults';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../../src/core/evidence';
 import { createTokenCounter, DEFAULT_ENCODING } from '../../src/node/tokenCounter';
-import { copySample, extensionApi, extensionPath, writeTranscript } from './helpers';
+import { copySample, extensionApi, extensionPath, waitFor, writeTranscript } from './helpers';
 import { skipOrFailInCi } from '../sharedFolder';
 
 /** Real Claude Code sessions (3 MB JSONL, gzipped, one compaction) that no other extension-host test opens. */
@@ -23,6 +23,21 @@ const OTHER_SESSION = 'claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl.gz
 function corpusFile(session: string): string {
   const corpus = path.resolve(process.env.COMPACTION_LENS_REPO_ROOT ?? extensionPath(), '..', 'shared', 'corpus');
   return path.join(corpus, session);
+}
+
+/**
+ * A transcript of 12,000 turns, all claimed: past JUDGE_IN_WORKER_TURNS, so the extension judges them in
+ * judgeWorker.js. Each turn names a file under `folder` and a ticket.
+ */
+function largeRecords(folder: string): object[] {
+  const turns = Array.from({ length: 12_000 }, (_, i) => ({
+    type: 'turn',
+    id: i,
+    role: i % 2 === 0 ? 'user' : 'assistant',
+    content: `Updated ${folder}_${i}/handler.ts for ticket FLOW_${10_000 + i} and ran the tests.`,
+  }));
+  const summary = `Handled FLOW_10000 in ${folder}_0/handler.ts and FLOW_10001.`;
+  return [...turns, { type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 4096, covered: { from: 0, to: 11_999 } }];
 }
 
 describe('first analysis of a transcript', () => {
@@ -80,16 +95,7 @@ describe('first analysis of a transcript', () => {
   });
 
   it('a large transcript is judged in a worker thread, with the analysis judged here', async () => {
-    // 12,000 turns, all claimed: past JUDGE_IN_WORKER_TURNS, so the extension judges them in judgeWorker.js.
-    const turns = Array.from({ length: 12_000 }, (_, i) => ({
-      type: 'turn',
-      id: i,
-      role: i % 2 === 0 ? 'user' : 'assistant',
-      content: `Updated src/flow_${i}/handler.ts for ticket FLOW_${10_000 + i} and ran the tests.`,
-    }));
-    const summary = 'Handled FLOW_10000 in src/flow_0/handler.ts and FLOW_10001.';
-    const records = [...turns, { type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 4096, covered: { from: 0, to: 11_999 } }];
-    const uri = writeTranscript('large.jsonl', records);
+    const uri = writeTranscript('large.jsonl', largeRecords('src/flow'));
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -112,7 +118,46 @@ describe('first analysis of a transcript', () => {
       coverageThreshold: DEFAULT_COVERAGE_THRESHOLD,
     });
     assert.deepEqual(entry.analysis, plain);
+    // The file keeps its judging worker, and the evidence it worked out: analysed again with another coverage
+    // threshold (which reaches every turn), it is judged by the same thread, which works out no evidence again.
+    const worker = api.store.judgeWorkerOf(uri);
+    assert.ok(worker?.running, 'the file keeps its judging worker');
+    assert.equal(worker.jobs, 1);
+    assert.ok((worker.lastJob?.evidence.misses ?? 0) > 0);
+    const config = () => vscode.workspace.getConfiguration('compactionLens');
+    const version = entry.version;
+    try {
+      await config().update('coverageThreshold', 2, vscode.ConfigurationTarget.Global);
+      await waitFor(() => entry.version > version && worker.jobs === 2, 'the file to be judged again in its worker', 60000);
+      assert.equal(api.store.judgeWorkerOf(uri), worker);
+      assert.equal(worker.lastJob?.evidence.misses, 0, 'evidence worked out again');
+      assert.ok((worker.lastJob?.evidence.hits ?? 0) > 0);
+      assert.equal(entry.evidenceCache.stats.misses, 0, 'no turn was judged in the extension host');
+    } finally {
+      await config().update('coverageThreshold', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor(() => worker.jobs === 3, 'the file to be judged again with the default threshold', 60000);
+    // Let go, the file's worker ends.
     api.store.remove(uri);
+    assert.equal(api.store.judgeWorkerOf(uri), undefined);
+    assert.equal(worker.running, false, 'the judging worker of a file let go still runs');
+  });
+
+  it('only the last large file analysed keeps its judging worker', async () => {
+    const first = writeTranscript('large-first.jsonl', largeRecords('lib/first'));
+    const second = writeTranscript('large-second.jsonl', largeRecords('lib/second'));
+    try {
+      await api.store.load(first);
+      const firstWorker = api.store.judgeWorkerOf(first);
+      assert.ok(firstWorker?.running);
+      await api.store.load(second);
+      assert.ok(api.store.judgeWorkerOf(second)?.running, 'the last file keeps its worker');
+      assert.equal(firstWorker.running, false, 'the first file still has a judging thread');
+      assert.equal(api.store.judgeWorkerOf(first), undefined);
+    } finally {
+      api.store.remove(first);
+      api.store.remove(second);
+    }
   });
 
   it('cancelling while its tokens are counted stops the analysis; a later load analyses it', async function () {

@@ -16,7 +16,7 @@ import { JudgementCache } from '../../../src/core/judgementCache';
 import type { Transcript, Turn, TurnResult } from '../../../src/core/model';
 import { runSteps } from '../../../src/core/steps';
 import { analyzeFile } from '../../../src/node/analyzeFile';
-import { judgeInWorker, plainTurn, TURN_FIELDS, turnGroups } from '../../../src/node/judgeInWorker';
+import { JudgeWorker, judgeInWorker, plainTurn, TURN_FIELDS, turnGroups } from '../../../src/node/judgeInWorker';
 import { TokenPool } from '../../../src/node/tokenPool';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { skipOrFailInCi } from '../../sharedFolder';
@@ -178,6 +178,60 @@ describe('node/judgeInWorker: judging in a worker thread', function () {
       assert.ok(small.evidenceCache.stats.misses > 0, 'judged here');
     } finally {
       pool.dispose();
+    }
+  });
+
+  it('a JudgeWorker kept between jobs gives the same judgements and works out no evidence again', async () => {
+    const worker = new JudgeWorker();
+    try {
+      assert.equal(worker.running, false, 'no thread before the first job');
+      const t = generated();
+      const plan = runSteps(checkpointsToJudge(t, OPTIONS)).map((p) => p.index);
+      const expected = analyze(t, { ...OPTIONS, countTokens: words });
+      const judgedBy = async (transcript: Transcript): Promise<void> => {
+        const judgements = new JudgementCache();
+        const job = await worker.judge(transcript, plan, OPTIONS, judgements);
+        assert.equal(job.kept, plan.length);
+        assert.deepEqual(analyze(transcript, { ...OPTIONS, countTokens: words, judgements }), expected);
+      };
+      await judgedBy(t);
+      assert.ok(worker.running && worker.idle);
+      assert.ok(worker.lastJob !== undefined && worker.lastJob.evidence.misses > 0, 'the first job works out the evidence');
+      // A second job, on a new snapshot of the same file (copies of its turns, as a reload reads them).
+      await judgedBy({ ...t, turns: t.turns.map((turn) => ({ ...turn })) });
+      assert.equal(worker.jobs, 2, 'the same thread');
+      assert.equal(worker.lastJob?.evidence.misses, 0, 'no evidence worked out again');
+      assert.ok((worker.lastJob?.evidence.hits ?? 0) > 0);
+      // Jobs asked for at once run one after the other on the thread.
+      await Promise.all([judgedBy(t), judgedBy(t)]);
+      assert.equal(worker.jobs, 4);
+    } finally {
+      worker.dispose();
+    }
+    assert.equal(worker.running, false, 'disposed: the thread ended');
+    await assert.rejects(worker.judge(generated(), [0], OPTIONS, new JudgementCache()), /disposed/);
+  });
+
+  it('a JudgeWorker whose job was aborted, or whose thread stopped, starts a new thread for the next job', async () => {
+    const worker = new JudgeWorker();
+    try {
+      const t = generated();
+      const plan = runSteps(checkpointsToJudge(t, OPTIONS)).map((p) => p.index);
+      const controller = new AbortController();
+      const aborted = worker.judge(t, plan, OPTIONS, new JudgementCache(), { signal: controller.signal });
+      controller.abort();
+      await assert.rejects(aborted, { name: 'AbortError' });
+      assert.equal(worker.running, false, 'the aborted thread ended');
+      assert.equal((await worker.judge(t, plan, OPTIONS, new JudgementCache())).kept, plan.length);
+      assert.equal(worker.jobs, 1, 'a new thread');
+      // The thread stops while it waits (a crash, say): the next job does not wait on it.
+      const thread = (worker as unknown as { worker: import('node:worker_threads').Worker }).worker;
+      await thread.terminate();
+      assert.equal(worker.running, false);
+      assert.equal((await worker.judge(t, plan, OPTIONS, new JudgementCache())).kept, plan.length);
+      assert.ok(worker.running);
+    } finally {
+      worker.dispose();
     }
   });
 

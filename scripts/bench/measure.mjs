@@ -37,6 +37,13 @@
 //   cache FILE     the evidence cache when it must let texts go: FILE's turns asked of an EvidenceCache holding half
 //                  their characters, three passes in order (as sharing's two passes and the judging ask them), against
 //                  turnPieces alone over them once: each one's ms, and the cache's hits and misses
+//   reanalyze-worker FILE  what the extension does when a large file is analysed again with another coverage
+//                  threshold (a change that reaches every turn): the file analysed with its judging in a JudgeWorker
+//                  (node/judgeInWorker.ts), then again with the file's caches and a new checkpoint memo, once with
+//                  that worker kept (its evidence with it: what the extension does now) and once with a new worker
+//                  (what it did before): each analysis's ms, and the kept worker's evidence hits and misses on its
+//                  second job (judging only happens in a worker from JUDGE_IN_WORKER_TURNS claimed turns; below it,
+//                  the worker is asked with minTurns 0)
 //   clone FILE     analyses FILE, then times V8's serializer (what postMessage uses between threads) on the
 //                  analysis and on the transcript: what a worker would pay to hand them to the host (the
 //                  deserialising is the host's part)
@@ -485,8 +492,62 @@ async function cacheChurn() {
   return { turns: turns.length, chars, bareMs: Math.round(bareMs), cachedMs: Math.round(now() - start), ...cache.stats };
 }
 
+/** A large file analysed again with another threshold, its judging worker kept and new (see the header). */
+async function reanalyzeWorker() {
+  const { analyzeFile, analyzeTranscript } = out('node/analyzeFile.js');
+  const { TokenPool } = out('node/tokenPool.js');
+  const { JudgeWorker } = out('node/judgeInWorker.js');
+  const { CheckpointMemo } = out('core/checkpointMemo.js');
+  const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
+  const options = { encoding: 'o200k_base', ratioFloor: 5 };
+  const pool = new TokenPool({});
+  const kept = new JudgeWorker();
+  const judging = (worker) => ({
+    minTurns: 0,
+    worker,
+    onFallback: (why) => {
+      throw new Error(`the judging fell back to this thread: ${why}`);
+    },
+  });
+  try {
+    const start = now();
+    const {
+      file: opened,
+      tokenCache,
+      evidenceCache,
+    } = await analyzeFile(file, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS }, pool, options, { judgeWorker: judging(kept) });
+    const firstMs = now() - start;
+    const again = async (worker) => {
+      const begun = now();
+      const caches = { tokenCache, evidenceCache, checkpointMemo: new CheckpointMemo() };
+      await analyzeTranscript(opened.transcript, caches, pool, { ...options, coverageThreshold: 0.9 }, { judgeWorker: judging(worker) });
+      return now() - begun;
+    };
+    const fresh = new JudgeWorker();
+    let newWorkerMs;
+    try {
+      newWorkerMs = await again(fresh);
+    } finally {
+      fresh.dispose();
+    }
+    const keptWorkerMs = await again(kept);
+    return {
+      turns: opened.transcript.turns.length,
+      firstMs: Math.round(firstMs),
+      newWorkerMs: Math.round(newWorkerMs),
+      keptWorkerMs: Math.round(keptWorkerMs),
+      keptJobs: kept.jobs,
+      keptEvidence: kept.lastJob?.evidence,
+    };
+  } finally {
+    kept.dispose();
+    pool.dispose();
+  }
+}
+
 const modes = {
   floor,
+  'reanalyze-worker': reanalyzeWorker,
   cache: cacheChurn,
   alloc: allocations,
   bounds: boundsOnly,

@@ -22,6 +22,16 @@ function compare(before: unknown[], now: unknown[]): { lines: string[]; flagged:
   return JSON.parse(run.stdout) as { lines: string[]; flagged: string[] };
 }
 
+/** `node scripts/bench/measure.mjs MODE samples/incident.jsonl`, which must succeed: its figures, and its output for messages. */
+function measureSample<T>(mode: string): { figures: T & { mode: string }; stdout: string } {
+  const run = spawnSync(process.execPath, [join(root, 'scripts/bench/measure.mjs'), mode, join(root, 'samples/incident.jsonl')], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, `${mode}: ${run.stderr}`);
+  return { figures: JSON.parse(run.stdout) as T & { mode: string }, stdout: run.stdout };
+}
+
 describe('npm run bench --smoke', function () {
   this.timeout(180000);
   let dir: string;
@@ -90,44 +100,44 @@ describe('npm run bench --smoke', function () {
 
   it('times the judging and the evidence extraction alone on a transcript (measure.mjs judge, extract)', () => {
     for (const mode of ['judge', 'extract']) {
-      const run = spawnSync(process.execPath, [join(root, 'scripts/bench/measure.mjs'), mode, join(root, 'samples/incident.jsonl')], {
-        cwd: root,
-        encoding: 'utf8',
-      });
-      assert.equal(run.status, 0, `${mode}: ${run.stderr}`);
-      const figures = JSON.parse(run.stdout) as { mode: string; passesMs: number[]; bestMs: number; texts?: number; chars?: number };
+      const { figures, stdout } = measureSample<{ passesMs: number[]; bestMs: number; texts?: number; chars?: number }>(mode);
       assert.equal(figures.mode, mode);
       assert.equal(figures.passesMs.length, mode === 'judge' ? 6 : 7);
       assert.ok(
         figures.passesMs.every((ms) => Number.isFinite(ms) && ms >= 0) && figures.bestMs === Math.min(...figures.passesMs.slice(1)),
       );
-      if (mode === 'extract') assert.ok((figures.texts ?? 0) > 5 && (figures.chars ?? 0) > 1000, run.stdout);
+      if (mode === 'extract') assert.ok((figures.texts ?? 0) > 5 && (figures.chars ?? 0) > 1000, stdout);
     }
   });
 
   it('times the evidence cache letting texts go, each turn asked three times (measure.mjs cache)', () => {
-    const run = spawnSync(process.execPath, [join(root, 'scripts/bench/measure.mjs'), 'cache', join(root, 'samples/incident.jsonl')], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    assert.equal(run.status, 0, run.stderr);
-    const figures = JSON.parse(run.stdout) as {
-      mode: string;
+    const { figures, stdout } = measureSample<{
       turns: number;
       chars: number;
       bareMs: number;
       cachedMs: number;
       hits: number;
       misses: number;
-    };
+    }>('cache');
     assert.equal(figures.mode, 'cache');
-    assert.ok(figures.turns > 5 && figures.chars > 1000, run.stdout);
-    assert.ok(
-      Number.isFinite(figures.bareMs) && figures.bareMs >= 0 && Number.isFinite(figures.cachedMs) && figures.cachedMs >= 0,
-      run.stdout,
-    );
-    assert.equal(figures.hits + figures.misses, 3 * figures.turns, run.stdout);
+    assert.ok(figures.turns > 5 && figures.chars > 1000, stdout);
+    assert.ok(Number.isFinite(figures.bareMs) && figures.bareMs >= 0 && Number.isFinite(figures.cachedMs) && figures.cachedMs >= 0, stdout);
+    assert.equal(figures.hits + figures.misses, 3 * figures.turns, stdout);
     assert.ok(figures.misses >= figures.turns, 'a cache of half the texts works each out at least once');
+  });
+
+  it('times a large file analysed again with its judging worker kept and with a new one (measure.mjs reanalyze-worker)', () => {
+    const { figures, stdout } = measureSample<{
+      firstMs: number;
+      newWorkerMs: number;
+      keptWorkerMs: number;
+      keptJobs: number;
+      keptEvidence: { hits: number; misses: number };
+    }>('reanalyze-worker');
+    assert.equal(figures.mode, 'reanalyze-worker');
+    for (const ms of [figures.firstMs, figures.newWorkerMs, figures.keptWorkerMs]) assert.ok(Number.isFinite(ms) && ms >= 0, stdout);
+    assert.equal(figures.keptJobs, 2, 'the kept worker judged both times');
+    assert.ok(figures.keptEvidence.hits > 0 && figures.keptEvidence.misses === 0, stdout);
   });
 
   it('says what is wrong with its command line in one line and its usage, without a stack trace', () => {

@@ -187,7 +187,12 @@ export class TranscriptStore extends Disposable {
       onFallback: (reason) => log.warn(`${reason}; counting tokens in the extension host's thread instead`),
     });
     this.register({ dispose: () => this.tokenPool.dispose() });
-    this.register({ dispose: () => this.endJudgeWorkers(() => true) });
+    this.register({
+      dispose: () => {
+        for (const worker of this.judgeWorkers.values()) worker.dispose();
+        this.judgeWorkers.clear();
+      },
+    });
     // A file no editor shows any more may be demoted.
     this.register(vscode.window.tabGroups.onDidChangeTabs((event) => event.closed.length > 0 && this.trim()));
     this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.trim()));
@@ -436,6 +441,7 @@ export class TranscriptStore extends Disposable {
    * idle workers beyond the JUDGE_WORKERS_KEPT most recently used that run one (a busy one is weighed after its job).
    */
   private keepJudgeWorker(key: string, worker: JudgeWorker): void {
+    if (worker.ended) return; // the file was let go while it was analysed
     const kept = this.judgeWorkers.get(key);
     if (kept !== undefined && kept !== worker) {
       // Two analyses of one file made a worker each: the busy one stays (and is kept after its own analysis).
@@ -463,11 +469,14 @@ export class TranscriptStore extends Disposable {
     if (this.judgeWorkers.get(key) !== worker) worker.dispose();
   }
 
-  /** Ends the judging workers of the files `which` picks (by key), busy or not, and forgets them. */
+  /**
+   * Forgets the judging workers of the files `which` picks (by key) and ends their threads, once an analysis under
+   * way is done with one (else it would judge in the host's slices instead, for a file let go).
+   */
   private endJudgeWorkers(which: (key: string) => boolean): void {
     for (const [key, worker] of this.judgeWorkers) {
       if (!which(key)) continue;
-      worker.dispose();
+      worker.retire();
       this.judgeWorkers.delete(key);
     }
   }

@@ -105,9 +105,9 @@ export interface JudgedInWorker {
 /**
  * A worker thread that judges transcripts, one job at a time, and is kept between jobs: its evidence cache (keyed by
  * text) stays with it, so judging a file again works out no evidence again, and its code is already optimised. The
- * thread starts with the first job and ends with dispose(), or when a job fails or is aborted (the next job starts a
- * new one). It keeps no turns between jobs, only the evidence and its own start-up (some 10–20 MB); it does not keep
- * the process alive while it waits.
+ * thread starts with the first job and ends with dispose() (with retire(), once the jobs asked for are done), or when
+ * a job fails or is aborted (the next job starts a new one). It keeps no turns between jobs, only the evidence (for a
+ * 100k-turn file, some 290 MB) and its own start-up; it does not keep the process alive while it waits.
  */
 export class JudgeWorker {
   private worker: Worker | undefined;
@@ -115,6 +115,8 @@ export class JudgeWorker {
   /** Jobs asked for and not ended yet. */
   private pending = 0;
   private disposed = false;
+  /** Set by retire: the thread ends once the jobs asked for are done. */
+  private retiring = false;
   /** Jobs run on the thread now running (0 before its first, and after one failed or was aborted). */
   private jobsOnThread = 0;
   private last: JudgedInWorker | undefined;
@@ -131,6 +133,11 @@ export class JudgeWorker {
     return this.last;
   }
 
+  /** Whether it was disposed or retired: it takes no new job, and should not be kept. */
+  get ended(): boolean {
+    return this.disposed || this.retiring;
+  }
+
   /** Whether no job is under way or waiting. */
   get idle(): boolean {
     return this.pending === 0;
@@ -145,7 +152,7 @@ export class JudgeWorker {
    * Judges checkpoints `only` (by index) of `transcript` and keeps each judgement in `judgements`, for an analysis of
    * `transcript` with `options` to take, after the jobs asked for before it. Resolves with how many were kept (a
    * judgement that does not fit the transcript is not: judgeAhead makes it); rejects when the worker fails or was
-   * disposed, and with an AbortError when `run.signal` aborts.
+   * disposed or retired before it was asked, and with an AbortError when `run.signal` aborts.
    */
   judge(
     transcript: Transcript,
@@ -154,18 +161,29 @@ export class JudgeWorker {
     judgements: JudgementCache,
     run: Omit<JudgeInWorkerOptions, 'workerFile'> = {},
   ): Promise<JudgedInWorker> {
+    if (this.ended) return Promise.reject(new Error('the judging worker was disposed'));
     this.pending++;
     const job = this.queue.then(() => this.judgeNow(transcript, only, options, judgements, run));
     // Counted down before the caller's own reaction to the job runs (reactions run in the order they were added).
     const ended = (): void => {
       this.pending--;
+      if (this.pending === 0 && this.retiring) this.dispose();
     };
     job.then(ended, ended);
     this.queue = job.catch(() => undefined);
     return job;
   }
 
-  /** Ends the thread (a job under way rejects); later jobs reject. */
+  /**
+   * Ends the thread once the jobs asked for are done (at once when there are none), so an analysis under way keeps
+   * its worker; later jobs reject.
+   */
+  retire(): void {
+    this.retiring = true;
+    if (this.pending === 0) this.dispose();
+  }
+
+  /** Ends the thread now (a job under way rejects); later jobs reject. */
   dispose(): void {
     this.disposed = true;
     this.end();

@@ -4,7 +4,7 @@
 // run alone (COMPACTION_LENS_TEST_GREP='first analysis') for cold figures (no worker or tokenizer started yet).
 // Cancelling while the tokens are counted stops the analysis.
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
@@ -27,16 +27,15 @@ function corpusFile(session: string): string {
 
 /**
  * A transcript of 12,000 turns, all claimed: past JUDGE_IN_WORKER_TURNS, so the extension judges them in
- * judgeWorker.js. Each turn names a file under `folder` and a ticket.
+ * judgeWorker.js. Each turn names a file under `folder` and a ticket; the summary names two of them unless given.
  */
-function largeRecords(folder: string): object[] {
+function largeRecords(folder: string, summary = `Handled FLOW_10000 in ${folder}_0/handler.ts and FLOW_10001.`): object[] {
   const turns = Array.from({ length: 12_000 }, (_, i) => ({
     type: 'turn',
     id: i,
     role: i % 2 === 0 ? 'user' : 'assistant',
     content: `Updated ${folder}_${i}/handler.ts for ticket FLOW_${10_000 + i} and ran the tests.`,
   }));
-  const summary = `Handled FLOW_10000 in ${folder}_0/handler.ts and FLOW_10001.`;
   return [...turns, { type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 4096, covered: { from: 0, to: 11_999 } }];
 }
 
@@ -118,25 +117,21 @@ describe('first analysis of a transcript', () => {
       coverageThreshold: DEFAULT_COVERAGE_THRESHOLD,
     });
     assert.deepEqual(entry.analysis, plain);
-    // The file keeps its judging worker, and the evidence it worked out: analysed again with another coverage
-    // threshold (which reaches every turn), it is judged by the same thread, which works out no evidence again.
+    // The file keeps its judging worker, and the evidence it worked out: rewritten with another summary, and read
+    // again, its turns are judged by the same thread, which works out no evidence again.
     const worker = api.store.judgeWorkerOf(uri);
     assert.ok(worker?.running, 'the file keeps its judging worker');
     assert.equal(worker.jobs, 1);
     assert.ok((worker.lastJob?.evidence.misses ?? 0) > 0);
-    const config = () => vscode.workspace.getConfiguration('compactionLens');
-    const version = entry.version;
-    try {
-      await config().update('coverageThreshold', 2, vscode.ConfigurationTarget.Global);
-      await waitFor(() => entry.version > version && worker.jobs === 2, 'the file to be judged again in its worker', 60000);
-      assert.equal(api.store.judgeWorkerOf(uri), worker);
-      assert.equal(worker.lastJob?.evidence.misses, 0, 'evidence worked out again');
-      assert.ok((worker.lastJob?.evidence.hits ?? 0) > 0);
-      assert.equal(entry.evidenceCache.stats.misses, 0, 'no turn was judged in the extension host');
-    } finally {
-      await config().update('coverageThreshold', undefined, vscode.ConfigurationTarget.Global);
-    }
-    await waitFor(() => worker.jobs === 3, 'the file to be judged again with the default threshold', 60000);
+    const rewritten = largeRecords('src/flow', 'Handled FLOW_10002 only.');
+    writeFileSync(uri.fsPath, rewritten.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    await api.store.refresh(uri);
+    await waitFor(() => worker.jobs === 2, 'the file to be judged again in its worker');
+    assert.equal(api.store.judgeWorkerOf(uri), worker);
+    assert.equal(worker.lastJob?.evidence.misses, 0, 'evidence worked out again');
+    assert.ok((worker.lastJob?.evidence.hits ?? 0) > 0);
+    assert.equal(entry.evidenceCache.stats.misses, 0, 'no turn was judged in the extension host');
+    assert.match(entry.transcript.checkpoints[0].summary ?? '', /FLOW_10002 only/, 'the file read again');
     // Let go, the file's worker ends.
     api.store.remove(uri);
     assert.equal(api.store.judgeWorkerOf(uri), undefined);

@@ -235,6 +235,22 @@ describe('node/judgeInWorker: judging in a worker thread', function () {
     }
   });
 
+  it('a JudgeWorker retired while it judges finishes the job, then ends its thread', async () => {
+    const worker = new JudgeWorker();
+    const t = generated();
+    const plan = runSteps(checkpointsToJudge(t, OPTIONS)).map((p) => p.index);
+    const job = worker.judge(t, plan, OPTIONS, new JudgementCache());
+    worker.retire();
+    assert.equal(worker.ended, true);
+    await assert.rejects(worker.judge(t, plan, OPTIONS, new JudgementCache()), /disposed/, 'a job asked after it was retired');
+    assert.equal((await job).kept, plan.length, 'the job under way was judged');
+    assert.equal(worker.running, false, 'the thread ended after it');
+    const idle = new JudgeWorker();
+    idle.retire();
+    await assert.rejects(idle.judge(t, plan, OPTIONS, new JudgementCache()), /disposed/);
+    assert.equal(idle.running, false);
+  });
+
   it('rejects with an AbortError when aborted, before or while it runs', async () => {
     const t = incident(false);
     const controller = new AbortController();

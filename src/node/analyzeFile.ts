@@ -3,12 +3,13 @@
 // once it is read, and loads tiktoken with its first count; what the analysis will count is counted in the
 // token pool's worker threads (warmTokenCache) while this thread judges the checkpoints' turns (judgeAhead, with
 // the file's EvidenceCache; the extension has a large file's turns judged in a worker thread instead, kept for
-// the file with the evidence it worked out, judgeInWorker.ts); then the analysis runs without tokenizing and takes those judgements. This thread
-// works in time slices (inSlices), so the event loop (the workers' replies, progress, an abort; in the extension, the
-// whole extension host) never waits long. The file's CheckpointMemo carries its checkpoint
-// analyses to the next analysis, which reuses those an append did not change and skips their counting and
-// evidence. A one-shot analysis (the CLI's) keeps neither memo nor cache past itself, and a small cache while
-// it runs when the file's texts would not fit in the default one. Progress is one fraction from 0 to 1 with a short message.
+// the file with the evidence it worked out, judgeInWorker.ts); then the analysis runs without tokenizing and
+// takes those judgements. This thread works in time slices (inSlices), so the event loop (the workers' replies,
+// progress, an abort; in the extension, the whole extension host) never waits long. The file's CheckpointMemo
+// carries its checkpoint analyses to the next analysis, which reuses those an append did not change and skips
+// their counting and evidence. A one-shot analysis (the CLI's) keeps neither memo nor cache past itself, and a
+// small cache while it runs when the file's texts would not fit in the default one. Progress is one fraction from
+// 0 to 1 with a short message.
 import { analyzeInSteps, checkpointsToJudge, judgeAhead, textsToCountInSteps } from '../core/analyze';
 import { CheckpointMemo } from '../core/checkpointMemo';
 import { DEFAULT_EVIDENCE_CACHE_CHARS, EvidenceCache } from '../core/evidenceCache';

@@ -164,7 +164,7 @@ export class TranscriptStore extends Disposable {
   private readonly lastRefreshError = new Map<string, string>();
   /** The files whose evidence stays cached, least recently analysed first (see EVIDENCE_CACHED_FILES). */
   private readonly evidenceKept = new Map<string, AnalysedTranscript>();
-  /** Each file's judging worker, least recently analysed first; a thread runs in at most JUDGE_WORKERS_KEPT idle ones. */
+  /** Each full entry's judging worker, least recently analysed first; at most JUDGE_WORKERS_KEPT idle ones keep a thread. */
   private readonly judgeWorkers = new Map<string, JudgeWorker>();
   private settings: Settings;
   /** Counts tokens in worker threads; ended with the store (on deactivation). */
@@ -300,7 +300,7 @@ export class TranscriptStore extends Disposable {
   remove(uri: vscode.Uri): void {
     const key = uri.toString();
     this.evidenceKept.delete(key);
-    this.endJudgeWorkers((worker) => worker === key);
+    this.endJudgeWorker(key);
     this.recent.delete(key);
     const full = this.entries.delete(key);
     if (!this.digested.delete(key) && !full) return;
@@ -407,7 +407,7 @@ export class TranscriptStore extends Disposable {
     this.lastRefreshError.delete(key);
     // Its caches go too, even while someone still has the object (a status bar showing it a moment longer).
     if (this.evidenceKept.delete(key)) entry.evidenceCache.clear();
-    this.endJudgeWorkers((worker) => worker === key);
+    this.endJudgeWorker(key);
     entry.checkpointMemo = new CheckpointMemo();
     this.demoted.fire(entry.uri);
   }
@@ -470,15 +470,12 @@ export class TranscriptStore extends Disposable {
   }
 
   /**
-   * Forgets the judging workers of the files `which` picks (by key) and ends their threads, once an analysis under
-   * way is done with one (else it would judge in the host's slices instead, for a file let go).
+   * Forgets the judging worker of file `key` and ends its thread, once an analysis under way is done with it (else
+   * that analysis would judge in the host's slices instead, for a file let go).
    */
-  private endJudgeWorkers(which: (key: string) => boolean): void {
-    for (const [key, worker] of this.judgeWorkers) {
-      if (!which(key)) continue;
-      worker.retire();
-      this.judgeWorkers.delete(key);
-    }
+  private endJudgeWorker(key: string): void {
+    this.judgeWorkers.get(key)?.retire();
+    this.judgeWorkers.delete(key);
   }
 
   private async loadNow(uri: vscode.Uri, progress: ProgressOptions): Promise<AnalysedTranscript> {

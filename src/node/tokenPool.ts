@@ -204,9 +204,8 @@ export class TokenPool {
   /**
    * Starts a worker now, asking it nothing: its thread and Node's start-up in it (~30 ms) happen while the caller
    * goes on (analyzeFile, once the file is read: the verdicts before the judging), and the first count has it load
-   * its encoding. Does nothing when a worker
-   * is alive already or counting runs in this thread. Unused, it is idle: it never keeps the process alive, and
-   * is ended after idleMs.
+   * its encoding. Does nothing when a worker is alive already or counting runs in this thread. Unused, it is idle:
+   * it never keeps the process alive, and is ended after idleMs.
    */
   start(): void {
     if (this.disposed || this.fallback !== undefined || this.threads.length > 0) return;

@@ -1,7 +1,7 @@
 // Finding evidence in one summary: both sides reduced to their words (evidenceText.wordsOf), a piece's words
 // matched in a row, never across a line break, at name boundaries when asked; plain-word stems for terms; and
 // the longest passage of prose a turn shares word for word with the summary. Built once per summary, linear.
-import { eachWord, MAX_SCAN_CHARS, stemOf, wordsOf, type Piece } from './evidenceText';
+import { eachWord, MAX_SCAN_CHARS, stemOf, type Piece } from './evidenceText';
 
 /** SummaryMatcher.idOfNumber: a word not looked up yet. */
 const UNKNOWN = -2;
@@ -22,6 +22,8 @@ export class SummaryMatcher {
   private stemPositions?: Map<string, number[]>;
   /** The summary's numbers of a ProseWords table's words (UNKNOWN: not looked up yet). */
   private tableIds?: { table: ProseWords; ids: Int32Array };
+  /** The summary's words of letters a–z alone, by a hash of their letters (idOfLetters), made when first asked. */
+  private letterWords?: { ids: Int32Array; words: string[] };
 
   constructor(readonly summary: string) {
     const text = typeof summary === 'string' ? summary : '';
@@ -93,6 +95,39 @@ export class SummaryMatcher {
   /** A word's number in this summary, or -1 when the summary does not have it (line breaks have none). */
   wordId(word: string): number {
     return this.wordIds.get(word) ?? -1;
+  }
+
+  /**
+   * The number (wordId) of the word whose letters are text[start, end), ASCII letters only, in lower case; -1 when
+   * the summary does not have it. No string is made: the letters are hashed and compared where they are.
+   */
+  idOfLetters(text: string, start: number, end: number): number {
+    const table = this.letterWords ?? this.makeLetterWords();
+    const mask = table.ids.length - 1;
+    const length = end - start;
+    for (let slot = hashLetters(text, start, end) & mask; ; slot = (slot + 1) & mask) {
+      const id = table.ids[slot];
+      if (id < 0) return -1;
+      const word = table.words[slot];
+      if (word.length === length && sameLetters(word, text, start)) return id;
+    }
+  }
+
+  private makeLetterWords(): { ids: Int32Array; words: string[] } {
+    const letterWords: string[] = [];
+    for (const word of this.wordIds.keys()) if (isLowerLetters(word)) letterWords.push(word);
+    // A power of two at least twice the words, so a probe meets an empty slot soon.
+    let size = 16;
+    while (size < 2 * letterWords.length) size *= 2;
+    const table = { ids: new Int32Array(size).fill(-1), words: new Array<string>(size).fill('') };
+    for (const word of letterWords) {
+      let slot = hashLetters(word, 0, word.length) & (size - 1);
+      while (table.ids[slot] >= 0) slot = (slot + 1) & (size - 1);
+      table.ids[slot] = this.wordIds.get(word)!;
+      table.words[slot] = word;
+    }
+    this.letterWords = table;
+    return table;
   }
 
   /** The summary's number (wordId) of the word numbered `n` in `table`; each word is looked up once. */
@@ -214,17 +249,23 @@ export const PASSAGE_WORDS = 8;
 
 /**
  * The longest passage of prose (PASSAGE_WORDS words or more, mostly plain words) that the summary repeats word
- * for word, as a piece: a task title, a request quoted back. One pass over the text's words.
+ * for word, as a piece: a task title, a request quoted back. One pass over the text's first MAX_SCAN_CHARS
+ * characters that makes no string for a word (each is looked up by its letters: SummaryMatcher.idOfLetters); only
+ * the passage's own words are made. The same as verbatimPassageOfWords of its proseWordsOf.
  */
 export function verbatimPassage(text: string, matcher: SummaryMatcher): Piece | undefined {
-  return verbatimPassageOfWords(proseWordsOf(text), matcher);
+  const scanned = typeof text === 'string' ? text : '';
+  const count = scanProse(scanned, Math.min(scanned.length, MAX_SCAN_CHARS));
+  const { starts, ends, ids } = prose;
+  for (let k = 0; k < count; k++) ids[k] = starts[k] < 0 ? -1 : matcher.idOfLetters(scanned, starts[k], ends[k]);
+  return passageOf(ids, count, (i) => scanned.slice(starts[i], ends[i]).toLowerCase(), matcher);
 }
 
 /** verbatimPassage of a text whose prose words (proseWordsOf) are `words`. */
 export function verbatimPassageOfWords(words: readonly string[], matcher: SummaryMatcher): Piece | undefined {
   // Each word's number in the summary (-1: not there, or a break), so a trigram is looked up without a string.
   const ids = words.map((w) => (w === '\n' ? -1 : matcher.wordId(w)));
-  return passageOf(ids, (i) => words[i], matcher);
+  return passageOf(ids, ids.length, (i) => words[i], matcher);
 }
 
 /**
@@ -234,15 +275,15 @@ export function verbatimPassageOfWords(words: readonly string[], matcher: Summar
 export function verbatimPassageOfNumbers(numbers: Int32Array, table: ProseWords, matcher: SummaryMatcher): Piece | undefined {
   const ids = new Int32Array(numbers.length);
   for (let i = 0; i < numbers.length; i++) ids[i] = numbers[i] < 0 ? -1 : matcher.idOfNumber(table, numbers[i]);
-  return passageOf(ids, (i) => table.words[numbers[i]], matcher);
+  return passageOf(ids, ids.length, (i) => table.words[numbers[i]], matcher);
 }
 
-/** The longest run of the summary's trigrams in the words' numbers (`ids`), as a piece when long enough. */
-function passageOf(ids: ArrayLike<number>, wordAt: (i: number) => string, matcher: SummaryMatcher): Piece | undefined {
+/** The longest run of the summary's trigrams in the words' numbers (`ids`, the first `count`), as a piece when long enough. */
+function passageOf(ids: ArrayLike<number>, count: number, wordAt: (i: number) => string, matcher: SummaryMatcher): Piece | undefined {
   let bestStart = 0;
   let bestLength = 0;
   let runStart = -1;
-  for (let i = 0; i + 2 < ids.length; i++) {
+  for (let i = 0; i + 2 < count; i++) {
     if (matcher.hasTrigram(ids[i], ids[i + 1], ids[i + 2])) {
       if (runStart < 0) runStart = i;
       const length = i + 3 - runStart;
@@ -302,31 +343,110 @@ export class ProseWords {
  * so a passage never runs through it.
  */
 function proseWords(text: string): string[] {
+  const count = scanProse(text, text.length);
+  const { starts, ends } = prose;
   const out: string[] = [];
-  const n = text.length;
+  for (let k = 0; k < count; k++) {
+    if (starts[k] >= 0) out.push(text.slice(starts[k], ends[k]).toLowerCase());
+    else if (out.length > 0 && out[out.length - 1] !== '\n') out.push('\n');
+  }
+  return out;
+}
+
+/**
+ * Where scanProse puts the words it finds (each one's offsets; a break has a start of -1), and where
+ * verbatimPassage puts their numbers. Reused from scan to scan (the core runs in one thread, and each scan is
+ * read before the next); grown to the longest text scanned.
+ */
+const prose = { starts: new Int32Array(1024), ends: new Int32Array(1024), ids: new Int32Array(1024) };
+
+/**
+ * Scans text[0, n) for its prose words (proseWords): whitespace-separated tokens that are words once their
+ * leading ("'`([*) and trailing ("'`)],.;:!?*) punctuation is dropped, split as wordsOf splits them (at an
+ * apostrophe, and camelCase); any other token is a break. Fills prose.starts and prose.ends and returns how many
+ * entries it made (at most n + 1). Every word it gives is ASCII letters alone.
+ */
+function scanProse(text: string, n: number): number {
+  if (prose.starts.length < n + 1) {
+    const size = Math.max(n + 1, 2 * prose.starts.length);
+    prose.starts = new Int32Array(size);
+    prose.ends = new Int32Array(size);
+    prose.ids = new Int32Array(size);
+  }
+  const { starts, ends } = prose;
+  let count = 0;
   let i = 0;
   while (i < n) {
     while (i < n && isSpace(text.charCodeAt(i))) i++;
     let j = i;
     while (j < n && !isSpace(text.charCodeAt(j))) j++;
     if (j > i) {
-      // The token without its leading ("'`([*) and trailing ("'`)],.;:!?*) punctuation.
       let start = i;
       let end = j;
-      while (start < end && LEADING.includes(text[start])) start++;
-      while (end > start && TRAILING.includes(text[end - 1])) end--;
+      while (start < end && isLeading(text.charCodeAt(start))) start++;
+      while (end > start && isTrailing(text.charCodeAt(end - 1))) end--;
       const kind = proseWordKind(text, start, end);
-      if (kind === 'lower') out.push(text.slice(start, end));
-      else if (kind === 'word') out.push(...wordsOf(text.slice(start, end)));
-      else if (out.length > 0 && out[out.length - 1] !== '\n') out.push('\n');
+      if (kind === 'lower') {
+        starts[count] = start;
+        ends[count++] = end;
+      } else if (kind === 'word') {
+        // As wordsOf splits the token: runs of letters (not the apostrophe), each split before an upper-case
+        // letter after a lower-case one (retryPath), or before a capitalised word after two capitals or more
+        // (HTTPServer → HTTP|Server).
+        let s = start;
+        while (s < end) {
+          while (s < end && !isAsciiLetter(text.charCodeAt(s))) s++;
+          if (s >= end) break;
+          let e = s + 1;
+          for (; e < end; e++) {
+            const c = text.charCodeAt(e);
+            if (!isAsciiLetter(c)) break;
+            if (c > 90) continue;
+            if (text.charCodeAt(e - 1) > 90) break;
+            if (e + 1 < end && isAsciiLower(text.charCodeAt(e + 1)) && e - s >= 2) break;
+          }
+          starts[count] = s;
+          ends[count++] = e;
+          s = e;
+        }
+      } else {
+        starts[count] = -1;
+        ends[count++] = -1;
+      }
     }
     i = j;
   }
-  return out;
+  return count;
 }
 
-const LEADING = '"\'`([*';
-const TRAILING = '"\'`)],.;:!?*';
+function isLeading(c: number): boolean {
+  return c === 34 || c === 39 || c === 96 || c === 40 || c === 91 || c === 42;
+}
+
+function isTrailing(c: number): boolean {
+  return (
+    c === 34 ||
+    c === 39 ||
+    c === 96 ||
+    c === 41 ||
+    c === 93 ||
+    c === 44 ||
+    c === 46 ||
+    c === 59 ||
+    c === 58 ||
+    c === 33 ||
+    c === 63 ||
+    c === 42
+  );
+}
+
+function isAsciiLower(c: number): boolean {
+  return c >= 97 && c <= 122;
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
 
 /**
  * Whether text[start, end) is a word of prose: letters a–z (any case), with at most one apostrophe (' or ’)
@@ -351,4 +471,27 @@ function proseWordKind(text: string, start: number, end: number): 'lower' | 'wor
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 9 || c === 13;
+}
+
+/** FNV-1a of text[start, end)'s letters in lower case (ASCII letters: a letter's code | 32). */
+function hashLetters(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let k = start; k < end; k++) h = Math.imul(h ^ (text.charCodeAt(k) | 32), 0x01000193);
+  return h;
+}
+
+/** Whether text, from `start`, holds `word`'s letters (a–z) in any case. */
+function sameLetters(word: string, text: string, start: number): boolean {
+  for (let k = 0; k < word.length; k++) if ((text.charCodeAt(start + k) | 32) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/** Whether a word is letters a–z alone (the only words idOfLetters can be asked for). */
+function isLowerLetters(word: string): boolean {
+  if (word.length === 0) return false;
+  for (let k = 0; k < word.length; k++) {
+    const c = word.charCodeAt(k);
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
 }

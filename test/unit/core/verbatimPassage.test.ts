@@ -1,6 +1,8 @@
 // Tests for verbatimPassage (src/core/summaryMatcher.ts): it finds the same passage as the plain version it
 // replaced (regular expressions for a token's punctuation and trigrams looked up as joined strings), on random
-// texts and summaries of words, punctuation, apostrophes, camelCase, capitals, digits and line breaks.
+// texts and summaries of words, punctuation, apostrophes, camelCase, capitals, digits and line breaks. Since
+// verbatimPassage scans a text's words by their offsets and looks each up by its letters (no string per word), the
+// tokens also hold capitals before an apostrophe, capitalised words run together and a Kelvin sign.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { eachWord, MAX_SCAN_CHARS, wordsOf } from '../../../src/core/evidenceText';
@@ -50,7 +52,24 @@ function plainPassage(text: string, trigrams: Set<string>): string | undefined {
   return words.slice(bestStart, bestStart + Math.min(bestLength, 40)).join(' ');
 }
 
-const WORDS = ['the', 'ledger', 'fixed', 'a', 'retry', 'path', 'now', 'backs', 'off', 'queue', 'worker', 'test'];
+const WORDS = [
+  'the',
+  'ledger',
+  'fixed',
+  'a',
+  'retry',
+  'path',
+  'now',
+  'backs',
+  'off',
+  'queue',
+  'worker',
+  'test',
+  'key',
+  'abc',
+  'http',
+  'xml',
+];
 const TOKENS = [
   ...WORDS,
   'Ledger',
@@ -70,6 +89,14 @@ const TOKENS = [
   "'",
   '’s',
   'HTTPServer',
+  // Capitals before an apostrophe or a capitalised word, and a Kelvin sign, which lower-cases to an ASCII k.
+  'ABC’s',
+  "HTTP's",
+  'XMLHttp',
+  'iOSApp',
+  'AbC',
+  'aB',
+  '\u212Aey',
 ];
 
 const arbProse = fc

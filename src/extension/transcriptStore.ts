@@ -7,8 +7,9 @@
 // `hold`) and for the RECENT_FULL_ENTRIES most recently loaded others; any other file is demoted to its digest
 // (view/analysisDigest.ts), which the checkpoints tree lists, and whoever needs it in full again calls `load`,
 // which reads it again. A large file's judging worker thread is kept with its full entry, holding the evidence it
-// worked out, for at most JUDGE_WORKERS_KEPT files at a time. Watching files for changes is liveTranscripts.ts's
-// job; progress and error messages are the commands' (openTranscript.ts).
+// worked out, for at most JUDGE_WORKERS_KEPT files at a time, and ends once nothing holds a file that was held.
+// Watching files for changes is liveTranscripts.ts's job; progress and error messages are the commands'
+// (openTranscript.ts).
 import * as vscode from 'vscode';
 import { fileNameOf } from '../core/displayText';
 import { CheckpointMemo } from '../core/checkpointMemo';
@@ -127,10 +128,14 @@ export const EVIDENCE_CACHED_FILES = 8;
 
 /**
  * The judging worker threads kept between analyses, with the evidence each worked out: those of this many most
- * recently analysed large files (judged in a worker: node/judgeInWorker.ts). A worker holds an evidence cache as
- * large as a file's in the host (DEFAULT_EVIDENCE_CACHE_CHARS): for a generated 100k-turn file, about 290 MB of
- * heap after a collection, and RSS 350 MB above the same process without it. So only the last file's is kept; a
- * re-analysis of it that reaches every turn (another threshold or encoding) then takes about 3 s instead of 5.5 s.
+ * recently analysed large files (judged in a worker: node/judgeInWorker.ts). A file something held (an editor, a
+ * tab, a timeline panel) since its worker was kept loses the worker once nothing holds it: the first change of
+ * tabs, editors or holds that finds it held by nothing ends the thread. (A file analysed and never shown, by
+ * Analyze Workspace, keeps it until it is demoted or another large file is analysed.) A worker holds an evidence
+ * cache as large as a file's in the host (DEFAULT_EVIDENCE_CACHE_CHARS): for a generated 100k-turn file, about
+ * 290 MB of heap after a collection, and RSS 350 MB above the same process without it. So only the last file's is
+ * kept; a re-analysis of it that reaches every turn (another threshold or encoding) then takes about 3 s instead
+ * of 5.5 s.
  */
 export const JUDGE_WORKERS_KEPT = 1;
 
@@ -166,6 +171,8 @@ export class TranscriptStore extends Disposable {
   private readonly evidenceKept = new Map<string, AnalysedTranscript>();
   /** Each full entry's judging worker, least recently analysed first; at most JUDGE_WORKERS_KEPT idle ones keep a thread. */
   private readonly judgeWorkers = new Map<string, JudgeWorker>();
+  /** The files of `judgeWorkers` something held since their worker was kept: theirs ends once nothing does (trim). */
+  private readonly judgeWorkersHeld = new Set<string>();
   private settings: Settings;
   /** Counts tokens in worker threads; ended with the store (on deactivation). */
   readonly tokenPool: TokenPool;
@@ -234,6 +241,7 @@ export class TranscriptStore extends Disposable {
   hold(uri: vscode.Uri): vscode.Disposable {
     const key = uri.toString();
     this.holds.set(key, (this.holds.get(key) ?? 0) + 1);
+    if (this.judgeWorkers.has(key)) this.judgeWorkersHeld.add(key);
     let released = false;
     return new vscode.Disposable(() => {
       if (released) return;
@@ -382,10 +390,21 @@ export class TranscriptStore extends Disposable {
     return held;
   }
 
-  /** Demotes the full entries beyond the RECENT_FULL_ENTRIES most recently loaded that nothing holds. */
+  /**
+   * Ends the judging workers of the files held since their worker was kept that nothing holds now, and demotes the
+   * full entries beyond the RECENT_FULL_ENTRIES most recently loaded that nothing holds. Called when a tab closes, the visible editors
+   * change or a hold is released.
+   */
   private trim(): void {
-    if (this.entries.size <= RECENT_FULL_ENTRIES || this.isDisposed) return;
+    if (this.isDisposed) return;
     const held = this.heldKeys();
+    // A worker's evidence is only worth its memory while the file is shown: the analyses it speeds up (another
+    // threshold or encoding, a live file's new compaction) are of files someone looks at.
+    for (const key of [...this.judgeWorkers.keys()]) {
+      if (held.has(key)) this.judgeWorkersHeld.add(key);
+      else if (this.judgeWorkersHeld.has(key)) this.endJudgeWorker(key);
+    }
+    if (this.entries.size <= RECENT_FULL_ENTRIES) return;
     let kept = 0;
     for (const key of [...this.recent].reverse()) {
       if (held.has(key)) continue;
@@ -453,6 +472,7 @@ export class TranscriptStore extends Disposable {
     }
     this.judgeWorkers.delete(key);
     this.judgeWorkers.set(key, worker);
+    if (this.heldKeys().has(key)) this.judgeWorkersHeld.add(key);
     let running = 0;
     for (const each of this.judgeWorkers.values()) if (each.running) running++;
     for (const [oldKey, old] of this.judgeWorkers) {
@@ -460,6 +480,7 @@ export class TranscriptStore extends Disposable {
       if (!old.running || !old.idle) continue;
       old.dispose();
       this.judgeWorkers.delete(oldKey);
+      this.judgeWorkersHeld.delete(oldKey);
       running--;
     }
   }
@@ -476,6 +497,7 @@ export class TranscriptStore extends Disposable {
   private endJudgeWorker(key: string): void {
     this.judgeWorkers.get(key)?.retire();
     this.judgeWorkers.delete(key);
+    this.judgeWorkersHeld.delete(key);
   }
 
   private async loadNow(uri: vscode.Uri, progress: ProgressOptions): Promise<AnalysedTranscript> {

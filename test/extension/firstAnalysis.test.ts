@@ -2,7 +2,8 @@
 // worker threads, never in the extension host's own thread, so VS Code does not see the host as unresponsive.
 // Logs the analysis time and the longest event-loop block (perf_hooks.monitorEventLoopDelay) while it runs;
 // run alone (COMPACTION_LENS_TEST_GREP='first analysis') for cold figures (no worker or tokenizer started yet).
-// Cancelling while the tokens are counted stops the analysis.
+// Cancelling while the tokens are counted stops the analysis. A large file's judging worker is kept while something
+// holds the file.
 import * as assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -136,6 +137,44 @@ describe('first analysis of a transcript', () => {
     api.store.remove(uri);
     assert.equal(api.store.judgeWorkerOf(uri), undefined);
     assert.equal(worker.running, false, 'the judging worker of a file let go still runs');
+  });
+
+  it('a large file keeps its judging worker while something holds it, and no longer', async () => {
+    const uri = writeTranscript('large-held.jsonl', largeRecords('pkg/held'));
+    try {
+      // Analysed, then held (as a timeline panel holds the file it shows once it is loaded), then let go.
+      await api.store.load(uri);
+      const worker = api.store.judgeWorkerOf(uri);
+      assert.ok(worker?.running, 'the file keeps its judging worker');
+      api.store.hold(uri).dispose();
+      await waitFor(() => !worker.running, 'the judging worker of a file nothing holds to end');
+      assert.equal(api.store.judgeWorkerOf(uri), undefined);
+      assert.ok(api.store.get(uri), 'the full entry was let go with its worker');
+      // Shown in an editor while it is analysed again, it keeps its new worker until the editor is closed.
+      api.store.remove(uri);
+      await vscode.window.showTextDocument(uri, { preview: false });
+      await api.store.load(uri);
+      const shown = api.store.judgeWorkerOf(uri);
+      assert.ok(shown?.running && shown !== worker, 'the file analysed again keeps a new judging worker');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await waitFor(() => !shown.running, 'the judging worker of a file whose editor closed to end');
+      assert.equal(api.store.judgeWorkerOf(uri), undefined);
+      // Shown again, then rewritten and read again (its full entry kept): the worker of that analysis ends with the editor.
+      await vscode.window.showTextDocument(uri, { preview: false });
+      writeFileSync(
+        uri.fsPath,
+        `${largeRecords('pkg/held', 'Handled FLOW_10002 only.')
+          .map((record) => JSON.stringify(record))
+          .join('\n')}\n`,
+      );
+      await api.store.refresh(uri);
+      const again = api.store.judgeWorkerOf(uri);
+      assert.ok(again?.running && again !== shown, 'the file read again keeps a new judging worker');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await waitFor(() => !again.running, 'the judging worker of the analysis read again to end with its editor');
+    } finally {
+      api.store.remove(uri);
+    }
   });
 
   it('only the last large file analysed keeps its judging worker', async () => {

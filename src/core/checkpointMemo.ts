@@ -2,8 +2,9 @@
 // re-analysis after lines are appended reuses each checkpoint whose inputs the append cannot change. A
 // checkpoint's analysis depends only on the turns before it, its own record, the options, the token counts and
 // which of those earlier turns any checkpoint claims; the memo keeps what tells each of them unchanged, cheaply:
-// - the turns: the Turn objects last analysed, compared by identity (readers never modify a Turn they returned;
-//   one that rebuilds its turns makes new objects, and nothing is reused). The first index that differs drops
+// - the turns: the Turn objects last analysed, compared by identity (readers never modify a Turn they returned),
+//   or, for a new object (the file read anew: a rewritten document, a new inode, a .gz that grew), field by field
+//   as plain data (sameTurn), the new one then taking the old one's place. The first index that differs drops
 //   every analysis whose prefix reaches it;
 // - the checkpoint: a structural copy of its record, compared field by field; or, for a record its reader sealed
 //   (core/sealedRecord.ts: deep-frozen, so it cannot have changed), the record itself, and the same object again
@@ -131,7 +132,16 @@ export class CheckpointMemo {
     const old = this.turns;
     const common = Math.min(old.length, turns.length);
     let same = 0;
-    while (same < common && old[same] === turns[same]) same++;
+    while (same < common) {
+      if (old[same] !== turns[same]) {
+        // A file read anew gives new turns for the same records: one equal to the old field by field is the same
+        // turn (analyze reads nothing else of it), and takes its place, so the next sync finds it by identity.
+        if (!sameTurn(old[same], turns[same])) break;
+        old[same] = turns[same];
+        if (same % SYNC_STEP === 0) yield;
+      }
+      same++;
+    }
     if (same < old.length) {
       // A turn seen before changed (a reader that rewrites its last turn makes a new one), or the snapshot is
       // shorter: what rests on it goes, and the indexes forget the turns from there (a turn's id and call do not
@@ -305,6 +315,35 @@ function copyRecord(value: unknown, depth: number): unknown {
  */
 function sameRecord(kept: unknown, value: unknown): boolean {
   return (kept === value && isSealed(value)) || equalRecords(kept, value, 0);
+}
+
+/**
+ * Whether two turns are the same plain data: equal primitives (Object.is), or arrays, or objects whose prototype is
+ * Object.prototype or null, with the same own enumerable keys and the same values, at most MAX_DEPTH deep. Anything
+ * else (a class instance such as a turn whose text is on disk, a Map, a typed array) is the same only as itself.
+ */
+export function sameTurn(a: unknown, b: unknown, depth = 0): boolean {
+  if (a === b) return a !== 0 || Object.is(a, b);
+  if (a === null || typeof a !== 'object' || b === null || typeof b !== 'object') return Object.is(a, b);
+  if (depth >= MAX_DEPTH) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameTurn(a[i], b[i], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
+    if (!sameTurn((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 /** Whether `value` is what `copy` (a copyRecord) was copied from, field by field. */

@@ -161,6 +161,42 @@ describe('core/checkpointMemo', () => {
       assert.notDeepEqual(second.checkpoints[0].turns[3], first.checkpoints[0].turns[3]);
     });
 
+    /** The file read anew: every turn a new object, equal field by field, but turn `at` changed by `change`. */
+    function readAnewWith(at: number, change: (t: Turn) => Turn) {
+      return changed((turns, cp) => ({
+        t: transcript(
+          structuredClone(turns).map((x, i) => (i === at ? change(x) : x)),
+          [cp],
+        ),
+      }));
+    }
+
+    it('the file read anew with a turn changed deep inside (the text of the call its result answers)', () => {
+      readAnewWith(2, (t) => ({ ...t, answers: { turnId: 1, callText: `${t.answers?.callText} and more` } }));
+    });
+
+    it('the file read anew with a turn moved to another line', () => {
+      readAnewWith(4, (t) => ({ ...t, span: span(40) }));
+    });
+
+    it('the file read anew with a turn given a field more (even one holding undefined)', () => {
+      readAnewWith(6, (t) => ({ ...t, reasoning: undefined }));
+    });
+
+    it('the file read anew with a recorded count of -0 where it was 0', () => {
+      const { turns, cp } = base();
+      const file = new File();
+      const zero = transcript([...turns.slice(0, 8), { ...turns[8], tokens: 0 }, turns[9]], [cp]);
+      const first = file.analyse(zero);
+      const t = transcript(
+        structuredClone(zero.turns).map((x, i) => (i === 8 ? { ...x, tokens: -0 } : x)),
+        [cp],
+      );
+      const second = file.analyse(t);
+      assert.notEqual(second.checkpoints[0], first.checkpoints[0], 'analysed again');
+      assert.deepEqual(second, fresh(t));
+    });
+
     it('an earlier turn dropped (a shorter snapshot, as after a rewrite)', () => {
       changed((turns, cp) => ({ t: transcript([...turns.slice(0, 2), ...turns.slice(3)], [cp]) }));
     });
@@ -213,6 +249,32 @@ describe('core/checkpointMemo', () => {
       });
       assert.equal(second.checkpoints[0].turns[5].tokens, 3);
     });
+  });
+
+  it('reuses a checkpoint whose turns were read anew, each a new object equal field by field (the file read from its start)', () => {
+    const { turns, cp } = base();
+    const file = new File();
+    const first = file.analyse(transcript(turns.slice(0, 10), [cp]));
+    const reread = transcript(structuredClone(turns), [structuredClone(cp)]);
+    const counted: string[] = [];
+    const second = file.analyse(reread, {
+      countTokens: (s) => {
+        counted.push(s);
+        return words(s);
+      },
+    });
+    assert.equal(second.checkpoints[0], first.checkpoints[0], 'the same object');
+    assert.deepEqual(counted, [cp.summary], 'no turn counted again (a summary is counted once per analysis)');
+    assert.deepEqual(second, fresh(reread));
+    // A turn that is not plain data (a class instance, as a turn whose text is on disk) is the same only as itself.
+    class Kept {
+      constructor(readonly id: number) {}
+    }
+    const odd = transcript([...turns.slice(0, 9), Object.assign(new Kept(9), turns[9]) as unknown as Turn], [cp]);
+    const third = file.analyse(odd);
+    assert.equal(third.checkpoints[0], first.checkpoints[0], 'a turn after the checkpoint changes nothing before it');
+    const earlier = transcript([Object.assign(new Kept(0), structuredClone(turns[0])) as unknown as Turn, ...turns.slice(1)], [cp]);
+    assert.notEqual(file.analyse(earlier).checkpoints[0], first.checkpoints[0], 'a class instance taken as the turn it copies');
   });
 
   it('keeps reusing a checkpoint when a new one claims only turns already claimed or after it', () => {
@@ -363,8 +425,9 @@ describe('core/checkpointMemo', () => {
             [],
             'counted a turn textsToCount left out',
           );
-          if (step.change === 'none' && previous) {
-            // Appended turns alone: a checkpoint is reused unless a new one claims an earlier turn no one did.
+          if ((step.change === 'none' || step.change === 'rebuild') && previous) {
+            // Appended turns alone (the earlier ones as they were, or new objects equal field by field): a
+            // checkpoint is reused unless a new one claims an earlier turn no one did.
             const claimedBefore = new Set(previous.checkpoints.flatMap((c) => c.claimedIds));
             const firstNew = Math.min(
               ...checkpoints

@@ -2,9 +2,10 @@
 // Claude Code sessions, against floors measured in the same run. Each figure comes from a child process of its
 // own (scripts/bench/measure.mjs; the CLI under /usr/bin/time when there is one), so each peak RSS is its own.
 // Per file it prints: the floor (read + JSON.parse), the time to the first verdict, the full analysis (what
-// `check` does: read, count in the workers, analyse), a second analysis in the same process (warm caches), the
-// tokenizer alone in one thread over the same texts, `check --json` end to end, their ratios and peak RSS, and
-// what one appended turn costs the extension (measure.mjs append: re-read, re-analysis and the listeners' pure
+// `check` does: read, count in the workers, analyse), a second analysis in the same process (warm caches, no
+// checkpoint memo), the file read anew and analysed with all its caches (as the extension re-reads a rewritten
+// file), the tokenizer alone in one thread over the same texts, `check --json` end to end, their ratios and peak
+// RSS, and what one appended turn costs the extension (measure.mjs append: re-read, re-analysis and the listeners' pure
 // work; the median and the worst of its appends, from one run), and the longest the event loop waited during the
 // full analysis (in the extension, the longest the extension host is held).
 // Timings are medians of --runs runs; nothing here asserts a time.
@@ -191,6 +192,7 @@ function bench(label, file, runs, { append = false } = {}) {
     full: pick(series.analyze, 'fullMs'),
     stall: pick(series.analyze, 'stallMs'),
     reanalysis: pick(series.analyze, 'reanalysisMs'),
+    reopen: pick(series.analyze, 'reopenMs'),
     analyzeRss: peak(series.analyze),
     tokenizerLoad: pick(series.tokenize, 'loadMs'),
     tokenizer: pick(series.tokenize, 'ms'),
@@ -203,7 +205,7 @@ function bench(label, file, runs, { append = false } = {}) {
   };
   console.log(
     `${label}: ${row.mb.toFixed(1)} MB, ${row.turns} turns (${row.verdicts}); floor ${seconds(row.floor)} s, first verdict ${seconds(row.firstVerdict)} s` +
-      `${row.earlyVerdict ? '' : ' (= full analysis)'}, full ${seconds(row.full)} s (longest stall ${milliseconds(row.stall)} ms), again ${seconds(row.reanalysis)} s, tokenizer ${seconds(row.tokenizer)} s` +
+      `${row.earlyVerdict ? '' : ' (= full analysis)'}, full ${seconds(row.full)} s (longest stall ${milliseconds(row.stall)} ms), again ${seconds(row.reanalysis)} s, read anew ${seconds(row.reopen)} s, tokenizer ${seconds(row.tokenizer)} s` +
       ` on ${row.tokenizedMb.toFixed(1)} MB, check --json ${seconds(row.cli)} s, appended turn ${milliseconds(row.append)} ms (worst ${milliseconds(row.appendWorst)}, analysis ${milliseconds(row.appendAnalyse)}), peak RSS ${megabytes(row.analyzeRss)} / ${megabytes(row.cliRss)} MB` +
       `${failed.length > 0 ? `; FAILED: ${failed.join('; ')}` : ''}`,
   );
@@ -219,6 +221,7 @@ function table(rows) {
     'full analysis s (× floor)',
     'longest stall ms',
     'again s (× floor)',
+    'read anew s (× floor)',
     'tokenizer alone s (MB counted)',
     'tokenizer ÷ full',
     'check --json s',
@@ -236,6 +239,7 @@ function table(rows) {
         `${seconds(r.full)} (${times(r.full, r.floor)})`,
         milliseconds(r.stall),
         `${seconds(r.reanalysis)} (${times(r.reanalysis, r.floor)})`,
+        `${seconds(r.reopen)} (${times(r.reopen, r.floor)})`,
         `${seconds(r.tokenizer)} (${r.tokenizedMb.toFixed(1)})`,
         r.tokenizer && r.full ? (r.tokenizer / r.full).toFixed(2) : '–',
         seconds(r.cli),

@@ -9,6 +9,7 @@ export const COMPARED = [
   ['firstVerdict', 'first verdict'],
   ['full', 'full analysis'],
   ['reanalysis', 'again'],
+  ['reopen', 'read anew'],
   ['cli', 'check --json'],
   ['append', 'appended turn'],
   ['appendAnalyse', 'appended turn, analysis'],

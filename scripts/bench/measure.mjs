@@ -2,7 +2,10 @@
 // JSON line on stdout. Modes (FILE may be .jsonl or .jsonl.gz):
 //   floor FILE     read + JSON.parse of every line (readline over the stream, gunzip when compressed)
 //   analyze FILE   what `check` does (analyzeFile: read, count in TokenPool's workers, analyse), then a second
-//                  analysis of the same transcript (token cache warm): times to the file read, to the first
+//                  analysis of the same transcript (token cache warm, no checkpoint memo: what a change of
+//                  threshold or encoding costs), then the file read anew and analysed with the file's caches, its
+//                  checkpoint memo included (reopenMs: what reading a rewritten but unchanged file costs the
+//                  extension, read included): times to the file read, to the first
 //                  verdict and to the full analysis. The first verdict is when analyzeFile calls
 //                  progress.onVerdict (verdicts settled before the analysis is done: before the judging, or
 //                  before the exact counts); without that call it is the full analysis. stallMs is the longest the event loop waited meanwhile (a 5 ms timer's
@@ -79,6 +82,7 @@ async function floor() {
 
 async function analyzeOnce() {
   const { analyzeFile, analyzeTranscript } = out('node/analyzeFile.js');
+  const { TranscriptFile } = out('node/transcriptFile.js');
   const { TokenPool } = out('node/tokenPool.js');
   const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
   const options = { encoding: 'o200k_base', ratioFloor: 5 };
@@ -105,6 +109,7 @@ async function analyzeOnce() {
       analysis,
       tokenCache,
       evidenceCache,
+      checkpointMemo,
     } = await analyzeFile(file, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS }, pool, options, {
       onProgress: (_fraction, message) => {
         if (readMs === undefined && message !== 'reading…') readMs = now() - start;
@@ -127,6 +132,12 @@ async function analyzeOnce() {
       a.checkpoints.map((cp) => `${cp.summaryId}:${cp.verdict}:${cp.counts.covered}/${cp.counts['claimed-missing']}`).join(' ');
     if (verdicts(second) !== verdicts(analysis))
       throw new Error(`the second analysis differs: ${verdicts(second)} / ${verdicts(analysis)}`);
+    // The file read anew (every turn a new object, as after a rewrite), analysed with all of the file's caches.
+    const reopen = now();
+    const reopened = await TranscriptFile.open(file, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS });
+    const third = await analyzeTranscript(reopened.transcript, { tokenCache, evidenceCache, checkpointMemo }, pool, options);
+    const reopenMs = now() - reopen;
+    if (verdicts(third) !== verdicts(analysis)) throw new Error(`the file read anew differs: ${verdicts(third)} / ${verdicts(analysis)}`);
     return {
       readMs: readMs ?? fullMs,
       firstVerdictMs: firstVerdictMs ?? fullMs,
@@ -137,6 +148,7 @@ async function analyzeOnce() {
       // A worker that judged leaves this thread's evidence cache untouched (fewer claimed turns than the rule: judged here).
       ...(judgeWorker ? { judgeWorker: fallback !== undefined ? `fell back: ${fallback}` : judgedHere ? 'judged here' : 'used' } : {}),
       reanalysisMs,
+      reopenMs,
       turns: opened.transcript.turns.length,
       checkpoints: verdicts(analysis),
     };

@@ -151,6 +151,12 @@ export class CheckpointMemo {
       old.length = same;
     }
     const grows = this.turns.length < turns.length;
+    // Turns with string ids (a Claude Code file's uuids) get the index's room for all the new ones at once, not a
+    // doubling at a time, each of which would hold a slice for tens of ms at 100k turns.
+    const appended = turns[this.turns.length];
+    if (grows && appended && typeof appended === 'object' && typeof (appended as Turn).id === 'string') {
+      this.indexOfId.reserve(turns.length - this.turns.length);
+    }
     for (let i = this.turns.length; i < turns.length; i++) {
       if (i % SYNC_STEP === 0) yield;
       this.index(turns[i], i);

@@ -49,6 +49,21 @@ export class TurnKeyIndex {
     return this.strings + this.others.size;
   }
 
+  /** How many string ids the table holds before it must grow. */
+  get capacity(): number {
+    return Math.floor(this.slots.length * MAX_LOAD);
+  }
+
+  /**
+   * Makes room for `more` string ids beyond those held, in one step: adding them then never grows the table a
+   * doubling at a time, each of which places every id held again (20–40 ms at 125k ids, in one block).
+   */
+  reserve(more: number): void {
+    let length = this.slots.length;
+    while ((this.strings + more) / length > MAX_LOAD) length *= 2;
+    if (length > this.slots.length) this.placeAll(length);
+  }
+
   get(id: TurnId): number | undefined {
     if (typeof id !== 'string') return this.others.get(id);
     const at = this.slotOf(id);
@@ -104,8 +119,13 @@ export class TurnKeyIndex {
   }
 
   private grow(): void {
+    this.placeAll(this.slots.length * 2);
+  }
+
+  /** Places every id held again, in a table of `length` slots (a power of two). */
+  private placeAll(length: number): void {
     const old = this.slots;
-    this.slots = new Int32Array(old.length * 2);
+    this.slots = new Int32Array(length);
     for (const stored of old) if (stored !== NONE) this.slots[this.slotOf(this.keyAt(stored - 1) as string)] = stored;
   }
 }

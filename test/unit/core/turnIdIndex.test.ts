@@ -5,6 +5,9 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { TurnId } from '../../../src/core/model';
+import { CheckpointMemo } from '../../../src/core/checkpointMemo';
+import type { Turn } from '../../../src/core/model';
+import { turn } from './transcripts';
 import { TurnKeyIndex, ValuesById } from '../../../src/core/turnIdIndex';
 
 const ID_POOL: TurnId[] = ['a', 'b', 'c', '', '5', 'a-long-uuid-like-id-0001', 'ü', '\ud800', 0, 5, -0, 1.5, 2 ** 40];
@@ -15,6 +18,7 @@ const opArb = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut' as const), keep: fc.nat({ max: 400 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('set' as const), id: idArb, value: fc.nat({ max: 1000 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), id: idArb }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reserve' as const), more: fc.nat({ max: 500 }) }) },
 );
 
 /** The first index of `id` in `turns`, as a scan finds it (a Map's key equality: -0 is 0). */
@@ -49,6 +53,8 @@ describe('core/turnIdIndex', () => {
               }
             }
             turns.length = keep;
+          } else if (op.kind === 'reserve') {
+            index.reserve(op.more);
           } else if (op.kind === 'set') {
             values.set(op.id, op.value);
             model.set(op.id, op.value);
@@ -85,5 +91,33 @@ describe('core/turnIdIndex', () => {
     assert.equal(index.get(ids[0]), undefined);
     index.add(ids[2], 2);
     assert.equal(index.get(ids[2]), 2);
+  });
+
+  it('makes room for many ids at once when asked, and the memo asks for the new string ids of a snapshot', () => {
+    const ids = Array.from({ length: 3000 }, (_, i) => `uuid-${i}`);
+    const index = new TurnKeyIndex((at) => ids[at]);
+    index.add(ids[0], 0);
+    index.reserve(ids.length - 1);
+    const capacity = index.capacity;
+    assert.ok(capacity >= ids.length, String(capacity));
+    for (let i = 1; i < ids.length; i++) index.add(ids[i], i);
+    assert.equal(index.capacity, capacity, 'the table did not grow');
+    ids.forEach((id, i) => assert.equal(index.get(id), i));
+    // CheckpointMemo places the ids of 5,000 appended turns once, not once per doubling of its table.
+    const prototype = TurnKeyIndex.prototype as unknown as { placeAll(length: number): void };
+    const placeAll = prototype.placeAll;
+    let placed = 0;
+    prototype.placeAll = function (this: unknown, length: number) {
+      placed++;
+      placeAll.call(this, length);
+    };
+    try {
+      const turns: Turn[] = Array.from({ length: 5000 }, (_, i) => turn(`turn-${i}`, 'x', {}, i + 1));
+      const indexes = new CheckpointMemo().sync(turns, []);
+      assert.equal(placed, 1);
+      assert.equal(indexes.indexOfId.get('turn-4321'), 4321);
+    } finally {
+      prototype.placeAll = placeAll;
+    }
   });
 });

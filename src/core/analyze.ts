@@ -24,7 +24,7 @@ import {
 } from './evidence';
 import { EvidenceCache, EvidenceSlots } from './evidenceCache';
 import { evidenceTable, type EvidenceTable } from './evidenceShare';
-import { JudgementCache } from './judgementCache';
+import { JudgementCache, type JudgementKey } from './judgementCache';
 import { locatesForNextStep } from './locatorSearch';
 import { TwiceFilter } from './twiceFilter';
 import { runSteps } from './steps';
@@ -162,9 +162,9 @@ export function* analyzeInSteps(transcript: Transcript, options: AnalysisOptions
         continue;
       }
       const failuresBefore = ctx.countFailures;
-      const result = yield* analyzeCheckpoint(cp, index, ctx);
+      const { analysis: result, judged } = yield* analyzeCheckpoint(cp, index, ctx);
       results.push(result);
-      if (ctx.countFailures === failuresBefore && !ctx.turnSink) keep(cp, index, result, ctx);
+      if (ctx.countFailures === failuresBefore && !ctx.turnSink) keep(cp, index, result, judged, ctx);
       else complete = false;
     } catch (err) {
       complete = false;
@@ -231,8 +231,7 @@ function reusable(cp: Checkpoint, index: number, ctx: Context): { analysis: Chec
 
 /**
  * Whether a kept analysis was made with this analysis' options and token cache: then the analysis reuses it
- * when its position and summary count are the same too (reusable), and judgeAhead leaves it alone (the summary's
- * count is known only once counted).
+ * when its position and summary count are the same too (reusable). (Its judgement serves more: keptJudgement.)
  */
 function madeAlike(inputs: MemoInputs, ctx: Context): boolean {
   return (
@@ -243,12 +242,25 @@ function madeAlike(inputs: MemoInputs, ctx: Context): boolean {
   );
 }
 
+/**
+ * The turns as judged that the memo kept for this checkpoint with its last analysis, when they are what judging it
+ * now would give: the same record, turns and claims (the memo's sync sees to those), the same prefix and the same
+ * coverage threshold, whatever the token counts, ratio floor or near-budget fraction. Never with a turn sink (its
+ * results are slimmed, and the memo keeps nothing then).
+ */
+function keptJudgement(ctx: Context, index: number, before: number): JudgedTurns | undefined {
+  const kept = ctx.memo.kept(index);
+  if (!kept || ctx.turnSink !== undefined || kept.before !== before || kept.inputs.threshold !== ctx.threshold) return undefined;
+  return kept.judged;
+}
+
 /** Keeps a checkpoint's analysis in the memo for the next analysis of this file (when its position is valid). */
-function keep(cp: Checkpoint, index: number, analysis: CheckpointAnalysis, ctx: Context): void {
+function keep(cp: Checkpoint, index: number, analysis: CheckpointAnalysis, judged: JudgedTurns, ctx: Context): void {
   const { used, valid } = clampTurnsBefore(cp, ctx.turns.length);
   if (!valid) return;
   ctx.memo.keep(index, {
     analysis,
+    judged,
     before: used,
     inputs: {
       ratioFloor: ctx.ratioFloor,
@@ -365,6 +377,13 @@ export function* judgeAhead(
   ctx.judging = { done: 0, total, report };
   report(0, total);
   for (const [index, cp] of checkpoints.entries()) {
+    if (toJudge[index] || cp === null || typeof cp !== 'object') continue;
+    // Held by the memo: handed to this snapshot's other analyses (the bounds' one has no memo) as if judged ahead.
+    const before = clampTurnsBefore(cp, turns.length).used;
+    const kept = keptJudgement(ctx, index, before);
+    if (kept) options.judgements.set(index, judgementKey(ctx, cp, before), kept);
+  }
+  for (const [index, cp] of checkpoints.entries()) {
     if (!toJudge[index]) continue;
     try {
       yield* judgementOf(cp, index, ctx, clampTurnsBefore(cp, turns.length).used);
@@ -375,10 +394,13 @@ export function* judgeAhead(
   report(total, total);
 }
 
-/** Whether judgeAhead judges the checkpoint: every one with a turn sink, else those the memo holds no analysis of. */
+/**
+ * Whether judgeAhead judges the checkpoint: every one with a turn sink, else those whose judgement the memo does
+ * not hold (keptJudgement).
+ */
 function judgedAhead(ctx: Context, cp: Checkpoint, index: number): boolean {
-  const kept = ctx.memo.kept(index);
-  return cp !== null && typeof cp === 'object' && (ctx.turnSink !== undefined || !(kept && madeAlike(kept.inputs, ctx)));
+  if (cp === null || typeof cp !== 'object') return false;
+  return keptJudgement(ctx, index, clampTurnsBefore(cp, ctx.turns.length).used) === undefined;
 }
 
 /**
@@ -755,12 +777,17 @@ function withTokens(r: TurnResult, tokens: number | undefined): TurnResult {
  * snapshot, or one made now (and kept there). The results are shared, never modified.
  */
 function* judgementOf(cp: Checkpoint, index: number, ctx: Context, before: number): Generator<void, JudgedTurns, void> {
-  const key = { turns: ctx.turns, checkpoint: cp, before, threshold: ctx.threshold, sink: ctx.turnSink };
-  const kept = ctx.judgements?.get(index, key);
+  const key = judgementKey(ctx, cp, before);
+  const kept = ctx.judgements?.get(index, key) ?? keptJudgement(ctx, index, before);
   if (kept) return kept;
   const judged = yield* judgeCheckpoint(cp, index, ctx, before);
   ctx.judgements?.set(index, key, judged);
   return judged;
+}
+
+/** What a checkpoint's judgement in this context is made from (JudgementCache's key). */
+function judgementKey(ctx: Context, cp: Checkpoint, before: number): JudgementKey {
+  return { turns: ctx.turns, checkpoint: cp, before, threshold: ctx.threshold, sink: ctx.turnSink };
 }
 
 /**
@@ -953,7 +980,12 @@ function foundNew(evidence: readonly Evidence[], places: Set<number>, summaryLen
   }
 }
 
-function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Generator<void, CheckpointAnalysis, void> {
+/** A checkpoint's analysis, and its turns as judged for it (what the memo keeps beside it: keep). */
+function* analyzeCheckpoint(
+  cp: Checkpoint,
+  index: number,
+  ctx: Context,
+): Generator<void, { analysis: CheckpointAnalysis; judged: JudgedTurns }, void> {
   if (!cp || typeof cp !== 'object') throw new Error('the checkpoint record is not an object');
   const name = typeof cp.summaryId === 'string' ? cp.summaryId : `#${index + 1}`;
   const summary = summaryText(cp);
@@ -1130,7 +1162,7 @@ function* analyzeCheckpoint(cp: Checkpoint, index: number, ctx: Context): Genera
   }
   if (summaryBudget !== undefined) analysis.summaryBudget = summaryBudget;
   if (ceiling !== undefined) analysis.ceiling = ceiling;
-  return analysis;
+  return { analysis, judged };
 }
 
 /** The texts of the first `before` turns, in order, one at a time (a text may be read back from disk). */

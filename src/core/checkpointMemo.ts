@@ -16,7 +16,7 @@
 // call), extended by the appended turns rather than rebuilt; they keep no id of their own, only turn indexes
 // (turnIdIndex.ts). It holds at most the current checkpoints' analyses (shared with the last Analysis), a reference
 // per turn and those indexes; it never changes a result (only what it costs), and is pure: no I/O, no vscode.
-import type { Checkpoint, CheckpointAnalysis, TokenCache, Turn, TurnId } from './model';
+import type { Checkpoint, CheckpointAnalysis, JudgedTurns, TokenCache, Turn, TurnId } from './model';
 import { isSealed } from './sealedRecord';
 import { runSteps } from './steps';
 import { TurnKeyIndex, ValuesById } from './turnIdIndex';
@@ -37,6 +37,12 @@ export interface MemoInputs {
  */
 export interface KeptAnalysis {
   analysis: CheckpointAnalysis;
+  /**
+   * Its turns as judged for it (statuses, evidence and reasons, without token figures). A judgement reads neither
+   * the token counts nor the ratio floor nor the near-budget fraction, so an analysis with another encoding, ratio
+   * floor or fraction, and the same coverage threshold, takes it as it is (core/analyze.ts, judgementOf).
+   */
+  judged: JudgedTurns;
   /** How many turns precede the checkpoint (its prefix). */
   before: number;
   inputs: MemoInputs;

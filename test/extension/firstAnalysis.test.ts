@@ -177,6 +177,35 @@ describe('first analysis of a transcript', () => {
     }
   });
 
+  it('another ratio floor re-analyses a large file from its turns as judged, with no job for its judging worker', async () => {
+    const uri = writeTranscript('large-ratio.jsonl', largeRecords('pkg/ratio'));
+    const config = () => vscode.workspace.getConfiguration('compactionLens');
+    try {
+      const entry = await api.store.load(uri);
+      const worker = api.store.judgeWorkerOf(uri);
+      assert.equal(worker?.jobs, 1);
+      const version = entry.version;
+      const turnsBefore = entry.analysis.checkpoints[0].turns;
+      await config().update('ratioFloor', 2, vscode.ConfigurationTarget.Global);
+      await waitFor(() => entry.version > version, 'the file to be analysed again with the new ratio floor');
+      const [cp] = entry.analysis.checkpoints;
+      assert.equal(cp.ratioFloor, 2);
+      assert.equal(worker.jobs, 1, 'its turns were judged again');
+      assert.equal(cp.turns[5].evidence, turnsBefore[5].evidence, 'a turn judged again');
+      assert.deepEqual(
+        entry.analysis,
+        analyze(entry.transcript, {
+          countTokens: createTokenCounter(DEFAULT_ENCODING),
+          ratioFloor: 2,
+          coverageThreshold: DEFAULT_COVERAGE_THRESHOLD,
+        }),
+      );
+    } finally {
+      await config().update('ratioFloor', undefined, vscode.ConfigurationTarget.Global);
+      api.store.remove(uri);
+    }
+  });
+
   it('only the last large file analysed keeps its judging worker', async () => {
     const first = writeTranscript('large-first.jsonl', largeRecords('lib/first'));
     const second = writeTranscript('large-second.jsonl', largeRecords('lib/second'));

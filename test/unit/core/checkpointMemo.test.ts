@@ -277,6 +277,30 @@ describe('core/checkpointMemo', () => {
     assert.notEqual(file.analyse(earlier).checkpoints[0], first.checkpoints[0], 'a class instance taken as the turn it copies');
   });
 
+  it('takes the turns as judged from the memo when only the ratio floor, encoding or near-budget fraction changed', () => {
+    const { turns, cp } = base();
+    const t = transcript(turns.slice(0, 10), [cp]);
+    const changes: { options: Partial<AnalysisOptions>; newCache?: boolean; rejudged: boolean }[] = [
+      { options: { ratioFloor: 2 }, rejudged: false },
+      { options: { nearBudgetFraction: 0.5 }, rejudged: false },
+      { options: { countTokens: (text) => 2 * words(text) }, newCache: true, rejudged: false },
+      { options: { coverageThreshold: 3 }, rejudged: true },
+    ];
+    for (const { options, newCache, rejudged } of changes) {
+      const file = new File();
+      const first = file.analyse(t);
+      if (newCache) file.tokenCache = new Map();
+      const misses = file.evidenceCache.stats.misses;
+      const second = file.analyse(t, options);
+      assert.notEqual(second.checkpoints[0], first.checkpoints[0], 'analysed again');
+      assert.deepEqual(second, fresh(t, options), JSON.stringify(options));
+      // The judged turns' evidence is the same array, not one judged again.
+      const sameEvidence = second.checkpoints[0].turns[3].evidence === first.checkpoints[0].turns[3].evidence;
+      assert.equal(sameEvidence, !rejudged, `${JSON.stringify(options)}: judged again: ${!sameEvidence}`);
+      assert.equal(file.evidenceCache.stats.misses, misses);
+    }
+  });
+
   it('keeps reusing a checkpoint when a new one claims only turns already claimed or after it', () => {
     const { turns, cp } = base();
     const file = new File();
@@ -333,12 +357,22 @@ describe('core/checkpointMemo', () => {
   });
 
   /** The indexes of the checkpoints judgeAhead judges for `t` with the file's memo. */
+  /**
+   * The checkpoints judgeAhead judges (by index). Those whose judgement the memo holds are handed to the judgements
+   * as they are, for the snapshot's other analyses: every checkpoint is in them after judgeAhead.
+   */
   function judgedAhead(t: Transcript, file: File, options: Partial<AnalysisOptions> = {}): number[] {
     const judgements = new JudgementCache();
     runSteps(
       judgeAhead(t, { tokenCache: file.tokenCache, evidenceCache: file.evidenceCache, checkpointMemo: file.memo, ...options, judgements }),
     );
-    return t.checkpoints.map((_, i) => i).filter((i) => judgements.has(i));
+    const indexes = t.checkpoints.map((_, i) => i);
+    assert.deepEqual(
+      indexes.filter((i) => !judgements.has(i)),
+      [],
+      'every checkpoint judged or handed over',
+    );
+    return indexes.filter((i) => judgements.judgedAt(i) !== file.memo.kept(i)?.judged);
   }
 
   it('with the memo, textsToCount and judgeAhead leave out only what an earlier analysis did', () => {
@@ -352,9 +386,11 @@ describe('core/checkpointMemo', () => {
       [9],
     );
     assert.deepEqual(judgedAhead(t, file), [1], 'the new checkpoint alone');
-    // What the memo holds for S1 was made with other options or another token cache: S1 is judged ahead too.
+    // What the memo holds for S1 was made with another threshold: S1 is judged ahead too. Another token cache (an
+    // encoding) or ratio floor changes no judgement: S1's is handed over as it is.
     assert.deepEqual(judgedAhead(t, file, { coverageThreshold: 3 }), [0, 1]);
-    assert.deepEqual(judgedAhead(t, file, { tokenCache: new Map() }), [0, 1]);
+    assert.deepEqual(judgedAhead(t, file, { tokenCache: new Map() }), [1]);
+    assert.deepEqual(judgedAhead(t, file, { ratioFloor: 2 }), [1]);
     // A new checkpoint claiming an earlier turn no one claimed: that turn is counted, S1 is judged again.
     const claiming = { ...later, claimedIds: [5, 9] };
     const u = transcript(turns, [cp, claiming]);

@@ -132,38 +132,41 @@ function isChunkCode(c: number): boolean {
  */
 export function wordsOf(text: string): string[] {
   const out: string[] = [];
-  for (let start = wordStart(text, 0); start < text.length;) {
-    const end = wordEnd(text, start);
+  for (let start = wordStart(text, 0, text.length); start < text.length;) {
+    const end = wordEnd(text, start, text.length);
     out.push(text.slice(start, end).toLowerCase());
-    start = wordStart(text, end);
+    start = wordStart(text, end, text.length);
   }
   return out;
 }
 
 /** Calls `visit(start, end)` for each word of `text` as wordsOf splits them, with its offsets in `text`. */
 export function eachWord(text: string, visit: (start: number, end: number) => void): void {
-  let start = wordStart(text, 0);
+  let start = wordStart(text, 0, text.length);
   while (start < text.length) {
-    const end = wordEnd(text, start);
+    const end = wordEnd(text, start, text.length);
     visit(start, end);
-    start = wordStart(text, end);
+    start = wordStart(text, end, text.length);
   }
 }
 
-/** The offset of the first letter or digit at or after `from` (the text's length when there is none). */
-function wordStart(text: string, from: number): number {
+/**
+ * The offset of the first letter or digit at or after `from`, before `limit` (`limit` when there is none): the
+ * words of text[0, limit) are those wordsOf gives for text.slice(0, limit).
+ */
+export function wordStart(text: string, from: number, limit: number): number {
   let i = from;
-  while (i < text.length && !isAlnumCode(text.charCodeAt(i))) i++;
+  while (i < limit && !isAlnumCode(text.charCodeAt(i))) i++;
   return i;
 }
 
 /**
  * The end of the word that starts at `start` (a letter or digit): the end of its run of letters and digits, or
  * an earlier split before an upper-case letter that follows a lower-case one (agentId), or that starts a
- * capitalised word after an upper-case run of two or more (HTMLParser → HTML|Parser).
+ * capitalised word after an upper-case run of two or more (HTMLParser → HTML|Parser); at most `limit`.
  */
-function wordEnd(text: string, start: number): number {
-  const n = text.length;
+export function wordEnd(text: string, start: number, limit: number): number {
+  const n = limit; // as if the text ended there
   let j = start + 1;
   for (; j < n; j++) {
     // One class read a unit: whether it is a letter or digit, and whether it is upper-case.
@@ -195,12 +198,12 @@ function wordEnd(text: string, start: number): number {
  */
 export function keyOf(text: string): string {
   if (isLowerAsciiWord(text)) return text; // one word already in its normal form (most path segments and names)
-  const first = wordStart(text, 0);
+  const first = wordStart(text, 0, text.length);
   if (first >= text.length) return '';
-  let end = wordEnd(text, first);
-  for (let next = wordStart(text, end); next < text.length; next = wordStart(text, end)) {
+  let end = wordEnd(text, first, text.length);
+  for (let next = wordStart(text, end, text.length); next < text.length; next = wordStart(text, end, text.length)) {
     if (next !== end + 1 || text.charCodeAt(end) !== 32) return keyWordByWord(text);
-    end = wordEnd(text, next);
+    end = wordEnd(text, next, text.length);
   }
   return text.slice(first, end).toLowerCase();
 }
@@ -218,11 +221,11 @@ function isLowerAsciiWord(text: string): boolean {
 /** keyOf for a text whose words do not stand one space apart: built word by word. */
 function keyWordByWord(text: string): string {
   let key = '';
-  for (let start = wordStart(text, 0); start < text.length;) {
-    const end = wordEnd(text, start);
+  for (let start = wordStart(text, 0, text.length); start < text.length;) {
+    const end = wordEnd(text, start, text.length);
     const word = text.slice(start, end).toLowerCase();
     key = key === '' ? word : `${key} ${word}`;
-    start = wordStart(text, end);
+    start = wordStart(text, end, text.length);
   }
   return key;
 }

@@ -1,7 +1,7 @@
 // Finding evidence in one summary: both sides reduced to their words (evidenceText.wordsOf), a piece's words
 // matched in a row, never across a line break, at name boundaries when asked; plain-word stems for terms; and
 // the longest passage of prose a turn shares word for word with the summary. Built once per summary, linear.
-import { eachWord, MAX_SCAN_CHARS, stemOf, type Piece } from './evidenceText';
+import { eachWord, MAX_SCAN_CHARS, stemOf, wordEnd, wordStart, type Piece } from './evidenceText';
 
 /** SummaryMatcher.idOfNumber: a word not looked up yet. */
 const UNKNOWN = -2;
@@ -390,24 +390,10 @@ function scanProse(text: string, n: number): number {
         starts[count] = start;
         ends[count++] = end;
       } else if (kind === 'word') {
-        // As wordsOf splits the token: runs of letters (not the apostrophe), each split before an upper-case
-        // letter after a lower-case one (retryPath), or before a capitalised word after two capitals or more
-        // (HTTPServer → HTTP|Server).
-        let s = start;
-        while (s < end) {
-          while (s < end && !isAsciiLetter(text.charCodeAt(s))) s++;
-          if (s >= end) break;
-          let e = s + 1;
-          for (; e < end; e++) {
-            const c = text.charCodeAt(e);
-            if (!isAsciiLetter(c)) break;
-            if (c > 90) continue;
-            if (text.charCodeAt(e - 1) > 90) break;
-            if (e + 1 < end && isAsciiLower(text.charCodeAt(e + 1)) && e - s >= 2) break;
-          }
+        // The token's words as wordsOf splits it (at its apostrophe, retryPath, HTTPServer → HTTP|Server).
+        for (let s = wordStart(text, start, end); s < end; s = wordStart(text, ends[count - 1], end)) {
           starts[count] = s;
-          ends[count++] = e;
-          s = e;
+          ends[count++] = wordEnd(text, s, end);
         }
       } else {
         starts[count] = -1;
@@ -438,14 +424,6 @@ function isTrailing(c: number): boolean {
     c === 63 ||
     c === 42
   );
-}
-
-function isAsciiLower(c: number): boolean {
-  return c >= 97 && c <= 122;
-}
-
-function isAsciiLetter(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
 
 /**

@@ -134,8 +134,8 @@ export const EVIDENCE_CACHED_FILES = 8;
  * Analyze Workspace, keeps it until it is demoted or another large file is analysed.) A worker holds an evidence
  * cache as large as a file's in the host (DEFAULT_EVIDENCE_CACHE_CHARS): for a generated 100k-turn file, about
  * 290 MB of heap after a collection, and RSS 350 MB above the same process without it. So only the last file's is
- * kept; a re-analysis of it that reaches every turn (another threshold or encoding) then takes about 3 s instead
- * of 5.5 s.
+ * kept; a re-analysis of it that reaches every turn (another coverage threshold, the file rewritten) then takes
+ * about 3 s instead of 5.5 s.
  */
 export const JUDGE_WORKERS_KEPT = 1;
 
@@ -392,14 +392,14 @@ export class TranscriptStore extends Disposable {
 
   /**
    * Ends the judging workers of the files held since their worker was kept that nothing holds now, and demotes the
-   * full entries beyond the RECENT_FULL_ENTRIES most recently loaded that nothing holds. Called when a tab closes, the visible editors
-   * change or a hold is released.
+   * full entries beyond the RECENT_FULL_ENTRIES most recently loaded that nothing holds. Called when a tab closes,
+   * the visible editors change or a hold is released.
    */
   private trim(): void {
     if (this.isDisposed) return;
     const held = this.heldKeys();
     // A worker's evidence is only worth its memory while the file is shown: the analyses it speeds up (another
-    // threshold or encoding, a live file's new compaction) are of files someone looks at.
+    // coverage threshold, a live file's new compaction) are of files someone looks at.
     for (const key of [...this.judgeWorkers.keys()]) {
       if (held.has(key)) this.judgeWorkersHeld.add(key);
       else if (this.judgeWorkersHeld.has(key)) this.endJudgeWorker(key);

@@ -11,17 +11,7 @@
 // analyzeInSteps is analyze in small steps (a generator), so a shell can let its event loop run between them.
 import { groupDigits } from './displayText';
 import { CheckpointMemo, type MemoInputs, type TurnIndexes } from './checkpointMemo';
-import {
-  BARE_LOOKUP,
-  DEFAULT_COVERAGE_THRESHOLD,
-  judge,
-  mentionsFrom,
-  mentionsOf,
-  WORDS_ONLY,
-  type Mentions,
-  type Sharing,
-  type TurnPieces,
-} from './evidence';
+import { DEFAULT_COVERAGE_THRESHOLD, judge, mentionsFrom, mentionsOf, type Mentions, type Sharing, type TurnPieces } from './evidence';
 import { EvidenceCache, EvidenceSlots } from './evidenceCache';
 import { evidenceTable, type EvidenceTable } from './evidenceShare';
 import { JudgementCache, type JudgementKey } from './judgementCache';
@@ -29,6 +19,7 @@ import { locatesForNextStep } from './locatorSearch';
 import { TwiceFilter } from './twiceFilter';
 import { runSteps } from './steps';
 import { ProseMemo } from './proseMemo';
+import { reweighed, weighedStatus } from './reweigh';
 import { SummaryMatcher, verbatimPassage } from './summaryMatcher';
 import { rangesFromIndexes } from './idRanges';
 import type {
@@ -254,6 +245,23 @@ function keptJudgement(ctx: Context, index: number, before: number): JudgedTurns
   return kept.judged;
 }
 
+/**
+ * The turns as judged that the memo kept for this checkpoint at another coverage threshold, when re-weighing them
+ * gives what judging it now would (reweigh.ts): the same record, turns, claims and prefix, and results kept (never
+ * with a turn sink).
+ */
+function judgementToReweigh(ctx: Context, index: number, before: number): JudgedTurns | undefined {
+  const kept = ctx.memo.kept(index);
+  if (!kept || ctx.turnSink !== undefined || kept.before !== before || kept.inputs.threshold === ctx.threshold) return undefined;
+  return kept.judged.results !== undefined ? kept.judged : undefined;
+}
+
+/** The memo's judgement of this checkpoint at another threshold, re-weighed at this one (in steps), if it has one. */
+function* reweighedFromMemo(ctx: Context, index: number, before: number): Generator<void, JudgedTurns | undefined, void> {
+  const old = judgementToReweigh(ctx, index, before);
+  return old ? yield* reweighed(old, ctx.threshold) : undefined;
+}
+
 /** Keeps a checkpoint's analysis in the memo for the next analysis of this file (when its position is valid). */
 function keep(cp: Checkpoint, index: number, analysis: CheckpointAnalysis, judged: JudgedTurns, ctx: Context): void {
   const { used, valid } = clampTurnsBefore(cp, ctx.turns.length);
@@ -378,9 +386,10 @@ export function* judgeAhead(
   report(0, total);
   for (const [index, cp] of checkpoints.entries()) {
     if (toJudge[index] || cp === null || typeof cp !== 'object') continue;
-    // Held by the memo: handed to this snapshot's other analyses (the bounds' one has no memo) as if judged ahead.
+    // Held by the memo (re-weighed when it was judged at another threshold): handed to this snapshot's other
+    // analyses (the bounds' one has no memo) as if judged ahead.
     const before = clampTurnsBefore(cp, turns.length).used;
-    const kept = keptJudgement(ctx, index, before);
+    const kept = keptJudgement(ctx, index, before) ?? (yield* reweighedFromMemo(ctx, index, before));
     if (kept) options.judgements.set(index, judgementKey(ctx, cp, before), kept);
   }
   for (const [index, cp] of checkpoints.entries()) {
@@ -396,11 +405,12 @@ export function* judgeAhead(
 
 /**
  * Whether judgeAhead judges the checkpoint: every one with a turn sink, else those whose judgement the memo does
- * not hold (keptJudgement).
+ * not hold, at this threshold (keptJudgement) or another (judgementToReweigh).
  */
 function judgedAhead(ctx: Context, cp: Checkpoint, index: number): boolean {
   if (cp === null || typeof cp !== 'object') return false;
-  return keptJudgement(ctx, index, clampTurnsBefore(cp, ctx.turns.length).used) === undefined;
+  const before = clampTurnsBefore(cp, ctx.turns.length).used;
+  return keptJudgement(ctx, index, before) === undefined && judgementToReweigh(ctx, index, before) === undefined;
 }
 
 /**
@@ -780,7 +790,7 @@ function* judgementOf(cp: Checkpoint, index: number, ctx: Context, before: numbe
   const key = judgementKey(ctx, cp, before);
   const kept = ctx.judgements?.get(index, key) ?? keptJudgement(ctx, index, before);
   if (kept) return kept;
-  const judged = yield* judgeCheckpoint(cp, index, ctx, before);
+  const judged = (yield* reweighedFromMemo(ctx, index, before)) ?? (yield* judgeCheckpoint(cp, index, ctx, before));
   ctx.judgements?.set(index, key, judged);
   return judged;
 }
@@ -821,6 +831,8 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
   const results: TurnResult[] | undefined = sink ? undefined : [];
   const statuses = new Uint8Array(before);
   const marks = new Uint8Array(before);
+  // Without results there is nothing to re-weigh (reweigh.ts): no rules kept then.
+  const rules = new Uint8Array(sink ? 0 : before);
   sink?.begin(index);
   // With a sink: the evidence found, each place in the summary once (foundNew), and those places.
   const found: Evidence[] = [];
@@ -857,6 +869,7 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
     const recorded = recordedTurnTokens(turn);
     if (recorded !== undefined) result.tokens = recorded; // the analysis's figure whatever is counted
     statuses[i] = STATUS_CODES[result.status];
+    if (!sink) rules[i] = judged.rule ?? 0;
     marks[i] = (claimed ? JUDGED_CLAIMED : 0) | (reported === true ? JUDGED_REPORTED : 0);
     if (sink) {
       sink.turn(result);
@@ -865,7 +878,7 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
       results?.push(result);
     }
   }
-  return { results, ...trimmed(statuses, marks), found };
+  return { results, ...trimmed(statuses, marks, rules), found };
 }
 
 /**
@@ -911,19 +924,24 @@ function shownResult(ctx: Context, r: TurnResult, tokens: number | undefined): T
 const NO_EVIDENCE: Evidence[] = [];
 
 /**
- * The statuses and marks from the first turn to the last that is not uncovered and unmarked: a checkpoint keeps one
- * of each per turn before it, so a file of many compactions kept them for every earlier turn, again and again
- * (1,000 compactions of 1.3M turns: 1.3 GB; a pi session's compactions each claim from its start, so it is the turns
- * after each claim there). The turns outside them, before and after its claim, are all uncovered.
+ * The statuses, marks and rules (none with a turn sink) from the first turn to the last that is not uncovered and
+ * unmarked: a checkpoint keeps one of each per turn before it, so a file of many compactions kept them for every
+ * earlier turn, again and again (1,000 compactions of 1.3M turns: 1.3 GB; a pi session's compactions each claim
+ * from its start, so it is the turns after each claim there). The turns outside them, before and after its claim,
+ * are all uncovered.
  */
-function trimmed(statuses: Uint8Array, marks: Uint8Array): { from: number; statuses: Uint8Array; marks: Uint8Array } {
+function trimmed(
+  statuses: Uint8Array,
+  marks: Uint8Array,
+  rules: Uint8Array,
+): { from: number; statuses: Uint8Array; marks: Uint8Array; rules: Uint8Array } {
   let from = 0;
   while (from < statuses.length && statuses[from] === UNCOVERED_CODE && marks[from] === 0) from++;
   let to = statuses.length;
   while (to > from && statuses[to - 1] === UNCOVERED_CODE && marks[to - 1] === 0) to--;
   return from === 0 && to === statuses.length
-    ? { from, statuses, marks }
-    : { from, statuses: statuses.slice(from, to), marks: marks.slice(from, to) };
+    ? { from, statuses, marks, rules }
+    : { from, statuses: statuses.slice(from, to), marks: marks.slice(from, to), rules: rules.slice(from, to) };
 }
 
 /** Each status's index in TURN_STATUSES (JudgedTurns.statuses). */
@@ -1217,6 +1235,8 @@ interface TurnJudgement {
   reason: string;
   evidence?: Evidence[];
   score?: number;
+  /** A weighed turn's coverage rule (JudgedTurns.rules). */
+  rule?: number;
 }
 
 /** One turn's status for one checkpoint, with the evidence and the sentence that explains it. */
@@ -1280,20 +1300,8 @@ function judgeTurn(
       alike: state.alike,
     },
   );
-  if (!j.covered && pieces.lookupOnly) {
-    // A lookup whose prose the summary does not carry has still lost nothing: what it found is in its result.
-    return { status: 'nothing-to-check', reason: `nothing worth carrying: ${BARE_LOOKUP}`, evidence: j.evidence, score: j.score };
-  }
-  if (!j.covered && j.wordsOnly) {
-    // Plain words are evidence when the summary repeats them, but their absence loses no specific fact.
-    return { status: 'nothing-to-check', reason: `nothing worth carrying: ${WORDS_ONLY}`, evidence: j.evidence, score: j.score };
-  }
-  return {
-    status: j.covered ? 'covered' : 'claimed-missing',
-    reason: j.covered ? coveredReason(j.evidence, j.score, ctx.threshold) : missingReason(j.evidence, j.score, ctx.threshold),
-    evidence: j.evidence,
-    score: j.score,
-  };
+  const { status, reason } = weighedStatus(j.evidence, j.score, j.rule, ctx.threshold);
+  return { status, reason, evidence: j.evidence, score: j.score, rule: j.rule };
 }
 
 /** Why a search result that only locates what the next step reads or edits holds nothing worth carrying: the step's line goes between. */
@@ -1317,47 +1325,6 @@ function locatorNextStep(ctx: Context, index: number, turn: Turn, before: number
     return locatesForNextStep(turnText(turn), callText, turnText(step)) ? step : undefined;
   }
   return undefined;
-}
-
-// A turn's reason is kept with its result for as long as the analysis: it is made in one piece (joined parts)
-// rather than by concatenation, whose string keeps a node for every part it was made of.
-
-/** Adds up to `max` of the evidence's texts to `parts`, quoted: “a”, “b” and 3 more. */
-function pushQuoted(parts: string[], evidence: readonly Evidence[], max = 4): void {
-  const shown = Math.min(max, evidence.length);
-  for (let k = 0; k < shown; k++) parts.push(k === 0 ? '“' : ', “', evidence[k].text, '”');
-  if (evidence.length > max) parts.push(` and ${evidence.length - max} more`);
-}
-
-function coveredReason(evidence: readonly Evidence[], score: number, threshold: number): string {
-  const found = evidence.filter((e) => e.found);
-  const parts = ['the summary carries '];
-  pushQuoted(parts, found);
-  parts.push(` (score ${fmtScore(score)} of ${fmtScore(threshold)} needed)`);
-  return parts.join('');
-}
-
-function missingReason(evidence: readonly Evidence[], score: number, threshold: number): string {
-  const found = evidence.filter((e) => e.found);
-  const absent = evidence.filter((e) => !e.found);
-  const parts = ['claimed, but '];
-  if (absent.length > 0) {
-    parts.push('the summary lacks ');
-    pushQuoted(parts, absent);
-  } else {
-    parts.push('too little of it is specific to this turn');
-  }
-  if (found.length > 0) {
-    parts.push('; what it does carry (');
-    pushQuoted(parts, found, 3);
-    parts.push(') is shared with other turns or weak');
-  }
-  parts.push(` (score ${fmtScore(score)} of ${fmtScore(threshold)} needed)`);
-  return parts.join('');
-}
-
-function fmtScore(n: number): string {
-  return (Math.round(n * 100) / 100).toFixed(2);
 }
 
 /**

@@ -12,7 +12,18 @@
 // words the summary does not repeat) is `nothing-to-check`. The rules are
 // the same for every format and name no words of any one session.
 import { extractPieces, keyOf, type Piece } from './evidenceText';
-import type { Evidence, EvidenceKind, Turn } from './model';
+import {
+  RULE_BLOCKED,
+  RULE_FIXED,
+  RULE_FIXED_COVERED,
+  RULE_LOOKUP_ONLY,
+  RULE_OWN,
+  RULE_WEIGHED,
+  RULE_WORDS_ONLY,
+  type Evidence,
+  type EvidenceKind,
+  type Turn,
+} from './model';
 import type { EvidenceTable } from './evidenceShare';
 import type { SummaryMatcher } from './summaryMatcher';
 import { bareCallName, callTexts, commandOf, readsAFile, splitCalls, type ParsedCall } from './toolCalls';
@@ -282,6 +293,8 @@ export interface Judgement {
   covered: boolean;
   /** True when the turn holds no specific fact (no name, path, id, count or phrase), only words. */
   wordsOnly: boolean;
+  /** How `covered` follows from the score and the threshold (RULE_ bits, coveredAt): another threshold re-weighs by it. */
+  rule: number;
 }
 
 /** Weighs a turn's pieces against a summary. `sharedBy(shareKey)` says how many claimed turns hold a piece. */
@@ -423,15 +436,29 @@ export function judge(
   // A lookup's narration ("now let me commit the changes") is a step the summary records when it repeats most of
   // what the narration names (by weight), two things at the least (one alone is loose topical overlap), and no
   // fact that is the narration's own is missing.
-  if (options.lookupOnly === true && !ownSpecificMissing && echoesNarration(all)) {
-    return { evidence: shownEvidence(all), score, covered: true, wordsOnly };
+  const lookupOnly = options.lookupOnly === true;
+  const asWords = (lookupOnly ? RULE_LOOKUP_ONLY : 0) | (wordsOnly ? RULE_WORDS_ONLY : 0);
+  let rule: number;
+  if (lookupOnly && !ownSpecificMissing && echoesNarration(all)) {
+    rule = RULE_WEIGHED | RULE_FIXED | RULE_FIXED_COVERED | asWords;
+  } else if (options.confirmation) {
+    rule = RULE_WEIGHED | RULE_FIXED | (knownTarget ? RULE_FIXED_COVERED : 0) | asWords;
+  } else {
+    const own = specific || wordsOnly || (lookupOnly && !ownSpecificMissing);
+    rule = RULE_WEIGHED | (own ? RULE_OWN : 0) | (options.error && !ownTextFound ? RULE_BLOCKED : 0) | asWords;
   }
-  const covered = options.confirmation
-    ? knownTarget
-    : (specific || wordsOnly || score >= CARRIED_AT_LENGTH * threshold || (options.lookupOnly === true && !ownSpecificMissing)) &&
-      score >= threshold &&
-      (!options.error || ownTextFound);
-  return { evidence: shownEvidence(all), score, covered, wordsOnly };
+  return { evidence: shownEvidence(all), score, covered: coveredAt(rule, score, threshold), wordsOnly, rule };
+}
+
+/**
+ * Whether a turn weighed with coverage rule `rule` (RULE_ bits) and score `score` is covered at `threshold`: a
+ * fixed rule whatever the score; else a score at the threshold when a found piece is the turn's own (or the turn is
+ * words only, or a narration missing nothing of its own), CARRIED_AT_LENGTH times it otherwise, and never for a
+ * failed call whose own text is not carried.
+ */
+export function coveredAt(rule: number, score: number, threshold: number): boolean {
+  if ((rule & RULE_FIXED) !== 0) return (rule & RULE_FIXED_COVERED) !== 0;
+  return ((rule & RULE_OWN) !== 0 || score >= CARRIED_AT_LENGTH * threshold) && score >= threshold && (rule & RULE_BLOCKED) === 0;
 }
 
 /** Found pieces first, heavier first, in their order otherwise (a stable sort). */

@@ -20,6 +20,7 @@ export interface JudgedHead {
   from: number;
   statuses: Uint8Array;
   marks: Uint8Array;
+  rules: Uint8Array;
   /** How many own results were sent before this head. */
   own: number;
 }
@@ -41,10 +42,10 @@ export function keepJudged(
   if (!checkpoint || typeof checkpoint !== 'object') return false;
   const before = clampedTurnsBefore(checkpoint, turns.length);
   if (before !== head.before || own.length !== head.own || head.from + head.statuses.length > before) return false;
-  if (head.marks.length !== head.statuses.length) return false;
+  if (head.marks.length !== head.statuses.length || head.rules.length !== head.statuses.length) return false;
   const shared = judgements.unclaimedOf(turns);
   const reporting = Array.isArray(checkpoint.reportedIds);
-  const { from, statuses, marks } = head;
+  const { from, statuses, marks, rules } = head;
   const results: TurnResult[] = [];
   let k = 0;
   for (let i = 0; i < before; i++) {
@@ -62,7 +63,7 @@ export function keepJudged(
   }
   if (k !== own.length) return false;
   // `found` is what a judgement without its results keeps (a turn sink's): this one has them.
-  const judged: JudgedTurns = { results, from, statuses, marks, found: [] };
+  const judged: JudgedTurns = { results, from, statuses, marks, rules, found: [] };
   const key = { turns, checkpoint, before, threshold: coverageThresholdOf(options.coverageThreshold), sink: undefined };
   judgements.set(head.index, key, judged);
   return true;

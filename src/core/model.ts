@@ -369,6 +369,12 @@ export interface JudgedTurns {
   statuses: Uint8Array;
   /** Turn `from + i`'s JUDGED_CLAIMED and JUDGED_REPORTED bits (Path A: whether the summariser reported consuming it). */
   marks: Uint8Array;
+  /**
+   * Turn `from + i`'s coverage rule (the RULE_ bits, 0 for a turn whose status no weighing decided): how its status
+   * follows from its score and the coverage threshold, so another threshold re-weighs the turn without judging it
+   * again (core/reweigh.ts).
+   */
+  rules: Uint8Array;
   /** With a turn sink: the evidence found in the summary, each place in it once (what foundAnchors needs). */
   found: readonly Evidence[];
 }
@@ -377,6 +383,25 @@ export interface JudgedTurns {
 export const JUDGED_CLAIMED = 1;
 /** JudgedTurns.marks: the summariser reported consuming the turn (Path A). */
 export const JUDGED_REPORTED = 2;
+
+// A turn's coverage rule (JudgedTurns.rules, core/evidence.ts coveredAt): what its weighing found besides its score.
+/** The turn's status came from weighing its evidence against the summary (its score and the threshold). */
+export const RULE_WEIGHED = 1;
+/** Covered or not whatever the score: a confirmation by whether the summary knows its target, an echoed narration. */
+export const RULE_FIXED = 2;
+/** With RULE_FIXED: covered. */
+export const RULE_FIXED_COVERED = 4;
+/**
+ * A found piece is the turn's own, or the turn is plain words, or a narration missing nothing of its own: then a
+ * score at the threshold covers it (else it takes CARRIED_AT_LENGTH times it).
+ */
+export const RULE_OWN = 8;
+/** A failed call's result whose own (error) text the summary does not carry: never covered. */
+export const RULE_BLOCKED = 16;
+/** The turn only looks things up: not covered, it holds nothing that can be lost. */
+export const RULE_LOOKUP_ONLY = 32;
+/** The turn holds plain words only: not covered, it holds no specific fact that can be lost. */
+export const RULE_WORDS_ONLY = 64;
 
 /** A run of claimed-missing turns with the lines it spans (first turn's first line to last turn's last line). */
 export interface LinedIdRange extends IdRange {

@@ -129,8 +129,8 @@ async function judge(request: Extract<JudgeRequest, { kind: 'judge' }>): Promise
     for (let k = 0; k < own.length; k += RESULTS_PER_MESSAGE) {
       outbox.send({ kind: 'results', index, results: own.slice(k, k + RESULTS_PER_MESSAGE) });
     }
-    const { from, statuses, marks } = judged;
-    outbox.send({ kind: 'judged', head: { index, before: judged.results.length, from, statuses, marks, own: own.length } });
+    const { from, statuses, marks, rules } = judged;
+    outbox.send({ kind: 'judged', head: { index, before: judged.results.length, from, statuses, marks, rules, own: own.length } });
   }
   report(total);
   await outbox.empty();

@@ -10,7 +10,7 @@ import { CheckpointMemo } from '../../../src/core/checkpointMemo';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
 import { JudgementCache } from '../../../src/core/judgementCache';
 import { runSteps } from '../../../src/core/steps';
-import type { Analysis, AnalysisOptions, Checkpoint, TokenCache, Transcript, Turn, TurnId } from '../../../src/core/model';
+import type { Analysis, AnalysisOptions, Checkpoint, JudgedTurns, TokenCache, Transcript, Turn, TurnId } from '../../../src/core/model';
 import { verdictFromBounds } from '../../../src/core/tokenBounds';
 import { checkpoint, span, transcript, turn } from './transcripts';
 
@@ -277,14 +277,15 @@ describe('core/checkpointMemo', () => {
     assert.notEqual(file.analyse(earlier).checkpoints[0], first.checkpoints[0], 'a class instance taken as the turn it copies');
   });
 
-  it('takes the turns as judged from the memo when only the ratio floor, encoding or near-budget fraction changed', () => {
+  it('takes the turns as judged from the memo when only the ratio floor, encoding, near-budget fraction or coverage threshold changed (re-weighed)', () => {
     const { turns, cp } = base();
     const t = transcript(turns.slice(0, 10), [cp]);
     const changes: { options: Partial<AnalysisOptions>; newCache?: boolean; rejudged: boolean }[] = [
       { options: { ratioFloor: 2 }, rejudged: false },
       { options: { nearBudgetFraction: 0.5 }, rejudged: false },
       { options: { countTokens: (text) => 2 * words(text) }, newCache: true, rejudged: false },
-      { options: { coverageThreshold: 3 }, rejudged: true },
+      { options: { coverageThreshold: 3 }, rejudged: false },
+      { options: { coverageThreshold: 0.2, ratioFloor: 2 }, rejudged: false },
     ];
     for (const { options, newCache, rejudged } of changes) {
       const file = new File();
@@ -359,7 +360,8 @@ describe('core/checkpointMemo', () => {
   /** The indexes of the checkpoints judgeAhead judges for `t` with the file's memo. */
   /**
    * The checkpoints judgeAhead judges (by index). Those whose judgement the memo holds are handed to the judgements
-   * as they are, for the snapshot's other analyses: every checkpoint is in them after judgeAhead.
+   * as they are, or re-weighed (the same evidence) when it was made at another threshold, for the snapshot's other
+   * analyses: every checkpoint is in them after judgeAhead.
    */
   function judgedAhead(t: Transcript, file: File, options: Partial<AnalysisOptions> = {}): number[] {
     const judgements = new JudgementCache();
@@ -372,7 +374,13 @@ describe('core/checkpointMemo', () => {
       [],
       'every checkpoint judged or handed over',
     );
-    return indexes.filter((i) => judgements.judgedAt(i) !== file.memo.kept(i)?.judged);
+    return indexes.filter((i) => !fromMemo(judgements.judgedAt(i)!, file.memo.kept(i)?.judged));
+  }
+
+  /** Whether a judgement is the memo's, or the memo's re-weighed: its results' evidence the same arrays. */
+  function fromMemo(judged: JudgedTurns, kept: JudgedTurns | undefined): boolean {
+    if (!kept) return false;
+    return judged === kept || judged.results!.every((r, k) => r.evidence === kept.results![k].evidence);
   }
 
   it('with the memo, textsToCount and judgeAhead leave out only what an earlier analysis did', () => {
@@ -386,9 +394,9 @@ describe('core/checkpointMemo', () => {
       [9],
     );
     assert.deepEqual(judgedAhead(t, file), [1], 'the new checkpoint alone');
-    // What the memo holds for S1 was made with another threshold: S1 is judged ahead too. Another token cache (an
-    // encoding) or ratio floor changes no judgement: S1's is handed over as it is.
-    assert.deepEqual(judgedAhead(t, file, { coverageThreshold: 3 }), [0, 1]);
+    // What the memo holds for S1 was made with another threshold: S1 is re-weighed, not judged. Another token cache
+    // (an encoding) or ratio floor changes no judgement: S1's is handed over as it is.
+    assert.deepEqual(judgedAhead(t, file, { coverageThreshold: 3 }), [1]);
     assert.deepEqual(judgedAhead(t, file, { tokenCache: new Map() }), [1]);
     assert.deepEqual(judgedAhead(t, file, { ratioFloor: 2 }), [1]);
     // A new checkpoint claiming an earlier turn no one claimed: that turn is counted, S1 is judged again.
@@ -430,7 +438,7 @@ describe('core/checkpointMemo', () => {
             const i = step.at % checkpoints.length;
             checkpoints[i] = { ...checkpoints[i], claimedIds: checkpoints[i].claimedIds.slice(1) };
           } else if (step.change === 'options') {
-            options = { ratioFloor: 1 + (step.at % 4) };
+            options = { ratioFloor: 1 + (step.at % 4), coverageThreshold: [1, 0.5, 2, 0.1][(step.at >> 2) % 4] };
           } else if (step.change === 'cache') {
             file.tokenCache = new Map();
           }

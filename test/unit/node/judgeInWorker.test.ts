@@ -269,8 +269,8 @@ describe('core/judgedParts: a judgement rebuilt from its parts', () => {
     const judged = made.judgedAt(index)!;
     const shared = made.unclaimedOf(t.turns);
     const own = judged.results!.filter((r) => r !== shared[r.index]);
-    const { from, statuses, marks } = judged;
-    return { head: { index, before: judged.results!.length, from, statuses, marks, own: own.length }, own };
+    const { from, statuses, marks, rules } = judged;
+    return { head: { index, before: judged.results!.length, from, statuses, marks, rules, own: own.length }, own };
   }
 
   it('keeps parts that fit, and refuses those of another snapshot or damaged ones', () => {
@@ -285,6 +285,7 @@ describe('core/judgedParts: a judgement rebuilt from its parts', () => {
     refused(head, own.slice(1));
     refused({ ...head, index: 7 }, own);
     refused({ ...head, marks: head.marks.slice(1) }, own);
+    refused({ ...head, rules: head.rules.slice(1) }, own);
     refused(head, [{ ...own[0], id: 'another' }, ...own.slice(1)]);
     const shorter = transcript(t.turns.slice(0, 30), t.checkpoints);
     refused(head, own, shorter);

@@ -3,13 +3,14 @@
 // Logs the analysis time and the longest event-loop block (perf_hooks.monitorEventLoopDelay) while it runs;
 // run alone (COMPACTION_LENS_TEST_GREP='first analysis') for cold figures (no worker or tokenizer started yet).
 // Cancelling while the tokens are counted stops the analysis. A large file's judging worker is kept while something
-// holds the file.
+// holds the file; another ratio floor or coverage threshold re-analyses it on the host from its turns as judged.
 import * as assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
+import type { Analysis } from '../../src/core/model';
 import { analyze } from '../../src/core/analyze';
 import { DEFAULT_RATIO_FLOOR } from '../../src/core/defaults';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../../src/core/evidence';
@@ -178,7 +179,21 @@ describe('first analysis of a transcript', () => {
   });
 
   it('another ratio floor re-analyses a large file from its turns as judged, with no job for its judging worker', async () => {
-    const uri = writeTranscript('large-ratio.jsonl', largeRecords('pkg/ratio'));
+    await analysedAgainOnTheHost('ratioFloor', 2);
+  });
+
+  it('another coverage threshold re-weighs a large file from its turns as judged, with no job for its judging worker', async () => {
+    const analysis = await analysedAgainOnTheHost('coverageThreshold', 2);
+    // Turn 1's one found piece (FLOW_10001) weighs 1: covered at 1, claimed-missing at 2.
+    assert.equal(analysis.checkpoints[0].turns[1].status, 'claimed-missing');
+  });
+
+  /**
+   * Loads a large file (judged in its worker), changes `setting` to `value`, and checks that the re-analysis took
+   * the turns as judged (the same evidence, no new job for the worker) and equals a fresh analysis; gives it.
+   */
+  async function analysedAgainOnTheHost(setting: 'ratioFloor' | 'coverageThreshold', value: number): Promise<Analysis> {
+    const uri = writeTranscript(`large-${setting}.jsonl`, largeRecords(`pkg/${setting}`));
     const config = () => vscode.workspace.getConfiguration('compactionLens');
     try {
       const entry = await api.store.load(uri);
@@ -186,25 +201,22 @@ describe('first analysis of a transcript', () => {
       assert.equal(worker?.jobs, 1);
       const version = entry.version;
       const turnsBefore = entry.analysis.checkpoints[0].turns;
-      await config().update('ratioFloor', 2, vscode.ConfigurationTarget.Global);
-      await waitFor(() => entry.version > version, 'the file to be analysed again with the new ratio floor');
+      assert.equal(turnsBefore[1].status, 'covered');
+      const started = performance.now();
+      await config().update(setting, value, vscode.ConfigurationTarget.Global);
+      await waitFor(() => entry.version > version, `the file to be analysed again with the new ${setting}`);
+      console.log(`      (${setting} ${value}: analysed again in ${(performance.now() - started).toFixed(0)} ms)`);
       const [cp] = entry.analysis.checkpoints;
-      assert.equal(cp.ratioFloor, 2);
       assert.equal(worker.jobs, 1, 'its turns were judged again');
       assert.equal(cp.turns[5].evidence, turnsBefore[5].evidence, 'a turn judged again');
-      assert.deepEqual(
-        entry.analysis,
-        analyze(entry.transcript, {
-          countTokens: createTokenCounter(DEFAULT_ENCODING),
-          ratioFloor: 2,
-          coverageThreshold: DEFAULT_COVERAGE_THRESHOLD,
-        }),
-      );
+      const options = { ratioFloor: DEFAULT_RATIO_FLOOR, coverageThreshold: DEFAULT_COVERAGE_THRESHOLD, [setting]: value };
+      assert.deepEqual(entry.analysis, analyze(entry.transcript, { countTokens: createTokenCounter(DEFAULT_ENCODING), ...options }));
+      return entry.analysis;
     } finally {
-      await config().update('ratioFloor', undefined, vscode.ConfigurationTarget.Global);
+      await config().update(setting, undefined, vscode.ConfigurationTarget.Global);
       api.store.remove(uri);
     }
-  });
+  }
 
   it('only the last large file analysed keeps its judging worker', async () => {
     const first = writeTranscript('large-first.jsonl', largeRecords('lib/first'));

@@ -6,7 +6,7 @@
 // an abort rejects with an AbortError. Judgements whose parts do not fit the transcript are not kept, and a turn's
 // plain copy has every field the judging reads.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyze, checkpointsToJudge } from '../../../src/core/analyze';
@@ -19,6 +19,7 @@ import { analyzeFile } from '../../../src/node/analyzeFile';
 import { JudgeWorker, judgeInWorker, plainTurn, TURN_FIELDS, turnGroups } from '../../../src/node/judgeInWorker';
 import { TokenPool } from '../../../src/node/tokenPool';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
+import { corpusFiles } from '../../corpusFiles';
 import { skipOrFailInCi } from '../../sharedFolder';
 import { checkpoint, incident, range, transcript, turn } from '../core/transcripts';
 
@@ -26,20 +27,6 @@ const CORPUS = resolve(__dirname, '../../../../../shared/corpus');
 const SAMPLE = resolve(__dirname, '../../../../samples/incident.jsonl');
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 const OPTIONS = { ratioFloor: 5 };
-
-/** The transcript files of the shared corpus (every folder but the labels). */
-function corpusFiles(): string[] {
-  const files: string[] = [];
-  for (const folder of readdirSync(CORPUS, { withFileTypes: true })) {
-    if (!folder.isDirectory() || folder.name === 'labels') continue;
-    for (const entry of readdirSync(join(CORPUS, folder.name), { withFileTypes: true })) {
-      if (entry.isFile() && /\.(jsonl|json|af)(\.gz)?$/.test(entry.name) && !entry.name.includes('manifest')) {
-        files.push(join(CORPUS, folder.name, entry.name));
-      }
-    }
-  }
-  return files;
-}
 
 /** Judges every checkpoint judgeAhead would judge in the worker; checks the analysis that takes them. */
 async function judgedAlike(t: Transcript, what: string): Promise<void> {
@@ -109,7 +96,7 @@ describe('node/judgeInWorker: judging in a worker thread', function () {
 
   it('gives the judgements judged here for every file of the shared corpus', async function () {
     if (!existsSync(CORPUS)) skipOrFailInCi(this, `the shared corpus folder ${CORPUS} is absent`);
-    const files = corpusFiles();
+    const files = corpusFiles(CORPUS);
     assert.ok(files.length >= 10, `${files.length} corpus files`);
     for (const path of files) {
       const file = await TranscriptFile.open(path, {});

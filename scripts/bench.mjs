@@ -4,10 +4,11 @@
 // Per file it prints: the floor (read + JSON.parse), the time to the first verdict, the full analysis (what
 // `check` does: read, count in the workers, analyse), a second analysis in the same process (warm caches, no
 // checkpoint memo), the file read anew and analysed with all its caches (as the extension re-reads a rewritten
-// file), the tokenizer alone in one thread over the same texts, `check --json` end to end, their ratios and peak
-// RSS, and what one appended turn costs the extension (measure.mjs append: re-read, re-analysis and the listeners' pure
-// work; the median and the worst of its appends, from one run), and the longest the event loop waited during the
-// full analysis (in the extension, the longest the extension host is held).
+// file), that transcript analysed with another coverage threshold (as the extension does when the setting
+// changes), the tokenizer alone in one thread over the same texts, `check --json` end to end, their ratios and
+// peak RSS, and what one appended turn costs the extension (measure.mjs append: re-read, re-analysis and the
+// listeners' pure work; the median and the worst of its appends, from one run), and the longest the event loop
+// waited during the full analysis (in the extension, the longest the extension host is held).
 // Timings are medians of --runs runs; nothing here asserts a time.
 //
 // Usage: node scripts/bench.mjs [--sizes 10k,100k,1m] [--shapes canonical,claude-code,canonical-recorded]
@@ -193,6 +194,7 @@ function bench(label, file, runs, { append = false } = {}) {
     stall: pick(series.analyze, 'stallMs'),
     reanalysis: pick(series.analyze, 'reanalysisMs'),
     reopen: pick(series.analyze, 'reopenMs'),
+    threshold: pick(series.analyze, 'thresholdMs'),
     analyzeRss: peak(series.analyze),
     tokenizerLoad: pick(series.tokenize, 'loadMs'),
     tokenizer: pick(series.tokenize, 'ms'),
@@ -205,7 +207,7 @@ function bench(label, file, runs, { append = false } = {}) {
   };
   console.log(
     `${label}: ${row.mb.toFixed(1)} MB, ${row.turns} turns (${row.verdicts}); floor ${seconds(row.floor)} s, first verdict ${seconds(row.firstVerdict)} s` +
-      `${row.earlyVerdict ? '' : ' (= full analysis)'}, full ${seconds(row.full)} s (longest stall ${milliseconds(row.stall)} ms), again ${seconds(row.reanalysis)} s, read anew ${seconds(row.reopen)} s, tokenizer ${seconds(row.tokenizer)} s` +
+      `${row.earlyVerdict ? '' : ' (= full analysis)'}, full ${seconds(row.full)} s (longest stall ${milliseconds(row.stall)} ms), again ${seconds(row.reanalysis)} s, read anew ${seconds(row.reopen)} s, another threshold ${seconds(row.threshold)} s, tokenizer ${seconds(row.tokenizer)} s` +
       ` on ${row.tokenizedMb.toFixed(1)} MB, check --json ${seconds(row.cli)} s, appended turn ${milliseconds(row.append)} ms (worst ${milliseconds(row.appendWorst)}, analysis ${milliseconds(row.appendAnalyse)}), peak RSS ${megabytes(row.analyzeRss)} / ${megabytes(row.cliRss)} MB` +
       `${failed.length > 0 ? `; FAILED: ${failed.join('; ')}` : ''}`,
   );
@@ -222,6 +224,7 @@ function table(rows) {
     'longest stall ms',
     'again s (× floor)',
     'read anew s (× floor)',
+    'another threshold s (× floor)',
     'tokenizer alone s (MB counted)',
     'tokenizer ÷ full',
     'check --json s',
@@ -240,6 +243,7 @@ function table(rows) {
         milliseconds(r.stall),
         `${seconds(r.reanalysis)} (${times(r.reanalysis, r.floor)})`,
         `${seconds(r.reopen)} (${times(r.reopen, r.floor)})`,
+        `${seconds(r.threshold)} (${times(r.threshold, r.floor)})`,
         `${seconds(r.tokenizer)} (${r.tokenizedMb.toFixed(1)})`,
         r.tokenizer && r.full ? (r.tokenizer / r.full).toFixed(2) : '–',
         seconds(r.cli),

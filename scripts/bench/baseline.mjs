@@ -10,6 +10,7 @@ export const COMPARED = [
   ['full', 'full analysis'],
   ['reanalysis', 'again'],
   ['reopen', 'read anew'],
+  ['threshold', 'another threshold'],
   ['cli', 'check --json'],
   ['append', 'appended turn'],
   ['appendAnalyse', 'appended turn, analysis'],

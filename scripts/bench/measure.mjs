@@ -5,7 +5,9 @@
 //                  analysis of the same transcript (token cache warm, no checkpoint memo: what a change of
 //                  threshold or encoding costs), then the file read anew and analysed with the file's caches, its
 //                  checkpoint memo included (reopenMs: what reading a rewritten but unchanged file costs the
-//                  extension, read included): times to the file read, to the first
+//                  extension, read included), then that transcript analysed with another coverage threshold and
+//                  back, with the same caches (thresholdMs, their mean: what a change of that setting costs the
+//                  extension): times to the file read, to the first
 //                  verdict and to the full analysis. The first verdict is when analyzeFile calls
 //                  progress.onVerdict (verdicts settled before the analysis is done: before the judging, or
 //                  before the exact counts); without that call it is the full analysis. stallMs is the longest the event loop waited meanwhile (a 5 ms timer's
@@ -138,6 +140,15 @@ async function analyzeOnce() {
     const third = await analyzeTranscript(reopened.transcript, { tokenCache, evidenceCache, checkpointMemo }, pool, options);
     const reopenMs = now() - reopen;
     if (verdicts(third) !== verdicts(analysis)) throw new Error(`the file read anew differs: ${verdicts(third)} / ${verdicts(analysis)}`);
+    // Another coverage threshold (0.5, then back to the default), with all of the file's caches and its memo: what a
+    // change of the compactionLens.coverageThreshold setting costs the extension. The median of the two.
+    const thresholds = [];
+    for (const coverageThreshold of [0.5, undefined]) {
+      const at = now();
+      await analyzeTranscript(reopened.transcript, { tokenCache, evidenceCache, checkpointMemo }, pool, { ...options, coverageThreshold });
+      thresholds.push(now() - at);
+    }
+    const thresholdMs = (thresholds[0] + thresholds[1]) / 2;
     return {
       readMs: readMs ?? fullMs,
       firstVerdictMs: firstVerdictMs ?? fullMs,
@@ -149,6 +160,7 @@ async function analyzeOnce() {
       ...(judgeWorker ? { judgeWorker: fallback !== undefined ? `fell back: ${fallback}` : judgedHere ? 'judged here' : 'used' } : {}),
       reanalysisMs,
       reopenMs,
+      thresholdMs,
       turns: opened.transcript.turns.length,
       checkpoints: verdicts(analysis),
     };

@@ -29,18 +29,23 @@ export function weighedStatus(
   rule: number,
   threshold: number,
 ): { status: TurnStatus; reason: string } {
-  const covered = coveredAt(rule, score, threshold);
-  if (!covered && (rule & RULE_LOOKUP_ONLY) !== 0) {
-    // A lookup whose prose the summary does not carry has still lost nothing: what it found is in its result.
-    return { status: 'nothing-to-check', reason: `nothing worth carrying: ${BARE_LOOKUP}` };
-  }
-  if (!covered && (rule & RULE_WORDS_ONLY) !== 0) {
-    // Plain words are evidence when the summary repeats them, but their absence loses no specific fact.
-    return { status: 'nothing-to-check', reason: `nothing worth carrying: ${WORDS_ONLY}` };
-  }
-  return covered
-    ? { status: 'covered', reason: coveredReason(evidence, score, threshold) }
-    : { status: 'claimed-missing', reason: missingReason(evidence, score, threshold) };
+  const status = statusAt(rule, score, threshold);
+  return { status, reason: reasonOf(status, rule, evidence, score, threshold) };
+}
+
+/** The status of a turn weighed with score `score` and coverage rule `rule` at `threshold`. */
+function statusAt(rule: number, score: number, threshold: number): TurnStatus {
+  if (coveredAt(rule, score, threshold)) return 'covered';
+  // A lookup whose prose the summary does not carry has still lost nothing: what it found is in its result.
+  // Plain words are evidence when the summary repeats them, but their absence loses no specific fact.
+  return (rule & (RULE_LOOKUP_ONLY | RULE_WORDS_ONLY)) !== 0 ? 'nothing-to-check' : 'claimed-missing';
+}
+
+/** The sentence that explains a weighed turn's status. */
+function reasonOf(status: TurnStatus, rule: number, evidence: readonly Evidence[], score: number, threshold: number): string {
+  if (status === 'covered') return coveredReason(evidence, score, threshold);
+  if (status === 'claimed-missing') return missingReason(evidence, score, threshold);
+  return `nothing worth carrying: ${(rule & RULE_LOOKUP_ONLY) !== 0 ? BARE_LOOKUP : WORDS_ONLY}`;
 }
 
 /**
@@ -62,9 +67,18 @@ export function* reweighed(judged: JudgedTurns, threshold: number): Generator<vo
       continue;
     }
     const rule = i >= from && i - from < rules.length ? rules[i - from] : 0;
-    const weighed = (rule & RULE_WEIGHED) !== 0 ? weighedStatus(r.evidence, r.score, rule, threshold) : undefined;
-    out[i] = withThreshold(r, weighed?.status ?? r.status, weighed?.reason ?? r.reason, threshold);
-    if (weighed) statuses[i - from] = TURN_STATUSES.indexOf(weighed.status);
+    if ((rule & RULE_WEIGHED) === 0) {
+      out[i] = withThreshold(r, r.status, r.reason, threshold); // an anchor's: its status reads no threshold
+      continue;
+    }
+    const status = statusAt(rule, r.score, threshold);
+    // The same status says the same of the same evidence: only the score's sentence changes (scoreClause).
+    const reason =
+      status === r.status && (status === 'covered' || status === 'claimed-missing')
+        ? joined(r.reason.slice(0, r.reason.lastIndexOf(SCORE_CLAUSE_START)), scoreClause(r.score, threshold))
+        : reasonOf(status, rule, r.evidence, r.score, threshold);
+    out[i] = withThreshold(r, status, reason, threshold);
+    statuses[i - from] = TURN_STATUSES.indexOf(status);
   }
   return { results: out, from, statuses, marks: judged.marks, rules, found: judged.found };
 }
@@ -105,7 +119,7 @@ function coveredReason(evidence: readonly Evidence[], score: number, threshold: 
   const found = evidence.filter((e) => e.found);
   const parts = ['the summary carries '];
   pushQuoted(parts, found);
-  parts.push(` (score ${fmtScore(score)} of ${fmtScore(threshold)} needed)`);
+  parts.push(scoreClause(score, threshold));
   return parts.join('');
 }
 
@@ -124,8 +138,24 @@ function missingReason(evidence: readonly Evidence[], score: number, threshold: 
     pushQuoted(parts, found, 3);
     parts.push(') is shared with other turns or weak');
   }
-  parts.push(` (score ${fmtScore(score)} of ${fmtScore(threshold)} needed)`);
+  parts.push(scoreClause(score, threshold));
   return parts.join('');
+}
+
+/** How a reason of a covered or claimed-missing turn ends: what it scored and what was needed. */
+function scoreClause(score: number, threshold: number): string {
+  return `${SCORE_CLAUSE_START}${fmtScore(score)} of ${fmtScore(threshold)} needed)`;
+}
+
+/**
+ * Where scoreClause starts. Nothing after that start in the clause repeats it, so the last place a reason has it is
+ * where its clause starts, whatever the evidence's texts before it say.
+ */
+const SCORE_CLAUSE_START = ' (score ';
+
+/** Two strings as one new string of its own (a join copies them; `a + b` would keep both, and what `a` was cut from). */
+function joined(a: string, b: string): string {
+  return [a, b].join('');
 }
 
 function fmtScore(n: number): string {

@@ -49,7 +49,7 @@ describe('npm run bench --smoke', function () {
     assert.equal(rows.length, 2, run.stdout);
     for (const row of rows) {
       const cells = row.split('|').slice(1, -1);
-      assert.equal(cells.length, 13, row);
+      assert.equal(cells.length, 14, row);
       assert.ok(
         cells.every((cell) => cell.trim() !== '–' && cell.trim() !== ''),
         `every figure measured: ${row}`,
@@ -63,6 +63,7 @@ describe('npm run bench --smoke', function () {
     );
     assert.equal((run.stdout.match(/\(longest stall [\d.]+ ms\)/g) ?? []).length, 2, 'both longest stalls');
     assert.equal((run.stdout.match(/, read anew [\d.]+ s,/g) ?? []).length, 2, 'both files read anew');
+    assert.equal((run.stdout.match(/, another threshold [\d.]+ s,/g) ?? []).length, 2, 'both files at another threshold');
     const savedRows = (JSON.parse(readFileSync(saved, 'utf8')) as { rows: { label: string }[] }).rows;
     assert.deepEqual(
       savedRows.map((row) => row.label),

@@ -1168,7 +1168,7 @@ function* analyzeCheckpoint(
     counts,
     safeCovered: safe.map((i) => ctx.turns[i].id),
     claimedMissingRanges: rangesFromIndexes((i) => ctx.turns[i].id, indexesOf(statuses, STATUS_CODES['claimed-missing'], from)),
-    foundAnchors: foundAnchors(results ? evidenceOf(results) : judged.found, summary),
+    foundAnchors: foundAnchors(results ? foundEvidence(results) : judged.found, summary),
     notes,
   };
   if (results === undefined) {
@@ -1359,9 +1359,17 @@ function* indexesOf(codes: Uint8Array, code: number, from: number): Generator<nu
   for (let i = 0; i < codes.length; i++) if (codes[i] === code) yield from + i;
 }
 
-/** Every piece of evidence of the results, in order. */
-function* evidenceOf(results: readonly TurnResult[]): Generator<Evidence, void, void> {
-  for (const r of results) yield* r.evidence;
+/**
+ * The evidence of the results found in the summary, in order: by plain loops (a generator over every piece took
+ * 25 ms of a 100k-turn checkpoint's 150 ms re-weighed analysis; most pieces are not found).
+ */
+function foundEvidence(results: readonly TurnResult[]): Evidence[] {
+  const found: Evidence[] = [];
+  for (let i = 0; i < results.length; i++) {
+    const evidence = results[i].evidence;
+    for (let k = 0; k < evidence.length; k++) if (evidence[k].found) found.push(evidence[k]);
+  }
+  return found;
 }
 
 function ceilingFacts(
@@ -1397,7 +1405,7 @@ function ceilingFacts(
 }
 
 /** Evidence found in the summary, as the summary spells it, for highlighting. */
-function foundAnchors(evidence: Iterable<Evidence>, summary: string): { anchor: string; at: number }[] {
+function foundAnchors(evidence: readonly Evidence[], summary: string): { anchor: string; at: number }[] {
   const seen = new Set<string>();
   const out: { anchor: string; at: number }[] = [];
   for (const e of evidence) {

@@ -73,9 +73,11 @@ export function* reweighed(judged: JudgedTurns, threshold: number): Generator<vo
     }
     const status = statusAt(rule, r.score, threshold);
     // The same status says the same of the same evidence: only the score's sentence changes (scoreClause).
+    const clause =
+      status === r.status && (status === 'covered' || status === 'claimed-missing') ? r.reason.lastIndexOf(SCORE_CLAUSE_START) : -1;
     const reason =
-      status === r.status && (status === 'covered' || status === 'claimed-missing')
-        ? joined(r.reason.slice(0, r.reason.lastIndexOf(SCORE_CLAUSE_START)), scoreClause(r.score, threshold))
+      clause >= 0
+        ? joined(r.reason.slice(0, clause), scoreClause(r.score, threshold))
         : reasonOf(status, rule, r.evidence, r.score, threshold);
     out[i] = withThreshold(r, status, reason, threshold);
     statuses[i - from] = TURN_STATUSES.indexOf(status);

@@ -1,7 +1,8 @@
 // Tests for re-weighing (src/core/reweigh.ts): a checkpoint's turns as judged at one coverage threshold, re-weighed
 // at another, are what judging them at that one gives, field for field (a checkpoint whose claim starts past the
 // first turn included, so its columns start later); results that no threshold decides stay the same objects; a
-// judgement without results (a turn sink's) is not re-weighed; and coveredAt is the rule judge applies.
+// judgement without results (a turn sink's) is not re-weighed, nor is a reason without its score clause cut short;
+// and coveredAt is the rule judge applies.
 import * as assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
 import { CheckpointMemo } from '../../../src/core/checkpointMemo';
@@ -82,6 +83,15 @@ describe('core/reweigh', () => {
     assert.equal(made.marks, at1.marks);
     assert.equal(made.rules, at1.rules);
     assert.notEqual(made.statuses, at1.statuses, 'a new column: the kept one is never modified');
+  });
+
+  it('makes a reason whole when the one it had holds no score clause', () => {
+    const t = later();
+    const at1 = judgedAt(t, 1);
+    const weighed = (index: number): boolean => (at1.rules[index - at1.from] & RULE_WEIGHED) !== 0;
+    const results = at1.results!.map((r) => (weighed(r.index) && r.status === 'covered' ? { ...r, reason: 'covered' } : r));
+    assert.ok(results.some((r) => r.reason === 'covered'));
+    assert.deepEqual(runSteps(reweighed({ ...at1, results }, 0.5))!.results, judgedAt(t, 0.5).results);
   });
 
   it('re-weighs nothing without results (a turn sink took them)', () => {

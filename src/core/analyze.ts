@@ -5,9 +5,11 @@
 // and explains in sentences where the note's reference API (reference.ts) would raise. textsToCount says which
 // texts an analysis will tokenize, so a shell can count them elsewhere (worker threads) beforehand. With a
 // CheckpointMemo (core/checkpointMemo.ts) a re-analysis reuses, as they are, the checkpoints nothing before
-// them changed in, so analysing a file grown by appended lines costs about the appended lines. The turns'
-// judgements (status, evidence, reason) do not depend on the token counts: judgeAhead makes them, in steps, while
-// a shell counts the tokens elsewhere, and the analyses of that snapshot take them from a JudgementCache.
+// them changed in, so analysing a file grown by appended lines costs about the appended lines, and takes the
+// turns as judged of a checkpoint analysed with other options (re-weighed for another threshold: reweigh.ts).
+// The turns' judgements (status, evidence, reason) do not depend on the token counts: judgeAhead makes them, in
+// steps, while a shell counts the tokens elsewhere, and the analyses of that snapshot take them from a
+// JudgementCache.
 // analyzeInSteps is analyze in small steps (a generator), so a shell can let its event loop run between them.
 import { groupDigits } from './displayText';
 import { CheckpointMemo, type MemoInputs, type TurnIndexes } from './checkpointMemo';

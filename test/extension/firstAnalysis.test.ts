@@ -195,7 +195,11 @@ describe('first analysis of a transcript', () => {
   async function analysedAgainOnTheHost(setting: 'ratioFloor' | 'coverageThreshold', value: number): Promise<Analysis> {
     const uri = writeTranscript(`large-${setting}.jsonl`, largeRecords(`pkg/${setting}`));
     const config = () => vscode.workspace.getConfiguration('compactionLens');
+    // The setting as the configuration has it: an update resolves before the remote configuration says so.
+    const settled = (expected: number | undefined, what: string) =>
+      waitFor(() => config().inspect(setting)?.globalValue === expected, what);
     try {
+      await settled(undefined, `${setting} unset`);
       const entry = await api.store.load(uri);
       const worker = api.store.judgeWorkerOf(uri);
       assert.equal(worker?.jobs, 1);
@@ -204,7 +208,15 @@ describe('first analysis of a transcript', () => {
       assert.equal(turnsBefore[1].status, 'covered');
       const started = performance.now();
       await config().update(setting, value, vscode.ConfigurationTarget.Global);
-      await waitFor(() => entry.version > version, `the file to be analysed again with the new ${setting}`);
+      await settled(value, `${setting} = ${value}`);
+      // Other files' re-analyses for the change (or for the last test's reset) may come first: a generous wait,
+      // and what the store had if it times out.
+      await waitFor(() => entry.version > version, `the file to be analysed again with the new ${setting}`, 40_000).catch(
+        (error: Error) => {
+          const held = api.store.get(uri) === entry;
+          throw new Error(`${error.message} (the store's entry still: ${held}; version ${entry.version}, was ${version})`);
+        },
+      );
       console.log(`      (${setting} ${value}: analysed again in ${(performance.now() - started).toFixed(0)} ms)`);
       const [cp] = entry.analysis.checkpoints;
       assert.equal(worker.jobs, 1, 'its turns were judged again');
@@ -214,6 +226,7 @@ describe('first analysis of a transcript', () => {
       return entry.analysis;
     } finally {
       await config().update(setting, undefined, vscode.ConfigurationTarget.Global);
+      await settled(undefined, `${setting} unset again`);
       api.store.remove(uri);
     }
   }

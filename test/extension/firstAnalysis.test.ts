@@ -198,6 +198,9 @@ describe('first analysis of a transcript', () => {
     // The setting as the configuration has it: an update resolves before the remote configuration says so.
     const settled = (expected: number | undefined, what: string) =>
       waitFor(() => config().inspect(setting)?.globalValue === expected, what);
+    // Held, so that it stays a full entry while other files are read again (the last test's reset re-reads every
+    // demoted file, and past RECENT_FULL_ENTRIES of them an unheld file would be demoted in turn).
+    const hold = api.store.hold(uri);
     try {
       await settled(undefined, `${setting} unset`);
       const entry = await api.store.load(uri);
@@ -209,8 +212,8 @@ describe('first analysis of a transcript', () => {
       const started = performance.now();
       await config().update(setting, value, vscode.ConfigurationTarget.Global);
       await settled(value, `${setting} = ${value}`);
-      // Other files' re-analyses for the change (or for the last test's reset) may come first: a generous wait,
-      // and what the store had if it times out.
+      // Other files' re-analyses and re-reads for the change (or for the last test's reset) may come first: a
+      // generous wait, and what the store had if it times out.
       await waitFor(() => entry.version > version, `the file to be analysed again with the new ${setting}`, 40_000).catch(
         (error: Error) => {
           const held = api.store.get(uri) === entry;
@@ -227,6 +230,7 @@ describe('first analysis of a transcript', () => {
     } finally {
       await config().update(setting, undefined, vscode.ConfigurationTarget.Global);
       await settled(undefined, `${setting} unset again`);
+      hold.dispose();
       api.store.remove(uri);
     }
   }

@@ -291,9 +291,10 @@ export interface Judgement {
   evidence: Evidence[];
   score: number;
   covered: boolean;
-  /** True when the turn holds no specific fact (no name, path, id, count or phrase), only words. */
-  wordsOnly: boolean;
-  /** How `covered` follows from the score and the threshold (RULE_ bits, coveredAt): another threshold re-weighs by it. */
+  /**
+   * How `covered` follows from the score and the threshold (RULE_ bits, coveredAt), and whether the turn is plain
+   * words only or a lookup's narration (RULE_WORDS_ONLY, RULE_LOOKUP_ONLY): another threshold re-weighs by it.
+   */
   rule: number;
 }
 
@@ -447,7 +448,7 @@ export function judge(
     const own = specific || wordsOnly || (lookupOnly && !ownSpecificMissing);
     rule = RULE_WEIGHED | (own ? RULE_OWN : 0) | (options.error && !ownTextFound ? RULE_BLOCKED : 0) | asWords;
   }
-  return { evidence: shownEvidence(all), score, covered: coveredAt(rule, score, threshold), wordsOnly, rule };
+  return { evidence: shownEvidence(all), score, covered: coveredAt(rule, score, threshold), rule };
 }
 
 /**

@@ -1292,7 +1292,6 @@ function judgeTurn(
     passage && !pieces.pieces.some((p) => p.key === passage.key) ? [...pieces.pieces, passage] : pieces.pieces,
     state.matcher,
     (form) => unpackSharing(shared?.get(form), unit),
-    ctx.threshold,
     {
       confirmation: pieces.confirmation,
       lookupResult: pieces.lookupResult,

@@ -287,18 +287,17 @@ function dedupe<T extends EvidencePiece>(pieces: T[]): T[] {
   return [...byKey.values()];
 }
 
+/** A turn weighed against a summary, at no threshold: whether it is covered at one is coveredAt(rule, score, it). */
 export interface Judgement {
   evidence: Evidence[];
   score: number;
-  covered: boolean;
   /**
-   * How `covered` follows from the score and the threshold (RULE_ bits, coveredAt), and whether the turn is plain
-   * words only or a lookup's narration (RULE_WORDS_ONLY, RULE_LOOKUP_ONLY): another threshold re-weighs by it.
+   * How being covered follows from the score and a threshold (RULE_ bits, coveredAt), and whether the turn is plain
+   * words only or a lookup's narration (RULE_WORDS_ONLY, RULE_LOOKUP_ONLY): each threshold's status follows from it.
    */
   rule: number;
 }
 
-/** Weighs a turn's pieces against a summary. `sharedBy(shareKey)` says how many claimed turns hold a piece. */
 /** Kinds of evidence that can make a turn's own case on their own (not numbers, proper nouns or plain words). */
 const SPECIFIC_KINDS: ReadonlySet<EvidenceKind> = new Set<EvidenceKind>([
   'explicit',
@@ -358,13 +357,13 @@ export function weightOf(kind: EvidenceKind, shared: number): number {
  * Weighs a turn's pieces against a summary. `sharedBy(form)` says how many claimed turns name a form; a found
  * piece is weighed by the form the summary used (a file name shared by many turns is weak evidence for each).
  * The score is the sum of the weights found; the evidence shown is the heaviest MAX_EVIDENCE pieces, found
- * ones first.
+ * ones first; the rule says how a threshold decides the rest (coveredAt). Reads no threshold, so a turn judged
+ * once serves every threshold (core/reweigh.ts).
  */
 export function judge(
   pieces: TurnPieces['pieces'],
   matcher: SummaryMatcher,
   sharedBy: (form: string) => Sharing,
-  threshold: number,
   options: {
     confirmation?: boolean;
     lookupResult?: boolean;
@@ -448,7 +447,7 @@ export function judge(
     const own = specific || wordsOnly || (lookupOnly && !ownSpecificMissing);
     rule = RULE_WEIGHED | (own ? RULE_OWN : 0) | (options.error && !ownTextFound ? RULE_BLOCKED : 0) | asWords;
   }
-  return { evidence: shownEvidence(all), score, covered: coveredAt(rule, score, threshold), rule };
+  return { evidence: shownEvidence(all), score, rule };
 }
 
 /**

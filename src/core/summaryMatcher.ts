@@ -356,17 +356,20 @@ function proseWords(text: string): string[] {
 /**
  * Where scanProse puts the words it finds (each one's offsets; a break has a start of -1), and where
  * verbatimPassage puts their numbers. Reused from scan to scan (the core runs in one thread, and each scan is
- * read before the next); grown to the longest text scanned.
+ * read before the next); grown to the longest text scanned, at most MAX_SCAN_CHARS characters (scanProse cuts
+ * there): under 800 KB.
  */
 const prose = { starts: new Int32Array(1024), ends: new Int32Array(1024), ids: new Int32Array(1024) };
 
 /**
- * Scans text[0, n) for its prose words (proseWords): whitespace-separated tokens that are words once their
- * leading ("'`([*) and trailing ("'`)],.;:!?*) punctuation is dropped, split as wordsOf splits them (at an
- * apostrophe, and camelCase); any other token is a break. Fills prose.starts and prose.ends and returns how many
- * entries it made (at most n + 1). Every word it gives is ASCII letters alone.
+ * Scans text[0, n) for its prose words (proseWords), n being `upTo` and never more than MAX_SCAN_CHARS (so `prose`
+ * stays bounded): whitespace-separated tokens that are words once their leading ("'`([*) and trailing
+ * ("'`)],.;:!?*) punctuation is dropped, split as wordsOf splits them (at an apostrophe, and camelCase); any other
+ * token is a break. Fills prose.starts and prose.ends and returns how many entries it made (at most n + 1). Every
+ * word it gives is ASCII letters alone.
  */
-function scanProse(text: string, n: number): number {
+function scanProse(text: string, upTo: number): number {
+  const n = Math.min(upTo, MAX_SCAN_CHARS);
   if (prose.starts.length < n + 1) {
     const size = Math.max(n + 1, 2 * prose.starts.length);
     prose.starts = new Int32Array(size);

@@ -134,8 +134,8 @@ export const EVIDENCE_CACHED_FILES = 8;
  * Analyze Workspace, keeps it until it is demoted or another large file is analysed.) A worker holds an evidence
  * cache as large as a file's in the host (DEFAULT_EVIDENCE_CACHE_CHARS): for a generated 100k-turn file, about
  * 290 MB of heap after a collection, and RSS 350 MB above the same process without it. So only the last file's is
- * kept; a re-analysis of it that reaches every turn (another coverage threshold, the file rewritten) then takes
- * about 3 s instead of 5.5 s.
+ * kept; a re-analysis of it that judges every turn again (a turn or claim changed early in the file) then takes
+ * about 3 s instead of 5.5 s. (Another coverage threshold needs no worker: the turns as judged are re-weighed.)
  */
 export const JUDGE_WORKERS_KEPT = 1;
 
@@ -398,8 +398,8 @@ export class TranscriptStore extends Disposable {
   private trim(): void {
     if (this.isDisposed) return;
     const held = this.heldKeys();
-    // A worker's evidence is only worth its memory while the file is shown: the analyses it speeds up (another
-    // coverage threshold, a live file's new compaction) are of files someone looks at.
+    // A worker's evidence is only worth its memory while the file is shown: the analyses it speeds up (a live file's
+    // changed turns or new compaction) are of files someone looks at.
     for (const key of [...this.judgeWorkers.keys()]) {
       if (held.has(key)) this.judgeWorkersHeld.add(key);
       else if (this.judgeWorkersHeld.has(key)) this.endJudgeWorker(key);

@@ -9,6 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { analyze } from '../../../src/core/analyze';
 import {
   CARRIED_AT_LENGTH,
+  coveredAt,
   DEFAULT_COVERAGE_THRESHOLD,
   judge,
   MAX_EVIDENCE,
@@ -494,7 +495,7 @@ describe('core/evidence: weighing (weightOf, judge)', () => {
   it('judge: found evidence first, heaviest first; the score is the weight found; covered from the threshold', () => {
     const pieces = extractPieces('Fixed ERR_LEDGER_4107 in src/ledger/post_entry.ts; renamed parseEntry, colour #ff00aa');
     const m = new SummaryMatcher('We fixed err-ledger-4107, renamed parseEntry and changed the colour #ff00aa.');
-    const j = judge(pieces, m, ALONE, 1);
+    const j = judge(pieces, m, ALONE);
     assert.deepEqual(
       j.evidence.map((e) => [e.text, e.kind, e.found, e.weight]),
       [
@@ -506,9 +507,9 @@ describe('core/evidence: weighing (weightOf, judge)', () => {
     );
     const total = Math.round((SALIENCE['error-code'] + SALIENCE.identifier + SALIENCE.weak) * 1000) / 1000;
     assert.equal(j.score, total);
-    assert.equal(j.covered, true);
-    assert.equal(judge(pieces, m, ALONE, total).covered, true);
-    assert.equal(judge(pieces, m, ALONE, total + 0.01).covered, false);
+    assert.equal(coveredAt(j.rule, j.score, 1), true);
+    assert.equal(coveredAt(j.rule, j.score, total), true);
+    assert.equal(coveredAt(j.rule, j.score, total + 0.01), false);
     const found = j.evidence[0];
     assert.equal(m.summary.slice(found.at, (found.at ?? 0) + (found.length ?? 0)), 'err-ledger-4107');
   });
@@ -517,7 +518,7 @@ describe('core/evidence: weighing (weightOf, judge)', () => {
     const names = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, k) => `${prefix}_${k}_id`);
     const shown = (found: number, absent: number): [number, number] => {
       const text = [...names('kept', found), ...names('lost', absent)].join(' ');
-      const j = judge(extractPieces(text), new SummaryMatcher(names('kept', found).join(', ')), ALONE, 1);
+      const j = judge(extractPieces(text), new SummaryMatcher(names('kept', found).join(', ')), ALONE);
       const shownFound = j.evidence.filter((e) => e.found).length;
       // Found ones come first.
       assert.ok(j.evidence.slice(0, shownFound).every((e) => e.found));
@@ -549,7 +550,7 @@ describe('core/evidence: weighing (weightOf, judge)', () => {
         .filter((_, k) => found[k])
         .map((p) => p.key)
         .join(' ');
-      const j = judge(pieces, new SummaryMatcher(summary || 'nothing'), ALONE, 1);
+      const j = judge(pieces, new SummaryMatcher(summary || 'nothing'), ALONE);
       const order = pieces
         .map((_, k) => k)
         .sort((a, b) => Number(found[b]) - Number(found[a]) || SALIENCE[pieces[b].kind] - SALIENCE[pieces[a].kind]);
@@ -567,23 +568,23 @@ describe('core/evidence: weighing (weightOf, judge)', () => {
 
   it('judge: a path found by its file name says what was matched, and carries fromCall', () => {
     const { pieces } = turnPieces(result(2, 'nothing new', 1, call('Read', { file_path: '/repo/src/core/ledger_parser.ts' })), false);
-    const j = judge(pieces, new SummaryMatcher('Read ledger_parser.ts.'), ALONE, 1);
+    const j = judge(pieces, new SummaryMatcher('Read ledger_parser.ts.'), ALONE);
     assert.equal(j.evidence[0].found, true);
     assert.equal(j.evidence[0].matched, 'ledger_parser.ts');
     assert.equal(j.evidence[0].fromCall, true);
-    assert.equal(j.covered, true);
+    assert.equal(coveredAt(j.rule, j.score, 1), true);
   });
 
   it('judge: a piece shared widely weighs less, unless this turn introduced it', () => {
     const pieces = extractPieces('Edited src/core/analyze.ts');
     const m = new SummaryMatcher('analyze.ts changed');
-    const later = judge(pieces, m, () => ({ count: 6, first: false }), 1);
+    const later = judge(pieces, m, () => ({ count: 6, first: false }));
     assert.equal(later.evidence[0].weight, SALIENCE.path * (SHARED_FREELY / 6));
     assert.equal(later.evidence[0].sharedBy, 6);
-    assert.equal(later.covered, false);
-    const first = judge(pieces, m, () => ({ count: 6, first: true }), 1);
+    assert.equal(coveredAt(later.rule, later.score, 1), false);
+    const first = judge(pieces, m, () => ({ count: 6, first: true }));
     assert.equal(first.evidence[0].weight, 1);
-    assert.equal(first.covered, true);
+    assert.equal(coveredAt(first.rule, first.score, 1), true);
   });
 });
 

@@ -61,9 +61,9 @@ describe('core/evidenceShare', () => {
       const counts = new Map(pieces.flatMap((p) => [p.key, p.shareKey, ...(p.alt ?? [])]).map((form) => [form, 1 + next(9)]));
       const sharedBy = (form: string): Sharing => ({ count: counts.get(form) ?? 1, first: next(4) === 0 });
       const seedBefore = seed;
-      const alone = judge(pieces, matcher, sharedBy, 1);
+      const alone = judge(pieces, matcher, sharedBy);
       seed = seedBefore; // the same sharing again
-      const withTable = judge(pieces, matcher, sharedBy, 1, { alike });
+      const withTable = judge(pieces, matcher, sharedBy, { alike });
       assert.deepEqual(withTable, alone);
       for (const e of withTable.evidence) {
         if (seen.has(e)) sharedObjects++;

@@ -17,10 +17,18 @@ import { ProblemList, capProblems } from '../formats/problemCap';
 import { FORMATS, createReader } from '../formats/readers';
 import { describeSpecialFile, describeUnopenable, judgeHead, textEncodingOf, TextTranscoder, type TextEncodingName } from './inputKind';
 import { LineSplitter } from './lineSplitter';
+import { checkSeam, seamAfter, SeamWindow } from './readSeam';
 import { RecordGate } from './recordGate';
 import { TurnTextStore, turnsWithTextsOnDisk } from './turnTextsOnDisk';
 import { loadSideFiles, type LoadedSideFiles } from './sideFiles';
 import { textDigest } from './textDigest';
+
+/** What a read notes of the file it read: its size then, inode and modification time (fs.Stats has them). */
+interface FileStamp {
+  size: number;
+  ino: number;
+  mtimeMs: number;
+}
 
 export interface OpenOptions {
   /** Skip detection and read as this format. */
@@ -253,6 +261,14 @@ export class TranscriptFile {
   private openTail = false;
   private fileSize = 0;
   private inode = 0;
+  /** The file's modification time when it was last read (ms). */
+  private modified = 0;
+  /**
+   * The last bytes given to the reader, ending at `consumed` (readSeam.ts): a file that grew is read as appended
+   * only when they are still there. Undefined when they are not known (a gzip or UTF-16 file, which is never
+   * appended to, or an unfinished last line too long to keep them).
+   */
+  private seam: Buffer | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Problems found while splitting lines (size, encoding, read errors), kept across appends; capped. */
   private splitProblems = new ProblemList();
@@ -372,41 +388,45 @@ export class TranscriptFile {
     } catch {
       throw new UnusableTranscriptError(`${this.path} was deleted or moved.`, this.path);
     }
-    if (info.size === this.fileSize && info.ino === this.inode) return 'unchanged';
-    const canAppend =
-      this.reader !== undefined &&
-      !this.gzip &&
-      this.encoding === 'utf-8' &&
-      this.jsonLines &&
-      info.ino === this.inode &&
-      info.size > this.fileSize;
-    if (canAppend && this.openTail) {
-      // The last line had no newline; it may only continue with one.
-      const handle = await openFile(this.path, 'r');
-      const first = Buffer.alloc(1);
-      await handle.read(first, 0, 1, this.consumed).finally(() => handle.close());
-      if (first[0] === 0x0a) {
+    const appendable = this.reader !== undefined && !this.gzip && this.encoding === 'utf-8' && this.jsonLines;
+    const sameFile = info.ino === this.inode;
+    if (sameFile && info.size === this.fileSize) {
+      if (info.mtimeMs === this.modified) return 'unchanged';
+      // Written to without a change of size: unchanged when it was only touched (its last bytes read are there).
+      if (appendable && (await this.seamHolds(0)).holds) {
+        this.modified = info.mtimeMs;
+        return 'unchanged';
+      }
+    } else if (appendable && sameFile && info.size > this.fileSize) {
+      // Grown: an append when the bytes read last are still where they were, else a rewrite, read anew.
+      const seam = await this.seamHolds(this.openTail ? 1 : 0);
+      if (seam.holds && this.openTail && seam.after[0] === 0x0a) {
+        // The last line had no newline; it may only continue with one.
+        this.seam = seamAfter(this.seam, seam.after.subarray(0, 1));
         this.consumed += 1;
         this.openTail = false;
       }
-    }
-    if (canAppend && !this.openTail) {
-      await this.read(this.consumed, info.size, info.ino, signal);
-      return 'appended';
+      if (seam.holds && !this.openTail) {
+        await this.read(this.consumed, info, signal);
+        return 'appended';
+      }
     }
     await this.readFromStart(signal);
     return 'reloaded';
+  }
+
+  /** checkSeam at `consumed`, with `extra` bytes after it; never holds when the seam is not known. */
+  private async seamHolds(extra: number): Promise<{ holds: boolean; after: Buffer }> {
+    const seam = this.consumed === 0 ? Buffer.alloc(0) : this.seam;
+    if (seam === undefined) return { holds: false, after: Buffer.alloc(0) };
+    return checkSeam(this.path, seam, this.consumed, extra);
   }
 
   /**
    * Reads the whole file anew; `found`: its side files when they were looked for already; `known`: its size and
    * inode when they were just read (as the file is opened).
    */
-  private async readFromStart(
-    signal = this.options.signal,
-    found?: Promise<LoadedSideFiles>,
-    known?: { size: number; ino: number },
-  ): Promise<void> {
+  private async readFromStart(signal = this.options.signal, found?: Promise<LoadedSideFiles>, known?: FileStamp): Promise<void> {
     const sideFiles = await (found ?? loadSideFiles(this.format, this.path));
     this.sideFileProblems = sideFiles.problems;
     const info = known ?? (await stat(this.path));
@@ -427,7 +447,8 @@ export class TranscriptFile {
     this.splitProblems = new ProblemList();
     this.stoppedBecause = undefined;
     this.gate.reset();
-    await this.read(0, info.size, info.ino, signal);
+    this.seam = undefined;
+    await this.read(0, info, signal);
     // Texts the reader handed over are in the store's file (those of a write that failed stay in memory).
     if (store !== undefined && store.kept > 0) this.movedTexts = true;
   }
@@ -446,11 +467,16 @@ export class TranscriptFile {
   }
 
   /** Streams bytes [start, end) of the file (all of it when gzip) into the reader, until `signal` aborts. */
-  private async read(start: number, end: number, inode: number, signal = this.options.signal): Promise<void> {
+  private async read(start: number, file: FileStamp, signal = this.options.signal): Promise<void> {
     // Remember the size this read went up to, not a later one: bytes appended meanwhile are read next time.
+    const end = file.size;
     this.fileSize = end;
-    this.inode = inode;
+    this.inode = file.ino;
+    this.modified = file.mtimeMs;
     this.transientProblems = [];
+    // Appended to later only when it is JSON Lines in UTF-8, not compressed: only then is the seam kept.
+    const seams = !this.gzip && this.encoding === 'utf-8' && this.jsonLines;
+    const window = seams ? new SeamWindow(start, start === 0 ? undefined : this.seam) : undefined;
     const splitter = new LineSplitter(
       { maxLineBytes: this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, startLine: this.nextLine, startOffset: start },
       (line: RawLine) => this.feed(line),
@@ -468,6 +494,8 @@ export class TranscriptFile {
       let readBytes = 0;
       let inflated = 0;
       raw.on('data', (chunk) => {
+        // No encoding was set on the stream: its chunks are Buffers.
+        window?.push(chunk as Buffer);
         readBytes += chunk.length;
         this.options.onProgress?.(readBytes, end - start);
       });
@@ -505,6 +533,7 @@ export class TranscriptFile {
       this.openTail = false;
       this.consumed = end;
       this.nextLine = splitter.nextLine;
+      this.seam = undefined;
       this.snapshot = this.composeSnapshot();
       return;
     }
@@ -530,6 +559,7 @@ export class TranscriptFile {
       this.consumed = end;
       this.nextLine = splitter.nextLine;
     }
+    this.seam = window?.seamAt(this.consumed);
     this.snapshot = this.composeSnapshot();
   }
 

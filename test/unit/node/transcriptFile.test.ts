@@ -3,7 +3,7 @@
 // checkpoints given as the first read passes them (onSettledCheckpoints).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -159,6 +159,82 @@ describe('TranscriptFile', () => {
     assert.deepEqual(
       file.transcript.turns.map((t) => t.id),
       [5],
+    );
+  });
+
+  it('reads anew a file rewritten in place and left longer, rather than taking it for an append', async () => {
+    const path = write('t.jsonl', `${turn(0)}\n${turn(1)}\n${turn(2)}\n`);
+    const file = await TranscriptFile.open(path);
+    const inode = statSync(path).ino;
+    // Truncated and written again (as cp or an editor's save does): the same inode, a larger size.
+    writeFileSync(path, [1, 2, 3, 4, 5].map((id) => `${turn(id)}\n`).join(''));
+    assert.equal(statSync(path).ino, inode);
+    assert.equal(await file.refresh(), 'reloaded');
+    assert.deepEqual(
+      file.transcript.turns.map((t) => t.id),
+      [1, 2, 3, 4, 5],
+    );
+    assert.deepEqual(file.transcript.problems, []);
+    // Appends after the reload are read as appends again.
+    appendFileSync(path, `${turn(6)}\n`);
+    assert.equal(await file.refresh(), 'appended');
+    assert.equal(file.transcript.turns.at(-1)?.id, 6);
+  });
+
+  it('reads anew a file rewritten to the same size, and leaves a file that was only touched as it was', async () => {
+    const path = write('t.jsonl', `${turn(0)}\n${turn(1)}\n`);
+    const file = await TranscriptFile.open(path);
+    const first = file.transcript.turns[0];
+    const later = (seconds: number) => new Date(statSync(path).mtimeMs + seconds * 1000);
+    utimesSync(path, later(5), later(5));
+    assert.equal(await file.refresh(), 'unchanged');
+    assert.equal(file.transcript.turns[0], first);
+    writeFileSync(path, `${turn(0)}\n${turn(7)}\n`);
+    utimesSync(path, later(5), later(5));
+    assert.equal(await file.refresh(), 'reloaded');
+    assert.deepEqual(
+      file.transcript.turns.map((t) => t.id),
+      [0, 7],
+    );
+  });
+
+  it('keeps taking appends for appends: small ones, past a read chunk, and an unfinished line completed', async () => {
+    // Over 1 MB, so the first read's seam comes from the end of its last chunks.
+    const lines = Array.from({ length: 20000 }, (_, id) => `${turn(id)}\n`).join('');
+    assert.ok(lines.length > 1024 * 1024);
+    const path = write('t.jsonl', lines);
+    const file = await TranscriptFile.open(path);
+    for (let id = 20000; id < 20005; id++) {
+      appendFileSync(path, `${turn(id)}\n`);
+      assert.equal(await file.refresh(), 'appended');
+    }
+    const unfinished = turn(20005);
+    appendFileSync(path, unfinished.slice(0, 20));
+    assert.equal(await file.refresh(), 'appended');
+    assert.equal(file.transcript.turns.length, 20005);
+    appendFileSync(path, `${unfinished.slice(20)}\n${turn(20006)}`);
+    assert.equal(await file.refresh(), 'appended');
+    appendFileSync(path, `\n${turn(20007)}\n`);
+    assert.equal(await file.refresh(), 'appended');
+    // The newline that ended the open line is part of the seam now.
+    appendFileSync(path, `${turn(20008)}\n`);
+    assert.equal(await file.refresh(), 'appended');
+    assert.deepEqual(
+      file.transcript.turns.slice(-4).map((t) => t.id),
+      [20005, 20006, 20007, 20008],
+    );
+    assert.deepEqual(file.transcript.problems, []);
+  });
+
+  it('reads anew, to the right turns, a grown file whose last line read was left unfinished past the seam it keeps', async () => {
+    const path = write('t.jsonl', `${turn(0)}\n{"type":"turn","id":1,"role":"user","content":"${'x'.repeat(2600 * 1024)}`);
+    const file = await TranscriptFile.open(path);
+    assert.equal(file.transcript.turns.length, 1);
+    appendFileSync(path, `"}\n${turn(2)}\n`);
+    assert.equal(await file.refresh(), 'reloaded');
+    assert.deepEqual(
+      file.transcript.turns.map((t) => t.id),
+      [0, 1, 2],
     );
   });
 

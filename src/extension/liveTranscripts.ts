@@ -1,7 +1,7 @@
 // Keeps analysed transcripts live while an agent is still writing them: a file watcher per transcript, a
 // debounce that collapses a burst of changes into one re-read, a poll for the transcripts someone is looking
 // at (file watchers miss files outside the workspace, where agents write: ~/.claude, ~/.codex), edits of an
-// open document, and changes of the settings (re-read or re-analyse everything, with a spinner in the status
+// open document (a save reads the file whole: the edit may be anywhere), and changes of the settings (re-read or re-analyse everything, with a spinner in the status
 // bar). A transcript the store demoted to its digest is neither watched nor polled (it is read afresh when it is
 // loaded again); one opened in an editor tab again is loaded again, but not one another extension opens as a
 // document without a tab (the git extension does, for its diffs), which would pin full transcripts nobody looks
@@ -25,6 +25,8 @@ export const POLL_INTERVAL_MS = 1000;
 
 export class LiveTranscripts extends Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The files whose next re-read, when its timer fires, reads them whole (one was saved from an editor). */
+  private readonly anew = new Set<string>();
   private readonly watchers = new Map<string, vscode.Disposable>();
   private readonly holders = new Map<string, number>();
   private poller?: ReturnType<typeof setInterval>;
@@ -57,6 +59,12 @@ export class LiveTranscripts extends Disposable {
         if (event.contentChanges.length > 0 && store.get(event.document.uri)) this.scheduleRefresh(event.document.uri);
       }),
     );
+    // A save from an editor may have changed any line, where a refresh would see only growth or a changed end.
+    this.register(
+      vscode.workspace.onDidSaveTextDocument((document) => {
+        if (store.get(document.uri)) this.scheduleRefresh(document.uri, true);
+      }),
+    );
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('compactionLens')) void this.settingsChanged();
@@ -71,16 +79,21 @@ export class LiveTranscripts extends Disposable {
     });
   }
 
-  /** Re-reads the file after a change, debounced; the analysis is updated only when the file changed. */
-  scheduleRefresh(uri: vscode.Uri): void {
+  /**
+   * Re-reads the file after a change, debounced (whole when `anew`, or when a change collapsed into this one asked
+   * for it); the analysis is updated only when the file changed.
+   */
+  scheduleRefresh(uri: vscode.Uri, anew = false): void {
     const key = uri.toString();
     if (!this.store.get(uri)) return;
+    if (anew) this.anew.add(key);
     clearTimeout(this.timers.get(key));
     this.timers.set(
       key,
       setTimeout(() => {
         this.timers.delete(key);
-        void this.store.refresh(uri);
+        const whole = this.anew.delete(key);
+        void this.store.refresh(uri, whole);
       }, REFRESH_DEBOUNCE_MS),
     );
   }
@@ -115,6 +128,7 @@ export class LiveTranscripts extends Disposable {
     const key = uri.toString();
     clearTimeout(this.timers.get(key));
     this.timers.delete(key);
+    this.anew.delete(key);
     this.watchers.get(key)?.dispose();
     this.watchers.delete(key);
   }

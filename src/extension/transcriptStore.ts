@@ -292,11 +292,14 @@ export class TranscriptStore extends Disposable {
     return pending;
   }
 
-  /** Re-reads the file now (appended bytes only when it grew) and re-analyses it if it changed. */
-  refresh(uri: vscode.Uri): Promise<void> {
+  /**
+   * Re-reads the file now (appended bytes only when it grew; all of it with `anew`, as after a save from an
+   * editor, whose edit may be anywhere) and re-analyses it if it changed.
+   */
+  refresh(uri: vscode.Uri, anew = false): Promise<void> {
     const key = uri.toString();
     const previous = this.refreshing.get(key) ?? Promise.resolve();
-    const next = previous.then(() => this.refreshNow(key));
+    const next = previous.then(() => this.refreshNow(key, anew));
     this.refreshing.set(key, next);
     void next.finally(() => {
       if (this.refreshing.get(key) === next) this.refreshing.delete(key);
@@ -543,12 +546,12 @@ export class TranscriptStore extends Disposable {
     return entry;
   }
 
-  private async refreshNow(key: string): Promise<void> {
+  private async refreshNow(key: string, anew: boolean): Promise<void> {
     const entry = this.entries.get(key);
     if (!entry) return;
     let result: Reanalysis['change'];
     try {
-      result = await this.reanalyse(entry, true);
+      result = await this.reanalyse(entry, anew ? 'anew' : true);
     } catch (error) {
       if (error instanceof UnusableTranscriptError) {
         this.drop(entry, error);
@@ -587,7 +590,7 @@ export class TranscriptStore extends Disposable {
    * the entry was dropped or got a newer snapshot or token cache while its tokens were being counted (that newer
    * one is analysed too).
    */
-  private async reanalyse(entry: AnalysedTranscript, reread: boolean): Promise<Reanalysis['change']> {
+  private async reanalyse(entry: AnalysedTranscript, reread: boolean | 'anew'): Promise<Reanalysis['change']> {
     const tokenCache = entry.tokenCache;
     const caches = { tokenCache, evidenceCache: entry.evidenceCache, checkpointMemo: entry.checkpointMemo };
     // A file dropped or demoted while it was read is not analysed.

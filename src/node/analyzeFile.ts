@@ -435,8 +435,8 @@ export interface Reanalysis {
 }
 
 /**
- * Analyses an open file again: first reading what it gained when `reread` (a live file), else its current
- * snapshot as it is (new settings). Under the same heap watch as analyzeFile: a file that grew too large for the
+ * Analyses an open file again: first reading what it gained when `reread` (a live file), or all of it again when
+ * `reread` is 'anew' (an edit may be anywhere), else its current snapshot as it is (new settings). Under the same heap watch as analyzeFile: a file that grew too large for the
  * heap throws a TranscriptTooLargeError, after which it is not to be read again (its reading stopped midway).
  * Not analysed (no `analysis`) when the file is unchanged, or when `wanted` says after the read that the analysis
  * is no longer needed (the file was let go meanwhile). `judgeWorker` as ProgressOptions.judgeWorker: what the
@@ -447,12 +447,12 @@ export async function analyzeAgain(
   caches: FileCaches,
   pool: TokenPool,
   options: AnalysisOptions,
-  reread: boolean,
+  reread: boolean | 'anew',
   wanted: () => boolean = () => true,
   judgeWorker?: ProgressOptions['judgeWorker'],
 ): Promise<Reanalysis> {
   return underMemoryWatch(file.path, undefined, async (signal) => {
-    const change = reread ? await file.refresh(signal) : 'not-read';
+    const change = reread ? await file.refresh(signal, reread === 'anew') : 'not-read';
     const transcript = file.transcript;
     if (change === 'unchanged' || !wanted()) return { change, transcript };
     const analysis = await analyzeTranscript(transcript, caches, pool, options, { signal, judgeWorker });

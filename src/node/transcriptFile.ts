@@ -372,11 +372,12 @@ export class TranscriptFile {
   }
 
   /**
-   * Reads what the file gained since the last read. Calls are serialised. When `signal` aborts the read stops
-   * with an AbortError midway, and the file is not to be read again (open it anew).
+   * Reads what the file gained since the last read; the whole file again with `anew` (an edit may be anywhere in
+   * it: a save from an editor). Calls are serialised. When `signal` aborts the read stops with an AbortError
+   * midway, and the file is not to be read again (open it anew).
    */
-  refresh(signal?: AbortSignal): Promise<'unchanged' | 'appended' | 'reloaded'> {
-    const next = this.queue.then(() => this.refreshNow(signal));
+  refresh(signal?: AbortSignal, anew = false): Promise<'unchanged' | 'appended' | 'reloaded'> {
+    const next = this.queue.then(() => (anew ? this.readAnew(signal) : this.refreshNow(signal)));
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -410,6 +411,17 @@ export class TranscriptFile {
         await this.read(this.consumed, info, signal);
         return 'appended';
       }
+    }
+    await this.readFromStart(signal);
+    return 'reloaded';
+  }
+
+  /** Reads the file from its start whatever its size says (a file read once was let go: it is read anyway). */
+  private async readAnew(signal: AbortSignal | undefined): Promise<'reloaded'> {
+    try {
+      await stat(this.path);
+    } catch {
+      throw new UnusableTranscriptError(`${this.path} was deleted or moved.`, this.path);
     }
     await this.readFromStart(signal);
     return 'reloaded';

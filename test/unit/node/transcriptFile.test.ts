@@ -198,6 +198,19 @@ describe('TranscriptFile', () => {
     );
   });
 
+  it('misses an edit of the same size that leaves the last 4 KB read as they were, and reads it when asked to read anew', async () => {
+    const lines = Array.from({ length: 200 }, (_, id) => `${turn(id)}\n`).join('');
+    const path = write('t.jsonl', lines);
+    const file = await TranscriptFile.open(path);
+    writeFileSync(path, lines.replace('"turn 3"', '"TURN 3"'));
+    const later = new Date(statSync(path).mtimeMs + 5000);
+    utimesSync(path, later, later);
+    assert.equal(await file.refresh(), 'unchanged', 'only the seam is compared');
+    assert.equal(file.transcript.turns[3].text, 'turn 3');
+    assert.equal(await file.refresh(undefined, true), 'reloaded');
+    assert.equal(file.transcript.turns[3].text, 'TURN 3');
+  });
+
   it('keeps taking appends for appends: small ones, past a read chunk, and an unfinished line completed', async () => {
     // Over 1 MB, so the first read's seam comes from the end of its last chunks.
     const lines = Array.from({ length: 20000 }, (_, id) => `${turn(id)}\n`).join('');

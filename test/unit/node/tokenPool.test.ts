@@ -4,6 +4,7 @@
 // thread, reported once), workers that crash (their batches are counted again), and analyze after warming
 // the cache calling the counter for nothing.
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,7 +14,7 @@ import type { Transcript, Turn } from '../../../src/core/model';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { defaultWorkerFile, piecesOf, TokenPool } from '../../../src/node/tokenPool';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
-import { warmTokenCache } from '../../../src/node/warmTokenCache';
+import { SENT_AT_ONCE_CHARS, warmTokenCache } from '../../../src/node/warmTokenCache';
 import { skipOrFailInCi, skipWithoutShared } from '../../sharedFolder';
 
 const CORPUS = resolve(__dirname, '../../../../../shared/corpus/claude-code');
@@ -452,6 +453,87 @@ describe('node/tokenPool', function () {
       } finally {
         pool.count = original;
       }
+    });
+
+    /** Turns with `count` distinct texts of about 9,000 characters: past SENT_AT_ONCE_CHARS together. */
+    const manyTexts = (count: number): { turns: Turn[]; summaries: string[] } => {
+      const code = mixedTexts()[5];
+      return {
+        turns: Array.from({ length: count }, (_, i) => ({
+          id: `t${i}`,
+          role: 'assistant',
+          text: `${i} ${code.slice(i % 100, 9000)} ${i}`,
+          span: { startLine: i + 1, endLine: i + 1, startOffset: 0, endOffset: 0 },
+        })),
+        summaries: ['Summary: the texts were counted.'],
+      };
+    };
+
+    it('sends texts in memory in groups, a group a turn of the event loop, into the same counts', async () => {
+      const toCount = manyTexts(400);
+      const chars = toCount.turns.reduce((sum, turn) => sum + (turn.text as string).length, 0);
+      assert.ok(chars > 3 * SENT_AT_ONCE_CHARS, `${chars} characters`);
+      const sends: number[] = [];
+      let turnsOfLoop = 0;
+      let counting = true;
+      const tick = (): void => {
+        turnsOfLoop++;
+        if (counting) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const original = pool.count.bind(pool);
+      pool.count = (texts, ...rest) => {
+        sends.push(turnsOfLoop);
+        return original(texts, ...rest);
+      };
+      const cache = new Map<string, number>();
+      const reports: [number, number][] = [];
+      const controller = new AbortController();
+      let countTokens;
+      try {
+        countTokens = await warmTokenCache(
+          toCount,
+          cache,
+          pool,
+          'o200k_base',
+          (done, total) => reports.push([done, total]),
+          controller.signal,
+        );
+      } finally {
+        pool.count = original;
+        counting = false;
+      }
+      assert.ok(sends.length >= 3, `${sends.length} groups`);
+      for (let i = 1; i < sends.length; i++)
+        assert.ok(sends[i] > sends[i - 1], `group ${i} was sent in the same turn of the loop: ${sends.join(', ')}`);
+      const counter = createTokenCounter('o200k_base');
+      for (const turn of toCount.turns) assert.equal(cache.get(turn.text as string), counter(turn.text as string));
+      assert.equal(countTokens(toCount.summaries[0]), counter(toCount.summaries[0]));
+      for (let i = 1; i < reports.length; i++) assert.ok(reports[i][0] >= reports[i - 1][0], 'progress never goes back');
+      assert.deepEqual(reports[reports.length - 1], [401, 401]);
+      assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'no listener left on the signal');
+    });
+
+    it('rejects with an AbortError when aborted between its groups, and leaves no listener on the signal', async () => {
+      const controller = new AbortController();
+      const original = pool.count.bind(pool);
+      let sent = 0;
+      pool.count = (texts, ...rest) => {
+        if (++sent === 2) controller.abort();
+        return original(texts, ...rest);
+      };
+      try {
+        await assert.rejects(
+          warmTokenCache(manyTexts(400), new Map(), pool, 'o200k_base', undefined, controller.signal),
+          (error: Error) => error.name === 'AbortError',
+        );
+      } finally {
+        pool.count = original;
+      }
+      assert.equal(sent, 2, 'no group is sent once aborted');
+      assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
+      // The pool still counts afterwards.
+      assert.deepEqual(await pool.count(['hello'], 'o200k_base'), [createTokenCounter('o200k_base')('hello')]);
     });
 
     it('counts nothing on a second warm-up with the same cache', async () => {

@@ -1,11 +1,11 @@
-// Keeps analysed transcripts live while an agent is still writing them: a file watcher per transcript, a
-// debounce that collapses a burst of changes into one re-read, a poll for the transcripts someone is looking
-// at (file watchers miss files outside the workspace, where agents write: ~/.claude, ~/.codex), edits of an
-// open document (a save reads the file whole: the edit may be anywhere), and changes of the settings (re-read or re-analyse everything, with a spinner in the status
-// bar). A transcript the store demoted to its digest is neither watched nor polled (it is read afresh when it is
-// loaded again); one opened in an editor tab again is loaded again, but not one another extension opens as a
-// document without a tab (the git extension does, for its diffs), which would pin full transcripts nobody looks
-// at. The re-reading itself is the store's (transcriptStore.ts).
+// Keeps analysed transcripts live while an agent is still writing them: a file watcher per transcript, a debounce
+// that collapses a burst of changes into one re-read, a poll for the transcripts someone is looking at (file
+// watchers miss files outside the workspace, where agents write: ~/.claude, ~/.codex), edits of an open document (a
+// save reads the file whole: the edit may be anywhere), and changes of the settings (re-read or re-analyse
+// everything, with a spinner in the status bar). A transcript the store demoted to its digest is neither watched
+// nor polled (it is read afresh when it is loaded again); one opened in an editor tab again is loaded again, but
+// not one another extension opens as a document without a tab (the git extension does, for its diffs), which would
+// pin full transcripts nobody looks at. The re-reading itself is the store's (transcriptStore.ts).
 import * as vscode from 'vscode';
 import { fileNameOf } from '../core/displayText';
 import { transcriptUriOf } from './decompressedDocument';

@@ -436,11 +436,12 @@ export interface Reanalysis {
 
 /**
  * Analyses an open file again: first reading what it gained when `reread` (a live file), or all of it again when
- * `reread` is 'anew' (an edit may be anywhere), else its current snapshot as it is (new settings). Under the same heap watch as analyzeFile: a file that grew too large for the
- * heap throws a TranscriptTooLargeError, after which it is not to be read again (its reading stopped midway).
- * Not analysed (no `analysis`) when the file is unchanged, or when `wanted` says after the read that the analysis
- * is no longer needed (the file was let go meanwhile). `judgeWorker` as ProgressOptions.judgeWorker: what the
- * memo does not hold (new settings: every checkpoint) is judged in a worker when it is enough work.
+ * `reread` is 'anew' (an edit may be anywhere), else its current snapshot as it is (new settings). Under the same
+ * heap watch as analyzeFile: a file that grew too large for the heap throws a TranscriptTooLargeError, after which
+ * it is not to be read again (its reading stopped midway). Not analysed (no `analysis`) when the file is unchanged,
+ * or when `wanted` says after the read that the analysis is no longer needed (the file was let go meanwhile).
+ * `judgeWorker` as ProgressOptions.judgeWorker: what the memo does not hold (new settings: every checkpoint) is
+ * judged in a worker when it is enough work.
  */
 export async function analyzeAgain(
   file: TranscriptFile,

@@ -416,7 +416,7 @@ export class TranscriptFile {
     return 'reloaded';
   }
 
-  /** Reads the file from its start whatever its size says (a file read once was let go: it is read anyway). */
+  /** Reads the file from its start, whatever its size and modification time say. */
   private async readAnew(signal: AbortSignal | undefined): Promise<'reloaded'> {
     try {
       await stat(this.path);

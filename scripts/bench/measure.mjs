@@ -49,6 +49,11 @@
 //                  (what it did before): each analysis's ms, and the kept worker's evidence hits and misses on its
 //                  second job (judging only happens in a worker from JUDGE_IN_WORKER_TURNS claimed turns; below it,
 //                  the worker is asked with minTurns 0)
+//   stalls FILE    where the event loop waits longest: analyzeFile with the judging in a worker (as the extension
+//                  runs it), under the inspector's CPU profiler (a sample every 0.5 ms); each gap of a 5 ms timer over
+//                  STALL_MS ms (an environment variable, default 40), longest first (at most 8): its ms, the samples
+//                  taken in it and how many it would hold had this thread run throughout (fewer: it waited for a
+//                  core), and the functions most often on the stack in it (% of its samples)
 //   clone FILE     analyses FILE, then times V8's serializer (what postMessage uses between threads) on the
 //                  analysis and on the transcript: what a worker would pay to hand them to the host (the
 //                  deserialising is the host's part)
@@ -57,6 +62,7 @@ import { appendFileSync, copyFileSync, createReadStream, mkdtempSync, rmSync } f
 import { tmpdir } from 'node:os';
 import { lastRecord, nextTurnLine } from './appendTurn.mjs';
 import { join } from 'node:path';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { serialize, deserialize } from 'node:v8';
@@ -569,8 +575,90 @@ async function reanalyzeWorker() {
   }
 }
 
+/** The event loop's longest waits during a first analysis with the judging in a worker, and what ran in them. */
+async function stalls() {
+  const { analyzeFile } = out('node/analyzeFile.js');
+  const { TokenPool } = out('node/tokenPool.js');
+  const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
+  const stallMs = process.env.STALL_MS ? Number(process.env.STALL_MS) : 40;
+  const intervalUs = 500;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: intervalUs });
+  await session.post('Profiler.start');
+  const gaps = [];
+  let tick = process.hrtime.bigint();
+  const ticking = setInterval(() => {
+    const at = process.hrtime.bigint();
+    const ms = Number(at - tick) / 1e6;
+    // The profile's timestamps are microseconds of the same clock.
+    if (ms > stallMs) gaps.push({ from: Number(tick / 1000n), to: Number(at / 1000n), ms });
+    tick = at;
+  }, 5);
+  const pool = new TokenPool({});
+  const start = now();
+  try {
+    await analyzeFile(
+      file,
+      { defaultBudgets: DEFAULT_SUMMARY_BUDGETS },
+      pool,
+      { encoding: 'o200k_base', ratioFloor: 5 },
+      {
+        judgeWorker: { onFallback: () => undefined },
+      },
+    );
+  } finally {
+    clearInterval(ticking);
+    pool.dispose();
+  }
+  const fullMs = now() - start;
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const nameOf = (id) => {
+    const { functionName, url, lineNumber } = nodes.get(id).callFrame;
+    return `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+  };
+  // Frames that every gap has (the event loop's own), left out of what is listed.
+  const plumbing =
+    /^\((root|program|idle)\)|^(runMicrotasks|processTicksAndRejections|processImmediate|runNextTicks|listOnTimeout|processTimers) /;
+  let at = profile.startTime;
+  const times = profile.timeDeltas.map((delta) => (at += delta));
+  const longest = gaps.sort((a, b) => b.ms - a.ms).slice(0, 8);
+  return {
+    fullMs: Math.round(fullMs),
+    stallMs,
+    gaps: longest.map((gap) => {
+      const counts = new Map();
+      let samples = 0;
+      for (let i = 0; i < times.length; i++) {
+        if (times[i] < gap.from || times[i] > gap.to) continue;
+        samples++;
+        const seen = new Set();
+        for (let id = profile.samples[i]; id !== undefined; id = parent.get(id)) {
+          const name = nameOf(id);
+          if (seen.has(name) || plumbing.test(name)) continue;
+          seen.add(name);
+          counts.set(name, (counts.get(name) ?? 0) + 1);
+        }
+      }
+      const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8);
+      return {
+        ms: Math.round(gap.ms),
+        samples,
+        expected: Math.round((gap.ms * 1000) / intervalUs),
+        top: top.map(([name, count]) => `${name} ${Math.round((100 * count) / samples)}%`),
+      };
+    }),
+  };
+}
+
 const modes = {
   floor,
+  stalls,
   'reanalyze-worker': reanalyzeWorker,
   cache: cacheChurn,
   alloc: allocations,

@@ -23,10 +23,11 @@ function compare(before: unknown[], now: unknown[]): { lines: string[]; flagged:
 }
 
 /** `node scripts/bench/measure.mjs MODE samples/incident.jsonl`, which must succeed: its figures, and its output for messages. */
-function measureSample<T>(mode: string): { figures: T & { mode: string }; stdout: string } {
+function measureSample<T>(mode: string, env: NodeJS.ProcessEnv = {}): { figures: T & { mode: string }; stdout: string } {
   const run = spawnSync(process.execPath, [join(root, 'scripts/bench/measure.mjs'), mode, join(root, 'samples/incident.jsonl')], {
     cwd: root,
     encoding: 'utf8',
+    env: { ...process.env, ...env },
   });
   assert.equal(run.status, 0, `${mode}: ${run.stderr}`);
   return { figures: JSON.parse(run.stdout) as T & { mode: string }, stdout: run.stdout };
@@ -140,6 +141,26 @@ describe('npm run bench --smoke', function () {
     for (const ms of [figures.firstMs, figures.newWorkerMs, figures.keptWorkerMs]) assert.ok(Number.isFinite(ms) && ms >= 0, stdout);
     assert.equal(figures.keptJobs, 2, 'the kept worker judged both times');
     assert.ok(figures.keptEvidence.hits > 0 && figures.keptEvidence.misses === 0, stdout);
+  });
+
+  it('lists the longest waits of the event loop with the functions sampled in them (measure.mjs stalls)', () => {
+    // Every gap of the 5 ms timer counts at STALL_MS=0, so a small file has some.
+    const { figures, stdout } = measureSample<{
+      fullMs: number;
+      stallMs: number;
+      gaps: { ms: number; samples: number; expected: number; top: string[] }[];
+    }>('stalls', { STALL_MS: '0' });
+    assert.equal(figures.mode, 'stalls');
+    assert.equal(figures.stallMs, 0);
+    assert.ok(figures.fullMs > 0, stdout);
+    assert.ok(figures.gaps.length > 0 && figures.gaps.length <= 8, stdout);
+    for (let i = 1; i < figures.gaps.length; i++) assert.ok(figures.gaps[i].ms <= figures.gaps[i - 1].ms, 'longest first');
+    const sampled = figures.gaps.filter((gap) => gap.samples > 0);
+    assert.ok(sampled.length > 0, stdout);
+    for (const gap of sampled) {
+      assert.ok(gap.expected >= 0 && gap.top.length > 0, stdout);
+      for (const line of gap.top) assert.match(line, / \d+%$/);
+    }
   });
 
   it('says what is wrong with its command line in one line and its usage, without a stack trace', () => {

@@ -155,10 +155,13 @@ describe('npm run bench --smoke', function () {
     assert.ok(figures.fullMs > 0, stdout);
     assert.ok(figures.gaps.length > 0 && figures.gaps.length <= 8, stdout);
     for (let i = 1; i < figures.gaps.length; i++) assert.ok(figures.gaps[i].ms <= figures.gaps[i - 1].ms, 'longest first');
-    const sampled = figures.gaps.filter((gap) => gap.samples > 0);
-    assert.ok(sampled.length > 0, stdout);
-    for (const gap of sampled) {
-      assert.ok(gap.expected >= 0 && gap.top.length > 0, stdout);
+    // A gap may hold only the event loop's own frames (left out) or no sample at all, but not every gap.
+    assert.ok(
+      figures.gaps.some((gap) => gap.samples > 0 && gap.top.length > 0),
+      stdout,
+    );
+    for (const gap of figures.gaps) {
+      assert.ok(gap.expected >= 0 && gap.samples >= 0, stdout);
       for (const line of gap.top) assert.match(line, / \d+%$/);
     }
   });

@@ -85,6 +85,6 @@ function selectionOf(options: BundleCommandOptions, transcript: Transcript, anal
 
 async function openAnalysed(options: BundleCommandOptions): Promise<{ transcript: Transcript; analysis: Analysis } | { error: string }> {
   const pool = cliTokenPool();
-  const opened = await openForCli(options.file, options, pool).finally(() => pool.dispose());
+  const opened = await openForCli(options.file, options, pool).finally(() => pool.disposeAndWait());
   return 'error' in opened ? { error: openErrorText(opened) } : { transcript: opened.file.transcript, analysis: opened.analysis };
 }

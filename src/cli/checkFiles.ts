@@ -136,7 +136,7 @@ export async function* fileReports(
       }
     }
   } finally {
-    pool.dispose();
+    await pool.disposeAndWait();
   }
 }
 

@@ -20,7 +20,7 @@ export async function runFind(options: FindCommandOptions): Promise<FindOutcome>
   const parsed = parseFactQuery(options.query);
   if ('error' in parsed) return { kind: 'error', message: parsed.error };
   const pool = cliTokenPool();
-  const opened = await openForCli(options.file, options, pool).finally(() => pool.dispose());
+  const opened = await openForCli(options.file, options, pool).finally(() => pool.disposeAndWait());
   if ('error' in opened) return { kind: 'error', message: openErrorText(opened) };
   const format = opened.file.format;
   const answer = findFact(opened.file.transcript, opened.analysis, parsed.query);

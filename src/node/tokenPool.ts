@@ -128,6 +128,8 @@ export class TokenPool {
   private readonly threads: Thread[] = [];
   private queue: Batch[] = [];
   private readonly jobs = new Set<Job>();
+  /** The workers ended and not yet exited: their terminate() calls. */
+  private readonly exiting = new Set<Promise<unknown>>();
   private readonly hereCounters = new Map<EncodingName, TokenCounter>();
   private nextRequestId = 0;
   private everServed = false;
@@ -238,6 +240,16 @@ export class TokenPool {
     for (const job of [...this.jobs]) this.fail(job, new Error('the token pool was disposed'));
     this.queue = [];
     for (const thread of [...this.threads]) this.retire(thread);
+  }
+
+  /**
+   * dispose, then waits until every worker it ever ended has exited. For a process about to end (the CLI): one that
+   * ends while a worker thread is still starting or stopping can crash in Node's teardown (nodejs/node#25007 and
+   * its kin), with no exit status, where the work was done.
+   */
+  async disposeAndWait(): Promise<void> {
+    this.dispose();
+    await Promise.all([...this.exiting]);
   }
 
   /** Cuts the texts into batches of about equal size, enough of them to keep every worker busy. */
@@ -353,7 +365,11 @@ export class TokenPool {
     clearTimeout(thread.idleTimer);
     const index = this.threads.indexOf(thread);
     if (index >= 0) this.threads.splice(index, 1);
-    void thread.worker.terminate().catch(() => undefined);
+    const exited: Promise<unknown> = thread.worker
+      .terminate()
+      .catch(() => undefined)
+      .finally(() => this.exiting.delete(exited));
+    this.exiting.add(exited);
   }
 
   /** A worker failed or exited without being asked to: its batch goes back to the queue. */

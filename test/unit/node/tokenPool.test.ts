@@ -5,6 +5,7 @@
 // the cache calling the counter for nothing.
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -201,6 +202,43 @@ describe('node/tokenPool', function () {
     await assert.rejects(running, /disposed/);
     assert.equal(own.workerCount, 0);
     await assert.rejects(own.count(['x'], 'o200k_base'), /disposed/);
+  });
+
+  it('disposeAndWait resolves once every worker it ended has exited: one still starting, one busy, one idle', async () => {
+    // Each Worker the pool makes, with whether its thread has exited (its 'exit' event), seen through the prototype.
+    const exited = new Map<Worker, boolean>();
+    const original = Worker.prototype.terminate;
+    Worker.prototype.terminate = function (this: Worker) {
+      if (!exited.has(this)) {
+        exited.set(this, false);
+        this.once('exit', () => exited.set(this, true));
+      }
+      return original.call(this);
+    };
+    try {
+      const own = new TokenPool({ maxWorkers: 2, maxBatchBytes: 16 * 1024, spawnBytes: 0, idleMs: 60_000 });
+      // An idle worker (it counted), then two busy with a long count, then one just started and asked nothing.
+      await own.count(['hello'], 'o200k_base');
+      const running = own.count(
+        Array.from({ length: 100 }, () => mixedTexts()[5]),
+        'o200k_base',
+      );
+      await until(() => own.workerCount === 2, 'two workers were started');
+      await own.disposeAndWait();
+      await assert.rejects(running, /disposed/);
+      assert.ok(exited.size >= 2, `${exited.size} workers ended`);
+      assert.deepEqual(
+        [...exited.values()],
+        [...exited.values()].map(() => true),
+        'every worker ended has exited',
+      );
+      const fresh = new TokenPool({ idleMs: 60_000 });
+      fresh.start();
+      await fresh.disposeAndWait();
+      assert.ok([...exited.values()].every(Boolean), 'a worker still starting has exited too');
+    } finally {
+      Worker.prototype.terminate = original;
+    }
   });
 
   it('ends idle workers after idleMs', async () => {

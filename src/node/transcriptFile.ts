@@ -377,28 +377,29 @@ export class TranscriptFile {
    * midway, and the file is not to be read again (open it anew).
    */
   refresh(signal?: AbortSignal, anew = false): Promise<'unchanged' | 'appended' | 'reloaded'> {
-    const next = this.queue.then(() => (anew ? this.readAnew(signal) : this.refreshNow(signal)));
+    const next = this.queue.then(() => this.refreshNow(signal, anew));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async refreshNow(signal: AbortSignal | undefined): Promise<'unchanged' | 'appended' | 'reloaded'> {
+  private async refreshNow(signal: AbortSignal | undefined, anew: boolean): Promise<'unchanged' | 'appended' | 'reloaded'> {
     let info;
     try {
       info = await stat(this.path);
     } catch {
       throw new UnusableTranscriptError(`${this.path} was deleted or moved.`, this.path);
     }
-    const appendable = this.reader !== undefined && !this.gzip && this.encoding === 'utf-8' && this.jsonLines;
+    const appendable = this.reader !== undefined && this.appendsAtItsEnd;
     const sameFile = info.ino === this.inode;
-    if (sameFile && info.size === this.fileSize) {
+    // With `anew` it is read whole, whatever its size and modification time say.
+    if (!anew && sameFile && info.size === this.fileSize) {
       if (info.mtimeMs === this.modified) return 'unchanged';
       // Written to without a change of size: unchanged when it was only touched (its last bytes read are there).
       if (appendable && (await this.seamHolds(0)).holds) {
         this.modified = info.mtimeMs;
         return 'unchanged';
       }
-    } else if (appendable && sameFile && info.size > this.fileSize) {
+    } else if (!anew && appendable && sameFile && info.size > this.fileSize) {
       // Grown: an append when the bytes read last are still where they were, else a rewrite, read anew.
       const seam = await this.seamHolds(this.openTail ? 1 : 0);
       if (seam.holds && this.openTail && seam.after[0] === 0x0a) {
@@ -416,15 +417,12 @@ export class TranscriptFile {
     return 'reloaded';
   }
 
-  /** Reads the file from its start, whatever its size and modification time say. */
-  private async readAnew(signal: AbortSignal | undefined): Promise<'reloaded'> {
-    try {
-      await stat(this.path);
-    } catch {
-      throw new UnusableTranscriptError(`${this.path} was deleted or moved.`, this.path);
-    }
-    await this.readFromStart(signal);
-    return 'reloaded';
+  /**
+   * Whether the file can be read by appends: JSON Lines in UTF-8, not compressed (the only kind whose seam is kept,
+   * and whose unfinished last line is left for the next read).
+   */
+  private get appendsAtItsEnd(): boolean {
+    return !this.gzip && this.encoding === 'utf-8' && this.jsonLines;
   }
 
   /** checkSeam at `consumed`, with `extra` bytes after it; never holds when the seam is not known. */
@@ -486,9 +484,7 @@ export class TranscriptFile {
     this.inode = file.ino;
     this.modified = file.mtimeMs;
     this.transientProblems = [];
-    // Appended to later only when it is JSON Lines in UTF-8, not compressed: only then is the seam kept.
-    const seams = !this.gzip && this.encoding === 'utf-8' && this.jsonLines;
-    const window = seams ? new SeamWindow(start, start === 0 ? undefined : this.seam) : undefined;
+    const window = this.appendsAtItsEnd ? new SeamWindow(start, start === 0 ? undefined : this.seam) : undefined;
     const splitter = new LineSplitter(
       { maxLineBytes: this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, startLine: this.nextLine, startOffset: start },
       (line: RawLine) => this.feed(line),
@@ -556,7 +552,7 @@ export class TranscriptFile {
       this.openTail = true;
       this.consumed = end;
       this.nextLine = splitter.nextLine;
-    } else if (tail !== undefined && !this.gzip && this.encoding === 'utf-8' && this.jsonLines && !parsesAsJson(tail.text.trim())) {
+    } else if (tail !== undefined && this.appendsAtItsEnd && !parsesAsJson(tail.text.trim())) {
       // An agent is probably still writing this line: leave it for the next read.
       this.transientProblems.push({
         line: tail.line,

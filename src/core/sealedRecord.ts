@@ -34,7 +34,12 @@ function freezeDeep(value: unknown, depth: number): boolean {
   const proto: unknown = Object.getPrototypeOf(value);
   if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return false;
   let whole = true;
-  for (const item of Object.values(value)) if (!freezeDeep(item, depth + 1)) whole = false;
+  // An array by index: Object.values would copy it first (a Claude Code checkpoint claims 100k ids and more).
+  if (Array.isArray(value)) {
+    for (let k = 0; k < value.length; k++) if (!freezeDeep(value[k], depth + 1)) whole = false;
+  } else {
+    for (const item of Object.values(value)) if (!freezeDeep(item, depth + 1)) whole = false;
+  }
   Object.freeze(value);
   return whole;
 }

@@ -201,6 +201,24 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** No claimed turns. */
+const NO_TURNS = new Int32Array(0);
+
+/**
+ * `values` (non-negative integers) ascending, each once. A walk back gives them mostly descending, so they are
+ * reversed when they are; otherwise sorted as a typed array (numerically, with no comparator to call).
+ */
+function ascendingDistinct(values: number[]): Int32Array {
+  let descending = true;
+  for (let k = 1; k < values.length && descending; k++) descending = values[k] < values[k - 1];
+  const sorted = Int32Array.from(values);
+  if (descending) sorted.reverse();
+  else sorted.sort();
+  let kept = 0;
+  for (let k = 0; k < sorted.length; k++) if (kept === 0 || sorted[k] !== sorted[kept - 1]) sorted[kept++] = sorted[k];
+  return kept === sorted.length ? sorted : sorted.slice(0, kept);
+}
+
 function short(uuid: string): string {
   return uuid.length > 8 ? `${uuid.slice(0, 8)}…` : uuid;
 }
@@ -602,7 +620,7 @@ export class ClaudeCodeReader extends RebuildingReader {
     const pointerName = boundary.entry ? 'logicalParentUuid' : 'parentUuid';
     const session = str(rec.sessionId) ?? str(boundary.summary?.value.sessionId);
     const fromParentSession = session !== undefined && claim.mainSession !== undefined && session !== claim.mainSession;
-    let claimed: Set<number> = new Set();
+    let claimed: Int32Array = NO_TURNS;
     let unverifiable: string | undefined;
     if (visible(pointer)) {
       claimed = this.walk(pointer, claim, boundary.turnsBefore);
@@ -623,7 +641,7 @@ export class ClaudeCodeReader extends RebuildingReader {
         problems.push({
           line: n,
           severity: 'warning',
-          message: `line ${n}: compaction ${summaryId} cannot be traced exactly: ${why}. Its claimed turns (${claimed.size}) were inferred by walking back from the last message before it (line ${leaf.line}); if the session was rewound or edited there, the claim may be wrong.`,
+          message: `line ${n}: compaction ${summaryId} cannot be traced exactly: ${why}. Its claimed turns (${claimed.length}) were inferred by walking back from the last message before it (line ${leaf.line}); if the session was rewound or edited there, the claim may be wrong.`,
         });
         notes.push(
           `${pointerName} ${pointer !== undefined ? short(pointer) : '(none)'} is not in this file: claimed turns inferred from the last message before the boundary (line ${leaf.line})`,
@@ -638,7 +656,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       }
     }
 
-    if (visible(pointer) && claimed.size === 0) {
+    if (visible(pointer) && claimed.length === 0) {
       problems.push({
         line: n,
         severity: 'info',
@@ -686,14 +704,17 @@ export class ClaudeCodeReader extends RebuildingReader {
     } else if (typeof metadata.preservedMessages === 'number') {
       notes.push(`${metadata.preservedMessages} messages were preserved verbatim (count only: they could not be excluded from the claim)`);
     }
+    const claimedIds: TurnId[] = [];
     let removed = 0;
-    for (const t of preserved) if (claimed.delete(t)) removed++;
+    for (let k = 0; k < claimed.length; k++) {
+      if (preserved.has(claimed[k])) removed++;
+      else claimedIds.push(turns[claimed[k]].id);
+    }
     if (removed > 0)
       notes.push(
         `${removed} turn${removed === 1 ? '' : 's'} kept verbatim after the summary (preserved) ${removed === 1 ? 'is' : 'are'} not claimed`,
       );
 
-    const claimedIds: TurnId[] = [...claimed].sort((a, b) => a - b).map((i) => turns[i].id);
     const checkpoint: Checkpoint = { summaryId, summary, claimedIds, span, turnsBefore: boundary.turnsBefore, notes };
     if (preTokens !== undefined) checkpoint.recordedPrefixTokens = preTokens;
     // postTokens measures the conversation right after the compaction: the summary (with what Claude Code attaches
@@ -720,7 +741,12 @@ export class ClaudeCodeReader extends RebuildingReader {
     return sealRecord(checkpoint);
   }
 
-  /** Turn indexes (before `limit`) on the parentUuid chain from `start` back to the previous boundary. */
+  /**
+   * Turn indexes (before `limit`) on the parentUuid chain from `start` back to the previous boundary, and the tool
+   * results answering those turns' calls: ascending, each once. Gathered in an array and sorted as integers, not
+   * in a Set sorted by a comparator: at 112,500 claimed turns the Set, its spread and its sort held the extension
+   * host for some 60 ms in one block (docs/performance.md, "A Claude Code claim gathered in an array").
+   */
   private walk(
     start: string,
     claim: {
@@ -730,20 +756,24 @@ export class ClaudeCodeReader extends RebuildingReader {
       horizon: number;
     },
     limit: number,
-  ): Set<number> {
-    const claimed = new Set<number>();
+  ): Int32Array {
+    const walked: number[] = [];
     claim.chain.walkBack(start, ({ turn, line, boundary }) => {
       if (line > claim.horizon || boundary) return false;
-      if (turn !== undefined && turn < limit) claimed.add(turn);
+      // A reply's records are one turn, most often one after another on the chain: pushed once for them.
+      if (turn !== undefined && turn < limit && turn !== walked[walked.length - 1]) walked.push(turn);
       return true;
     });
-    // Parallel tool calls: their results are siblings of the chain, not on it.
-    for (const t of [...claimed]) {
-      for (const useId of claim.toolUseIds.get(t) ?? []) {
-        for (const r of claim.resultTurnsByToolUse.get(useId) ?? []) if (r < limit) claimed.add(r);
+    // Parallel tool calls: their results are siblings of the chain, not on it. Only the walked turns' calls.
+    const onChain = walked.length;
+    for (let k = 0; k < onChain; k++) {
+      const useIds = claim.toolUseIds.get(walked[k]);
+      if (useIds === undefined) continue;
+      for (const useId of useIds) {
+        for (const r of claim.resultTurnsByToolUse.get(useId) ?? []) if (r < limit) walked.push(r);
       }
     }
-    return claimed;
+    return ascendingDistinct(walked);
   }
 
   private hintsFor(summary: string, trigger: string | undefined, notes: string[]): TruncationHints {

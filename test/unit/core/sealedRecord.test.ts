@@ -34,6 +34,13 @@ describe('core/sealedRecord', () => {
     for (let i = 0; i < 8; i++) deep = { deep };
     assert.equal(isSealed(sealRecord(deep)), false);
     assert.equal(isSealed(sealRecord({ notes: new Map([['a', 1]]) })), false);
+    // Read through an array too (arrays are walked by index, not copied by Object.values).
+    const inList = sealRecord({ lists: [[1], [new Map([['a', 1]])]] });
+    assert.equal(isSealed(inList), false);
+    assert.ok(Object.isFrozen(inList.lists[0]), 'what it could freeze is frozen');
+    let deepList: unknown[] = [1];
+    for (let i = 0; i < 8; i++) deepList = [deepList];
+    assert.equal(isSealed(sealRecord({ deepList })), false);
   });
 
   it('lets the checkpoint memo tell a sealed checkpoint given again by identity, without reading it', () => {

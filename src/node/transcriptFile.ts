@@ -108,8 +108,12 @@ const HEAD_BYTES = 256 * 1024;
  * read by default (DEFAULT_MAX_LINE_BYTES; a longer one is skipped with a problem unless the limit is raised).
  */
 const FIRST_RECORD_BYTES = DEFAULT_MAX_LINE_BYTES;
-/** Bytes read from the file at a time. */
-const READ_CHUNK_BYTES = 1024 * 1024;
+/**
+ * Bytes read from the file at a time. Each chunk's lines are parsed and read in one turn of the event loop: 1 MB of
+ * a Claude Code file held the extension host for 75–140 ms at a time, when the token workers share the cores; a
+ * quarter of that reads a 100k-turn file in the same time (docs/performance.md, "Smaller read chunks…").
+ */
+const READ_CHUNK_BYTES = 256 * 1024;
 /**
  * Bytes inflated at a time from a gzip stream (zlib's default is 16 KiB): each chunk is a turn of the event loop,
  * and 200 of them for a 3 MB session took 33–40 ms where 19 took about 20 ms.

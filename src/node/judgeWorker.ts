@@ -1,7 +1,7 @@
-// The worker-thread entry of judgeInWorker (judgeInWorker.ts): it is sent a transcript's turns (in groups) and
-// checkpoints, judges the checkpoints it is asked for (core judgeAhead), and sends back each judgement in parts
-// (core/judgedParts.ts): the results it does not share with other checkpoints, in groups, then its head, one part
-// at a time (Outbox). Counts no tokens. A worker may be asked again (a JudgeWorker kept for a file): each job sends
+// The worker-thread entry of judgeInWorker (judgeInWorker.ts): it is sent a transcript's turns (in groups), its
+// checkpoints' claimed ids (in parts) and checkpoints, judges the checkpoints it is asked for (core judgeAhead), and
+// sends back each judgement in parts (core/judgedParts.ts): the results it does not share with other checkpoints,
+// in groups, then its head, one part at a time (Outbox). Counts no tokens. A worker may be asked again (a JudgeWorker kept for a file): each job sends
 // the turns again, and the worker lets them go once judged, but keeps its evidence cache, keyed by text, so a
 // second analysis of the same file works out no evidence again. Bundled as dist/judgeWorker.js.
 import { parentPort } from 'node:worker_threads';
@@ -10,17 +10,21 @@ import { CheckpointMemo } from '../core/checkpointMemo';
 import { EvidenceCache } from '../core/evidenceCache';
 import { JudgementCache } from '../core/judgementCache';
 import type { JudgedHead } from '../core/judgedParts';
-import type { Checkpoint, FormatId, Transcript, Turn, TurnResult } from '../core/model';
+import type { Checkpoint, FormatId, Transcript, Turn, TurnId, TurnResult } from '../core/model';
 import { inSlices } from './inSlices';
 
 /** What judgeInWorker sends: the turns, a group at a time, then what to judge; then that it took each part. */
 export type JudgeRequest =
   | { kind: 'turns'; turns: Turn[] }
+  /** The claimed ids of the checkpoint at `index` from its `from`th on (CLAIMS_PER_MESSAGE at most), in order. */
+  | { kind: 'claims'; index: number; from: number; ids: TurnId[] }
   | { kind: 'took' }
   | {
       kind: 'judge';
       format: FormatId;
+      /** The checkpoints; those in claimsApart without their claimed ids, which came in `claims` messages. */
       checkpoints: Checkpoint[];
+      claimsApart: number[];
       lineCount: number;
       /** The checkpoints to judge, by index. */
       only: number[];
@@ -44,6 +48,8 @@ export const RESULTS_PER_MESSAGE = 2000;
 
 /** The turns of the job under way: sent before it, let go after it. */
 const turns: Turn[] = [];
+/** The claimed ids of the job's checkpoints, by index, as their parts came: sent before it, let go after it. */
+const claims = new Map<number, TurnId[]>();
 
 /** The turns' evidence, kept from job to job (keyed by text, so it holds for any transcript). */
 const evidenceCache = new EvidenceCache();
@@ -98,7 +104,10 @@ const outbox = new Outbox();
  * the other thread's `took` comes in, sending each judgement's parts as soon as it is made; then lets the turns go.
  */
 async function judge(request: Extract<JudgeRequest, { kind: 'judge' }>): Promise<void> {
-  const { format, checkpoints, lineCount } = request;
+  const { format, lineCount } = request;
+  const checkpoints = request.checkpoints.slice();
+  for (const index of request.claimsApart) checkpoints[index] = { ...checkpoints[index], claimedIds: claims.get(index) ?? [] };
+  claims.clear();
   const transcript: Transcript = { format, turns, checkpoints, problems: [], lineCount };
   const judgements = new JudgementCache();
   const shared = judgements.unclaimedOf(turns);
@@ -141,6 +150,11 @@ async function judge(request: Extract<JudgeRequest, { kind: 'judge' }>): Promise
 parentPort?.on('message', (request: JudgeRequest) => {
   if (request.kind === 'turns') {
     for (const turn of request.turns) turns.push(turn);
+  } else if (request.kind === 'claims') {
+    // A first part starts the checkpoint's ids anew (a job stopped while sending them leaves none behind).
+    const ids = request.from === 0 ? undefined : claims.get(request.index);
+    if (ids === undefined) claims.set(request.index, request.ids);
+    else for (const id of request.ids) ids.push(id);
   } else if (request.kind === 'took') {
     outbox.took();
   } else {

@@ -8,15 +8,17 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { join, resolve } from 'node:path';
 import { analyze, checkpointsToJudge } from '../../../src/core/analyze';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
 import { keepJudged, type JudgedHead } from '../../../src/core/judgedParts';
 import { JudgementCache } from '../../../src/core/judgementCache';
-import type { Transcript, Turn, TurnResult } from '../../../src/core/model';
+import type { Checkpoint, Transcript, Turn, TurnResult } from '../../../src/core/model';
 import { runSteps } from '../../../src/core/steps';
 import { analyzeFile } from '../../../src/node/analyzeFile';
-import { JudgeWorker, judgeInWorker, plainTurn, TURN_FIELDS, turnGroups } from '../../../src/node/judgeInWorker';
+import { CLAIMS_PER_MESSAGE, JudgeWorker, judgeInWorker, plainTurn, TURN_FIELDS, turnGroups } from '../../../src/node/judgeInWorker';
+import type { JudgeRequest } from '../../../src/node/judgeWorker';
 import { TokenPool } from '../../../src/node/tokenPool';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { corpusFiles } from '../../corpusFiles';
@@ -92,6 +94,45 @@ describe('node/judgeInWorker: judging in a worker thread', function () {
       [...turnGroups(short)].map((group) => group.length),
       [2000, 2000, 1000],
     );
+  });
+
+  it('sends the claimed ids of a checkpoint in parts, and gives the same judgements', async () => {
+    const n = 2 * CLAIMS_PER_MESSAGE + 5;
+    const turns = Array.from({ length: n }, (_, i) => turn(i, i % 7 === 0 ? `Fixed BUG-${i} in src/f${i}.ts` : `ok ${i}`));
+    const malformed = {
+      ...checkpoint({ summaryId: 'S2', summary: 'BUG-14', summaryBudget: 50, claimedIds: [], turnsBefore: n }),
+      claimedIds: 'all',
+    };
+    const t = transcript(turns, [
+      checkpoint({ summaryId: 'S1', summary: 'BUG-7 and BUG-21', summaryBudget: 50, claimedIds: range(0, n - 1), turnsBefore: n }),
+      malformed as unknown as Checkpoint,
+    ]);
+    // What the worker is sent, seen through Worker's prototype.
+    const sent: JudgeRequest[] = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+      sent.push(message as JudgeRequest);
+      return (post as (...args: unknown[]) => void).call(this, message, ...rest);
+    } as typeof post;
+    try {
+      await judgedAlike(t, 'claims in parts');
+    } finally {
+      Worker.prototype.postMessage = post;
+    }
+    const parts = sent.filter((m) => m.kind === 'claims');
+    assert.deepEqual(
+      parts.map((m) => [m.index, m.from, m.ids.length]),
+      [
+        [0, 0, CLAIMS_PER_MESSAGE],
+        [0, CLAIMS_PER_MESSAGE, CLAIMS_PER_MESSAGE],
+        [0, 2 * CLAIMS_PER_MESSAGE, 5],
+      ],
+    );
+    const job = sent.find((m) => m.kind === 'judge');
+    assert.ok(job?.kind === 'judge');
+    assert.deepEqual(job.claimsApart, [0]);
+    assert.deepEqual(job.checkpoints[0].claimedIds, [], 'the ids went before the job, not with it');
+    assert.equal(job.checkpoints[1].claimedIds, 'all', 'a checkpoint whose claimed ids are not a list goes as it is');
   });
 
   it('gives the judgements judged here for every file of the shared corpus', async function () {

@@ -1,8 +1,8 @@
 // The index CheckpointMemo keeps over a transcript's turns by id, without a Map entry or a copy of each id (issue
 // 13: a Claude Code transcript's string ids took two Map entries a turn, about 80 bytes, 100 MB at 1.25M turns):
 // - TurnKeyIndex: the first index of each id. A string id is found through a hash table of turn indexes, 4 bytes a
-//   slot, whose keys are read back from the turns themselves (`keyAt`); any other id goes to a TurnIdTable (small
-//   integers in a typed array);
+//   slot, whose keys are read back from the turns themselves (`keyAt`), with each id's hash kept by turn (4 bytes a
+//   turn); any other id goes to a TurnIdTable (small integers in a typed array);
 // - ValuesById: a non-negative integer per id (how many checkpoints claim it, the first turn answering it), kept at
 //   the first turn with that id, 4 bytes a turn; the value of an id no turn has yet is kept in a Map, and moves
 //   to the turn when one with that id comes (and back when that turn goes).
@@ -41,6 +41,12 @@ export class TurnKeyIndex {
   private others = new TurnIdTable();
   /** Turn index plus one of each string id, 0 for an empty slot; its length is a power of two. */
   private slots = new Int32Array(FIRST_SLOTS);
+  /**
+   * The hash of each string id held, by its turn's index (4 bytes a turn): a probe compares it before reading an
+   * id back from its turn, and the table grows without reading any. An id read back is a string somewhere in the
+   * heap: placing 98,304 of them again, read back and hashed, held a Claude Code read 50–70 ms.
+   */
+  private hashes = new IntColumn();
   private strings = 0;
 
   constructor(private readonly keyAt: (index: number) => unknown) {}
@@ -66,7 +72,7 @@ export class TurnKeyIndex {
 
   get(id: TurnId): number | undefined {
     if (typeof id !== 'string') return this.others.get(id);
-    const at = this.slotOf(id);
+    const at = this.slotOf(id, hashOfText(id) | 0);
     return this.slots[at] === NONE ? undefined : this.slots[at] - 1;
   }
 
@@ -81,7 +87,9 @@ export class TurnKeyIndex {
       return;
     }
     if ((this.strings + 1) / this.slots.length > MAX_LOAD) this.grow();
-    this.slots[this.slotOf(id)] = index + 1;
+    const hash = hashOfText(id) | 0; // as the column keeps it
+    this.slots[this.slotOf(id, hash)] = index + 1;
+    this.hashes.set(index, hash);
     this.strings++;
   }
 
@@ -90,7 +98,7 @@ export class TurnKeyIndex {
       this.others.delete(id);
       return;
     }
-    let at = this.slotOf(id);
+    let at = this.slotOf(id, hashOfText(id) | 0);
     if (this.slots[at] === NONE) return;
     this.slots[at] = NONE;
     this.strings--;
@@ -99,7 +107,7 @@ export class TurnKeyIndex {
     for (at = (at + 1) & mask; this.slots[at] !== NONE; at = (at + 1) & mask) {
       const stored = this.slots[at];
       this.slots[at] = NONE;
-      this.slots[this.slotOf(this.keyAt(stored - 1) as string)] = stored;
+      this.slots[this.emptySlot(this.hashes.get(stored - 1))] = stored;
     }
   }
 
@@ -107,14 +115,26 @@ export class TurnKeyIndex {
   clear(): void {
     this.others = new TurnIdTable();
     this.slots = new Int32Array(FIRST_SLOTS);
+    this.hashes = new IntColumn();
     this.strings = 0;
   }
 
-  /** The slot holding `id`, or the empty slot where it would go. */
-  private slotOf(id: string): number {
+  /** The slot holding `id` (whose hash is `hash`, as a signed integer), or the empty slot where it would go. */
+  private slotOf(id: string, hash: number): number {
     const mask = this.slots.length - 1;
-    let at = hashOfText(id) & mask;
-    while (this.slots[at] !== NONE && this.keyAt(this.slots[at] - 1) !== id) at = (at + 1) & mask;
+    let at = hash & mask;
+    for (let stored = this.slots[at]; stored !== NONE; stored = this.slots[at]) {
+      if (this.hashes.get(stored - 1) === hash && this.keyAt(stored - 1) === id) break;
+      at = (at + 1) & mask;
+    }
+    return at;
+  }
+
+  /** The first empty slot on the probe of `hash`: where an id held, not in the table now, is placed again. */
+  private emptySlot(hash: number): number {
+    const mask = this.slots.length - 1;
+    let at = hash & mask;
+    while (this.slots[at] !== NONE) at = (at + 1) & mask;
     return at;
   }
 
@@ -122,11 +142,11 @@ export class TurnKeyIndex {
     this.placeAll(this.slots.length * 2);
   }
 
-  /** Places every id held again, in a table of `length` slots (a power of two). */
+  /** Places every id held again, in a table of `length` slots (a power of two): by their hashes kept, no id read. */
   private placeAll(length: number): void {
     const old = this.slots;
     this.slots = new Int32Array(length);
-    for (const stored of old) if (stored !== NONE) this.slots[this.slotOf(this.keyAt(stored - 1) as string)] = stored;
+    for (const stored of old) if (stored !== NONE) this.slots[this.emptySlot(this.hashes.get(stored - 1))] = stored;
   }
 }
 

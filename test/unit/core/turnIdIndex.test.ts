@@ -1,7 +1,8 @@
 // Tests for src/core/turnIdIndex.ts: on random sequences of turns appended and cut off (as CheckpointMemo indexes
 // and unindexes them), with repeated, string, numeric and odd ids, TurnKeyIndex gives each id's first index as a
 // fresh scan of the turns does, and ValuesById answers as a Map with the same keys does while its values move
-// between the turns and the ids without one.
+// between the turns and the ids without one. TurnKeyIndex reads an id back from its turn only to confirm a match of
+// its hash, never to grow.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { TurnId } from '../../../src/core/model';
@@ -119,5 +120,23 @@ describe('core/turnIdIndex', () => {
     } finally {
       prototype.placeAll = placeAll;
     }
+  });
+
+  it('reads an id back from its turn only to confirm a match, and grows without reading any', () => {
+    const ids = Array.from({ length: 20_000 }, (_, i) => `4362f811-3dbf-4002-8000-${String(i).padStart(12, '0')}`);
+    let reads = 0;
+    const index = new TurnKeyIndex((at) => {
+      reads++;
+      return ids[at];
+    });
+    // Adding 20,000 ids doubles the table nine times; only ids whose 32-bit hashes are alike are read (a few at most).
+    for (let i = 0; i < ids.length; i++) index.add(ids[i], i);
+    assert.ok(reads <= 5, `${reads} ids read back while adding`);
+    reads = 0;
+    for (let i = 0; i < ids.length; i += 7) assert.equal(index.get(ids[i]), i);
+    assert.ok(reads <= Math.ceil(ids.length / 7) + 5, `${reads} ids read back for ${Math.ceil(ids.length / 7)} lookups`);
+    reads = 0;
+    assert.equal(index.get('not-an-id-held'), undefined);
+    assert.ok(reads <= 1);
   });
 });

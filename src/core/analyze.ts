@@ -84,7 +84,12 @@ interface Context {
   /** The turns' judgements made ahead for this snapshot, and where this analysis keeps the ones it makes. */
   judgements?: JudgementCache;
   /** judgeAhead's progress: turns judged of the total, reported every STEP_TURNS turns. */
-  judging?: { done: number; total: number; report: (done: number, total: number) => void };
+  judging?: {
+    done: number;
+    total: number;
+    report: (done: number, total: number) => void;
+    onResult?: (index: number, result: TurnResult) => void;
+  };
   /** Where the turns' full results go as they are judged; the checkpoints then keep them slimmed. */
   turnSink?: TurnSink;
   /**
@@ -368,6 +373,11 @@ export function* judgeAhead(
     onProgress?: (done: number, total: number) => void;
     /** Judge only the checkpoints at these indexes (of those it would judge). */
     only?: ReadonlySet<number>;
+    /**
+     * Each result of a checkpoint it judges, as it is made, in turn order: a shell may send them on before the
+     * checkpoint is judged whole. A checkpoint whose judging fails partway may have given some.
+     */
+    onResult?: (index: number, result: TurnResult) => void;
   },
 ): Generator<void, void, void> {
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
@@ -384,7 +394,7 @@ export function* judgeAhead(
   const toJudge = checkpoints.map((cp, index) => judgedAhead(ctx, cp, index) && (options.only === undefined || options.only.has(index)));
   const report = options.onProgress ?? ((): void => undefined);
   const total = checkpoints.reduce((sum, cp, index) => sum + (toJudge[index] ? clampTurnsBefore(cp, turns.length).used : 0), 0);
-  ctx.judging = { done: 0, total, report };
+  ctx.judging = { done: 0, total, report, onResult: options.onResult };
   report(0, total);
   for (const [index, cp] of checkpoints.entries()) {
     if (toJudge[index] || cp === null || typeof cp !== 'object') continue;
@@ -839,6 +849,7 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
   // With a sink: the evidence found, each place in the summary once (foundNew), and those places.
   const found: Evidence[] = [];
   const placesFound = new Set<number>();
+  const onResult = ctx.judging?.onResult;
   for (let i = 0; i < before; i++) {
     yield;
     if (ctx.judging && ++ctx.judging.done % STEP_TURNS === 0) ctx.judging.report(ctx.judging.done, ctx.judging.total);
@@ -847,7 +858,9 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
     const reported = reportedSet ? reportedSet.has(turn.id) : undefined;
     if (!claimed && reported === undefined && !sink) {
       // The same result for every checkpoint that does not claim the turn: made once (unclaimedResult).
-      results?.push(unclaimedResult(ctx.unclaimed.judged, i, turn));
+      const shared = unclaimedResult(ctx.unclaimed.judged, i, turn);
+      results?.push(shared);
+      onResult?.(index, shared);
       statuses[i] = UNCOVERED_CODE; // and no marks
       continue;
     }
@@ -878,6 +891,7 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
       foundNew(result.evidence, placesFound, summary.length, found);
     } else {
       results?.push(result);
+      onResult?.(index, result);
     }
   }
   return { results, ...trimmed(statuses, marks, rules), found };

@@ -1,7 +1,7 @@
 // The worker-thread entry of judgeInWorker (judgeInWorker.ts): it is sent a transcript's turns (in groups), its
 // checkpoints' claimed ids (in parts) and checkpoints, judges the checkpoints it is asked for (core judgeAhead), and
 // sends back each judgement in parts (core/judgedParts.ts): the results it does not share with other checkpoints,
-// in groups, then its head, one part at a time (Outbox). Counts no tokens. A worker may be asked again (a JudgeWorker kept for a file): each job sends
+// in groups as they are made, then its head, one part at a time (Outbox). Counts no tokens. A worker may be asked again (a JudgeWorker kept for a file): each job sends
 // the turns again, and the worker lets them go once judged, but keeps its evidence cache, keyed by text, so a
 // second analysis of the same file works out no evidence again. Bundled as dist/judgeWorker.js.
 import { parentPort } from 'node:worker_threads';
@@ -130,16 +130,28 @@ async function judge(request: Extract<JudgeRequest, { kind: 'judge' }>): Promise
     }
   };
   for (const index of request.only) {
-    await inSlices(judgeAhead(transcript, { ...common, only: new Set([index]), onProgress: (turnsDone) => report(done + turnsDone) }));
+    // Its own results (not an unclaimed turn's, which the other thread makes too) go as they are made, a group at
+    // a time, while the rest is judged: sent once it was all judged, they held the end of the job 1.2 s at 100k
+    // turns, the other thread idle until then.
+    let own = 0;
+    let group: TurnResult[] = [];
+    const onResult = (_index: number, result: TurnResult): void => {
+      if (result === shared[result.index]) return;
+      own++;
+      group.push(result);
+      if (group.length < RESULTS_PER_MESSAGE) return;
+      outbox.send({ kind: 'results', index, results: group });
+      group = [];
+    };
+    const onProgress = (turnsDone: number): void => report(done + turnsDone);
+    await inSlices(judgeAhead(transcript, { ...common, only: new Set([index]), onProgress, onResult }));
+    if (group.length > 0) outbox.send({ kind: 'results', index, results: group });
     const judged = judgements.judgedAt(index);
-    if (!judged?.results) continue; // not judged (the checkpoint could not be): the shell judges it
+    // Not judged (the checkpoint could not be): the shell judges it, and takes no results sent for it.
+    if (!judged?.results) continue;
     done += judged.results.length;
-    const own = judged.results.filter((r) => r !== shared[r.index]);
-    for (let k = 0; k < own.length; k += RESULTS_PER_MESSAGE) {
-      outbox.send({ kind: 'results', index, results: own.slice(k, k + RESULTS_PER_MESSAGE) });
-    }
     const { from, statuses, marks, rules } = judged;
-    outbox.send({ kind: 'judged', head: { index, before: judged.results.length, from, statuses, marks, rules, own: own.length } });
+    outbox.send({ kind: 'judged', head: { index, before: judged.results.length, from, statuses, marks, rules, own } });
   }
   report(total);
   await outbox.empty();

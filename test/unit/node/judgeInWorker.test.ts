@@ -18,7 +18,7 @@ import type { Checkpoint, Transcript, Turn, TurnResult } from '../../../src/core
 import { runSteps } from '../../../src/core/steps';
 import { analyzeFile } from '../../../src/node/analyzeFile';
 import { CLAIMS_PER_MESSAGE, JudgeWorker, judgeInWorker, plainTurn, TURN_FIELDS, turnGroups } from '../../../src/node/judgeInWorker';
-import type { JudgeRequest } from '../../../src/node/judgeWorker';
+import { RESULTS_PER_MESSAGE, type JudgeReply, type JudgeRequest } from '../../../src/node/judgeWorker';
 import { TokenPool } from '../../../src/node/tokenPool';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { corpusFiles } from '../../corpusFiles';
@@ -133,6 +133,31 @@ describe('node/judgeInWorker: judging in a worker thread', function () {
     assert.deepEqual(job.claimsApart, [0]);
     assert.deepEqual(job.checkpoints[0].claimedIds, [], 'the ids went before the job, not with it');
     assert.equal(job.checkpoints[1].claimedIds, 'all', 'a checkpoint whose claimed ids are not a list goes as it is');
+  });
+
+  it('sends the results as they are judged, before the checkpoint is judged whole', async () => {
+    const n = 3 * RESULTS_PER_MESSAGE + 100;
+    const turns = Array.from({ length: n }, (_, i) => turn(i, `Fixed BUG-${i} in src/f${i}.ts`));
+    const t = transcript(turns, [
+      checkpoint({ summaryId: 'S1', summary: 'BUG-7 and BUG-21', summaryBudget: 50, claimedIds: range(0, n - 1), turnsBefore: n }),
+    ]);
+    // What the worker sends, seen through Worker's prototype: each message's kind, and a progress's turns done.
+    const received: string[] = [];
+    const emit = Worker.prototype.emit;
+    Worker.prototype.emit = function (this: Worker, name: string | symbol, ...args: unknown[]) {
+      const reply = args[0] as JudgeReply;
+      if (name === 'message') received.push(reply.kind === 'progress' ? `progress ${reply.done}` : reply.kind);
+      return emit.call(this, name, ...args);
+    } as typeof emit;
+    try {
+      await judgedAlike(t, 'results as judged');
+    } finally {
+      Worker.prototype.emit = emit;
+    }
+    assert.equal(received.filter((kind) => kind === 'results').length, 4);
+    const firstResults = received.indexOf('results');
+    const progressAfter = received.slice(firstResults).filter((kind) => kind.startsWith('progress ') && kind !== `progress ${n}`);
+    assert.ok(progressAfter.length > 0, `the first results came once all was judged: ${received.join(', ')}`);
   });
 
   it('gives the judgements judged here for every file of the shared corpus', async function () {

@@ -1,9 +1,10 @@
 // The worker-thread entry of judgeInWorker (judgeInWorker.ts): it is sent a transcript's turns (in groups), its
 // checkpoints' claimed ids (in parts) and checkpoints, judges the checkpoints it is asked for (core judgeAhead), and
 // sends back each judgement in parts (core/judgedParts.ts): the results it does not share with other checkpoints,
-// in groups as they are made, then its head, one part at a time (Outbox). Counts no tokens. A worker may be asked again (a JudgeWorker kept for a file): each job sends
-// the turns again, and the worker lets them go once judged, but keeps its evidence cache, keyed by text, so a
-// second analysis of the same file works out no evidence again. Bundled as dist/judgeWorker.js.
+// in groups as they are made, then its head, one part at a time (Outbox). Counts no tokens. A worker may be asked
+// again (a JudgeWorker kept for a file): each job sends the turns again, and the worker lets them go once judged,
+// but keeps its evidence cache, keyed by text, so a second analysis of the same file works out no evidence again.
+// Bundled as dist/judgeWorker.js.
 import { parentPort } from 'node:worker_threads';
 import { clampedTurnsBefore, judgeAhead } from '../core/analyze';
 import { CheckpointMemo } from '../core/checkpointMemo';
@@ -13,7 +14,10 @@ import type { JudgedHead } from '../core/judgedParts';
 import type { Checkpoint, FormatId, Transcript, Turn, TurnId, TurnResult } from '../core/model';
 import { inSlices } from './inSlices';
 
-/** What judgeInWorker sends: the turns, a group at a time, then what to judge; then that it took each part. */
+/**
+ * What judgeInWorker sends: the turns, a group at a time, and the claimed ids, a part at a time, then what to judge;
+ * then that it took each part.
+ */
 export type JudgeRequest =
   | { kind: 'turns'; turns: Turn[] }
   /** The claimed ids of the checkpoint at `index` from its `from`th on (CLAIMS_PER_MESSAGE at most), in order. */

@@ -46,7 +46,7 @@ export class TurnKeyIndex {
    * id back from its turn, and the table grows without reading any. An id read back is a string somewhere in the
    * heap: placing 98,304 of them again, read back and hashed, held a Claude Code read 50–70 ms.
    */
-  private hashes = new IntColumn();
+  private readonly hashes = new IntColumn();
   private strings = 0;
 
   constructor(private readonly keyAt: (index: number) => unknown) {}
@@ -115,7 +115,9 @@ export class TurnKeyIndex {
   clear(): void {
     this.others = new TurnIdTable();
     this.slots = new Int32Array(FIRST_SLOTS);
-    this.hashes = new IntColumn();
+    // The hashes stay: one is read only for a turn whose id is held, and is set when it is added. A new column would
+    // allocate, and zero, every chunk up to the next turn added (the Claude Code reader clears its index of replies
+    // at each compaction, and goes on at the turn it was at).
     this.strings = 0;
   }
 

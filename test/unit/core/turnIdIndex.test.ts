@@ -138,5 +138,12 @@ describe('core/turnIdIndex', () => {
     reads = 0;
     assert.equal(index.get('not-an-id-held'), undefined);
     assert.ok(reads <= 1);
+    // Cleared, it keeps its column of hashes: a turn added again has its new id's hash, and the old ids are gone.
+    index.clear();
+    for (let i = 0; i < ids.length; i += 2) ids[i] = `again-${i}`;
+    for (let i = 0; i < ids.length; i += 2) index.add(ids[i], i);
+    for (let i = 0; i < ids.length; i += 2) assert.equal(index.get(ids[i]), i);
+    assert.equal(index.get('4362f811-3dbf-4002-8000-000000000001'), undefined);
+    assert.equal(index.size, ids.length / 2);
   });
 });

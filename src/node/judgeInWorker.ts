@@ -344,7 +344,7 @@ async function sendTranscript(
     const ids = transcript.checkpoints[index].claimedIds;
     for (let k = 0; k < ids.length; k += CLAIMS_PER_MESSAGE) {
       if (stopped()) return;
-      const request: JudgeRequest = { kind: 'claims', index, from: k, ids: ids.slice(k, k + CLAIMS_PER_MESSAGE) };
+      const request: JudgeRequest = { kind: 'claims', index, ids: ids.slice(k, k + CLAIMS_PER_MESSAGE) };
       worker.postMessage(request);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }

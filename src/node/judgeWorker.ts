@@ -20,8 +20,8 @@ import { inSlices } from './inSlices';
  */
 export type JudgeRequest =
   | { kind: 'turns'; turns: Turn[] }
-  /** The claimed ids of the checkpoint at `index` from its `from`th on (CLAIMS_PER_MESSAGE at most), in order. */
-  | { kind: 'claims'; index: number; from: number; ids: TurnId[] }
+  /** The next claimed ids of the checkpoint at `index` (CLAIMS_PER_MESSAGE at most), in order. */
+  | { kind: 'claims'; index: number; ids: TurnId[] }
   | { kind: 'took' }
   | {
       kind: 'judge';
@@ -167,8 +167,8 @@ parentPort?.on('message', (request: JudgeRequest) => {
   if (request.kind === 'turns') {
     for (const turn of request.turns) turns.push(turn);
   } else if (request.kind === 'claims') {
-    // A first part starts the checkpoint's ids anew (a job stopped while sending them leaves none behind).
-    const ids = request.from === 0 ? undefined : claims.get(request.index);
+    // judge() lets them go; a job stopped while they were sent ends its thread (JudgeWorker), so none are left.
+    const ids = claims.get(request.index);
     if (ids === undefined) claims.set(request.index, request.ids);
     else for (const id of request.ids) ids.push(id);
   } else if (request.kind === 'took') {

@@ -121,12 +121,17 @@ describe('node/judgeInWorker: judging in a worker thread', function () {
     }
     const parts = sent.filter((m) => m.kind === 'claims');
     assert.deepEqual(
-      parts.map((m) => [m.index, m.from, m.ids.length]),
+      parts.map((m) => [m.index, m.ids.length]),
       [
-        [0, 0, CLAIMS_PER_MESSAGE],
-        [0, CLAIMS_PER_MESSAGE, CLAIMS_PER_MESSAGE],
-        [0, 2 * CLAIMS_PER_MESSAGE, 5],
+        [0, CLAIMS_PER_MESSAGE],
+        [0, CLAIMS_PER_MESSAGE],
+        [0, 5],
       ],
+    );
+    assert.deepEqual(
+      parts.flatMap((m) => m.ids),
+      t.checkpoints[0].claimedIds,
+      'the parts are the claimed ids, in order',
     );
     const job = sent.find((m) => m.kind === 'judge');
     assert.ok(job?.kind === 'judge');

@@ -61,7 +61,8 @@ describe('re-reading a live transcript', function () {
       assert.ok(await vscode.workspace.applyEdit(edit));
       assert.ok(await document.save());
       const expected = text.replace('ledger', 'LEDGER');
-      await waitFor(() => api.store.get(uri)?.file.transcript.turns[0].text === expected, 'the saved edit to be read');
+      // While VS Code writes the file, a read may find it part-written (no turn yet): the wait goes on through that.
+      await waitFor(() => api.store.get(uri)?.file.transcript.turns[0]?.text === expected, 'the saved edit to be read');
     } finally {
       api.store.remove(uri);
     }

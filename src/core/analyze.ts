@@ -275,7 +275,10 @@ function keep(cp: Checkpoint, index: number, analysis: CheckpointAnalysis, judge
   if (!valid) return;
   ctx.memo.keep(index, {
     analysis,
-    judged,
+    // The results as shown (each with its token figure) stand for the judged ones: the same statuses, evidence and
+    // reasons, so the memo keeps one object per turn, not two, and an analysis whose figures are the same shows them
+    // as they are (shownResult) rather than copying each again.
+    judged: judged.results === undefined ? judged : { ...judged, results: analysis.turns },
     before: used,
     inputs: {
       ratioFloor: ctx.ratioFloor,

@@ -358,7 +358,11 @@ export interface TurnPlaces {
  * read of each turn, in columns, and the results themselves unless a turn sink took them.
  */
 export interface JudgedTurns {
-  /** One result per turn before the checkpoint, without token figures; undefined when a turn sink took them. */
+  /**
+   * One result per turn before the checkpoint; undefined when a turn sink took them. A judgement reads no token
+   * figure: its results have none, or (as the checkpoint memo keeps them) the figures of the analysis that showed them,
+   * which an analysis with other figures replaces (core/analyze.ts shownResult).
+   */
   results: readonly TurnResult[] | undefined;
   /**
    * The turns before this one are uncovered and unmarked (none of them is claimed or reported), and so are those
@@ -377,6 +381,11 @@ export interface JudgedTurns {
   rules: Uint8Array;
   /** With a turn sink: the evidence found in the summary, each place in it once (what foundAnchors needs). */
   found: readonly Evidence[];
+  /**
+   * Set by a re-weighing (core/reweigh.ts): result i's reason before its score's clause, when its reason is that
+   * stem and a clause; undefined for the others, whose stem is found in their reason.
+   */
+  reasonStems?: readonly (string | undefined)[];
 }
 
 /** JudgedTurns.marks: the checkpoint claims the turn. */

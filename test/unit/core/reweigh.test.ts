@@ -55,16 +55,43 @@ function judgedAt(t: Transcript, threshold: number): JudgedTurns {
   return judgements.judgedAt(0)!;
 }
 
+/** A re-weighed judgement without its reasons' stems (which a judgement made at that threshold has none of). */
+function withoutStems(judged: JudgedTurns): JudgedTurns {
+  const { reasonStems, ...rest } = judged;
+  assert.ok(reasonStems === undefined || reasonStems.length === judged.results?.length, 'a stem or none for each result');
+  return rest;
+}
+
+/** Each stem a re-weighing kept is its result's reason before the score's clause. */
+function assertStems(judged: JudgedTurns): void {
+  const stems = judged.reasonStems ?? [];
+  assert.ok(
+    stems.some((stem) => stem !== undefined),
+    'some reasons are a stem and a clause',
+  );
+  stems.forEach((stem, i) => {
+    if (stem === undefined) return;
+    const r = judged.results![i];
+    assert.ok(r.reason.startsWith(stem), `turn ${i}: ${r.reason} starts with its stem`);
+    assert.match(r.reason.slice(stem.length), /^ \(score \d+\.\d\d of \d+\.\d\d needed\)$/, `turn ${i}`);
+  });
+}
+
 describe('core/reweigh', () => {
   it('re-weighs a checkpoint whose claim starts past the first turn into what judging at the new threshold gives', () => {
     const t = later();
     const at1 = judgedAt(t, 1);
     assert.ok(at1.from > 0, `its columns start at turn ${at1.from}`);
     const statuses = new Set<string>();
+    let chained = at1;
     for (const threshold of [0.2, 1, 1.5, 2, 3.5, 10]) {
       const made = runSteps(reweighed(at1, threshold))!;
-      assert.deepEqual(made, judgedAt(t, threshold), `at ${threshold}`);
+      assert.deepEqual(withoutStems(made), judgedAt(t, threshold), `at ${threshold}`);
       for (const r of made.results!) statuses.add(`${r.index}:${r.status}`);
+      // Re-weighed again and again, each from the last (its reasons' stems kept), as a user tries thresholds.
+      chained = runSteps(reweighed(chained, threshold))!;
+      assert.deepEqual(withoutStems(chained), judgedAt(t, threshold), `at ${threshold}, re-weighed from the last`);
+      assertStems(chained);
     }
     for (const status of ['4:covered', '4:claimed-missing', '5:covered', '5:claimed-missing']) {
       assert.ok(statuses.has(status), `statuses change with the threshold: ${[...statuses].join(' ')}`);

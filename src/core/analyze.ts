@@ -12,7 +12,7 @@
 // JudgementCache.
 // analyzeInSteps is analyze in small steps (a generator), so a shell can let its event loop run between them.
 import { groupDigits } from './displayText';
-import { CheckpointMemo, type MemoInputs, type TurnIndexes } from './checkpointMemo';
+import { CheckpointMemo, type KeptAnalysis, type MemoInputs, type TurnIndexes } from './checkpointMemo';
 import { DEFAULT_COVERAGE_THRESHOLD, judge, mentionsFrom, mentionsOf, type Mentions, type Sharing, type TurnPieces } from './evidence';
 import { EvidenceCache, EvidenceSlots } from './evidenceCache';
 import { evidenceTable, type EvidenceTable } from './evidenceShare';
@@ -1030,40 +1030,11 @@ function* analyzeCheckpoint(
   const claimedIds: TurnId[] = Array.isArray(cp.claimedIds) ? cp.claimedIds : [];
   const path: 'A' | 'B' = Array.isArray(cp.reportedIds) ? 'A' : 'B';
   const before = turnsBefore(cp, name, ctx);
-  const claimedSet = yield* claimedBefore(ctx, cp, before);
-
-  // Sizes.
-  let prefixTokens = 0;
-  let recorded = 0;
-  let counted = 0;
-  // Each turn's token figure, for its result (none when a turn sink takes the results: the analysis keeps none).
-  const tokensOf: (number | undefined)[] | undefined = ctx.turnSink ? undefined : [];
-  for (let i = 0; i < before; i++) {
-    const turn = ctx.turns[i];
-    const claimed = claimedSet.hasTurn(i);
-    if (!claimed && !claimedByAnyAt(ctx, i)) {
-      tokensOf?.push(recordedTurnTokens(turn));
-    } else if (!claimed) {
-      // Shown for a turn another checkpoint claims; a counting failure there is that checkpoint's problem.
-      try {
-        tokensOf?.push(recordedTurnTokens(turn) ?? countedTurnTokens(ctx, i, turn));
-      } catch {
-        ctx.countFailures++;
-        tokensOf?.push(undefined);
-      }
-    } else {
-      let tokens = recordedTurnTokens(turn);
-      if (tokens !== undefined) {
-        recorded++;
-      } else {
-        tokens = countedTurnTokens(ctx, i, turn);
-        counted++;
-      }
-      prefixTokens += tokens;
-      tokensOf?.push(tokens);
-    }
-  }
-  const prefixTokenSource: TokenSource | 'mixed' = counted === 0 ? 'recorded' : recorded === 0 ? 'counted' : 'mixed';
+  // Sizes: the memo's when it kept an analysis whose figures are this one's (another threshold or ratio floor).
+  const kept = keptWithSameFigures(ctx, index, before);
+  const { prefixTokens, prefixTokenSource, tokensOf } = kept
+    ? keptSizes(kept.analysis)
+    : measuredSizes(ctx, yield* claimedBefore(ctx, cp, before), before);
   const summaryTokens = checkpointSummaryTokens(ctx, cp);
   const rawBudget = cp.summaryBudget;
   const budgetKnown = typeof rawBudget === 'number' && Number.isFinite(rawBudget) && rawBudget > 0;
@@ -1187,7 +1158,11 @@ function* analyzeCheckpoint(
     counts,
     safeCovered: safe.map((i) => ctx.turns[i].id),
     claimedMissingRanges: rangesFromIndexes((i) => ctx.turns[i].id, indexesOf(statuses, STATUS_CODES['claimed-missing'], from)),
-    foundAnchors: foundAnchors(results ? foundEvidence(results) : judged.found, summary),
+    // The same evidence in the same summary (the memo's sync keeps the record) is found at the same places.
+    foundAnchors:
+      kept && results && sameEvidence(results, kept.analysis.turns)
+        ? kept.analysis.foundAnchors
+        : foundAnchors(results ? foundEvidence(results) : judged.found, summary),
     notes,
   };
   if (results === undefined) {
@@ -1422,6 +1397,13 @@ function ceilingFacts(
   return facts;
 }
 
+/** Whether each result holds the same evidence (the same array) as the other list's result for its turn. */
+function sameEvidence(results: readonly TurnResult[], others: readonly TurnResult[]): boolean {
+  if (results.length !== others.length) return false;
+  for (let i = 0; i < results.length; i++) if (results[i].evidence !== others[i].evidence) return false;
+  return true;
+}
+
 /** Evidence found in the summary, as the summary spells it, for highlighting. */
 function foundAnchors(evidence: readonly Evidence[], summary: string): { anchor: string; at: number }[] {
   const seen = new Set<string>();
@@ -1436,6 +1418,68 @@ function foundAnchors(evidence: readonly Evidence[], summary: string): { anchor:
     out.push({ anchor, at: e.at });
   }
   return out.sort((x, y) => x.at - y.at || x.anchor.localeCompare(y.anchor));
+}
+
+/** A checkpoint's prefix in tokens, where those figures come from, and each turn's figure for its result. */
+interface Sizes {
+  prefixTokens: number;
+  prefixTokenSource: TokenSource | 'mixed';
+  /** Each turn's token figure, for its result; undefined when a turn sink takes the results (none are kept). */
+  tokensOf: (number | undefined)[] | undefined;
+}
+
+/** The sizes of the checkpoint whose claimed turns (of the first `before`) are `claimedSet`, each turn's figure found. */
+function measuredSizes(ctx: Context, claimedSet: ClaimedTurns, before: number): Sizes {
+  let prefixTokens = 0;
+  let recorded = 0;
+  let counted = 0;
+  const tokensOf: (number | undefined)[] | undefined = ctx.turnSink ? undefined : [];
+  for (let i = 0; i < before; i++) {
+    const turn = ctx.turns[i];
+    const claimed = claimedSet.hasTurn(i);
+    if (!claimed && !claimedByAnyAt(ctx, i)) {
+      tokensOf?.push(recordedTurnTokens(turn));
+    } else if (!claimed) {
+      // Shown for a turn another checkpoint claims; a counting failure there is that checkpoint's problem.
+      try {
+        tokensOf?.push(recordedTurnTokens(turn) ?? countedTurnTokens(ctx, i, turn));
+      } catch {
+        ctx.countFailures++;
+        tokensOf?.push(undefined);
+      }
+    } else {
+      let tokens = recordedTurnTokens(turn);
+      if (tokens !== undefined) {
+        recorded++;
+      } else {
+        tokens = countedTurnTokens(ctx, i, turn);
+        counted++;
+      }
+      prefixTokens += tokens;
+      tokensOf?.push(tokens);
+    }
+  }
+  const prefixTokenSource: TokenSource | 'mixed' = counted === 0 ? 'recorded' : recorded === 0 ? 'counted' : 'mixed';
+  return { prefixTokens, prefixTokenSource, tokensOf };
+}
+
+/**
+ * The checkpoint's analysis the memo kept, when its turns' token figures are this analysis's: the same turns before
+ * it (the memo's sync sees to that) counted with the same token cache, and its results kept (no turn sink). Only
+ * the judgement's threshold, the ratio floor or the near-budget fraction can differ (else the memo gives the
+ * analysis whole).
+ */
+function keptWithSameFigures(ctx: Context, index: number, before: number): KeptAnalysis | undefined {
+  const kept = ctx.memo.kept(index);
+  if (!kept || ctx.turnSink !== undefined || kept.before !== before || kept.inputs.tokenCache !== ctx.tokenCache) return undefined;
+  return kept.analysis.turnsWritten !== true && kept.analysis.turns.length === before ? kept : undefined;
+}
+
+/** The sizes of a kept analysis (keptWithSameFigures), as measuredSizes would find them again. */
+function keptSizes(analysis: CheckpointAnalysis): Sizes {
+  const tokensOf = new Array<number | undefined>(analysis.turns.length);
+  for (let i = 0; i < tokensOf.length; i++) tokensOf[i] = analysis.turns[i].tokens;
+  return { prefixTokens: analysis.prefixTokens, prefixTokenSource: analysis.prefixTokenSource, tokensOf };
 }
 
 /** What is left to say when a checkpoint could not be analysed. */

@@ -151,10 +151,15 @@ export interface ReaderContext {
    */
   textKeeper?: TextKeeper;
   /**
-   * The file is read once, from its start: no line is pushed again. A reader may then let go of what it keeps only
-   * to read lines again (the Claude Code reader's records).
+   * The file is read once, from its start: no line is pushed again (linesOnce), and none is appended.
    */
   readOnce?: boolean;
+  /**
+   * No line is pushed again: the lines come in order, each once, appended ones included (TranscriptFile, which
+   * gives a file it cannot read as appended to a new reader). A reader may then let go of what it keeps only to
+   * read lines again (the Claude Code, Codex and pi readers' records). `readOnce` implies it.
+   */
+  linesOnce?: boolean;
   /**
    * A digest of a text (the node shell's SHA-256), for a reader to keep in place of a long text it only compares
    * (the Codex reader's keys of items matched against replacement_history). Without it the text is kept.

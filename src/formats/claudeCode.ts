@@ -335,9 +335,9 @@ export class ClaudeCodeReader extends RebuildingReader {
 
   /**
    * Reads the records pushed since the last build into `state`: turns, boundaries and their summaries, the uuids'
-   * chain and the sessions' counts. A reader of a file read once, from its start (ReaderContext.readOnce, which
-   * keepTurn implies: no record is read again), then lets the records go: what they held is in the turns, the
-   * chain and the boundaries (which keep their own records).
+   * chain and the sessions' counts. A reader whose lines are pushed once each (ReaderContext.linesOnce, which
+   * readOnce and keepTurn imply: no record is read again) then lets the records go: what they held is in the
+   * turns, the chain and the boundaries (which keep their own records).
    */
   private readRecords(state: ReadState): void {
     const records = this.lines.records;

@@ -88,8 +88,8 @@ export class JsonLinesBuffer {
   }
 
   /**
-   * Lets every record kept so far go: `records` is empty until the next one is parsed. For a reader of a file read
-   * once, from its start (no line is pushed again), that has read them into what it keeps.
+   * Lets every record kept so far go: `records` is empty until the next one is parsed. For a reader whose lines are
+   * pushed once each (ReaderContext.linesOnce), that has read them into what it keeps.
    */
   releaseRecords(): void {
     this.entries = [];

@@ -241,9 +241,9 @@ export class PiReader extends RebuildingReader {
   }
 
   /**
-   * Reads the records pushed since the last read into `state`. A reader of a file read once, from its start
-   * (ReaderContext.readOnce, which keepTurn implies: no record is read again), then lets the records go, and hands
-   * each turn to the context's keepTurn as it is made: no turn changes once made.
+   * Reads the records pushed since the last read into `state`. A reader whose lines are pushed once each
+   * (ReaderContext.linesOnce, which readOnce and keepTurn imply: no record is read again) then lets the records go,
+   * and hands each turn to the context's keepTurn as it is made: no turn changes once made.
    */
   private readRecords(state: ReadState): void {
     const records = this.lines.records;

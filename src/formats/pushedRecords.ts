@@ -1,8 +1,9 @@
 // JSON Lines records read as they are pushed, a batch at a time (the Claude Code, Codex and pi readers): the line
 // buffer, the lines pushed again (a rewind: what a reader read from there on is void), when a batch is due, the key
-// of what was pushed, and letting the records go once read when none is read again (a file read once, or one whose
-// turns are handed over). Reading them as they come means the finish after a long file has little left to do, and
-// the thread is not held for seconds at the end of the read.
+// of what was pushed, and letting the records go once read when none is read again (no line is pushed twice, as
+// TranscriptFile pushes them; or the file is read once, or its turns are handed over). Reading them as they come
+// means the finish after a long file has little left to do, and the thread is not held for seconds at the end of
+// the read.
 import type { RawLine, ReaderContext } from '../core/model';
 import { JsonLinesBuffer, type JsonLinesOptions } from './jsonLines';
 
@@ -41,11 +42,11 @@ export class PushedRecords {
   }
 
   /**
-   * After a read: lets the records go when none is read again (ReaderContext.readOnce, or keepTurn: the turns are
-   * handed over). True when it did: the reader's count of records read starts again at 0.
+   * After a read: lets the records go when none is read again (ReaderContext.linesOnce or readOnce, or keepTurn:
+   * the turns are handed over). True when it did: the reader's count of records read starts again at 0.
    */
   letGo(context: ReaderContext): boolean {
-    if (context.readOnce !== true && context.keepTurn === undefined) return false;
+    if (context.linesOnce !== true && context.readOnce !== true && context.keepTurn === undefined) return false;
     this.lines.releaseRecords();
     return true;
   }

@@ -3,9 +3,10 @@
 // line is a JSON object by itself, whose records are read a batch at a time; an array read an element at a time when
 // it starts with `[` (arrayElements.ts); an object whose lists of records are read an element at a time when it
 // starts with `{` and the reader names such lists (`listKey`, objectLists.ts); otherwise one JSON document, kept and
-// parsed whole at each finish. A file read once keeps no line, lets its records go once read and hands each turn to
+// parsed whole at each finish. Its JSON Lines records are let go once read. A file read once hands each turn to
 // ReaderContext.keepTurn as it is made (a large file's texts go to disk as they are read). A line pushed again
-// forgets what was read and reads the kept lines before it again. The problems of the JSON Lines are handed over
+// forgets what was read and reads the kept lines before it again; a reader whose lines come once each
+// (ReaderContext.linesOnce, or readOnce) keeps none. The problems of the JSON Lines are handed over
 // capped (problemCap.ts), so a file of a million bad lines gives a thousand problems and one summary to merge, not a
 // million.
 import type { Problem, RawLine, ReaderContext, SourceSpan, TextKeeper, Transcript, Turn } from '../core/model';
@@ -145,7 +146,8 @@ export abstract class StreamedDocumentReader<State> extends RebuildingReader {
       this.rewinds++;
       this.readAgainBefore(line.line);
     }
-    if (this.context.readOnce !== true) this.kept.push(line);
+    // Kept to read again after a line pushed again, which a reader whose lines come once each never has.
+    if (this.context.readOnce !== true && this.context.linesOnce !== true) this.kept.push(line);
     this.pushed++;
     this.read(line);
   }

@@ -452,6 +452,8 @@ export class TranscriptFile {
       keepTurn: store && ((turn) => store.keep(turn)),
       textKeeper: store,
       readOnce: this.options.readOnce === true,
+      // A line is given to this reader once: a file that cannot be read as appended is read anew, with a new reader.
+      linesOnce: true,
       digest: textDigest,
     });
     this.consumed = 0;

@@ -817,7 +817,7 @@ describe("formats/claudeCode: turns handed over as they are read (ReaderContext.
   /** The records the reader's line buffer keeps (a private field, read for this test only). */
   const recordsKept = (reader: ClaudeCodeReader): number => (reader as unknown as { lines: { records: unknown[] } }).lines.records.length;
 
-  it('lets its records go once read when read once, and keeps every one else (a file read again from a line needs them)', () => {
+  it('lets its records go once read when read once or its lines are pushed once each, and keeps every one else (a file read again from a line needs them)', () => {
     const records = session();
     for (const readAhead of [1, 3, 512]) {
       const plain = readerOf('x.jsonl', undefined, readAhead);
@@ -830,6 +830,18 @@ describe("formats/claudeCode: turns handed over as they are read (ReaderContext.
         assert.deepEqual(feed(once, jsonl(records)), expected, `${name}, read ahead ${readAhead}`);
         assert.equal(recordsKept(once), 0, `${name}, read ahead ${readAhead}: none kept once read`);
       }
+      // Each line pushed once (as TranscriptFile pushes a file that grows): none kept, the same at every finish.
+      const context = { fileName: 'x.jsonl', sideFiles: sideFilesOf('x.jsonl'), defaultBudget: 20000 };
+      const growing = new ClaudeCodeReader({ ...context, linesOnce: true }, readAhead);
+      const fresh = new ClaudeCodeReader(context, readAhead);
+      splitLines(Buffer.from(jsonl(records), 'utf8')).forEach((line, k) => {
+        growing.push(line);
+        fresh.push(line);
+        if (k % 3 !== 2) return;
+        assert.deepEqual(growing.finish(), fresh.finish(), `lines pushed once, read ahead ${readAhead}, after line ${k + 1}`);
+        assert.equal(recordsKept(growing), 0, `lines pushed once, read ahead ${readAhead}: none kept once read`);
+      });
+      assert.deepEqual(growing.finish(), expected, `lines pushed once, read ahead ${readAhead}`);
     }
   });
 

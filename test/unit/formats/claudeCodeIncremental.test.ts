@@ -16,6 +16,11 @@ import { fixtureSeeds } from '../fuzz/seeds';
 import { assertSettledAsWhole, CORPUS, corpusBytes, requireCorpus, splitLines } from './feedLines';
 
 /** What a fresh reader reads from `lines`. */
+/** The records the reader's line buffer keeps (a private field, read for tests only). */
+function recordsKept(reader: ClaudeCodeReader): number {
+  return (reader as unknown as { lines: { records: unknown[] } }).lines.records.length;
+}
+
 function freshRead(context: ReaderContext, lines: readonly RawLine[]): Transcript {
   const reader = new ClaudeCodeReader(context);
   for (const line of lines) reader.push(line);
@@ -58,9 +63,11 @@ function checkSteps(context: ReaderContext, lines: readonly RawLine[], steps: re
     const transcript = reader.finish();
     assert.deepStrictEqual(
       transcript,
-      freshRead(context, held),
+      // Read by a reader that keeps every record (when this one, its lines pushed once each, lets them go).
+      freshRead({ ...context, linesOnce: false }, held),
       `after lines ${from + 1}–${to}${cut === true ? ' (the last cut short)' : ''}`,
     );
+    if (context.linesOnce === true) assert.equal(recordsKept(reader), 0, `after lines ${from + 1}–${to}: no record kept once read`);
     if (previous !== undefined) {
       assert.deepStrictEqual(previous.transcript, previous.copy, `a result was changed after it was returned (step to ${to})`);
       if (!rewound) assertSameWhereUnchanged(previous.transcript, transcript);
@@ -286,6 +293,17 @@ describe('formats/claudeCode read as it grows: every finish equals a fresh read 
     );
   });
 
+  it('generated records, each line pushed once (as TranscriptFile pushes them): each record let go once read', () => {
+    fc.assert(
+      fc.property(generatedLines, cuts, (texts, at) => {
+        const lines = toLines(texts);
+        checkSteps({ fileName: 'sess-main.jsonl', linesOnce: true }, lines, stepsOf(lines.length, at));
+        checkSteps({ fileName: 'sess-main.jsonl', linesOnce: true }, lines, stepsOf(lines.length, [...lines.keys()]));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('more problems than are kept: capped the same way at every finish', () => {
     const texts: string[] = [];
     for (let i = 0; i < 1400; i++) {
@@ -367,6 +385,8 @@ describe('formats/claudeCode read as it grows: the corpus sessions', function ()
         const at: number[] = [];
         for (let n = step; n < lines.length; n += step) at.push(n);
         checkSteps(context, lines, stepsOf(lines.length, at));
+        // As TranscriptFile reads it: each line pushed once, each record let go once read.
+        checkSteps({ ...context, linesOnce: true }, lines, stepsOf(lines.length, at));
       }
     });
 

@@ -63,7 +63,7 @@ function recordsKept(reader: TranscriptReader): number {
  * For a reader that reads records as they are pushed (the Codex and pi readers): it gives `whole`, what a read of
  * the whole input gave, however it is fed — a batch at a time (1, 3 or 512 records), read once (no record kept once
  * read), with its turns handed over (each once, in order), or finished halfway and appended to (what the first
- * finish returned is left unchanged). `make` gives a reader with these context fields and that read-ahead.
+ * finish returned is left unchanged), its lines pushed once each or not (ReaderContext.linesOnce: no record kept). `make` gives a reader with these context fields and that read-ahead.
  */
 export function assertReadAsPushed(
   name: string,
@@ -94,13 +94,18 @@ export function assertReadAsPushed(
     );
     assertSettledAsWhole(at, lines, whole, make({ readOnce: true }, readAhead));
     for (const cut of new Set([1, Math.floor(lines.length / 3), Math.floor(lines.length / 2), lines.length - 1])) {
-      const reader = make({}, readAhead);
-      for (const line of lines.slice(0, cut)) reader.push(line);
-      const first = reader.finish();
-      const asReturned = structuredClone(first);
-      for (const line of lines.slice(cut)) reader.push(line);
-      assert.deepEqual(reader.finish(), whole, `${at}, cut after line ${cut}`);
-      assert.deepEqual(first, asReturned, `${at}, cut after line ${cut}: what the first finish returned is unchanged`);
+      // As TranscriptFile reads a file that grows, each line pushed once (no record kept once read), and as before.
+      for (const extra of [{}, { linesOnce: true }]) {
+        const reader = make(extra, readAhead);
+        const where = `${at}, cut after line ${cut}${extra.linesOnce ? ', lines pushed once' : ''}`;
+        for (const line of lines.slice(0, cut)) reader.push(line);
+        const first = reader.finish();
+        const asReturned = structuredClone(first);
+        for (const line of lines.slice(cut)) reader.push(line);
+        assert.deepEqual(reader.finish(), whole, where);
+        assert.deepEqual(first, asReturned, `${where}: what the first finish returned is unchanged`);
+        if (extra.linesOnce) assert.equal(recordsKept(reader), 0, `${where}: no record kept`);
+      }
     }
   }
 }

@@ -38,10 +38,10 @@ export interface MemoInputs {
 export interface KeptAnalysis {
   analysis: CheckpointAnalysis;
   /**
-   * Its turns as judged for it (statuses, evidence and reasons; the results as the analysis shows them). A judgement reads neither
-   * the token counts nor the ratio floor nor the near-budget fraction, so an analysis with another encoding, ratio
-   * floor or fraction, and the same coverage threshold, takes it as it is (core/analyze.ts, judgementOf); one with
-   * another threshold takes it re-weighed (core/reweigh.ts).
+   * Its turns as judged for it (statuses, evidence and reasons; the results as the analysis shows them). A
+   * judgement reads neither the token counts nor the ratio floor nor the near-budget fraction, so an analysis with
+   * another encoding, ratio floor or fraction, and the same coverage threshold, takes it as it is (core/analyze.ts,
+   * judgementOf); one with another threshold takes it re-weighed (core/reweigh.ts).
    */
   judged: JudgedTurns;
   /** How many turns precede the checkpoint (its prefix). */

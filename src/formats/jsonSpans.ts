@@ -61,10 +61,11 @@ export function parseLocated(text: string, depth = 0): LocatedJson {
       if (backslashes % 2 === 0) {
         pos = quote + 1;
         const raw = text.slice(start + 1, quote);
-        if (!raw.includes('\\')) {
-          if (/[\u0000-\u001f]/.test(raw)) fail('a string holds a raw control character (a newline inside a string?)', start);
-          return raw;
+        if (!raw.includes('\\') && /[\u0000-\u001f]/.test(raw)) {
+          fail('a string holds a raw control character (a newline inside a string?)', start);
         }
+        // Parsed, not the slice itself: a slice keeps the whole text it was cut from (a run's line, a document), and
+        // a turn keeps its text for as long as the file is open (an OpenHands file held twice its size).
         try {
           return JSON.parse(text.slice(start, quote + 1)) as string;
         } catch {

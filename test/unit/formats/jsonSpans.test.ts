@@ -1,10 +1,10 @@
 // Tests of the position-keeping JSON parser and of the line/byte mapping used for document-style transcripts.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { DocumentLines, parseLocated, utf8Length } from '../../../src/formats/jsonSpans';
 import { splitLines } from './feedLines';
+import { heapKeptMb } from '../../heapKept';
 
 describe('formats/jsonSpans', () => {
   it('parses like JSON.parse', () => {
@@ -21,21 +21,15 @@ describe('formats/jsonSpans', () => {
   it('keeps no parsed text alive through its strings', () => {
     // 40 texts of 1 MB, each with a string value long enough for V8 to slice it as a view into the text, and kept.
     const module = resolve(__dirname, '../../../src/formats/jsonSpans.js');
-    const script = `
-      const { parseLocated } = require(${JSON.stringify(module)});
-      gc();
-      const before = process.memoryUsage().heapUsed;
-      const kept = [];
+    const keptMb = heapKeptMb(
+      `const { parseLocated } = require(${JSON.stringify(module)});`,
+      `const kept = [];
       for (let i = 0; i < 40; i++) {
         const text = JSON.stringify({ id: 'an id long enough to be a slice ' + i, pad: 'x'.repeat(1e6), events: [{ text: 'an event text ' + i }] });
         const { value } = parseLocated(Buffer.from(text).toString());
         kept.push(value.id, value.events[0].text);
-      }
-      gc();
-      console.log(Math.round((process.memoryUsage().heapUsed - before) / 1e6));`;
-    const run = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
-    assert.equal(run.status, 0, run.stderr);
-    const keptMb = Number(run.stdout.trim());
+      }`,
+    );
     assert.ok(keptMb < 10, `${keptMb} MB of parsed texts kept (40 MB would be every text)`);
   });
 

@@ -6,7 +6,6 @@
 // under tiktoken's count with characters its Unicode tables lack; restartableParts' parts scan to the whole text's
 // pieces.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
@@ -26,6 +25,7 @@ import {
 } from '../../../src/core/tokenPieces';
 import { TranscriptFile } from '../../../src/node/transcriptFile';
 import { skipWithoutShared } from '../../sharedFolder';
+import { heapKeptMb } from '../../heapKept';
 
 const CORPUS = resolve(__dirname, '../../../../../shared/corpus');
 const SESSIONS = [
@@ -383,19 +383,13 @@ describe('node/tokenPieces: the encodings’ pieces, scanned', function () {
   it('keeps no counted text alive through its cache of pieces', () => {
     // 40 texts of 1 MB, each with a word of its own long enough for V8 to slice it as a view into the text.
     const module = resolve(__dirname, '../../../src/node/tokenCounter.js');
-    const script = `
-      const { createTokenCounter } = require(${JSON.stringify(module)});
+    const keptMb = heapKeptMb(
+      `const { createTokenCounter } = require(${JSON.stringify(module)});
       const count = createTokenCounter('o200k_base');
-      count('warm');
-      gc();
-      const before = process.memoryUsage().heapUsed;
-      const letters = (n) => [...String(n).padStart(4, '0')].map((d) => String.fromCharCode(97 + Number(d))).join('');
-      for (let i = 0; i < 40; i++) count(Buffer.from('word '.repeat(200000) + ' uniqueidentifier' + letters(i)).toString());
-      gc();
-      console.log(Math.round((process.memoryUsage().heapUsed - before) / 1e6));`;
-    const run = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
-    assert.equal(run.status, 0, run.stderr);
-    const keptMb = Number(run.stdout.trim());
+      count('warm');`,
+      `const letters = (n) => [...String(n).padStart(4, '0')].map((d) => String.fromCharCode(97 + Number(d))).join('');
+      for (let i = 0; i < 40; i++) count(Buffer.from('word '.repeat(200000) + ' uniqueidentifier' + letters(i)).toString());`,
+    );
     assert.ok(keptMb < 10, `${keptMb} MB of counted texts kept (40 MB would be every text)`);
   });
 

@@ -50,6 +50,13 @@ export interface CheckpointHeader {
   notes: string[];
 }
 
+/** Consecutive rows of one checkpoint's view (-1: the view without a checkpoint), from `start`. */
+export interface FirstRows {
+  checkpointIndex: number;
+  start: number;
+  rows: TimelineRow[];
+}
+
 export interface TimelineRow {
   index: number;
   id: TurnId;
@@ -242,6 +249,11 @@ export type HostMessage =
       restore?: ViewState;
       /** The analysis version requests are asked against (see RequestEnvelope); absent = not versioned. */
       version?: number;
+      /**
+       * The rows the timeline shows first when no view state is restored (src/view/firstView.ts), so it draws them
+       * without asking; any other row is asked for with getRows, as usual.
+       */
+      rows?: FirstRows;
     }
   | {
       type: 'updated';

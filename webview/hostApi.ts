@@ -17,6 +17,7 @@ import {
   type ViewState,
   type WebviewMessage,
 } from '../src/protocol';
+import { ROW_PAGE_SIZE } from '../src/view/firstView';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -173,7 +174,7 @@ export class HostApi {
  * makes answers to requests sent before it be ignored (the host re-analysed the file).
  */
 export class RowCache {
-  static readonly pageSize = 100;
+  static readonly pageSize = ROW_PAGE_SIZE;
   private readonly pages = new Map<string, TimelineRow[]>();
   private readonly inFlight = new Set<string>();
   /** Pages whose request failed: not asked again until the next invalidate (the host re-analysed). */
@@ -211,6 +212,21 @@ export class RowCache {
     this.pages.clear();
     this.inFlight.clear();
     this.failed.clear();
+  }
+
+  /**
+   * Takes rows the host sent unasked (`init`'s first rows) for one checkpoint's view: each page they fill whole
+   * (or to the transcript's end, at `turnCount` turns) is kept, so those rows are drawn without asking.
+   */
+  seed(checkpointIndex: number, start: number, rows: readonly TimelineRow[], turnCount: number): void {
+    const size = RowCache.pageSize;
+    const end = start + rows.length;
+    for (let pageStart = Math.ceil(start / size) * size; pageStart < end; pageStart += size) {
+      const pageEnd = Math.min(pageStart + size, turnCount);
+      if (pageEnd > end) break; // a page the rows fill only in part is asked for whole, as usual
+      this.pages.set(`${checkpointIndex}:${pageStart}`, rows.slice(pageStart - start, pageEnd - start));
+    }
+    while (this.pages.size > this.capacity) this.pages.delete(this.pages.keys().next().value as string);
   }
 
   /**

@@ -5,7 +5,7 @@
 // A transcript without a compaction lists its turns with checkpoint -1 ("none selected"), which the host answers.
 
 import './timeline.css';
-import type { CheckpointHeader, FileInfo, PanelLayout, TimelineRow, ViewState } from '../src/protocol';
+import type { CheckpointHeader, FileInfo, FirstRows, PanelLayout, TimelineRow, ViewState } from '../src/protocol';
 import type { Problem } from '../src/core/model';
 import { ErrorBanner } from './banner';
 import { DetailsPane } from './details';
@@ -15,7 +15,8 @@ import { FactSearch } from './factSearch';
 import { Header } from './header';
 import { HostApi, RowCache, type HostEvent } from './hostApi';
 import { Splitter, type SplitDirection } from './splitter';
-import { Timeline, type TimelineBand } from './timeline';
+import { ROW_HEIGHT, Timeline, type TimelineBand } from './timeline';
+import { defaultCheckpoint, firstTurnShown, ROWS_SHOWN_ABOVE } from '../src/view/firstView';
 import { registerToolkit } from './toolkit';
 
 registerToolkit();
@@ -178,21 +179,25 @@ function savedStateFor(file: string): ViewState | undefined {
   return state && state.file === file ? state : undefined;
 }
 
-function init(next: Data, restore: ViewState | undefined): void {
+function init(next: Data & { rows?: FirstRows }, restore: ViewState | undefined): void {
   data = { file: next.file, checkpoints: next.checkpoints, problems: next.problems };
   root.removeAttribute('aria-busy');
   cache.invalidate();
+  if (next.rows) cache.seed(next.rows.checkpointIndex, next.rows.start, next.rows.rows, next.file.turnCount);
   checkpointIndex = restore && data.checkpoints[restore.checkpointIndex] ? restore.checkpointIndex : defaultCheckpoint(data.checkpoints);
-  renderAll();
-  if (restore) {
-    timeline.restoreSelection(restore.selectedTurn);
-    timeline.scrollTop = restore.scrollTop;
-  } else {
-    // Start on the first claimed-missing turn, if any: that is what the user came to see.
-    const first = currentCheckpoint()?.claimedMissingIndexes[0];
-    if (first !== undefined) timeline.restoreSelection(first);
-    timeline.scrollTop = first !== undefined ? Math.max(0, timeline.rowTop(first) - 3 * 24) : 0;
-  }
+  // The model, the selection and the scroll position together: the rows are drawn once, where the view starts.
+  timeline.batch(() => {
+    renderAll();
+    if (restore) {
+      timeline.restoreSelection(restore.selectedTurn);
+      timeline.scrollTop = restore.scrollTop;
+    } else {
+      // Start on the first claimed-missing turn, if any: that is what the user came to see.
+      const first = firstTurnShown(currentCheckpoint());
+      if (first !== undefined) timeline.restoreSelection(first);
+      timeline.scrollTop = first !== undefined ? Math.max(0, timeline.rowTop(first) - ROWS_SHOWN_ABOVE * ROW_HEIGHT) : 0;
+    }
+  });
   if (timeline.selected >= 0) requestDetails(timeline.selected);
   else details.showNoTurn();
   requestSummary();
@@ -269,13 +274,6 @@ function bandsFor(checkpoints: CheckpointHeader[], current: CheckpointHeader | u
 
 function currentCheckpoint(): CheckpointHeader | undefined {
   return data?.checkpoints[checkpointIndex];
-}
-
-/** The first checkpoint that is not reversible (what needs attention), else the first; -1 when there is none. */
-function defaultCheckpoint(checkpoints: CheckpointHeader[]): number {
-  if (checkpoints.length === 0) return -1;
-  const worst = checkpoints.findIndex((checkpoint) => checkpoint.verdict !== 'reversible');
-  return worst >= 0 ? worst : 0;
 }
 
 function requestDetails(index: number): void {

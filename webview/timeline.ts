@@ -66,6 +66,8 @@ export class Timeline {
   /** Rows that hold what the search box found (highlighted). */
   private found: ReadonlySet<number> = new Set();
   private frameRequested = false;
+  /** Inside batch(): draws are held and made once at its end. */
+  private holding = 0;
   /** The list's height when last measured, to keep the selection in view when it changes. */
   private lastHeight = 0;
 
@@ -142,6 +144,20 @@ export class Timeline {
     }
     if (countChanged) for (const entry of this.rendered.values()) entry.element.setAttribute('aria-setsize', String(model.rowCount));
     this.render();
+  }
+
+  /**
+   * Runs `change` with drawing held, then draws once: changes made together (a new file's model, its selection and
+   * its scroll position) then lay the page out once, not once each, and draw no rows the view then scrolls away from.
+   */
+  batch(change: () => void): void {
+    this.holding++;
+    try {
+      change();
+    } finally {
+      this.holding--;
+    }
+    if (this.holding === 0) this.render();
   }
 
   /** Redraws every visible row from the data source (after new data arrived or was invalidated). */
@@ -260,6 +276,7 @@ export class Timeline {
   }
 
   private render(): void {
+    if (this.holding > 0) return; // batch() draws once at its end
     const count = this.model.rowCount;
     const wanted = new Set<number>();
     if (count > 0) {

@@ -16,7 +16,7 @@ import { readSettings } from './settings';
 import { validateViewState, validateWebviewMessage, viewStateShape } from '../view/messageValidation';
 import { answerRequest, boundsOf } from '../view/requests';
 import { safePointerSet } from '../core/correctedCheckpoint';
-import { checkpointHeaders, fileInfo, tailRows } from '../view/timelineData';
+import { checkpointHeaders, fileInfo, firstRows, tailRows } from '../view/timelineData';
 import { SelectionHandoff } from '../view/selectionHandoff';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { renderWebviewHtml } from '../view/webviewHtml';
@@ -166,13 +166,17 @@ export class TimelinePanel extends Disposable {
           this.ready = true;
           this.sentHeaders = checkpointHeaders(entry.transcript, entry.analysis);
           this.sentTurns = entry.transcript.turns;
+          const restore = this.viewState ? validateViewState(this.viewState, this.uri.fsPath, bounds) : undefined;
+          // Without a view to restore, the rows the timeline starts on come along, so it draws them without asking.
+          const rows = restore ? undefined : firstRows(entry.transcript, entry.analysis, this.sentHeaders);
           this.post({
             type: 'init',
             file: fileInfo(this.uri.fsPath, entry.transcript),
             checkpoints: this.sentHeaders,
             problems: entry.analysis.problems,
-            restore: this.viewState ? validateViewState(this.viewState, this.uri.fsPath, bounds) : undefined,
+            restore,
             version: this.version,
+            ...(rows ? { rows } : {}),
           });
           const queued = this.selection.ready();
           if (queued) this.post({ type: 'selectTurn', ...queued });

@@ -3,7 +3,8 @@
 // checkpoint the tree, CodeLens, diagnostics and status bar share. Pure: no vscode import.
 import { fileNameOf, turnRangeName } from '../core/displayText';
 import type { Analysis, CheckpointAnalysis, CheckpointDigest, Transcript, Turn, TurnId, TurnResult } from '../core/model';
-import type { CheckpointHeader, FileInfo, RowStatus, SummaryDetails, TimelineRow, TurnDetails } from '../protocol';
+import type { CheckpointHeader, FileInfo, FirstRows, RowStatus, SummaryDetails, TimelineRow, TurnDetails } from '../protocol';
+import { firstRowsRange } from './firstView';
 
 /** Most rows one getRows request may ask for. */
 export const MAX_ROWS_PER_REQUEST = 1000;
@@ -190,6 +191,17 @@ export function tailRows(
     if (start < Math.max(checkpoint.turns.length, turnsBefore(transcript, checkpoint))) return undefined;
   if (turns.length - start > MAX_TAIL_ROWS) return undefined;
   return { start, rows: timelineRows(transcript, analysis, analysis.checkpoints.length > 0 ? 0 : -1, start, turns.length - start) };
+}
+
+/**
+ * The rows `init` carries: those the timeline shows first when no view state is restored (firstView.ts), on the
+ * checkpoint it shows first, so it draws them without asking. Undefined for a transcript with no turns.
+ */
+export function firstRows(transcript: Transcript, analysis: Analysis, headers: readonly CheckpointHeader[]): FirstRows | undefined {
+  const range = firstRowsRange(headers, transcript.turns.length);
+  if (!range) return undefined;
+  const { checkpointIndex, start, count } = range;
+  return { checkpointIndex, start, rows: timelineRows(transcript, analysis, checkpointIndex, start, count) };
 }
 
 export function turnDetails(transcript: Transcript, analysis: Analysis, checkpointIndex: number, turnIndex: number): TurnDetails {

@@ -34,7 +34,7 @@ describe('timeline protocol (host side)', () => {
 
   after(closeAllEditors);
 
-  it('answers ready with init: file info and checkpoint headers, no rows', async () => {
+  it('answers ready with init: file info and checkpoint headers, and the rows the timeline starts on', async () => {
     assert.equal(await timeline.receive({ type: 'ready' }), 'handled');
     const init = last(posted, 'init');
     assert.equal(init.file.turnCount, 422);
@@ -56,7 +56,25 @@ describe('timeline protocol (host side)', () => {
     assert.equal(header.safeCoveredCount, 380);
     assert.equal(header.summaryBudget, 4096);
     assert.equal(header.truncation.truncated, true);
-    assert.equal(JSON.stringify(init).includes('"rows"'), false, 'init carries no rows');
+    if (init.restore === undefined) {
+      // No view to restore: the pages around the first claimed-missing turn (380) come along, as getRows gives them.
+      assert.ok(init.rows, 'init carries the first rows');
+      assert.equal(init.rows.checkpointIndex, 0);
+      assert.equal(init.rows.start, 300);
+      assert.equal(init.rows.rows.length, 122);
+      assert.equal(await timeline.receive({ type: 'getRows', requestId: 70, checkpointIndex: 0, start: 300, count: 122 }), 'handled');
+      assert.deepEqual(init.rows.rows, last(posted, 'rows').rows);
+      assert.equal(init.rows.rows[80].status, 'claimed-missing');
+    } else assert.equal(init.rows, undefined, 'the webview restores its own view: no rows are sent for the default one');
+  });
+
+  it('sends no first rows when the webview has a view to restore', async () => {
+    const state = { version: 1 as const, file: uri.fsPath, checkpointIndex: 0, selectedTurn: 12, scrollTop: 0 };
+    assert.equal(await timeline.receive({ type: 'viewState', state }), 'handled');
+    assert.equal(await timeline.receive({ type: 'ready' }), 'handled');
+    const init = last(posted, 'init');
+    assert.deepEqual(init.restore, state);
+    assert.equal(init.rows, undefined);
   });
 
   it('pages rows on request with statuses for the selected checkpoint', async () => {

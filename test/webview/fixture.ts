@@ -12,7 +12,7 @@ import { createTokenCounter } from '../../src/node/tokenCounter';
 import type { CheckpointHeader, FileInfo, HostMessage, ViewState, WebviewMessage } from '../../src/protocol';
 import { validateViewState } from '../../src/view/messageValidation';
 import { answerWith, boundsOf, requestHandlers, type AnalysedData } from '../../src/view/requests';
-import { checkpointHeaders, fileInfo, timelineRows } from '../../src/view/timelineData';
+import { checkpointHeaders, fileInfo, firstRows, timelineRows } from '../../src/view/timelineData';
 
 /**
  * Token counts are the extension's own (tiktoken's o200k_base, src/node/tokenCounter.ts), so prefixes read
@@ -451,6 +451,8 @@ export class FakeHost {
   version = 0;
   /** Bounds to check requests against instead of the dataset's (to make a valid-looking request invalid). */
   boundsOverride: { checkpointCount: number; turnCount: number } | undefined;
+  /** Whether init carries the rows the timeline starts on, as the panel's does (off: every row is asked for). */
+  sendsFirstRows = true;
 
   constructor(
     public dataset: FixtureDataset,
@@ -471,13 +473,18 @@ export class FakeHost {
       return;
     }
     if (message.type === 'ready') {
+      const headers = data.headers();
+      const restore = this.restore ? validateViewState(this.restore, data.path, bounds) : undefined;
+      // As the panel does: without a view to restore, the rows the timeline starts on come along.
+      const rows = restore || !this.sendsFirstRows ? undefined : firstRows(data.transcript, data.analysis, headers);
       this.respond({
         type: 'init',
         file: data.file,
-        checkpoints: data.headers(),
+        checkpoints: headers,
         problems: this.problems ?? data.analysis.problems,
         version: this.version,
-        ...(this.restore ? { restore: validateViewState(this.restore, data.path, bounds) } : {}),
+        ...(restore ? { restore } : {}),
+        ...(rows ? { rows } : {}),
       });
     }
   }

@@ -158,6 +158,10 @@ export interface OpenOptions {
   problems?: Problem[];
   /** What to wait for before returning (default: a drawn row). */
   waitFor?: string;
+  /** A script run in the page before its own (the bench's timers, a test's watch on the DOM). */
+  initScript?: string;
+  /** Whether init carries the rows the timeline starts on, as the panel's does (default true). */
+  firstRows?: boolean;
 }
 
 export interface OpenedPage {
@@ -219,11 +223,13 @@ export class WebviewHarness {
         'window.__cspViolations.push(e.violatedDirective + " blocked " + e.blockedURI + " " + (e.sample || "") + " at " + ' +
         'e.sourceFile + ":" + e.lineNumber + ":" + e.columnNumber)); })()',
     );
+    if (options.initScript) await page.addInitScript(options.initScript);
     const respond = (message: HostMessage): void => {
       page.evaluate('window.postMessage(' + JSON.stringify(message) + ', "*")').catch(() => undefined);
     };
     const host = new FakeHost(dataset, respond);
     host.restore = options.restore;
+    host.sendsFirstRows = options.firstRows ?? true;
     if (options.problems) host.problems = options.problems;
     await page.exposeFunction('__clToHost', (json: string) => host.handle(JSON.parse(json) as WebviewMessage));
     const query = new URLSearchParams({ theme: options.theme ?? 'dark' });

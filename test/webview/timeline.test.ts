@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import type { TurnDetails, ViewState } from '../../src/protocol';
 import { groupDigits } from '../../src/core/displayText';
 import { byWeight, describeEvidence, describeScore } from '../../src/statusWords';
-import { rowStatus, summaryDetails, turnDetails } from '../../src/view/timelineData';
+import { firstRows, rowStatus, summaryDetails, turnDetails } from '../../src/view/timelineData';
 import { everyStatusSpec, FixtureDataset, HOSTILE, hostileSpec, incidentSpec, largeSpec, pathOf, twoCheckpointSpec } from './fixture';
 import { chromiumAvailable, THEMES, WebviewHarness, until, assertClean } from './harness';
 import { skipOrFailInCi } from '../sharedFolder';
@@ -641,9 +641,11 @@ function expectedScore(details: TurnDetails): string {
     assert.equal(refused.requestId, host.ofType('getTurnDetails').at(-1)?.requestId, 'the error carries the request id');
 
     // Stale: the host moved on to version 5 (its `updated` not yet seen), so a request for version 0 is refused.
+    // (The top rows are drawn first: init carried only those around turn 380, and a page asked for now would be stale too.)
     host.boundsOverride = undefined;
-    host.version = 5;
     await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 0');
+    await page.waitForSelector('.row[data-index="3"][data-status]');
+    host.version = 5;
     await page.click('.row[data-index="3"][data-status]');
     const stale = await until('a stale error in the turn pane', async () => {
       const pane = await turnPane();
@@ -672,6 +674,44 @@ function expectedScore(details: TurnDetails): string {
     await page.waitForSelector('.row.row-failed');
     assert.match((await page.textContent('.row.row-failed')) ?? '', /could not be loaded/);
     await assertClean(opened);
+  });
+
+  it('draws the rows it starts on from init, without asking for them, and no row above them first', async () => {
+    // Every row element added to the page, by index, in order.
+    const initScript =
+      'window.__rowsAdded = []; new MutationObserver((records) => { for (const record of records) for (const node of record.addedNodes) ' +
+      "if (node.classList && node.classList.contains('row')) window.__rowsAdded.push(Number(node.dataset.index)); })" +
+      '.observe(document, { subtree: true, childList: true });';
+    const dataset = new FixtureDataset(incidentSpec());
+    const first = dataset.headers()[0].claimedMissingIndexes[0];
+    assert.equal(first, 380);
+    const sent = firstRows(dataset.transcript, dataset.analysis, dataset.headers());
+    assert.ok(
+      sent && sent.checkpointIndex === 0 && sent.start <= first - 20 && sent.start + sent.rows.length === 426,
+      JSON.stringify(sent?.start),
+    );
+
+    const opened = await harness.open(dataset, { initScript });
+    const { page, host } = opened;
+    await page.waitForSelector('.det-facts');
+    assert.equal(await selectedIndex(page), first);
+    assert.deepEqual(host.ofType('getRows'), [], 'no row was asked for');
+    const drawn: number[] = await js(page, `[...document.querySelectorAll('.row[data-status]')].map((row) => Number(row.dataset.index))`);
+    assert.ok(drawn.includes(first) && drawn.every((index) => index >= sent.start), `rows drawn: ${drawn[0]}–${drawn.at(-1)}`);
+    assert.equal(await statusOfRow(page, first), 'claimed-missing');
+    // The view starts three rows above the first claimed-missing turn, drawn with the timeline's overscan (12).
+    const added: number[] = await js(page, 'window.__rowsAdded');
+    assert.ok(Math.min(...added) >= first - 3 - 12 - 1, `rows added first: ${added.slice(0, 5).join(', ')}`);
+    await assertClean(opened);
+
+    // Without them in init, the page of the first claimed-missing turn is asked for, and the rows drawn as before.
+    const asking = await harness.open(dataset, { firstRows: false });
+    assert.ok(
+      asking.host.ofType('getRows').some((request) => request.start <= first && first < request.start + request.count),
+      'the page was asked for',
+    );
+    assert.equal(await statusOfRow(asking.page, first), 'claimed-missing');
+    await assertClean(asking);
   });
 
   it('keeps only the visible rows in the DOM for 100,000 turns', async () => {

@@ -3,8 +3,9 @@
 // truncated and written again, `cp` over it, an editor's save), which must be read anew. A file whose size grew
 // used to be taken for an append on its size alone, so a rewrite that left it longer than before was read from
 // the old offset on: the old turns kept, the new ones read from the middle of a line. Comparing the seam costs
-// one small read; it cannot see an edit that leaves the seam's bytes as they were (only a digest of the whole
-// prefix could, at the cost of reading it on every append).
+// one small read, so it is what an append is checked by; it cannot see an edit that leaves the seam's bytes as
+// they were. A file written at the same size, or written anew, is compared whole, with the digest of every byte
+// read (prefixDigest.ts), when that digest is known.
 import { open as openFile } from 'node:fs/promises';
 
 /** How many bytes before where a read stopped are kept and compared. */

@@ -17,6 +17,7 @@ import { ProblemList, capProblems } from '../formats/problemCap';
 import { FORMATS, createReader } from '../formats/readers';
 import { describeSpecialFile, describeUnopenable, judgeHead, textEncodingOf, TextTranscoder, type TextEncodingName } from './inputKind';
 import { LineSplitter } from './lineSplitter';
+import { PrefixDigest } from './prefixDigest';
 import { checkSeam, seamAfter, SeamWindow } from './readSeam';
 import { RecordGate } from './recordGate';
 import { TurnTextStore, turnsWithTextsOnDisk } from './turnTextsOnDisk';
@@ -273,6 +274,12 @@ export class TranscriptFile {
    * appended to, or an unfinished last line too long to keep them).
    */
   private seam: Buffer | undefined;
+  /**
+   * A digest of every byte given to the reader, [0, consumed) (prefixDigest.ts): a file written anew that still
+   * begins with them is read on from there. Undefined when it is not known (a file not read by appends, or a read
+   * that left its last line for the next, whose bytes were digested past `consumed`).
+   */
+  private prefix: PrefixDigest | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Problems found while splitting lines (size, encoding, read errors), kept across appends; capped. */
   private splitProblems = new ProblemList();
@@ -395,30 +402,71 @@ export class TranscriptFile {
     }
     const appendable = this.reader !== undefined && this.appendsAtItsEnd;
     const sameFile = info.ino === this.inode;
+    let grownNotAppended = false;
     // With `anew` it is read whole, whatever its size and modification time say.
     if (!anew && sameFile && info.size === this.fileSize) {
       if (info.mtimeMs === this.modified) return 'unchanged';
-      // Written to without a change of size: unchanged when it was only touched (its last bytes read are there).
-      if (appendable && (await this.seamHolds(0)).holds) {
+      // Written to without a change of size: unchanged when it was only touched (the bytes read are all there).
+      if (appendable && (await this.readBytesHeld())) {
         this.modified = info.mtimeMs;
         return 'unchanged';
       }
     } else if (!anew && appendable && sameFile && info.size > this.fileSize) {
       // Grown: an append when the bytes read last are still where they were, else a rewrite, read anew.
-      const seam = await this.seamHolds(this.openTail ? 1 : 0);
-      if (seam.holds && this.openTail && seam.after[0] === 0x0a) {
-        // The last line had no newline; it may only continue with one.
-        this.seam = seamAfter(this.seam, seam.after.subarray(0, 1));
-        this.consumed += 1;
-        this.openTail = false;
-      }
-      if (seam.holds && !this.openTail) {
-        await this.read(this.consumed, info, signal);
-        return 'appended';
-      }
+      const change = await this.readOn(info, signal);
+      if (change !== undefined) return change;
+      grownNotAppended = true;
+    }
+    // Written anew (renamed over, saved from an editor, rewritten in place): when it still begins with every byte
+    // the reader was given, only what follows them is read. (A file that grew where its last bytes read changed
+    // cannot.)
+    if (
+      appendable &&
+      !grownNotAppended &&
+      this.prefix?.bytes === this.consumed &&
+      info.size >= this.consumed &&
+      (await this.prefix.beginsFile(this.path))
+    ) {
+      const change = await this.readOn(info, signal);
+      if (change !== undefined) return change;
     }
     await this.readFromStart(signal);
     return 'reloaded';
+  }
+
+  /**
+   * Whether the file still holds the bytes given to the reader: all of them, by the prefix digest, when it is known
+   * (an edit anywhere is seen); else the last of them, the seam.
+   */
+  private async readBytesHeld(): Promise<boolean> {
+    if (this.prefix !== undefined && this.prefix.bytes === this.consumed) return this.prefix.beginsFile(this.path);
+    return (await this.seamHolds(0)).holds;
+  }
+
+  /**
+   * For a file found to begin with the bytes given to the reader: 'unchanged' when it holds no more (its stamps
+   * noted), 'appended' once what follows is read; undefined when it cannot be read on (a last line left without
+   * its newline that goes on without one), for a read from the start.
+   */
+  private async readOn(info: FileStamp, signal: AbortSignal | undefined): Promise<'unchanged' | 'appended' | undefined> {
+    if (info.size === this.consumed) {
+      this.fileSize = info.size;
+      this.inode = info.ino;
+      this.modified = info.mtimeMs;
+      return 'unchanged';
+    }
+    const seam = await this.seamHolds(this.openTail ? 1 : 0);
+    if (!seam.holds) return undefined;
+    if (this.openTail) {
+      // The last line had no newline; it may only continue with one.
+      if (seam.after[0] !== 0x0a) return undefined;
+      this.seam = seamAfter(this.seam, seam.after.subarray(0, 1));
+      this.prefix?.push(seam.after.subarray(0, 1), this.consumed);
+      this.consumed += 1;
+      this.openTail = false;
+    }
+    await this.read(this.consumed, info, signal);
+    return 'appended';
   }
 
   /**
@@ -464,6 +512,7 @@ export class TranscriptFile {
     this.stoppedBecause = undefined;
     this.gate.reset();
     this.seam = undefined;
+    this.prefix = this.appendsAtItsEnd ? new PrefixDigest() : undefined;
     await this.read(0, info, signal);
     // Texts the reader handed over are in the store's file (those of a write that failed stay in memory).
     if (store !== undefined && store.kept > 0) this.movedTexts = true;
@@ -510,6 +559,7 @@ export class TranscriptFile {
       raw.on('data', (chunk) => {
         // No encoding was set on the stream: its chunks are Buffers.
         window?.push(chunk as Buffer);
+        if (this.prefix !== undefined && !this.prefix.push(chunk as Buffer, start + readBytes)) this.prefix = undefined;
         readBytes += chunk.length;
         this.options.onProgress?.(readBytes, end - start);
       });
@@ -574,6 +624,8 @@ export class TranscriptFile {
       this.nextLine = splitter.nextLine;
     }
     this.seam = window?.seamAt(this.consumed);
+    // A last line left for the next read was digested: the digest no longer ends where the reader stopped.
+    if (this.prefix !== undefined && this.prefix.bytes !== this.consumed) this.prefix = undefined;
     this.snapshot = this.composeSnapshot();
   }
 

@@ -3,7 +3,7 @@
 // checkpoints given as the first read passes them (onSettledCheckpoints).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -198,17 +198,82 @@ describe('TranscriptFile', () => {
     );
   });
 
-  it('misses an edit of the same size that leaves the last 4 KB read as they were, and reads it when asked to read anew', async () => {
+  it('sees an edit of the same size anywhere by the digest of the bytes read; after a read that left its last line, by the seam alone', async () => {
     const lines = Array.from({ length: 200 }, (_, id) => `${turn(id)}\n`).join('');
     const path = write('t.jsonl', lines);
     const file = await TranscriptFile.open(path);
-    writeFileSync(path, lines.replace('"turn 3"', '"TURN 3"'));
-    const later = new Date(statSync(path).mtimeMs + 5000);
-    utimesSync(path, later, later);
-    assert.equal(await file.refresh(), 'unchanged', 'only the seam is compared');
-    assert.equal(file.transcript.turns[3].text, 'turn 3');
-    assert.equal(await file.refresh(undefined, true), 'reloaded');
+    let stamp = statSync(path).mtimeMs;
+    const rewrite = (text: string) => {
+      writeFileSync(path, text);
+      stamp += 5000;
+      utimesSync(path, new Date(stamp), new Date(stamp));
+    };
+    rewrite(lines);
+    assert.equal(await file.refresh(), 'unchanged', 'the same bytes written again');
+    rewrite(lines.replace('"turn 3"', '"TURN 3"'));
+    assert.equal(await file.refresh(), 'reloaded', 'the whole prefix is compared, not only its last 4 KB');
     assert.equal(file.transcript.turns[3].text, 'TURN 3');
+
+    // A read that leaves an unfinished last line for the next digests bytes past where the reader stopped: from
+    // then on until the file is read from its start, only the seam is compared, and an edit far from it is missed.
+    const grown = `${lines.replace('"turn 3"', '"TURN 3"')}${turn(200).slice(0, 10)}`;
+    rewrite(grown);
+    assert.equal(await file.refresh(), 'appended');
+    rewrite(grown.replace('"turn 4"', '"TURN 4"'));
+    assert.equal(await file.refresh(), 'unchanged', 'only the seam is known');
+    assert.equal(file.transcript.turns[4].text, 'turn 4');
+    assert.equal(await file.refresh(undefined, true), 'reloaded');
+    assert.equal(file.transcript.turns[4].text, 'TURN 4');
+  });
+
+  it('reads on from where it stopped when a file written anew begins with the bytes read: renamed over, saved, rewritten', async () => {
+    // Over 1 MB, so the digest has whole blocks and one under way.
+    const lines = Array.from({ length: 20000 }, (_, id) => `${turn(id)}\n`).join('');
+    assert.ok(lines.length > 1024 * 1024);
+    const path = write('t.jsonl', lines);
+    const file = await TranscriptFile.open(path);
+    const renamedOver = (text: string) => {
+      const next = write('next.jsonl', text);
+      renameSync(next, path);
+    };
+    const same = async () => assert.deepEqual(file.transcript, (await TranscriptFile.open(path)).transcript);
+
+    renamedOver(`${lines}${turn(20000)}\n${turn(20001)}\n`);
+    assert.equal(await file.refresh(), 'appended', 'a new file (another inode) that begins with the old one');
+    await same();
+    renamedOver(readFileSync(path, 'utf8'));
+    assert.equal(await file.refresh(), 'unchanged', 'the same bytes, another inode');
+    appendFileSync(path, `${turn(20002)}\n`);
+    assert.equal(await file.refresh(), 'appended', 'appends go on after it');
+    appendFileSync(path, `${turn(20003)}\n`);
+    assert.equal(await file.refresh(undefined, true), 'appended', 'saved from an editor with a line more');
+    assert.equal(await file.refresh(undefined, true), 'unchanged', 'saved from an editor as it was');
+    await same();
+
+    // A last line without its newline, then a file that goes on after it with one.
+    renamedOver(`${readFileSync(path, 'utf8')}${turn(20004)}`);
+    assert.equal(await file.refresh(), 'appended');
+    renamedOver(`${readFileSync(path, 'utf8')}\n${turn(20005)}\n`);
+    assert.equal(await file.refresh(), 'appended');
+    await same();
+    assert.deepEqual(
+      file.transcript.turns.slice(-3).map((t) => t.id),
+      [20003, 20004, 20005],
+    );
+    // …and one where the line without its newline goes on without one: read from the start.
+    renamedOver(`${readFileSync(path, 'utf8')}${turn(20006)}`);
+    assert.equal(await file.refresh(), 'appended');
+    renamedOver(`${readFileSync(path, 'utf8')} `);
+    assert.equal(await file.refresh(), 'reloaded');
+    await same();
+
+    // A change anywhere in what was read, at the start, the middle or in the last block: read from the start.
+    for (const id of [1, 10000, 20004]) {
+      renamedOver(readFileSync(path, 'utf8').replace(`"turn ${id}"`, `"TURN ${id}"`));
+      assert.equal(await file.refresh(), 'reloaded', `turn ${id} changed`);
+      await same();
+    }
+    assert.deepEqual(file.transcript.problems, []);
   });
 
   it('keeps taking appends for appends: small ones, past a read chunk, and an unfinished line completed', async () => {

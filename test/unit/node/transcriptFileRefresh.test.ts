@@ -1,10 +1,12 @@
 // A property of TranscriptFile.refresh on real files: whatever a writer does between refreshes — appends whole
 // lines, appends half a line and finishes it later, leaves a complete last line without its newline, truncates and
-// writes other lines in place (longer, shorter or the same size), writes the same bytes again, touches the file —
-// the transcript after a refresh is the one a fresh open of the file reads. (An edit that keeps the size and the last
-// 4 KB read is the one change a refresh does not see: readSeam.ts; these writers never make one.)
+// writes other lines in place (longer, shorter or the same size), writes the same bytes again, touches the file,
+// edits its first line at the same size, writes a new file with lines more and renames it over, appends and saves
+// as an editor does (a refresh that reads anew) — the transcript after a refresh is the one a fresh open of the file
+// reads. (An edit that keeps the size and the last 4 KB read, made after a read that left an unfinished last line,
+// is the one change a refresh does not see: prefixDigest.ts, readSeam.ts; these writers never make one.)
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -25,7 +27,10 @@ type Step =
   | { kind: 'same-bytes' }
   | { kind: 'edit-end' }
   | { kind: 'touch' }
-  | { kind: 'checkpoint' };
+  | { kind: 'checkpoint' }
+  | { kind: 'edit-start' }
+  | { kind: 'renamed-over'; lines: number; words: number }
+  | { kind: 'saved'; lines: number; words: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('append' as const), lines: fc.integer({ min: 1, max: 5 }), words: fc.integer({ min: 0, max: 300 }) }),
@@ -37,6 +42,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('edit-end' as const) }),
   fc.record({ kind: fc.constant('touch' as const) }),
   fc.record({ kind: fc.constant('checkpoint' as const) }),
+  fc.record({ kind: fc.constant('edit-start' as const) }),
+  fc.record({ kind: fc.constant('renamed-over' as const), lines: fc.integer({ min: 0, max: 3 }), words: fc.integer({ min: 0, max: 300 }) }),
+  fc.record({ kind: fc.constant('saved' as const), lines: fc.integer({ min: 0, max: 3 }), words: fc.integer({ min: 0, max: 300 }) }),
 );
 
 describe('TranscriptFile.refresh against a fresh open (property)', () => {
@@ -60,6 +68,9 @@ describe('TranscriptFile.refresh against a fresh open (property)', () => {
         };
         writeFileSync(path, `${turn(next++, 3)}\n${turn(next++, 3)}\n`);
         const file = await TranscriptFile.open(path);
+        // Whether a read left an unfinished last line since the file was last read from its start: the digest of
+        // the bytes read is then not known, and a file written anew is read from its start.
+        let lineLeft = false;
         for (const s of steps) {
           if (s.kind === 'append') {
             if (pending !== undefined) continue;
@@ -96,6 +107,20 @@ describe('TranscriptFile.refresh against a fresh open (property)', () => {
           } else if (s.kind === 'touch') {
             const at = later();
             utimesSync(path, at, at);
+          } else if (s.kind === 'edit-start') {
+            // The first turn's text changed in place at the same size (far from the last bytes read).
+            const text = readFileSync(path, 'utf8');
+            const at = text.indexOf('turn ');
+            if (pending !== undefined || at < 0 || text.slice(at, at + 5) !== 'turn ') continue;
+            writeFileSync(path, `${text.slice(0, at)}TURN ${text.slice(at + 5)}`);
+          } else if (s.kind === 'renamed-over' || s.kind === 'saved') {
+            if (pending !== undefined) continue;
+            const more = Array.from({ length: s.lines }, () => `${turn(next++, s.words)}\n`).join('');
+            if (s.kind === 'saved') appendFileSync(path, more);
+            else {
+              writeFileSync(`${path}.next`, `${readFileSync(path, 'utf8')}${more}`);
+              renameSync(`${path}.next`, path);
+            }
           } else if (pending === undefined) {
             appendFileSync(path, `${checkpoint(next - 1)}\n`);
           }
@@ -103,12 +128,17 @@ describe('TranscriptFile.refresh against a fresh open (property)', () => {
             const at = later();
             utimesSync(path, at, at);
           }
-          const change = await file.refresh();
+          const change = await file.refresh(undefined, s.kind === 'saved');
           const fresh = (await TranscriptFile.open(path)).transcript;
           assert.deepEqual(file.transcript, fresh, `after ${JSON.stringify(s)}`);
-          // What only adds to the file is read as an append, or found unchanged: never read from the start.
-          if (!['rewrite', 'edit-end'].includes(s.kind)) assert.notEqual(change, 'reloaded', `after ${JSON.stringify(s)}`);
-          if (s.kind === 'rewrite' || s.kind === 'edit-end') assert.equal(change, 'reloaded', `after ${JSON.stringify(s)}`);
+          const where = `after ${JSON.stringify(s)} (${change})`;
+          // What only adds to the file is read as an append, or found unchanged: never read from the start. So is
+          // a file written anew with the bytes read at its start, unless a read left its last line since.
+          const reloads = ['rewrite', 'edit-end', 'edit-start'].includes(s.kind);
+          if (!reloads && (!['renamed-over', 'saved'].includes(s.kind) || !lineLeft)) assert.notEqual(change, 'reloaded', where);
+          if (reloads) assert.equal(change, 'reloaded', where);
+          if (change === 'reloaded') lineLeft = false;
+          if (s.kind === 'half') lineLeft = true;
         }
       }),
       { seed: 2906, numRuns: 120 },

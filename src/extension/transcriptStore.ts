@@ -293,8 +293,9 @@ export class TranscriptStore extends Disposable {
   }
 
   /**
-   * Re-reads the file now (appended bytes only when it grew; all of it with `anew`, as after a save from an
-   * editor, whose edit may be anywhere) and re-analyses it if it changed.
+   * Re-reads the file now (appended bytes only when it grew; with `anew`, as after a save from an editor, whose
+   * edit may be anywhere, all of it unless it still begins with every byte read before) and re-analyses it if it
+   * changed.
    */
   refresh(uri: vscode.Uri, anew = false): Promise<void> {
     const key = uri.toString();

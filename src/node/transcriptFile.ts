@@ -1,5 +1,6 @@
 // Opens a transcript file on disk (read-only, streamed line by line), detects its format, feeds a reader,
-// and keeps reading as the file grows: refresh() reads only the appended bytes when it can.
+// and keeps reading as the file grows: refresh() reads only the appended bytes when it can (the bytes read are
+// still where they were: readSeam.ts for an append, prefixDigest.ts for a file written anew).
 // Used by the CLI and the extension host; never writes to the transcript.
 // Hostile input is bounded: gzip is inflated up to a size and a ratio limit, problems are capped
 // (formats/problemCap.ts), UTF-16 with a byte-order mark is decoded to UTF-8 before lines are split, binary
@@ -383,8 +384,8 @@ export class TranscriptFile {
   }
 
   /**
-   * Reads what the file gained since the last read; the whole file again with `anew` (an edit may be anywhere in
-   * it: a save from an editor). Calls are serialised. When `signal` aborts the read stops with an AbortError
+   * Reads what the file gained since the last read; with `anew` (an edit may be anywhere in it: a save from an
+   * editor) the whole file again, unless it still begins with every byte read (prefixDigest.ts). Calls are serialised. When `signal` aborts the read stops with an AbortError
    * midway, and the file is not to be read again (open it anew).
    */
   refresh(signal?: AbortSignal, anew = false): Promise<'unchanged' | 'appended' | 'reloaded'> {
@@ -512,7 +513,8 @@ export class TranscriptFile {
     this.stoppedBecause = undefined;
     this.gate.reset();
     this.seam = undefined;
-    this.prefix = this.appendsAtItsEnd ? new PrefixDigest() : undefined;
+    // A file read once is never read again: its bytes are not digested.
+    this.prefix = this.appendsAtItsEnd && this.options.readOnce !== true ? new PrefixDigest() : undefined;
     await this.read(0, info, signal);
     // Texts the reader handed over are in the store's file (those of a write that failed stay in memory).
     if (store !== undefined && store.kept > 0) this.movedTexts = true;

@@ -250,8 +250,8 @@ export type HostMessage =
       /** The analysis version requests are asked against (see RequestEnvelope); absent = not versioned. */
       version?: number;
       /**
-       * The rows the timeline shows first when no view state is restored (src/view/firstView.ts), so it draws them
-       * without asking; any other row is asked for with getRows, as usual.
+       * The rows the timeline shows when it opens, in the view `restore` scrolled to or the default one
+       * (src/view/firstView.ts), so it draws them without asking; any other row is asked for with getRows, as usual.
        */
       rows?: FirstRows;
     }

@@ -16,7 +16,7 @@ import { Header } from './header';
 import { HostApi, RowCache, type HostEvent } from './hostApi';
 import { Splitter, type SplitDirection } from './splitter';
 import { ROW_HEIGHT, Timeline, type TimelineBand } from './timeline';
-import { defaultCheckpoint, firstTurnShown, ROWS_SHOWN_ABOVE } from '../src/view/firstView';
+import { checkpointShown, defaultCheckpoint, firstTurnShown, ROWS_SHOWN_ABOVE } from '../src/view/firstView';
 import { registerToolkit } from './toolkit';
 
 registerToolkit();
@@ -184,7 +184,7 @@ function init(next: Data & { rows?: FirstRows }, restore: ViewState | undefined)
   root.removeAttribute('aria-busy');
   cache.invalidate();
   if (next.rows) cache.seed(next.rows.checkpointIndex, next.rows.start, next.rows.rows, next.file.turnCount);
-  checkpointIndex = restore && data.checkpoints[restore.checkpointIndex] ? restore.checkpointIndex : defaultCheckpoint(data.checkpoints);
+  checkpointIndex = checkpointShown(data.checkpoints, restore);
   // The model, the selection and the scroll position together: the rows are drawn once, where the view starts.
   timeline.batch(() => {
     renderAll();

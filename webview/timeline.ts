@@ -6,15 +6,14 @@
 import { fullTurnId, groupDigits, isShortenedTurnId, shortTurnId } from '../src/core/displayText';
 import type { RowStatus, TimelineRow } from '../src/protocol';
 import { statusName } from '../src/statusWords';
+import { BAND_HEIGHT, OVERSCAN, ROW_HEIGHT, rowIndexAt, rowTopOf } from '../src/view/timelineGeometry';
 import { roleGlyph, statusGlyph } from './statusText';
 import { appendTranscriptText, transcriptLabel, transcriptText } from './transcriptText';
 
 /** How a selected row is brought into view: the least scroll that shows it, or to the middle of the list. */
 type ScrollMode = 'nearest' | 'center';
 
-export const ROW_HEIGHT = 24;
-export const BAND_HEIGHT = 22;
-const OVERSCAN = 12;
+export { ROW_HEIGHT } from '../src/view/timelineGeometry';
 
 /** A horizontal band drawn between rows: before row `boundary` (0 = above the first row). */
 export interface TimelineBand {
@@ -200,35 +199,16 @@ export class Timeline {
   }
 
   rowTop(index: number): number {
-    return index * ROW_HEIGHT + this.bandsAtOrBefore(index) * BAND_HEIGHT;
+    return rowTopOf(index, this.boundaries);
   }
 
   private totalHeight(): number {
     return this.model.rowCount * ROW_HEIGHT + this.boundaries.length * BAND_HEIGHT;
   }
 
-  /** Number of bands drawn above row `index`. */
-  private bandsAtOrBefore(index: number): number {
-    let low = 0;
-    let high = this.boundaries.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (this.boundaries[mid] <= index) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  }
-
   /** The row drawn at vertical position y (clamped to the rows that exist). */
   private rowIndexAt(y: number): number {
-    let low = 0;
-    let high = this.model.rowCount - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (this.rowTop(mid) <= y) low = mid;
-      else high = mid - 1;
-    }
-    return Math.max(0, low);
+    return rowIndexAt(y, this.model.rowCount, this.boundaries);
   }
 
   private visibleRowCount(): number {

@@ -167,8 +167,8 @@ export class TimelinePanel extends Disposable {
           this.sentHeaders = checkpointHeaders(entry.transcript, entry.analysis);
           this.sentTurns = entry.transcript.turns;
           const restore = this.viewState ? validateViewState(this.viewState, this.uri.fsPath, bounds) : undefined;
-          // Without a view to restore, the rows the timeline starts on come along, so it draws them without asking.
-          const rows = restore ? undefined : firstRows(entry.transcript, entry.analysis, this.sentHeaders);
+          // The rows the timeline opens on (in the view it restores, if any) come along, so it draws them without asking.
+          const rows = firstRows(entry.transcript, entry.analysis, this.sentHeaders, restore);
           this.post({
             type: 'init',
             file: fileInfo(this.uri.fsPath, entry.transcript),

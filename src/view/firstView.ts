@@ -1,8 +1,9 @@
-// Where the timeline starts when no view state is restored: the checkpoint it shows first and the turn it scrolls
-// to, and the rows around that turn. The webview starts there; the host sends those rows with `init`, so the first
-// rows are drawn without a round trip to ask for them. Both sides take the rule from here, so they agree. Pure and
-// small (the webview bundles it): no vscode, no DOM, types only from the protocol.
-import type { CheckpointHeader } from '../protocol';
+// Where the timeline starts: the checkpoint it shows first and the turn it scrolls to, or the view state it
+// restores, and the rows in that view. The webview starts there; the host sends those rows with `init`, so the first
+// rows are drawn without a round trip to ask for them. Both sides take the rule from here (and the list's geometry
+// from timelineGeometry.ts), so they agree. Pure and small (the webview bundles it): no vscode, no DOM.
+import type { CheckpointHeader, ViewState } from '../protocol';
+import { bandBoundaries, OVERSCAN, rowIndexAt } from './timelineGeometry';
 
 /** Rows in one page of the webview's row cache; the host sends whole pages with `init`. */
 export const ROW_PAGE_SIZE = 100;
@@ -10,12 +11,11 @@ export const ROW_PAGE_SIZE = 100;
 /** Rows above the first turn shown that the timeline scrolls into view (it starts three rows above it). */
 export const ROWS_SHOWN_ABOVE = 3;
 
-/**
- * Rows sent with `init` around the first turn shown: above it, the rows the view starts with and the timeline's
- * overscan (12); below it, a panel taller than any screen (120 rows of 24 px are 2,880 px) and the overscan.
- */
-const ROWS_SENT_ABOVE = ROWS_SHOWN_ABOVE + 12;
-const ROWS_SENT_BELOW = 120 + 12;
+/** Rows a view holds at most, for the rows sent: 120 rows of 24 px are 2,880 px, a panel taller than any screen. */
+const VIEW_ROWS = 120;
+
+/** What firstRowsRange needs of each checkpoint's header. */
+type HeaderPart = Pick<CheckpointHeader, 'verdict' | 'claimedMissingIndexes' | 'turnsBefore' | 'safeBoundaryIndex'>;
 
 /** The first checkpoint that is not reversible (what needs attention), else the first; -1 when there is none. */
 export function defaultCheckpoint(checkpoints: readonly Pick<CheckpointHeader, 'verdict'>[]): number {
@@ -30,18 +30,36 @@ export function firstTurnShown(checkpoint: Pick<CheckpointHeader, 'claimedMissin
 }
 
 /**
- * The rows to send with `init` when no view state is restored: the checkpoint the timeline shows first (-1 when
- * there is none) and the whole pages of rows around the turn it starts on (from the top when it selects none).
+ * The checkpoint the timeline shows when it opens: the one of the view state it restores, when that checkpoint
+ * exists, else the default one.
+ */
+export function checkpointShown(
+  checkpoints: readonly Pick<CheckpointHeader, 'verdict'>[],
+  restore?: Pick<ViewState, 'checkpointIndex'>,
+): number {
+  return restore && checkpoints[restore.checkpointIndex] ? restore.checkpointIndex : defaultCheckpoint(checkpoints);
+}
+
+/**
+ * The rows to send with `init`: the checkpoint the timeline shows when it opens (-1 when there is none) and the
+ * whole pages of rows in its view, with the list's overscan. The view is the one `restore` scrolled to, or, without
+ * one, the one that starts a few rows above the first claimed-missing turn (at the top when there is none). Near
+ * the end, the rows a view taller than what is left would show are sent too (the list cannot scroll past its end).
  * Undefined for a transcript with no turns.
  */
 export function firstRowsRange(
-  checkpoints: readonly Pick<CheckpointHeader, 'verdict' | 'claimedMissingIndexes'>[],
+  checkpoints: readonly HeaderPart[],
   turnCount: number,
+  restore?: Pick<ViewState, 'checkpointIndex' | 'scrollTop'>,
 ): { checkpointIndex: number; start: number; count: number } | undefined {
   if (turnCount <= 0) return undefined;
-  const checkpointIndex = defaultCheckpoint(checkpoints);
-  const anchor = Math.min(turnCount - 1, firstTurnShown(checkpoints[checkpointIndex]) ?? 0);
-  const start = Math.floor(Math.max(0, anchor - ROWS_SENT_ABOVE) / ROW_PAGE_SIZE) * ROW_PAGE_SIZE;
-  const end = Math.min(turnCount, Math.ceil((anchor + ROWS_SENT_BELOW + 1) / ROW_PAGE_SIZE) * ROW_PAGE_SIZE);
+  const checkpointIndex = checkpointShown(checkpoints, restore);
+  let top: number;
+  if (restore) top = rowIndexAt(restore.scrollTop, turnCount, bandBoundaries(checkpoints, checkpointIndex));
+  else top = Math.max(0, (firstTurnShown(checkpoints[checkpointIndex]) ?? 0) - ROWS_SHOWN_ABOVE);
+  top = Math.min(top, turnCount - 1);
+  const from = Math.max(0, Math.min(top, turnCount - VIEW_ROWS) - OVERSCAN);
+  const start = Math.floor(from / ROW_PAGE_SIZE) * ROW_PAGE_SIZE;
+  const end = Math.min(turnCount, Math.ceil((top + VIEW_ROWS + OVERSCAN + 1) / ROW_PAGE_SIZE) * ROW_PAGE_SIZE);
   return { checkpointIndex, start, count: end - start };
 }

@@ -3,7 +3,7 @@
 // checkpoint the tree, CodeLens, diagnostics and status bar share. Pure: no vscode import.
 import { fileNameOf, turnRangeName } from '../core/displayText';
 import type { Analysis, CheckpointAnalysis, CheckpointDigest, Transcript, Turn, TurnId, TurnResult } from '../core/model';
-import type { CheckpointHeader, FileInfo, FirstRows, RowStatus, SummaryDetails, TimelineRow, TurnDetails } from '../protocol';
+import type { CheckpointHeader, FileInfo, FirstRows, RowStatus, SummaryDetails, TimelineRow, TurnDetails, ViewState } from '../protocol';
 import { firstRowsRange } from './firstView';
 
 /** Most rows one getRows request may ask for. */
@@ -194,11 +194,17 @@ export function tailRows(
 }
 
 /**
- * The rows `init` carries: those the timeline shows first when no view state is restored (firstView.ts), on the
- * checkpoint it shows first, so it draws them without asking. Undefined for a transcript with no turns.
+ * The rows `init` carries: those the timeline shows when it opens (firstView.ts), on the checkpoint it shows, in
+ * the view `restore` scrolled to or the default one, so it draws them without asking. Undefined for a transcript
+ * with no turns.
  */
-export function firstRows(transcript: Transcript, analysis: Analysis, headers: readonly CheckpointHeader[]): FirstRows | undefined {
-  const range = firstRowsRange(headers, transcript.turns.length);
+export function firstRows(
+  transcript: Transcript,
+  analysis: Analysis,
+  headers: readonly CheckpointHeader[],
+  restore?: ViewState,
+): FirstRows | undefined {
+  const range = firstRowsRange(headers, transcript.turns.length, restore);
   if (!range) return undefined;
   const { checkpointIndex, start, count } = range;
   return { checkpointIndex, start, rows: timelineRows(transcript, analysis, checkpointIndex, start, count) };

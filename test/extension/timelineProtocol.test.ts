@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
 import type { TimelinePanel } from '../../src/extension/timelinePanel';
 import type { HostMessage } from '../../src/protocol';
+import { bandBoundaries, rowIndexAt } from '../../src/view/timelineGeometry';
 import { closeAllEditors, copySample, extensionApi, recordPosts, waitFor } from './helpers';
 
 function last<T extends HostMessage['type']>(posted: HostMessage[], type: T): Extract<HostMessage, { type: T }> {
@@ -56,25 +57,35 @@ describe('timeline protocol (host side)', () => {
     assert.equal(header.safeCoveredCount, 380);
     assert.equal(header.summaryBudget, 4096);
     assert.equal(header.truncation.truncated, true);
-    if (init.restore === undefined) {
-      // No view to restore: the pages around the first claimed-missing turn (380) come along, as getRows gives them.
-      assert.ok(init.rows, 'init carries the first rows');
-      assert.equal(init.rows.checkpointIndex, 0);
-      assert.equal(init.rows.start, 300);
-      assert.equal(init.rows.rows.length, 122);
-      assert.equal(await timeline.receive({ type: 'getRows', requestId: 70, checkpointIndex: 0, start: 300, count: 122 }), 'handled');
-      assert.deepEqual(init.rows.rows, last(posted, 'rows').rows);
-      assert.equal(init.rows.rows[80].status, 'claimed-missing');
-    } else assert.equal(init.rows, undefined, 'the webview restores its own view: no rows are sent for the default one');
+    // The pages of the view the timeline opens on come along, as getRows gives them: without a view to restore,
+    // the one around the first claimed-missing turn (380); with one (the real webview may have reported its view
+    // state already), the one it was scrolled to.
+    assert.ok(init.rows, 'init carries the first rows');
+    assert.equal(init.rows.checkpointIndex, 0);
+    const { start, rows } = init.rows;
+    // (With a view to restore, its first row in view is found by the list's geometry: rows of 24 px, bands of 22.)
+    const top =
+      init.restore === undefined
+        ? 377
+        : rowIndexAt(init.restore.scrollTop, 422, bandBoundaries(init.checkpoints, init.restore.checkpointIndex));
+    assert.equal(start, Math.floor(Math.max(0, Math.min(top, 422 - 120) - 12) / 100) * 100);
+    assert.equal(await timeline.receive({ type: 'getRows', requestId: 70, checkpointIndex: 0, start, count: rows.length }), 'handled');
+    assert.deepEqual(rows, last(posted, 'rows').rows);
+    if (init.restore === undefined) assert.equal(rows[180].status, 'claimed-missing');
   });
 
-  it('sends no first rows when the webview has a view to restore', async () => {
+  it('sends the rows of the view the webview restores', async () => {
     const state = { version: 1 as const, file: uri.fsPath, checkpointIndex: 0, selectedTurn: 12, scrollTop: 0 };
     assert.equal(await timeline.receive({ type: 'viewState', state }), 'handled');
     assert.equal(await timeline.receive({ type: 'ready' }), 'handled');
     const init = last(posted, 'init');
     assert.deepEqual(init.restore, state);
-    assert.equal(init.rows, undefined);
+    assert.ok(init.rows);
+    assert.equal(init.rows.start, 0);
+    assert.deepEqual(
+      init.rows.rows.map((row) => row.index),
+      Array.from({ length: 200 }, (_, index) => index),
+    );
   });
 
   it('pages rows on request with statuses for the selected checkpoint', async () => {

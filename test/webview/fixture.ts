@@ -475,8 +475,8 @@ export class FakeHost {
     if (message.type === 'ready') {
       const headers = data.headers();
       const restore = this.restore ? validateViewState(this.restore, data.path, bounds) : undefined;
-      // As the panel does: without a view to restore, the rows the timeline starts on come along.
-      const rows = restore || !this.sendsFirstRows ? undefined : firstRows(data.transcript, data.analysis, headers);
+      // As the panel does: the rows the timeline opens on (in the view it restores, if any) come along.
+      const rows = this.sendsFirstRows ? firstRows(data.transcript, data.analysis, headers, restore) : undefined;
       this.respond({
         type: 'init',
         file: data.file,

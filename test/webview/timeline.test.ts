@@ -503,6 +503,8 @@ function expectedScore(details: TurnDetails): string {
     assert.equal(await selectedIndex(restored.page), 200);
     assert.equal(await restored.page.evaluate('document.querySelector(".tl-scroll").scrollTop'), 4000);
     await restored.page.waitForSelector('.det-turn[data-index="200"]');
+    assert.deepEqual(restored.host.ofType('getRows'), [], 'the rows of the view restored came with init');
+    assert.equal(await statusOfRow(restored.page, 200), 'covered');
 
     // Restore from vscode.getState() (the webview reloaded while hidden); another file's state is ignored.
     const fromState = await harness.open(dataset, { initialState: { ...saved, selectedTurn: 150 } });

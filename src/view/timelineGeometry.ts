@@ -1,0 +1,54 @@
+// Where the timeline draws its rows: every row the same height, with a band (a checkpoint's line, the end of the
+// safe pointer set) between rows, above the row it names. The webview lays its list out by it, and the host finds by
+// it which rows a view state scrolled to shows, to send them with `init`. Pure: no vscode, no DOM.
+import type { CheckpointHeader } from '../protocol';
+
+/** Height of a row, in px. */
+export const ROW_HEIGHT = 24;
+/** Height of a band, in px. */
+export const BAND_HEIGHT = 22;
+/** Rows drawn beyond each edge of the view, so a short scroll shows rows already there. */
+export const OVERSCAN = 12;
+
+/**
+ * The rows a checkpoint's view draws a band above, ascending (one entry per band, so a row may be listed twice):
+ * each checkpoint's first turn after it, and, on the checkpoint shown, the row after its safe pointer set.
+ */
+export function bandBoundaries(
+  checkpoints: readonly Pick<CheckpointHeader, 'turnsBefore' | 'safeBoundaryIndex'>[],
+  checkpointIndex: number,
+): number[] {
+  const boundaries = checkpoints.map((checkpoint) => checkpoint.turnsBefore);
+  const current = checkpoints[checkpointIndex];
+  if (current) boundaries.push(current.safeBoundaryIndex + 1);
+  return boundaries.sort((a, b) => a - b);
+}
+
+/** Number of bands drawn above row `index`, given the bands' rows in ascending order. */
+export function bandsAtOrBefore(index: number, boundaries: readonly number[]): number {
+  let low = 0;
+  let high = boundaries.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (boundaries[mid] <= index) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The top of row `index`, in px. */
+export function rowTopOf(index: number, boundaries: readonly number[]): number {
+  return index * ROW_HEIGHT + bandsAtOrBefore(index, boundaries) * BAND_HEIGHT;
+}
+
+/** The row drawn at vertical position `y` among `rowCount` rows (clamped to the rows that exist). */
+export function rowIndexAt(y: number, rowCount: number, boundaries: readonly number[]): number {
+  let low = 0;
+  let high = rowCount - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (rowTopOf(mid, boundaries) <= y) low = mid;
+    else high = mid - 1;
+  }
+  return Math.max(0, low);
+}

@@ -39,7 +39,12 @@ describe('checkpoint memo in the transcript store', function () {
     }
   });
 
-  it('re-analyses a file rewritten whole with a turn more reusing the unchanged checkpoints, as a fresh load analyses it', async () => {
+  /**
+   * A copy of the sample loaded, then a new file renamed over it (another inode) with its text, `change`d, and a
+   * turn more; the store refreshed. Checks that each checkpoint is the same object and that the analysis equals a
+   * fresh load's, and says whether the first turn is the object read before.
+   */
+  async function renamedOver(change: (text: string) => string, id: number): Promise<{ turnsKept: boolean }> {
     const uri = copySample();
     const fresh = copySample();
     try {
@@ -49,49 +54,33 @@ describe('checkpoint memo in the transcript store', function () {
       assert.ok(before.length > 0);
       const text = readFileSync(uri.fsPath, 'utf8');
       const first = JSON.parse(text.split('\n')[0]) as object;
-      // The last turn (after the checkpoint) reworded, and a turn more: the file no longer begins with the bytes read.
-      const reworded = text.replace('so I will start from scratch', 'so I will begin from scratch');
-      assert.notEqual(reworded, text);
-      const rewritten = `${reworded}${JSON.stringify({ ...first, id: 100_002, content: 'Rewritten: look at src/late_turn.ts' })}\n`;
-      // A new file renamed over the old one: another inode, and other bytes, so the store reads it from its start.
+      const rewritten = `${change(text)}${JSON.stringify({ ...first, id, content: 'Rewritten: look at src/late_turn.ts' })}\n`;
       writeFileSync(`${uri.fsPath}.new`, rewritten);
       renameSync(`${uri.fsPath}.new`, uri.fsPath);
       await api.store.refresh(uri);
       const now = api.store.get(uri);
       assert.ok(now && now.analysis.turnCount === turnsBefore.length + 1);
-      assert.notEqual(now.file.transcript.turns[0], turnsBefore[0], 'the turns were read anew');
       before.forEach((cp, i) => assert.equal(now.analysis.checkpoints[i], cp, `checkpoint ${i} is the same object`));
-
       writeFileSync(fresh.fsPath, rewritten);
       assert.deepEqual(now.analysis, (await api.store.load(fresh)).analysis);
+      return { turnsKept: now.file.transcript.turns[0] === turnsBefore[0] };
     } finally {
       api.store.remove(uri);
       api.store.remove(fresh);
     }
+  }
+
+  it('re-analyses a file rewritten whole with a turn more reusing the unchanged checkpoints, as a fresh load analyses it', async () => {
+    // The last turn (after the checkpoint) reworded: the file no longer begins with the bytes read, so it is read anew.
+    const reword = (text: string) => {
+      const reworded = text.replace('so I will start from scratch', 'so I will begin from scratch');
+      assert.notEqual(reworded, text);
+      return reworded;
+    };
+    assert.equal((await renamedOver(reword, 100_002)).turnsKept, false, 'the turns were read anew');
   });
 
   it('reads on a file renamed over that begins with the bytes read: the turns kept, as a fresh load analyses it', async () => {
-    const uri = copySample();
-    const fresh = copySample();
-    try {
-      const entry = await api.store.load(uri);
-      const before = entry.analysis.checkpoints;
-      const turnsBefore = entry.file.transcript.turns;
-      const text = readFileSync(uri.fsPath, 'utf8');
-      const first = JSON.parse(text.split('\n')[0]) as object;
-      const rewritten = `${text}${JSON.stringify({ ...first, id: 100_003, content: 'Renamed over: look at src/late_turn.ts' })}\n`;
-      writeFileSync(`${uri.fsPath}.new`, rewritten);
-      renameSync(`${uri.fsPath}.new`, uri.fsPath);
-      await api.store.refresh(uri);
-      const now = api.store.get(uri);
-      assert.ok(now && now.analysis.turnCount === turnsBefore.length + 1);
-      assert.equal(now.file.transcript.turns[0], turnsBefore[0], 'the turns read before are kept: only the new line was read');
-      before.forEach((cp, i) => assert.equal(now.analysis.checkpoints[i], cp, `checkpoint ${i} is the same object`));
-      writeFileSync(fresh.fsPath, rewritten);
-      assert.deepEqual(now.analysis, (await api.store.load(fresh)).analysis);
-    } finally {
-      api.store.remove(uri);
-      api.store.remove(fresh);
-    }
+    assert.equal((await renamedOver((text) => text, 100_003)).turnsKept, true, 'only the new line was read');
   });
 });

@@ -273,6 +273,11 @@ export type HostMessage =
        * again for the rows from the last checkpoint on.
        */
       tail?: { start: number; rows: TimelineRow[] };
+      /**
+       * When the checkpoints changed: the rows of the view the webview last reported (its view state; the default
+       * view before it reported one), as `init` carries them, so it draws them without asking.
+       */
+      rows?: FirstRows;
     }
   | ReplyMessage
   | ErrorMessage

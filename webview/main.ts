@@ -204,7 +204,7 @@ function init(next: Data & { rows?: FirstRows }, restore: ViewState | undefined)
   scheduleSave();
 }
 
-function update(next: Data & { sameCheckpoints?: boolean; tail?: { start: number; rows: TimelineRow[] } }): void {
+function update(next: Data & { sameCheckpoints?: boolean; tail?: { start: number; rows: TimelineRow[] }; rows?: FirstRows }): void {
   if (!data) {
     init(next, undefined);
     return;
@@ -220,7 +220,10 @@ function update(next: Data & { sameCheckpoints?: boolean; tail?: { start: number
     unchangedBefore = next.tail.start;
     cache.patchTail(next.tail.start, next.tail.rows, data.file.turnCount, checkpointIndex, data.checkpoints.length > 0);
   } else if (next.sameCheckpoints) cache.invalidateFrom(unchangedBefore);
-  else cache.invalidate();
+  else {
+    cache.invalidate();
+    if (next.rows) cache.seed(next.rows.checkpointIndex, next.rows.start, next.rows.rows, next.file.turnCount);
+  }
   renderAll();
   timeline.scrollTop = scrollTop;
   if (timeline.selected >= unchangedBefore) requestDetails(timeline.selected);

@@ -254,6 +254,9 @@ export class TimelinePanel extends Disposable {
     this.sentHeaders = headers;
     // The rows the append changed ride along, so the webview draws them without asking (one round trip less).
     const tail = same && this.sentTurns ? tailRows(this.sentTurns, entry.transcript, entry.analysis) : undefined;
+    // New checkpoints: every row may have changed; those of the view last reported ride along, as with init.
+    const view = this.viewState ? validateViewState(this.viewState, this.uri.fsPath, boundsOf(entry)) : undefined;
+    const rows = same ? undefined : firstRows(entry.transcript, entry.analysis, headers, view);
     this.sentTurns = entry.transcript.turns;
     this.post({
       type: 'updated',
@@ -263,6 +266,7 @@ export class TimelinePanel extends Disposable {
       problems: entry.analysis.problems,
       ...(same ? { sameCheckpoints: true } : {}),
       ...(tail ? { tail } : {}),
+      ...(rows ? { rows } : {}),
     });
   }
 

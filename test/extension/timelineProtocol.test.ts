@@ -139,16 +139,17 @@ describe('timeline protocol (host side)', () => {
     assert.ok(summary.details.foundAnchors.length >= 380);
   });
 
-  it('posts updated when the transcript grows, and later pages see the new turn', async () => {
+  /** Appends a record to the transcript and waits for the `updated` the host posts after it. */
+  async function appendAndWait(record: object, what: string): Promise<HostMessage> {
     const before = posted.length;
     const text = readFileSync(uri.fsPath, 'utf8');
-    const turn = JSON.stringify({ type: 'turn', id: 422, role: 'user', content: 'Any news on the reconcile job?', tokens: 9 });
-    appendFileSync(uri.fsPath, `${text.endsWith('\n') ? '' : '\n'}${turn}\n`);
-    const updated = await waitFor(
-      () => posted.slice(before).find((message) => message.type === 'updated'),
-      'an updated message after the append',
-      20000,
-    );
+    appendFileSync(uri.fsPath, `${text.endsWith('\n') ? '' : '\n'}${JSON.stringify(record)}\n`);
+    return waitFor(() => posted.slice(before).find((message) => message.type === 'updated'), `an updated message after ${what}`, 20000);
+  }
+
+  it('posts updated when the transcript grows, and later pages see the new turn', async () => {
+    const turn = { type: 'turn', id: 422, role: 'user', content: 'Any news on the reconcile job?', tokens: 9 };
+    const updated = await appendAndWait(turn, 'the append');
     assert.equal(updated.type === 'updated' && updated.file.turnCount, 423);
     assert.equal(await timeline.receive({ type: 'getRows', requestId: 11, checkpointIndex: 0, start: 420, count: 10 }), 'handled');
     const rows = last(posted, 'rows');
@@ -156,5 +157,17 @@ describe('timeline protocol (host side)', () => {
       rows.rows.map((row) => row.id),
       [420, 421, 422],
     );
+  });
+
+  it('sends the rows of the view last reported with an updated whose checkpoints changed', async () => {
+    const summary = 'Looked at the reconcile job.';
+    const checkpoint = { type: 'checkpoint', summary_id: 'S2', summary, summary_budget: 4096, covered: { from: 0, to: 422 } };
+    const updated = await appendAndWait(checkpoint, 'the new checkpoint');
+    assert.ok(updated.type === 'updated' && updated.checkpoints.length === 2 && !updated.sameCheckpoints);
+    assert.ok(updated.rows, 'the rows in view came along');
+    const { checkpointIndex, start, rows } = updated.rows;
+    assert.ok(rows.length > 0 && start % 100 === 0);
+    assert.equal(await timeline.receive({ type: 'getRows', requestId: 12, checkpointIndex, start, count: rows.length }), 'handled');
+    assert.deepEqual(rows, last(posted, 'rows').rows, 'as getRows gives them');
   });
 });

@@ -451,7 +451,7 @@ export class FakeHost {
   version = 0;
   /** Bounds to check requests against instead of the dataset's (to make a valid-looking request invalid). */
   boundsOverride: { checkpointCount: number; turnCount: number } | undefined;
-  /** Whether init carries the rows the timeline starts on, as the panel's does (off: every row is asked for). */
+  /** Whether init (and updated with new checkpoints) carries the rows of the view, as the panel's does (off: every row is asked for). */
   sendsFirstRows = true;
 
   constructor(
@@ -500,16 +500,22 @@ export class FakeHost {
     const { tailFrom } = options;
     const turnCount = data.transcript.turns.length;
     const checkpointIndex = data.analysis.checkpoints.length > 0 ? 0 : -1;
+    const headers = data.headers();
+    // As the panel does: with new checkpoints, the rows of the view last reported come along.
+    const reported = this.ofType('viewState').at(-1)?.state;
+    const view = reported ? validateViewState(reported, data.path, this.boundsOverride ?? boundsOf(data)) : undefined;
+    const rows = !options.sameCheckpoints && this.sendsFirstRows ? firstRows(data.transcript, data.analysis, headers, view) : undefined;
     this.respond({
       type: 'updated',
       file: data.file,
-      checkpoints: options.sameCheckpoints ? [] : data.headers(),
+      checkpoints: options.sameCheckpoints ? [] : headers,
       problems: data.analysis.problems,
       version: this.version,
       ...(options.sameCheckpoints ? { sameCheckpoints: true } : {}),
       ...(tailFrom !== undefined
         ? { tail: { start: tailFrom, rows: timelineRows(data.transcript, data.analysis, checkpointIndex, tailFrom, turnCount - tailFrom) } }
         : {}),
+      ...(rows ? { rows } : {}),
     });
   }
 

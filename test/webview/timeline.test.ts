@@ -515,25 +515,31 @@ function expectedScore(details: TurnDetails): string {
     await assertClean(restored);
   });
 
-  it("keeps the selection and scroll on 'updated' and reloads rows and headers", async () => {
-    const opened = await harness.open(new FixtureDataset(incidentSpec()));
-    const { page, host } = opened;
-    await page.click('.row[data-index="385"][data-status]');
-    const scrollTop = (await page.evaluate('document.querySelector(".tl-scroll").scrollTop')) as number;
-    const rowRequestsBefore = host.ofType('getRows').length;
+  for (const firstRows of [true, false]) {
+    it(`keeps the selection and scroll on 'updated' and ${firstRows ? 'draws the rows that came with it' : 'asks for the rows again'}`, async () => {
+      const opened = await harness.open(new FixtureDataset(incidentSpec()), { firstRows });
+      const { page, host } = opened;
+      await page.click('.row[data-index="385"][data-status]');
+      const scrollTop = (await page.evaluate('document.querySelector(".tl-scroll").scrollTop')) as number;
+      // The view state the click saved, which the host sends the rows of.
+      await until('the view state reported', () => host.ofType('viewState').at(-1)?.state.selectedTurn === 385);
+      const rowRequestsBefore = host.ofType('getRows').length;
 
-    // The agent kept writing: 20 more turns after the checkpoint.
-    host.dataset = new FixtureDataset(incidentSpec(26));
-    host.sendUpdated();
-    await until('legend updated', async () => (await page.getAttribute('.legend-item[data-status="after"]', 'data-count')) === '26');
-    assert.equal(await selectedIndex(page), 385);
-    assert.equal(await page.evaluate('document.querySelector(".tl-scroll").scrollTop'), scrollTop);
-    await until('rows re-requested', () => host.ofType('getRows').length > rowRequestsBefore);
-    await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 1e9');
-    assert.equal(await statusOfRow(page, 445), 'after');
-    assert.equal(await page.getAttribute('.tl-scroll', 'aria-setsize'), '446');
-    await assertClean(opened);
-  });
+      // The agent kept writing: 20 more turns after the checkpoint.
+      host.dataset = new FixtureDataset(incidentSpec(26));
+      host.sendUpdated();
+      await until('legend updated', async () => (await page.getAttribute('.legend-item[data-status="after"]', 'data-count')) === '26');
+      assert.equal(await selectedIndex(page), 385);
+      assert.equal(await page.evaluate('document.querySelector(".tl-scroll").scrollTop'), scrollTop);
+      assert.equal(await statusOfRow(page, 385), 'claimed-missing');
+      if (firstRows) assert.equal(host.ofType('getRows').length, rowRequestsBefore, 'the rows in view came with updated');
+      else await until('rows re-requested', () => host.ofType('getRows').length > rowRequestsBefore);
+      await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 1e9');
+      assert.equal(await statusOfRow(page, 445), 'after');
+      assert.equal(await page.getAttribute('.tl-scroll', 'aria-setsize'), '446');
+      await assertClean(opened);
+    });
+  }
 
   it("switches checkpoints from the selector and on the host's selectTurn", async () => {
     const opened = await harness.open(new FixtureDataset(twoCheckpointSpec()));

@@ -385,8 +385,9 @@ export class TranscriptFile {
 
   /**
    * Reads what the file gained since the last read; with `anew` (an edit may be anywhere in it: a save from an
-   * editor) the whole file again, unless it still begins with every byte read (prefixDigest.ts). Calls are serialised. When `signal` aborts the read stops with an AbortError
-   * midway, and the file is not to be read again (open it anew).
+   * editor) the whole file again, unless it still begins with every byte read (prefixDigest.ts). Calls are
+   * serialised. When `signal` aborts the read stops with an AbortError midway, and the file is not to be read
+   * again (open it anew).
    */
   refresh(signal?: AbortSignal, anew = false): Promise<'unchanged' | 'appended' | 'reloaded'> {
     const next = this.queue.then(() => this.refreshNow(signal, anew));
@@ -403,7 +404,8 @@ export class TranscriptFile {
     }
     const appendable = this.reader !== undefined && this.appendsAtItsEnd;
     const sameFile = info.ino === this.inode;
-    let grownNotAppended = false;
+    // Set once the bytes read are found changed: no need to compare them again.
+    let changed = false;
     // With `anew` it is read whole, whatever its size and modification time say.
     if (!anew && sameFile && info.size === this.fileSize) {
       if (info.mtimeMs === this.modified) return 'unchanged';
@@ -412,18 +414,18 @@ export class TranscriptFile {
         this.modified = info.mtimeMs;
         return 'unchanged';
       }
+      changed = true;
     } else if (!anew && appendable && sameFile && info.size > this.fileSize) {
       // Grown: an append when the bytes read last are still where they were, else a rewrite, read anew.
       const change = await this.readOn(info, signal);
       if (change !== undefined) return change;
-      grownNotAppended = true;
+      changed = true;
     }
     // Written anew (renamed over, saved from an editor, rewritten in place): when it still begins with every byte
-    // the reader was given, only what follows them is read. (A file that grew where its last bytes read changed
-    // cannot.)
+    // the reader was given, only what follows them is read.
     if (
       appendable &&
-      !grownNotAppended &&
+      !changed &&
       this.prefix?.bytes === this.consumed &&
       info.size >= this.consumed &&
       (await this.prefix.beginsFile(this.path))

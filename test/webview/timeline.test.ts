@@ -613,8 +613,10 @@ function expectedScore(details: TurnDetails): string {
     await page.evaluate('document.querySelector(".tl-scroll").scrollTop += 30');
     await page.waitForTimeout(200);
     assert.equal(asked(), 1, 'a failed page is not asked for again on every scroll');
-    // After the host re-analysed, the page is asked for again and drawn.
+    // After the host re-analysed, the page is asked for again and drawn. (Without the rows of the view sent along
+    // with `updated`, which would otherwise come as soon as the scroll's view state reached the host.)
     host.failRowsAt = undefined;
+    host.sendsFirstRows = false;
     host.sendUpdated();
     assert.equal(await statusOfRow(page, 50_010), rowStatus(dataset.analysis, 0, 50_010));
     assert.equal(asked(), 2);
@@ -674,8 +676,10 @@ function expectedScore(details: TurnDetails): string {
 
     // Pages of rows the host cannot give (it re-analysed: 10 turns now): a banner, and the rows say so
     // instead of "loading…".
+    // (Without rows sent along with `updated`: these are to be asked for.)
     await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 1e9');
     host.boundsOverride = { checkpointCount: 1, turnCount: 10 };
+    host.sendsFirstRows = false;
     host.sendUpdated();
     await page.waitForSelector('.banner[role="alert"]');
     assert.match((await page.textContent('.banner-text')) ?? '', /Could not load the turns at positions \d+–\d+: Cannot answer getRows/);

@@ -226,7 +226,7 @@ export class RowCache {
       if (pageEnd > end) break; // a page the rows fill only in part is asked for whole, as usual
       this.pages.set(`${checkpointIndex}:${pageStart}`, rows.slice(pageStart - start, pageEnd - start));
     }
-    while (this.pages.size > this.capacity) this.pages.delete(this.pages.keys().next().value as string);
+    this.evictOverCapacity();
   }
 
   /**
@@ -271,11 +271,16 @@ export class RowCache {
       const key = `${checkpointIndex}:${pageStart}`;
       if (!this.pages.has(key)) this.pages.set(key, pageOf(pageStart, []));
     }
-    while (this.pages.size > this.capacity) this.pages.delete(this.pages.keys().next().value as string);
+    this.evictOverCapacity();
   }
 
   get size(): number {
     return this.pages.size;
+  }
+
+  /** Drops the least recently used pages past the capacity. */
+  private evictOverCapacity(): void {
+    while (this.pages.size > this.capacity) this.pages.delete(this.pages.keys().next().value as string);
   }
 
   private load(key: string, checkpointIndex: number, start: number, count: number): void {
@@ -287,10 +292,7 @@ export class RowCache {
         if (generation !== this.generation) return;
         this.inFlight.delete(key);
         this.pages.set(key, rows);
-        while (this.pages.size > this.capacity) {
-          const oldest = this.pages.keys().next().value as string;
-          this.pages.delete(oldest);
-        }
+        this.evictOverCapacity();
         this.onPageLoaded();
       },
       (error: Error) => {

@@ -183,7 +183,7 @@ function init(next: Data & { rows?: FirstRows }, restore: ViewState | undefined)
   data = { file: next.file, checkpoints: next.checkpoints, problems: next.problems };
   root.removeAttribute('aria-busy');
   cache.invalidate();
-  if (next.rows) cache.seed(next.rows.checkpointIndex, next.rows.start, next.rows.rows, next.file.turnCount);
+  seedRows(next);
   checkpointIndex = checkpointShown(data.checkpoints, restore);
   // The model, the selection and the scroll position together: the rows are drawn once, where the view starts.
   timeline.batch(() => {
@@ -222,7 +222,7 @@ function update(next: Data & { sameCheckpoints?: boolean; tail?: { start: number
   } else if (next.sameCheckpoints) cache.invalidateFrom(unchangedBefore);
   else {
     cache.invalidate();
-    if (next.rows) cache.seed(next.rows.checkpointIndex, next.rows.start, next.rows.rows, next.file.turnCount);
+    seedRows(next);
   }
   renderAll();
   timeline.scrollTop = scrollTop;
@@ -273,6 +273,11 @@ function bandsFor(checkpoints: CheckpointHeader[], current: CheckpointHeader | u
     });
   }
   return bands;
+}
+
+/** Keeps the rows the host sent along with `init` or `updated` (its view's), so they are drawn without asking. */
+function seedRows(next: { file: FileInfo; rows?: FirstRows }): void {
+  if (next.rows) cache.seed(next.rows.checkpointIndex, next.rows.start, next.rows.rows, next.file.turnCount);
 }
 
 function currentCheckpoint(): CheckpointHeader | undefined {

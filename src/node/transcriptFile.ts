@@ -437,6 +437,11 @@ export class TranscriptFile {
     return 'reloaded';
   }
 
+  /** Adds bytes given to the reader, from file offset `offset`, to the prefix digest; a gap makes it unknown. */
+  private digest(bytes: Buffer, offset: number): void {
+    if (this.prefix !== undefined && !this.prefix.push(bytes, offset)) this.prefix = undefined;
+  }
+
   /**
    * Whether the file still holds the bytes given to the reader: all of them, by the prefix digest, when it is known
    * (an edit anywhere is seen); else the last of them, the seam.
@@ -464,7 +469,7 @@ export class TranscriptFile {
       // The last line had no newline; it may only continue with one.
       if (seam.after[0] !== 0x0a) return undefined;
       this.seam = seamAfter(this.seam, seam.after.subarray(0, 1));
-      this.prefix?.push(seam.after.subarray(0, 1), this.consumed);
+      this.digest(seam.after.subarray(0, 1), this.consumed);
       this.consumed += 1;
       this.openTail = false;
     }
@@ -563,7 +568,7 @@ export class TranscriptFile {
       raw.on('data', (chunk) => {
         // No encoding was set on the stream: its chunks are Buffers.
         window?.push(chunk as Buffer);
-        if (this.prefix !== undefined && !this.prefix.push(chunk as Buffer, start + readBytes)) this.prefix = undefined;
+        this.digest(chunk as Buffer, start + readBytes);
         readBytes += chunk.length;
         this.options.onProgress?.(readBytes, end - start);
       });

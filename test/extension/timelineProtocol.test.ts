@@ -160,13 +160,18 @@ describe('timeline protocol (host side)', () => {
   });
 
   it('sends the rows of the view last reported with an updated whose checkpoints changed', async () => {
+    // The view reported: scrolled to the top (the default view would start at row 377, its rows at 200).
+    const state = { version: 1 as const, file: uri.fsPath, checkpointIndex: 0, selectedTurn: 12, scrollTop: 0 };
+    assert.equal(await timeline.receive({ type: 'viewState', state }), 'handled');
     const summary = 'Looked at the reconcile job.';
     const checkpoint = { type: 'checkpoint', summary_id: 'S2', summary, summary_budget: 4096, covered: { from: 0, to: 422 } };
     const updated = await appendAndWait(checkpoint, 'the new checkpoint');
     assert.ok(updated.type === 'updated' && updated.checkpoints.length === 2 && !updated.sameCheckpoints);
     assert.ok(updated.rows, 'the rows in view came along');
     const { checkpointIndex, start, rows } = updated.rows;
-    assert.ok(rows.length > 0 && start % 100 === 0);
+    assert.equal(checkpointIndex, 0);
+    assert.equal(start, 0, 'the rows of the view reported, from its top');
+    assert.equal(rows.length, 200);
     assert.equal(await timeline.receive({ type: 'getRows', requestId: 12, checkpointIndex, start, count: rows.length }), 'handled');
     assert.deepEqual(rows, last(posted, 'rows').rows, 'as getRows gives them');
   });

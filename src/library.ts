@@ -11,6 +11,7 @@ export type { ReferenceTurn, ReferenceCheckpoint } from './core/reference';
 
 // The analysis that explains instead of raising.
 export { analyze } from './core/analyze';
+export { turnReason } from './core/reweigh';
 export { TURN_STATUSES } from './core/model';
 export type {
   Analysis,

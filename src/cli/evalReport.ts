@@ -6,6 +6,7 @@ import type { EvalScore, LabelledTurn, Share } from './evalScore';
 import { turnJson } from './jsonReport';
 import { LABEL_VALUES, type Label } from './labels';
 import { jsonText, terminalText } from './terminalText';
+import { turnReason } from '../core/reweigh';
 
 export interface EvalRun {
   labelsPath: string;
@@ -80,7 +81,7 @@ function turnLines({ label, turn }: LabelledTurn): string[] {
       : ' · no score';
   const lines = [`    line ${label.line}${index}  labelled ${label.label}, shown ${turn.status}${score}`];
   if (label.why !== undefined) lines.push(`      why: ${oneLine(label.why)}`);
-  lines.push(`      reason: ${oneLine(turn.reason)}`);
+  lines.push(`      reason: ${oneLine(turnReason(turn))}`);
   lines.push(
     evidenceLine(
       'found',

@@ -6,6 +6,7 @@ import { TURN_STATUSES, type CheckpointAnalysis, type Evidence, type TurnResult,
 import type { FileReport } from './checkFiles';
 import { JsonBytes, jsonChunks, jsonTextAt, mapLazily, padBelow, StreamedArray, StreamedObject, writeOut } from './jsonStream';
 import { TurnSpill } from './turnSpill';
+import { turnReason } from '../core/reweigh';
 
 /** The indentation of each file's report in the document ({ "files": [ here ] }). */
 const FILE_PAD = '    ';
@@ -31,7 +32,7 @@ export function turnJson(turn: TurnResult) {
     id: turn.id,
     status: turn.status,
     line: turn.line,
-    reason: turn.reason,
+    reason: turnReason(turn),
     score: turn.score ?? null,
     threshold: turn.threshold ?? null,
     evidence: turn.evidence.map(evidenceJson),

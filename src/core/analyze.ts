@@ -1226,7 +1226,8 @@ interface SummaryState {
 
 interface TurnJudgement {
   status: TurnStatus;
-  reason: string;
+  /** Undefined for a weighed turn that is covered or claimed-missing (TurnResult.reason). */
+  reason: string | undefined;
   evidence?: Evidence[];
   score?: number;
   /** A weighed turn's coverage rule (JudgedTurns.rules). */
@@ -1293,7 +1294,7 @@ function judgeTurn(
       alike: state.alike,
     },
   );
-  const { status, reason } = weighedStatus(j.evidence, j.score, j.rule, ctx.threshold);
+  const { status, reason } = weighedStatus(j.rule, j.score, ctx.threshold);
   return { status, reason, evidence: j.evidence, score: j.score, rule: j.rule };
 }
 

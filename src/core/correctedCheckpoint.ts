@@ -13,6 +13,7 @@ import type {
   MovedTurn,
   SafePointerSet,
 } from './model';
+import { turnReason } from './reweigh';
 
 /** The suffix of a sidecar document: `<transcript>.compaction-lens.json`. */
 export const SIDECAR_SUFFIX = '.compaction-lens.json';
@@ -45,7 +46,7 @@ export function correctCheckpoint(checkpoint: CheckpointAnalysis): CorrectedChec
     const result = results.get(String(id));
     moved.push(
       result
-        ? { id, status: result.status, line: result.line, reason: oneLine(result.reason) }
+        ? { id, status: result.status, line: result.line, reason: oneLine(turnReason(result)) }
         : { id, status: 'unverifiable', line: 0, reason: 'The turn is not in this file, so its coverage cannot be checked.' },
     );
   }

@@ -19,6 +19,7 @@ import type {
   TurnResult,
 } from './model';
 import { userPatternProblem } from './userPattern';
+import { turnReason } from './reweigh';
 
 export const DEFAULT_MAX_MATCHES = 200;
 export const DEFAULT_MAX_PER_TURN = 100;
@@ -223,7 +224,7 @@ function routeOf(cpa: CheckpointAnalysis, summary: SummaryText, turn: Turn, inde
         ...common,
         route: 'summary',
         flagged: false,
-        why: coveredWhy(name, summaryHasText, evidenceFound, result.reason),
+        why: coveredWhy(name, summaryHasText, evidenceFound, turnReason(result)),
         says: `from summary ${name}`,
       };
     case 'claimed-missing':
@@ -241,7 +242,7 @@ function routeOf(cpa: CheckpointAnalysis, summary: SummaryText, turn: Turn, inde
       return { ...common, route: 'raw-log', line, flagged: false, why: `not claimed by ${name}`, says: rawLog };
     case 'unverifiable':
     case 'nothing-to-check':
-      return { ...common, route: 'raw-log', line, flagged: false, why: `claimed by ${name}, but ${result.reason}`, says: rawLog };
+      return { ...common, route: 'raw-log', line, flagged: false, why: `claimed by ${name}, but ${turnReason(result)}`, says: rawLog };
   }
 }
 

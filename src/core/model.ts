@@ -270,8 +270,13 @@ export interface TurnResult {
   score?: number;
   /** The score a turn needs to count as covered (the analysis's coverage threshold), when a score was computed. */
   threshold?: number;
-  /** One sentence saying why the turn has this status. */
-  reason: string;
+  /**
+   * One sentence saying why the turn has this status; undefined for a weighed turn that is covered or
+   * claimed-missing, whose sentence follows from its status, evidence, score and threshold and is made only when
+   * asked for (core/reweigh.ts turnReason, which gives every turn's): at 100k turns those sentences were some
+   * 40 MB of two-byte strings kept with the results, and a tenth of the judging's time to make.
+   */
+  reason: string | undefined;
   line: number;
   endLine: number;
   tokens?: number;
@@ -386,11 +391,6 @@ export interface JudgedTurns {
   rules: Uint8Array;
   /** With a turn sink: the evidence found in the summary, each place in it once (what foundAnchors needs). */
   found: readonly Evidence[];
-  /**
-   * Set by a re-weighing (core/reweigh.ts): result i's reason before its score's clause, when its reason is that
-   * stem and a clause; undefined for the others, whose stem is found in their reason.
-   */
-  reasonStems?: readonly (string | undefined)[];
 }
 
 /** JudgedTurns.marks: the checkpoint claims the turn. */

@@ -1,9 +1,10 @@
-// A weighed turn's status at a coverage threshold, and a checkpoint's judgement re-weighed for another threshold.
-// Judging a turn (core/analyze.ts judgeTurn, core/evidence.ts judge) matches its evidence against the summary and
-// weighs it: a score, and a coverage rule (the RULE_ bits) that says how the score and the threshold decide its
-// status. Only that last step reads the threshold, so a checkpoint's turns as judged at one threshold, with their
-// rules (JudgedTurns.rules), give its turns at another without matching anything again: the same evidence and
-// score, the status the rule gives, and the reason that says so. Pure.
+// A weighed turn's status at a coverage threshold, the sentence that explains it, and a checkpoint's judgement
+// re-weighed for another threshold. Judging a turn (core/analyze.ts judgeTurn, core/evidence.ts judge) matches its
+// evidence against the summary and weighs it: a score, and a coverage rule (the RULE_ bits) that says how the score
+// and the threshold decide its status. Only that last step reads the threshold, so a checkpoint's turns as judged at
+// one threshold, with their rules (JudgedTurns.rules), give its turns at another without matching anything again:
+// the same evidence and score, and the status the rule gives. A covered or claimed-missing weighed turn's sentence
+// is made from its result only when asked for (turnReason). Pure.
 import { BARE_LOOKUP, coveredAt, WORDS_ONLY } from './evidence';
 import {
   RULE_LOOKUP_ONLY,
@@ -20,17 +21,25 @@ import {
 const STEP_RESULTS = 1024;
 
 /**
- * The status of a turn weighed with score `score` and coverage rule `rule` at `threshold`, and the sentence that
- * explains it from its evidence (found pieces first, as judge sorts them).
+ * The status of a turn weighed with score `score` and coverage rule `rule` at `threshold`, and its reason when that
+ * is a fixed sentence: undefined for a covered or claimed-missing turn, whose sentence turnReason makes from its
+ * result when asked.
  */
-export function weighedStatus(
-  evidence: readonly Evidence[],
-  score: number,
-  rule: number,
-  threshold: number,
-): { status: TurnStatus; reason: string } {
+export function weighedStatus(rule: number, score: number, threshold: number): { status: TurnStatus; reason: string | undefined } {
   const status = statusAt(rule, score, threshold);
-  return { status, reason: reasonOf(status, rule, evidence, score, threshold) };
+  return { status, reason: fixedReason(status, rule) };
+}
+
+/**
+ * Why a turn has its status: its result's reason, or for a weighed turn that is covered or claimed-missing the
+ * sentence that says so from its evidence (found pieces first, as judge sorts them), score and threshold. Made anew
+ * each time it is asked for: only a turn shown, exported or written out needs it.
+ */
+export function turnReason(result: TurnResult): string {
+  if (result.reason !== undefined) return result.reason;
+  const score = result.score ?? 0;
+  const threshold = result.threshold ?? 0;
+  return result.status === 'covered' ? coveredReason(result.evidence, score, threshold) : missingReason(result.evidence, score, threshold);
 }
 
 /** The status of a turn weighed with score `score` and coverage rule `rule` at `threshold`. */
@@ -41,26 +50,23 @@ function statusAt(rule: number, score: number, threshold: number): TurnStatus {
   return (rule & (RULE_LOOKUP_ONLY | RULE_WORDS_ONLY)) !== 0 ? 'nothing-to-check' : 'claimed-missing';
 }
 
-/** The sentence that explains a weighed turn's status. */
-function reasonOf(status: TurnStatus, rule: number, evidence: readonly Evidence[], score: number, threshold: number): string {
-  if (status === 'covered') return coveredReason(evidence, score, threshold);
-  if (status === 'claimed-missing') return missingReason(evidence, score, threshold);
+/** A weighed turn's reason when it is a fixed sentence (not covered or claimed-missing), else undefined. */
+function fixedReason(status: TurnStatus, rule: number): string | undefined {
+  if (status === 'covered' || status === 'claimed-missing') return undefined;
   return `nothing worth carrying: ${(rule & RULE_LOOKUP_ONLY) !== 0 ? BARE_LOOKUP : WORDS_ONLY}`;
 }
 
 /**
  * A checkpoint's turns as judged at another coverage threshold, from `judged` (made at any threshold), in steps:
  * each result with a score (a weighed turn's, or an anchor's) copied with the new threshold, and a weighed one's
- * status and reason as its rule gives them; every other result is the same object. Undefined when `judged` kept no
- * results (a turn sink took them).
+ * status as its rule gives it; every other result is the same object. Undefined when `judged` kept no results (a
+ * turn sink took them).
  */
 export function* reweighed(judged: JudgedTurns, threshold: number): Generator<void, JudgedTurns | undefined, void> {
   const { results, from, rules } = judged;
   if (results === undefined) return undefined;
   const statuses = judged.statuses.slice();
   const out: TurnResult[] = new Array<TurnResult>(results.length);
-  const stems = new Array<string | undefined>(results.length).fill(undefined);
-  const clauses = new ScoreClauses(threshold);
   for (let i = 0; i < results.length; i++) {
     if (i % STEP_RESULTS === 0) yield;
     const r = results[i];
@@ -73,51 +79,18 @@ export function* reweighed(judged: JudgedTurns, threshold: number): Generator<vo
       out[i] = withThreshold(r, r.status, r.reason, threshold); // an anchor's: its status reads no threshold
       continue;
     }
-    const status = statusAt(rule, r.score, threshold);
-    // The same status says the same of the same evidence: only the score's clause changes (scoreClause).
-    const stem =
-      status === r.status && (status === 'covered' || status === 'claimed-missing')
-        ? (judged.reasonStems?.[i] ?? stemOf(r.reason))
-        : undefined;
-    stems[i] = stem;
-    const reason = stem !== undefined ? stem + clauses.of(r.score) : reasonOf(status, rule, r.evidence, r.score, threshold);
+    const { status, reason } = weighedStatus(rule, r.score, threshold);
     out[i] = withThreshold(r, status, reason, threshold);
     statuses[i - from] = TURN_STATUSES.indexOf(status);
   }
-  return { results: out, from, statuses, marks: judged.marks, rules, found: judged.found, reasonStems: stems };
-}
-
-/** A weighed turn's reason before its score's clause, or undefined when it has none. */
-function stemOf(reason: string): string | undefined {
-  const clause = reason.lastIndexOf(SCORE_CLAUSE_START);
-  return clause >= 0 ? reason.slice(0, clause) : undefined;
-}
-
-/**
- * The score clauses of one re-weighing, one string for each score as shown (two decimals): every result with that
- * score shares it.
- */
-class ScoreClauses {
-  private readonly made = new Map<number, string>();
-
-  constructor(private readonly threshold: number) {}
-
-  of(score: number): string {
-    const key = Math.round(score * 100);
-    let clause = this.made.get(key);
-    if (clause === undefined) {
-      clause = scoreClause(score, this.threshold);
-      this.made.set(key, clause);
-    }
-    return clause;
-  }
+  return { results: out, from, statuses, marks: judged.marks, rules, found: judged.found };
 }
 
 /**
  * A copy of a result with a score, at another threshold: made field by field in the order core/analyze.ts
  * judgeCheckpoint gives them (so `check --json` is the same as a judgement made at that threshold).
  */
-function withThreshold(r: TurnResult, status: TurnStatus, reason: string, threshold: number): TurnResult {
+function withThreshold(r: TurnResult, status: TurnStatus, reason: string | undefined, threshold: number): TurnResult {
   const copy: TurnResult = {
     id: r.id,
     index: r.index,
@@ -135,11 +108,8 @@ function withThreshold(r: TurnResult, status: TurnStatus, reason: string, thresh
   return copy;
 }
 
-// A turn's reason is kept with its result for as long as the analysis: it is made in one piece (joined parts)
-// rather than by concatenation, whose string keeps a node for every part it was made of. A re-weighed reason whose
-// status is the same is the one exception: its stem (what it said before, without the score's clause) and the new
-// clause, one node over two strings it shares with other results, where a copy of the whole sentence took about half
-// of a re-weighing's time (and at 100k turns 43 MB of two-byte strings, for the curly quotes) for each threshold.
+// A reason is made in one piece (joined parts) rather than by concatenation, whose string keeps a node for every
+// part it was made of.
 
 /** Adds up to `max` of the evidence's texts to `parts`, quoted: “a”, “b” and 3 more. */
 function pushQuoted(parts: string[], evidence: readonly Evidence[], max = 4): void {

@@ -8,6 +8,7 @@ import type { Evidence, TurnResult } from '../core/model';
 import { byWeight, describeEvidence, describeScore, STATUS_ICONS, statusName } from '../statusWords';
 import { turnResult } from '../view/timelineData';
 import type { TranscriptStore } from './transcriptStore';
+import { turnReason } from '../core/reweigh';
 
 /** Pieces of evidence listed per group (found / not found); the rest are counted. */
 const MAX_LISTED = 5;
@@ -36,7 +37,7 @@ export class TurnHoverProvider implements vscode.HoverProvider {
       if (!result) continue;
       listed++;
       markdown.appendMarkdown(`\n\n${STATUS_ICONS[result.status]} `);
-      markdown.appendText(`${checkpoint.summaryId}: ${statusName(result.status)} — ${result.reason}`);
+      markdown.appendText(`${checkpoint.summaryId}: ${statusName(result.status)} — ${turnReason(result)}`);
       appendEvidence(markdown, result);
     }
     if (listed === 0) markdown.appendMarkdown('\n\nNo checkpoint compacts this turn: it is kept verbatim.');

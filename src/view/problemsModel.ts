@@ -6,6 +6,7 @@
 import type { CheckpointAnalysis, Problem, Role, Transcript, TurnResult } from '../core/model';
 import { whyUnverifiable } from './timelineData';
 import { countOf, groupDigits, shortTurnId } from '../core/displayText';
+import { turnReason } from '../core/reweigh';
 
 /** A problem severity a setting can pick, `off` for none. */
 export const PROBLEM_SEVERITIES = ['error', 'warning', 'information', 'hint', 'off'] as const;
@@ -207,12 +208,9 @@ export function missingRunMessage(run: MissingRun, checkpoint: Pick<CheckpointAn
 }
 
 /** The related-information text of one turn of a run: "line 381, tool output: claimed, but …". */
-export function missingTurnNote(
-  result: Pick<TurnResult, 'reason'>,
-  turn: { role: Role; span: { startLine: number; endLine: number } },
-): string {
+export function missingTurnNote(result: TurnResult, turn: { role: Role; span: { startLine: number; endLine: number } }): string {
   const kind = turnKind(turn.role) === 'tool-output' ? 'tool output' : `${turn.role} turn`;
-  return `${describeLines(turn.span.startLine, turn.span.endLine)}, ${kind}: ${clip(result.reason || 'claimed but not covered', 200)}`;
+  return `${describeLines(turn.span.startLine, turn.span.endLine)}, ${kind}: ${clip(turnReason(result) || 'claimed but not covered', 200)}`;
 }
 
 /** One end-of-line mark: the 1-based line of a claimed-missing turn's first record, and its text. */

@@ -5,6 +5,7 @@ import { fileNameOf, turnRangeName } from '../core/displayText';
 import type { Analysis, CheckpointAnalysis, CheckpointDigest, Transcript, Turn, TurnId, TurnResult } from '../core/model';
 import type { CheckpointHeader, FileInfo, FirstRows, RowStatus, SummaryDetails, TimelineRow, TurnDetails, ViewState } from '../protocol';
 import { firstRowsRange } from './firstView';
+import { turnReason } from '../core/reweigh';
 
 /** Most rows one getRows request may ask for. */
 export const MAX_ROWS_PER_REQUEST = 1000;
@@ -215,7 +216,7 @@ export function turnDetails(transcript: Transcript, analysis: Analysis, checkpoi
   const checkpoint = checkpointIndex >= 0 ? analysis.checkpoints[checkpointIndex] : undefined;
   const result = checkpoint ? turnResult(checkpoint, turnIndex) : undefined;
   let reason: string;
-  if (result) reason = result.reason;
+  if (result) reason = turnReason(result);
   else if (checkpoint) reason = `This turn comes after checkpoint ${checkpoint.summaryId}: it is not part of the compacted prefix.`;
   else reason = 'No checkpoint is selected: the turn is kept verbatim.';
   return {
@@ -286,7 +287,8 @@ export function whyUnverifiable(checkpoint: CheckpointAnalysis): string | undefi
   }
   if (checkpoint.unverifiable) return checkpoint.unverifiable;
   if (checkpoint.counts.unverifiable > 0) {
-    return checkpoint.turns.find((result) => result.status === 'unverifiable')?.reason ?? 'the claimed turns are not in this file';
+    const unverifiable = checkpoint.turns.find((result) => result.status === 'unverifiable');
+    return unverifiable ? turnReason(unverifiable) : 'the claimed turns are not in this file';
   }
   return undefined;
 }

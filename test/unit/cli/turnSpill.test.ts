@@ -60,7 +60,7 @@ describe('cli/turnSpill', () => {
 
   it('empties a checkpoint begun again, creates nothing before a checkpoint begins, and deletes its folder', async () => {
     const left = await inTemporaryFolder((dir) => {
-      const spill = new TurnSpill((r) => r.reason, ',');
+      const spill = new TurnSpill((r) => r.reason ?? '', ',');
       assert.deepEqual(readdirSync(dir), []);
       assert.throws(() => spill.turn(result(0, 'too early')), /before its checkpoint began/);
       spill.begin(0);
@@ -84,7 +84,7 @@ describe('cli/turnSpill', () => {
     process.env.TMPDIR = '/nonexistent/compaction-lens-test';
     try {
       const spill = new TurnSpill(
-        (r) => r.reason,
+        (r) => r.reason ?? '',
         '|',
         (why) => reasons.push(why),
       );

@@ -9,6 +9,7 @@ import { DEFAULT_COVERAGE_THRESHOLD, SALIENCE } from '../../../src/core/evidence
 import { formatRanges } from '../../../src/core/idRanges';
 import type { AnalysisOptions, CheckpointAnalysis, TokenCache, Turn, TurnStatus } from '../../../src/core/model';
 import { checkpoint, incident, range, span, transcript, turn } from './transcripts';
+import { turnReason } from '../../../src/core/reweigh';
 
 // Where the exact count does not matter: one token per whitespace-separated word (deterministic).
 const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
@@ -55,7 +56,7 @@ describe("core/analyze: the note's incident", () => {
       assert.ok((t408.score ?? 1) < 0.01);
       assert.equal(t408.threshold, 1);
       assert.match(
-        t408.reason,
+        turnReason(t408),
         explicit ? /^claimed, but its anchor “FACT-408-” is not in the summary$/ : /^claimed, but the summary lacks “/,
       );
       const t12 = cp.turns[12];
@@ -178,7 +179,7 @@ describe('core/analyze: Path B', () => {
     const t0 = cp.turns[0];
     assert.equal(t0.score, 2);
     assert.equal(t0.threshold, 1);
-    assert.equal(t0.reason, 'the summary carries “ERR_LEDGER_4107”, “src/ledger.ts” (score 2.00 of 1.00 needed)');
+    assert.equal(turnReason(t0), 'the summary carries “ERR_LEDGER_4107”, “src/ledger.ts” (score 2.00 of 1.00 needed)');
     for (const e of t0.evidence.filter((x) => x.found)) {
       assert.ok(e.at !== undefined && e.length !== undefined);
       assert.ok(e.weight > 0 && e.sharedBy >= 1);
@@ -201,7 +202,7 @@ describe('core/analyze: Path B', () => {
     assert.deepEqual(cp.safeCovered, [0, 3]);
     assert.equal(cp.reasons[0], 'the summary does not carry 1 claimed turn; narrow the pointer set to the turns it covers');
     assert.equal(
-      cp.turns[2].reason,
+      turnReason(cp.turns[2]),
       'claimed, but the summary lacks “parseEntry”, “readEntry”, “Renamed parseEntry to readEntry” (score 0.00 of 1.00 needed)',
     );
     assert.equal(cp.turns[2].score, 0);
@@ -299,13 +300,13 @@ describe('core/analyze: Path B', () => {
     assert.equal(atWeight.turns[0].status, 'covered');
     assert.equal(atWeight.turns[0].score, ID);
     assert.equal(atWeight.turns[0].threshold, ID);
-    assert.equal(atWeight.turns[0].reason, `the summary carries “parseEntry” (score ${score(ID)} of ${score(ID)} needed)`);
+    assert.equal(turnReason(atWeight.turns[0]), `the summary carries “parseEntry” (score ${score(ID)} of ${score(ID)} needed)`);
     const above = with1(ID + 0.1);
     assert.equal(above.verdict, 'conditional');
     assert.equal(above.turns[0].status, 'claimed-missing');
     assert.equal(above.turns[0].threshold, ID + 0.1);
     assert.equal(
-      above.turns[0].reason,
+      turnReason(above.turns[0]),
       `claimed, but the summary lacks “readEntry”; what it does carry (“parseEntry”) is shared with other turns or weak (score ${score(ID)} of ${score(ID + 0.1)} needed)`,
     );
     // By default (threshold 1), one identifier is enough exactly when it weighs 1.

@@ -25,6 +25,7 @@ import { SummaryMatcher } from '../../../src/core/summaryMatcher';
 import { callTexts, literalOfPattern, NARROW_READ_LINES, readsAFile, splitCalls } from '../../../src/core/toolCalls';
 import type { AnalysisOptions, CheckpointAnalysis, Turn, TurnStatus } from '../../../src/core/model';
 import { checkpoint, transcript, turn } from './transcripts';
+import { turnReason } from '../../../src/core/reweigh';
 
 const OPTS: AnalysisOptions = { countTokens: (t) => t.split(/\s+/).filter(Boolean).length };
 const ALONE = (): Sharing => ({ count: 1, first: true });
@@ -693,7 +694,7 @@ describe('core/evidence in analyze: sharing, calls and results', () => {
     assert.deepEqual([pathOf(0)?.weight, pathOf(0)?.sharedBy], [1, 6]);
     for (let i = 1; i < 6; i++)
       assert.deepEqual([pathOf(i)?.weight, pathOf(i)?.sharedBy, pathOf(i)?.found], [SALIENCE.path * (SHARED_FREELY / 6), 6, true]);
-    assert.match(cp.turns[3].reason, /is shared with other turns or weak \(score 0\.50 of 1\.00 needed\)$/);
+    assert.match(turnReason(cp.turns[3]), /is shared with other turns or weak \(score 0\.50 of 1\.00 needed\)$/);
     // Up to SHARED_FREELY turns share a name at no cost.
     const three = analyze(
       transcript(turns.slice(0, 3), [

@@ -11,6 +11,7 @@ import { DEFAULT_COVERAGE_THRESHOLD } from '../../../src/core/evidence';
 import { JudgementCache } from '../../../src/core/judgementCache';
 import type { Analysis, AnalysisOptions, Transcript } from '../../../src/core/model';
 import { checkpoint, incident, range, transcript, turn } from './transcripts';
+import { turnReason } from '../../../src/core/reweigh';
 
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 const OPTS: AnalysisOptions = { countTokens: words, ratioFloor: 5 };
@@ -195,7 +196,7 @@ describe('core/analyze: the results with their token figures', () => {
             tokens: i % 4 === 0 ? 7 : words(turns[i].text as string),
           },
         );
-        assert.match(s3.turns[i].reason, /^not in the pointer set/);
+        assert.match(turnReason(s3.turns[i]), /^not in the pointer set/);
       }
       for (let i = 10; i < 20; i++) assert.notEqual(s2.turns[i], s3.turns[i], `turn ${i}: claimed by S2, not by S3`);
     }

@@ -1,7 +1,7 @@
 // Tests for re-weighing (src/core/reweigh.ts): a checkpoint's turns as judged at one coverage threshold, re-weighed
 // at another, are what judging them at that one gives, field for field (a checkpoint whose claim starts past the
 // first turn included, so its columns start later); results that no threshold decides stay the same objects; a
-// judgement without results (a turn sink's) is not re-weighed, nor is a reason without its score clause cut short;
+// judgement without results (a turn sink's) is not re-weighed; a covered or claimed-missing weighed turn's reason is made when asked, for its threshold;
 // and coveredAt is the rule judge applies.
 import * as assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
@@ -18,7 +18,7 @@ import {
   type JudgedTurns,
   type Transcript,
 } from '../../../src/core/model';
-import { reweighed } from '../../../src/core/reweigh';
+import { reweighed, turnReason } from '../../../src/core/reweigh';
 import { runSteps } from '../../../src/core/steps';
 import { checkpoint, span, transcript, turn } from './transcripts';
 
@@ -55,28 +55,6 @@ function judgedAt(t: Transcript, threshold: number): JudgedTurns {
   return judgements.judgedAt(0)!;
 }
 
-/** A re-weighed judgement without its reasons' stems (which a judgement made at that threshold has none of). */
-function withoutStems(judged: JudgedTurns): JudgedTurns {
-  const { reasonStems, ...rest } = judged;
-  assert.ok(reasonStems === undefined || reasonStems.length === judged.results?.length, 'a stem or none for each result');
-  return rest;
-}
-
-/** Each stem a re-weighing kept is its result's reason before the score's clause. */
-function assertStems(judged: JudgedTurns): void {
-  const stems = judged.reasonStems ?? [];
-  assert.ok(
-    stems.some((stem) => stem !== undefined),
-    'some reasons are a stem and a clause',
-  );
-  stems.forEach((stem, i) => {
-    if (stem === undefined) return;
-    const r = judged.results![i];
-    assert.ok(r.reason.startsWith(stem), `turn ${i}: ${r.reason} starts with its stem`);
-    assert.match(r.reason.slice(stem.length), /^ \(score \d+\.\d\d of \d+\.\d\d needed\)$/, `turn ${i}`);
-  });
-}
-
 describe('core/reweigh', () => {
   it('re-weighs a checkpoint whose claim starts past the first turn into what judging at the new threshold gives', () => {
     const t = later();
@@ -86,12 +64,11 @@ describe('core/reweigh', () => {
     let chained = at1;
     for (const threshold of [0.2, 1, 1.5, 2, 3.5, 10]) {
       const made = runSteps(reweighed(at1, threshold))!;
-      assert.deepEqual(withoutStems(made), judgedAt(t, threshold), `at ${threshold}`);
+      assert.deepEqual(made, judgedAt(t, threshold), `at ${threshold}`);
       for (const r of made.results!) statuses.add(`${r.index}:${r.status}`);
-      // Re-weighed again and again, each from the last (its reasons' stems kept), as a user tries thresholds.
+      // Re-weighed again and again, each from the last, as a user tries thresholds.
       chained = runSteps(reweighed(chained, threshold))!;
-      assert.deepEqual(withoutStems(chained), judgedAt(t, threshold), `at ${threshold}, re-weighed from the last`);
-      assertStems(chained);
+      assert.deepEqual(chained, judgedAt(t, threshold), `at ${threshold}, re-weighed from the last`);
     }
     for (const status of ['4:covered', '4:claimed-missing', '5:covered', '5:claimed-missing']) {
       assert.ok(statuses.has(status), `statuses change with the threshold: ${[...statuses].join(' ')}`);
@@ -112,13 +89,29 @@ describe('core/reweigh', () => {
     assert.notEqual(made.statuses, at1.statuses, 'a new column: the kept one is never modified');
   });
 
-  it('makes a reason whole when the one it had holds no score clause', () => {
+  it("leaves a covered or claimed-missing weighed turn's reason to turnReason, which makes it for the new threshold", () => {
     const t = later();
     const at1 = judgedAt(t, 1);
-    const weighed = (index: number): boolean => (at1.rules[index - at1.from] & RULE_WEIGHED) !== 0;
-    const results = at1.results!.map((r) => (weighed(r.index) && r.status === 'covered' ? { ...r, reason: 'covered' } : r));
-    assert.ok(results.some((r) => r.reason === 'covered'));
-    assert.deepEqual(runSteps(reweighed({ ...at1, results }, 0.5))!.results, judgedAt(t, 0.5).results);
+    const weighed = (index: number): boolean => index >= at1.from && (at1.rules[index - at1.from] & RULE_WEIGHED) !== 0;
+    for (const threshold of [0.2, 3.5]) {
+      const made = runSteps(reweighed(at1, threshold))!;
+      let fromResult = 0;
+      for (const r of made.results!) {
+        const left = weighed(r.index) && (r.status === 'covered' || r.status === 'claimed-missing');
+        assert.equal(r.reason === undefined, left, `turn ${r.index} (${r.status}): its reason is made when asked`);
+        if (!left) {
+          assert.equal(turnReason(r), r.reason);
+          continue;
+        }
+        fromResult++;
+        const reason = turnReason(r);
+        assert.match(reason, r.status === 'covered' ? /^the summary carries “/ : /^claimed, but /);
+        assert.ok(reason.endsWith(` (score ${r.score!.toFixed(2)} of ${threshold.toFixed(2)} needed)`), reason);
+        for (const e of r.evidence.filter((x) => x.found).slice(0, 3))
+          assert.ok(reason.includes(`“${e.text}”`), `${reason} names ${e.text}`);
+      }
+      assert.ok(fromResult > 0, `some reasons are made when asked at ${threshold}`);
+    }
   });
 
   it('re-weighs nothing without results (a turn sink took them)', () => {

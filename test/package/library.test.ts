@@ -71,13 +71,13 @@ describe('library (require("compaction-lens"))', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('exports the note’s API, analyze, findFact, correctCheckpoint, the recovery bundle and the file helper, from a plain Node program and from an ES module', () => {
+  it('exports the note’s API, analyze, findFact, correctCheckpoint, the recovery bundle, the file helper and turnReason, from a plain Node program and from an ES module', () => {
     writeFileSync(join(dir, 'names.js'), `console.log(Object.keys(require('compaction-lens')).sort().join(' '));\n`);
     assert.equal(
       run('names.js', [], dir).trim(),
       'COMPRESSION_RATIO_LOW CompactionReversibilityError ENCODINGS TURN_STATUSES UnusableTranscriptError analyze ' +
         'analyzeTranscriptFile buildCheckpoint buildRecoveryBundle checkpointsWithDroppedTurns correctCheckpoint ' +
-        'correctedCheckpoints createTokenCounter findFact parseFactQuery reconstruct safePointerSet writeRecoveryBundle',
+        'correctedCheckpoints createTokenCounter findFact parseFactQuery reconstruct safePointerSet turnReason writeRecoveryBundle',
     );
     writeFileSync(
       join(dir, 'named.mjs'),

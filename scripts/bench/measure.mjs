@@ -29,7 +29,9 @@
 //                  problems, runs and notes; the end-of-line marks, which run only when `inlineMarks` is on, timed
 //                  apart). Median and worst.
 //   judge FILE…    the judging alone, six passes over the files' transcripts (analyze with sizes for counts, no
-//                  caches): each pass's CPU time
+//                  caches): each pass's CPU time and wall time, and the median wall time of passes 2–6
+//   kept FILE      what one analysis's results keep, as judge runs it: the heap after a full collection with the
+//                  analysis alive, less before (node --expose-gc)
 //   extract FILE…  evidence extraction alone (extractPieces, as turnPieces calls it on a turn's text: with terms,
 //                  sentences for a user's turn) over the text of every turn (the first 30,000 of each file) and
 //                  every summary, seven passes: the characters scanned and each pass's CPU time
@@ -412,13 +414,39 @@ async function judgeOnly() {
     transcripts.push((await TranscriptFile.open(path, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS })).transcript);
   }
   const passesMs = [];
+  const wallMs = [];
   for (let pass = 0; pass < 6; pass += 1) {
     const start = process.cpuUsage();
+    const started = now();
     for (const transcript of transcripts) analyze(transcript, { countTokens: (text) => text.length, ratioFloor: 5 });
+    wallMs.push(Math.round(now() - started));
     const used = process.cpuUsage(start);
     passesMs.push(Math.round((used.user + used.system) / 1000));
   }
-  return { files: transcripts.length, passesMs, bestMs: Math.min(...passesMs.slice(1)) };
+  const later = wallMs.slice(1).sort((a, b) => a - b);
+  return { files: transcripts.length, passesMs, bestMs: Math.min(...passesMs.slice(1)), wallMs, medianWallMs: later[later.length >> 1] };
+}
+
+/**
+ * What one analysis's results keep: the heap after a full collection with the analysis alive, less the heap
+ * before it (the transcript's own), as judge runs it. Needs `node --expose-gc`.
+ */
+async function keptByResults() {
+  if (typeof globalThis.gc !== 'function') {
+    process.stderr.write('measure.mjs kept needs a collection on demand: run it with node --expose-gc\n');
+    process.exit(2);
+  }
+  const { TranscriptFile } = out('node/transcriptFile.js');
+  const { analyze } = out('core/analyze.js');
+  const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
+  const { transcript } = await TranscriptFile.open(file, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS });
+  globalThis.gc();
+  const before = process.memoryUsage().heapUsed;
+  const analysis = analyze(transcript, { countTokens: (text) => text.length, ratioFloor: 5 });
+  globalThis.gc();
+  const keptMb = Math.round((process.memoryUsage().heapUsed - before) / 1e5) / 10;
+  const results = analysis.checkpoints.reduce((sum, cp) => sum + cp.turns.length, 0);
+  return { results, keptMb };
 }
 
 /** Evidence extraction alone: extractPieces over the files' turn and summary texts, seven passes of CPU time. */
@@ -662,6 +690,7 @@ const modes = {
   'reanalyze-worker': reanalyzeWorker,
   cache: cacheChurn,
   alloc: allocations,
+  kept: keptByResults,
   bounds: boundsOnly,
   analyze: analyzeOnce,
   judge: judgeOnly,

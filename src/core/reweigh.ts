@@ -53,8 +53,12 @@ function statusAt(rule: number, score: number, threshold: number): TurnStatus {
 /** A weighed turn's reason when it is a fixed sentence (not covered or claimed-missing), else undefined. */
 function fixedReason(status: TurnStatus, rule: number): string | undefined {
   if (status === 'covered' || status === 'claimed-missing') return undefined;
-  return `nothing worth carrying: ${(rule & RULE_LOOKUP_ONLY) !== 0 ? BARE_LOOKUP : WORDS_ONLY}`;
+  return (rule & RULE_LOOKUP_ONLY) !== 0 ? LOOKUP_ONLY_REASON : WORDS_ONLY_REASON;
 }
+
+/** The fixed reasons of a weighed turn with nothing to check, one string each for every such turn. */
+const LOOKUP_ONLY_REASON = `nothing worth carrying: ${BARE_LOOKUP}`;
+const WORDS_ONLY_REASON = `nothing worth carrying: ${WORDS_ONLY}`;
 
 /**
  * A checkpoint's turns as judged at another coverage threshold, from `judged` (made at any threshold), in steps:

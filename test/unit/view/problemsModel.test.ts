@@ -1,7 +1,7 @@
 // Tests for src/view/problemsModel.ts, what the Problems panel, the end-of-line marks and the status bar say:
 // runs of claimed-missing turns (bridging turns with nothing to check, split by any other turn, severities per
 // kind and `off`), their messages by line (never by record id), the one problem per checkpoint, truncation on the
-// summary line, floods of alike reader problems collapsed and bounded, the marks, and the worst checkpoint.
+// summary line, floods of alike reader problems collapsed and bounded, the marks, the worst checkpoint, and each turn's note with the reason its result says (made when asked for a weighed turn).
 import * as assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
 import type { CheckpointAnalysis, Problem, Role, Transcript, TurnResult, TurnStatus } from '../../../src/core/model';
@@ -13,6 +13,7 @@ import {
   collapseProblems,
   missingRunMessage,
   missingTurnMarks,
+  missingTurnNote,
   truncationProblem,
   worstCheckpoint,
   type KindSeverities,
@@ -126,6 +127,30 @@ describe('view/problemsModel: runs of claimed-missing turns', () => {
     assert.equal(
       missingRunMessage(one, single.checkpoint),
       'lines 11–12: 1 claimed tool output missing from the summary (checkpoint at line 500); read it from the raw log',
+    );
+  });
+
+  it('gives each turn of a run the reason its result says, made when asked for a weighed turn', () => {
+    const turn = { role: 'tool' as Role, span: span(381, 382) };
+    const weighed: TurnResult = {
+      id: 380,
+      index: 380,
+      status: 'claimed-missing',
+      claimed: true,
+      evidence: [{ text: 'LEDGER_4107', kind: 'error-code', found: false, weight: 1, sharedBy: 1 }],
+      reason: undefined,
+      line: 381,
+      endLine: 382,
+      score: 0,
+      threshold: 1,
+    };
+    assert.equal(
+      missingTurnNote(weighed, turn),
+      'lines 381–382, tool output: claimed, but the summary lacks “LEDGER_4107” (score 0.00 of 1.00 needed)',
+    );
+    assert.equal(
+      missingTurnNote({ ...weighed, reason: 'claimed, but its anchor “X” is not in the summary' }, turn),
+      'lines 381–382, tool output: claimed, but its anchor “X” is not in the summary',
     );
   });
 });

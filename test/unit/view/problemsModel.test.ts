@@ -1,7 +1,8 @@
 // Tests for src/view/problemsModel.ts, what the Problems panel, the end-of-line marks and the status bar say:
 // runs of claimed-missing turns (bridging turns with nothing to check, split by any other turn, severities per
 // kind and `off`), their messages by line (never by record id), the one problem per checkpoint, truncation on the
-// summary line, floods of alike reader problems collapsed and bounded, the marks, the worst checkpoint, and each turn's note with the reason its result says (made when asked for a weighed turn).
+// summary line, floods of alike reader problems collapsed and bounded, the marks, the worst checkpoint, and each
+// turn's note with the reason its result says (made when asked for a weighed turn).
 import * as assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
 import type { CheckpointAnalysis, Problem, Role, Transcript, TurnResult, TurnStatus } from '../../../src/core/model';

@@ -15,7 +15,8 @@ import { FactSearch } from './factSearch';
 import { Header } from './header';
 import { HostApi, RowCache, type HostEvent } from './hostApi';
 import { Splitter, type SplitDirection } from './splitter';
-import { ROW_HEIGHT, Timeline, type TimelineBand } from './timeline';
+import { Timeline, type TimelineBand } from './timeline';
+import { ROW_HEIGHT, safeBandRow } from '../src/view/timelineGeometry';
 import { checkpointShown, defaultCheckpoint, firstTurnShown, ROWS_SHOWN_ABOVE } from '../src/view/firstView';
 import { registerToolkit } from './toolkit';
 
@@ -261,9 +262,8 @@ function bandsFor(checkpoints: CheckpointHeader[], current: CheckpointHeader | u
     label: `\u25BC Checkpoint ${checkpoint.index + 1} of ${checkpoints.length} (line ${checkpoint.line}) — its summary replaced the ${fmt(checkpoint.turnsBefore)} turns above · ${checkpoint.verdict}`,
   }));
   if (current) {
-    const boundary = current.safeBoundaryIndex + 1;
     bands.push({
-      boundary,
+      boundary: safeBandRow(current),
       kind: 'safe',
       current: true,
       label:

@@ -13,8 +13,6 @@ import { appendTranscriptText, transcriptLabel, transcriptText } from './transcr
 /** How a selected row is brought into view: the least scroll that shows it, or to the middle of the list. */
 type ScrollMode = 'nearest' | 'center';
 
-export { ROW_HEIGHT } from '../src/view/timelineGeometry';
-
 /** A horizontal band drawn between rows: before row `boundary` (0 = above the first row). */
 export interface TimelineBand {
   boundary: number;

@@ -20,8 +20,13 @@ export function bandBoundaries(
 ): number[] {
   const boundaries = checkpoints.map((checkpoint) => checkpoint.turnsBefore);
   const current = checkpoints[checkpointIndex];
-  if (current) boundaries.push(current.safeBoundaryIndex + 1);
+  if (current) boundaries.push(safeBandRow(current));
   return boundaries.sort((a, b) => a - b);
+}
+
+/** The row the band that ends a checkpoint's safe pointer set is drawn above: the row after its last safe turn. */
+export function safeBandRow(checkpoint: Pick<CheckpointHeader, 'safeBoundaryIndex'>): number {
+  return checkpoint.safeBoundaryIndex + 1;
 }
 
 /** Number of bands drawn above row `index`, given the bands' rows in ascending order. */

@@ -768,7 +768,9 @@ function mentionsOfTurn(ctx: Context, index: number, before: number, longPass: b
 }
 
 function unionOf(all: readonly Mentions[]): Mentions {
-  return mentionsFrom(all.flatMap((mentions) => mentions.forms));
+  const out = new Set<string>();
+  for (const mentions of all) for (const form of mentions.forms) out.add(form);
+  return mentionsFrom(out);
 }
 
 /**

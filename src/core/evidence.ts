@@ -252,79 +252,22 @@ export interface Mentions {
   hashes: number[];
 }
 
-/** Every form a set of pieces names things by, each once, in the order first named. */
+/** Every form a set of pieces names things by. */
 export function mentionsOf(pieces: readonly Piece[]): Mentions {
-  const distinct = new DistinctForms();
+  const out = new Set<string>();
   for (const p of pieces) {
-    distinct.add(p.key);
-    distinct.add(p.shareKey);
-    if (p.alt) for (const a of p.alt) distinct.add(a);
-    if (p.parts) for (const a of p.parts) distinct.add(a);
+    out.add(p.key);
+    out.add(p.shareKey);
+    if (p.alt) for (const a of p.alt) out.add(a);
+    if (p.parts) for (const a of p.parts) out.add(a);
   }
-  return distinct.done();
+  return mentionsFrom(out);
 }
 
-/** Mentions of the given forms, each once, in the order first given. */
+/** Mentions of the given distinct forms, in their order. */
 export function mentionsFrom(forms: Iterable<string>): Mentions {
-  const distinct = new DistinctForms();
-  for (const form of forms) distinct.add(form);
-  return distinct.done();
-}
-
-/**
- * Forms told apart by their hash first, then by their text: what a Set of them gives (each once, in the order
- * first added) with their hashes, without a Set made and grown for each turn (mentionsOf runs once for every
- * claimed turn, and the Sets were a tenth of what the judging allocated). One table of slots serves every call;
- * a slot is empty unless it holds this call's mark, so one call runs at a time (none makes another meanwhile).
- */
-class DistinctForms {
-  private static marks = new Int32Array(1024);
-  private static slots = new Int32Array(1024);
-  private static mark = 0;
-  private readonly forms: string[] = [];
-  private readonly hashes: number[] = [];
-
-  constructor() {
-    DistinctForms.mark = DistinctForms.mark === 0x7fffffff ? 1 : DistinctForms.mark + 1;
-    if (DistinctForms.mark === 1) DistinctForms.marks.fill(0);
-  }
-
-  add(form: string): void {
-    const h = formHash(form);
-    // Kept at most half full: grown (and this call's forms placed again) before the table would pass that.
-    if (2 * (this.forms.length + 1) > DistinctForms.slots.length) this.grow();
-    const mask = DistinctForms.slots.length - 1;
-    const { marks, slots, mark } = DistinctForms;
-    for (let at = h & mask; ; at = (at + 1) & mask) {
-      if (marks[at] !== mark) {
-        marks[at] = mark;
-        slots[at] = this.forms.length;
-        this.forms.push(form);
-        this.hashes.push(h);
-        return;
-      }
-      const k = slots[at];
-      if (this.hashes[k] === h && this.forms[k] === form) return;
-    }
-  }
-
-  done(): Mentions {
-    return { forms: this.forms, hashes: this.hashes };
-  }
-
-  private grow(): void {
-    const size = DistinctForms.slots.length * 2;
-    DistinctForms.marks = new Int32Array(size);
-    DistinctForms.slots = new Int32Array(size);
-    const mask = size - 1;
-    const { marks, slots, mark } = DistinctForms;
-    for (let k = 0; k < this.forms.length; k++) {
-      let at = this.hashes[k] & mask;
-      while (marks[at] === mark) at = (at + 1) & mask;
-      marks[at] = mark;
-      slots[at] = k;
-    }
-  }
+  const list = [...forms];
+  return { forms: list, hashes: list.map(formHash) };
 }
 
 /** FNV-1a over a form's code units, cut to 30 bits (a small integer, kept unboxed): the same for the same text. */

@@ -267,6 +267,20 @@ describe('core/evidenceText: extractPieces', () => {
     assert.equal(withSentences[0].kind, 'quoted');
   });
 
+  it('a sentence is prose when three in four of its words are letters a–z once lower-cased (the Kelvin sign is k)', () => {
+    const sentence = (first: string) => `${first}alpha ${first}beta ${first}gamma ${first}delta ${first}epsilon ${first}zeta 1234 5678.`;
+    const quoted = (text: string) => extractPieces(text, { sentences: true }).filter((p) => p.kind === 'quoted');
+    // Six words of letters and two numbers: prose. A Kelvin sign lower-cases to an ASCII k, so it still is.
+    assert.equal(quoted(sentence('K')).length, 1);
+    assert.equal(quoted(sentence('\u212A')).length, 1);
+    assert.equal(quoted(sentence('\u212A'))[0].key, 'kalpha kbeta kgamma kdelta kepsilon kzeta 1234 5678');
+    // An accented letter stays non-ASCII lower-cased: six such words of eight are not plain words.
+    assert.deepEqual(quoted(sentence('É')), []);
+    // Seven words of letters and a word of letters and digits: prose; five of eight: not.
+    assert.equal(quoted('Please rename every handler in the ledger module2 today.').length, 1);
+    assert.deepEqual(quoted('Please x1 rename y2 every z3 handler here today.'), []);
+  });
+
   it('pieces are de-duplicated by key and kept in text order', () => {
     const pieces = extractPieces('ERR_A_10 then src/a/b_c.ts then ERR_A_10 again and err-a-10');
     assert.deepEqual(

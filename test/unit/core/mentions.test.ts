@@ -1,11 +1,11 @@
 // Tests for mentionsOf and mentionsFrom (src/core/evidence.ts): the forms a turn names, each once in the order first
-// named, with their hashes, as a Set of them gives, however many forms there are (the shared table of slots grows)
-// and however calls follow one another.
+// named, with their hashes (the same for the same form), however many forms there are and however calls follow one
+// another.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { mentionsFrom, mentionsOf, type EvidencePiece } from '../../../src/core/evidence';
 
-/** What mentionsOf gave when it used a Set: the distinct forms in first order. */
+/** The distinct forms in the order first given. */
 function distinctInOrder(forms: readonly string[]): string[] {
   return [...new Set(forms)];
 }
@@ -27,7 +27,7 @@ describe('mentionsOf and mentionsFrom', () => {
     assert.equal(new Set(mentions.hashes).size, 4);
   });
 
-  it('keep every form once past the first size of the table (it grows, its forms placed again)', () => {
+  it('keep every form once among thousands', () => {
     const forms = Array.from({ length: 9000 }, (_, i) => `form ${i % 4000}`);
     const mentions = mentionsFrom(forms);
     assert.deepEqual(mentions.forms, distinctInOrder(forms));

@@ -1,6 +1,6 @@
-// Tests for mentionsOf and mentionsFrom (src/core/evidence.ts): the forms a turn names, each once in the order first
-// named, with their hashes (the same for the same form), however many forms there are and however calls follow one
-// another.
+// Tests for mentionsOf and mentionsFrom (src/core/evidence.ts): the forms a turn's pieces name (key, shareKey,
+// alternatives and parts), each once in the order first named, with their hashes (the same for the same form),
+// however many there are.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { mentionsFrom, mentionsOf, type EvidencePiece } from '../../../src/core/evidence';
@@ -27,30 +27,29 @@ describe('mentionsOf and mentionsFrom', () => {
     assert.equal(new Set(mentions.hashes).size, 4);
   });
 
-  it('keep every form once among thousands', () => {
-    const forms = Array.from({ length: 9000 }, (_, i) => `form ${i % 4000}`);
-    const mentions = mentionsFrom(forms);
-    assert.deepEqual(mentions.forms, distinctInOrder(forms));
-    assert.deepEqual(mentionsFrom(['form 7', 'form 7']).forms, ['form 7']);
-  });
-
-  it('agree with a Set for any forms, many or few, call after call', () => {
+  it('agree with the distinct forms for any pieces, few or thousands', () => {
     const form = fc.oneof(
       fc.string({ maxLength: 3 }),
       fc.constantFrom('a', 'b', 'src ledger', ''),
       fc.string({ maxLength: 12, unit: 'grapheme' }),
     );
+    const pieceArb = fc
+      .tuple(
+        form,
+        form,
+        fc.option(fc.array(form, { maxLength: 3 }), { nil: undefined }),
+        fc.option(fc.array(form, { maxLength: 3 }), { nil: undefined }),
+      )
+      .map(([key, shareKey, alt, parts]) => piece(key, shareKey, alt, parts));
     fc.assert(
-      fc.property(fc.array(fc.array(form, { maxLength: 3000, size: 'max' }), { minLength: 1, maxLength: 4 }), (calls) => {
-        for (const forms of calls) {
-          const mentions = mentionsFrom(forms);
-          assert.deepEqual(mentions.forms, distinctInOrder(forms));
-          const again = mentionsFrom(mentions.forms);
-          assert.deepEqual(again.hashes, mentions.hashes);
-          for (let k = 0; k < mentions.forms.length; k++) assert.ok(Number.isInteger(mentions.hashes[k]) && mentions.hashes[k] >= 0);
-        }
+      fc.property(fc.array(pieceArb, { maxLength: 1500, size: 'max' }), (pieces) => {
+        const named = pieces.flatMap((p) => [p.key, p.shareKey, ...(p.alt ?? []), ...(p.parts ?? [])]);
+        const mentions = mentionsOf(pieces);
+        assert.deepEqual(mentions.forms, distinctInOrder(named));
+        assert.deepEqual(mentionsFrom(mentions.forms).hashes, mentions.hashes);
+        for (const h of mentions.hashes) assert.ok(Number.isInteger(h) && h >= 0);
       }),
-      { seed: 13, numRuns: 60 },
+      { seed: 13, numRuns: 40 },
     );
   });
 });

@@ -16,7 +16,7 @@ import { Header } from './header';
 import { HostApi, RowCache, type HostEvent } from './hostApi';
 import { Splitter, type SplitDirection } from './splitter';
 import { Timeline, type TimelineBand } from './timeline';
-import { ROW_HEIGHT, safeBandRow } from '../src/view/timelineGeometry';
+import { checkpointBandRow, ROW_HEIGHT, safeBandRow } from '../src/view/timelineGeometry';
 import { checkpointShown, defaultCheckpoint, firstTurnShown, ROWS_SHOWN_ABOVE } from '../src/view/firstView';
 import { registerToolkit } from './toolkit';
 
@@ -256,7 +256,7 @@ function renderAll(): void {
 
 function bandsFor(checkpoints: CheckpointHeader[], current: CheckpointHeader | undefined): TimelineBand[] {
   const bands: TimelineBand[] = checkpoints.map((checkpoint) => ({
-    boundary: checkpoint.turnsBefore,
+    boundary: checkpointBandRow(checkpoint),
     kind: 'checkpoint',
     current: checkpoint === current,
     label: `\u25BC Checkpoint ${checkpoint.index + 1} of ${checkpoints.length} (line ${checkpoint.line}) — its summary replaced the ${fmt(checkpoint.turnsBefore)} turns above · ${checkpoint.verdict}`,

@@ -18,10 +18,15 @@ export function bandBoundaries(
   checkpoints: readonly Pick<CheckpointHeader, 'turnsBefore' | 'safeBoundaryIndex'>[],
   checkpointIndex: number,
 ): number[] {
-  const boundaries = checkpoints.map((checkpoint) => checkpoint.turnsBefore);
+  const boundaries = checkpoints.map(checkpointBandRow);
   const current = checkpoints[checkpointIndex];
   if (current) boundaries.push(safeBandRow(current));
   return boundaries.sort((a, b) => a - b);
+}
+
+/** The row a checkpoint's band is drawn above: the first turn after it (the turns it replaced are those above). */
+export function checkpointBandRow(checkpoint: Pick<CheckpointHeader, 'turnsBefore'>): number {
+  return checkpoint.turnsBefore;
 }
 
 /** The row the band that ends a checkpoint's safe pointer set is drawn above: the row after its last safe turn. */

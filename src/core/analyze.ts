@@ -102,7 +102,11 @@ interface Context {
   keepsCounts: boolean;
   /** Each turn's prose words for verbatimPassage, kept once a second checkpoint asks (made with keepsCounts). */
   prose: ProseMemo | undefined;
-  /** Where each turn's pieces were found in the evidence cache, to ask again by index (made with keepsCounts). */
+  /**
+   * Where each turn's pieces were found in the evidence cache, to ask again by index: a checkpoint's sharing counts
+   * and judging ask for each claimed turn's pieces three times, and the next checkpoints again (piecesOf says when;
+   * made when first asked, eight bytes and one a turn).
+   */
   evidenceSlots: EvidenceSlots | undefined;
   /**
    * One result per turn for every checkpoint that does not claim it (uncovered, unmarked: the same for each such
@@ -341,7 +345,7 @@ function* contextInSteps(
     countedTurns: undefined,
     keepsCounts: checkpoints.length > 1,
     prose: checkpoints.length > 1 ? new ProseMemo(turns.length) : undefined,
-    evidenceSlots: checkpoints.length > 1 ? new EvidenceSlots(turns.length) : undefined,
+    evidenceSlots: undefined,
   };
 }
 
@@ -614,8 +618,13 @@ function piecesOf(ctx: Context, index: number, before: number, longPass: boolean
   const answer = first === undefined ? undefined : ctx.firstAnswer.atTurn(first);
   const answeredSeparately = answer !== undefined && answer < before;
   const cache = ctx.evidenceCache;
-  if (ctx.evidenceSlots) return cache.piecesAt(ctx.evidenceSlots, index, turn, answeredSeparately, !longPass);
-  return longPass ? cache.piecesInLongPass(turn, answeredSeparately) : cache.piecesOf(turn, answeredSeparately);
+  // Asked again by index: the turn's text is not hashed nor its variant made again (EvidenceCache.piecesAt). Not in
+  // a long pass of a file of one checkpoint, which keeps none of the texts it meets, even those several turns hold.
+  if (!longPass || ctx.keepsCounts) {
+    ctx.evidenceSlots ??= new EvidenceSlots(ctx.turns.length);
+    return cache.piecesAt(ctx.evidenceSlots, index, turn, answeredSeparately, !longPass);
+  }
+  return cache.piecesInLongPass(turn, answeredSeparately);
 }
 
 /** The unit a turn belongs to for sharing: a tool result counts with the turn that made its call. */

@@ -30,6 +30,11 @@
 //                  apart). Median and worst.
 //   judge FILE…    the judging alone, six passes over the files' transcripts (analyze with sizes for counts, no
 //                  caches): each pass's CPU time and wall time, and the median wall time of passes 2–6
+//   passes FILE [N]  the judging alone (as judge runs it) N times (default 3), timing nothing: for counting the
+//                  instructions it takes, which vary far less from run to run than its time on a shared machine:
+//                  valgrind --tool=cachegrind --cache-sim=no node --single-threaded scripts/bench/measure.mjs passes FILE 3
+//                  ("I refs"; less the same with N = 0, the read; identical runs differ by about 1%, V8's collector
+//                  being paced by the clock)
 //   kept FILE      what one analysis's results keep, as judge runs it: the heap after a full collection with the
 //                  analysis alive, less before (node --expose-gc)
 //   extract FILE…  evidence extraction alone (extractPieces, as turnPieces calls it on a turn's text: with terms,
@@ -427,6 +432,17 @@ async function judgeOnly() {
   return { files: transcripts.length, passesMs, bestMs: Math.min(...passesMs.slice(1)), wallMs, medianWallMs: later[later.length >> 1] };
 }
 
+/** The judging alone, N times (process.argv[4], default 3), as judgeOnly runs it: for counting its instructions. */
+async function judgePasses() {
+  const { TranscriptFile } = out('node/transcriptFile.js');
+  const { analyze } = out('core/analyze.js');
+  const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
+  const { transcript } = await TranscriptFile.open(file, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS });
+  const passes = process.argv[4] === undefined ? 3 : Number(process.argv[4]);
+  for (let pass = 0; pass < passes; pass += 1) analyze(transcript, { countTokens: (text) => text.length, ratioFloor: 5 });
+  return { passes };
+}
+
 /**
  * What one analysis's results keep: the heap after a full collection with the analysis alive, less the heap
  * before it (the transcript's own), as judge runs it. Needs `node --expose-gc`.
@@ -694,6 +710,7 @@ const modes = {
   bounds: boundsOnly,
   analyze: analyzeOnce,
   judge: judgeOnly,
+  passes: judgePasses,
   extract: extractOnly,
   'analyze-warm': analyzeWarm,
   tokenize,

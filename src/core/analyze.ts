@@ -619,7 +619,8 @@ function piecesOf(ctx: Context, index: number, before: number, longPass: boolean
   const answeredSeparately = answer !== undefined && answer < before;
   const cache = ctx.evidenceCache;
   // Asked again by index: the turn's text is not hashed nor its variant made again (EvidenceCache.piecesAt). Not in
-  // a long pass of a file of one checkpoint, which keeps none of the texts it meets, even those several turns hold.
+  // a long pass of a file of one checkpoint (keepsCounts is false), which keeps none of the texts it meets, even
+  // those several turns hold.
   if (!longPass || ctx.keepsCounts) {
     ctx.evidenceSlots ??= new EvidenceSlots(ctx.turns.length);
     return cache.piecesAt(ctx.evidenceSlots, index, turn, answeredSeparately, !longPass);

@@ -105,9 +105,11 @@ interface Context {
   /**
    * Where each turn's pieces were found in the evidence cache, to ask again by index: a checkpoint's sharing counts
    * and judging ask for each claimed turn's pieces three times, and the next checkpoints again (piecesOf says when;
-   * made when first asked, eight bytes and one a turn).
+   * made when first asked, eight bytes and one for each turn before the farthest checkpoint, `reach`).
    */
   evidenceSlots: EvidenceSlots | undefined;
+  /** How many leading turns precede some checkpoint (reachOf): no checkpoint judges a turn at or past it. */
+  reach: number;
   /**
    * One result per turn for every checkpoint that does not claim it (uncovered, unmarked: the same for each such
    * checkpoint), by the turn's index: as judged (`judged`, its recorded token figure) and as shown (`shown`, with
@@ -181,7 +183,7 @@ export function* analyzeInSteps(transcript: Transcript, options: AnalysisOptions
     }
   }
   // Every claimed turn before the farthest checkpoint was counted into the token cache (or was before).
-  if (complete) ctx.memo.markCounted(ctx.tokenCache, reachOf(checkpoints, turns.length));
+  if (complete) ctx.memo.markCounted(ctx.tokenCache, ctx.reach);
   const written = results.reduce((most, r) => Math.max(most, r.turnsBefore ?? 0), 0);
   if (results.some((r) => r.turnsWritten)) analysis.turnPlaces = new PlacesOfTurns(turns, written);
   return analysis;
@@ -346,6 +348,7 @@ function* contextInSteps(
     keepsCounts: checkpoints.length > 1,
     prose: checkpoints.length > 1 ? new ProseMemo(turns.length) : undefined,
     evidenceSlots: undefined,
+    reach: reachOf(checkpoints, turns.length),
   };
 }
 
@@ -622,7 +625,7 @@ function piecesOf(ctx: Context, index: number, before: number, longPass: boolean
   // a long pass of a file of one checkpoint (keepsCounts is false), which keeps none of the texts it meets, even
   // those several turns hold.
   if (!longPass || ctx.keepsCounts) {
-    ctx.evidenceSlots ??= new EvidenceSlots(ctx.turns.length);
+    ctx.evidenceSlots ??= new EvidenceSlots(ctx.reach);
     return cache.piecesAt(ctx.evidenceSlots, index, turn, answeredSeparately, !longPass);
   }
   return cache.piecesInLongPass(turn, answeredSeparately);

@@ -34,9 +34,13 @@ function freezeDeep(value: unknown, depth: number): boolean {
   const proto: unknown = Object.getPrototypeOf(value);
   if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return false;
   let whole = true;
-  // An array by index: Object.values would copy it first (a Claude Code checkpoint claims 100k ids and more).
+  // An array by index: Object.values would copy it first (a Claude Code checkpoint claims 100k ids and more). Its
+  // strings and numbers are frozen already: no call for each.
   if (Array.isArray(value)) {
-    for (let k = 0; k < value.length; k++) if (!freezeDeep(value[k], depth + 1)) whole = false;
+    for (let k = 0; k < value.length; k++) {
+      const item: unknown = value[k];
+      if (typeof item === 'object' && item !== null && !freezeDeep(item, depth + 1)) whole = false;
+    }
   } else {
     for (const item of Object.values(value)) if (!freezeDeep(item, depth + 1)) whole = false;
   }

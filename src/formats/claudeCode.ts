@@ -54,6 +54,7 @@ import { PushedRecords, READ_AHEAD_RECORDS } from './pushedRecords';
 import { RebuildingReader } from './rebuildingReader';
 import { joinSpans, lineSpan } from './sourceSpan';
 import { textOf, thinkingOf, toolNames } from './textOf';
+import { ResultTurnsOfCalls } from './resultTurnsOfCalls';
 import { CallLinks, callsOf } from './toolLinks';
 import { UuidChain } from './uuidChain';
 import { plainCopy } from './turnCopy';
@@ -148,10 +149,9 @@ class ReadState {
    */
   readonly replyOfMessage = new TurnKeyIndex((index) => this.renamedReplies.get(index) ?? this.turns[index].id);
   readonly renamedReplies = new Map<number, string>();
-  /** The ids of the tool_use blocks of each reply that made tool calls, by turn index. */
-  readonly toolUseIds = new Map<number, string[]>();
   readonly toolNameById = new Map<string, string>();
-  readonly resultTurnsByToolUse = new Map<string, number[]>();
+  /** The turns holding the results of each reply's tool calls (its tool_use blocks' ids), by turn index. */
+  readonly resultTurns = new ResultTurnsOfCalls();
   readonly calls: CallLinks;
   /** The turns' ids, found through the turns themselves (no Set entry a turn): each id is a turn's. */
   readonly usedIds = new TurnKeyIndex((index) => this.turns[index].id);
@@ -203,21 +203,6 @@ function str(value: unknown): string | undefined {
 
 /** No claimed turns. */
 const NO_TURNS = new Int32Array(0);
-
-/**
- * `values` (non-negative integers) ascending, each once. A walk back gives them mostly descending, so they are
- * reversed when they are; otherwise sorted as a typed array (numerically, with no comparator to call).
- */
-function ascendingDistinct(values: number[]): Int32Array {
-  let descending = true;
-  for (let k = 1; k < values.length && descending; k++) descending = values[k] < values[k - 1];
-  const sorted = Int32Array.from(values);
-  if (descending) sorted.reverse();
-  else sorted.sort();
-  let kept = 0;
-  for (let k = 0; k < sorted.length; k++) if (kept === 0 || sorted[k] !== sorted[kept - 1]) sorted[kept++] = sorted[k];
-  return kept === sorted.length ? sorted : sorted.slice(0, kept);
-}
 
 function short(uuid: string): string {
   return uuid.length > 8 ? `${uuid.slice(0, 8)}…` : uuid;
@@ -310,8 +295,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       if (read === undefined || read.summary !== boundary.summary || read.sidechainSummary !== boundary.sidechainSummary) {
         const claim = {
           chain: state.chain,
-          toolUseIds: state.toolUseIds,
-          resultTurnsByToolUse: state.resultTurnsByToolUse,
+          resultTurns: state.resultTurns,
           mainSession: boundary.mainSession,
           horizon: Math.max(boundary.entry?.line.line ?? 0, boundary.summary?.line.line ?? 0),
         };
@@ -341,7 +325,7 @@ export class ClaudeCodeReader extends RebuildingReader {
    */
   private readRecords(state: ReadState): void {
     const records = this.lines.records;
-    const { problems, turns, chain, toolUseIds, toolNameById, resultTurnsByToolUse, calls, usedIds } = state;
+    const { problems, turns, chain, toolNameById, resultTurns, calls, usedIds } = state;
     const { boundaries, unknownTypes } = state;
     const from = state.read;
     state.read = records.length;
@@ -436,9 +420,7 @@ export class ClaudeCodeReader extends RebuildingReader {
         if (tokens !== undefined && (turn.tokens === undefined || tokens > turn.tokens)) turn.tokens = tokens;
         for (const block of Array.isArray(message.content) ? message.content : []) {
           if (isObject(block) && block.type === 'tool_use' && typeof block.id === 'string') {
-            const ids = toolUseIds.get(at);
-            if (ids === undefined) toolUseIds.set(at, [block.id]);
-            else ids.push(block.id);
+            resultTurns.addCall(at, block.id);
             if (typeof block.name === 'string') toolNameById.set(block.id, block.name);
           }
         }
@@ -461,11 +443,7 @@ export class ClaudeCodeReader extends RebuildingReader {
       const index = turns.length;
       if (results.length > 0) {
         const useIds = results.map((b) => (b as JsonObject).tool_use_id).filter((x): x is string => typeof x === 'string');
-        for (const useId of useIds) {
-          const answering = resultTurnsByToolUse.get(useId);
-          if (answering === undefined) resultTurnsByToolUse.set(useId, [index]);
-          else answering.push(index);
-        }
+        for (const useId of useIds) resultTurns.addResult(index, useId);
         const names = [...new Set(useIds.map((u) => toolNameById.get(u)).filter((n): n is string => n !== undefined))];
         const turn: Turn = {
           id,
@@ -565,8 +543,7 @@ export class ClaudeCodeReader extends RebuildingReader {
     turns: Turn[],
     claim: {
       chain: UuidChain;
-      toolUseIds: Map<number, string[]>;
-      resultTurnsByToolUse: Map<string, number[]>;
+      resultTurns: ResultTurnsOfCalls;
       mainSession?: string;
       horizon: number;
     },
@@ -743,37 +720,44 @@ export class ClaudeCodeReader extends RebuildingReader {
 
   /**
    * Turn indexes (before `limit`) on the parentUuid chain from `start` back to the previous boundary, and the tool
-   * results answering those turns' calls: ascending, each once. Gathered in an array and sorted as integers, not
-   * in a Set spread and sorted with a comparator: at 112,500 claimed turns the read's last step, one block on the
-   * extension host, took a third less (docs/performance.md, "Smaller read chunks, a Claude Code claim…").
+   * results answering those turns' calls (joined as they were read: ResultTurnsOfCalls): ascending, each once. Each
+   * is marked in a byte per turn before `limit` and the marks read in order, not gathered and sorted (the results
+   * after the walk's descending turns made a sort of some 150,000 integers at 100k turns; docs/performance.md, "A
+   * Claude Code claim joined as read; the read's last step a block of its own").
    */
   private walk(
     start: string,
     claim: {
       chain: UuidChain;
-      toolUseIds: Map<number, string[]>;
-      resultTurnsByToolUse: Map<string, number[]>;
+      resultTurns: ResultTurnsOfCalls;
       horizon: number;
     },
     limit: number,
   ): Int32Array {
-    const walked: number[] = [];
+    const marked = new Uint8Array(limit);
+    const onChain: number[] = [];
+    let count = 0;
     claim.chain.walkBack(start, ({ turn, line, boundary }) => {
       if (line > claim.horizon || boundary) return false;
-      // A reply's records are one turn, most often one after another on the chain: pushed once for them.
-      if (turn !== undefined && turn < limit && turn !== walked[walked.length - 1]) walked.push(turn);
+      if (turn !== undefined && turn < limit && marked[turn] === 0) {
+        marked[turn] = 1;
+        onChain.push(turn);
+        count++;
+      }
       return true;
     });
     // Parallel tool calls: their results are siblings of the chain, not on it. Only the walked turns' calls.
-    const onChain = walked.length;
-    for (let k = 0; k < onChain; k++) {
-      const useIds = claim.toolUseIds.get(walked[k]);
-      if (useIds === undefined) continue;
-      for (const useId of useIds) {
-        for (const r of claim.resultTurnsByToolUse.get(useId) ?? []) if (r < limit) walked.push(r);
+    const mark = (result: number): void => {
+      if (result < limit && marked[result] === 0) {
+        marked[result] = 1;
+        count++;
       }
-    }
-    return ascendingDistinct(walked);
+    };
+    for (const turn of onChain) claim.resultTurns.forEachResultOf(turn, mark);
+    const claimed = new Int32Array(count);
+    let at = 0;
+    for (let turn = 0; at < count; turn++) if (marked[turn] === 1) claimed[at++] = turn;
+    return claimed;
   }
 
   private hintsFor(summary: string, trigger: string | undefined, notes: string[]): TruncationHints {

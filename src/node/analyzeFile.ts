@@ -366,6 +366,11 @@ export function analyzeFile(
     // (docs/performance.md, "The token worker started after the first verdict").
     pool.start();
     await whileReading?.done();
+    // In the extension, the read's last step (the reader's build: a Claude Code claim's walk back) is a block of its
+    // own: the event loop turns (its timers too, which a setImmediate right after I/O would not wait for) before
+    // the counting's first slice, not after both (docs/performance.md, "A Claude Code claim joined as read; the read's
+    // last step a block of its own"). The CLI has nothing to let through.
+    if (progress.oneShot !== true) await new Promise((resolve) => setTimeout(resolve, 0));
     if (file.textsOnDisk) progress.collectGarbage?.();
     onProgress?.(READING_SHARE, 'counting tokens…');
     // Texts on disk are not kept in memory by the cache's keys either.

@@ -46,22 +46,32 @@ export class UuidChain {
   private readonly recordLine = new IntColumn();
   private readonly recordSlot = new IntColumn();
   private records = 0;
+  /**
+   * The uuid of the record added last and its slot. The reader asks for that uuid again (its turn, then to set
+   * it), and the next record's parentUuid is most often that uuid: four lookups of five a record, each reading the
+   * uuid's 36 characters and probing the table, were a tenth of a Claude Code file's read (docs/performance.md,
+   * "A Claude Code claim joined as read…").
+   */
+  private lastUuid: string | undefined;
+  private lastSlot = NONE;
 
   /**
    * A record with this uuid at this line (records come in line order). The first record of a uuid is the one its
    * fields are kept from: later copies never replace it.
    */
   addRecord(uuid: string, line: number, parentUuid: string | undefined, isBoundary: boolean): void {
-    let slot = this.slots.get(uuid);
+    let slot = this.slotOf(uuid);
     if (slot === undefined) {
       slot = this.slots.add(uuid);
       this.firstLine.set(slot, line);
       this.turn.set(slot, NONE);
       this.boundary.set(slot, isBoundary ? 1 : 0);
-      const parent = parentUuid === undefined ? NONE : (this.slots.get(parentUuid) ?? LATER);
+      const parent = parentUuid === undefined ? NONE : (this.slotOf(parentUuid) ?? LATER);
       this.parentSlot.set(slot, parent);
       if (parent === LATER) this.parentLater.set(slot, parentUuid!);
     }
+    this.lastUuid = uuid;
+    this.lastSlot = slot;
     this.recordLine.set(this.records, line);
     this.recordSlot.set(this.records, slot);
     this.records++;
@@ -69,7 +79,7 @@ export class UuidChain {
 
   /** The line of the uuid's first record, or undefined when no record has it. */
   lineOf(uuid: string): number | undefined {
-    const slot = this.slots.get(uuid);
+    const slot = this.slotOf(uuid);
     return slot === undefined ? undefined : this.firstLine.get(slot);
   }
 
@@ -111,7 +121,7 @@ export class UuidChain {
 
   /** The turn the uuid was read into, if any. */
   turnOf(uuid: string): number | undefined {
-    const slot = this.slots.get(uuid);
+    const slot = this.slotOf(uuid);
     if (slot === undefined) return undefined;
     const turn = this.turn.get(slot);
     return turn === NONE ? undefined : turn;
@@ -119,7 +129,7 @@ export class UuidChain {
 
   /** Says the uuid was read into turn `index`; its record must have been added. */
   setTurn(uuid: string, index: number): void {
-    const slot = this.slots.get(uuid);
+    const slot = this.slotOf(uuid);
     if (slot === undefined) throw new Error(`no record has the uuid ${uuid}`);
     this.turn.set(slot, index);
   }
@@ -133,5 +143,10 @@ export class UuidChain {
       if (t !== NONE && t < limit) found = r;
     }
     return found === NONE ? undefined : { uuid: this.slots.uuidAt(this.recordSlot.get(found)), line: this.recordLine.get(found) };
+  }
+
+  /** The slot of `uuid`, or undefined when it has none. */
+  private slotOf(uuid: string): number | undefined {
+    return uuid === this.lastUuid ? this.lastSlot : this.slots.get(uuid);
   }
 }

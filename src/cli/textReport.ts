@@ -162,6 +162,12 @@ function checkpointBlock(cp: CheckpointAnalysis, analysis: Analysis, paint: Pain
   return lines;
 }
 
+/** A problem's message without the "line N: " it begins with when N is its line: the report says the line first. */
+function withoutItsLine(problem: Problem): string {
+  const where = `line ${problem.line}: `;
+  return problem.message.startsWith(where) ? problem.message.slice(where.length) : problem.message;
+}
+
 function problemLines(problems: Problem[], paint: Paint): string[] {
   if (problems.length === 0) return [];
   const shown = problems.slice(0, 50);
@@ -173,7 +179,7 @@ function problemLines(problems: Problem[], paint: Paint): string[] {
         : problem.severity === 'warning'
           ? paint.yellow(problem.severity)
           : problem.severity;
-    lines.push(`    line ${problem.line}: ${severity}: ${safe(problem.message)}`);
+    lines.push(`    line ${problem.line}: ${severity}: ${safe(withoutItsLine(problem))}`);
   }
   if (problems.length > shown.length) lines.push(`    … and ${number(problems.length - shown.length)} more (use --json for all of them)`);
   return lines;

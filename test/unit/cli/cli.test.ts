@@ -312,6 +312,19 @@ describe('compaction-lens CLI (child process)', function () {
     assert.equal(createHash('sha256').update(readFileSync(path)).digest('hex'), before, 'the transcript is never written');
   });
 
+  it("says a problem's line once in the text report, where its message begins with it", () => {
+    const path = write(
+      'empty-summary.jsonl',
+      [turn(0), JSON.stringify({ type: 'checkpoint', summary_id: 'S', summary: '', summary_budget: 10, covered: [0] })].join('\n') + '\n',
+    );
+    const { stdout } = run('check', path);
+    assert.match(stdout, /\n {4}line 2: warning: the summary of checkpoint S has no readable text/);
+    assert.doesNotMatch(stdout, /line 2: warning: line 2:/);
+    // The message itself is unchanged where it stands alone.
+    const json = JSON.parse(run('check', '--json', path).stdout).files[0];
+    assert.ok(json.problems.some((p: { message: string }) => p.message.startsWith('line 2: the summary of checkpoint S')));
+  });
+
   it('skips a 50 MB single line with a message naming the line and the limit', () => {
     const path = join(dir, 'huge.jsonl');
     const huge = JSON.stringify({ type: 'turn', id: 1, role: 'tool', content: 'x'.repeat(50 * 1024 * 1024) });

@@ -179,7 +179,9 @@ function problemLines(problems: Problem[], paint: Paint): string[] {
         : problem.severity === 'warning'
           ? paint.yellow(problem.severity)
           : problem.severity;
-    lines.push(`    line ${problem.line}: ${severity}: ${safe(withoutItsLine(problem))}`);
+    // Line 0 is the whole file (a note on its runs, its side files): no line to name.
+    const where = problem.line > 0 ? `line ${problem.line}: ` : '';
+    lines.push(`    ${where}${severity}: ${safe(withoutItsLine(problem))}`);
   }
   if (problems.length > shown.length) lines.push(`    … and ${number(problems.length - shown.length)} more (use --json for all of them)`);
   return lines;

@@ -325,6 +325,18 @@ describe('compaction-lens CLI (child process)', function () {
     assert.ok(json.problems.some((p: { message: string }) => p.message.startsWith('line 2: the summary of checkpoint S')));
   });
 
+  it('names no line for a problem of the whole file (line 0)', () => {
+    const event = (id: number, extra: object) => ({ id, timestamp: '2025-01-01T00:00:00', source: 'agent', message: '', ...extra });
+    const evaluationRun = (instance: string) => ({
+      instance_id: instance,
+      history: [event(0, { action: 'run', args: { command: 'ls' } }), event(1, { observation: 'run', cause: 0, content: 'files' })],
+    });
+    const path = write('output.jsonl', [evaluationRun('a'), evaluationRun('b')].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const { stdout } = run('check', path);
+    assert.match(stdout, /\n {4}info: this evaluation file holds 2 runs/);
+    assert.doesNotMatch(stdout, /line 0/);
+  });
+
   it('skips a 50 MB single line with a message naming the line and the limit', () => {
     const path = join(dir, 'huge.jsonl');
     const huge = JSON.stringify({ type: 'turn', id: 1, role: 'tool', content: 'x'.repeat(50 * 1024 * 1024) });

@@ -19,7 +19,7 @@ export class ResultTurnsOfCalls {
    */
   private readonly laterCallsOfTurn = new Map<number, string[]>();
 
-  /** Turn `turn` makes the call `callId`. Turns come in ascending order. */
+  /** Turn `turn` makes the call `callId` (a reply's records may come after other turns': in any order). */
   addCall(turn: number, callId: string): void {
     const first = this.callerOf.get(callId);
     if (first === undefined) {

@@ -14,8 +14,8 @@ export class ResultTurnsOfCalls {
   /** Per turn, the results of the calls it made first, in the order joined. */
   private readonly resultsOfTurn = new Map<number, number[]>();
   /**
-   * Per turn, the ids of its calls that an earlier turn made first (a session's history copied after a
-   * compaction): their results are looked up when asked for, so each result is joined once, to one turn.
+   * Per turn, the ids of its calls that another turn made first (a session's history copied after a compaction):
+   * their results are looked up when asked for, so each result is joined once, to one turn.
    */
   private readonly laterCallsOfTurn = new Map<number, string[]>();
 

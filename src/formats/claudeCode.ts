@@ -735,28 +735,28 @@ export class ClaudeCodeReader extends RebuildingReader {
     limit: number,
   ): Int32Array {
     const marked = new Uint8Array(limit);
-    const onChain: number[] = [];
     let count = 0;
+    // The marks are read from the lowest: a claim reaches back only to the previous boundary.
+    let lowest = limit;
+    /** Marks `turn` when it is before `limit`; true when it was not marked yet. */
+    const mark = (turn: number): boolean => {
+      if (turn >= limit || marked[turn] === 1) return false;
+      marked[turn] = 1;
+      count++;
+      if (turn < lowest) lowest = turn;
+      return true;
+    };
+    const onChain: number[] = [];
     claim.chain.walkBack(start, ({ turn, line, boundary }) => {
       if (line > claim.horizon || boundary) return false;
-      if (turn !== undefined && turn < limit && marked[turn] === 0) {
-        marked[turn] = 1;
-        onChain.push(turn);
-        count++;
-      }
+      if (turn !== undefined && mark(turn)) onChain.push(turn);
       return true;
     });
     // Parallel tool calls: their results are siblings of the chain, not on it. Only the walked turns' calls.
-    const mark = (result: number): void => {
-      if (result < limit && marked[result] === 0) {
-        marked[result] = 1;
-        count++;
-      }
-    };
     for (const turn of onChain) claim.resultTurns.forEachResultOf(turn, mark);
     const claimed = new Int32Array(count);
     let at = 0;
-    for (let turn = 0; at < count; turn++) if (marked[turn] === 1) claimed[at++] = turn;
+    for (let turn = lowest; at < count; turn++) if (marked[turn] === 1) claimed[at++] = turn;
     return claimed;
   }
 

@@ -366,11 +366,8 @@ export function analyzeFile(
     // (docs/performance.md, "The token worker started after the first verdict").
     pool.start();
     await whileReading?.done();
-    // In the extension, the read's last step (the reader's build: a Claude Code claim's walk back) is a block of its
-    // own: the event loop turns (its timers too, which a setImmediate right after I/O would not wait for) before
-    // the counting's first slice, not after both (docs/performance.md, "A Claude Code claim joined as read; the read's
-    // last step a block of its own"). The CLI has nothing to let through.
-    if (progress.oneShot !== true) await new Promise((resolve) => setTimeout(resolve, 0));
+    // The CLI has nothing to let through.
+    if (progress.oneShot !== true) await afterWholeRead();
     if (file.textsOnDisk) progress.collectGarbage?.();
     onProgress?.(READING_SHARE, 'counting tokens…');
     // Texts on disk are not kept in memory by the cache's keys either.
@@ -440,6 +437,17 @@ export interface Reanalysis {
 }
 
 /**
+ * Lets the event loop turn after a whole file's read, before its analysis: the read's last step (the reader's
+ * build: a Claude Code claim's walk back) and the counting's first slice are then two blocks on the extension host,
+ * not one (docs/performance.md, "A Claude Code claim joined as read; the read's last step a block of its own"). A
+ * timer, not a setImmediate, which right after I/O runs before the loop's timers and so would not split them. An
+ * appended turn's read is short, and does not wait.
+ */
+function afterWholeRead(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
  * Analyses an open file again: first reading what it gained when `reread` (a live file), or all of it again when
  * `reread` is 'anew' (an edit may be anywhere), else its current snapshot as it is (new settings). Under the same
  * heap watch as analyzeFile: a file that grew too large for the heap throws a TranscriptTooLargeError, after which
@@ -461,6 +469,7 @@ export async function analyzeAgain(
     const change = reread ? await file.refresh(signal, reread === 'anew') : 'not-read';
     const transcript = file.transcript;
     if (change === 'unchanged' || !wanted()) return { change, transcript };
+    if (change === 'reloaded') await afterWholeRead();
     const analysis = await analyzeTranscript(transcript, caches, pool, options, { signal, judgeWorker });
     return { change, transcript, analysis };
   });

@@ -10,6 +10,10 @@
 //                below it), and the p95 and longest frame time: the main thread's work for a frame, from its
 //                scroll event (or animation frame) to the end of its style, layout and paint (a message posted
 //                from the animation frame is handled once the frame is drawn)
+//   per frame    the same scroll again on a second page, under a DevTools trace (devtools.timeline): Chromium's
+//                paint (recording, main thread), raster (its raster threads, which on two cores take the same
+//                cores) and style + layout, each summed over the trace and divided by the frames; a trace costs
+//                some time itself, so the p95 above comes from the scroll without one
 // Prints one JSON line; run as a child of scripts/bench.mjs (node scripts/bench/webview.mjs).
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -79,6 +83,26 @@ const SCROLL = `new Promise((done) => {
   requestAnimationFrame(step);
 })`;
 
+/** SCROLL under a DevTools trace: Chromium's paint, raster and style + layout per frame, in ms. */
+async function tracedScroll(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (data) => events.push(...data.value));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  const { works: frames } = await page.evaluate(SCROLL);
+  const ended = new Promise((done) => cdp.once('Tracing.tracingComplete', done));
+  await cdp.send('Tracing.end');
+  await ended;
+  await cdp.detach();
+  const total = (...names) => events.reduce((sum, e) => (e.ph === 'X' && names.includes(e.name) ? sum + (e.dur ?? 0) / 1000 : sum), 0);
+  const perFrame = (ms) => Math.round((ms / (frames.length + 1)) * 100) / 100;
+  return {
+    paintMsPerFrame: perFrame(total('Paint')),
+    rasterMsPerFrame: perFrame(total('RasterTask')),
+    styleLayoutMsPerFrame: perFrame(total('UpdateLayoutTree', 'Layout')),
+  };
+}
+
 const harness = new WebviewHarness();
 await harness.start();
 try {
@@ -87,6 +111,7 @@ try {
   const fromReady = [];
   const intervals = [];
   const works = [];
+  let perFrame = {};
   for (let run = 0; run < RUNS; run += 1) {
     const { page } = await harness.open(dataset, { initScript: PAINT_TIMER });
     fromReady.push(performance.now() - readyAt);
@@ -97,6 +122,8 @@ try {
       const scrolled = await page.evaluate(SCROLL);
       intervals.push(...scrolled.intervals);
       works.push(...scrolled.works);
+    } else if (run === 1) {
+      perFrame = await tracedScroll(page);
     }
     await page.close();
   }
@@ -112,6 +139,7 @@ try {
     longestFrameMs: round(Math.max(...intervals)),
     p95FrameWorkMs: round(p95Of(works)),
     longestFrameWorkMs: round(Math.max(...works)),
+    ...perFrame,
   };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 } finally {

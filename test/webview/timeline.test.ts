@@ -198,6 +198,44 @@ function expectedScore(details: TurnDetails): string {
     await assertClean(opened);
   });
 
+  it('draws a plain tint as a row’s background colour, and as an image over a hovered or selected row’s colour', async () => {
+    const opened = await harness.open(new FixtureDataset(everyStatusSpec()));
+    const { page } = opened;
+    const paint = (index: number) =>
+      js<{ color: string; image: string }>(
+        page,
+        `(() => {
+          const style = getComputedStyle(document.querySelector('.row[data-index="${index}"][data-status]'));
+          return { color: style.backgroundColor, image: style.backgroundImage };
+        })()`,
+      );
+    const clear = 'rgba(0, 0, 0, 0)';
+    // Covered, not claimed, nothing to check: a fill, one colour each (a gradient costs every row drawn while the
+    // list scrolls far more to paint and rasterise).
+    const plain = [await paint(0), await paint(18), await paint(10)];
+    for (const look of plain) {
+      assert.equal(look.image, 'none');
+      assert.notEqual(look.color, clear);
+    }
+    assert.equal(new Set(plain.map((look) => look.color)).size, 3, 'one tint per status');
+    // Claimed-missing keeps its hatch.
+    assert.match((await paint(14)).image, /repeating-linear-gradient/);
+    // Selected (and hovered): the selection's (or hover's) colour, the same tint over it as an image.
+    await page.click('.row[data-index="0"]');
+    const selected = await paint(0);
+    assert.match(selected.image, /^linear-gradient/);
+    assert.notEqual(selected.color, plain[0].color);
+    await page.hover('.row[data-index="18"]');
+    const hovered = await paint(18);
+    assert.match(hovered.image, /^linear-gradient/);
+    assert.notEqual(hovered.color, plain[1].color);
+    // High contrast draws no tint at all.
+    await page.mouse.move(0, 0);
+    await page.evaluate(`document.body.classList.add('vscode-high-contrast')`);
+    assert.deepEqual(await paint(18), { color: clear, image: 'none' });
+    await assertClean(opened);
+  });
+
   it('gives the two neutral statuses their own grey, glyph, stripe, label and legend entry', async () => {
     const opened = await harness.open(new FixtureDataset(everyStatusSpec()));
     const { page, host } = opened;

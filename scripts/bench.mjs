@@ -161,8 +161,10 @@ function webview() {
       `webview, ${result.turns.toLocaleString('en-US')}-turn timeline in Chromium: first paint ${result.firstPaintMs.toFixed(0)} ms after its data arrives` +
         ` (${result.fromReadyMs.toFixed(0)} ms from the fake host's ready, the harness's delivery included)` +
         ` (target ≤ 300), scrolling: p95 frame time ${result.p95FrameWorkMs.toFixed(1)} ms (target ≤ 16), longest ${result.longestFrameWorkMs.toFixed(0)} ms;` +
-        ` p95 frame interval ${result.p95FrameMs.toFixed(1)} ms (16.7 = every frame at 60 Hz), longest ${result.longestFrameMs.toFixed(0)} ms;` +
-        ` per frame, traced: paint ${result.paintMsPerFrame.toFixed(2)} ms, raster ${result.rasterMsPerFrame.toFixed(2)} ms, style + layout ${result.styleLayoutMsPerFrame.toFixed(2)} ms`,
+        ` p95 frame interval ${result.p95FrameMs.toFixed(1)} ms (16.7 = every frame at 60 Hz), longest ${result.longestFrameMs.toFixed(0)} ms` +
+        (result.paintMsPerFrame === undefined
+          ? ''
+          : `; per frame, traced: paint ${result.paintMsPerFrame.toFixed(2)} ms, raster ${result.rasterMsPerFrame.toFixed(2)} ms, style + layout ${result.styleLayoutMsPerFrame.toFixed(2)} ms`),
     );
 }
 

@@ -221,13 +221,14 @@ function expectedScore(details: TurnDetails): string {
     // Claimed-missing keeps its hatch.
     assert.match((await paint(14)).image, /repeating-linear-gradient/);
     // Selected (and hovered): the selection's (or hover's) colour, the same tint over it as an image.
+    const asImage = (color: string) => `linear-gradient(${color}, ${color})`;
     await page.click('.row[data-index="0"]');
     const selected = await paint(0);
-    assert.match(selected.image, /^linear-gradient/);
+    assert.equal(selected.image, asImage(plain[0].color));
     assert.notEqual(selected.color, plain[0].color);
     await page.hover('.row[data-index="18"]');
     const hovered = await paint(18);
-    assert.match(hovered.image, /^linear-gradient/);
+    assert.equal(hovered.image, asImage(plain[1].color));
     assert.notEqual(hovered.color, plain[1].color);
     // High contrast draws no tint at all.
     await page.mouse.move(0, 0);

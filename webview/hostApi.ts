@@ -202,6 +202,19 @@ export class RowCache {
     return undefined;
   }
 
+  /**
+   * Asks for the pages holding rows `first`–`last` (inclusive, clamped to the `turnCount` turns) that are neither
+   * kept, nor asked for, nor failed; pages kept are left where they are in the order of use.
+   */
+  preload(checkpointIndex: number, first: number, last: number, turnCount: number): void {
+    const size = RowCache.pageSize;
+    const end = Math.min(last, turnCount - 1);
+    for (let pageStart = Math.floor(Math.max(0, first) / size) * size; pageStart <= end; pageStart += size) {
+      const key = `${checkpointIndex}:${pageStart}`;
+      if (!this.pages.has(key)) this.load(key, checkpointIndex, pageStart, Math.min(size, turnCount - pageStart));
+    }
+  }
+
   /** True when the page holding row `index` could not be loaded (until the next invalidate). */
   failedAt(checkpointIndex: number, index: number): boolean {
     return this.failed.has(`${checkpointIndex}:${Math.floor(index / RowCache.pageSize) * RowCache.pageSize}`);

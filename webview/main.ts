@@ -67,6 +67,9 @@ const timeline = new Timeline(
   {
     rowAt: (index) => (data ? cache.row(checkpointIndex, index, data.file.turnCount) : undefined),
     rowProblem: (index) => (cache.failedAt(checkpointIndex, index) ? 'could not be loaded (see the message above)' : undefined),
+    preload: (first, last) => {
+      if (data) cache.preload(checkpointIndex, first, last, data.file.turnCount);
+    },
     onSelect: (index) => {
       requestDetails(index);
       scheduleSave();

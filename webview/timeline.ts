@@ -6,7 +6,7 @@
 import { fullTurnId, groupDigits, isShortenedTurnId, shortTurnId } from '../src/core/displayText';
 import type { RowStatus, TimelineRow } from '../src/protocol';
 import { statusName } from '../src/statusWords';
-import { BAND_HEIGHT, OVERSCAN, ROW_HEIGHT, rowIndexAt, rowTopOf } from '../src/view/timelineGeometry';
+import { BAND_HEIGHT, OVERSCAN, PRELOAD_ROWS, ROW_HEIGHT, rowIndexAt, rowTopOf } from '../src/view/timelineGeometry';
 import { roleGlyph, statusGlyph } from './statusText';
 import { appendTranscriptText, transcriptLabel, transcriptText } from './transcriptText';
 
@@ -34,6 +34,8 @@ export interface TimelineHost {
   rowAt(index: number): TimelineRow | undefined;
   /** Why row `index` has no data and will not get any (its page could not be loaded), or undefined. */
   rowProblem?(index: number): string | undefined;
+  /** Rows `first`–`last` (inclusive) will likely be drawn soon: load those not loaded yet, without drawing them. */
+  preload?(first: number, last: number): void;
   onSelect(index: number): void;
   onOpen(index: number): void;
   /** The list scrolled (where to, it asks when it needs to: reading it here would lay the page out early). */
@@ -68,6 +70,8 @@ export class Timeline {
   private holding = 0;
   /** The list's height when last measured, to keep the selection in view when it changes. */
   private lastHeight = 0;
+  /** The scroll position of the last draw, to tell which way the list moves (rows ahead are preloaded). */
+  private lastTop = 0;
 
   constructor(
     private readonly host: TimelineHost,
@@ -110,8 +114,10 @@ export class Timeline {
     return this.element.scrollTop;
   }
 
+  /** Scrolls to `value` as a view restored, not a move: no rows beyond the view are asked for. */
   set scrollTop(value: number) {
     this.element.scrollTop = value;
+    this.lastTop = this.element.scrollTop;
     this.render();
   }
 
@@ -262,6 +268,7 @@ export class Timeline {
     if (this.holding > 0) return; // batch() draws once at its end
     const count = this.model.rowCount;
     const wanted = new Set<number>();
+    let ahead: [number, number] | undefined;
     if (count > 0) {
       const top = this.element.scrollTop;
       const first = Math.max(0, this.rowIndexAt(top) - OVERSCAN);
@@ -269,6 +276,10 @@ export class Timeline {
       for (let index = first; index <= last; index++) wanted.add(index);
       // The selected row stays in the DOM so aria-activedescendant always points at an element.
       if (this.selectedIndex >= 0 && this.selectedIndex < count) wanted.add(this.selectedIndex);
+      // The rows the list moves towards, asked for once the rows drawn have been.
+      if (top > this.lastTop && last + 1 < count) ahead = [last + 1, Math.min(count - 1, last + PRELOAD_ROWS)];
+      else if (top < this.lastTop && first > 0) ahead = [Math.max(0, first - PRELOAD_ROWS), first - 1];
+      this.lastTop = top;
     }
     for (const [index, entry] of this.rendered) {
       if (!wanted.has(index)) {
@@ -313,6 +324,7 @@ export class Timeline {
     } else {
       this.element.removeAttribute('aria-activedescendant');
     }
+    if (ahead) this.host.preload?.(ahead[0], ahead[1]);
   }
 
   private createRowElement(index: number): HTMLElement {

@@ -9,6 +9,11 @@ export const ROW_HEIGHT = 24;
 export const BAND_HEIGHT = 22;
 /** Rows drawn beyond each edge of the view, so a short scroll shows rows already there. */
 export const OVERSCAN = 12;
+/**
+ * Rows past the overscan, in the direction the list last scrolled, whose data the timeline asks for before it draws
+ * them: a page's round trip to the host then ends before a fast scroll reaches it, so no row shows "loading…".
+ */
+export const PRELOAD_ROWS = 100;
 
 /**
  * The rows a checkpoint's view draws a band above, ascending (one entry per band, so a row may be listed twice):

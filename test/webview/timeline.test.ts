@@ -770,6 +770,47 @@ function expectedScore(details: TurnDetails): string {
     await assertClean(asking);
   });
 
+  it('asks for the rows the list scrolls towards before it draws them, and nothing while it stays still', async () => {
+    const dataset = new FixtureDataset(largeSpec());
+    const opened = await harness.open(dataset);
+    const { page, host } = opened;
+    await page.waitForSelector('.row[data-status]');
+    const drawnRange = async () =>
+      js<{ min: number; max: number }>(
+        page,
+        // (The selected row stays in the DOM wherever it is: not one of the rows in view.)
+        `(() => { const xs = [...document.querySelectorAll('.row:not([aria-selected="true"])')].map((row) => Number(row.dataset.index)); return { min: Math.min(...xs), max: Math.max(...xs) }; })()`,
+      );
+    await page.waitForTimeout(100);
+    assert.deepEqual(host.ofType('getRows'), [], 'the rows of the view came with init, and the list has not moved');
+
+    // Down to row 20,000: with the pages it shows, the page after the rows drawn is asked for, though none of its
+    // rows is drawn yet.
+    await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 20000 * 24');
+    await page.waitForSelector('.row[data-index="20010"][data-status]');
+    const afterDown = await drawnRange();
+    const below = await until('a page below the rows drawn asked for', () =>
+      host.ofType('getRows').find((request) => request.start > afterDown.max),
+    );
+    assert.ok(below.start <= afterDown.max + 100, `page ${below.start} asked for, rows drawn up to ${afterDown.max}`);
+    assert.equal(await page.locator(`.row[data-index="${below.start}"]`).count(), 0);
+
+    // In the middle, two rows up: the page above the rows drawn is asked for.
+    await page.evaluate('document.querySelector(".tl-scroll").scrollTop = 50000 * 24');
+    await page.waitForSelector('.row[data-index="50010"][data-status]');
+    const { min } = await drawnRange();
+    const whollyAbove = () => host.ofType('getRows').find((request) => request.start >= 49_000 && request.start + request.count <= min - 2);
+    assert.equal(whollyAbove(), undefined);
+    await page.evaluate('document.querySelector(".tl-scroll").scrollTop -= 48');
+    const above = await until('a page above the rows drawn asked for', whollyAbove);
+    const afterUp = await drawnRange();
+    assert.ok(
+      above.start + above.count <= afterUp.min,
+      `rows ${above.start}–${above.start + above.count - 1} asked for, drawn from ${afterUp.min}`,
+    );
+    await assertClean(opened);
+  });
+
   it('keeps only the visible rows in the DOM for 100,000 turns', async () => {
     const dataset = new FixtureDataset(largeSpec());
     const opened = await harness.open(dataset);

@@ -164,7 +164,10 @@ function webview() {
         ` p95 frame interval ${result.p95FrameMs.toFixed(1)} ms (16.7 = every frame at 60 Hz), longest ${result.longestFrameMs.toFixed(0)} ms` +
         (result.paintMsPerFrame === undefined
           ? ''
-          : `; per frame, traced: paint ${result.paintMsPerFrame.toFixed(2)} ms, raster ${result.rasterMsPerFrame.toFixed(2)} ms, style + layout ${result.styleLayoutMsPerFrame.toFixed(2)} ms`),
+          : `; per frame, traced: paint ${result.paintMsPerFrame.toFixed(2)} ms, raster ${result.rasterMsPerFrame.toFixed(2)} ms, style + layout ${result.styleLayoutMsPerFrame.toFixed(2)} ms`) +
+        (result.loadingFrames === undefined
+          ? ''
+          : `; rows in view still loading: in ${result.loadingFrames} of 300 frames (${result.loadingRows} rows)`),
     );
 }
 

@@ -14,6 +14,9 @@
 //                paint (recording, main thread), raster (its raster threads, which on two cores take the same
 //                cores) and style + layout, each summed over the trace and divided by the frames; a trace costs
 //                some time itself, so the p95 above comes from the scroll without one
+//   loading rows the same scroll again on a third page, counting after each frame the rows in view still drawn as
+//                "loading…" (their page not yet come from the host): the frames that showed any, and the rows in all
+//                (counted apart, so that looking at the rows adds nothing to the frames timed above)
 // Prints one JSON line; run as a child of scripts/bench.mjs (node scripts/bench/webview.mjs).
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -83,6 +86,29 @@ const SCROLL = `new Promise((done) => {
   requestAnimationFrame(step);
 })`;
 
+/** SCROLL's steps, counting after each the rows in view drawn as "loading…": frames that showed any, rows in all. */
+const LOADING = `new Promise((done) => {
+  const scroller = document.querySelector('.tl-scroll');
+  let frames = 0;
+  let loadingFrames = 0;
+  let loadingRows = 0;
+  const step = () => {
+    const top = scroller.scrollTop;
+    const bottom = top + scroller.clientHeight;
+    let shown = 0;
+    for (const row of scroller.querySelectorAll('.row.pending')) {
+      const rowTop = parseFloat(row.style.top);
+      if (rowTop + row.offsetHeight > top && rowTop < bottom) shown++;
+    }
+    if (shown > 0) loadingFrames++;
+    loadingRows += shown;
+    scroller.scrollTop += 240;
+    if (++frames < 300) requestAnimationFrame(step);
+    else done({ loadingFrames, loadingRows });
+  };
+  requestAnimationFrame(step);
+})`;
+
 /** SCROLL under a DevTools trace: Chromium's paint, raster and style + layout per frame, in ms. */
 async function tracedScroll(page) {
   const cdp = await page.context().newCDPSession(page);
@@ -112,6 +138,7 @@ try {
   const intervals = [];
   const works = [];
   let perFrame = {};
+  let loading = {};
   for (let run = 0; run < RUNS; run += 1) {
     const { page } = await harness.open(dataset, { initScript: PAINT_TIMER });
     fromReady.push(performance.now() - readyAt);
@@ -124,6 +151,8 @@ try {
       works.push(...scrolled.works);
     } else if (run === 1) {
       perFrame = await tracedScroll(page);
+    } else if (run === 2) {
+      loading = await page.evaluate(LOADING);
     }
     await page.close();
   }
@@ -140,6 +169,7 @@ try {
     p95FrameWorkMs: round(p95Of(works)),
     longestFrameWorkMs: round(Math.max(...works)),
     ...perFrame,
+    ...loading,
   };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 } finally {

@@ -72,6 +72,8 @@ export class Timeline {
   private lastHeight = 0;
   /** The scroll position of the last draw, to tell which way the list moves (rows ahead are preloaded). */
   private lastTop = 0;
+  /** The view was set to a scroll position (restored), not moved, since the last draw. */
+  private restored = false;
 
   constructor(
     private readonly host: TimelineHost,
@@ -117,7 +119,7 @@ export class Timeline {
   /** Scrolls to `value` as a view restored, not a move: no rows beyond the view are asked for. */
   set scrollTop(value: number) {
     this.element.scrollTop = value;
-    this.lastTop = this.element.scrollTop;
+    this.restored = true;
     this.render();
   }
 
@@ -277,7 +279,8 @@ export class Timeline {
       // The selected row stays in the DOM so aria-activedescendant always points at an element.
       if (this.selectedIndex >= 0 && this.selectedIndex < count) wanted.add(this.selectedIndex);
       // The rows the list moves towards, asked for once the rows drawn have been.
-      if (top > this.lastTop && last + 1 < count) ahead = [last + 1, Math.min(count - 1, last + PRELOAD_ROWS)];
+      if (this.restored) this.restored = false;
+      else if (top > this.lastTop && last + 1 < count) ahead = [last + 1, Math.min(count - 1, last + PRELOAD_ROWS)];
       else if (top < this.lastTop && first > 0) ahead = [Math.max(0, first - PRELOAD_ROWS), first - 1];
       this.lastTop = top;
     }

@@ -15,6 +15,7 @@ import { groupDigits } from './displayText';
 import { CheckpointMemo, type KeptAnalysis, type MemoInputs, type TurnIndexes } from './checkpointMemo';
 import { DEFAULT_COVERAGE_THRESHOLD, judge, mentionsFrom, mentionsOf, type Mentions, type Sharing, type TurnPieces } from './evidence';
 import { EvidenceCache, EvidenceSlots } from './evidenceCache';
+import { StepPace } from './stepPace';
 import { evidenceTable, type EvidenceTable } from './evidenceShare';
 import { JudgementCache, type JudgementKey } from './judgementCache';
 import { locatesForNextStep } from './locatorSearch';
@@ -100,6 +101,13 @@ interface Context {
   countedTurns: Uint32Array | undefined;
   /** Whether countedTurns is worth making: the transcript has more than one checkpoint. */
   keepsCounts: boolean;
+  /** Pieces of evidence piecesOf has given in this analysis: a running total of work, for `pace`. */
+  piecesMet: number;
+  /**
+   * When the loops that may work out evidence yield: one pace for all of them, so the work left over from one loop
+   * counts in the next one's first step.
+   */
+  pace: StepPace;
   /** Each turn's prose words for verbatimPassage, kept once a second checkpoint asks (made with keepsCounts). */
   prose: ProseMemo | undefined;
   /**
@@ -121,8 +129,9 @@ interface Context {
 
 /**
  * The loops over every turn that do little per turn yield about this often. Those that may work out a turn's
- * evidence (the judgements, the sharing counts) yield after each turn or unit: in one step, a real session's
- * sharing counts held the event loop 350–450 ms (docs/performance.md, "A yield per unit in the sharing counts").
+ * evidence (the judgements, the sharing counts) yield after a step of about a millisecond's work (StepPace): in
+ * steps of this many turns, a real session's sharing counts held the event loop 350–450 ms (docs/performance.md,
+ * "A yield per unit in the sharing counts").
  */
 const STEP_TURNS = 1024;
 
@@ -320,6 +329,7 @@ function* contextInSteps(
   const memo = memoOf(options?.checkpointMemo);
   const judgements = options?.judgements instanceof JudgementCache ? options.judgements : undefined;
   const { firstAnswer, indexOfId, firstOf, claimedByAny } = yield* memo.syncInSteps(turns, checkpoints);
+  const evidenceCache = options?.evidenceCache instanceof EvidenceCache ? options.evidenceCache : new EvidenceCache();
   return {
     turns,
     ratioFloor: typeof ratio === 'number' && Number.isFinite(ratio) && ratio > 0 ? ratio : COMPRESSION_RATIO_LOW,
@@ -334,7 +344,7 @@ function* contextInSteps(
     tokenCache: isTokenCache(options?.tokenCache) ? options.tokenCache : new Map(),
     summaryTokens: new Map(),
     claimedByAny,
-    evidenceCache: options?.evidenceCache instanceof EvidenceCache ? options.evidenceCache : new EvidenceCache(),
+    evidenceCache,
     firstAnswer,
     indexOfId,
     firstOf,
@@ -346,6 +356,8 @@ function* contextInSteps(
     unclaimed: { judged: judgements?.unclaimedOf(turns) ?? [], shown: [] },
     countedTurns: undefined,
     keepsCounts: checkpoints.length > 1,
+    piecesMet: 0,
+    pace: new StepPace(0, evidenceCache.charsWorked),
     prose: checkpoints.length > 1 ? new ProseMemo(turns.length) : undefined,
     evidenceSlots: undefined,
     reach: reachOf(checkpoints, turns.length),
@@ -624,11 +636,20 @@ function piecesOf(ctx: Context, index: number, before: number, longPass: boolean
   // Asked again by index: the turn's text is not hashed nor its variant made again (EvidenceCache.piecesAt). Not in
   // a long pass of a file of one checkpoint (keepsCounts is false), which keeps none of the texts it meets, even
   // those several turns hold.
+  let pieces: TurnPieces;
   if (!longPass || ctx.keepsCounts) {
     ctx.evidenceSlots ??= new EvidenceSlots(ctx.reach);
-    return cache.piecesAt(ctx.evidenceSlots, index, turn, answeredSeparately, !longPass);
+    pieces = cache.piecesAt(ctx.evidenceSlots, index, turn, answeredSeparately, !longPass);
+  } else {
+    pieces = cache.piecesInLongPass(turn, answeredSeparately);
   }
-  return cache.piecesInLongPass(turn, answeredSeparately);
+  ctx.piecesMet += pieces.pieces.length;
+  return pieces;
+}
+
+/** After a unit of a loop that may work out turns' evidence: whether it yields here (StepPace.due). */
+function stepDone(ctx: Context): boolean {
+  return ctx.pace.due(ctx.piecesMet, ctx.evidenceCache.charsWorked);
 }
 
 /** The unit a turn belongs to for sharing: a tool result counts with the turn that made its call. */
@@ -677,7 +698,8 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
   }
   const longPass = claimedChars > ctx.evidenceCache.limit;
   const seen = new TwiceFilter(claimedChars / CHARS_PER_FORM + claimedIndexes.length);
-  // Each unit's evidence may be worked out in either pass, as in the judging: a yield after each unit.
+  // Each unit's evidence may be worked out in either pass, as in the judging: a yield after a step of such work
+  // (StepPace), which a unit whose evidence was worked out again may end by itself.
   for (let unit = 0; unit < before; unit++) {
     if (firstMember[unit] < 0) {
       if (unit % STEP_TURNS === 0) yield;
@@ -685,7 +707,7 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
     }
     const { hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before, longPass);
     for (let f = 0; f < hashes.length; f++) seen.add(hashes[f]);
-    yield;
+    if (stepDone(ctx)) yield;
   }
   // Backwards: each unit met makes itself the first.
   const packed = new Map<string, number>();
@@ -694,7 +716,7 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
       if (unit % STEP_TURNS === 0) yield;
       continue;
     }
-    yield;
+    if (stepDone(ctx)) yield;
     const { forms, hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before, longPass);
     for (let f = 0; f < forms.length; f++) {
       if (!seen.maybeTwice(hashes[f])) continue;
@@ -866,8 +888,9 @@ function* judgeCheckpoint(cp: Checkpoint, index: number, ctx: Context, before: n
   const found: Evidence[] = [];
   const placesFound = new Set<number>();
   const onResult = ctx.judging?.onResult;
+  // A yield after a step of judging (StepPace): the check at the top counts the turn before.
   for (let i = 0; i < before; i++) {
-    yield;
+    if (stepDone(ctx)) yield;
     if (ctx.judging && ++ctx.judging.done % STEP_TURNS === 0) ctx.judging.report(ctx.judging.done, ctx.judging.total);
     const turn = ctx.turns[i];
     const claimed = claimedSet.hasTurn(i);

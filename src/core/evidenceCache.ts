@@ -66,6 +66,8 @@ export class EvidenceCache {
   private chars = 0;
   private hitCount = 0;
   private missCount = 0;
+  /** Characters of text whose pieces were worked out, not answered from the cache, since it was made. */
+  private workedChars = 0;
   /** The texts a long pass met, to keep one met again at another turn (made at the first long pass's miss). */
   private repeats: RepeatedTexts | undefined;
 
@@ -127,6 +129,7 @@ export class EvidenceCache {
       }
     }
     this.missCount++;
+    this.workedChars += text.length;
     const made = turnPieces(turn, answeredSeparately);
     if (!keep) return made;
     const pieces = sharePieces(this.table, made);
@@ -174,6 +177,11 @@ export class EvidenceCache {
   /** Records of use kept to order the texts (at most two a text held, plus 1,024). */
   get orderRecords(): number {
     return this.order.length;
+  }
+
+  /** Characters of text whose pieces were worked out (lookups not answered from the cache) since it was made. */
+  get charsWorked(): number {
+    return this.workedChars;
   }
 
   /** Lookups answered from the cache, and computed, since it was made. */

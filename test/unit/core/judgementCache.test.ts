@@ -1,5 +1,6 @@
 // Tests for analyzeInSteps, judgeAhead and JudgementCache (src/core/analyze.ts, src/core/judgementCache.ts):
-// analysing in steps yields at least once per turn before a checkpoint and gives what analyze gives; an
+// analysing in steps yields at least once per STEP_UNITS turns before a checkpoint, sooner after much work, and
+// gives what analyze gives; an
 // analysis that takes the judgements judgeAhead made equals one without and judges nothing again; judgements
 // made for another snapshot (another turn array, checkpoint record, prefix or threshold) are never taken; the results
 // copied with their token figures share a few hidden classes.
@@ -7,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { analyze, analyzeInSteps, judgeAhead } from '../../../src/core/analyze';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
+import { STEP_CHARS, STEP_PIECES, STEP_UNITS } from '../../../src/core/stepPace';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../../../src/core/evidence';
 import { JudgementCache } from '../../../src/core/judgementCache';
 import type { Analysis, AnalysisOptions, Transcript } from '../../../src/core/model';
@@ -43,28 +45,57 @@ function twoCheckpoints(): Transcript {
 }
 
 describe('core/analyze in steps, with judgements made ahead', () => {
-  it('yields at least once per turn before each checkpoint, and gives what analyze gives', () => {
+  it('yields at least once per STEP_UNITS turns before each checkpoint, and gives what analyze gives', () => {
     for (const t of [incident(false), incident(true), twoCheckpoints()]) {
       const { value, yields } = run(analyzeInSteps(t, OPTS));
       assert.deepEqual(value, analyze(t, OPTS));
       const before = t.checkpoints.reduce((sum, cp) => sum + cp.turnsBefore, 0);
-      assert.ok(yields >= before, `${yields} yields for ${before} turns before checkpoints`);
+      assert.ok(yields >= before / STEP_UNITS, `${yields} yields for ${before} turns before checkpoints`);
     }
   });
 
-  it("works out at most one turn's evidence between two yields, the sharing counts included", () => {
+  it("works out at most STEP_UNITS turns' evidence between two yields, the sharing counts included", () => {
     // Forty turns with no calls (a unit a turn), under the 1,024 turns the light loops yield after; a cache of no
     // characters works every turn's evidence out again each time it is asked (the long pass's way too).
     for (const maxChars of [undefined, 0]) {
       const evidenceCache = new EvidenceCache({ maxChars });
       const steps = judgeAhead(twoCheckpoints(), { ...OPTS, evidenceCache, judgements: new JudgementCache() });
       let worked = 0;
+      let most = 0;
       for (let next = steps.next(); !next.done; next = steps.next()) {
         const misses = evidenceCache.stats.misses;
-        assert.ok(misses - worked <= 1, `${misses - worked} turns' evidence worked out in one step`);
+        most = Math.max(most, misses - worked);
         worked = misses;
       }
+      assert.ok(most <= STEP_UNITS, `${most} turns' evidence worked out in one step`);
       assert.ok(worked >= 40, 'every turn worked out');
+    }
+  });
+
+  it('ends a step sooner after large texts worked out, or many pieces met: at most one turn past the bound', () => {
+    // Long turns (about 6,000 characters of prose each, no pieces to speak of) and turns naming many paths (about
+    // 300 pieces each): each kind ends a step after a few turns, well before STEP_UNITS.
+    const prose = 'the change was made and then checked again before it went further along the way. '.repeat(75);
+    const paths = Array.from({ length: 300 }, (_, k) => `src/module_${k}/file_${k}.ts`).join(' ');
+    for (const [kind, text, most] of [
+      ['long texts', prose, Math.ceil(STEP_CHARS / prose.length)],
+      ['many pieces', paths, Math.ceil(STEP_PIECES / 300)],
+    ] as const) {
+      const turns = Array.from({ length: 40 }, (_, i) => turn(i, `${i}: ${text}`));
+      const t = transcript(turns, [
+        checkpoint({ summaryId: 'S', summary: 'src/module_1/file_1.ts', summaryBudget: 50, claimedIds: range(0, 39), turnsBefore: 40 }),
+      ]);
+      const evidenceCache = new EvidenceCache({ maxChars: 0 });
+      const steps = judgeAhead(t, { ...OPTS, evidenceCache, judgements: new JudgementCache() });
+      let worked = 0;
+      let longest = 0;
+      for (let next = steps.next(); !next.done; next = steps.next()) {
+        const misses = evidenceCache.stats.misses;
+        longest = Math.max(longest, misses - worked);
+        worked = misses;
+      }
+      assert.ok(worked >= 40, `${kind}: every turn worked out`);
+      assert.ok(longest <= most, `${kind}: ${longest} turns' evidence worked out in one step, at most ${most}`);
     }
   });
 

@@ -103,6 +103,8 @@ interface Context {
   keepsCounts: boolean;
   /** Pieces of evidence piecesOf has given in this analysis: a running total of work, for `pace`. */
   piecesMet: number;
+  /** Characters of turn text the judging read through (textMet): a running total of work, for `pace`. */
+  charsJudged: number;
   /**
    * When the loops that may work out evidence yield: one pace for all of them, so the work left over from one loop
    * counts in the next one's first step.
@@ -357,6 +359,7 @@ function* contextInSteps(
     countedTurns: undefined,
     keepsCounts: checkpoints.length > 1,
     piecesMet: 0,
+    charsJudged: 0,
     pace: new StepPace(0, evidenceCache.charsWorked),
     prose: checkpoints.length > 1 ? new ProseMemo(turns.length) : undefined,
     evidenceSlots: undefined,
@@ -649,7 +652,14 @@ function piecesOf(ctx: Context, index: number, before: number, longPass: boolean
 
 /** After a unit of a loop that may work out turns' evidence: whether it yields here (StepPace.due). */
 function stepDone(ctx: Context): boolean {
-  return ctx.pace.due(ctx.piecesMet, ctx.evidenceCache.charsWorked);
+  return ctx.pace.due(ctx.piecesMet, ctx.evidenceCache.charsWorked + ctx.charsJudged);
+}
+
+/** A turn's text as the judging reads it through (the passage looked for in the summary), counted as work. */
+function textMet(ctx: Context, turn: Turn): string {
+  const text = turnText(turn);
+  ctx.charsJudged += text.length;
+  return text;
 }
 
 /** The unit a turn belongs to for sharing: a tool result counts with the turn that made its call. */
@@ -1316,7 +1326,7 @@ function judgeTurn(
   const shared = state.shared;
   const unit = unitOf(ctx, index, index + 1);
   const matcher = state.matcher;
-  const passage = ctx.prose ? ctx.prose.passage(index, () => turnText(turn), matcher) : verbatimPassage(turnText(turn), matcher);
+  const passage = ctx.prose ? ctx.prose.passage(index, () => textMet(ctx, turn), matcher) : verbatimPassage(textMet(ctx, turn), matcher);
   const j = judge(
     passage && !pieces.pieces.some((p) => p.key === passage.key) ? [...pieces.pieces, passage] : pieces.pieces,
     state.matcher,

@@ -1,16 +1,19 @@
 // When the loops that may work out turns' evidence yield (core/analyze.ts: the sharing counts' two passes and the
-// judging of a checkpoint's turns): after a step of about a millisecond of work, not after every unit. A yield there
-// passes through every generator that delegates to the loop, down to the shell's runner; after each unit, that was
-// about 6% of the judging's instructions at 100k turns (docs/performance.md, "The judging's steps paced by their
-// work"). A step ends after STEP_UNITS units, or sooner once its units met STEP_PIECES pieces of evidence or had
-// STEP_CHARS characters of text worked out (a large tool output is a step of its own). Pure: no I/O.
+// judging of a checkpoint's turns): after a step of a few units' work, not after every unit. A yield there passes
+// through every generator that delegates to the loop, down to the shell's runner: yielding after each unit took
+// about 6% of the judging's instructions (docs/performance.md, "The judging's steps paced by their work"). A step
+// ends after STEP_UNITS units, or sooner once its units met STEP_PIECES pieces of evidence or had STEP_CHARS
+// characters of text worked out or read through, so a large tool output is a step of its own. The bounds are small
+// because a step's time also depends on what the counts cannot see: code not yet optimised at the start of a
+// file's analysis ran four times as many units in 15–30 ms steps (STEP_UNITS 32), where the host's longest stall
+// on a real session went from 35–84 ms to 61–128 ms; with these bounds it stays as it was. Pure: no I/O.
 
 /** Units (a turn, or a call with its results) in a step at most. */
-export const STEP_UNITS = 32;
+export const STEP_UNITS = 8;
 /** Pieces of evidence met (asked of the evidence cache) that end a step: each is looked for and weighed. */
-export const STEP_PIECES = 1024;
-/** Characters of text whose evidence was worked out (not answered from the cache) that end a step. */
-export const STEP_CHARS = 16_384;
+export const STEP_PIECES = 256;
+/** Characters of text whose evidence was worked out (not answered from the cache), or read through, that end a step. */
+export const STEP_CHARS = 4096;
 
 /**
  * A loop's count of the work done since it last yielded. The work is read from two running totals the caller
@@ -27,8 +30,8 @@ export class StepPace {
   }
 
   /**
-   * After a unit, given the running totals now: whether the loop yields here. When it does, the next step is
-   * counted from here.
+   * After a unit, given the running totals now (pieces met; characters worked out or read through): whether the
+   * loop yields here. When it does, the next step is counted from here.
    */
   due(piecesMet: number, charsWorked: number): boolean {
     this.units++;

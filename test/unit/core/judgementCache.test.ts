@@ -72,19 +72,19 @@ describe('core/analyze in steps, with judgements made ahead', () => {
     }
   });
 
-  it('ends a step sooner after large texts worked out, or many pieces met: at most one turn past the bound', () => {
-    // Long turns (about 6,000 characters of prose each, no pieces to speak of) and turns naming many paths (about
-    // 300 pieces each): each kind ends a step after a few turns, well before STEP_UNITS.
-    const prose = 'the change was made and then checked again before it went further along the way. '.repeat(75);
-    const paths = Array.from({ length: 300 }, (_, k) => `src/module_${k}/file_${k}.ts`).join(' ');
+  it('ends a step sooner after long texts worked out or read, or many pieces met: at most one turn past the bound', () => {
+    // Turns of about 1,500 characters of prose (few pieces), and turns of about 1,000 characters naming 100 files
+    // (100 pieces): each kind ends a step after a few turns, before STEP_UNITS, with every turn worked out each time.
+    const prose = 'the change was made and then checked again before it went further along the way. '.repeat(18);
+    const paths = Array.from({ length: 100 }, (_, k) => `d${k}/f${k}.ts`).join(' ');
     for (const [kind, text, most] of [
       ['long texts', prose, Math.ceil(STEP_CHARS / prose.length)],
-      ['many pieces', paths, Math.ceil(STEP_PIECES / 300)],
+      ['many pieces', paths, Math.ceil(STEP_PIECES / 100)],
     ] as const) {
+      assert.ok(most < STEP_UNITS, `${kind}: a bound below STEP_UNITS`);
       const turns = Array.from({ length: 40 }, (_, i) => turn(i, `${i}: ${text}`));
-      const t = transcript(turns, [
-        checkpoint({ summaryId: 'S', summary: 'src/module_1/file_1.ts', summaryBudget: 50, claimedIds: range(0, 39), turnsBefore: 40 }),
-      ]);
+      const summary = 'd1/f1.ts';
+      const t = transcript(turns, [checkpoint({ summaryId: 'S', summary, summaryBudget: 50, claimedIds: range(0, 39), turnsBefore: 40 })]);
       const evidenceCache = new EvidenceCache({ maxChars: 0 });
       const steps = judgeAhead(t, { ...OPTS, evidenceCache, judgements: new JudgementCache() });
       let worked = 0;

@@ -131,7 +131,7 @@ interface Context {
 
 /**
  * The loops over every turn that do little per turn yield about this often. Those that may work out a turn's
- * evidence (the judgements, the sharing counts) yield after a step of about a millisecond's work (StepPace): in
+ * evidence (the judgements, the sharing counts) yield after a step of a few units' work (StepPace): in
  * steps of this many turns, a real session's sharing counts held the event loop 350–450 ms (docs/performance.md,
  * "A yield per unit in the sharing counts").
  */

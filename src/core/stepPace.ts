@@ -4,9 +4,9 @@
 // about 6% of the judging's instructions (docs/performance.md, "The judging's steps paced by their work"). A step
 // ends after STEP_UNITS units, or sooner once its units met STEP_PIECES pieces of evidence or had STEP_CHARS
 // characters of text worked out or read through, so a large tool output is a step of its own. The bounds are small
-// because a step's time also depends on what the counts cannot see: code not yet optimised at the start of a
-// file's analysis ran four times as many units in 15–30 ms steps (STEP_UNITS 32), where the host's longest stall
-// on a real session went from 35–84 ms to 61–128 ms; with these bounds it stays as it was. Pure: no I/O.
+// because a step's time also depends on what the counts cannot see (code V8 has not optimised yet, a core shared
+// with the token worker): with four times these bounds, the host's longest stall on a real session went from
+// 35–84 ms to 61–128 ms; with these it stays as it was. Pure: no I/O.
 
 /** Units (a turn, or a call with its results) in a step at most. */
 export const STEP_UNITS = 8;

@@ -35,6 +35,22 @@ function judged(t: Transcript, options: Partial<AnalysisOptions> = {}): { judgem
   return { judgements, evidenceCache };
 }
 
+/**
+ * judgeAhead of `t` run step by step with `evidenceCache`: the turns' evidence worked out in all, and the most
+ * worked out between two yields.
+ */
+function workedPerStep(t: Transcript, evidenceCache: EvidenceCache): { worked: number; most: number } {
+  const steps = judgeAhead(t, { ...OPTS, evidenceCache, judgements: new JudgementCache() });
+  let worked = 0;
+  let most = 0;
+  for (let next = steps.next(); !next.done; next = steps.next()) {
+    const misses = evidenceCache.stats.misses;
+    most = Math.max(most, misses - worked);
+    worked = misses;
+  }
+  return { worked, most };
+}
+
 /** Two checkpoints over forty turns, the second claiming turns the first does not. */
 function twoCheckpoints(): Transcript {
   const turns = Array.from({ length: 40 }, (_, i) => turn(i, `Changed src/part_${i}.ts for TASK-${100 + i}`));
@@ -59,14 +75,7 @@ describe('core/analyze in steps, with judgements made ahead', () => {
     // characters works every turn's evidence out again each time it is asked (the long pass's way too).
     for (const maxChars of [undefined, 0]) {
       const evidenceCache = new EvidenceCache({ maxChars });
-      const steps = judgeAhead(twoCheckpoints(), { ...OPTS, evidenceCache, judgements: new JudgementCache() });
-      let worked = 0;
-      let most = 0;
-      for (let next = steps.next(); !next.done; next = steps.next()) {
-        const misses = evidenceCache.stats.misses;
-        most = Math.max(most, misses - worked);
-        worked = misses;
-      }
+      const { worked, most } = workedPerStep(twoCheckpoints(), evidenceCache);
       assert.ok(most <= STEP_UNITS, `${most} turns' evidence worked out in one step`);
       assert.ok(worked >= 40, 'every turn worked out');
     }
@@ -86,14 +95,7 @@ describe('core/analyze in steps, with judgements made ahead', () => {
       const summary = 'd1/f1.ts';
       const t = transcript(turns, [checkpoint({ summaryId: 'S', summary, summaryBudget: 50, claimedIds: range(0, 39), turnsBefore: 40 })]);
       const evidenceCache = new EvidenceCache({ maxChars: 0 });
-      const steps = judgeAhead(t, { ...OPTS, evidenceCache, judgements: new JudgementCache() });
-      let worked = 0;
-      let longest = 0;
-      for (let next = steps.next(); !next.done; next = steps.next()) {
-        const misses = evidenceCache.stats.misses;
-        longest = Math.max(longest, misses - worked);
-        worked = misses;
-      }
+      const { worked, most: longest } = workedPerStep(t, evidenceCache);
       assert.ok(worked >= 40, `${kind}: every turn worked out`);
       assert.ok(longest <= most, `${kind}: ${longest} turns' evidence worked out in one step, at most ${most}`);
     }

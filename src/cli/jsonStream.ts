@@ -1,7 +1,8 @@
 // JSON written in pieces, never as one string: a document of any size (a million turns, past V8's string
 // limit) goes out in chunks of about CHUNK_CHARS characters, each made safe for a terminal (terminalText's
 // jsonText). The parts marked streamed (StreamedObject, StreamedArray) are walked, their items made one at a
-// time; every other value is JSON.stringify'd whole. The text is exactly JSON.stringify(value, null, 2)'s.
+// time; every other value is JSON.stringify'd whole. The text is exactly JSON.stringify(value, null, 2)'s, but for
+// an array marked `itemPerLine`: each of its items is on one line of its own, as JSON.stringify(item) writes it.
 import { once } from 'node:events';
 import { jsonText } from './terminalText';
 
@@ -12,7 +13,15 @@ export class StreamedObject {
 
 /** An array whose items are made as they are written (an iterable walked once). An undefined item is written null. */
 export class StreamedArray {
-  constructor(readonly items: Iterable<unknown>) {}
+  constructor(
+    readonly items: Iterable<unknown>,
+    /**
+     * `itemPerLine`: each item on one line of its own, without spaces (JSON.stringify(item)), instead of indented
+     * over lines of its own. For a long array of objects (a checkpoint's turns): under half the indented size, a
+     * line to grep or diff each.
+     */
+    readonly layout: { itemPerLine?: boolean } = {},
+  ) {}
 }
 
 /**
@@ -41,12 +50,12 @@ function plainJson(value: unknown, pad: string): string | undefined {
 }
 
 /**
- * The JSON text of `value` at the depth whose indentation is `pad`, with jsonText's escapes, as jsonChunks
- * would write it there (for JsonBytes); undefined for a value JSON leaves out. `value` holds no JsonBytes.
+ * The JSON text of `value` on one line, as JSON.stringify(value) writes it, with jsonText's escapes: an item of an
+ * `itemPerLine` array (for JsonBytes). `value` holds no JsonBytes; a value JSON leaves out is null.
  */
-export function jsonTextAt(value: unknown, pad: string): string | undefined {
-  const all = [...pieces(value, pad)];
-  return all.length === 0 ? undefined : jsonText(all.join(''));
+export function jsonLineOf(value: unknown): string {
+  const all = [...pieces(value, '', true)];
+  return all.length === 0 ? 'null' : jsonText(all.join(''));
 }
 
 /** The indentation of the depth `depth` levels below the one indented by `pad`. */
@@ -55,38 +64,41 @@ export function padBelow(pad: string, depth: number): string {
 }
 
 /**
- * The pieces of `value`'s JSON, at the depth whose indentation is `pad`; nothing for a value JSON leaves out. A
- * JsonBytes comes as it is, for jsonChunks.
+ * The pieces of `value`'s JSON, at the depth whose indentation is `pad` (or on one line, as JSON.stringify(value)
+ * writes it, when `oneLine`); nothing for a value JSON leaves out. A JsonBytes comes as it is, for jsonChunks.
  */
-function* pieces(value: unknown, pad: string): Generator<string | JsonBytes> {
+function* pieces(value: unknown, pad: string, oneLine = false): Generator<string | JsonBytes> {
   if (value instanceof JsonBytes) {
     yield value;
   } else if (value instanceof StreamedArray) {
     const inner = pad + INDENT;
+    const itemsOnOneLine = oneLine || value.layout.itemPerLine === true;
+    // Before an item: a newline and the indentation, or only the comma on one line.
+    const lead = oneLine ? '' : `\n${inner}`;
     let first = true;
     for (const item of value.items) {
-      yield first ? `[\n${inner}` : `,\n${inner}`;
+      yield `${first ? '[' : ','}${lead}`;
       first = false;
       let wrote = false;
-      for (const piece of pieces(item, inner)) {
+      for (const piece of pieces(item, inner, itemsOnOneLine)) {
         wrote = true;
         yield piece;
       }
       if (!wrote) yield 'null';
     }
-    yield first ? '[]' : `\n${pad}]`;
+    yield first ? '[]' : oneLine ? ']' : `\n${pad}]`;
   } else if (value instanceof StreamedObject) {
     const inner = pad + INDENT;
     let first = true;
     for (const [key, field] of Object.entries(value.fields)) {
       if (field === undefined || typeof field === 'function' || typeof field === 'symbol') continue;
-      yield `${first ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `;
+      yield oneLine ? `${first ? '{' : ','}${JSON.stringify(key)}:` : `${first ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `;
       first = false;
-      yield* pieces(field, inner);
+      yield* pieces(field, inner, oneLine);
     }
-    yield first ? '{}' : `\n${pad}}`;
+    yield first ? '{}' : oneLine ? '}' : `\n${pad}}`;
   } else {
-    const text = plainJson(value, pad);
+    const text = oneLine ? (JSON.stringify(value) as string | undefined) : plainJson(value, pad);
     if (text !== undefined) yield text;
   }
 }

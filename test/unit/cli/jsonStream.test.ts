@@ -1,7 +1,8 @@
 // Tests of the streamed JSON writer (cli/jsonStream.ts) and the --json report written with it: the text is
-// exactly JSON.stringify(value, null, 2)'s with jsonText's escapes, whatever is streamed and whatever the chunk
-// size; writing waits for a slow stream; the incident's report parses, matches its analysis and is the
-// document a one-string writer gives; and a document past V8's longest string is written chunk by chunk.
+// exactly JSON.stringify(value, null, 2)'s with jsonText's escapes, but for the arrays marked itemPerLine, each of
+// whose items is JSON.stringify(item) on a line of its own, whatever is streamed and whatever the chunk size;
+// writing waits for a slow stream; the incident's report parses, matches its analysis and is the document a
+// one-string writer gives, a turn to a line; and a document past V8's longest string is written chunk by chunk.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -9,7 +10,7 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { checkFiles } from '../../../src/cli/checkFiles';
 import { writeJsonReport } from '../../../src/cli/jsonReport';
-import { CHUNK_CHARS, jsonChunks, StreamedArray, StreamedObject } from '../../../src/cli/jsonStream';
+import { CHUNK_CHARS, jsonChunks, jsonLineOf, StreamedArray, StreamedObject } from '../../../src/cli/jsonStream';
 import { jsonText } from '../../../src/cli/terminalText';
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -19,15 +20,54 @@ const SAMPLE = join(ROOT, 'samples/incident.jsonl');
  * `value` with its arrays and objects marked streamed where `streamed` says so (by position). Markers count only
  * inside streamed parents, so below a plain container everything stays plain.
  */
-function markStreamed(value: unknown, streamed: (path: string) => boolean, path = ''): unknown {
+function markStreamed(
+  value: unknown,
+  streamed: (path: string) => boolean,
+  path = '',
+  perLine: (path: string) => boolean = () => false,
+): unknown {
   if (typeof value !== 'object' || value === null || !streamed(path)) return value;
-  if (Array.isArray(value)) return new StreamedArray(value.map((item, i) => markStreamed(item, streamed, `${path}/${i}`)));
+  if (Array.isArray(value)) {
+    const items = value.map((item, i) => markStreamed(item, streamed, `${path}/${i}`, perLine));
+    return new StreamedArray(items, { itemPerLine: perLine(path) });
+  }
   return new StreamedObject(
-    Object.fromEntries(Object.entries(value).map(([key, field]) => [key, markStreamed(field, streamed, `${path}/${key}`)])),
+    Object.fromEntries(Object.entries(value).map(([key, field]) => [key, markStreamed(field, streamed, `${path}/${key}`, perLine)])),
   );
 }
 
 const oneString = (value: unknown) => jsonText(JSON.stringify(value, null, 2));
+
+/** What stands in the text for an item written on its line, until it is put back (no jsonValue string holds it). */
+const MARK = '\u0000\u0001item ';
+
+/**
+ * JSON.stringify(value, null, 2) with jsonText's escapes, but for the arrays markStreamed(value, streamed, '', perLine)
+ * marks itemPerLine, each of whose items is JSON.stringify(item) on its line: each such item is written as a mark
+ * first, then put back.
+ */
+function itemsPerLineString(value: unknown, streamed: (path: string) => boolean, perLine: (path: string) => boolean): string {
+  const lines: string[] = [];
+  const marked = (node: unknown, path: string): unknown => {
+    if (typeof node !== 'object' || node === null || !streamed(path)) return node;
+    if (Array.isArray(node)) {
+      if (perLine(path)) return node.map((item) => `${MARK}${lines.push(JSON.stringify(item) ?? 'null') - 1}`);
+      return node.map((item, i) => marked(item, `${path}/${i}`));
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, field]) => [key, marked(field, `${path}/${key}`)]));
+  };
+  const text = JSON.stringify(marked(value, ''), null, 2) as string | undefined;
+  if (text === undefined) return '';
+  const quotedMark = JSON.stringify(MARK).slice(0, -1);
+  let out = '';
+  for (let from = 0; ;) {
+    const at = text.indexOf(quotedMark, from);
+    if (at < 0) return jsonText(out + text.slice(from));
+    const end = text.indexOf('"', at + quotedMark.length);
+    out += text.slice(from, at) + lines[Number(text.slice(at + quotedMark.length, end))];
+    from = end + 1;
+  }
+}
 
 describe('cli/jsonStream', () => {
   it('writes what JSON.stringify(value, null, 2) writes, streamed anywhere, in chunks of any size', () => {
@@ -39,6 +79,25 @@ describe('cli/jsonStream', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('writes each item of an array marked itemPerLine as JSON.stringify(item) on its line, streamed anywhere, in chunks of any size', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 0, max: 1000 }), (value, chunkChars, seed) => {
+        fc.pre(!JSON.stringify(value).includes(JSON.stringify(MARK).slice(1, -1)));
+        const streamed = (path: string) => (path.length * 31 + seed) % 3 !== 0;
+        const perLine = (path: string) => (path.length * 17 + seed) % 2 === 0;
+        const marked = markStreamed(value, streamed, '', perLine);
+        const expected = itemsPerLineString(value, streamed, perLine);
+        assert.equal([...jsonChunks(marked, { chunkChars })].join(''), expected);
+      }),
+      { numRuns: 300 },
+    );
+    const items = [{ a: [1, { b: 'x' }] }, [], undefined, 'two\nlines \u202e'];
+    const text = [...jsonChunks(new StreamedObject({ items: new StreamedArray(items, { itemPerLine: true }) }))].join('');
+    assert.equal(text, '{\n  "items": [\n    {"a":[1,{"b":"x"}]},\n    [],\n    null,\n    "two\\nlines \\u202e"\n  ]\n}');
+    assert.equal(jsonLineOf({ a: [1, { b: 'x' }], c: undefined }), '{"a":[1,{"b":"x"}]}');
+    assert.equal(jsonLineOf(undefined), 'null');
   });
 
   it('leaves out undefined fields, writes undefined items as null, and writes empty containers as JSON.stringify does', () => {
@@ -114,7 +173,7 @@ describe('cli/jsonStream', () => {
     assert.equal(tail, 'xxx"\n  ]\n}');
   });
 
-  it("writes the incident's report as the one document a single JSON.stringify would, matching its analysis", async function () {
+  it("writes the incident's report as the one document a single JSON.stringify would, a turn to a line, matching its analysis", async function () {
     this.timeout(60000);
     const reports = await checkFiles([SAMPLE, '/nonexistent/compaction-lens.jsonl'], { encoding: 'o200k_base', ratioFloor: 5 });
     const chunks: string[] = [];
@@ -130,8 +189,16 @@ describe('cli/jsonStream', () => {
         checkpoints?: { verdict: string; turns: { id: unknown; status: string; evidence: unknown[] }[] }[];
       }[];
     };
-    assert.equal(text, oneString(document));
+    const turnsArray = (path: string) => /^\/files\/\d+\/checkpoints\/\d+\/turns$/.test(path);
+    assert.equal(
+      text,
+      itemsPerLineString(document, () => true, turnsArray),
+    );
+    const turnLines = text.split('\n').filter((line) => line.startsWith(' '.repeat(12) + '{"id":'));
     const [incident, missing] = document.files;
+    const turnCount = incident.checkpoints!.reduce((sum, cp) => sum + cp.turns.length, 0);
+    assert.ok(turnCount > 400, `${turnCount} turns`);
+    assert.equal(turnLines.length, turnCount, 'each turn on a line of its own');
     assert.equal(incident.path, SAMPLE);
     const analysis = reports[0].analysis!;
     assert.equal(incident.checkpoints!.length, analysis.checkpoints.length);

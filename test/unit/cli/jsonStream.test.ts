@@ -4,7 +4,7 @@
 // writing waits for a slow stream; the incident's report parses, matches its analysis and is the document a
 // one-string writer gives, a turn to a line; and a document past V8's longest string is written chunk by chunk.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
@@ -199,6 +199,11 @@ describe('cli/jsonStream', () => {
     const turnCount = incident.checkpoints!.reduce((sum, cp) => sum + cp.turns.length, 0);
     assert.ok(turnCount > 400, `${turnCount} turns`);
     assert.equal(turnLines.length, turnCount, 'each turn on a line of its own');
+    // The CLI writes its turns through a temporary folder (jsonTurnSpill), a line each: the same document.
+    const cli = spawnSync(process.execPath, [join(ROOT, 'dist/cli.js'), 'check', '--json', SAMPLE, '/nonexistent/compaction-lens.jsonl'], {
+      encoding: 'utf8',
+    });
+    assert.equal(cli.stdout, `${text}\n`, cli.stderr);
     assert.equal(incident.path, SAMPLE);
     const analysis = reports[0].analysis!;
     assert.equal(incident.checkpoints!.length, analysis.checkpoints.length);

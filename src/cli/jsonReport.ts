@@ -53,7 +53,7 @@ export function jsonTurnSpill(onFallback?: (why: string) => void): TurnSpill {
   return new TurnSpill((turn) => jsonLineOf(turnJson(turn)), `,\n${TURN_PAD}`, onFallback);
 }
 
-/** Checkpoint `index`'s turns array from its spill: JSON.stringify's text of the array at its depth. */
+/** Checkpoint `index`'s turns array from its spill, at its depth in the document, a turn to a line. */
 function* spilledTurns(spill: TurnSpill, index: number): Generator<Buffer> {
   if (spill.countOf(index) === 0) {
     yield Buffer.from('[]');

@@ -50,9 +50,10 @@ export interface ProgressOptions {
   onVerdict?: (verdicts: readonly CheckpointVerdict[]) => void;
   /**
    * The file is analysed once and let go (the CLI): no checkpoint memo, and an evidence cache for this analysis
-   * alone, of ONE_SHOT_EVIDENCE_CHARS when the turns' texts would not fit in the default (returned empty); the
-   * file is opened to be read once (OpenOptions.readOnce), so its reader goes once the transcript is made, and
-   * its turns' texts go to disk past TEXTS_ON_DISK_CHARS (or the open options' textsOnDiskPast, when given).
+   * alone, of ONE_SHOT_EVIDENCE_CHARS for a transcript of one checkpoint or when the turns' texts would not fit in
+   * the default (oneShotEvidenceCache; returned empty); the file is opened to be read once (OpenOptions.readOnce),
+   * so its reader goes once the transcript is made, and its turns' texts go to disk past TEXTS_ON_DISK_CHARS (or the
+   * open options' textsOnDiskPast, when given).
    */
   oneShot?: boolean;
   /**
@@ -113,12 +114,12 @@ export interface FileCaches {
 
 /**
  * The bound (characters of the texts keyed on) of a one-shot analysis' evidence cache when the turns' texts do
- * not fit in the default bound: what does not fit is worked out again in each of the sharing counts' two passes
- * and the judging, rather than held (about 8 bytes of pieces a character: this is about 17 MB). A larger cache
- * saves only what it holds: the sharing's second pass goes backwards, so it and the judging each find in the cache
- * the turns the pass before left there, and work out the rest again. Such a transcript has more than 32M
- * characters, so a cache of 8M characters saved at most a sixth of that work for some 60 MB more (at 3M turns
- * about 1%); see docs/performance.md, "Columns, a filter of four places, a smaller cache".
+ * not fit in the default bound, or when the transcript has one checkpoint: what does not fit is worked out again in
+ * each of the sharing counts' two passes and the judging, rather than held (about 8 bytes of pieces a character:
+ * this is about 17 MB). A larger cache saves only what it holds: the sharing's second pass goes backwards, so it and
+ * the judging each find in the cache the turns the pass before left there, and work out the rest again. For a
+ * transcript of more than 32M characters, a cache of 8M characters saved at most a sixth of that work for some
+ * 60 MB more (at 3M turns about 1%); see docs/performance.md, "Columns, a filter of four places, a smaller cache".
  */
 export const ONE_SHOT_EVIDENCE_CHARS = 2 * 1024 * 1024;
 
@@ -128,11 +129,23 @@ export const ONE_SHOT_EVIDENCE_CHARS = 2 * 1024 * 1024;
  */
 export const TEXTS_ON_DISK_CHARS = DEFAULT_EVIDENCE_CACHE_CHARS;
 
-/** A one-shot analysis' evidence cache: the default when every turn's text fits in it, else a small one. */
+/**
+ * A one-shot analysis' evidence cache: a small one (ONE_SHOT_EVIDENCE_CHARS) for a transcript of one checkpoint or
+ * none, or whose turns' texts do not fit in the default; else the default. A checkpoint's claimed turns that hold
+ * more text than the small cache are then asked for as one long pass, which keeps none of their evidence and works
+ * it out in each of the three passes: for one checkpoint, that costs no more time than keeping it all, whose pieces
+ * the collector then carries, and keeps far less (`check` of a generated 80k-turn file: 5.5–10.0 s either way over
+ * 13 pairs, peak RSS 258–307 MB against 416–449 MB; docs/performance.md, "One checkpoint's evidence not kept by
+ * `check`"). Several checkpoints ask for the turns they share once each, so they keep the default while the texts
+ * fit in it.
+ */
 function oneShotEvidenceCache(file: TranscriptFile): EvidenceCache {
   // Texts moved to disk are past the default's bound (TEXTS_ON_DISK_CHARS): not read back to be added up.
   if (file.textsOnDisk) return new EvidenceCache({ maxChars: ONE_SHOT_EVIDENCE_CHARS });
   const transcript = file.transcript;
+  if (!Array.isArray(transcript.checkpoints) || transcript.checkpoints.length <= 1) {
+    return new EvidenceCache({ maxChars: ONE_SHOT_EVIDENCE_CHARS });
+  }
   let chars = 0;
   for (const turn of Array.isArray(transcript.turns) ? transcript.turns : []) {
     chars += typeof turn?.text === 'string' ? turn.text.length : 0;

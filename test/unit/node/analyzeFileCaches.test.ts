@@ -3,17 +3,19 @@
 // tokens are counted equals the plain analysis (counted in this thread, no caches); a re-analysis with the
 // file's kept caches is the same again and works out no evidence and counts no token again. A started pool
 // counts as a cold one and takes its first job on the started worker. A one-shot analysis (the CLI's) and one
-// whose evidence cache is far too small to hold the file's pieces (worked out again when let go) equal it too.
+// whose evidence cache is far too small to hold the file's pieces (worked out again when let go) equal it too; a
+// one-shot analysis keeps a small evidence cache for a file of one checkpoint, the default for several.
 // The analysis runs in slices: a timer runs meanwhile, and an abort meanwhile rejects; two analyses of one file
 // started together run one after the other.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyze } from '../../../src/core/analyze';
 import { CheckpointMemo } from '../../../src/core/checkpointMemo';
-import { EvidenceCache } from '../../../src/core/evidenceCache';
+import { DEFAULT_EVIDENCE_CACHE_CHARS, EvidenceCache } from '../../../src/core/evidenceCache';
 import type { Checkpoint, Transcript, Turn } from '../../../src/core/model';
-import { analyzeFile, analyzeTranscript } from '../../../src/node/analyzeFile';
+import { analyzeFile, analyzeTranscript, ONE_SHOT_EVIDENCE_CHARS } from '../../../src/node/analyzeFile';
 import { DigestTokenCache } from '../../../src/node/digestTokenCache';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
 import { TokenPool } from '../../../src/node/tokenPool';
@@ -71,6 +73,35 @@ describe('node/analyzeFile: caches and overlap', function () {
       .sort()[0];
     if (!name) skipOrFailInCi(this, `no .jsonl.gz session in ${CORPUS}`);
     await checkCaches(join(CORPUS, name));
+  });
+
+  it('gives a one-shot analysis of one checkpoint a small evidence cache, and one of several the default', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cl-one-shot-'));
+    const pool = new TokenPool();
+    try {
+      // The sample has one checkpoint: its claimed turns' evidence is worked out in each pass, not kept, past the
+      // small bound (the other tests' caches of 0 and 500 characters give the same analysis that way).
+      const one = await analyzeFile(SAMPLE, {}, pool, SETTINGS, { oneShot: true });
+      assert.equal(one.evidenceCache.limit, ONE_SHOT_EVIDENCE_CHARS);
+      // Two checkpoints, the second claiming the turns the first does too: their evidence is kept for both.
+      const turn = (id: number): string =>
+        `${JSON.stringify({ type: 'turn', id, role: 'user', content: `Fix src/mod${id}.ts: EXPIRY_${id} is wrong.` })}\n`;
+      const checkpoint = (id: string, to: number): string =>
+        `${JSON.stringify({ type: 'checkpoint', summary_id: id, summary: 'Fixed src/mod0.ts and EXPIRY_1.', summary_budget: 500, covered: { from: 0, to } })}\n`;
+      const path = join(dir, 'two.jsonl');
+      writeFileSync(path, turn(0) + turn(1) + turn(2) + checkpoint('S1', 2) + turn(3) + checkpoint('S2', 3));
+      const two = await analyzeFile(path, {}, pool, SETTINGS, { oneShot: true });
+      assert.equal(two.analysis.checkpoints.length, 2);
+      assert.equal(two.evidenceCache.limit, DEFAULT_EVIDENCE_CACHE_CHARS);
+      const plain = analyze(two.file.transcript, { countTokens: createTokenCounter('o200k_base'), ratioFloor: 5 });
+      assert.deepEqual(two.analysis, plain);
+      // Not one-shot (the extension's analysis, kept for the next): the default whatever the checkpoints.
+      const kept = await analyzeFile(SAMPLE, {}, pool, SETTINGS);
+      assert.equal(kept.evidenceCache.limit, DEFAULT_EVIDENCE_CACHE_CHARS);
+    } finally {
+      pool.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("asks for a full collection once, between the read and the analysis, only when a one-shot file's texts went to disk", async () => {

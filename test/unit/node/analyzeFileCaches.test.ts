@@ -79,8 +79,9 @@ describe('node/analyzeFile: caches and overlap', function () {
     const dir = mkdtempSync(join(tmpdir(), 'cl-one-shot-'));
     const pool = new TokenPool();
     try {
-      // The sample has one checkpoint: its claimed turns' evidence is worked out in each pass, not kept, past the
-      // small bound (the other tests' caches of 0 and 500 characters give the same analysis that way).
+      // The sample has one checkpoint: the small cache. (Its claimed turns hold less than the small bound; past it,
+      // their evidence is worked out in each pass, not kept, which checkCaches' caches of 0 and 500 characters hold
+      // equal to the plain analysis.)
       const one = await analyzeFile(SAMPLE, {}, pool, SETTINGS, { oneShot: true });
       assert.equal(one.evidenceCache.limit, ONE_SHOT_EVIDENCE_CHARS);
       // Two checkpoints, the second claiming the turns the first does too: their evidence is kept for both.

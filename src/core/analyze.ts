@@ -13,13 +13,14 @@
 // analyzeInSteps is analyze in small steps (a generator), so a shell can let its event loop run between them.
 import { groupDigits } from './displayText';
 import { CheckpointMemo, type KeptAnalysis, type MemoInputs, type TurnIndexes } from './checkpointMemo';
-import { DEFAULT_COVERAGE_THRESHOLD, judge, mentionsFrom, mentionsOf, type Mentions, type Sharing, type TurnPieces } from './evidence';
+import { DEFAULT_COVERAGE_THRESHOLD, judge, type Sharing, type TurnPieces } from './evidence';
 import { EvidenceCache, EvidenceSlots } from './evidenceCache';
 import { StepPace } from './stepPace';
 import { evidenceTable, type EvidenceTable } from './evidenceShare';
 import { JudgementCache, type JudgementKey } from './judgementCache';
 import { locatesForNextStep } from './locatorSearch';
 import { TwiceFilter } from './twiceFilter';
+import { UnitForms, visitNewForms } from './unitForms';
 import { runSteps } from './steps';
 import { ProseMemo } from './proseMemo';
 import { reweighed, weighedStatus } from './reweigh';
@@ -710,31 +711,40 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
   const seen = new TwiceFilter(claimedChars / CHARS_PER_FORM + claimedIndexes.length);
   // Each unit's evidence may be worked out in either pass, as in the judging: a yield after a step of such work
   // (StepPace), which a unit whose evidence was worked out again may end by itself.
+  // Each distinct form a unit names, once per unit (UnitForms): its hash counted in the first pass, the form counted
+  // by name in the second when the filter lets it through.
+  const met = new UnitForms();
+  const addHash = (_form: string, hash: number): void => seen.add(hash);
   for (let unit = 0; unit < before; unit++) {
     if (firstMember[unit] < 0) {
       if (unit % STEP_TURNS === 0) yield;
       continue;
     }
-    const { hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before, longPass);
-    for (let f = 0; f < hashes.length; f++) seen.add(hashes[f]);
+    met.begin();
+    for (let k = firstMember[unit]; k >= 0; k = nextMember[k]) {
+      visitNewForms(piecesOf(ctx, claimedIndexes[k], before, longPass).pieces, met, addHash);
+    }
     if (stepDone(ctx)) yield;
   }
   // Backwards: each unit met makes itself the first.
   const packed = new Map<string, number>();
+  let unitNow = 0;
+  const countForm = (form: string): void => {
+    const known = packed.get(form);
+    const count = Math.floor((known ?? 0) / UNIT_SPAN) + 1;
+    // A new key is kept as a copy: the form is cut from its turn's text, and would keep all of it alive.
+    packed.set(known === undefined ? detachedCopy(form) : form, count * UNIT_SPAN + (unitNow % UNIT_SPAN));
+  };
   for (let unit = before - 1; unit >= 0; unit--) {
     if (firstMember[unit] < 0) {
       if (unit % STEP_TURNS === 0) yield;
       continue;
     }
     if (stepDone(ctx)) yield;
-    const { forms, hashes } = unitMentions(ctx, claimedIndexes, firstMember[unit], nextMember, before, longPass);
-    for (let f = 0; f < forms.length; f++) {
-      if (!seen.maybeTwice(hashes[f])) continue;
-      const form = forms[f];
-      const known = packed.get(form);
-      const count = Math.floor((known ?? 0) / UNIT_SPAN) + 1;
-      // A new key is kept as a copy: the form is cut from its turn's text, and would keep all of it alive.
-      packed.set(known === undefined ? detachedCopy(form) : form, count * UNIT_SPAN + (unit % UNIT_SPAN));
+    met.begin();
+    unitNow = unit;
+    for (let k = firstMember[unit]; k >= 0; k = nextMember[k]) {
+      visitNewForms(piecesOf(ctx, claimedIndexes[k], before, longPass).pieces, met, countForm, seen);
     }
   }
   return { packed, longPass };
@@ -779,21 +789,6 @@ function* indexesClaimed(ctx: Context, claimedSet: ClaimedTurns, before: number)
  */
 const CHARS_PER_FORM = 16;
 
-/** The forms a unit names: its one member's, or the union of its members' (a call and its results). */
-function unitMentions(
-  ctx: Context,
-  claimedIndexes: Int32Array,
-  first: number,
-  nextMember: Int32Array,
-  before: number,
-  longPass: boolean,
-): Mentions {
-  if (nextMember[first] < 0) return mentionsOfTurn(ctx, claimedIndexes[first], before, longPass);
-  const all: Mentions[] = [];
-  for (let k = first; k >= 0; k = nextMember[k]) all.push(mentionsOfTurn(ctx, claimedIndexes[k], before, longPass));
-  return unionOf(all);
-}
-
 /**
  * The sharing of a form no other unit names (most forms): one object for all of them, never modified (not frozen,
  * so it has the same shape as the others).
@@ -804,18 +799,6 @@ const NAMED_HERE_ONLY: Sharing = { count: 1, first: true };
 function unpackSharing(packed: number | undefined, unit: number): Sharing {
   if (packed === undefined) return NAMED_HERE_ONLY;
   return { count: Math.floor(packed / UNIT_SPAN), first: packed % UNIT_SPAN === unit % UNIT_SPAN };
-}
-
-function mentionsOfTurn(ctx: Context, index: number, before: number, longPass: boolean): Mentions {
-  const turnPieces = piecesOf(ctx, index, before, longPass);
-  turnPieces.mentions ??= mentionsOf(turnPieces.pieces);
-  return turnPieces.mentions;
-}
-
-function unionOf(all: readonly Mentions[]): Mentions {
-  const out = new Set<string>();
-  for (const mentions of all) for (const form of mentions.forms) out.add(form);
-  return mentionsFrom(out);
 }
 
 /**

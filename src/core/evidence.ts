@@ -76,8 +76,6 @@ export interface TurnPieces {
    * what it confirms (any of its call's names), claimed-missing when it does not.
    */
   confirmation?: boolean;
-  /** Every form the turn names things by (keys, alternatives, a path's directories): what sharing is counted on. */
-  mentions?: Mentions;
   /** Why the turn holds nothing worth carrying, when it does not. */
   nothing?: string;
   /** Set for the result of a lookup (a read, a search): the file it read is what a summary records of it. */
@@ -244,37 +242,6 @@ export function turnPieces(turn: Turn, answeredSeparately: boolean): TurnPieces 
 function namePieces(call: ParsedCall): EvidencePiece[] {
   const name = bareCallName(call);
   return name === undefined ? [] : piecesOf([name]).map((p) => ({ ...p, toolName: true }));
-}
-
-/** The distinct forms a turn names things by, each with its hash (formHash) at the same index. */
-export interface Mentions {
-  forms: string[];
-  hashes: number[];
-}
-
-/** Every form a set of pieces names things by. */
-export function mentionsOf(pieces: readonly Piece[]): Mentions {
-  const out = new Set<string>();
-  for (const p of pieces) {
-    out.add(p.key);
-    out.add(p.shareKey);
-    if (p.alt) for (const a of p.alt) out.add(a);
-    if (p.parts) for (const a of p.parts) out.add(a);
-  }
-  return mentionsFrom(out);
-}
-
-/** Mentions of the given distinct forms, in their order. */
-export function mentionsFrom(forms: Iterable<string>): Mentions {
-  const list = [...forms];
-  return { forms: list, hashes: list.map(formHash) };
-}
-
-/** FNV-1a over a form's code units, cut to 30 bits (a small integer, kept unboxed): the same for the same text. */
-function formHash(form: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < form.length; i++) h = Math.imul(h ^ form.charCodeAt(i), 0x01000193);
-  return h & 0x3fffffff;
 }
 
 /** One piece per key; a piece the turn introduces wins over a mere mention of the same name. */

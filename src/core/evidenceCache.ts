@@ -4,9 +4,9 @@
 // text is tokenized once (TokenCache). Kept by whoever keeps a file's token cache (the extension's
 // TranscriptStore, per file, dropped with it), bounded by the characters it keys on (least recently used first
 // out; a pass over more text than that keeps none of the texts it computes, piecesInLongPass, but those several turns
-// hold while they fit, with several checkpoints: piecesAt). Cached results are shared between analyses and never modified (only `mentions` is filled in,
-// once, by analyze, from the pieces alone), so a hit gives exactly what turnPieces would. Pieces alike across turns
-// are one object (pieceTable.ts), which keeps the cache a third of the objects it would be.
+// hold while they fit, with several checkpoints: piecesAt). Cached results are shared between analyses and never
+// modified, so a hit gives exactly what turnPieces would. Pieces alike across turns are one object (pieceTable.ts),
+// which keeps the cache a third of the objects it would be.
 import { turnPieces, type TurnPieces } from './evidence';
 import type { Turn } from './model';
 import { LruOrder } from './lruOrder';

@@ -36,7 +36,8 @@
 //                  ("I refs"; less the same with N = 0, the read; identical runs differ by about 1%, V8's collector
 //                  being paced by the clock)
 //   kept FILE      what one analysis's results keep, as judge runs it: the heap after a full collection with the
-//                  analysis alive, less before (node --expose-gc)
+//                  analysis alive, less before (node --expose-gc); then what an EvidenceCache keeps once an analysis
+//                  with it is let go (evidenceCacheMb)
 //   extract FILE…  evidence extraction alone (extractPieces, as turnPieces calls it on a turn's text: with terms,
 //                  sentences for a user's turn) over the text of every turn (the first 30,000 of each file) and
 //                  every summary, seven passes: the characters scanned and each pass's CPU time
@@ -462,7 +463,16 @@ async function keptByResults() {
   globalThis.gc();
   const keptMb = Math.round((process.memoryUsage().heapUsed - before) / 1e5) / 10;
   const results = analysis.checkpoints.reduce((sum, cp) => sum + cp.turns.length, 0);
-  return { results, keptMb };
+  // Then what an evidence cache keeps once an analysis with it is let go (what the extension keeps per file).
+  const { EvidenceCache } = out('core/evidenceCache.js');
+  globalThis.gc();
+  const beforeCache = process.memoryUsage().heapUsed;
+  const evidenceCache = new EvidenceCache();
+  analyze(transcript, { countTokens: (text) => text.length, ratioFloor: 5, evidenceCache });
+  globalThis.gc();
+  globalThis.gc();
+  const evidenceCacheMb = Math.round((process.memoryUsage().heapUsed - beforeCache) / 1e5) / 10;
+  return { results, keptMb, evidenceCacheMb, cachedChars: evidenceCache.size };
 }
 
 /** Evidence extraction alone: extractPieces over the files' turn and summary texts, seven passes of CPU time. */

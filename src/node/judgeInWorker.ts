@@ -113,7 +113,7 @@ export interface JudgedInWorker {
  * text) stays with it, so judging a file again works out no evidence again, and its code is already optimised. The
  * thread starts with the first job and ends with dispose() (with retire(), once the jobs asked for are done), or when
  * a job fails or is aborted (the next job starts a new one). It keeps no turns between jobs, only the evidence (for a
- * 100k-turn file, some 290 MB) and its own start-up; it does not keep the process alive while it waits.
+ * 100k-turn file, some 250 MB) and its own start-up; it does not keep the process alive while it waits.
  */
 export class JudgeWorker {
   private worker: Worker | undefined;

@@ -709,10 +709,10 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
   }
   const longPass = claimedChars > ctx.evidenceCache.limit;
   const seen = new TwiceFilter(claimedChars / CHARS_PER_FORM + claimedIndexes.length);
-  // Each unit's evidence may be worked out in either pass, as in the judging: a yield after a step of such work
-  // (StepPace), which a unit whose evidence was worked out again may end by itself.
-  // Each distinct form a unit names, once per unit (UnitForms): its hash counted in the first pass, the form counted
-  // by name in the second when the filter lets it through.
+  // Each distinct form a unit names is met once per unit (UnitForms): its hash counted in the first pass, the form
+  // counted by name in the second when the filter lets it through. Each unit's evidence may be worked out in either
+  // pass, as in the judging: a yield after a step of such work (StepPace), which a unit whose evidence was worked
+  // out again may end by itself.
   const met = new UnitForms();
   const addHash = (_form: string, hash: number): void => seen.add(hash);
   for (let unit = 0; unit < before; unit++) {
@@ -728,7 +728,7 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
   }
   // Backwards: each unit met makes itself the first.
   const packed = new Map<string, number>();
-  let unitNow = 0;
+  let unitNow = 0; // the unit whose forms countForm is given
   const countForm = (form: string): void => {
     const known = packed.get(form);
     const count = Math.floor((known ?? 0) / UNIT_SPAN) + 1;

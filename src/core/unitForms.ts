@@ -3,8 +3,9 @@
 // first pass of the counts adds each distinct form's hash once per unit, the second counts each distinct form its
 // filter lets through once per unit. A table of the forms met in the unit under way (hashes, with the forms beside
 // them) is kept from unit to unit and emptied by a new generation, so a unit makes no set, array or object of its
-// own: per turn, a set, two arrays and an object kept in the evidence cache were some 0.2 s of a 100k-turn
-// judging and 37 MB of what the cache keeps (docs/performance.md). Pure: no I/O.
+// own. Before, each turn's forms and hashes were made once and kept with its pieces in the evidence cache: 38 MB
+// of the 177 MB it kept for 100k turns, where reading them again costs an analysis with the cache warm about 0.3 s
+// more and a first analysis nothing (docs/performance.md, "Sharing's forms read from the pieces…"). Pure: no I/O.
 import type { EvidencePiece } from './evidence';
 import type { TwiceFilter } from './twiceFilter';
 

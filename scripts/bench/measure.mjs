@@ -34,7 +34,8 @@
 //                  instructions it takes, which vary far less from run to run than its time on a shared machine:
 //                  valgrind --tool=cachegrind --cache-sim=no node --single-threaded scripts/bench/measure.mjs passes FILE 3
 //                  ("I refs"; less the same with N = 0, the read; identical runs differ by about 1%, V8's collector
-//                  being paced by the clock)
+//                  being paced by the clock). `passes FILE N warm`: one analysis with an evidence cache first, then
+//                  the N passes with that cache warm (what an analysis costs whose evidence was worked out before)
 //   kept FILE      what one analysis's results keep, as judge runs it: the heap after a full collection with the
 //                  analysis alive, less before (node --expose-gc); then what an EvidenceCache keeps once an analysis
 //                  with it is let go (evidenceCacheMb)
@@ -440,8 +441,16 @@ async function judgePasses() {
   const { DEFAULT_SUMMARY_BUDGETS } = out('core/defaults.js');
   const { transcript } = await TranscriptFile.open(file, { defaultBudgets: DEFAULT_SUMMARY_BUDGETS });
   const passes = process.argv[4] === undefined ? 3 : Number(process.argv[4]);
-  for (let pass = 0; pass < passes; pass += 1) analyze(transcript, { countTokens: (text) => text.length, ratioFloor: 5 });
-  return { passes };
+  // `warm`: one analysis with an evidence cache first, then each pass with that cache (its evidence worked out).
+  const warm = process.argv[5] === 'warm';
+  const options = { countTokens: (text) => text.length, ratioFloor: 5 };
+  if (warm) {
+    const { EvidenceCache } = out('core/evidenceCache.js');
+    options.evidenceCache = new EvidenceCache();
+    analyze(transcript, options);
+  }
+  for (let pass = 0; pass < passes; pass += 1) analyze(transcript, options);
+  return { passes, warm };
 }
 
 /**

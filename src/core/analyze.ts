@@ -20,7 +20,7 @@ import { evidenceTable, type EvidenceTable } from './evidenceShare';
 import { JudgementCache, type JudgementKey } from './judgementCache';
 import { locatesForNextStep } from './locatorSearch';
 import { TwiceFilter } from './twiceFilter';
-import { UnitForms, visitNewForms } from './unitForms';
+import { addNewHashes, UnitForms, visitFormsLetThrough } from './unitForms';
 import { runSteps } from './steps';
 import { ProseMemo } from './proseMemo';
 import { reweighed, weighedStatus } from './reweigh';
@@ -714,7 +714,6 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
   // pass, as in the judging: a yield after a step of such work (StepPace), which a unit whose evidence was worked
   // out again may end by itself.
   const met = new UnitForms();
-  const addHash = (_form: string, hash: number): void => seen.add(hash);
   for (let unit = 0; unit < before; unit++) {
     if (firstMember[unit] < 0) {
       if (unit % STEP_TURNS === 0) yield;
@@ -722,7 +721,7 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
     }
     met.begin();
     for (let k = firstMember[unit]; k >= 0; k = nextMember[k]) {
-      visitNewForms(piecesOf(ctx, claimedIndexes[k], before, longPass).pieces, met, addHash);
+      addNewHashes(piecesOf(ctx, claimedIndexes[k], before, longPass).pieces, met, seen);
     }
     if (stepDone(ctx)) yield;
   }
@@ -744,7 +743,7 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
     met.begin();
     unitNow = unit;
     for (let k = firstMember[unit]; k >= 0; k = nextMember[k]) {
-      visitNewForms(piecesOf(ctx, claimedIndexes[k], before, longPass).pieces, met, countForm, seen);
+      visitFormsLetThrough(piecesOf(ctx, claimedIndexes[k], before, longPass).pieces, met, seen, countForm);
     }
   }
   return { packed, longPass };

@@ -20,8 +20,11 @@ export function formHash(form: string): number {
 const FIRST_SLOTS = 256;
 
 /**
- * The forms met in one unit. `begin` starts a unit; `firstTime` says whether a form is new to it. Open addressing
- * over the forms' hashes: a slot is taken when its generation is the unit's, and holds the hash and the form.
+ * The forms met in one unit. `begin` starts a unit; then either `firstHash` or `firstForm` says whether a form is new
+ * to it (a unit asks one of the two). Open addressing over the forms' hashes: a slot is taken when its generation is
+ * the unit's. `firstForm` keeps the form beside its hash; `firstHash` keeps only the hash, so that the first pass
+ * stores no reference to a form just made (a store the collector has to note, from this long-lived table to a
+ * young string, cost the first pass more than its probing).
  */
 export class UnitForms {
   private hashes = new Int32Array(FIRST_SLOTS);
@@ -41,26 +44,38 @@ export class UnitForms {
     }
   }
 
+  /** Whether no form of hash `hash` was met yet in this unit (forms of one hash are one here). */
+  firstHash(hash: number): boolean {
+    const mask = this.hashes.length - 1;
+    let slot = hash & mask;
+    while (this.generations[slot] === this.generation) {
+      if (this.hashes[slot] === hash) return false;
+      slot = (slot + 1) & mask;
+    }
+    this.take(slot, hash);
+    return true;
+  }
+
   /** Whether `form` (whose formHash is `hash`) was not met yet in this unit; it is met from now on. */
-  firstTime(form: string, hash: number): boolean {
+  firstForm(form: string, hash: number): boolean {
     const mask = this.hashes.length - 1;
     let slot = hash & mask;
     while (this.generations[slot] === this.generation) {
       if (this.hashes[slot] === hash && this.forms[slot] === form) return false;
       slot = (slot + 1) & mask;
     }
-    this.take(slot, form, hash);
-    if (++this.size * 2 > this.hashes.length) this.grow();
+    this.forms[slot] = form;
+    this.take(slot, hash);
     return true;
   }
 
-  private take(slot: number, form: string, hash: number): void {
+  private take(slot: number, hash: number): void {
     this.generations[slot] = this.generation;
     this.hashes[slot] = hash;
-    this.forms[slot] = form;
+    if (++this.size * 2 > this.hashes.length) this.grow();
   }
 
-  /** Twice the slots, with this unit's forms placed again. */
+  /** Twice the slots, with this unit's hashes (and forms) placed again. */
   private grow(): void {
     const { hashes, forms, generations, generation } = this;
     const length = hashes.length * 2;
@@ -73,35 +88,58 @@ export class UnitForms {
       if (generations[k] !== generation) continue;
       let slot = hashes[k] & mask;
       while (this.generations[slot] === 1) slot = (slot + 1) & mask;
-      this.take(slot, forms[k], hashes[k]);
+      this.generations[slot] = 1;
+      this.hashes[slot] = hashes[k];
+      this.forms[slot] = forms[k];
     }
   }
 }
 
 /**
- * Calls `visit(form, hash)` for each form `pieces` name that is new to the unit under way in `met`: each piece's
- * key, its share key, its alternatives and its parts, in that order. With `filter`, only the forms whose hash it
- * may have seen twice are looked at (sharing's second pass: most forms are named by one unit).
+ * Sharing's first pass over one turn of the unit under way in `met`: adds to `filter` the hash of each form `pieces`
+ * name (each piece's key, its share key, its alternatives and its parts) that is new to the unit. Forms of one hash
+ * count once: a form two units name is still added twice, which is all the filter is asked.
  */
-export function visitNewForms(
-  pieces: readonly EvidencePiece[],
-  met: UnitForms,
-  visit: (form: string, hash: number) => void,
-  filter?: TwiceFilter,
-): void {
+export function addNewHashes(pieces: readonly EvidencePiece[], met: UnitForms, filter: TwiceFilter): void {
   for (let k = 0; k < pieces.length; k++) {
     const p = pieces[k];
-    visitForm(p.key, met, visit, filter);
-    if (p.shareKey !== p.key) visitForm(p.shareKey, met, visit, filter);
+    addHash(p.key, met, filter);
+    if (p.shareKey !== p.key) addHash(p.shareKey, met, filter);
     const alt = p.alt;
-    if (alt) for (let a = 0; a < alt.length; a++) visitForm(alt[a], met, visit, filter);
+    if (alt) for (let a = 0; a < alt.length; a++) addHash(alt[a], met, filter);
     const parts = p.parts;
-    if (parts) for (let a = 0; a < parts.length; a++) visitForm(parts[a], met, visit, filter);
+    if (parts) for (let a = 0; a < parts.length; a++) addHash(parts[a], met, filter);
   }
 }
 
-function visitForm(form: string, met: UnitForms, visit: (form: string, hash: number) => void, filter: TwiceFilter | undefined): void {
+function addHash(form: string, met: UnitForms, filter: TwiceFilter): void {
   const hash = formHash(form);
-  if (filter !== undefined && !filter.maybeTwice(hash)) return;
-  if (met.firstTime(form, hash)) visit(form, hash);
+  if (met.firstHash(hash)) filter.add(hash);
+}
+
+/**
+ * Sharing's second pass over one turn of the unit under way in `met`: calls `visit(form)` for each form `pieces` name
+ * that `filter` may have seen twice and that is new to the unit, in the order named (key, share key, alternatives,
+ * parts). Most forms are named by one unit, and are passed over on their hash alone.
+ */
+export function visitFormsLetThrough(
+  pieces: readonly EvidencePiece[],
+  met: UnitForms,
+  filter: TwiceFilter,
+  visit: (form: string) => void,
+): void {
+  for (let k = 0; k < pieces.length; k++) {
+    const p = pieces[k];
+    visitForm(p.key, met, filter, visit);
+    if (p.shareKey !== p.key) visitForm(p.shareKey, met, filter, visit);
+    const alt = p.alt;
+    if (alt) for (let a = 0; a < alt.length; a++) visitForm(alt[a], met, filter, visit);
+    const parts = p.parts;
+    if (parts) for (let a = 0; a < parts.length; a++) visitForm(parts[a], met, filter, visit);
+  }
+}
+
+function visitForm(form: string, met: UnitForms, filter: TwiceFilter, visit: (form: string) => void): void {
+  const hash = formHash(form);
+  if (filter.maybeTwice(hash) && met.firstForm(form, hash)) visit(form);
 }

@@ -1,34 +1,43 @@
-// Tests for UnitForms and visitNewForms (src/core/unitForms.ts): each distinct form a unit's pieces name (key, share
-// key, alternatives, parts) is visited once per unit, in the order first named, with its formHash, however many
-// forms a unit has (the table grows) and however many units there are; with a filter, only the forms it may have
-// seen twice.
+// Tests for UnitForms, addNewHashes and visitFormsLetThrough (src/core/unitForms.ts), sharing's two passes over a
+// unit: the first adds each form's hash to the filter once per unit, however often the unit names it; the second
+// visits each distinct form the filter lets through once per unit, in the order first named, however many forms a
+// unit has (the table grows) and however many units there are.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { EvidencePiece } from '../../../src/core/evidence';
 import { TwiceFilter } from '../../../src/core/twiceFilter';
-import { formHash, UnitForms, visitNewForms } from '../../../src/core/unitForms';
+import { addNewHashes, formHash, UnitForms, visitFormsLetThrough } from '../../../src/core/unitForms';
 
 function piece(key: string, shareKey: string, alt?: string[], parts?: string[]): EvidencePiece {
   return { text: key, kind: 'identifier', key, shareKey, ...(alt ? { alt } : {}), ...(parts ? { parts } : {}) };
 }
 
-/** The forms visited for a unit made of the given turns' pieces, with their hashes. */
-function visited(met: UnitForms, turns: readonly EvidencePiece[][], filter?: TwiceFilter): { forms: string[]; hashes: number[] } {
+/** The forms the second pass visits for a unit made of the given turns' pieces. */
+function visited(met: UnitForms, turns: readonly EvidencePiece[][], filter: TwiceFilter): string[] {
   const forms: string[] = [];
-  const hashes: number[] = [];
   met.begin();
-  for (const pieces of turns) {
-    visitNewForms(
-      pieces,
-      met,
-      (form, hash) => {
-        forms.push(form);
-        hashes.push(hash);
-      },
-      filter,
-    );
+  for (const pieces of turns) visitFormsLetThrough(pieces, met, filter, (form) => forms.push(form));
+  return forms;
+}
+
+/** A filter that lets every form through (each hash added twice). */
+function lettingAllThrough(turns: readonly EvidencePiece[][]): TwiceFilter {
+  const filter = new TwiceFilter(1000);
+  for (const form of turns.flatMap(named)) {
+    filter.add(formHash(form));
+    filter.add(formHash(form));
   }
-  return { forms, hashes };
+  return filter;
+}
+
+/** The first pass over units, each a list of turns' pieces, into a new filter. */
+function firstPass(met: UnitForms, units: readonly EvidencePiece[][][]): TwiceFilter {
+  const filter = new TwiceFilter(1000);
+  for (const turns of units) {
+    met.begin();
+    for (const pieces of turns) addNewHashes(pieces, met, filter);
+  }
+  return filter;
 }
 
 /** Every form the pieces name, repeats included, in the order named. */
@@ -36,47 +45,61 @@ function named(pieces: readonly EvidencePiece[]): string[] {
   return pieces.flatMap((p) => [p.key, p.shareKey, ...(p.alt ?? []), ...(p.parts ?? [])]);
 }
 
-describe('UnitForms and visitNewForms', () => {
-  it('visit each form once, in the order first named, with its hash', () => {
+/** Two different forms with one formHash, found by search over short strings. */
+function sameHashPair(): [string, string] {
+  const byHash = new Map<number, string>();
+  for (let n = 0; ; n++) {
+    const form = n.toString(36);
+    const other = byHash.get(formHash(form));
+    if (other !== undefined) return [other, form];
+    byHash.set(formHash(form), form);
+  }
+}
+
+describe('UnitForms, addNewHashes and visitFormsLetThrough', () => {
+  it('the first pass adds a form once per unit, so only a form two units name may be twice', () => {
     const met = new UnitForms();
-    const { forms, hashes } = visited(met, [
+    // "ledger ts" is named three times by the first unit (key, share key, part), once by the second; "ledger" twice
+    // by the first unit alone (an alternative, then a key in its other turn).
+    const filter = firstPass(met, [
+      [[piece('ledger ts', 'ledger ts', ['ledger'], ['src ledger', 'ledger ts'])], [piece('payout', 'payout'), piece('ledger', 'ledger')]],
+      [[piece('ledger ts', 'ledger ts')]],
+    ]);
+    assert.equal(filter.maybeTwice(formHash('ledger ts')), true);
+    for (const once of ['ledger', 'src ledger', 'payout']) assert.equal(filter.maybeTwice(formHash(once)), false, once);
+  });
+
+  it('the first pass starts again with each unit', () => {
+    const met = new UnitForms();
+    const filter = firstPass(met, [[[piece('a', 'b')]], [[piece('b', 'a')]]]);
+    assert.equal(filter.maybeTwice(formHash('a')), true);
+    assert.equal(filter.maybeTwice(formHash('b')), true);
+  });
+
+  it('the second pass visits each form once, in the order first named', () => {
+    const turns = [
       [piece('ledger ts', 'ledger ts', ['ledger'], ['src ledger', 'ledger ts']), piece('ledger', 'ledger')],
       [piece('payout', 'ledger ts', undefined, ['payout', 'src ledger'])],
-    ]);
-    assert.deepEqual(forms, ['ledger ts', 'ledger', 'src ledger', 'payout']);
-    assert.deepEqual(hashes, forms.map(formHash));
+    ];
+    assert.deepEqual(visited(new UnitForms(), turns, lettingAllThrough(turns)), ['ledger ts', 'ledger', 'src ledger', 'payout']);
   });
 
-  it('start again with each unit', () => {
-    const met = new UnitForms();
-    assert.deepEqual(visited(met, [[piece('a', 'b')]]).forms, ['a', 'b']);
-    assert.deepEqual(visited(met, [[piece('b', 'a')]]).forms, ['b', 'a']);
-  });
-
-  it('tell apart forms of the same hash', () => {
-    // Two forms with one hash: found by search over short strings.
-    const byHash = new Map<number, string>();
-    let pair: [string, string] | undefined;
-    for (let n = 0; pair === undefined; n++) {
-      const form = n.toString(36);
-      const other = byHash.get(formHash(form));
-      if (other !== undefined) pair = [other, form];
-      else byHash.set(formHash(form), form);
-    }
-    const met = new UnitForms();
-    assert.deepEqual(visited(met, [[piece(pair[0], pair[1]), piece(pair[1], pair[0])]]).forms, pair);
-  });
-
-  it('visit only what the filter may have seen twice', () => {
+  it('the second pass visits only what the filter may have seen twice', () => {
     const filter = new TwiceFilter(100);
     filter.add(formHash('twice'));
     filter.add(formHash('twice'));
     filter.add(formHash('once'));
-    const met = new UnitForms();
-    assert.deepEqual(visited(met, [[piece('once', 'twice', ['twice'])]], filter).forms, ['twice']);
+    assert.deepEqual(visited(new UnitForms(), [[piece('once', 'twice', ['twice'])]], filter), ['twice']);
   });
 
-  it('agree with the distinct forms for any units, few or thousands of forms each', () => {
+  it('the second pass tells apart forms of the same hash', () => {
+    const pair = sameHashPair();
+    const turns = [[piece(pair[0], pair[1]), piece(pair[1], pair[0])]];
+    assert.deepEqual(visited(new UnitForms(), turns, lettingAllThrough(turns)), pair);
+  });
+
+  it('agree with the distinct forms for any units, few or thousands of forms each', function () {
+    this.timeout(20_000);
     const form = fc.oneof(
       fc.string({ maxLength: 3 }),
       fc.constantFrom('a', 'b', 'src ledger', ''),
@@ -94,12 +117,16 @@ describe('UnitForms and visitNewForms', () => {
     const met = new UnitForms(); // one table for every run: units one after another, as in the sharing counts
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 4 }), (units) => {
+        // The second pass: every distinct form of each unit, in order.
         for (const turns of units) {
-          const { forms, hashes } = visited(met, turns);
-          assert.deepEqual(forms, [...new Set(turns.flatMap(named))]);
-          assert.deepEqual(hashes, forms.map(formHash));
-          for (const h of hashes) assert.ok(Number.isInteger(h) && h >= 0 && h < 2 ** 30);
+          assert.deepEqual(visited(met, turns, lettingAllThrough(turns)), [...new Set(turns.flatMap(named))]);
         }
+        // The first pass: a form is let through when two units name it, and one unit naming it often is not enough
+        // unless another form's hash shares its places (the filter's own false positives, which its tests bound).
+        const filter = firstPass(met, units);
+        const unitsNaming = new Map<string, number>();
+        for (const turns of units) for (const f of new Set(turns.flatMap(named))) unitsNaming.set(f, (unitsNaming.get(f) ?? 0) + 1);
+        for (const [f, n] of unitsNaming) if (n >= 2) assert.ok(filter.maybeTwice(formHash(f)), f);
       }),
       { seed: 13, numRuns: 40 },
     );

@@ -1,11 +1,12 @@
 // The distinct forms one unit of sharing names (analyze.ts's sharing counts: a turn, or a call with its results),
 // read straight from its turns' pieces: a key, a share key, a piece's alternatives and its parts are forms. The
-// first pass of the counts adds each distinct form's hash once per unit, the second counts each distinct form its
-// filter lets through once per unit. A table of the forms met in the unit under way (hashes, with the forms beside
-// them) is kept from unit to unit and emptied by a new generation, so a unit makes no set, array or object of its
-// own. Before, each turn's forms and hashes were made once and kept with its pieces in the evidence cache: 38 MB
-// of the 177 MB it kept for 100k turns, where reading them again costs an analysis with the cache warm about 0.3 s
-// more and a first analysis nothing (docs/performance.md, "Sharing's forms read from the pieces…"). Pure: no I/O.
+// first pass of the counts adds each hash new to the unit to its filter (addNewHashes); the second counts by name
+// each form the filter lets through that is new to the unit (visitFormsLetThrough). A table of what the unit under
+// way has met (UnitForms) is kept from unit to unit and emptied by a new generation, so a unit makes no set, array
+// or object of its own. Before, each turn's forms and hashes were made once and kept with its pieces in the evidence
+// cache: 38 MB of the 177 MB it kept for 100k turns, where reading them again costs an analysis with the cache warm
+// about a fifth more and a first analysis nothing (docs/performance.md, "Sharing's forms read from the pieces…").
+// Pure: no I/O.
 import type { EvidencePiece } from './evidence';
 import type { TwiceFilter } from './twiceFilter';
 

@@ -99,7 +99,8 @@ export class UnitForms {
 /**
  * Sharing's first pass over one turn of the unit under way in `met`: adds to `filter` the hash of each form `pieces`
  * name (each piece's key, its share key, its alternatives and its parts) that is new to the unit. Forms of one hash
- * count once: a form two units name is still added twice, which is all the filter is asked.
+ * count once: a form two units name is still added twice, which is all the filter is asked. The walk over the forms
+ * is written out here and in visitFormsLetThrough, not shared through a callback: this pass meets every form.
  */
 export function addNewHashes(pieces: readonly EvidencePiece[], met: UnitForms, filter: TwiceFilter): void {
   for (let k = 0; k < pieces.length; k++) {

@@ -709,10 +709,10 @@ function* sharing(ctx: Context, claimedSet: ClaimedTurns, before: number): Gener
   }
   const longPass = claimedChars > ctx.evidenceCache.limit;
   const seen = new TwiceFilter(claimedChars / CHARS_PER_FORM + claimedIndexes.length);
-  // Each distinct form a unit names is met once per unit (UnitForms): its hash counted in the first pass, the form
-  // counted by name in the second when the filter lets it through. Each unit's evidence may be worked out in either
-  // pass, as in the judging: a yield after a step of such work (StepPace), which a unit whose evidence was worked
-  // out again may end by itself.
+  // A unit's forms are read from its turns' pieces in each pass (unitForms.ts): the first adds each hash new to the
+  // unit to the filter, the second counts by name each form the filter lets through that is new to the unit. Each
+  // unit's evidence may be worked out in either pass, as in the judging: a yield after a step of such work
+  // (StepPace), which a unit whose evidence was worked out again may end by itself.
   const met = new UnitForms();
   for (let unit = 0; unit < before; unit++) {
     if (firstMember[unit] < 0) {

@@ -18,7 +18,7 @@
 // its messages as Letta writes them, name the last copy's (the others are out of context).
 // Usage: node scripts/bench/repeatCorpus.mjs codex|pi|letta MEGABYTES OUT [--same-ids]
 //        node scripts/bench/repeatCorpus.mjs openhands|messages|messages-body|langchain|langchain-jsonl|langchain-state MEGABYTES OUT [--condense-every N]
-// Then: /usr/bin/time -f '%e s %M KB' node dist/cli.js check OUT (docs/performance.md)
+// Then: /usr/bin/time -f '%e s %M KB' node dist/cli.js check OUT (docs/performance-history.md)
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';

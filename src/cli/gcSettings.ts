@@ -3,7 +3,7 @@
 //   four times that when the heap limit is large, so a long analysis (which keeps a few hundred MB alive and makes
 //   much more garbage) peaked at several times its live data: 1.6 GB of RSS for a 300k-turn transcript that kept
 //   about 370 MB. Growing by half at most, it peaked at about 1.0 GB, at the cost of more full collections (there,
-//   17 instead of 6: about 0.2 s more of pauses in a 45 s run; see docs/performance.md, "Turns written as judged").
+//   17 instead of 6: about 0.2 s more of pauses in a 45 s run; see docs/performance-history.md, "Turns written as judged").
 //   By a fifth at most, the 1 GB file's `check` peaked at 1,065 MB instead of 1,205 MB, and the main thread's pauses
 //   at 300k turns did not grow (1.6 s in 101 full collections instead of 2.0 s in 60; section "Texts written as
 //   read, no results kept").

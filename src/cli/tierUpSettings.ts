@@ -8,7 +8,7 @@
 // that the token worker and the main thread needed (two cores). With a budget eight times Node 20's default,
 // `check` of the corpus's four Claude Code sessions took 0.53–0.59 s instead of 0.59–0.72 s, and of pi's session
 // 0.77–0.83 s instead of 0.82–0.83 s (three runs each); of the generated 100k-turn files, within 2% of their
-// 8–10 s (docs/performance.md, "A real session's `check`: hot functions optimised later").
+// 8–10 s (docs/performance-history.md, "A real session's `check`: hot functions optimised later").
 import { setFlagsFromString } from 'node:v8';
 
 /** The bytecode a function runs before V8 weighs optimising it: eight times V8 11's default (66 KB, Node 20). */

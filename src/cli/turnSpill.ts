@@ -173,7 +173,7 @@ export class TurnSpill implements TurnSink {
  * The UTF-8 bytes of `texts` one after another (`chars` code units in all), each encoded into one Buffer where it
  * goes. Joined first, the texts made one string of two-byte characters whenever one of them held a character past
  * Latin-1 (most turns' reasons quote with “ ”), and encoding that took 2.3 s for the 326 MB a 100k-turn `check
- * --json` writes, against 0.15 s a text at a time (docs/performance.md).
+ * --json` writes, against 0.15 s a text at a time (docs/performance-history.md).
  */
 function utf8Of(texts: readonly string[], chars: number): Buffer {
   // A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair, two units, is 4). A turn's JSON holds no lone

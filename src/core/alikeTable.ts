@@ -5,7 +5,7 @@
 // Bounded: a key keeps at most `variants` values (later ones are given back as they are, not kept), and past
 // `values` values kept in all the table starts again, empty. A key's first value is kept on its own, not in an
 // array: most keys have one, and an array each was 22 MB of the heap a 100k-turn analysis keeps (380 → 358 MB,
-// docs/performance.md, "A collection after the read"). Pure: no I/O.
+// docs/performance-history.md, "A collection after the read"). Pure: no I/O.
 
 /** How much an AlikeTable keeps at most. */
 export interface AlikeLimits {

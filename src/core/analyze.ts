@@ -133,7 +133,7 @@ interface Context {
 /**
  * The loops over every turn that do little per turn yield about this often. Those that may work out a turn's
  * evidence (the judgements, the sharing counts) yield after a step of a few units' work (StepPace): in
- * steps of this many turns, a real session's sharing counts held the event loop 350–450 ms (docs/performance.md,
+ * steps of this many turns, a real session's sharing counts held the event loop 350–450 ms (docs/performance-history.md,
  * "A yield per unit in the sharing counts").
  */
 const STEP_TURNS = 1024;
@@ -804,7 +804,7 @@ function unpackSharing(packed: number | undefined, unit: number): Sharing {
  * A copy of a turn's result with its token figure, made field by field in the order judgeCheckpoint gives them (so
  * `check --json` is unchanged). A spread (`{ ...r, tokens }`) gave most copies a hidden class of their own, about
  * 330 bytes each beside the result: 1,286 classes for 2,000 copies in a test of the results' shapes, and half of
- * the memory a checkpoint's results took in the extension (docs/performance.md).
+ * the memory a checkpoint's results took in the extension (docs/performance-history.md).
  */
 function withTokens(r: TurnResult, tokens: number | undefined): TurnResult {
   const copy: TurnResult = {

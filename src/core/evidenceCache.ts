@@ -91,7 +91,7 @@ export class EvidenceCache {
    * room made V8 pretenure the extraction's allocation sites (most of their objects lived, at first), so every
    * later text's pieces, garbage at once, were made in the old generation: 300k generated turns analysed with a
    * cache of 32M characters took 55.0 s least recently used first out, 28.5 s keeping the first texts, and 22.4 s
-   * keeping none (docs/performance.md, "A long pass through the evidence cache").
+   * keeping none (docs/performance-history.md, "A long pass through the evidence cache").
    */
   piecesInLongPass(turn: Turn, answeredSeparately: boolean): TurnPieces {
     return this.lookUp(turn, answeredSeparately, false);

@@ -7,7 +7,7 @@
 // generated 100k-turn Claude Code file hold between them spent 11.5 s there, of the 23 s profile of its analysis
 // and re-analysis. Iterating from the start passes every key deleted before it (until V8 rehashes the table):
 // 200,000 texts through a cache of 4M characters took 4.8 s against 0.9 s to work out their pieces
-// (docs/performance.md, "The evidence cache's order as a queue"). Pure: no I/O.
+// (docs/performance-history.md, "The evidence cache's order as a queue"). Pure: no I/O.
 
 /** What the order keeps of an entry: the number of its last use (set here), and whether the cache let it go. */
 export interface OrderedEntry {

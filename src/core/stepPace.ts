@@ -1,7 +1,7 @@
 // When the loops that may work out turns' evidence yield (core/analyze.ts: the sharing counts' two passes and the
 // judging of a checkpoint's turns): after a step of a few units' work, not after every unit. A yield there passes
 // through every generator that delegates to the loop, down to the shell's runner: yielding after each unit took
-// about 6% of the judging's instructions (docs/performance.md, "The judging's steps paced by their work"). A step
+// about 6% of the judging's instructions (docs/performance-history.md, "The judging's steps paced by their work"). A step
 // ends after STEP_UNITS units, or sooner once its units met STEP_PIECES pieces of evidence or had STEP_CHARS
 // characters of text worked out or read through, so a large tool output is a step of its own. The bounds are small
 // because a step's time also depends on what the counts cannot see (code V8 has not optimised yet, a core shared

@@ -722,7 +722,7 @@ export class ClaudeCodeReader extends RebuildingReader {
    * Turn indexes (before `limit`) on the parentUuid chain from `start` back to the previous boundary, and the tool
    * results answering those turns' calls (joined as they were read: ResultTurnsOfCalls): ascending, each once. Each
    * is marked in a byte per turn before `limit` and the marks read in order, not gathered and sorted (the results
-   * after the walk's descending turns made a sort of some 150,000 integers at 100k turns; docs/performance.md, "A
+   * after the walk's descending turns made a sort of some 150,000 integers at 100k turns; docs/performance-history.md, "A
    * Claude Code claim joined as read; the read's last step a block of its own").
    */
   private walk(

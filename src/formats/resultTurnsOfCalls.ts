@@ -2,7 +2,7 @@
 // read, in whichever order they come. The Claude Code reader's claim takes, for each turn on its parentUuid chain,
 // the results of that turn's calls (parallel calls' results are siblings of the chain, not on it). Joined here as
 // the records are read, in the read's slices, rather than by looking every call's id up when the claim is made: at
-// 100k turns those lookups were about 15 ms of one block on the extension host (docs/performance.md, "A Claude
+// 100k turns those lookups were about 15 ms of one block on the extension host (docs/performance-history.md, "A Claude
 // Code claim joined as read; the read's last step a block of its own").
 // Pure: no I/O.
 

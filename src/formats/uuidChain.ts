@@ -50,7 +50,7 @@ export class UuidChain {
    * The uuid of the record added last and its slot. The reader asks for that uuid again (its turn, then to set
    * it), and the next record's parentUuid is most often that uuid: four lookups of five a record, each reading the
    * uuid's 36 characters and probing the table, were about 6% of the instructions of a Claude Code file's read
-   * (docs/performance.md, "A Claude Code claim joined as read…").
+   * (docs/performance-history.md, "A Claude Code claim joined as read…").
    */
   private lastUuid: string | undefined;
   private lastSlot = NONE;

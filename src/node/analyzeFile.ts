@@ -65,7 +65,7 @@ export interface ProgressOptions {
    * A full garbage collection, for a process that can ask for one (the CLI's collectGarbage). It is asked for
    * once, between the read of a file whose texts went to disk (a large file, read once) and its analysis: the
    * read's garbage was still there when the sharing counts made their tables, and that was the 1 GB file's peak
-   * (docs/performance.md, "A collection after the read").
+   * (docs/performance-history.md, "A collection after the read").
    */
   collectGarbage?: () => void;
   /**
@@ -119,7 +119,7 @@ export interface FileCaches {
  * this is about 17 MB). A larger cache saves only what it holds: the sharing's second pass goes backwards, so it and
  * the judging each find in the cache the turns the pass before left there, and work out the rest again. For a
  * transcript of more than 32M characters, a cache of 8M characters saved at most a sixth of that work for some
- * 60 MB more (at 3M turns about 1%); see docs/performance.md, "Columns, a filter of four places, a smaller cache".
+ * 60 MB more (at 3M turns about 1%); see docs/performance-history.md, "Columns, a filter of four places, a smaller cache".
  */
 export const ONE_SHOT_EVIDENCE_CHARS = 2 * 1024 * 1024;
 
@@ -135,7 +135,7 @@ export const TEXTS_ON_DISK_CHARS = DEFAULT_EVIDENCE_CACHE_CHARS;
  * more text than the small cache are then asked for as one long pass, which keeps none of their evidence and works
  * it out in each of the three passes: for one checkpoint, that costs no more time than keeping it all, whose pieces
  * the collector then carries, and keeps far less (`check` of a generated 80k-turn file: 5.5–10.0 s either way over
- * 13 pairs, peak RSS 258–307 MB against 416–449 MB; docs/performance.md, "One checkpoint's evidence not kept by
+ * 13 pairs, peak RSS 258–307 MB against 416–449 MB; docs/performance-history.md, "One checkpoint's evidence not kept by
  * `check`"). Several checkpoints ask for the turns they share once each, so they keep the default while the texts
  * fit in it.
  */
@@ -158,7 +158,7 @@ function oneShotEvidenceCache(file: TranscriptFile): EvidenceCache {
  * How a file whose texts went to disk has its tokens counted: in one worker, the texts read 1M characters at a
  * time, all before the judging, and the worker ended once they are counted (the judging goes on for much longer:
  * at 1M Claude Code turns, a minute). The worker, with the texts it is sent, is then never held beside the
- * judging's tables (docs/performance.md, "Turn indexes, not turn ids…": 722,912 → 644,152 KiB at 1M turns with the
+ * judging's tables (docs/performance-history.md, "Turn indexes, not turn ids…": 722,912 → 644,152 KiB at 1M turns with the
  * smaller groups and columns).
  */
 export const LEAN_COUNTING: CountPlan = { maxWorkers: 1, groupChars: 1024 * 1024, retireAfter: true, beforeJudging: true };
@@ -376,7 +376,7 @@ export function analyzeFile(
     // before the read, it held the verdicts said while reading back on two cores (`4d5611e5`: 70–81 ms against
     // 59–63 in paired runs); started only after the read, it left the full analysis some 15–25 ms longer, its start
     // then in the way of the first count. Loading tiktoken beside the read made the read about a quarter slower
-    // (docs/performance.md, "The token worker started after the first verdict").
+    // (docs/performance-history.md, "The token worker started after the first verdict").
     pool.start();
     await whileReading?.done();
     // The CLI has nothing to let through.
@@ -452,7 +452,7 @@ export interface Reanalysis {
 /**
  * Lets the event loop turn after a whole file's read, before its analysis: the read's last step (the reader's
  * build: a Claude Code claim's walk back) and the counting's first slice are then two blocks on the extension host,
- * not one (docs/performance.md, "A Claude Code claim joined as read; the read's last step a block of its own"). A
+ * not one (docs/performance-history.md, "A Claude Code claim joined as read; the read's last step a block of its own"). A
  * timer, not a setImmediate, which right after I/O runs before the loop's timers and so would not split them. An
  * appended turn's read is short, and does not wait.
  */

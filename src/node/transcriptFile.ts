@@ -113,7 +113,7 @@ const FIRST_RECORD_BYTES = DEFAULT_MAX_LINE_BYTES;
 /**
  * Bytes read from the file at a time. Each chunk's lines are parsed and read in one turn of the event loop: 1 MB of
  * a Claude Code file held the extension host for 75–140 ms at a time, when the token workers share the cores; a
- * quarter of that reads a 100k-turn file in the same time (docs/performance.md, "Smaller read chunks…").
+ * quarter of that reads a 100k-turn file in the same time (docs/performance-history.md, "Smaller read chunks…").
  */
 const READ_CHUNK_BYTES = 256 * 1024;
 /**

@@ -12,7 +12,7 @@ import type { CountLimits, TokenPool } from './tokenPool';
 /**
  * Characters of the texts in memory sent to the pool in one count: the texts are grouped, and their counts put
  * into the cache, a group at a time between turns of the event loop, rather than 100k texts in one go (137 ms of
- * the extension host's time at once on the 100k-turn generated file, and 53 ms for their counts; docs/performance.md).
+ * the extension host's time at once on the 100k-turn generated file, and 53 ms for their counts; docs/performance-history.md).
  */
 export const SENT_AT_ONCE_CHARS = 1024 * 1024;
 

@@ -235,7 +235,7 @@ function expectedScore(details: TurnDetails): string {
     await page.evaluate(`document.body.classList.add('vscode-high-contrast')`);
     assert.deepEqual(await paint(18), { color: clear, image: 'none' });
     // The list keeps its size whatever its rows, but neither layout nor paint containment: with either, Chromium
-    // recorded every row on screen again each time one came in while it scrolled (docs/performance.md).
+    // recorded every row on screen again each time one came in while it scrolled (docs/performance-history.md).
     const contain = await js<string>(page, `getComputedStyle(document.querySelector('.tl-scroll')).contain`);
     assert.match(contain, /size/);
     assert.doesNotMatch(contain, /strict|content|layout|paint/);

@@ -479,7 +479,7 @@ describe('compaction-lens CLI on a heap too small for the transcript (child proc
   it("stops with a message and exit 2, not V8's fatal out-of-memory crash", () => {
     // 30,000 turns, each naming things of its own, claimed by two checkpoints: the analysis keeps every turn's
     // evidence for both, far more than a 64 MB heap holds. (With one checkpoint, `check` keeps none of it, and the
-    // same turns are checked in a 32 MB heap: docs/performance.md, "One checkpoint's evidence not kept by `check`".)
+    // same turns are checked in a 32 MB heap: docs/performance-history.md, "One checkpoint's evidence not kept by `check`".)
     const lines: string[] = [];
     for (let id = 0; id < 30000; id++) {
       const content = `Turn ${id}: fixed LEDGER_${id} in src/flow_${id % 977}/handler_${id}.ts after checking invoice ${id * 7} and retry_${id}`;

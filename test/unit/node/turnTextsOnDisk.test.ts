@@ -490,7 +490,7 @@ describe('TranscriptFile with texts on disk', function () {
   });
 
   // Whether the texts went to disk as read or once read is not seen from outside: both give the same turns, and
-  // the difference is memory (docs/performance.md, "Claude Code's texts written as read").
+  // the difference is memory (docs/performance-history.md, "Claude Code's texts written as read").
   it('keeps a compressed file’s texts on disk past the bound, whether four times its bytes pass it or only its texts do', async () => {
     const gz = join(dir, 't.jsonl.gz');
     const text = canonicalText();

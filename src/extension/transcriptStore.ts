@@ -133,7 +133,8 @@ export const EVIDENCE_CACHED_FILES = 8;
  * tabs, editors or holds that finds it held by nothing ends the thread. (A file analysed and never shown, by
  * Analyze Workspace, keeps it until it is demoted or another large file is analysed.) A worker holds an evidence
  * cache as large as a file's in the host (DEFAULT_EVIDENCE_CACHE_CHARS): for a generated 100k-turn file, about
- * 290 MB of heap after a collection, and RSS 350 MB above the same process without it. So only the last file's is
+ * 290 MB of heap after a collection when measured (some 40 MB less since the sharing counts keep nothing per turn),
+ * and RSS 350 MB above the same process without it. So only the last file's is
  * kept; a re-analysis of it that judges every turn again (a turn or claim changed early in the file) then takes
  * about 3 s instead of 5.5 s. (Another coverage threshold needs no worker: the turns as judged are re-weighed.)
  */

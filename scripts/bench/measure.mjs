@@ -69,11 +69,13 @@
 //   clone FILE     analyses FILE, then times V8's serializer (what postMessage uses between threads) on the
 //                  analysis and on the transcript: what a worker would pay to hand them to the host (the
 //                  deserialising is the host's part)
-// Needs `npm run compile` (out/).
+// Needs `npm run compile` (out/). MEASURE_OUT (an environment variable) names another compiled tree to measure (a
+// copy of out/ made before a change, say), as scripts/bench/instructions.mjs passes it.
 import { appendFileSync, copyFileSync, createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { lastRecord, nextTurnLine } from './appendTurn.mjs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
@@ -81,7 +83,8 @@ import { serialize, deserialize } from 'node:v8';
 import { createGunzip } from 'node:zlib';
 
 const require = createRequire(import.meta.url);
-const out = (path) => require(`../../out/src/${path}`);
+const outDir = process.env.MEASURE_OUT ? resolve(process.env.MEASURE_OUT) : fileURLToPath(new URL('../../out', import.meta.url));
+const out = (path) => require(join(outDir, 'src', path));
 
 const [mode, file] = process.argv.slice(2);
 const now = () => Number(process.hrtime.bigint()) / 1e6;

@@ -34,10 +34,11 @@
 //                  instructions it takes, which vary far less from run to run than its time on a shared machine:
 //                  valgrind --tool=cachegrind --cache-sim=no node --single-threaded --min-semi-space-size=16
 //                    --max-semi-space-size=16 scripts/bench/measure.mjs passes FILE 3
-//                  ("I refs"; less the same with N = 0, the read). The young generation's size is fixed because V8
-//                  resizes it as it runs, not the same way each time: without the two flags identical runs of the 10k canonical file differed by
-//                  up to 4% (12.82–13.36G, two clusters as the number of scavenges changed), with them by 0.1%
-//                  (12.79–12.80G). `passes FILE N warm`: one analysis with an evidence cache first, then
+//                  ("I refs"; less the same with N = 0, the read; scripts/bench/instructions.mjs runs it). The young
+//                  generation's size is fixed because V8 resizes it as it runs, not the same way each time: without
+//                  the two flags identical runs of the 10k canonical file differed by up to 4% (12.82–13.36G, two
+//                  clusters as the number of scavenges changed), with them by 0.1% (12.79–12.80G).
+//                  `passes FILE N warm`: one analysis with an evidence cache first, then
 //                  the N passes with that cache warm (what an analysis costs whose evidence was worked out before)
 //   kept FILE      what one analysis's results keep, as judge runs it: the heap after a full collection with the
 //                  analysis alive, less before (node --expose-gc); then what an EvidenceCache keeps once an analysis

@@ -60,7 +60,12 @@ for (let run = 0; run < runs; run++) {
     process.stderr.write(`run ${run + 1} of ${runs}, ${out}: ${giga(counts[k][run])}\n`);
   });
 }
-const medianOf = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+/** The middle value, or the mean of the two middle ones for an even number of runs. */
+function medianOf(list) {
+  const sorted = [...list].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
 console.log(`${file}, ${passes} pass${passes === 1 ? '' : 'es'}${values.warm ? ' (warm)' : ''}, the read taken off; ${runs} runs each`);
 outs.forEach((out, k) => {
   const list = counts[k];

@@ -5,7 +5,8 @@
 // way has met (UnitForms) is kept from unit to unit and emptied by a new generation, so a unit makes no set, array
 // or object of its own. Before, each turn's forms and hashes were made once and kept with its pieces in the evidence
 // cache: 38 MB of the 177 MB it kept for 100k turns, where reading them again costs an analysis with the cache warm
-// about a fifth more and a first analysis nothing (docs/performance-history.md, "Sharing's forms read from the pieces…").
+// 18% more instructions and a first analysis 0.6% more (docs/performance-history.md, "Sharing's forms read from the
+// pieces…").
 // Pure: no I/O.
 import type { EvidencePiece } from './evidence';
 import type { TwiceFilter } from './twiceFilter';

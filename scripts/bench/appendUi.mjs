@@ -7,7 +7,9 @@
 // tasks (its main thread busy ≥ 50 ms at a time) in the seconds after it, and `rowShown`: from the re-read's start
 // to the new turn's row first in the timeline webview's DOM with its status (following the end), split into
 // `updateInMs` (to the `updated` message's arrival in the webview's frame) and `drawnMs` (from there). Prints the
-// appends and one JSON line of medians and worsts.
+// appends and one JSON line of medians and worsts, with the host's figures while the file was loaded (hostLoad) and
+// while its editor and timeline opened (hostViews): how long, its busy time, its longest stall and its stalls of 50 ms
+// or more. COMPACTION_LENS_BENCH_PROFILE=FOLDER writes the host's CPU profile of each of the two (appendUiHost.cjs).
 // Usage: node scripts/bench/appendUi.mjs [--turns 100000] [--shape canonical|claude-code] [--appends 5] [--no-editor] [--view-start] [--keep]
 //   --no-editor   the file is not opened in a text editor (VS Code then does not reload its text on each append)
 //   --view-start  the timeline stays where it opens (the first claimed-missing turn) instead of following the end
@@ -59,6 +61,8 @@ const server = await startServer(path.join(runDir, 'server'), {
     COMPACTION_LENS_BENCH_LINES: linesFile,
     COMPACTION_LENS_BENCH_EDITOR: values['no-editor'] ? '0' : '1',
     COMPACTION_LENS_BENCH_VIEW: values['view-start'] ? 'start' : 'end',
+    // A folder for the extension host's CPU profiles of the load and of the views' opening (appendUiHost.cjs).
+    COMPACTION_LENS_BENCH_PROFILE: process.env.COMPACTION_LENS_BENCH_PROFILE ?? '',
   },
 });
 let browser;
@@ -174,6 +178,20 @@ const summary = {
   openMs: round(result.openMs),
   appends: rows.length,
 };
+// The extension host while the file was opened and analysed (the store's load), then while its editor and timeline
+// were opened and settled: how long, how long its thread worked, and the longest it was held.
+for (const [name, watched] of [
+  ['hostLoad', result.hostLoad],
+  ['hostViews', result.hostViews],
+]) {
+  if (!watched) continue;
+  summary[name] = {
+    ms: round(watched.ms),
+    busyMs: round(watched.busyMs),
+    longestStallMs: round(watched.longestStallMs),
+    stallsOver50: watched.stallsOver50,
+  };
+}
 for (const key of [
   'syncMs',
   'refreshMs',

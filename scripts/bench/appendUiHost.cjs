@@ -13,7 +13,13 @@
 //                and for the selected turn's details; the timeline follows the file's end unless
 //                COMPACTION_LENS_BENCH_VIEW=start, where it asks for nothing)
 //   tree         the checkpoints tree's getChildren/getTreeItem calls VS Code makes after the change
-// and writes them as JSON to COMPACTION_LENS_BENCH_OUT. Plain CommonJS: VS Code requires it as it is.
+// Before the appends, the same host is watched while the store loads the file (hostLoad: read, counted, judged in
+// its worker, analysed, its listeners run) and then while the editor and the timeline open and settle (hostViews):
+// a 5 ms timer's longest wait (the longest the host was held), each wait of 50 ms or more, and the thread's busy
+// time; the listeners above are timed in each phase too (loadListeners, viewsListeners). With
+// COMPACTION_LENS_BENCH_PROFILE set to a folder, each phase's CPU profile is written there (load.cpuprofile,
+// views.cpuprofile); the profiler slows the host, so take the stalls from a run without it.
+// It writes them as JSON to COMPACTION_LENS_BENCH_OUT. Plain CommonJS: VS Code requires it as it is.
 const { appendFileSync, readFileSync, writeFileSync } = require('node:fs');
 const vscode = require('vscode');
 
@@ -33,6 +39,61 @@ async function waitFor(probe, what, timeoutMs = 600_000) {
   }
 }
 
+/**
+ * Watches this thread (the extension host's) from now until `stop()`: a 5 ms timer's longest wait past its time
+ * (the longest the host was held), how many waits were 50 ms or more, and how long the thread worked (the event
+ * loop's active time), over `ms`.
+ */
+function watchHost() {
+  const start = now();
+  const utilization = performance.eventLoopUtilization();
+  let last = start;
+  let longestStallMs = 0;
+  let stallsOver50 = 0;
+  /** Each wait of 50 ms or more: when it ended (ms from the start) and how long. */
+  const stalls = [];
+  const timer = setInterval(() => {
+    const at = now();
+    const stall = at - last - 5;
+    if (stall > longestStallMs) longestStallMs = stall;
+    if (stall >= 50) {
+      stallsOver50++;
+      stalls.push({ at: Math.round(at - start), ms: Math.round(stall) });
+    }
+    last = at;
+  }, 5);
+  return {
+    stop() {
+      clearInterval(timer);
+      const stall = now() - last - 5;
+      if (stall > longestStallMs) longestStallMs = stall;
+      if (stall >= 50) stalls.push({ at: 'end', ms: Math.round(stall) });
+      return { ms: now() - start, busyMs: performance.eventLoopUtilization(utilization).active, longestStallMs, stallsOver50, stalls };
+    },
+  };
+}
+
+/** With COMPACTION_LENS_BENCH_PROFILE set (a folder): this thread's CPU profile from now until `stop(name)`. */
+async function profileHost() {
+  const folder = process.env.COMPACTION_LENS_BENCH_PROFILE;
+  if (!folder) return { stop: async () => undefined };
+  const { Session } = require('node:inspector');
+  const session = new Session();
+  session.connect();
+  const post = (method, params) =>
+    new Promise((resolve, reject) => session.post(method, params, (error, answer) => (error ? reject(error) : resolve(answer))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 1000 });
+  await post('Profiler.start');
+  return {
+    async stop(name) {
+      const { profile } = await post('Profiler.stop');
+      session.disconnect();
+      writeFileSync(require('node:path').join(folder, `${name}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
+}
+
 async function run() {
   const file = process.env.COMPACTION_LENS_BENCH_FILE;
   const outPath = process.env.COMPACTION_LENS_BENCH_OUT;
@@ -41,9 +102,46 @@ async function run() {
   const api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
   const result = { file, appends: [] };
   try {
+    let current;
+    /**
+     * Replaces `object[name]` by a wrapper that adds its synchronous time to the current phase's `label` (the load,
+     * the views' opening, an append), and notes its longest call.
+     */
+    const wrap = (object, name, label) => {
+      const original = object[name];
+      object[name] = function (...args) {
+        const start = now();
+        try {
+          return original.apply(this, args);
+        } finally {
+          if (current) {
+            const ms = now() - start;
+            current[label] = (current[label] ?? 0) + ms;
+            current[`${label}Calls`] = (current[`${label}Calls`] ?? 0) + 1;
+            const longest = `${label.replace(/Ms$/, '')}LongestMs`;
+            current[longest] = Math.max(current[longest] ?? 0, ms);
+          }
+        }
+      };
+    };
+    wrap(api.diagnostics, 'update', 'diagnosticsMs');
+    // Of which: the flags handed to VS Code (its DiagnosticCollection turning them into messages to the workbench).
+    wrap(api.diagnostics.collection, 'set', 'diagnosticsSetMs');
+    wrap(api.marks, 'refresh', 'marksMs');
+    wrap(api.statusBar, 'show', 'statusBarMs');
+    current = {};
+    // The profiler (when asked for) starts before the watch, so that its own start is not taken for a stall.
+    let profile = await profileHost();
+    const loading = watchHost();
     const openStart = now();
     const entry = await api.store.load(uri);
     result.openMs = now() - openStart;
+    result.hostLoad = loading.stop();
+    result.loadListeners = current;
+    current = {};
+    await profile.stop('load');
+    profile = await profileHost();
+    const showing = watchHost();
     result.turns = entry.transcript.turns.length;
     // An editor on the file (diagnostics, marks, CodeLens and the status bar follow it), then its timeline.
     try {
@@ -56,6 +154,10 @@ async function run() {
     const timeline = api.panels.get(uri);
     await waitFor(() => timeline && timeline.isReady, 'the timeline to send ready');
     await sleep(SETTLE_MS);
+    result.hostViews = showing.stop();
+    result.viewsListeners = current;
+    current = undefined;
+    await profile.stop('views');
     // Following the live end of the file: its last turn selected (the rows after the last checkpoint are the ones
     // an update asks for again). COMPACTION_LENS_BENCH_VIEW=start leaves the timeline where it opened.
     if (process.env.COMPACTION_LENS_BENCH_VIEW !== 'start') {
@@ -64,25 +166,6 @@ async function run() {
     }
     result.view = process.env.COMPACTION_LENS_BENCH_VIEW === 'start' ? 'start' : 'end';
 
-    let current;
-    /** Replaces `object[name]` by a wrapper that adds its synchronous time to the current append's `label`. */
-    const wrap = (object, name, label) => {
-      const original = object[name];
-      object[name] = function (...args) {
-        const start = now();
-        try {
-          return original.apply(this, args);
-        } finally {
-          if (current) {
-            current[label] = (current[label] ?? 0) + now() - start;
-            current[`${label}Calls`] = (current[`${label}Calls`] ?? 0) + 1;
-          }
-        }
-      };
-    };
-    wrap(api.diagnostics, 'update', 'diagnosticsMs');
-    wrap(api.marks, 'refresh', 'marksMs');
-    wrap(api.statusBar, 'show', 'statusBarMs');
     wrap(timeline, 'postUpdate', 'timelinePostMs');
     wrap(api.tree, 'getChildren', 'treeMs');
     wrap(api.tree, 'getTreeItem', 'treeMs');

@@ -967,6 +967,20 @@ function shownResult(ctx: Context, r: TurnResult, tokens: number | undefined): T
   return copy;
 }
 
+/** shownResult of each judged result, with its turn's figure, in steps. */
+function* shownResults(
+  ctx: Context,
+  judged: readonly TurnResult[],
+  figures: readonly (number | undefined)[],
+): Generator<void, TurnResult[], void> {
+  const shown: TurnResult[] = new Array<TurnResult>(judged.length);
+  for (let i = 0; i < judged.length; i++) {
+    if (i % STEP_TURNS === 0) yield;
+    shown[i] = shownResult(ctx, judged[i], figures[i]);
+  }
+  return shown;
+}
+
 /** The evidence of a result that weighed none: shared, never modified. */
 const NO_EVIDENCE: Evidence[] = [];
 
@@ -1062,7 +1076,7 @@ function* analyzeCheckpoint(
   const kept = keptWithSameFigures(ctx, index, before);
   const { prefixTokens, prefixTokenSource, tokensOf } = kept
     ? keptSizes(kept.analysis)
-    : measuredSizes(ctx, yield* claimedBefore(ctx, cp, before), before);
+    : yield* measuredSizes(ctx, yield* claimedBefore(ctx, cp, before), before);
   const summaryTokens = checkpointSummaryTokens(ctx, cp);
   const rawBudget = cp.summaryBudget;
   const budgetKnown = typeof rawBudget === 'number' && Number.isFinite(rawBudget) && rawBudget > 0;
@@ -1076,7 +1090,7 @@ function* analyzeCheckpoint(
   const judged = yield* judgementOf(cp, index, ctx, before);
   const { statuses, marks, from } = judged;
   const figures = tokensOf ?? [];
-  const results = judged.results?.map((r, i) => shownResult(ctx, r, figures[i]));
+  const results = judged.results && (yield* shownResults(ctx, judged.results, figures));
 
   const counts: Record<TurnStatus, number> = { covered: 0, 'claimed-missing': 0, uncovered: 0, 'nothing-to-check': 0, unverifiable: 0 };
   let claimedCount = 0;
@@ -1164,6 +1178,12 @@ function* analyzeCheckpoint(
   if (truncation.truncated) reasons.push(`summary appears truncated: ${truncation.reasons.join('; ')}`);
   reasons.push(...notes);
 
+  // The same evidence in the same summary (the memo's sync keeps the record) is found at the same places.
+  const anchors =
+    kept && results && sameEvidence(results, kept.analysis.turns)
+      ? kept.analysis.foundAnchors
+      : yield* foundAnchors(results ? yield* foundEvidence(results) : judged.found, summary);
+
   const analysis: CheckpointAnalysis = {
     summaryId: name,
     index,
@@ -1186,11 +1206,7 @@ function* analyzeCheckpoint(
     counts,
     safeCovered: safe.map((i) => ctx.turns[i].id),
     claimedMissingRanges: rangesFromIndexes((i) => ctx.turns[i].id, indexesOf(statuses, STATUS_CODES['claimed-missing'], from)),
-    // The same evidence in the same summary (the memo's sync keeps the record) is found at the same places.
-    foundAnchors:
-      kept && results && sameEvidence(results, kept.analysis.turns)
-        ? kept.analysis.foundAnchors
-        : foundAnchors(results ? foundEvidence(results) : judged.found, summary),
+    foundAnchors: anchors,
     notes,
   };
   if (results === undefined) {
@@ -1385,9 +1401,10 @@ function* indexesOf(codes: Uint8Array, code: number, from: number): Generator<nu
  * The evidence of the results found in the summary, in order: by plain loops (a generator over every piece took
  * 25 ms of a 100k-turn checkpoint's 150 ms re-weighed analysis; most pieces are not found).
  */
-function foundEvidence(results: readonly TurnResult[]): Evidence[] {
+function* foundEvidence(results: readonly TurnResult[]): Generator<void, Evidence[], void> {
   const found: Evidence[] = [];
   for (let i = 0; i < results.length; i++) {
+    if (i % STEP_TURNS === 0) yield;
     const evidence = results[i].evidence;
     for (let k = 0; k < evidence.length; k++) if (evidence[k].found) found.push(evidence[k]);
   }
@@ -1434,10 +1451,12 @@ function sameEvidence(results: readonly TurnResult[], others: readonly TurnResul
 }
 
 /** Evidence found in the summary, as the summary spells it, for highlighting. */
-function foundAnchors(evidence: readonly Evidence[], summary: string): { anchor: string; at: number }[] {
+function* foundAnchors(evidence: readonly Evidence[], summary: string): Generator<void, { anchor: string; at: number }[], void> {
   const seen = new Set<string>();
   const out: { anchor: string; at: number }[] = [];
-  for (const e of evidence) {
+  for (let k = 0; k < evidence.length; k++) {
+    if (k % STEP_TURNS === 0) yield;
+    const e = evidence[k];
     if (!e.found || e.at === undefined) continue;
     const anchor = summary.slice(e.at, e.at + (e.length ?? e.text.length));
     if (anchor.length === 0) continue;
@@ -1458,12 +1477,13 @@ interface Sizes {
 }
 
 /** The sizes of the checkpoint whose claimed turns (of the first `before`) are `claimedSet`, each turn's figure found. */
-function measuredSizes(ctx: Context, claimedSet: ClaimedTurns, before: number): Sizes {
+function* measuredSizes(ctx: Context, claimedSet: ClaimedTurns, before: number): Generator<void, Sizes, void> {
   let prefixTokens = 0;
   let recorded = 0;
   let counted = 0;
   const tokensOf: (number | undefined)[] | undefined = ctx.turnSink ? undefined : [];
   for (let i = 0; i < before; i++) {
+    if (i % STEP_TURNS === 0) yield;
     const turn = ctx.turns[i];
     const claimed = claimedSet.hasTurn(i);
     if (!claimed && !claimedByAnyAt(ctx, i)) {

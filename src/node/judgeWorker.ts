@@ -47,8 +47,13 @@ export type JudgeReply =
   | { kind: 'done'; evidence: { hits: number; misses: number } }
   | { kind: 'error'; message: string };
 
-/** Own results sent in one message: a group's deserialisation holds the receiving thread some 30 ms. */
-export const RESULTS_PER_MESSAGE = 2000;
+/**
+ * Own results sent in one message. A group of 2,000 took some 30 ms to deserialise on its own; in the extension host,
+ * its heap large at the end of a 100k-turn load, the groups and the collections they set off held the host up to
+ * 177–222 ms, and groups of 500 up to 116–178 ms (three loads each, scripts/bench/appendUi.mjs;
+ * docs/performance-history.md, "The extension host held less at the end of a load").
+ */
+export const RESULTS_PER_MESSAGE = 500;
 
 /** The turns of the job under way: sent before it, let go after it. */
 const turns: Turn[] = [];

@@ -103,7 +103,8 @@ export function checkpointProblem(checkpoint: CheckpointAnalysis): CheckpointPro
     };
   }
   if (checkpoint.verdict === 'reversible') return undefined;
-  const claimed = checkpoint.turns.filter((result) => result.claimed).length;
+  let claimed = 0;
+  for (const result of checkpoint.turns) if (result.claimed) claimed++;
   const missing = counts['claimed-missing'];
   const parts = [`${groupDigits(missing)} of ${countOf(claimed, 'claimed turn')} ${missing === 1 ? 'is' : 'are'} missing from the summary`];
   const others = [`${groupDigits(counts.covered)} covered`];

@@ -1,6 +1,6 @@
 // Tests for analyzeInSteps, judgeAhead and JudgementCache (src/core/analyze.ts, src/core/judgementCache.ts):
 // analysing in steps yields at least once per STEP_UNITS turns before a checkpoint, sooner after much work, and
-// gives what analyze gives; an
+// gives what analyze gives; what is left once the judgement was made ahead reads a few thousand turns a step at most; an
 // analysis that takes the judgements judgeAhead made equals one without and judges nothing again; judgements
 // made for another snapshot (another turn array, checkpoint record, prefix or threshold) are never taken; the results
 // copied with their token figures share a few hidden classes.
@@ -99,6 +99,37 @@ describe('core/analyze in steps, with judgements made ahead', () => {
       assert.ok(worked >= 40, `${kind}: every turn worked out`);
       assert.ok(longest <= most, `${kind}: ${longest} turns' evidence worked out in one step, at most ${most}`);
     }
+  });
+
+  it('with the judgement made ahead, reads no more than a few thousand turns between two yields', () => {
+    // What is left once the judging is done (the prefix's sizes, the results with their figures, the anchors found)
+    // runs in steps too: it read every turn before the checkpoint in one step, which at 100k turns held the
+    // extension host some 100 ms at the end of an analysis. Turns read are counted through a proxy of the array.
+    const count = 12_000;
+    let reads = 0;
+    const plain = Array.from({ length: count }, (_, i) => turn(i, `Changed src/part_${i}.ts for TASK-${100 + i}`));
+    const turns = new Proxy(plain, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && key.length > 0 && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const summary = 'TASK-101, src/part_2.ts and TASK-5000';
+    const t = transcript(turns, [
+      checkpoint({ summaryId: 'S', summary, summaryBudget: 50_000, claimedIds: range(0, count - 1), turnsBefore: count }),
+    ]);
+    const { judgements, evidenceCache } = judged(t, OPTS);
+    reads = 0;
+    const steps = analyzeInSteps(t, { ...OPTS, judgements, evidenceCache });
+    let most = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) {
+      most = Math.max(most, reads);
+      reads = 0;
+    }
+    most = Math.max(most, reads);
+    assert.ok(most <= 4096, `${most} turns read in one step`);
+    assert.deepEqual(next.value, analyze(t, OPTS));
   });
 
   it('keeps statuses and marks only from the first turn that is claimed, reported or not uncovered', () => {

@@ -1,6 +1,7 @@
 // Tests for analyzeInSteps, judgeAhead and JudgementCache (src/core/analyze.ts, src/core/judgementCache.ts):
 // analysing in steps yields at least once per STEP_UNITS turns before a checkpoint, sooner after much work, and
-// gives what analyze gives; what is left once the judgement was made ahead reads a few thousand turns a step at most; an
+// gives what analyze gives; what is left once the judgement was made ahead reads a few thousand turns or results a
+// step at most; an
 // analysis that takes the judgements judgeAhead made equals one without and judges nothing again; judgements
 // made for another snapshot (another turn array, checkpoint record, prefix or threshold) are never taken; the results
 // copied with their token figures share a few hidden classes.
@@ -11,7 +12,7 @@ import { EvidenceCache } from '../../../src/core/evidenceCache';
 import { STEP_CHARS, STEP_PIECES, STEP_UNITS } from '../../../src/core/stepPace';
 import { DEFAULT_COVERAGE_THRESHOLD } from '../../../src/core/evidence';
 import { JudgementCache } from '../../../src/core/judgementCache';
-import type { Analysis, AnalysisOptions, Transcript } from '../../../src/core/model';
+import type { Analysis, AnalysisOptions, Transcript, TurnResult } from '../../../src/core/model';
 import { checkpoint, incident, range, transcript, turn } from './transcripts';
 import { turnReason } from '../../../src/core/reweigh';
 
@@ -101,24 +102,28 @@ describe('core/analyze in steps, with judgements made ahead', () => {
     }
   });
 
-  it('with the judgement made ahead, reads no more than a few thousand turns between two yields', () => {
-    // What is left once the judging is done (the prefix's sizes, the results with their figures, the anchors found)
-    // runs in steps too: it read every turn before the checkpoint in one step, which at 100k turns held the
-    // extension host some 100 ms at the end of an analysis. Turns read are counted through a proxy of the array.
+  it('with the judgement made ahead, reads no more than a few thousand turns or results between two yields', () => {
+    // What is left once the judging is done runs in steps too: the prefix's sizes read every turn before the
+    // checkpoint, and each judged result was copied with its token figure, each in one step, which at 100k turns held
+    // the extension host some 100 ms at the end of an analysis. The turns and the judged results read are counted
+    // through proxies of their arrays. (The found evidence and its anchors, which walk the copies, are not counted.)
     const count = 12_000;
     let reads = 0;
-    const plain = Array.from({ length: count }, (_, i) => turn(i, `Changed src/part_${i}.ts for TASK-${100 + i}`));
-    const turns = new Proxy(plain, {
-      get(target, key, receiver) {
-        if (typeof key === 'string' && key.length > 0 && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) reads++;
-        return Reflect.get(target, key, receiver);
-      },
-    });
+    const counted = <T extends object>(array: T): T =>
+      new Proxy(array, {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && key.length > 0 && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) reads++;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+    const turns = counted(Array.from({ length: count }, (_, i) => turn(i, `Changed src/part_${i}.ts for TASK-${100 + i}`)));
     const summary = 'TASK-101, src/part_2.ts and TASK-5000';
-    const t = transcript(turns, [
-      checkpoint({ summaryId: 'S', summary, summaryBudget: 50_000, claimedIds: range(0, count - 1), turnsBefore: count }),
-    ]);
+    const cp = checkpoint({ summaryId: 'S', summary, summaryBudget: 50_000, claimedIds: range(0, count - 1), turnsBefore: count });
+    const t = transcript(turns, [cp]);
     const { judgements, evidenceCache } = judged(t, OPTS);
+    const kept = judgements.get(0, { turns, checkpoint: cp, before: count, threshold: DEFAULT_COVERAGE_THRESHOLD, sink: undefined });
+    assert.ok(kept?.results, 'judged ahead, with its results');
+    (kept as { results: readonly TurnResult[] }).results = counted([...kept.results]);
     reads = 0;
     const steps = analyzeInSteps(t, { ...OPTS, judgements, evidenceCache });
     let most = 0;
@@ -128,7 +133,7 @@ describe('core/analyze in steps, with judgements made ahead', () => {
       reads = 0;
     }
     most = Math.max(most, reads);
-    assert.ok(most <= 4096, `${most} turns read in one step`);
+    assert.ok(most <= 4096, `${most} turns or results read in one step`);
     assert.deepEqual(next.value, analyze(t, OPTS));
   });
 

@@ -5,7 +5,8 @@
 //    checkable = Information, the verdict following from that alone);
 //  - one per run of claimed-missing turns, on the turns' own lines, naming those lines (never record ids), with
 //    related information on each turn; its severity comes from the settings `problems.conversationSeverity` and
-//    `problems.toolOutputSeverity` (the more severe when a run holds both; `off` drops that kind);
+//    `problems.toolOutputSeverity` (the more severe when a run holds both; `off` drops that kind); at most
+//    MAX_MISSING_RUNS per checkpoint, the most severe first, and one more flag that counts the rest;
 //  - one for a truncated summary, on the summary's line (Warning);
 //  - the readers' problems at their lines, each run of alike ones collapsed into one, at most MAX_PROBLEM_RUNS.
 // Turns with nothing to check are never flagged. The flags go on the document the records are shown in: the
@@ -18,9 +19,11 @@ import {
   checkpointProblem,
   claimedMissingRuns,
   collapseProblems,
+  listedMissingRuns,
   missingRunMessage,
   missingTurnNote,
   truncationProblem,
+  unlistedRunsMessage,
   type KindSeverities,
   type ProblemSeverity,
 } from '../view/problemsModel';
@@ -35,6 +38,7 @@ export const DiagnosticCode = {
   failClosed: 'fail-closed',
   conditional: 'conditional',
   claimedMissing: 'claimed-missing',
+  unlistedClaimedMissing: 'claimed-missing-unlisted',
   unverifiable: 'unverifiable',
   transcriptProblem: 'transcript-problem',
 } as const;
@@ -223,8 +227,9 @@ function claimedMissingDiagnostics(
   severities: KindSeverities,
 ): vscode.Diagnostic[] {
   let relatedLeft = MAX_RELATED_PER_CHECKPOINT;
-  return claimedMissingRuns(checkpoint, entry.transcript, severities).map((run) => {
-    const result = diagnostic(
+  const { listed, unlisted } = listedMissingRuns(claimedMissingRuns(checkpoint, entry.transcript, severities));
+  const result = listed.map((run) => {
+    const flag = diagnostic(
       lines(run.startLine, run.endLine),
       missingRunMessage(run, checkpoint),
       SEVERITY[run.severity],
@@ -243,9 +248,20 @@ function claimedMissingDiagnostics(
       );
     }
     relatedLeft -= related.length;
-    if (related.length > 0) result.relatedInformation = related;
-    return result;
+    if (related.length > 0) flag.relatedInformation = related;
+    return flag;
   });
+  if (unlisted) {
+    // On the first unlisted run's first line only: its lines can be far apart from the others'.
+    const rest = diagnostic(
+      lines(unlisted.startLine, unlisted.startLine),
+      unlistedRunsMessage(unlisted, checkpoint),
+      SEVERITY[unlisted.severity],
+      DiagnosticCode.unlistedClaimedMissing,
+    );
+    result.push(rest);
+  }
+  return result;
 }
 
 function problemDiagnostics(problems: readonly Problem[]): vscode.Diagnostic[] {

@@ -208,6 +208,61 @@ export function missingRunMessage(run: MissingRun, checkpoint: Pick<CheckpointAn
   return `${describeLines(run.startLine, run.endLine)}: ${what} missing from the summary (checkpoint at line ${checkpoint.line}); read ${count === 1 ? 'it' : 'them'} from the raw log`;
 }
 
+/**
+ * Runs of claimed-missing turns flagged per checkpoint at most. VS Code's extension host keeps 1,000 flags a file
+ * and drops the rest with a bare count; a 100,000-turn file can have a few thousand runs, each a flag made, sent to
+ * the window and dropped. The runs past this are counted in one flag instead, which says where they start.
+ */
+export const MAX_MISSING_RUNS = 250;
+
+/** The runs of a checkpoint that are not flagged one by one: how many, their turns, where the first is. */
+export interface UnlistedRuns {
+  runs: number;
+  turns: number;
+  /** The first unlisted run's lines (1-based), where its flag goes. */
+  startLine: number;
+  endLine: number;
+  /** The most severe of theirs, so leaving them out never lowers what the panel shows. */
+  severity: Exclude<ProblemSeverity, 'off'>;
+}
+
+/**
+ * The runs to flag one by one, at most `max`: the most severe first, then the earliest, listed in log order; and
+ * the rest, counted, or undefined when every run is listed.
+ */
+export function listedMissingRuns(runs: readonly MissingRun[], max = MAX_MISSING_RUNS): { listed: MissingRun[]; unlisted?: UnlistedRuns } {
+  if (runs.length <= max) return { listed: [...runs] };
+  const rank = (run: MissingRun): number => PROBLEM_SEVERITIES.indexOf(run.severity);
+  const order = runs.map((_, index) => index).sort((a, b) => rank(runs[a]) - rank(runs[b]) || a - b);
+  const kept = new Uint8Array(runs.length);
+  for (let i = 0; i < max; i++) kept[order[i]] = 1;
+  const listed: MissingRun[] = [];
+  let unlisted: UnlistedRuns | undefined;
+  for (let index = 0; index < runs.length; index++) {
+    const run = runs[index];
+    if (kept[index] === 1) {
+      listed.push(run);
+    } else if (!unlisted) {
+      unlisted = { runs: 1, turns: run.turnIndexes.length, startLine: run.startLine, endLine: run.endLine, severity: run.severity };
+    } else {
+      unlisted.runs++;
+      unlisted.turns += run.turnIndexes.length;
+      unlisted.severity = moreSevere(unlisted.severity, run.severity) as UnlistedRuns['severity'];
+    }
+  }
+  return { listed, unlisted };
+}
+
+/** "1,550 more runs of claimed-missing turns (3,100 turns, the first on lines 2345–2347) of the checkpoint at line 99001 are not listed here; …". */
+export function unlistedRunsMessage(unlisted: UnlistedRuns, checkpoint: Pick<CheckpointAnalysis, 'line'>): string {
+  const more = unlisted.runs === 1 ? 'run' : 'runs';
+  return (
+    `${groupDigits(unlisted.runs)} more ${more} of claimed-missing turns (${countOf(unlisted.turns, 'turn')}, the first on ` +
+    `${describeLines(unlisted.startLine, unlisted.endLine)}) of the checkpoint at line ${checkpoint.line} ${unlisted.runs === 1 ? 'is' : 'are'} not ` +
+    `listed here; the timeline shows every turn (n there jumps to the next claimed-missing one)`
+  );
+}
+
 /** The related-information text of one turn of a run: "line 381, tool output: claimed, but …". */
 export function missingTurnNote(result: TurnResult, turn: { role: Role; span: { startLine: number; endLine: number } }): string {
   const kind = turnKind(turn.role) === 'tool-output' ? 'tool output' : `${turn.role} turn`;

@@ -1,14 +1,15 @@
 // Diagnostics on a transcript in a real extension host, few and readable: on the incident, exactly one for the
 // checkpoint (line 421, fail-closed, its counts in words), one for the claimed-missing run on the turns' own
 // lines 381–420 (named by lines, with related information on each turn) and one for the truncated summary; the
-// run's severity follows the problems.* settings; appending records updates them live; and on a real Claude
+// run's severity follows the problems.* settings; appending records updates them live; a checkpoint with more
+// runs than MAX_MISSING_RUNS gets that many and one flag counting the rest; and on a real Claude
 // Code session the count stays at one per checkpoint, one per run and the truncation, with no record UUIDs.
 import * as assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
-import { claimedMissingRuns, collapseProblems } from '../../src/view/problemsModel';
+import { claimedMissingRuns, collapseProblems, MAX_MISSING_RUNS } from '../../src/view/problemsModel';
 import { readSettings } from '../../src/extension/settings';
 import { skipWithoutShared } from '../sharedFolder';
 import { MAX_RELATED_PER_CHECKPOINT } from '../../src/extension/diagnostics';
@@ -176,44 +177,54 @@ describe('diagnostics', () => {
     assert.equal(api.store.get(uri)!.transcript.turns.length, 424);
   });
 
-  it('lists at most MAX_RELATED_PER_CHECKPOINT related turns per checkpoint, over all its runs', async () => {
-    // 800 turns, every other one missing from the summary: 400 runs of one claimed-missing turn each.
-    const turns = Array.from({ length: 800 }, (_, id) => ({
+  it('flags at most MAX_MISSING_RUNS runs per checkpoint and counts the rest in one; MAX_RELATED_PER_CHECKPOINT related turns', async () => {
+    // 1,200 turns, two of every three missing from the summary: 400 runs of two claimed-missing turns each.
+    const turns = Array.from({ length: 1200 }, (_, id) => ({
       type: 'turn',
       id,
       role: 'assistant',
-      content: `Step ${id}: recorded ${id % 2 === 0 ? 'KEEP' : 'LOST'}_${id} in the ledger.`,
+      content: `Step ${id}: recorded ${id % 3 === 0 ? 'KEEP' : 'LOST'}_${id} in the ledger.`,
       tokens: 20,
-      anchor: `${id % 2 === 0 ? 'KEEP' : 'LOST'}_${id}`,
+      anchor: `${id % 3 === 0 ? 'KEEP' : 'LOST'}_${id}`,
     }));
     const summary = `# Session summary\n\n${turns
-      .filter((turn) => turn.id % 2 === 0)
+      .filter((turn) => turn.id % 3 === 0)
       .map((turn) => `- ${turn.anchor} recorded`)
       .join('\n')}\n`;
     const uri = writeTranscript('many-runs.jsonl', [
       ...turns,
-      { type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 100000, covered: { from: 0, to: 799 } },
+      { type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 100000, covered: { from: 0, to: 1199 } },
     ]);
     await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
-    const runs = await waitFor(() => {
-      const current = ourDiagnostics(uri).filter((diagnostic) => diagnostic.code === 'claimed-missing');
-      return current.length > 0 ? current : undefined;
+    const flags = await waitFor(() => {
+      const current = ourDiagnostics(uri);
+      return current.some((diagnostic) => diagnostic.code === 'claimed-missing') ? current : undefined;
     }, 'the claimed-missing flags');
-    assert.equal(runs.length, 400, 'one flag per run');
+    const runs = flags.filter((diagnostic) => diagnostic.code === 'claimed-missing');
+    assert.equal(runs.length, MAX_MISSING_RUNS, 'one flag per run, up to the bound');
+    const rest = flags.filter((diagnostic) => diagnostic.code === 'claimed-missing-unlisted');
+    assert.equal(rest.length, 1, 'one flag for the rest');
+    // The 251st run is turns 751–752, on lines 752–753 (0-based 751).
+    assert.equal(rest[0].range.start.line, 751);
+    assert.equal(rest[0].severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(
+      rest[0].message,
+      /^150 more runs of claimed-missing turns \(300 turns, the first on lines 752–753\) of the checkpoint at line 1201 are not listed here;/,
+    );
     const related = runs.map((diagnostic) => diagnostic.relatedInformation?.length ?? 0);
     assert.equal(
       related.reduce((sum, n) => sum + n, 0),
       MAX_RELATED_PER_CHECKPOINT,
     );
     assert.ok(
-      related.slice(0, MAX_RELATED_PER_CHECKPOINT).every((n) => n === 1),
-      'the first runs list their turn',
+      related.slice(0, MAX_RELATED_PER_CHECKPOINT / 2).every((n) => n === 2),
+      'the first runs list their two turns',
     );
     assert.ok(
-      related.slice(MAX_RELATED_PER_CHECKPOINT).every((n) => n === 0),
+      related.slice(MAX_RELATED_PER_CHECKPOINT / 2).every((n) => n === 0),
       'the later ones none',
     );
-    for (const diagnostic of runs) assert.match(diagnostic.message, /\bline \d+/, 'each run still names its line');
+    for (const diagnostic of runs) assert.match(diagnostic.message, /\blines \d+–\d+/, 'each run still names its lines');
   });
 
   it('keeps a real Claude Code session quiet: one per checkpoint, one per run, the truncation; no record ids', async function () {

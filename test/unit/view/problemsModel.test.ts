@@ -1,7 +1,8 @@
 // Tests for src/view/problemsModel.ts, what the Problems panel, the end-of-line marks and the status bar say:
 // runs of claimed-missing turns (bridging turns with nothing to check, split by any other turn, severities per
 // kind and `off`), their messages by line (never by record id), the one problem per checkpoint, truncation on the
-// summary line, floods of alike reader problems collapsed and bounded, the marks, the worst checkpoint, and each
+// summary line, the runs flagged one by one bounded (the most severe first, the rest counted in one), floods of
+// alike reader problems collapsed and bounded, the marks, the worst checkpoint, and each
 // turn's note with the reason its result says (made when asked for a weighed turn).
 import * as assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
@@ -12,10 +13,13 @@ import {
   checkpointProblem,
   claimedMissingRuns,
   collapseProblems,
+  listedMissingRuns,
+  MAX_MISSING_RUNS,
   missingRunMessage,
   missingTurnMarks,
   missingTurnNote,
   truncationProblem,
+  unlistedRunsMessage,
   worstCheckpoint,
   type KindSeverities,
 } from '../../../src/view/problemsModel';
@@ -152,6 +156,70 @@ describe('view/problemsModel: runs of claimed-missing turns', () => {
     assert.equal(
       missingTurnNote({ ...weighed, reason: 'claimed, but its anchor “X” is not in the summary' }, turn),
       'lines 381–382, tool output: claimed, but its anchor “X” is not in the summary',
+    );
+  });
+});
+
+describe('view/problemsModel: runs flagged one by one, at most MAX_MISSING_RUNS', () => {
+  /** `count` runs of one claimed-missing turn each, split by covered turns, of the roles given in turn. */
+  function manyRuns(count: number, roles: Role[]): ReturnType<typeof build> {
+    const statuses: TurnStatus[] = [];
+    for (let run = 0; run < count; run++) statuses.push(M, C);
+    return build(
+      statuses,
+      roles.flatMap((role) => [role, 'assistant' as Role]),
+    );
+  }
+
+  it('lists every run while there are no more than the bound', () => {
+    const { transcript, checkpoint } = manyRuns(MAX_MISSING_RUNS, ['user']);
+    const runs = claimedMissingRuns(checkpoint, transcript, DEFAULT_KIND_SEVERITIES);
+    const { listed, unlisted } = listedMissingRuns(runs);
+    assert.equal(listed.length, MAX_MISSING_RUNS);
+    assert.deepEqual(listed, runs);
+    assert.equal(unlisted, undefined);
+  });
+
+  it('past the bound keeps the earliest runs, in log order, and counts the rest from where they start', () => {
+    const { transcript, checkpoint } = manyRuns(MAX_MISSING_RUNS + 3, ['user']);
+    const runs = claimedMissingRuns(checkpoint, transcript, DEFAULT_KIND_SEVERITIES);
+    const { listed, unlisted } = listedMissingRuns(runs);
+    assert.deepEqual(listed, runs.slice(0, MAX_MISSING_RUNS));
+    assert.deepEqual(unlisted, {
+      runs: 3,
+      turns: 3,
+      startLine: runs[MAX_MISSING_RUNS].startLine,
+      endLine: runs[MAX_MISSING_RUNS].endLine,
+      severity: 'warning',
+    });
+  });
+
+  it('keeps the most severe runs first, wherever they are, and gives the count the most severe of the rest', () => {
+    // Runs alternate tool output (information) and user turns (warning): 6 runs, 2 listed.
+    const { transcript, checkpoint } = manyRuns(6, ['tool', 'user']);
+    const runs = claimedMissingRuns(checkpoint, transcript, DEFAULT_KIND_SEVERITIES);
+    assert.deepEqual(
+      runs.map((run) => run.severity),
+      ['information', 'warning', 'information', 'warning', 'information', 'warning'],
+    );
+    const { listed, unlisted } = listedMissingRuns(runs, 2);
+    assert.deepEqual(listed, [runs[1], runs[3]], 'the first two warnings, in log order');
+    assert.deepEqual(unlisted, { runs: 4, turns: 4, startLine: runs[0].startLine, endLine: runs[0].endLine, severity: 'warning' });
+    const three = listedMissingRuns(runs, 3);
+    assert.deepEqual(three.listed, [runs[1], runs[3], runs[5]]);
+    assert.equal(three.unlisted?.severity, 'information', 'only tool outputs left out');
+  });
+
+  it('says how many runs and turns are not listed, where the first is, and where to see them, by line only', () => {
+    const { checkpoint } = build([M], ['user']);
+    assert.equal(
+      unlistedRunsMessage({ runs: 1550, turns: 3100, startLine: 2345, endLine: 2347, severity: 'warning' }, checkpoint),
+      '1,550 more runs of claimed-missing turns (3,100 turns, the first on lines 2345–2347) of the checkpoint at line 500 ' +
+        'are not listed here; the timeline shows every turn (n there jumps to the next claimed-missing one)',
+    );
+    assert.match(
+      unlistedRunsMessage({ runs: 1, turns: 1, startLine: 7, endLine: 7, severity: 'information' }, checkpoint),
+      /^1 more run of claimed-missing turns \(1 turn, the first on line 7\) of the checkpoint at line 500 is not listed here;/,
     );
   });
 });

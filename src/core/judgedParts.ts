@@ -1,14 +1,12 @@
 // A checkpoint's judgement (JudgedTurns) in parts that can cross to another thread and back. A judging worker
 // (node/judgeWorker.ts) sends, for each checkpoint it judged, the results the checkpoint does not share with
 // others (an unclaimed turn's result is one object for every checkpoint, core/analyze.ts unclaimedResult), then
-// its columns (JudgedHead). The results go in groups (ResultsPart), each piece of evidence once per job: evidence
-// alike is one object in the worker (core/evidenceShare.ts), and sent as objects each group would get its own
-// copies on the other side. The shell rebuilds the judgement from them and its own turns, and keeps it in its
+// its columns (JudgedHead). The shell rebuilds the judgement from them and its own turns, and keeps it in its
 // JudgementCache under the key the analysis asks with, so the analysis takes it as if judgeAhead had made it
 // there. Pure.
 import { clampedTurnsBefore, coverageThresholdOf, unclaimedResult } from './analyze';
 import type { JudgementCache } from './judgementCache';
-import { TURN_STATUSES, type AnalysisOptions, type Evidence, type JudgedTurns, type Transcript, type TurnResult } from './model';
+import { TURN_STATUSES, type AnalysisOptions, type JudgedTurns, type Transcript, type TurnResult } from './model';
 
 /** The status code (JudgedTurns.statuses) of an uncovered turn. */
 const UNCOVERED = TURN_STATUSES.indexOf('uncovered');
@@ -25,80 +23,6 @@ export interface JudgedHead {
   rules: Uint8Array;
   /** How many own results were sent before this head. */
   own: number;
-}
-
-/** A group of a checkpoint's own results as they cross, with their evidence by number. */
-export interface ResultsPart {
-  /** The checkpoint's index in the transcript. */
-  index: number;
-  /** The results, in log order, each with an empty evidence list (one list for the part) in place of its own. */
-  results: TurnResult[];
-  /** How many pieces of evidence each result holds. */
-  evidenceCounts: Uint32Array;
-  /** Each result's evidence in turn, by number: its place in the job's evidence, as first sent. */
-  evidenceIds: Uint32Array;
-  /** The evidence first sent with this part, numbered on from the evidence sent before it in the job. */
-  evidence: Evidence[];
-}
-
-const NO_EVIDENCE: Evidence[] = [];
-
-/**
- * Makes the ResultsParts of one job, numbering each piece of evidence the first time it is sent. Keeps the
- * evidence it numbered (as the job's judgements do) until it is let go with the job.
- */
-export class ResultsPacker {
-  private readonly numbers = new Map<Evidence, number>();
-
-  part(index: number, results: readonly TurnResult[]): ResultsPart {
-    let total = 0;
-    for (const result of results) total += result.evidence.length;
-    const evidenceCounts = new Uint32Array(results.length);
-    const evidenceIds = new Uint32Array(total);
-    const evidence: Evidence[] = [];
-    const sent: TurnResult[] = [];
-    let k = 0;
-    for (let r = 0; r < results.length; r++) {
-      const result = results[r];
-      evidenceCounts[r] = result.evidence.length;
-      for (const piece of result.evidence) {
-        let number = this.numbers.get(piece);
-        if (number === undefined) {
-          number = this.numbers.size;
-          this.numbers.set(piece, number);
-          evidence.push(piece);
-        }
-        evidenceIds[k++] = number;
-      }
-      sent.push({ ...result, evidence: NO_EVIDENCE });
-    }
-    return { index, results: sent, evidenceCounts, evidenceIds, evidence };
-  }
-}
-
-/** Takes the ResultsParts of one job, in the order they were made, and gives each part's results with their evidence. */
-export class ResultsUnpacker {
-  private readonly evidence: Evidence[] = [];
-
-  /** The part's results with their evidence put back (the results are the part's own objects), or undefined when the part does not fit. */
-  take(part: ResultsPart): TurnResult[] | undefined {
-    const { results, evidenceCounts, evidenceIds } = part;
-    for (const piece of part.evidence) this.evidence.push(piece);
-    if (evidenceCounts.length !== results.length) return undefined;
-    let k = 0;
-    for (let r = 0; r < results.length; r++) {
-      const count = evidenceCounts[r];
-      if (k + count > evidenceIds.length) return undefined;
-      const list: Evidence[] = [];
-      for (let i = 0; i < count; i++) {
-        const piece = this.evidence[evidenceIds[k++]];
-        if (piece === undefined) return undefined;
-        list.push(piece);
-      }
-      results[r].evidence = list;
-    }
-    return k === evidenceIds.length ? results : undefined;
-  }
 }
 
 /**

@@ -8,7 +8,7 @@
 // is ended.
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { keepJudged, ResultsUnpacker } from '../core/judgedParts';
+import { keepJudged } from '../core/judgedParts';
 import type { JudgementCache } from '../core/judgementCache';
 import type { AnalysisOptions, Transcript, Turn, TurnResult } from '../core/model';
 import { abortError } from './inSlices';
@@ -233,7 +233,6 @@ export class JudgeWorker {
       let settled = false;
       let kept = 0;
       const own = new Map<number, TurnResult[]>();
-      const unpacker = new ResultsUnpacker();
       const finish = (outcome: Error | JudgedInWorker): void => {
         if (settled) return;
         settled = true;
@@ -268,11 +267,9 @@ export class JudgeWorker {
             run.onProgress?.(reply.done, reply.total);
             break;
           case 'results': {
-            // A part that does not fit adds nothing: its checkpoint's head then finds results missing and is not kept.
-            const results = unpacker.take(reply.part);
-            const list = own.get(reply.part.index) ?? [];
-            for (const result of results ?? []) list.push(result);
-            own.set(reply.part.index, list);
+            const list = own.get(reply.index) ?? [];
+            for (const result of reply.results) list.push(result);
+            own.set(reply.index, list);
             took();
             break;
           }

@@ -1,8 +1,7 @@
 // The worker-thread entry of judgeInWorker (judgeInWorker.ts): it is sent a transcript's turns (in groups), its
 // checkpoints' claimed ids (in parts) and checkpoints, judges the checkpoints it is asked for (core judgeAhead), and
 // sends back each judgement in parts (core/judgedParts.ts): the results it does not share with other checkpoints,
-// in groups as they are made (each piece of evidence sent once a job, ResultsPacker), then its head, one part at a
-// time (Outbox). Counts no tokens. A worker may be asked
+// in groups as they are made, then its head, one part at a time (Outbox). Counts no tokens. A worker may be asked
 // again (a JudgeWorker kept for a file): each job sends the turns again, and the worker lets them go once judged,
 // but keeps its evidence cache, keyed by text, so a second analysis of the same file works out no evidence again.
 // Bundled as dist/judgeWorker.js.
@@ -11,7 +10,7 @@ import { clampedTurnsBefore, judgeAhead } from '../core/analyze';
 import { CheckpointMemo } from '../core/checkpointMemo';
 import { EvidenceCache } from '../core/evidenceCache';
 import { JudgementCache } from '../core/judgementCache';
-import { ResultsPacker, type JudgedHead, type ResultsPart } from '../core/judgedParts';
+import type { JudgedHead } from '../core/judgedParts';
 import type { Checkpoint, FormatId, Transcript, Turn, TurnId, TurnResult } from '../core/model';
 import { inSlices } from './inSlices';
 
@@ -43,7 +42,7 @@ export type JudgeRequest =
  */
 export type JudgeReply =
   | { kind: 'progress'; done: number; total: number }
-  | { kind: 'results'; part: ResultsPart }
+  | { kind: 'results'; index: number; results: TurnResult[] }
   | { kind: 'judged'; head: JudgedHead }
   | { kind: 'done'; evidence: { hits: number; misses: number } }
   | { kind: 'error'; message: string };
@@ -121,7 +120,6 @@ async function judge(request: Extract<JudgeRequest, { kind: 'judge' }>): Promise
   const transcript: Transcript = { format, turns, checkpoints, problems: [], lineCount };
   const judgements = new JudgementCache();
   const shared = judgements.unclaimedOf(turns);
-  const packer = new ResultsPacker();
   const { hits, misses } = evidenceCache.stats;
   const common = {
     judgements,
@@ -151,12 +149,12 @@ async function judge(request: Extract<JudgeRequest, { kind: 'judge' }>): Promise
       own++;
       group.push(result);
       if (group.length < RESULTS_PER_MESSAGE) return;
-      outbox.send({ kind: 'results', part: packer.part(index, group) });
+      outbox.send({ kind: 'results', index, results: group });
       group = [];
     };
     const onProgress = (turnsDone: number): void => report(done + turnsDone);
     await inSlices(judgeAhead(transcript, { ...common, only: new Set([index]), onProgress, onResult }));
-    if (group.length > 0) outbox.send({ kind: 'results', part: packer.part(index, group) });
+    if (group.length > 0) outbox.send({ kind: 'results', index, results: group });
     const judged = judgements.judgedAt(index);
     // Not judged (the checkpoint could not be): the shell judges it, and takes no results sent for it.
     if (!judged?.results) continue;

@@ -3,9 +3,8 @@
 // checkpoints, the summariser's report, an encrypted summary) and every file of the shared corpus, the analysis
 // that takes the worker's judgements equals the one judged here, and judges nothing again; analyzeFile with
 // judgeWorker gives the same analysis, and falls back to judging here, saying why, when the worker cannot start;
-// an abort rejects with an AbortError. Judgements whose parts do not fit the transcript are not kept; results cross
-// with each piece of evidence once a job, evidence alike one object on both sides; and a turn's plain copy has every
-// field the judging reads.
+// an abort rejects with an AbortError. Judgements whose parts do not fit the transcript are not kept, and a turn's
+// plain copy has every field the judging reads.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,9 +12,9 @@ import { Worker } from 'node:worker_threads';
 import { join, resolve } from 'node:path';
 import { analyze, checkpointsToJudge } from '../../../src/core/analyze';
 import { EvidenceCache } from '../../../src/core/evidenceCache';
-import { keepJudged, ResultsPacker, ResultsUnpacker, type JudgedHead } from '../../../src/core/judgedParts';
+import { keepJudged, type JudgedHead } from '../../../src/core/judgedParts';
 import { JudgementCache } from '../../../src/core/judgementCache';
-import type { Checkpoint, Evidence, Transcript, Turn, TurnResult } from '../../../src/core/model';
+import type { Checkpoint, Transcript, Turn, TurnResult } from '../../../src/core/model';
 import { runSteps } from '../../../src/core/steps';
 import { analyzeFile } from '../../../src/node/analyzeFile';
 import { CLAIMS_PER_MESSAGE, JudgeWorker, judgeInWorker, plainTurn, TURN_FIELDS, turnGroups } from '../../../src/node/judgeInWorker';
@@ -164,25 +163,6 @@ describe('node/judgeInWorker: judging in a worker thread', function () {
     const firstResults = received.indexOf('results');
     const progressAfter = received.slice(firstResults).filter((kind) => kind.startsWith('progress ') && kind !== `progress ${n}`);
     assert.ok(progressAfter.length > 0, `the first results came once all was judged: ${received.join(', ')}`);
-  });
-
-  it('keeps evidence alike one object, across the groups the results came in, as the judging here does', async () => {
-    // Every turn names src/shared.ts: its evidence is alike for most turns, in every group of results.
-    const n = 2 * RESULTS_PER_MESSAGE + 10;
-    const turns = Array.from({ length: n }, (_, i) => turn(i, `Fixed BUG-${i} in src/shared.ts`));
-    const t = transcript(turns, [
-      checkpoint({ summaryId: 'S1', summary: 'BUG-7 in src/shared.ts', summaryBudget: 50, claimedIds: range(0, n - 1), turnsBefore: n }),
-    ]);
-    const distinct = (results: readonly TurnResult[]): number => new Set(results.flatMap((result) => result.evidence)).size;
-    const judgements = new JudgementCache();
-    assert.equal(await judgeInWorker(t, [0], OPTIONS, judgements), 1);
-    const here = new JudgementCache();
-    analyze(t, { ...OPTIONS, countTokens: words, judgements: here });
-    const there = judgements.judgedAt(0)!.results!;
-    assert.deepEqual(there, here.judgedAt(0)!.results);
-    const all = there.reduce((sum, result) => sum + result.evidence.length, 0);
-    assert.ok(distinct(there) < all, `${distinct(there)} distinct of ${all}`);
-    assert.equal(distinct(there), distinct(here.judgedAt(0)!.results!));
   });
 
   it('gives the judgements judged here for every file of the shared corpus', async function () {
@@ -372,64 +352,6 @@ describe('core/judgedParts: a judgement rebuilt from its parts', () => {
     assert.equal(s1.own.length, 20);
     assert.equal(keepJudged(t, {}, new JudgementCache(), s1.head, s1.own), true);
     refused({ ...s1.head, own: 19 }, s1.own.slice(1));
-  });
-
-  it('sends each piece of evidence once a job, and puts it back in every result that holds it', () => {
-    const e = (text: string): Evidence => ({ text, kind: 'path', found: text === 'a.ts', weight: 0.5, sharedBy: 2 });
-    const [a, b, c] = [e('a.ts'), e('b.ts'), e('c.ts')];
-    const result = (index: number, evidence: Evidence[]): TurnResult => ({
-      id: index,
-      index,
-      status: 'claimed-missing',
-      claimed: true,
-      evidence,
-      reason: undefined,
-      line: index + 1,
-      endLine: index + 1,
-    });
-    const first = [result(0, [a, b]), result(1, [a])];
-    const second = [result(2, [b, c]), result(3, [])];
-    const packer = new ResultsPacker();
-    const parts = [packer.part(0, first), packer.part(0, second)].map((part) => structuredClone(part));
-    assert.deepEqual(
-      parts.map((part) => part.evidence.map((piece) => piece.text)),
-      [['a.ts', 'b.ts'], ['c.ts']],
-      'each piece sent once',
-    );
-    assert.deepEqual([...parts[1].evidenceIds], [1, 2], 'b.ts by its number');
-    assert.deepEqual(first[0].evidence, [a, b], 'the results packed are left as they were');
-    const unpacker = new ResultsUnpacker();
-    const taken = parts.map((part) => unpacker.take(part)!);
-    assert.deepEqual(taken, [first, second]);
-    assert.equal(taken[0][0].evidence[0], taken[0][1].evidence[0], 'a.ts one object on this side');
-    assert.equal(taken[0][0].evidence[1], taken[1][0].evidence[0], 'b.ts one object across the parts');
-    assert.notEqual(taken[1][1].evidence, taken[0][0].evidence);
-    // Parts that do not fit give nothing.
-    const damaged = (change: (part: (typeof parts)[number]) => void): TurnResult[] | undefined => {
-      const part = structuredClone(new ResultsPacker().part(0, first));
-      change(part);
-      return new ResultsUnpacker().take(part);
-    };
-    assert.equal(
-      damaged((part) => (part.evidenceIds = part.evidenceIds.map(() => 9))),
-      undefined,
-      'a number never sent',
-    );
-    assert.equal(
-      damaged((part) => (part.evidenceCounts = part.evidenceCounts.subarray(1))),
-      undefined,
-      'counts short',
-    );
-    assert.equal(
-      damaged((part) => (part.evidenceIds = part.evidenceIds.subarray(1))),
-      undefined,
-      'numbers short',
-    );
-    assert.equal(
-      damaged((part) => (part.evidenceIds = new Uint32Array([0, 1, 0, 1]))),
-      undefined,
-      'numbers left over',
-    );
   });
 
   it('copies every field a turn may have, getters included', () => {

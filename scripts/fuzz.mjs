@@ -3,7 +3,8 @@
 // crashes (exceptions out of a reader or analyze), hangs (mutants over the time budget; one still running at the
 // hard limit is stopped), history changes (a checkpoint whose statuses, verdict or safe pointer set differ from
 // what its prefix alone gives) and errors analyze contained. Prints a table per reader and a reproduction command
-// per failure; exits 1 on any crash or history change. Worker threads share the work (one reader at a time).
+// per failure (a mutant stopped as a hang is timed again alone, in a fresh worker, to tell a hang of its own from one
+// of the run); exits 1 on any crash or history change. Worker threads share the work (one reader at a time).
 //
 // Usage: node scripts/fuzz.mjs [--seed N] [--count N] [--reader R[,R…]] [--budget MS] [--kill MS] [--workers N]
 //                              [--corpus DIR] [--quick]
@@ -167,6 +168,31 @@ function showOne(args, seeds) {
   return o.crash || o.history.length > 0 ? 1 : 0;
 }
 
+/**
+ * Mutant `index` of `reader` run alone in a worker of its own: how long it took, or undefined when it was still
+ * running `killMs` after it started (the worker's start and its seeds' load not counted; the worker is then stopped).
+ */
+async function timeAlone(spawn, reader, index, killMs) {
+  const { worker, beat } = spawn();
+  try {
+    return await new Promise((resolve) => {
+      const watch = setInterval(() => {
+        if (beat[1] !== 0 && Date.now() - beat[1] >= killMs) {
+          clearInterval(watch);
+          resolve(undefined);
+        }
+      }, 50);
+      worker.once('message', (tally) => {
+        clearInterval(watch);
+        resolve(tally.slowest.ms);
+      });
+      worker.postMessage({ reader, from: index, to: index + 1 });
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
 /** All mutants of one reader across the workers, with the watchdog. */
 function runReader(args, reader, workers, spawn) {
   const CHUNK = 200;
@@ -322,10 +348,22 @@ async function main() {
         `  node scripts/fuzz.mjs --reader ${t.reader} --seed ${args.seed} --only ${f.index} --shrink --dump /tmp/mutant-${t.reader}-${f.index}.jsonl`,
       );
     });
-    for (const s of stopped)
+    for (const s of stopped) {
       console.log(
         `\n${t.reader}: #${s.index} from ${s.seedName} [${s.ops.join(', ')}] was still running after ${fmtMs(args.killMs)} and was stopped`,
       );
+      // Timed again alone, in a fresh worker: a stop that does not come back is the run's (a worker's caches from
+      // earlier mutants, or the machine), not the mutant's.
+      const alone = await timeAlone(spawn, t.reader, s.index, args.killMs);
+      console.log(
+        alone === undefined
+          ? `  alone in a fresh worker: still running after ${fmtMs(args.killMs)}, so the mutant hangs`
+          : `  alone in a fresh worker: ${fmtMs(alone)}, so the stop did not come from the mutant alone`,
+      );
+      console.log(
+        `  node scripts/fuzz.mjs --reader ${t.reader} --seed ${args.seed} --only ${s.index} --dump /tmp/mutant-${t.reader}-${s.index}.jsonl`,
+      );
+    }
     if (t.crashes > 0 || t.history > 0) failed = true;
   }
   console.log(`\n${failed ? 'FAILED: crashes or history changes' : 'ok: no crash and no history change'}`);

@@ -6,7 +6,8 @@
 //  - one per run of claimed-missing turns, on the turns' own lines, naming those lines (never record ids), with
 //    related information on each turn; its severity comes from the settings `problems.conversationSeverity` and
 //    `problems.toolOutputSeverity` (the more severe when a run holds both; `off` drops that kind); at most
-//    MAX_MISSING_RUNS per checkpoint, the most severe first, and one more flag that counts the rest;
+//    MAX_MISSING_RUNS per checkpoint (fewer in a file of many checkpoints, so VS Code keeps every flag), the most
+//    severe first, and one more flag that counts the rest;
 //  - one for a truncated summary, on the summary's line (Warning);
 //  - the readers' problems at their lines, each run of alike ones collapsed into one, at most MAX_PROBLEM_RUNS.
 // Turns with nothing to check are never flagged. The flags go on the document the records are shown in: the
@@ -21,6 +22,7 @@ import {
   collapseProblems,
   listedMissingRuns,
   missingRunMessage,
+  missingRunsPerCheckpoint,
   missingTurnNote,
   truncationProblem,
   unlistedRunsMessage,
@@ -61,6 +63,8 @@ const SEVERITY_SETTINGS = [`${SECTION}.problems.conversationSeverity`, `${SECTIO
 interface MadeFlags {
   documentUri: string;
   severities: KindSeverities;
+  /** Runs of claimed-missing turns flagged one by one at most (missingRunsPerCheckpoint). */
+  maxRuns: number;
   diagnostics: vscode.Diagnostic[];
 }
 
@@ -135,11 +139,12 @@ export class TranscriptDiagnostics extends Disposable {
   update(entry: AnalysedTranscript): void {
     const key = entry.documentUri.toString();
     const severities = this.severities;
+    const maxRuns = missingRunsPerCheckpoint(entry.analysis.checkpoints.length);
     const next: vscode.Diagnostic[] = [];
     for (const checkpoint of entry.analysis.checkpoints) {
       let made = this.made.get(checkpoint);
-      if (!made || made.documentUri !== key || made.severities !== severities) {
-        made = { documentUri: key, severities, diagnostics: checkpointDiagnostics(entry, checkpoint, severities) };
+      if (!made || made.documentUri !== key || made.severities !== severities || made.maxRuns !== maxRuns) {
+        made = { documentUri: key, severities, maxRuns, diagnostics: checkpointDiagnostics(entry, checkpoint, severities, maxRuns) };
         this.made.set(checkpoint, made);
       }
       for (const diagnostic of made.diagnostics) next.push(diagnostic);
@@ -185,7 +190,12 @@ const SEVERITY: Record<Exclude<ProblemSeverity, 'off'>, vscode.DiagnosticSeverit
 };
 
 /** One checkpoint's flags: its verdict, its truncated summary, its runs of claimed-missing turns. */
-function checkpointDiagnostics(entry: AnalysedTranscript, checkpoint: CheckpointAnalysis, severities: KindSeverities): vscode.Diagnostic[] {
+function checkpointDiagnostics(
+  entry: AnalysedTranscript,
+  checkpoint: CheckpointAnalysis,
+  severities: KindSeverities,
+  maxRuns: number,
+): vscode.Diagnostic[] {
   const result: vscode.Diagnostic[] = [];
   const verdict = checkpointDiagnostic(checkpoint);
   if (verdict) result.push(verdict);
@@ -200,7 +210,7 @@ function checkpointDiagnostics(entry: AnalysedTranscript, checkpoint: Checkpoint
       ),
     );
   }
-  for (const flag of claimedMissingDiagnostics(entry, checkpoint, severities)) result.push(flag);
+  for (const flag of claimedMissingDiagnostics(entry, checkpoint, severities, maxRuns)) result.push(flag);
   return result;
 }
 
@@ -225,9 +235,10 @@ function claimedMissingDiagnostics(
   entry: AnalysedTranscript,
   checkpoint: CheckpointAnalysis,
   severities: KindSeverities,
+  maxRuns: number,
 ): vscode.Diagnostic[] {
   let relatedLeft = MAX_RELATED_PER_CHECKPOINT;
-  const { listed, unlisted } = listedMissingRuns(claimedMissingRuns(checkpoint, entry.transcript, severities));
+  const { listed, unlisted } = listedMissingRuns(claimedMissingRuns(checkpoint, entry.transcript, severities), maxRuns);
   const result = listed.map((run) => {
     const flag = diagnostic(
       lines(run.startLine, run.endLine),

@@ -215,10 +215,27 @@ export function missingRunMessage(run: MissingRun, checkpoint: Pick<CheckpointAn
  */
 export const MAX_MISSING_RUNS = 250;
 
+/** Flags VS Code keeps per file (its extension host drops the least severe past them). */
+export const FLAGS_KEPT_PER_FILE = 1000;
+
+/**
+ * Runs flagged per checkpoint in a file of `checkpoints` checkpoints: MAX_MISSING_RUNS, fewer when the file's flags
+ * would pass FLAGS_KEPT_PER_FILE otherwise, so that VS Code drops none of them (every checkpoint's verdict and the
+ * flag counting its other runs stay in the panel). Room is kept for the readers' problems (MAX_PROBLEM_RUNS and the
+ * one counting the rest) and, per checkpoint, for its verdict, its truncated summary and the count of its other runs.
+ */
+export function missingRunsPerCheckpoint(checkpoints: number): number {
+  if (checkpoints <= 0) return MAX_MISSING_RUNS;
+  const room = FLAGS_KEPT_PER_FILE - (MAX_PROBLEM_RUNS + 1) - 3 * checkpoints;
+  return Math.max(0, Math.min(MAX_MISSING_RUNS, Math.floor(room / checkpoints)));
+}
+
 /** The runs of a checkpoint that are not flagged one by one: how many, their turns, where the first is. */
 export interface UnlistedRuns {
   runs: number;
   turns: number;
+  /** How many of the checkpoint's runs are flagged one by one. */
+  listed: number;
   /** The first unlisted run's lines (1-based), where its flag goes. */
   startLine: number;
   endLine: number;
@@ -243,21 +260,26 @@ export function listedMissingRuns(runs: readonly MissingRun[], max = MAX_MISSING
     if (kept[index] === 1) {
       listed.push(run);
     } else if (!unlisted) {
-      unlisted = { runs: 1, turns: run.turnIndexes.length, startLine: run.startLine, endLine: run.endLine, severity: run.severity };
+      const { startLine, endLine, severity } = run;
+      unlisted = { runs: 1, turns: run.turnIndexes.length, listed: 0, startLine, endLine, severity };
     } else {
       unlisted.runs++;
       unlisted.turns += run.turnIndexes.length;
       unlisted.severity = moreSevere(unlisted.severity, run.severity) as UnlistedRuns['severity'];
     }
   }
+  if (unlisted) unlisted.listed = listed.length;
   return { listed, unlisted };
 }
 
-/** "1,550 more runs of claimed-missing turns (3,100 turns, the first on lines 2345–2347) of the checkpoint at line 99001 are not listed here; …". */
+/**
+ * "1,550 more runs of claimed-missing turns (3,100 turns, the first on lines 2345–2347) of the checkpoint at line
+ * 99001 are not listed here; …" ("1,550 runs …" when none is listed one by one).
+ */
 export function unlistedRunsMessage(unlisted: UnlistedRuns, checkpoint: Pick<CheckpointAnalysis, 'line'>): string {
-  const more = unlisted.runs === 1 ? 'run' : 'runs';
+  const runs = `${groupDigits(unlisted.runs)}${unlisted.listed > 0 ? ' more' : ''} ${unlisted.runs === 1 ? 'run' : 'runs'}`;
   return (
-    `${groupDigits(unlisted.runs)} more ${more} of claimed-missing turns (${countOf(unlisted.turns, 'turn')}, the first on ` +
+    `${runs} of claimed-missing turns (${countOf(unlisted.turns, 'turn')}, the first on ` +
     `${describeLines(unlisted.startLine, unlisted.endLine)}) of the checkpoint at line ${checkpoint.line} ${unlisted.runs === 1 ? 'is' : 'are'} not ` +
     `listed here; the timeline shows every turn (n there jumps to the next claimed-missing one)`
   );

@@ -2,14 +2,15 @@
 // checkpoint (line 421, fail-closed, its counts in words), one for the claimed-missing run on the turns' own
 // lines 381–420 (named by lines, with related information on each turn) and one for the truncated summary; the
 // run's severity follows the problems.* settings; appending records updates them live; a checkpoint with more
-// runs than MAX_MISSING_RUNS gets that many and one flag counting the rest; and on a real Claude
+// runs than MAX_MISSING_RUNS gets that many and one flag counting the rest (fewer in a file of several
+// checkpoints); and on a real Claude
 // Code session the count stays at one per checkpoint, one per run and the truncation, with no record UUIDs.
 import * as assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionLensApi } from '../../src/extension/extension';
-import { claimedMissingRuns, collapseProblems, MAX_MISSING_RUNS } from '../../src/view/problemsModel';
+import { claimedMissingRuns, collapseProblems, MAX_MISSING_RUNS, missingRunsPerCheckpoint } from '../../src/view/problemsModel';
 import { readSettings } from '../../src/extension/settings';
 import { skipWithoutShared } from '../sharedFolder';
 import { MAX_RELATED_PER_CHECKPOINT } from '../../src/extension/diagnostics';
@@ -225,6 +226,45 @@ describe('diagnostics', () => {
       'the later ones none',
     );
     for (const diagnostic of runs) assert.match(diagnostic.message, /\blines \d+–\d+/, 'each run still names its lines');
+  });
+
+  it('flags fewer runs per checkpoint in a file of several, so that VS Code keeps every flag', async () => {
+    // The same 400 runs, claimed by four checkpoints: 196 runs flagged for each, and one flag each for the rest.
+    const turns = Array.from({ length: 1200 }, (_, id) => ({
+      type: 'turn',
+      id,
+      role: 'assistant',
+      content: `Step ${id}: recorded ${id % 3 === 0 ? 'KEEP' : 'LOST'}_${id} in the ledger.`,
+      tokens: 20,
+      anchor: `${id % 3 === 0 ? 'KEEP' : 'LOST'}_${id}`,
+    }));
+    const summary = `# Session summary\n\n${turns
+      .filter((turn) => turn.id % 3 === 0)
+      .map((turn) => `- ${turn.anchor} recorded`)
+      .join('\n')}\n`;
+    const checkpoints = ['S1', 'S2', 'S3', 'S4'].map((id) => ({
+      type: 'checkpoint',
+      summary_id: id,
+      summary,
+      summary_budget: 100000,
+      covered: { from: 0, to: 1199 },
+    }));
+    const uri = writeTranscript('many-checkpoints.jsonl', [...turns, ...checkpoints]);
+    await vscode.commands.executeCommand('compactionLens.openTimeline', uri);
+    const flags = await waitFor(() => {
+      const current = ourDiagnostics(uri);
+      return current.filter((diagnostic) => diagnostic.code === 'claimed-missing-unlisted').length === 4 ? current : undefined;
+    }, 'the four checkpoints’ flags');
+    const perCheckpoint = missingRunsPerCheckpoint(4);
+    assert.equal(perCheckpoint, 196);
+    for (const line of [1201, 1202, 1203, 1204]) {
+      const ofIt = flags.filter((diagnostic) => diagnostic.message.includes(`checkpoint at line ${line}`));
+      assert.equal(ofIt.filter((diagnostic) => diagnostic.code === 'claimed-missing').length, perCheckpoint, `line ${line}`);
+      const rest = ofIt.filter((diagnostic) => diagnostic.code === 'claimed-missing-unlisted');
+      assert.equal(rest.length, 1);
+      assert.match(rest[0].message, /^204 more runs of claimed-missing turns \(408 turns, /);
+    }
+    assert.ok(flags.length <= 1000, `${flags.length} flags`);
   });
 
   it('keeps a real Claude Code session quiet: one per checkpoint, one per run, the truncation; no record ids', async function () {

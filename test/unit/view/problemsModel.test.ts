@@ -14,7 +14,10 @@ import {
   claimedMissingRuns,
   collapseProblems,
   listedMissingRuns,
+  FLAGS_KEPT_PER_FILE,
   MAX_MISSING_RUNS,
+  MAX_PROBLEM_RUNS,
+  missingRunsPerCheckpoint,
   missingRunMessage,
   missingTurnMarks,
   missingTurnNote,
@@ -188,6 +191,7 @@ describe('view/problemsModel: runs flagged one by one, at most MAX_MISSING_RUNS'
     assert.deepEqual(unlisted, {
       runs: 3,
       turns: 3,
+      listed: MAX_MISSING_RUNS,
       startLine: runs[MAX_MISSING_RUNS].startLine,
       endLine: runs[MAX_MISSING_RUNS].endLine,
       severity: 'warning',
@@ -204,23 +208,61 @@ describe('view/problemsModel: runs flagged one by one, at most MAX_MISSING_RUNS'
     );
     const { listed, unlisted } = listedMissingRuns(runs, 2);
     assert.deepEqual(listed, [runs[1], runs[3]], 'the first two warnings, in log order');
-    assert.deepEqual(unlisted, { runs: 4, turns: 4, startLine: runs[0].startLine, endLine: runs[0].endLine, severity: 'warning' });
+    assert.deepEqual(unlisted, {
+      runs: 4,
+      turns: 4,
+      listed: 2,
+      startLine: runs[0].startLine,
+      endLine: runs[0].endLine,
+      severity: 'warning',
+    });
     const three = listedMissingRuns(runs, 3);
     assert.deepEqual(three.listed, [runs[1], runs[3], runs[5]]);
     assert.equal(three.unlisted?.severity, 'information', 'only tool outputs left out');
+    const none = listedMissingRuns(runs, 0);
+    assert.deepEqual(none.listed, []);
+    assert.deepEqual(none.unlisted, {
+      runs: 6,
+      turns: 6,
+      listed: 0,
+      startLine: runs[0].startLine,
+      endLine: runs[0].endLine,
+      severity: 'warning',
+    });
   });
 
   it('says how many runs and turns are not listed, where the first is, and where to see them, by line only', () => {
     const { checkpoint } = build([M], ['user']);
     assert.equal(
-      unlistedRunsMessage({ runs: 1550, turns: 3100, startLine: 2345, endLine: 2347, severity: 'warning' }, checkpoint),
+      unlistedRunsMessage({ runs: 1550, turns: 3100, listed: 250, startLine: 2345, endLine: 2347, severity: 'warning' }, checkpoint),
       '1,550 more runs of claimed-missing turns (3,100 turns, the first on lines 2345–2347) of the checkpoint at line 500 ' +
         'are not listed here; the timeline shows every turn (n there jumps to the next claimed-missing one)',
     );
     assert.match(
-      unlistedRunsMessage({ runs: 1, turns: 1, startLine: 7, endLine: 7, severity: 'information' }, checkpoint),
+      unlistedRunsMessage({ runs: 1, turns: 1, listed: 3, startLine: 7, endLine: 7, severity: 'information' }, checkpoint),
       /^1 more run of claimed-missing turns \(1 turn, the first on line 7\) of the checkpoint at line 500 is not listed here;/,
     );
+    assert.match(
+      unlistedRunsMessage({ runs: 40, turns: 90, listed: 0, startLine: 7, endLine: 9, severity: 'warning' }, checkpoint),
+      /^40 runs of claimed-missing turns \(90 turns, the first on lines 7–9\) of the checkpoint at line 500 are not listed here;/,
+      'not "more" when none is listed',
+    );
+  });
+
+  it('flags fewer runs per checkpoint in a file of many, so that VS Code keeps every flag of the file', () => {
+    assert.equal(missingRunsPerCheckpoint(0), MAX_MISSING_RUNS);
+    assert.equal(missingRunsPerCheckpoint(1), MAX_MISSING_RUNS);
+    assert.equal(missingRunsPerCheckpoint(3), MAX_MISSING_RUNS);
+    assert.equal(missingRunsPerCheckpoint(4), 196);
+    assert.equal(missingRunsPerCheckpoint(78), 7, 'an OpenHands file of 78 condensations');
+    assert.equal(missingRunsPerCheckpoint(300), 0, 'past 266 checkpoints their own flags fill the file');
+    for (let checkpoints = 1; checkpoints <= 266; checkpoints++) {
+      const runs = missingRunsPerCheckpoint(checkpoints);
+      // Per checkpoint: its verdict, its truncated summary, its runs and the one counting the rest; the readers' problems.
+      const flags = checkpoints * (3 + runs) + MAX_PROBLEM_RUNS + 1;
+      assert.ok(flags <= FLAGS_KEPT_PER_FILE, `${checkpoints} checkpoints: ${flags} flags`);
+      assert.ok(runs === MAX_MISSING_RUNS || flags + checkpoints > FLAGS_KEPT_PER_FILE, `${checkpoints}: one more run each would fit`);
+    }
   });
 });
 

@@ -23,6 +23,27 @@ async function setSeverity(kind: 'conversationSeverity' | 'toolOutputSeverity', 
   await waitFor(() => config().inspect(`problems.${kind}`)?.globalValue === value, `problems.${kind} = ${value}`);
 }
 
+/**
+ * 1,200 canonical turns and a summary that carries one of every three: claimed whole, 400 runs of two
+ * claimed-missing turns each (turns 3k+1 and 3k+2, on lines 3k+2 and 3k+3).
+ */
+function everyThirdKept(): { turns: object[]; summary: string } {
+  const kept = (id: number): boolean => id % 3 === 0;
+  const turns = Array.from({ length: 1200 }, (_, id) => ({
+    type: 'turn',
+    id,
+    role: 'assistant',
+    content: `Step ${id}: recorded ${kept(id) ? 'KEEP' : 'LOST'}_${id} in the ledger.`,
+    tokens: 20,
+    anchor: `${kept(id) ? 'KEEP' : 'LOST'}_${id}`,
+  }));
+  const summary = `# Session summary\n\n${turns
+    .filter((turn) => kept(turn.id))
+    .map((turn) => `- ${turn.anchor} recorded`)
+    .join('\n')}\n`;
+  return { turns, summary };
+}
+
 describe('diagnostics', () => {
   let api: CompactionLensApi;
 
@@ -179,19 +200,7 @@ describe('diagnostics', () => {
   });
 
   it('flags at most MAX_MISSING_RUNS runs per checkpoint and counts the rest in one; MAX_RELATED_PER_CHECKPOINT related turns', async () => {
-    // 1,200 turns, two of every three missing from the summary: 400 runs of two claimed-missing turns each.
-    const turns = Array.from({ length: 1200 }, (_, id) => ({
-      type: 'turn',
-      id,
-      role: 'assistant',
-      content: `Step ${id}: recorded ${id % 3 === 0 ? 'KEEP' : 'LOST'}_${id} in the ledger.`,
-      tokens: 20,
-      anchor: `${id % 3 === 0 ? 'KEEP' : 'LOST'}_${id}`,
-    }));
-    const summary = `# Session summary\n\n${turns
-      .filter((turn) => turn.id % 3 === 0)
-      .map((turn) => `- ${turn.anchor} recorded`)
-      .join('\n')}\n`;
+    const { turns, summary } = everyThirdKept();
     const uri = writeTranscript('many-runs.jsonl', [
       ...turns,
       { type: 'checkpoint', summary_id: 'S1', summary, summary_budget: 100000, covered: { from: 0, to: 1199 } },
@@ -230,18 +239,7 @@ describe('diagnostics', () => {
 
   it('flags fewer runs per checkpoint in a file of several, so that VS Code keeps every flag', async () => {
     // The same 400 runs, claimed by four checkpoints: 196 runs flagged for each, and one flag each for the rest.
-    const turns = Array.from({ length: 1200 }, (_, id) => ({
-      type: 'turn',
-      id,
-      role: 'assistant',
-      content: `Step ${id}: recorded ${id % 3 === 0 ? 'KEEP' : 'LOST'}_${id} in the ledger.`,
-      tokens: 20,
-      anchor: `${id % 3 === 0 ? 'KEEP' : 'LOST'}_${id}`,
-    }));
-    const summary = `# Session summary\n\n${turns
-      .filter((turn) => turn.id % 3 === 0)
-      .map((turn) => `- ${turn.anchor} recorded`)
-      .join('\n')}\n`;
+    const { turns, summary } = everyThirdKept();
     const checkpoints = ['S1', 'S2', 'S3', 'S4'].map((id) => ({
       type: 'checkpoint',
       summary_id: id,

@@ -1,7 +1,8 @@
 // What the Problems panel, the end-of-line marks and the status bar say about an analysed transcript, in plain
 // words and by line, never by record id (a Claude Code turn id is a UUID): one entry per checkpoint (its verdict
-// and counts), one per run of claimed-missing turns (their lines, how many, of which kind), the truncated
-// summary on its summary line, and the readers' problems with floods of alike ones collapsed. Pure: no vscode
+// and counts), one per run of claimed-missing turns (their lines, how many, of which kind; so many a checkpoint at
+// most, and one counting the rest, so a file's flags stay within what VS Code keeps), the truncated summary on its
+// summary line, and the readers' problems with floods of alike ones collapsed. Pure: no vscode
 // import, so the unit tests check it without an editor; src/extension turns it into diagnostics and decorations.
 import type { CheckpointAnalysis, Problem, Role, Transcript, TurnResult } from '../core/model';
 import { whyUnverifiable } from './timelineData';

@@ -1,7 +1,8 @@
 // The repair of a checkpoint's pointer set, from an analysis: the pointer set as claimed, the safe pointer set
 // (the note's covered ids; the one rule, shared with Copy Safe Pointer Set), the turns routed to the raw log, and
 // the claimed turns the safe set leaves out with their status and reason. Also what an export is called and what
-// it holds (corrected canonical JSONL for canonical transcripts, the sidecar document otherwise). Pure.
+// it holds (corrected canonical JSONL for canonical transcripts, the sidecar document otherwise). The repair can
+// be worked out in steps (correctedCheckpointsInSteps), for a shell's time slices. Pure.
 import { countOf, fileNameOf, groupDigits } from './displayText';
 import type {
   Analysis,
@@ -12,8 +13,10 @@ import type {
   FormatId,
   MovedTurn,
   SafePointerSet,
+  TurnResult,
 } from './model';
 import { turnReason } from './reweigh';
+import { runSteps } from './steps';
 
 /** The suffix of a sidecar document: `<transcript>.compaction-lens.json`. */
 export const SIDECAR_SUFFIX = '.compaction-lens.json';
@@ -35,11 +38,27 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** Moved turns a step of correctedCheckpointsInSteps writes (each reason is made when asked: a few microseconds). */
+const MOVED_PER_STEP = 64;
+/** Turn results a step of correctedCheckpointsInSteps finds by id. */
+const RESULTS_PER_STEP = 4096;
+
 /** One checkpoint's pointer set as claimed and as it should have been, and the claimed turns moved out of it. */
 export function correctCheckpoint(checkpoint: CheckpointAnalysis): CorrectedCheckpoint {
+  return runSteps(correctCheckpointInSteps(checkpoint));
+}
+
+function* correctCheckpointInSteps(checkpoint: CheckpointAnalysis): Generator<void, CorrectedCheckpoint, void> {
   const set = safePointerSet(checkpoint);
   const safe = new Set(set.covered.map(String));
-  const results = new Map(checkpoint.turns.map((result) => [String(result.id), result]));
+  yield;
+  const results = new Map<string, TurnResult>();
+  for (let index = 0; index < checkpoint.turns.length; index++) {
+    const result = checkpoint.turns[index];
+    results.set(String(result.id), result);
+    if (index % RESULTS_PER_STEP === RESULTS_PER_STEP - 1) yield;
+  }
+  yield;
   const moved: MovedTurn[] = [];
   for (const id of checkpoint.claimedIds) {
     if (safe.has(String(id))) continue;
@@ -49,6 +68,7 @@ export function correctCheckpoint(checkpoint: CheckpointAnalysis): CorrectedChec
         ? { id, status: result.status, line: result.line, reason: oneLine(turnReason(result)) }
         : { id, status: 'unverifiable', line: 0, reason: 'The turn is not in this file, so its coverage cannot be checked.' },
     );
+    if (moved.length % MOVED_PER_STEP === 0) yield;
   }
   return {
     summaryId: checkpoint.summaryId,
@@ -64,11 +84,17 @@ export function correctCheckpoint(checkpoint: CheckpointAnalysis): CorrectedChec
 
 /** Every checkpoint of a transcript, corrected. `transcriptPath` may be a path: only its file name is kept. */
 export function correctedCheckpoints(analysis: Analysis, transcriptPath: string): CorrectedCheckpoints {
-  return {
-    source: fileNameOf(transcriptPath),
-    format: analysis.format,
-    checkpoints: analysis.checkpoints.map(correctCheckpoint),
-  };
+  return runSteps(correctedCheckpointsInSteps(analysis, transcriptPath));
+}
+
+/**
+ * correctedCheckpoints as steps (a yield after every few moved turns), for a shell that works out the repair of
+ * a checkpoint claiming tens of thousands of turns in time slices.
+ */
+export function* correctedCheckpointsInSteps(analysis: Analysis, transcriptPath: string): Generator<void, CorrectedCheckpoints, void> {
+  const checkpoints: CorrectedCheckpoint[] = [];
+  for (const checkpoint of analysis.checkpoints) checkpoints.push(yield* correctCheckpointInSteps(checkpoint));
+  return { source: fileNameOf(transcriptPath), format: analysis.format, checkpoints };
 }
 
 /**

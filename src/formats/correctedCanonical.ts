@@ -2,8 +2,9 @@
 // except each analysed checkpoint's record, whose "covered" becomes its safe pointer set (an array of ids) and
 // which gains a "compaction_lens" object holding the claimed "covered" and the turns moved to uncovered. The
 // copy is itself a canonical transcript: read back, each checkpoint claims exactly its safe pointer set.
-// Pure: takes the transcript's text, returns the new text or the problems that stop it (never a partial copy).
-import type { CorrectedCheckpoints, Problem } from '../core/model';
+// Pure: the text a piece at a time (CanonicalCorrector, which node/correctedExport.ts streams the file through),
+// or whole (correctedCanonicalText); either gives the problems that stop the copy (never a partial one).
+import type { CorrectedCheckpoint, CorrectedCheckpoints, Problem } from '../core/model';
 import { SIDECAR_SCHEMA, SIDECAR_VERSION } from './correctedSidecar';
 
 /** The key a corrected checkpoint record carries its history under. */
@@ -27,35 +28,71 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Entries of a corrected record's moved_to_uncovered written in one of its pieces. */
+const MOVED_PER_PIECE = 256;
+
 /**
- * The corrected canonical JSONL of `text` (the transcript the analysis behind `document` read). Fails, with a
- * problem on the checkpoint's line, when a checkpoint's line is no longer that checkpoint's record (the file
- * changed since it was analysed) or when the document is not of a canonical transcript.
+ * Corrects a canonical transcript as its text comes, a piece at a time (node/correctedExport.ts streams a file
+ * through it): each checkpoint's line is replaced, every other line is kept as it is. What to write comes back in
+ * pieces, a corrected record's a few hundred moved turns at a time. The problems say which checkpoint lines are no
+ * longer those checkpoints' records (the file changed since it was analysed); a copy with any problem must not be
+ * kept.
  */
-export function correctedCanonicalText(text: string, document: CorrectedCheckpoints): { text?: string; problems: Problem[] } {
-  if (document.format !== 'canonical') {
-    return {
-      problems: [
-        { line: 0, severity: 'error', message: `a corrected JSONL can only be made of a canonical transcript, not ${document.format}.` },
-      ],
-    };
-  }
-  const lines = text.split('\n');
-  const problems: Problem[] = [];
-  const changed = (line: number, what: string) =>
-    problems.push({
-      line,
-      severity: 'error',
-      message: `line ${line} ${what}: the transcript changed since it was analysed. Analyse it again, then export.`,
-    });
-  for (const checkpoint of document.checkpoints) {
-    const index = checkpoint.line - 1;
-    const line = lines[index];
-    if (line === undefined) {
-      changed(checkpoint.line, `is past the end of the file, where checkpoint ${checkpoint.summaryId} was`);
-      continue;
+export class CanonicalCorrector {
+  readonly problems: Problem[] = [];
+  private readonly byLine = new Map<number, CorrectedCheckpoint>();
+  /** The number (1-based) of the line the next piece goes on with, and what of it came in pieces before. */
+  private number = 1;
+  private rest = '';
+
+  constructor(private readonly document: CorrectedCheckpoints) {
+    if (document.format !== 'canonical') {
+      this.problems.push({
+        line: 0,
+        severity: 'error',
+        message: `a corrected JSONL can only be made of a canonical transcript, not ${document.format}.`,
+      });
+      return;
     }
-    const { before, record: recordText, after } = splitPadding(line);
+    for (const checkpoint of document.checkpoints) this.byLine.set(checkpoint.line, checkpoint);
+  }
+
+  /** The text's next piece (cut anywhere): what to write for the lines it ends. */
+  *write(piece: string): Generator<string, void, void> {
+    let start = 0;
+    for (let newline = piece.indexOf('\n'); newline >= 0; newline = piece.indexOf('\n', start)) {
+      const line = this.rest === '' ? piece.slice(start, newline) : this.rest + piece.slice(start, newline);
+      this.rest = '';
+      yield* this.line(line, this.number);
+      yield '\n';
+      this.number++;
+      start = newline + 1;
+    }
+    this.rest += piece.slice(start);
+  }
+
+  /**
+   * After the last piece: what to write for the last line (what follows the last newline: nothing when the text
+   * ends with one, as text.split('\n') has it). `problems` is then complete, with one for each checkpoint whose
+   * line the text did not reach.
+   */
+  *end(): Generator<string, void, void> {
+    yield* this.line(this.rest, this.number);
+    this.rest = '';
+    for (const [line, checkpoint] of this.byLine)
+      this.changed(line, `is past the end of the file, where checkpoint ${checkpoint.summaryId} was`);
+    this.byLine.clear();
+  }
+
+  /** Line `number`, without its newline, as it is or corrected. */
+  private *line(text: string, number: number): Generator<string, void, void> {
+    const checkpoint = this.byLine.get(number);
+    if (checkpoint === undefined) {
+      yield text;
+      return;
+    }
+    this.byLine.delete(number);
+    const { before, record: recordText, after } = splitPadding(text);
     let record: unknown;
     try {
       record = JSON.parse(recordText);
@@ -68,9 +105,29 @@ export function correctedCanonicalText(text: string, document: CorrectedCheckpoi
       record.type !== 'checkpoint' ||
       (typeof summaryId === 'string' && summaryId !== '' && summaryId !== checkpoint.summaryId)
     ) {
-      changed(checkpoint.line, `is no longer the record of checkpoint ${checkpoint.summaryId}`);
-      continue;
+      this.changed(number, `is no longer the record of checkpoint ${checkpoint.summaryId}`);
+      yield text;
+      return;
     }
+    yield before;
+    yield* this.correctedRecord(record, checkpoint);
+    yield after;
+  }
+
+  private changed(line: number, what: string): void {
+    this.problems.push({
+      line,
+      severity: 'error',
+      message: `line ${line} ${what}: the transcript changed since it was analysed. Analyse it again, then export.`,
+    });
+  }
+
+  /**
+   * The record with its "covered" the safe pointer set and its history under CORRECTION_KEY, in pieces: joined, the
+   * JSON.stringify of the whole record (moved_to_uncovered is the last member of the last member, so the record
+   * is written with it empty and its entries put in before the three closing characters).
+   */
+  private *correctedRecord(record: Record<string, unknown>, checkpoint: CorrectedCheckpoint): Generator<string, void, void> {
     const corrected: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(record)) {
       if (key === CORRECTION_KEY) continue;
@@ -79,13 +136,33 @@ export function correctedCanonicalText(text: string, document: CorrectedCheckpoi
     corrected[CORRECTION_KEY] = {
       schema: SIDECAR_SCHEMA,
       version: SIDECAR_VERSION,
-      source: document.source,
+      source: this.document.source,
       verdict: checkpoint.verdict,
       claimed_covered: record.covered,
-      moved_to_uncovered: checkpoint.moved.map((turn) => ({ id: turn.id, status: turn.status, line: turn.line, reason: turn.reason })),
+      moved_to_uncovered: [],
     };
-    lines[index] = `${before}${JSON.stringify(corrected)}${after}`;
+    const empty = JSON.stringify(corrected);
+    yield empty.slice(0, -3);
+    const { moved } = checkpoint;
+    for (let from = 0; from < moved.length; from += MOVED_PER_PIECE) {
+      const entries = moved
+        .slice(from, from + MOVED_PER_PIECE)
+        .map((turn) => JSON.stringify({ id: turn.id, status: turn.status, line: turn.line, reason: turn.reason }));
+      yield `${from > 0 ? ',' : ''}${entries.join(',')}`;
+    }
+    yield empty.slice(-3);
   }
-  if (problems.length > 0) return { problems };
-  return { text: lines.join('\n'), problems };
+}
+
+/**
+ * The corrected canonical JSONL of `text` (the transcript the analysis behind `document` read). Fails, with a
+ * problem on the checkpoint's line, when a checkpoint's line is no longer that checkpoint's record (the file
+ * changed since it was analysed) or when the document is not of a canonical transcript.
+ */
+export function correctedCanonicalText(text: string, document: CorrectedCheckpoints): { text?: string; problems: Problem[] } {
+  const corrector = new CanonicalCorrector(document);
+  if (corrector.problems.length > 0) return { problems: corrector.problems };
+  const written = [...corrector.write(text), ...corrector.end()].join('');
+  if (corrector.problems.length > 0) return { problems: corrector.problems };
+  return { text: written, problems: [] };
 }

@@ -15,38 +15,86 @@ const MAX_PROBLEMS = 20;
 
 const json = (value: unknown): string => JSON.stringify(value);
 
+/** Entries of moved_to_uncovered written in one piece of sidecarPieces. */
+const MOVED_PER_PIECE = 256;
+/** Ids of an array written in one piece of sidecarPieces. */
+const IDS_PER_PIECE = 4096;
+
+/** An entry of moved_to_uncovered, on one line. */
+function movedLine(turn: MovedTurn): string {
+  return `        {"id": ${json(turn.id)}, "status": ${json(turn.status)}, "line": ${turn.line}, "reason": ${json(turn.reason)}}`;
+}
+
+/** An array of ids as JSON.stringify writes it, a few thousand ids a piece. */
+function* idPieces(ids: readonly TurnId[]): Generator<string, void, void> {
+  if (ids.length <= IDS_PER_PIECE) {
+    yield json(ids);
+    return;
+  }
+  for (let from = 0; from < ids.length; from += IDS_PER_PIECE) {
+    const piece = json(ids.slice(from, from + IDS_PER_PIECE));
+    yield `${from === 0 ? '[' : ','}${piece.slice(1, -1)}${from + IDS_PER_PIECE >= ids.length ? ']' : ''}`;
+  }
+}
+
 /** An array of ids on one line, an entry of moved_to_uncovered on one line each: readable, and diffs well. */
-function checkpointText(checkpoint: CorrectedCheckpoint): string {
-  const moved = checkpoint.moved.map(
-    (turn) => `        {"id": ${json(turn.id)}, "status": ${json(turn.status)}, "line": ${turn.line}, "reason": ${json(turn.reason)}}`,
-  );
-  return [
+function* checkpointPieces(checkpoint: CorrectedCheckpoint): Generator<string, void, void> {
+  yield [
     '    {',
     `      "summary_id": ${json(checkpoint.summaryId)},`,
     `      "line": ${checkpoint.line},`,
     `      "verdict": ${json(checkpoint.verdict)},`,
     `      "path": ${json(checkpoint.path)},`,
-    `      "claimed_ids": ${json(checkpoint.claimedIds)},`,
-    `      "safe_ids": ${json(checkpoint.safeIds)},`,
-    `      "uncovered_ids": ${json(checkpoint.uncoveredIds)},`,
-    moved.length === 0 ? '      "moved_to_uncovered": []' : `      "moved_to_uncovered": [\n${moved.join(',\n')}\n      ]`,
-    '    }',
+    '      "claimed_ids": ',
   ].join('\n');
+  yield* idPieces(checkpoint.claimedIds);
+  yield ',\n      "safe_ids": ';
+  yield* idPieces(checkpoint.safeIds);
+  yield ',\n      "uncovered_ids": ';
+  yield* idPieces(checkpoint.uncoveredIds);
+  yield ',\n';
+  const { moved } = checkpoint;
+  if (moved.length === 0) yield '      "moved_to_uncovered": []';
+  else {
+    yield '      "moved_to_uncovered": [\n';
+    for (let from = 0; from < moved.length; from += MOVED_PER_PIECE) {
+      const lines = moved.slice(from, from + MOVED_PER_PIECE).map(movedLine);
+      yield `${from > 0 ? ',\n' : ''}${lines.join(',\n')}`;
+    }
+    yield '\n      ]';
+  }
+  yield '\n    }';
 }
 
-/** The sidecar document's text (ends with a newline). */
-export function sidecarText(document: CorrectedCheckpoints): string {
-  const checkpoints = document.checkpoints.map(checkpointText);
-  return [
+/**
+ * The sidecar document's text, in pieces of at most a few hundred entries of moved_to_uncovered, for a writer
+ * that writes it as it is made: joined, they are sidecarText.
+ */
+export function* sidecarPieces(document: CorrectedCheckpoints): Generator<string, void, void> {
+  yield [
     '{',
     `  "schema": ${json(SIDECAR_SCHEMA)},`,
     `  "version": ${SIDECAR_VERSION},`,
     `  "source": ${json(document.source)},`,
     `  "format": ${json(document.format)},`,
-    checkpoints.length === 0 ? '  "checkpoints": []' : `  "checkpoints": [\n${checkpoints.join(',\n')}\n  ]`,
-    '}',
     '',
   ].join('\n');
+  const { checkpoints } = document;
+  if (checkpoints.length === 0) yield '  "checkpoints": []';
+  else {
+    yield '  "checkpoints": [\n';
+    for (let index = 0; index < checkpoints.length; index++) {
+      if (index > 0) yield ',\n';
+      yield* checkpointPieces(checkpoints[index]);
+    }
+    yield '\n  ]';
+  }
+  yield '\n}\n';
+}
+
+/** The sidecar document's text (ends with a newline). */
+export function sidecarText(document: CorrectedCheckpoints): string {
+  return [...sidecarPieces(document)].join('');
 }
 
 type JsonObject = Record<string, unknown>;

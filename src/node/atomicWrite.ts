@@ -1,10 +1,11 @@
-// Writes a new file atomically: the data goes to a temporary file in the same folder, is flushed to disk, and is
-// then moved into place in one step, so a reader sees the old file or the whole new one, never half of one. An
-// existing file is replaced only when the caller says so (`overwrite`); without it the move is a hard link, which
-// fails if the file appeared meanwhile. Protected paths (the transcript) are refused, whatever the options, by
-// path and by identity (a symbolic or hard link to them too). A failed write removes its temporary file and leaves
-// an existing file as it was; a temporary file a killed process left behind is removed by the next write to the
-// same name. The file system steps can be replaced, so that a test can make one fail.
+// Writes a new file atomically: the data (a text, bytes, or pieces of text written as they are made) goes to a
+// temporary file in the same folder, is flushed to disk, and is then moved into place in one step, so a reader
+// sees the old file or the whole new one, never half of one. An existing file is replaced only when the caller
+// says so (`overwrite`); without it the move is a hard link, which fails if the file appeared meanwhile. Protected
+// paths (the transcript) are refused, whatever the options, by path and by identity (a symbolic or hard link to
+// them too). A failed write removes its temporary file and leaves an existing file as it was; a temporary file a
+// killed process left behind is removed by the next write to the same name. The file system steps can be
+// replaced, so that a test can make one fail.
 import { randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -151,11 +152,45 @@ async function syncFolder(folder: string, fs: AtomicFileSystem): Promise<void> {
   }
 }
 
+/** An error the data's pieces threw while being written: passed on as it is, not as an AtomicWriteError. */
+class PiecesFailed {
+  constructor(readonly error: unknown) {}
+}
+
+/** Writes pieces of text one after the other, each as it comes (the event loop runs between them). */
+async function writePieces(handle: fsp.FileHandle, pieces: Iterable<string> | AsyncIterable<string>): Promise<void> {
+  const iterator = Symbol.asyncIterator in pieces ? pieces[Symbol.asyncIterator]() : pieces[Symbol.iterator]();
+  let done = false;
+  try {
+    for (;;) {
+      let next: IteratorResult<string>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        done = true; // a generator that threw is closed
+        throw new PiecesFailed(error);
+      }
+      if (next.done) {
+        done = true;
+        return;
+      }
+      await handle.writeFile(next.value);
+    }
+  } finally {
+    if (!done) await iterator.return?.();
+  }
+}
+
 /**
- * Writes `data` to `path` atomically (see the file's header). Rejects with an AtomicWriteError whose message is
- * for the user; on any rejection no file was changed and no temporary file is left.
+ * Writes `data` to `path` atomically (see the file's header): a text, bytes, or pieces of text written as they
+ * come (a large export, made as it is written). Rejects with an AtomicWriteError whose message is for the user,
+ * or with what the pieces threw; on any rejection no file was changed and no temporary file is left.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array | Iterable<string> | AsyncIterable<string>,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const fs = options.fileSystem ?? REAL_FS;
   const target = resolve(path);
   for (const protectedPath of options.protectedPaths ?? []) {
@@ -180,7 +215,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     const handle = await fs.open(temporary, 'wx', before.kind === 'file' ? before.mode : 0o666);
     created = true;
     try {
-      await handle.writeFile(data);
+      if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
+      else await writePieces(handle, data);
       await handle.sync();
     } finally {
       await handle.close();
@@ -190,6 +226,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   } catch (error) {
     if (created) await fs.unlink(temporary).catch(() => undefined);
     if (error instanceof AtomicWriteError) throw error;
+    if (error instanceof PiecesFailed) throw error.error;
     throw new AtomicWriteError(`could not write ${path}: ${messageOf(error)}. Nothing was changed.`, 'failed', path);
   }
   await syncFolder(dirname(target), fs);

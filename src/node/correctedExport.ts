@@ -1,16 +1,20 @@
 // "Export Corrected Checkpoint" from Node, shared by the CLI and the extension: from a transcript's analysis,
 // writes the sidecar document or (a canonical transcript, to a .jsonl name) its corrected copy, to a new file
 // beside it by default, atomically, never over an existing file unless told, never over the transcript.
+// Worked out in time slices and written as it is made (the transcript read again a piece at a time), so that a
+// large transcript's export neither holds the thread for long nor holds the transcript or its copy whole.
 // See docs/corrected-checkpoint.md.
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TextDecoder } from 'node:util';
-import { correctedCheckpoints, correctedExportName, exportKindFor } from '../core/correctedCheckpoint';
+import { correctedCheckpointsInSteps, correctedExportName, exportKindFor } from '../core/correctedCheckpoint';
 import type { Analysis, CorrectedCheckpoints, CorrectedExportKind, FormatId } from '../core/model';
-import { correctedCanonicalText } from '../formats/correctedCanonical';
-import { sidecarText } from '../formats/correctedSidecar';
+import { CanonicalCorrector } from '../formats/correctedCanonical';
+import { sidecarPieces } from '../formats/correctedSidecar';
 import { AtomicWriteError, writeFileAtomic, type AtomicWriteOptions } from './atomicWrite';
-import { readDecompressedText } from './decompressedText';
+import { InflatedText } from './decompressedText';
+import { inSlices } from './inSlices';
 import { textEncodingOf } from './inputKind';
 import { isGzip, type InflateLimits } from './transcriptFile';
 
@@ -48,40 +52,100 @@ export function defaultExportPath(transcriptPath: string, format: FormatId): str
   return join(dirname(transcriptPath), correctedExportName(transcriptPath, format));
 }
 
-/** The transcript's text, decoded as its reader decoded it (UTF-8, or UTF-16 with a byte-order mark; gzip inflated). */
-async function transcriptText(path: string, limits: InflateLimits = {}): Promise<string> {
-  const bytes = await readFile(path);
-  if (!isGzip(bytes)) return new TextDecoder(textEncodingOf(bytes)).decode(bytes);
-  const { text, stopped } = await readDecompressedText(path, limits);
-  if (stopped !== undefined) throw new Error(`the transcript could not be read to its end (${stopped})`);
-  return text;
+/** Characters of the output gathered into one write; each write lets the event loop run (the extension host's). */
+const WRITE_CHARS = 256 * 1024;
+
+/**
+ * The transcript's text a piece at a time, decoded as its reader decoded it (UTF-8, or UTF-16 with a byte-order
+ * mark; gzip inflated within the limits). Throws when it cannot be read to its end.
+ */
+async function* transcriptPieces(path: string, limits: InflateLimits): AsyncGenerator<string, void, void> {
+  const handle = await open(path, 'r');
+  const head = Buffer.alloc(2);
+  try {
+    await handle.read(head, 0, 2, 0);
+  } finally {
+    await handle.close();
+  }
+  if (isGzip(head)) {
+    const inflated = new InflatedText(path, limits);
+    yield* inflated.pieces();
+    if (inflated.stopped !== undefined) throw new Error(`the transcript could not be read to its end (${inflated.stopped})`);
+    return;
+  }
+  let decoder: TextDecoder | undefined;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    decoder ??= new TextDecoder(textEncodingOf(chunk));
+    yield decoder.decode(chunk, { stream: true });
+  }
+  const last = decoder?.decode() ?? '';
+  if (last !== '') yield last;
 }
 
-/** The file's content for `kind`. */
-async function exportText(
-  kind: CorrectedExportKind,
-  document: CorrectedCheckpoints,
+/** Pieces of text gathered into writes of about WRITE_CHARS characters. */
+class Gathered {
+  private pieces: string[] = [];
+  private chars = 0;
+
+  /** Adds a piece: true when a write's worth is gathered. */
+  add(piece: string): boolean {
+    this.pieces.push(piece);
+    this.chars += piece.length;
+    return this.chars >= WRITE_CHARS;
+  }
+
+  /** What was gathered, as one text; nothing is gathered after. */
+  take(): string {
+    const text = this.pieces.join('');
+    this.pieces = [];
+    this.chars = 0;
+    return text;
+  }
+}
+
+/**
+ * The corrected canonical copy of the transcript, in writes: the transcript read again as it is written out, each
+ * line kept as it is but the checkpoints' records (CanonicalCorrector), so that neither the transcript nor its
+ * copy is held whole. Throws a CorrectedExportError when the transcript cannot be read again or changed since it
+ * was analysed; the writer then keeps nothing of what it wrote.
+ */
+async function* correctedCanonicalWrites(
   transcriptPath: string,
-  options: CorrectedExportOptions,
-): Promise<string> {
-  if (kind === 'sidecar') return sidecarText(document);
-  let text: string;
-  try {
-    text = await transcriptText(transcriptPath, options.inflateLimits);
-  } catch (error) {
-    throw new CorrectedExportError(
-      `could not read ${transcriptPath} again to copy it: ${(error as Error).message}. Nothing was written.`,
+  document: CorrectedCheckpoints,
+  limits: InflateLimits,
+): AsyncGenerator<string, void, void> {
+  const corrector = new CanonicalCorrector(document);
+  const refuse = () =>
+    new CorrectedExportError(
+      `${transcriptPath}: ${corrector.problems.map((problem) => problem.message).join(' ')} Nothing was written.`,
       'unreadable',
     );
+  if (corrector.problems.length > 0) throw refuse();
+  const gathered = new Gathered();
+  const pieces = transcriptPieces(transcriptPath, limits);
+  for (;;) {
+    let next: IteratorResult<string>;
+    try {
+      next = await pieces.next();
+    } catch (error) {
+      throw new CorrectedExportError(
+        `could not read ${transcriptPath} again to copy it: ${(error as Error).message}. Nothing was written.`,
+        'unreadable',
+      );
+    }
+    if (next.done) break;
+    for (const written of corrector.write(next.value)) if (gathered.add(written)) yield gathered.take();
   }
-  const corrected = correctedCanonicalText(text, document);
-  if (corrected.text === undefined) {
-    throw new CorrectedExportError(
-      `${transcriptPath}: ${corrected.problems.map((problem) => problem.message).join(' ')} Nothing was written.`,
-      'unreadable',
-    );
-  }
-  return corrected.text;
+  for (const written of corrector.end()) if (gathered.add(written)) yield gathered.take();
+  if (corrector.problems.length > 0) throw refuse();
+  yield gathered.take();
+}
+
+/** The sidecar document, in writes. */
+function* sidecarWrites(document: CorrectedCheckpoints): Generator<string, void, void> {
+  const gathered = new Gathered();
+  for (const piece of sidecarPieces(document)) if (gathered.add(piece)) yield gathered.take();
+  yield gathered.take();
 }
 
 /**
@@ -97,10 +161,12 @@ export async function exportCorrectedCheckpoint(
   const outputPath = options.outputPath ?? defaultExportPath(transcriptPath, analysis.format);
   const decided = exportKindFor(analysis.format, outputPath);
   if ('error' in decided) throw new CorrectedExportError(decided.error, 'refused');
-  const document = correctedCheckpoints(analysis, transcriptPath);
-  const text = await exportText(decided.kind, document, transcriptPath, options);
+  // Worked out and written in time slices: a checkpoint claiming 90,000 turns takes seconds to write.
+  const document = await inSlices(correctedCheckpointsInSteps(analysis, transcriptPath));
+  const pieces =
+    decided.kind === 'sidecar' ? sidecarWrites(document) : correctedCanonicalWrites(transcriptPath, document, options.inflateLimits ?? {});
   try {
-    await writeFileAtomic(outputPath, text, {
+    await writeFileAtomic(outputPath, pieces, {
       overwrite: options.overwrite,
       protectedPaths: [transcriptPath],
       fileSystem: options.fileSystem,

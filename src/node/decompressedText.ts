@@ -2,7 +2,8 @@
 // (extension/decompressedDocument.ts), with the same lines as the reader sees: line n of the text is line n of
 // the records' SourceSpans. Decompression stops at the same limits as TranscriptFile's (inflationLimitProblem,
 // maxInflatedBytes and maxInflateRatio), at the same line, and the text then ends with one line saying why.
-// Never writes to the file; keeps one copy of the text (decoded chunk by chunk, joined once).
+// Never writes to the file; keeps one copy of the text (decoded chunk by chunk, joined once). InflatedText gives
+// the same text a piece at a time, for a reader that does not keep it (node/correctedExport.ts).
 
 import { groupDigits } from '../core/displayText';
 import { constants as bufferConstants } from 'node:buffer';
@@ -29,6 +30,51 @@ function newlines(text: string): number {
 }
 
 /**
+ * The text of a gzip file decompressed a piece at a time (UTF-8, or UTF-16 announced by a byte-order mark, which
+ * is dropped), with the same streams and limits as TranscriptFile's read of it (so the chunks, and a limit's line,
+ * are the same): `line` is the line the next piece starts in, and `stopped` says why the pieces ended before the
+ * archive's end (a limit). A damaged archive throws from `pieces()`. Never writes to the file.
+ */
+export class InflatedText {
+  /** The line (1-based) the next piece starts in: the first line not yet complete. */
+  line = 1;
+  stopped: string | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly limits: InflateLimits & { signal?: AbortSignal },
+  ) {}
+
+  async *pieces(): AsyncGenerator<string, void, void> {
+    const raw = createReadStream(this.path);
+    const gunzip = createGunzip();
+    const stream = raw.pipe(gunzip);
+    let decoder: TextDecoder | undefined;
+    let inflated = 0;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        if (this.limits.signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+        inflated += chunk.length;
+        const limit = inflationLimitProblem(this.path, inflated, gunzip.bytesWritten, this.line, this.limits);
+        if (limit) {
+          this.stopped = limit.message;
+          return;
+        }
+        decoder ??= new TextDecoder(textEncodingOf(chunk));
+        const piece = decoder.decode(chunk, { stream: true });
+        yield piece;
+        this.line += newlines(piece);
+      }
+      const last = decoder?.decode() ?? '';
+      if (last !== '') yield last;
+    } finally {
+      raw.destroy();
+      stream.destroy();
+    }
+  }
+}
+
+/**
  * Decompresses the gzip file at `path` to text (UTF-8, or UTF-16 announced by a byte-order mark; a byte-order
  * mark is dropped, as the editor drops it from files). Throws when the file is not gzip-compressed or cannot be
  * read at all; a limit or damage past the start gives the lines before and a last line saying why.
@@ -42,43 +88,23 @@ export async function readDecompressedText(path: string, limits: InflateLimits &
   } finally {
     await handle.close();
   }
-  // The same streams as TranscriptFile's read of a gzip file, so the chunks (and a limit's line) are the same.
-  const raw = createReadStream(path);
-  const gunzip = createGunzip();
-  const stream = raw.pipe(gunzip);
+  const inflated = new InflatedText(path, limits);
   const pieces: string[] = [];
-  let decoder: TextDecoder | undefined;
-  let inflated = 0;
   let chars = 0;
-  /** The line the next piece of text starts in (1-based): the first line not yet complete. */
-  let line = 1;
   let stopped: string | undefined;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (limits.signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
-      inflated += chunk.length;
-      const limit = inflationLimitProblem(path, inflated, gunzip.bytesWritten, line, limits);
-      if (limit) {
-        stopped = limit.message;
-        break;
-      }
-      decoder ??= new TextDecoder(textEncodingOf(chunk));
-      const piece = decoder.decode(chunk, { stream: true });
+    for await (const piece of inflated.pieces()) {
       if (chars + piece.length > MAX_TEXT_CHARS) {
-        stopped = `the view stops at line ${line}: the decompressed text is longer than an editor document can hold here (${groupDigits(MAX_TEXT_CHARS)} characters). Decompress the file (gunzip -k) to see the rest.`;
+        stopped = `the view stops at line ${inflated.line}: the decompressed text is longer than an editor document can hold here (${groupDigits(MAX_TEXT_CHARS)} characters). Decompress the file (gunzip -k) to see the rest.`;
         break;
       }
       pieces.push(piece);
       chars += piece.length;
-      line += newlines(piece);
     }
-    if (!stopped && decoder) pieces.push(decoder.decode());
+    stopped ??= inflated.stopped;
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    stopped = `reading stopped at line ${line}: ${(error as Error).message}. The file may be damaged; the lines before are shown.`;
-  } finally {
-    raw.destroy();
-    stream.destroy();
+    stopped = `reading stopped at line ${inflated.line}: ${(error as Error).message}. The file may be damaged; the lines before are shown.`;
   }
   let text = pieces.join('');
   pieces.length = 0;

@@ -7,6 +7,7 @@ import {
   correctCheckpoint,
   describeCorrection,
   correctedCheckpoints,
+  correctedCheckpointsInSteps,
   correctedExportName,
   exportKindFor,
   safePointerSet,
@@ -14,6 +15,7 @@ import {
 import type { AnalysisOptions } from '../../../src/core/model';
 import { checkpoint, incident, range, span, transcript, turn } from './transcripts';
 import { turnReason } from '../../../src/core/reweigh';
+import { runSteps } from '../../../src/core/steps';
 
 const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
 const OPTS: AnalysisOptions = { countTokens: words };
@@ -113,6 +115,25 @@ describe('core/correctedCheckpoint: the corrected pointer set', () => {
     assert.deepEqual(corrected.moved, [
       { id: 'ghost', status: 'unverifiable', line: 0, reason: 'The turn is not in this file, so its coverage cannot be checked.' },
     ]);
+  });
+
+  it('in steps: a yield every 64 moved turns at most, and the same document as at once', () => {
+    const analysis = analyze(incident(false), OPTS);
+    const many = { ...analysis, checkpoints: [analysis.checkpoints[0], analysis.checkpoints[0], analysis.checkpoints[0]] };
+    const steps = correctedCheckpointsInSteps(many, 'dir/incident.jsonl');
+    let yields = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) yields++;
+    assert.deepEqual(next.value, correctedCheckpoints(many, 'dir/incident.jsonl'));
+    assert.equal(next.value.source, 'incident.jsonl');
+    // 40 moved turns a checkpoint: two yields before them (the safe set, the results by id), none among them.
+    assert.equal(yields, 3 * 2);
+    const ghosts = { ...many.checkpoints[0], claimedIds: range(1000, 1199), safeCovered: [], turns: [] };
+    const moved = runSteps(correctedCheckpointsInSteps({ ...analysis, checkpoints: [ghosts] }, 't.jsonl')).checkpoints[0].moved;
+    assert.equal(moved.length, 200);
+    let ghostYields = 0;
+    for (const steps = correctedCheckpointsInSteps({ ...analysis, checkpoints: [ghosts] }, 't.jsonl'); !steps.next().done;) ghostYields++;
+    assert.equal(ghostYields, 2 + Math.floor(200 / 64));
   });
 });
 

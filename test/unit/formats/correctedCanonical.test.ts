@@ -9,7 +9,7 @@ import { analyze } from '../../../src/core/analyze';
 import { correctedCheckpoints } from '../../../src/core/correctedCheckpoint';
 import type { AnalysisOptions, CorrectedCheckpoints } from '../../../src/core/model';
 import { CanonicalReader } from '../../../src/formats/canonical';
-import { CORRECTION_KEY, correctedCanonicalText } from '../../../src/formats/correctedCanonical';
+import { CanonicalCorrector, CORRECTION_KEY, correctedCanonicalText } from '../../../src/formats/correctedCanonical';
 import { range } from '../core/transcripts';
 import { feed } from './feedLines';
 
@@ -120,6 +120,43 @@ describe('formats/correctedCanonical', () => {
     );
     const cut = correctedCanonicalText(text.split('\n').slice(0, 100).join('\n'), document);
     assert.match(cut.problems[0].message, /line 421 is past the end of the file/);
+  });
+
+  it('fed in pieces cut anywhere (through a character of two code units too), it writes the same; a record of 600 moved turns comes in pieces', () => {
+    const lines = range(0, 599).map((i) => turn(i, `Checked handler_${i}.ts: é ✓ 𝄞 value ${i}.`));
+    lines.push(
+      JSON.stringify({
+        type: 'checkpoint',
+        summary_id: 'S1',
+        summary: 'Nothing of it.',
+        summary_budget: 50,
+        covered: { from: 0, to: 599 },
+      }),
+    );
+    lines.push(turn(600, 'After the checkpoint.'));
+    const text = `${lines.join('\n')}\n`;
+    const { document, corrected } = correct(text);
+    const { moved } = document.checkpoints[0];
+    assert.equal(moved.length, 600);
+    const record = JSON.parse(corrected.split('\n')[600]);
+    assert.deepEqual(
+      record[CORRECTION_KEY].moved_to_uncovered,
+      moved.map(({ id, status, line, reason }) => ({ id, status, line, reason })),
+    );
+    for (const size of [1, 7, 4096, text.length]) {
+      const corrector = new CanonicalCorrector(document);
+      const written: string[] = [];
+      for (let at = 0; at < text.length; at += size) written.push(...corrector.write(text.slice(at, at + size)));
+      written.push(...corrector.end());
+      assert.deepEqual(corrector.problems, []);
+      assert.equal(written.join(''), corrected, `in pieces of ${size} characters`);
+      assert.ok(
+        written.some((piece) => piece.startsWith(',{"id":')),
+        'the moved turns come in more than one piece',
+      );
+    }
+    const noNewline = new CanonicalCorrector(document);
+    assert.equal([...noNewline.write(text.slice(0, -1)), ...noNewline.end()].join(''), corrected.slice(0, -1));
   });
 
   it('refuses a document of another format', () => {

@@ -9,7 +9,7 @@ import { analyze } from '../../../src/core/analyze';
 import { correctedCheckpoints } from '../../../src/core/correctedCheckpoint';
 import type { AnalysisOptions, CorrectedCheckpoints } from '../../../src/core/model';
 import { CanonicalReader } from '../../../src/formats/canonical';
-import { readSidecar, sidecarText, SIDECAR_SCHEMA } from '../../../src/formats/correctedSidecar';
+import { readSidecar, sidecarPieces, sidecarText, SIDECAR_SCHEMA } from '../../../src/formats/correctedSidecar';
 import { createReader } from '../../../src/formats/readers';
 import { incident, range } from '../core/transcripts';
 import { corpusBytes, feed, requireCorpus } from './feedLines';
@@ -82,6 +82,32 @@ describe('formats/correctedSidecar: round trip', () => {
         },
       ],
     };
+    assert.deepEqual(roundTrip(document), document);
+  });
+
+  it('in pieces: two checkpoints of 600 moved turns each, written a few hundred at a time, read back exactly', () => {
+    const ids = range(0, 599);
+    const checkpoint = (summaryId: string, line: number) => ({
+      summaryId,
+      line,
+      verdict: 'fail-closed' as const,
+      path: 'B' as const,
+      claimedIds: ids,
+      safeIds: [],
+      uncoveredIds: ids,
+      moved: ids.map((id) => ({ id, status: 'claimed-missing' as const, line: id + 1, reason: `Turn ${id} is not in the summary.` })),
+    });
+    const document: CorrectedCheckpoints = {
+      source: 't.jsonl',
+      format: 'codex',
+      checkpoints: [checkpoint('S1', 601), checkpoint('S2', 900)],
+    };
+    const pieces = [...sidecarPieces(document)];
+    assert.equal(pieces.join(''), sidecarText(document));
+    assert.ok(
+      pieces.filter((piece) => piece.startsWith(',\n        {"id"')).length >= 4,
+      "each checkpoint's moved turns in several pieces",
+    );
     assert.deepEqual(roundTrip(document), document);
   });
 

@@ -61,6 +61,54 @@ describe('node/atomicWrite', function () {
     assert.deepEqual(temporaries(), []);
   });
 
+  it('writes pieces of text as they come, from a generator or an async one, leaving no temporary file', async () => {
+    function* pieces(): Generator<string> {
+      for (let i = 0; i < 50; i++) yield `line ${i} é\n`;
+    }
+    async function* later(): AsyncGenerator<string> {
+      for (const piece of pieces()) {
+        await new Promise((resolve) => setImmediate(resolve));
+        yield piece;
+      }
+    }
+    const whole = [...pieces()].join('');
+    await writeFileAtomic(join(dir, 'a.txt'), pieces());
+    await writeFileAtomic(join(dir, 'b.txt'), later());
+    assert.equal(readFileSync(join(dir, 'a.txt'), 'utf8'), whole);
+    assert.equal(readFileSync(join(dir, 'b.txt'), 'utf8'), whole);
+    assert.deepEqual(temporaries(), []);
+  });
+
+  it('pieces that throw: their error as it is, the original untouched, no temporary file; a failed write closes them', async () => {
+    class Refused extends Error {}
+    async function* refusing(): AsyncGenerator<string> {
+      yield 'first piece\n';
+      throw new Refused('the transcript changed');
+    }
+    await assert.rejects(writeFileAtomic(original, refusing(), { overwrite: true }), Refused);
+    assert.equal(readFileSync(original, 'utf8'), ORIGINAL);
+    assert.deepEqual(temporaries(), []);
+
+    let closed = false;
+    function* endless(): Generator<string> {
+      try {
+        for (;;) yield 'more\n';
+      } finally {
+        closed = true;
+      }
+    }
+    const full: AtomicFileSystem = {
+      ...realFs,
+      open: (async (...args: Parameters<typeof fsp.open>) =>
+        Object.assign(await fsp.open(...args), { writeFile: failing('ENOSPC') })) as typeof fsp.open,
+    };
+    const error = await rejection(writeFileAtomic(original, endless(), { overwrite: true, fileSystem: full }));
+    assert.equal(error.reason, 'failed');
+    assert.ok(closed, 'the pieces were closed');
+    assert.equal(readFileSync(original, 'utf8'), ORIGINAL);
+    assert.deepEqual(temporaries(), []);
+  });
+
   it('keeps an existing file without overwrite, and replaces it (keeping its mode) with it', async () => {
     const refused = await rejection(writeFileAtomic(original, 'new'));
     assert.equal(refused.reason, 'exists');

@@ -11,7 +11,8 @@
 import * as vscode from 'vscode';
 import { countOf, fileNameOf, groupDigits } from '../core/displayText';
 import type { BundleSelection, RecoveryBundleText, TurnId } from '../core/model';
-import { checkpointsWithDroppedTurns, writeRecoveryBundle } from '../core/recoveryBundle';
+import { checkpointsWithDroppedTurns, recoveryBundleInSteps } from '../core/recoveryBundle';
+import { inSlices } from '../node/inSlices';
 import { activeEditorUri } from './activeTranscript';
 import type { CheckpointTreeNode } from './checkpointTree';
 import { transcriptUriOf } from './decompressedDocument';
@@ -250,13 +251,19 @@ async function copyBundle(
   subject: { summaryId: string; query?: string },
 ): Promise<CopyDroppedTurnsResult> {
   const fileName = fileNameOf(entry.uri.path);
-  const masked = writeRecoveryBundle(entry.analysis, entry.transcript.turns, selection, { fileName });
-  const unmasked =
-    masked.masked > 0 ? writeRecoveryBundle(entry.analysis, entry.transcript.turns, selection, { fileName, mask: false }) : undefined;
+  const { analysis } = entry;
+  const { turns } = entry.transcript;
   const { encoding } = readSettings();
-  const counts = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: 'Compaction Lens: counting the tokens of the turns to copy' },
-    () => services.store.tokenPool.count(unmasked ? [masked.markdown, unmasked.markdown] : [masked.markdown], encoding),
+  // Written in time slices: the bundle of a checkpoint that dropped tens of thousands of turns takes seconds.
+  const { masked, unmasked, counts } = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: 'Compaction Lens: writing and counting the turns to copy' },
+    async () => {
+      const masked = await inSlices(recoveryBundleInSteps(analysis, turns, selection, { fileName }));
+      const unmasked =
+        masked.masked > 0 ? await inSlices(recoveryBundleInSteps(analysis, turns, selection, { fileName, mask: false })) : undefined;
+      const counts = await services.store.tokenPool.count(unmasked ? [masked.markdown, unmasked.markdown] : [masked.markdown], encoding);
+      return { masked, unmasked, counts };
+    },
   );
   const offer: CopyOffer = {
     summaryId: subject.summaryId,

@@ -5,7 +5,14 @@
 import assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
 import type { AnalysisOptions, Transcript } from '../../../src/core/model';
-import { buildRecoveryBundle, checkpointsWithDroppedTurns, fenced, inert } from '../../../src/core/recoveryBundle';
+import {
+  buildRecoveryBundle,
+  checkpointsWithDroppedTurns,
+  fenced,
+  inert,
+  recoveryBundleInSteps,
+  writeRecoveryBundle,
+} from '../../../src/core/recoveryBundle';
 import { HOSTILE } from '../adversarial/hostileInputs';
 import { checkpoint, incident, span, transcript, turn } from './transcripts';
 
@@ -75,6 +82,20 @@ describe("core/recoveryBundle: the note's incident", () => {
     assert.equal(bundle.masked, 0);
     assert.deepEqual(bundle.unknownIds, []);
     assert.deepEqual(checkpointsWithDroppedTurns(analysis), [0]);
+  });
+
+  it('in steps: a yield after each turn quoted and each block of 512 parts joined, and the same bundle as at once', () => {
+    for (const selection of [
+      { kind: 'checkpoints', checkpointIndices: [0] },
+      { kind: 'turns', ids: [3, '390', 'nope'] },
+    ] as const) {
+      const steps = recoveryBundleInSteps(analysis, t.turns, selection, { fileName: 'incident.jsonl' });
+      let yields = 0;
+      let next = steps.next();
+      for (; !next.done; next = steps.next()) yields++;
+      assert.deepEqual(next.value, writeRecoveryBundle(analysis, t.turns, selection, { fileName: 'incident.jsonl' }));
+      assert.equal(yields, next.value.turnIds.length + 1, 'a block of parts: these bundles have fewer than 512');
+    }
   });
 
   it('quotes turns chosen by id (numbers or their text), says which checkpoint dropped them, and lists unknown ids', () => {

@@ -18,7 +18,9 @@
 // a 5 ms timer's longest wait (the longest the host was held), each wait of 50 ms or more, and the thread's busy
 // time; the listeners above are timed in each phase too (loadListeners, viewsListeners). With
 // COMPACTION_LENS_BENCH_PROFILE set to a folder, each phase's CPU profile is written there (load.cpuprofile,
-// views.cpuprofile); the profiler slows the host, so take the stalls from a run without it.
+// views.cpuprofile, and copy.cpuprofile for Copy Dropped Turns); the profiler slows the host, so take the stalls from a run without it.
+// After the appends, the host is watched the same way through Copy Dropped Turns for the Agent and Export Corrected
+// Checkpoint (both kinds) on the file (hostCommands).
 // It writes them as JSON to COMPACTION_LENS_BENCH_OUT. Plain CommonJS: VS Code requires it as it is.
 const { appendFileSync, readFileSync, writeFileSync } = require('node:fs');
 const vscode = require('vscode');
@@ -211,6 +213,31 @@ async function run() {
       current = undefined;
     }
     last.dispose();
+
+    // Two commands whose work grows with a checkpoint's turns, each with the host watched from its call to its end
+    // (hostCommands): Copy Dropped Turns for the Agent (its bundle written and counted, its offer accepted, the text
+    // put on the clipboard) and Export Corrected Checkpoint (written beside the file, replacing an earlier export).
+    result.hostCommands = {};
+    profile = await profileHost();
+    const copying = watchHost();
+    const copied = await vscode.commands.executeCommand('compactionLens.copyDroppedTurns', uri, {
+      pickCheckpoint: async () => 0,
+      confirmCopy: async () => 'masked',
+    });
+    result.hostCommands.copyDroppedTurns = { ...copying.stop(), outcome: copied?.kind, turns: copied?.turnIds?.length };
+    await profile.stop('copy');
+    await sleep(SETTLE_MS);
+    for (const suffix of ['.corrected.jsonl', '.compaction-lens.json']) {
+      const output = vscode.Uri.file(file.replace(/\.jsonl$/, suffix));
+      const exporting = watchHost();
+      const exported = await vscode.commands.executeCommand('compactionLens.exportCorrectedCheckpoint', uri, {
+        chooseOutput: async () => output,
+        confirmOverwrite: async () => true,
+        announce: async () => undefined,
+      });
+      result.hostCommands[`export${suffix}`] = { ...exporting.stop(), outcome: exported?.kind };
+      await sleep(SETTLE_MS);
+    }
   } catch (error) {
     result.error = error instanceof Error ? error.stack : String(error);
   } finally {

@@ -19,8 +19,9 @@
 // time; the listeners above are timed in each phase too (loadListeners, viewsListeners). With
 // COMPACTION_LENS_BENCH_PROFILE set to a folder, each phase's CPU profile is written there (load.cpuprofile,
 // views.cpuprofile, and copy.cpuprofile for Copy Dropped Turns); the profiler slows the host, so take the stalls from a run without it.
-// After the appends, the host is watched the same way through Copy Dropped Turns for the Agent and Export Corrected
-// Checkpoint (both kinds) on the file (hostCommands).
+// After the appends, the host is watched the same way through Copy Dropped Turns for the Agent, Reveal Turn… (its
+// quick pick shown for SETTLE_MS, then closed) and Export Corrected Checkpoint (both kinds) on the file
+// (hostCommands).
 // It writes them as JSON to COMPACTION_LENS_BENCH_OUT. Plain CommonJS: VS Code requires it as it is.
 const { appendFileSync, readFileSync, writeFileSync } = require('node:fs');
 const vscode = require('vscode');
@@ -226,6 +227,14 @@ async function run() {
     });
     result.hostCommands.copyDroppedTurns = { ...copying.stop(), outcome: copied?.kind, turns: copied?.turnIds?.length };
     await profile.stop('copy');
+    await sleep(SETTLE_MS);
+    // Reveal Turn… (its quick pick of the file's turns), from the call until the pick is shown, then closed.
+    const revealing = watchHost();
+    const shown = vscode.commands.executeCommand('compactionLens.revealTurn');
+    await sleep(SETTLE_MS);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await shown;
+    result.hostCommands.revealTurn = { ...revealing.stop(), outcome: 'closed' };
     await sleep(SETTLE_MS);
     for (const suffix of ['.corrected.jsonl', '.compaction-lens.json']) {
       const output = vscode.Uri.file(file.replace(/\.jsonl$/, suffix));

@@ -2,9 +2,12 @@
 // Code's own Open Timeline), Analyze Workspace Transcripts, Go to Next Claimed-Missing Turn, Reveal Turn…, Copy
 // Safe Pointer Set, and the tree's internal reveal command. They act on the file the
 // active editor shows: a text editor on a transcript or on a .jsonl.gz's decompressed view, or a .jsonl.gz tab
-// (VS Code's binary placeholder), whose records open in the decompressed view.
+// (VS Code's binary placeholder), whose records open in the decompressed view. Reveal Turn… lists a transcript of
+// more than a thousand turns a thousand at a time, those that hold what is typed (view/turnSearch.ts).
 import * as vscode from 'vscode';
+import { countOf, groupDigits } from '../core/displayText';
 import type { TurnId, TurnStatus } from '../core/model';
+import { inSlices } from '../node/inSlices';
 import { UnusableTranscriptError } from '../node/transcriptFile';
 import { activeEditorUri } from './activeTranscript';
 import { REVEAL_COMMAND, type RevealTarget } from './checkpointTree';
@@ -16,6 +19,7 @@ import { joinGlobs, readSettings, splitGlobs } from './settings';
 import { STATUS_ICONS, statusName } from '../statusWords';
 import { copySafePointerSet, type TimelinePanels } from './timelinePanel';
 import { turnResult, turnsBefore, worstVerdict } from '../view/timelineData';
+import { linesHold, MAX_LISTED_TURNS, searchedText, turnsToListInSteps, type TurnLines } from '../view/turnSearch';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { isAbort } from './userErrors';
 
@@ -208,7 +212,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     await goToTurn(target, next ?? ordered[0]);
   }
 
-  async function revealTurnCommand(arg?: unknown): Promise<void> {
+  async function revealTurnCommand(arg?: unknown): Promise<RevealTurnResult | undefined> {
     if (isTurnReference(arg)) {
       const uri = transcriptUriOf(typeof arg.uri === 'string' ? vscode.Uri.parse(arg.uri) : arg.uri);
       if (!uri) return;
@@ -219,34 +223,77 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     const target = await currentTarget();
     if (!target) return;
     const { entry } = target;
-    interface TurnItem extends vscode.QuickPickItem {
-      turnIndex: number;
-    }
-    const items: TurnItem[] = entry.transcript.turns.map((turn, index) => {
+    const { turns } = entry.transcript;
+    const linesOf = (index: number): TurnLines => {
+      const turn = turns[index];
       const statuses = statusesOf(entry, index);
       const described = statuses.map(({ summaryId, status }) => `${summaryId}: ${statusName(status)}`).join(', ');
       return {
-        turnIndex: index,
         label: `${STATUS_ICONS[worstStatus(statuses)]} ${String(turn.id)}`,
         description: `${turn.role}${turn.label ? ` · ${turn.label}` : ''} · line ${turn.span.startLine}${described ? ` · ${described}` : ''}`,
         detail: turn.text.slice(0, 200).replace(/\s+/g, ' '),
       };
-    });
+    };
+    const itemOf = (index: number): TurnItem => ({ turnIndex: index, ...linesOf(index) });
+    const typed = isTurnQuery(arg) ? arg.query : '';
+    const title = `Reveal Turn in ${entry.name}`;
     const quickPick = vscode.window.createQuickPick<TurnItem>();
-    quickPick.items = items;
-    quickPick.title = `Reveal Turn in ${entry.name}`;
+    quickPick.title = title;
     quickPick.placeholder = 'Type a turn id, a role or words from the turn';
     quickPick.matchOnDescription = true;
     quickPick.matchOnDetail = true;
-    const current = target.turnIndex !== undefined ? items[target.turnIndex] : undefined;
-    if (current) quickPick.activeItems = [current];
+    let more = false;
+    let job: AbortController | undefined;
+    if (turns.length <= MAX_LISTED_TURNS) {
+      const items = turns.map((_, index) => itemOf(index));
+      quickPick.items = items;
+      // Active: the first turn that holds the text given, else the turn the user is on.
+      const searched = searchedText(typed);
+      const current =
+        searched !== ''
+          ? items.find((item) => linesHold(item, searched))
+          : target.turnIndex !== undefined
+            ? items[target.turnIndex]
+            : undefined;
+      quickPick.value = typed;
+      if (current) quickPick.activeItems = [current];
+    } else {
+      // Too many to list whole: at most MAX_LISTED_TURNS for what is typed, found in time slices (a new key stops
+      // the search before it).
+      quickPick.placeholder = `Type a turn id, a role or words from the turn (${groupDigits(turns.length)} turns, ${groupDigits(MAX_LISTED_TURNS)} listed at a time)`;
+      const list = async (value: string): Promise<void> => {
+        job?.abort();
+        const mine = new AbortController();
+        job = mine;
+        quickPick.busy = true;
+        try {
+          const listed = await inSlices(turnsToListInSteps(turns.length, value, linesOf, target.turnIndex), mine.signal);
+          const items = listed.indices.map(itemOf);
+          more = listed.more;
+          quickPick.items = items;
+          quickPick.title = listedTitle(title, searchedText(value) !== '', items.length, listed.more, turns.length);
+          const current = searchedText(value) === '' ? items.find((item) => item.turnIndex === target.turnIndex) : items[0];
+          if (current) quickPick.activeItems = [current];
+        } catch (error) {
+          if (!isAbort(error)) services.log.error('Reveal Turn', error);
+        } finally {
+          if (job === mine) quickPick.busy = false;
+        }
+      };
+      quickPick.value = typed;
+      quickPick.onDidChangeValue((value) => void list(value));
+      void list(typed);
+    }
     const chosen = await new Promise<TurnItem | undefined>((resolve) => {
       quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0] ?? quickPick.activeItems[0]));
       quickPick.onDidHide(() => resolve(undefined));
       quickPick.show();
     });
+    job?.abort();
+    const listed = quickPick.items.length;
     quickPick.dispose();
     if (chosen) await goToTurn(target, chosen.turnIndex);
+    return { listed, more, chosen: chosen?.turnIndex };
   }
 
   async function copySafePointerSetCommand(): Promise<void> {
@@ -300,15 +347,16 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   }
 
   const run =
-    <A extends unknown[]>(name: string, handler: (...args: A) => Promise<void>) =>
-    async (...args: A) => {
+    <A extends unknown[], R>(name: string, handler: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R | undefined> => {
       try {
-        await handler(...args);
+        return await handler(...args);
       } catch (error) {
         services.log.error(name, error);
         void vscode.window.showErrorMessage(
           `Compaction Lens: ${name} failed: ${error instanceof Error ? error.message : String(error)}. Details are in the "Compaction Lens" output.`,
         );
+        return undefined;
       }
     };
 
@@ -347,6 +395,32 @@ function defaultTurn(entry: AnalysedTranscript, checkpointIndex: number): number
   const missing = checkpoint.turns.find((result) => result.status === 'claimed-missing');
   if (missing) return missing.index;
   return Math.max(0, Math.min(turnsBefore(entry.transcript, checkpoint), entry.transcript.turns.length) - 1);
+}
+
+/** A quick pick's item for a turn: its lines, and which turn it is. */
+interface TurnItem extends vscode.QuickPickItem {
+  turnIndex: number;
+  description: string;
+  detail: string;
+}
+
+/** What Reveal Turn… did: how many turns it listed last, whether more held the text, and the turn chosen. */
+export interface RevealTurnResult {
+  listed: number;
+  more: boolean;
+  chosen?: number;
+}
+
+/** Reveal Turn…'s argument that starts its list with this text typed. */
+function isTurnQuery(value: unknown): value is { query: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { query?: unknown }).query === 'string';
+}
+
+/** The quick pick's title for a list of a large transcript's turns: what it shows of them. */
+function listedTitle(title: string, searched: boolean, listed: number, more: boolean, total: number): string {
+  if (!searched) return `${title}: ${groupDigits(listed)} of ${groupDigits(total)} turns listed; type to find others`;
+  if (more) return `${title}: the first ${groupDigits(listed)} turns that hold it; type more to narrow`;
+  return `${title}: ${countOf(listed, 'turn')} hold${listed === 1 ? 's' : ''} it`;
 }
 
 function isTurnReference(value: unknown): value is { uri: string | vscode.Uri; turnIndex: number; id?: TurnId } {

@@ -3,6 +3,7 @@
 // missing anything), the claimed pointer set and the moved turns are recorded, padding is kept, and a
 // transcript that changed since its analysis gives a problem instead of a wrong copy.
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze } from '../../../src/core/analyze';
@@ -157,6 +158,43 @@ describe('formats/correctedCanonical', () => {
     }
     const noNewline = new CanonicalCorrector(document);
     assert.equal([...noNewline.write(text.slice(0, -1)), ...noNewline.end()].join(''), corrected.slice(0, -1));
+  });
+
+  it('any text around the records, cut anywhere: the pieces written are the whole text corrected (property, seeded)', () => {
+    const record = (id: number) => turn(id, `Edited src/a_${id}.ts to throw ERR_${id}.`);
+    const checkpointLine = (n: number) =>
+      JSON.stringify({
+        type: 'checkpoint',
+        summary_id: `S${n}`,
+        summary: 'Throws ERR_1.',
+        summary_budget: 400,
+        covered: { from: 0, to: 3 },
+      });
+    const piece = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 30 }),
+      fc.constantFrom('\n', '\r\n', '\u0000', '\ufeff', '{"type":"checkpoint"}'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), (junk, cuts) => {
+        const lines = [record(0), record(1), ...junk, record(2), record(3), checkpointLine(1), ...junk.slice(2), checkpointLine(2)];
+        const text = lines.join('\n');
+        const analysis = analyze(feed(new CanonicalReader({ fileName: 't.jsonl' }), text), OPTS);
+        const document = correctedCheckpoints(analysis, 't.jsonl');
+        const whole = correctedCanonicalText(text, document);
+        const corrector = new CanonicalCorrector(document);
+        const written: string[] = [];
+        const at = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+        let from = 0;
+        for (const to of [...at, text.length]) {
+          written.push(...corrector.write(text.slice(from, to)));
+          from = to;
+        }
+        written.push(...corrector.end());
+        assert.deepEqual(corrector.problems, whole.problems);
+        if (whole.text !== undefined) assert.equal(written.join(''), whole.text);
+      }),
+      { seed: 20261209, numRuns: 300 },
+    );
   });
 
   it('refuses a document of another format', () => {

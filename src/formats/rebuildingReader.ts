@@ -18,15 +18,24 @@ export abstract class RebuildingReader implements TranscriptReader {
 
   finish(): Transcript {
     const key = this.stateKey();
-    if (this.cache?.key !== key) this.cache = { key, transcript: capped(withUnreadableTextProblems(this.build())) };
-    const t = this.cache.transcript;
-    return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
+    if (this.cache?.key === key) {
+      const t = this.cache.transcript;
+      return { ...t, turns: t.turns.slice(), checkpoints: t.checkpoints.slice(), problems: t.problems.slice() };
+    }
+    // Built now, its arrays are its own (build's copies of what it keeps): handed out as they are, and copied only
+    // when finish() gives them again before a push (a copy of a 125k-turn array takes some 3 ms, on every append).
+    const transcript = capped(withUnreadableTextProblems(this.build()));
+    this.cache = { key, transcript };
+    return { ...transcript };
   }
 
   /** Changes whenever push() kept something new. */
   protected abstract stateKey(): string;
 
-  /** Reads everything pushed so far into a transcript. */
+  /**
+   * Reads everything pushed so far into a transcript whose arrays (turns, checkpoints, problems) are its own: no
+   * later push or build changes them.
+   */
   protected abstract build(): Transcript;
 }
 

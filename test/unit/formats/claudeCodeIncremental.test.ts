@@ -443,6 +443,17 @@ describe('formats/claudeCode read as it grows: what did not change stays the sam
     return { before, copy, after };
   }
 
+  it('finish() again with nothing pushed: the same transcript, in arrays of its own', () => {
+    const reader = new ClaudeCodeReader({ fileName: 'sess-main.jsonl' });
+    for (const line of toLines(head)) reader.push(line);
+    const first = reader.finish();
+    const again = reader.finish();
+    assert.deepStrictEqual(again, first);
+    assert.ok(again.turns !== first.turns && again.checkpoints !== first.checkpoints && again.problems !== first.problems);
+    again.turns.pop();
+    assert.deepStrictEqual(reader.finish(), first, 'what a finish gave is not what the next gives');
+  });
+
   it('a new turn: every earlier turn and the checkpoint are the same objects', () => {
     const { before, after } = readInTwo([user('u3', 'a3', 'thanks')]);
     assert.equal(after.turns.length, before.turns.length + 1);

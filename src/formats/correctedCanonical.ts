@@ -41,7 +41,7 @@ const MOVED_PER_PIECE = 256;
 export class CanonicalCorrector {
   readonly problems: Problem[] = [];
   private readonly byLine = new Map<number, CorrectedCheckpoint>();
-  /** The number (1-based) of the line the next piece goes on with, and what of it came in pieces before. */
+  /** The number (1-based) of the line the next piece goes on with; for a checkpoint's, what of it came before. */
   private number = 1;
   private rest = '';
 
@@ -57,40 +57,50 @@ export class CanonicalCorrector {
     for (const checkpoint of document.checkpoints) this.byLine.set(checkpoint.line, checkpoint);
   }
 
-  /** The text's next piece (cut anywhere): what to write for the lines it ends. */
+  /**
+   * The text's next piece (cut anywhere): what to write for it. Every line but a checkpoint's is given on as it
+   * comes, never gathered (a long tool output's line is not held whole); a checkpoint's line is gathered until its
+   * newline, then given corrected.
+   */
   *write(piece: string): Generator<string, void, void> {
-    let start = 0;
-    for (let newline = piece.indexOf('\n'); newline >= 0; newline = piece.indexOf('\n', start)) {
-      const line = this.rest === '' ? piece.slice(start, newline) : this.rest + piece.slice(start, newline);
-      this.rest = '';
-      yield* this.line(line, this.number);
-      yield '\n';
+    /** Where the text not yet given starts in this piece, and where line `this.number` starts in it. */
+    let from = 0;
+    let lineStart = 0;
+    for (let newline = piece.indexOf('\n'); newline >= 0; newline = piece.indexOf('\n', newline + 1)) {
+      if (this.byLine.has(this.number)) {
+        if (lineStart > from) yield piece.slice(from, lineStart);
+        const line = this.rest + piece.slice(lineStart, newline);
+        this.rest = '';
+        yield* this.line(line, this.number);
+        from = newline; // its newline goes with what follows
+      }
       this.number++;
-      start = newline + 1;
+      lineStart = newline + 1;
     }
-    this.rest += piece.slice(start);
+    if (!this.byLine.has(this.number)) {
+      if (from < piece.length) yield piece.slice(from);
+      return;
+    }
+    if (lineStart > from) yield piece.slice(from, lineStart);
+    this.rest += piece.slice(lineStart);
   }
 
   /**
    * After the last piece: what to write for the last line (what follows the last newline: nothing when the text
-   * ends with one, as text.split('\n') has it). `problems` is then complete, with one for each checkpoint whose
-   * line the text did not reach.
+   * ends with one, as text.split('\n') has it) when it is a checkpoint's. `problems` is then complete, with one for
+   * each checkpoint whose line the text did not reach.
    */
   *end(): Generator<string, void, void> {
-    yield* this.line(this.rest, this.number);
+    if (this.byLine.has(this.number)) yield* this.line(this.rest, this.number);
     this.rest = '';
     for (const [line, checkpoint] of this.byLine)
       this.changed(line, `is past the end of the file, where checkpoint ${checkpoint.summaryId} was`);
     this.byLine.clear();
   }
 
-  /** Line `number`, without its newline, as it is or corrected. */
+  /** Checkpoint line `number`, without its newline, corrected (as it is, with a problem, when not its record). */
   private *line(text: string, number: number): Generator<string, void, void> {
-    const checkpoint = this.byLine.get(number);
-    if (checkpoint === undefined) {
-      yield text;
-      return;
-    }
+    const checkpoint = this.byLine.get(number)!;
     this.byLine.delete(number);
     const { before, record: recordText, after } = splitPadding(text);
     let record: unknown;

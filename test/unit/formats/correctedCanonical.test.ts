@@ -197,6 +197,25 @@ describe('formats/correctedCanonical', () => {
     );
   });
 
+  it("a long line that is no checkpoint's is given on as it comes, never gathered; a checkpoint's is gathered", () => {
+    const long = turn(0, `Build log: ${'x'.repeat(1 << 20)}`);
+    const checkpointLine = JSON.stringify({ type: 'checkpoint', summary_id: 'S1', summary: 'Built.', summary_budget: 500, covered: [0] });
+    const text = `${long}\n${checkpointLine}\n`;
+    const { document, corrected } = correct(text);
+    const corrector = new CanonicalCorrector(document);
+    const written: string[] = [];
+    for (let at = 0; at < long.length; at += 65536) {
+      const piece = long.slice(at, at + 65536);
+      const given = [...corrector.write(piece)];
+      assert.equal(given.join(''), piece, `the piece at ${at} given on at once`);
+      written.push(...given);
+    }
+    written.push(...corrector.write('\n'), ...corrector.write(checkpointLine.slice(0, 40)));
+    assert.equal(written.join(''), `${long}\n`, "the checkpoint's line waits for its newline");
+    written.push(...corrector.write(`${checkpointLine.slice(40)}\n`), ...corrector.end());
+    assert.equal(written.join(''), corrected);
+  });
+
   it('refuses a document of another format', () => {
     const result = correctedCanonicalText('{}', { source: 'x.jsonl', format: 'codex', checkpoints: [] });
     assert.equal(result.text, undefined);

@@ -4,19 +4,15 @@
 // Worked out in time slices and written as it is made (the transcript read again a piece at a time), so that a
 // large transcript's export neither holds the thread for long nor holds the transcript or its copy whole.
 // See docs/corrected-checkpoint.md.
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { TextDecoder } from 'node:util';
 import { correctedCheckpointsInSteps, correctedExportName, exportKindFor } from '../core/correctedCheckpoint';
 import type { Analysis, CorrectedCheckpoints, CorrectedExportKind, FormatId } from '../core/model';
 import { CanonicalCorrector } from '../formats/correctedCanonical';
 import { sidecarPieces } from '../formats/correctedSidecar';
 import { AtomicWriteError, writeFileAtomic, type AtomicWriteOptions } from './atomicWrite';
-import { InflatedText } from './decompressedText';
+import { DecodedText, isGzipFile } from './decompressedText';
 import { inSlices } from './inSlices';
-import { textEncodingOf } from './inputKind';
-import { isGzip, type InflateLimits } from './transcriptFile';
+import type { InflateLimits } from './transcriptFile';
 
 export interface CorrectedExportOptions {
   /** Where to write; default: beside the transcript, named by correctedExportName. */
@@ -60,26 +56,9 @@ const WRITE_CHARS = 256 * 1024;
  * mark; gzip inflated within the limits). Throws when it cannot be read to its end.
  */
 async function* transcriptPieces(path: string, limits: InflateLimits): AsyncGenerator<string, void, void> {
-  const handle = await open(path, 'r');
-  const head = Buffer.alloc(2);
-  try {
-    await handle.read(head, 0, 2, 0);
-  } finally {
-    await handle.close();
-  }
-  if (isGzip(head)) {
-    const inflated = new InflatedText(path, limits);
-    yield* inflated.pieces();
-    if (inflated.stopped !== undefined) throw new Error(`the transcript could not be read to its end (${inflated.stopped})`);
-    return;
-  }
-  let decoder: TextDecoder | undefined;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-    decoder ??= new TextDecoder(textEncodingOf(chunk));
-    yield decoder.decode(chunk, { stream: true });
-  }
-  const last = decoder?.decode() ?? '';
-  if (last !== '') yield last;
+  const text = new DecodedText(path, await isGzipFile(path), limits);
+  yield* text.pieces();
+  if (text.stopped !== undefined) throw new Error(`the transcript could not be read to its end (${text.stopped})`);
 }
 
 /** Pieces of text gathered into writes of about WRITE_CHARS characters. */

@@ -2,8 +2,9 @@
 // (extension/decompressedDocument.ts), with the same lines as the reader sees: line n of the text is line n of
 // the records' SourceSpans. Decompression stops at the same limits as TranscriptFile's (inflationLimitProblem,
 // maxInflatedBytes and maxInflateRatio), at the same line, and the text then ends with one line saying why.
-// Never writes to the file; keeps one copy of the text (decoded chunk by chunk, joined once). InflatedText gives
-// the same text a piece at a time, for a reader that does not keep it (node/correctedExport.ts).
+// Never writes to the file; keeps one copy of the text (decoded chunk by chunk, joined once). DecodedText gives
+// the same text a piece at a time, of a gzip file or a plain one, for a reader that does not keep it
+// (node/correctedExport.ts).
 
 import { groupDigits } from '../core/displayText';
 import { constants as bufferConstants } from 'node:buffer';
@@ -29,33 +30,47 @@ function newlines(text: string): number {
   return count;
 }
 
+/** Whether the file at `path` begins as a gzip file does. */
+export async function isGzipFile(path: string): Promise<boolean> {
+  const handle = await openFile(path, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    await handle.read(head, 0, 2, 0);
+    return isGzip(head);
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
- * The text of a gzip file decompressed a piece at a time (UTF-8, or UTF-16 announced by a byte-order mark, which
- * is dropped), with the same streams and limits as TranscriptFile's read of it (so the chunks, and a limit's line,
- * are the same): `line` is the line the next piece starts in, and `stopped` says why the pieces ended before the
- * archive's end (a limit). A damaged archive throws from `pieces()`. Never writes to the file.
+ * The text of a transcript file a piece at a time (UTF-8, or UTF-16 announced by a byte-order mark, which is
+ * dropped). A gzip file (`gzip`) is decompressed with the same streams and limits as TranscriptFile's read of it (so
+ * the chunks, and a limit's line, are the same): `line` is the line the next piece starts in, and `stopped` says why
+ * the pieces ended before the archive's end (a limit). A damaged archive throws from `pieces()`. Never writes to
+ * the file.
  */
-export class InflatedText {
+export class DecodedText {
   /** The line (1-based) the next piece starts in: the first line not yet complete. */
   line = 1;
   stopped: string | undefined;
 
   constructor(
     private readonly path: string,
+    private readonly gzip: boolean,
     private readonly limits: InflateLimits & { signal?: AbortSignal },
   ) {}
 
   async *pieces(): AsyncGenerator<string, void, void> {
     const raw = createReadStream(this.path);
-    const gunzip = createGunzip();
-    const stream = raw.pipe(gunzip);
+    const gunzip = this.gzip ? createGunzip() : undefined;
+    const stream = gunzip ? raw.pipe(gunzip) : raw;
     let decoder: TextDecoder | undefined;
     let inflated = 0;
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         if (this.limits.signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
         inflated += chunk.length;
-        const limit = inflationLimitProblem(this.path, inflated, gunzip.bytesWritten, this.line, this.limits);
+        const limit = gunzip && inflationLimitProblem(this.path, inflated, gunzip.bytesWritten, this.line, this.limits);
         if (limit) {
           this.stopped = limit.message;
           return;
@@ -80,15 +95,8 @@ export class InflatedText {
  * read at all; a limit or damage past the start gives the lines before and a last line saying why.
  */
 export async function readDecompressedText(path: string, limits: InflateLimits & { signal?: AbortSignal }): Promise<DecompressedText> {
-  const handle = await openFile(path, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    await handle.read(head, 0, 2, 0);
-    if (!isGzip(head)) throw new Error(`${path} is not gzip-compressed`);
-  } finally {
-    await handle.close();
-  }
-  const inflated = new InflatedText(path, limits);
+  if (!(await isGzipFile(path))) throw new Error(`${path} is not gzip-compressed`);
+  const inflated = new DecodedText(path, true, limits);
   const pieces: string[] = [];
   let chars = 0;
   let stopped: string | undefined;

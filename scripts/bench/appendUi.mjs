@@ -8,8 +8,8 @@
 // to the new turn's row first in the timeline webview's DOM with its status (following the end), split into
 // `updateInMs` (to the `updated` message's arrival in the webview's frame) and `drawnMs` (from there). Prints the
 // appends and one JSON line of medians and worsts, with the host's figures while the file was loaded (hostLoad),
-// while its editor and timeline opened (hostViews), and then through two commands on the file (Copy Dropped Turns
-// for the Agent; Export Corrected Checkpoint, both kinds): how long, its busy time, its longest stall and its stalls
+// while its editor and timeline opened (hostViews), and then through the commands on the file (Copy Dropped Turns
+// for the Agent, copied and saved to a file; Reveal Turn…; Export Corrected Checkpoint, both kinds): how long, its busy time, its longest stall and its stalls
 // of 50 ms or more. COMPACTION_LENS_BENCH_PROFILE=FOLDER writes the host's CPU profile of each of the two (appendUiHost.cjs).
 // Usage: node scripts/bench/appendUi.mjs [--turns 100000] [--shape canonical|claude-code] [--appends 5] [--no-editor] [--view-start] [--keep]
 //   --no-editor   the file is not opened in a text editor (VS Code then does not reload its text on each append)
@@ -181,7 +181,8 @@ const summary = {
 };
 // The extension host while the file was opened and analysed (the store's load), then while its editor and timeline
 // were opened and settled: how long, how long its thread worked, and the longest it was held.
-// Then through Copy Dropped Turns for the Agent and Export Corrected Checkpoint, each from its call to its end.
+// Then through Copy Dropped Turns for the Agent (copied, then saved), Reveal Turn… and Export Corrected Checkpoint,
+// each from its call to its end.
 const commands = Object.entries(result.hostCommands ?? {}).map(([name, watched]) => [`host ${name}`, watched]);
 for (const [name, watched] of [['hostLoad', result.hostLoad], ['hostViews', result.hostViews], ...commands]) {
   if (!watched) continue;

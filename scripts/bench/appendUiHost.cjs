@@ -19,8 +19,8 @@
 // time; the listeners above are timed in each phase too (loadListeners, viewsListeners). With
 // COMPACTION_LENS_BENCH_PROFILE set to a folder, each phase's CPU profile is written there (load.cpuprofile,
 // views.cpuprofile, and copy.cpuprofile for Copy Dropped Turns); the profiler slows the host, so take the stalls from a run without it.
-// After the appends, the host is watched the same way through Copy Dropped Turns for the Agent, Reveal Turn… (its
-// quick pick shown for SETTLE_MS, then closed) and Export Corrected Checkpoint (both kinds) on the file
+// After the appends, the host is watched the same way through Copy Dropped Turns for the Agent (copied, then saved
+// to a file with "Save As…"), Reveal Turn… (its quick pick shown for SETTLE_MS, then closed) and Export Corrected Checkpoint (both kinds) on the file
 // (hostCommands).
 // It writes them as JSON to COMPACTION_LENS_BENCH_OUT. Plain CommonJS: VS Code requires it as it is.
 const { appendFileSync, readFileSync, writeFileSync } = require('node:fs');
@@ -217,16 +217,24 @@ async function run() {
 
     // Two commands whose work grows with a checkpoint's turns, each with the host watched from its call to its end
     // (hostCommands): Copy Dropped Turns for the Agent (its bundle written and counted, its offer accepted, the text
-    // put on the clipboard) and Export Corrected Checkpoint (written beside the file, replacing an earlier export).
+    // put on the clipboard; then again, saved to a file instead) and Export Corrected Checkpoint (written beside the file, replacing an earlier export).
     result.hostCommands = {};
     profile = await profileHost();
     const copying = watchHost();
-    const copied = await vscode.commands.executeCommand('compactionLens.copyDroppedTurns', uri, {
+    const prompts = (choice) => ({
       pickCheckpoint: async () => 0,
-      confirmCopy: async () => 'masked',
+      confirmCopy: async () => choice,
+      chooseFile: async () => vscode.Uri.file(file.replace(/\.jsonl$/, '.dropped-turns.md')),
+      confirmOverwrite: async () => true,
     });
+    const copied = await vscode.commands.executeCommand('compactionLens.copyDroppedTurns', uri, prompts('masked'));
     result.hostCommands.copyDroppedTurns = { ...copying.stop(), outcome: copied?.kind, turns: copied?.turnIds?.length };
     await profile.stop('copy');
+    await sleep(SETTLE_MS);
+    // The same bundle saved to a file instead ("Save As…").
+    const saving = watchHost();
+    const saved = await vscode.commands.executeCommand('compactionLens.copyDroppedTurns', uri, prompts('save'));
+    result.hostCommands.saveDroppedTurns = { ...saving.stop(), outcome: saved?.kind, turns: saved?.turnIds?.length };
     await sleep(SETTLE_MS);
     // Reveal Turn… (its quick pick of the file's turns), from the call until the pick is shown, then closed.
     const revealing = watchHost();

@@ -3,7 +3,7 @@
 // the claimed turns the safe set leaves out with their status and reason. Also what an export is called and what
 // it holds (corrected canonical JSONL for canonical transcripts, the sidecar document otherwise). The repair can
 // be worked out in steps (correctedCheckpointsInSteps), for a shell's time slices. Pure.
-import { countOf, fileNameOf, groupDigits } from './displayText';
+import { countOf, fileNameOf, groupDigits, transcriptStem } from './displayText';
 import type {
   Analysis,
   CheckpointAnalysis,
@@ -112,9 +112,6 @@ export function describeCorrection(checkpoint: CorrectedCheckpoint): string {
   return `${head}${groupDigits(kept)} of ${countOf(claimed, 'claimed turn')} kept, ${groupDigits(checkpoint.moved.length)} moved to uncovered (${why})`;
 }
 
-/** The extensions a canonical transcript's name loses in its corrected copy's name. */
-const TRANSCRIPT_EXTENSION = /\.(?:jsonl|json|ndjson)(?:\.gz)?$|\.gz$/i;
-
 /**
  * The name an export gets beside its transcript: `incident.jsonl` → `incident.corrected.jsonl` (canonical; a
  * `.jsonl.gz` too), `session.jsonl` → `session.jsonl.compaction-lens.json` (every other format).
@@ -122,8 +119,7 @@ const TRANSCRIPT_EXTENSION = /\.(?:jsonl|json|ndjson)(?:\.gz)?$|\.gz$/i;
 export function correctedExportName(transcriptName: string, format: FormatId): string {
   const name = fileNameOf(transcriptName);
   if (format !== 'canonical') return `${name}${SIDECAR_SUFFIX}`;
-  const base = name.replace(TRANSCRIPT_EXTENSION, '');
-  return `${base === '' ? name : base}${CORRECTED_JSONL_SUFFIX}`;
+  return `${transcriptStem(name)}${CORRECTED_JSONL_SUFFIX}`;
 }
 
 /**

@@ -37,6 +37,16 @@ export function fileNameOf(path: string): string {
   return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
 }
 
+/** The extensions a transcript's name loses when a file named after it is made: .jsonl, .json, .ndjson, .gz. */
+const TRANSCRIPT_EXTENSION = /\.(?:jsonl|json|ndjson)(?:\.gz)?$|\.gz$/i;
+
+/** A transcript's file name without its extension: "/a/incident.jsonl.gz" → "incident" (the name if nothing is left). */
+export function transcriptStem(path: string): string {
+  const name = fileNameOf(path);
+  const stem = name.replace(TRANSCRIPT_EXTENSION, '');
+  return stem === '' ? name : stem;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // How a turn is named. Every shell (timeline, hover, Problems' related text, tree, CLI, copies) names a turn by
 // the transcript's own id, written by these helpers; a position in the log, where one is needed, is said to be

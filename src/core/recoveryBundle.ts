@@ -5,7 +5,7 @@
 // shown escaped, and secrets-looking strings are masked unless asked not to. Written a turn a step
 // (recoveryBundleInSteps), so that a shell can write a large bundle in time slices. Pure: tokens are counted by the
 // counter the shell passes.
-import { countOf, fullTurnId, isShortenedTurnId, shortTurnId, turnName } from './displayText';
+import { countOf, fullTurnId, isShortenedTurnId, shortTurnId, transcriptStem, turnName } from './displayText';
 import type {
   Analysis,
   BundleOptions,
@@ -27,6 +27,27 @@ const PLAIN_ID = /^[A-Za-z0-9_.:-]+$/;
 /** Indices of the checkpoints that have claimed-missing turns, in order. */
 export function checkpointsWithDroppedTurns(analysis: Analysis): number[] {
   return analysis.checkpoints.flatMap((checkpoint, index) => (checkpoint.counts['claimed-missing'] > 0 ? [index] : []));
+}
+
+/** Characters of a summary id kept in a saved bundle's file name. */
+const MAX_NAME_ID_CHARS = 40;
+
+/**
+ * The name a bundle saved to a file gets beside its transcript: `incident.jsonl` and checkpoint S1 →
+ * `incident.S1.dropped-turns.md`; the turns a find matched (no summary id) → `incident.found-turns.md`. A summary
+ * id comes from the transcript: only its ASCII letters, digits, `_` and `-` are kept (at most 40), so it can name
+ * no folder and hide no character.
+ */
+export function recoveryBundleFileName(transcriptPath: string, summaryId?: string): string {
+  const stem = transcriptStem(transcriptPath);
+  if (summaryId === undefined) return `${stem}.found-turns.md`;
+  let id = '';
+  for (let i = 0; i < summaryId.length && id.length < MAX_NAME_ID_CHARS; i++) {
+    const c = summaryId.charCodeAt(i);
+    const plain = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+    if (plain) id += summaryId[i];
+  }
+  return id === '' ? `${stem}.dropped-turns.md` : `${stem}.${id}.dropped-turns.md`;
 }
 
 /** Builds the bundle of `selection`'s turns and counts its tokens. `turns` are the transcript's (Transcript.turns). */

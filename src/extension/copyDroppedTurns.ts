@@ -4,14 +4,20 @@
 // item's (a checkpoint or one of its claimed-missing ranges), else the active timeline's selected one, else the
 // one of the active transcript that has claimed-missing turns (a quick pick when several do). Before copying, a
 // modal dialog says the size in tokens (counted in the token pool's workers) and how many secrets-looking strings
-// are masked, with "Copy" and, when some are, "Copy Unmasked". The dialogs are the command's
+// are masked, with "Copy", "Copy Unmasked" when some are, and "Save As…", which saves the masked bundle as a
+// Markdown file instead (a save dialog starting beside the transcript, a modal question before replacing a file,
+// written atomically; never the transcript). Past LARGE_BUNDLE_TOKENS the dialog says the bundle is too large to
+// paste well and puts "Save As…" first. The dialogs are the command's
 // `CopyDroppedTurnsPrompts`: the window's by default, a caller's (an extension-host test) when passed as the
 // second argument. Given `FoundTurns` as its argument (Where Did This Go?'s "Copy these turns" button), it copies
 // the turns that hold a text instead. The command resolves with what it did.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { countOf, fileNameOf, groupDigits } from '../core/displayText';
 import type { BundleSelection, RecoveryBundleText, TurnId } from '../core/model';
-import { checkpointsWithDroppedTurns, recoveryBundleInSteps } from '../core/recoveryBundle';
+import { checkpointsWithDroppedTurns, recoveryBundleFileName, recoveryBundleInSteps } from '../core/recoveryBundle';
+import { AtomicWriteError, writeFileAtomic } from '../node/atomicWrite';
 import { inSlices } from '../node/inSlices';
 import { activeEditorUri } from './activeTranscript';
 import type { CheckpointTreeNode } from './checkpointTree';
@@ -21,8 +27,15 @@ import { openTranscript } from './openTranscript';
 import { readSettings } from './settings';
 import type { TimelinePanels } from './timelinePanel';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
+import { capitalised, noLinks } from './notificationText';
 
 export const COPY_DROPPED_TURNS = 'compactionLens.copyDroppedTurns';
+
+/**
+ * A bundle of more tokens than this takes half or more of most agents' context windows (200,000 tokens or fewer),
+ * or does not fit: the confirmation says so and offers "Save As…" first.
+ */
+export const LARGE_BUNDLE_TOKENS = 100_000;
 
 interface Services {
   store: TranscriptStore;
@@ -62,25 +75,37 @@ export interface CopyOffer {
   /** Tokens of the unmasked bundle, when something is masked ("Copy Unmasked" is then offered). */
   unmaskedTokens?: number;
   encoding: string;
+  /** More than LARGE_BUNDLE_TOKENS tokens: saving it to a file is offered first. */
+  large: boolean;
 }
+
+/** What the confirmation chose: copy the masked bundle or the unmasked one, or save the masked one to a file. */
+export type CopyChoice = 'masked' | 'unmasked' | 'save';
 
 /** The dialogs the command shows. */
 export interface CopyDroppedTurnsPrompts {
   /** Which checkpoint, when several have claimed-missing turns; undefined when cancelled. */
   pickCheckpoint(choices: DroppedTurnsChoice[], fileName: string): Thenable<number | undefined>;
-  /** Copy the masked bundle, the unmasked one, or nothing (undefined). A modal dialog. */
-  confirmCopy(offer: CopyOffer): Thenable<'masked' | 'unmasked' | undefined>;
+  /** Copy the masked bundle, the unmasked one, save the masked one, or nothing (undefined). A modal dialog. */
+  confirmCopy(offer: CopyOffer): Thenable<CopyChoice | undefined>;
+  /** Where to save the bundle ("Save As…"); undefined when cancelled. */
+  chooseFile(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
+  /** The chosen file exists: replace it? (modal) */
+  confirmOverwrite(uri: vscode.Uri): Thenable<boolean>;
 }
 
 /** What the command did. */
 export type CopyDroppedTurnsResult =
   | { kind: 'copied'; summaryId: string; query?: string; turnIds: string[]; tokens: number; masked: number; unmasked: boolean }
+  | { kind: 'saved'; summaryId: string; query?: string; path: string; turnIds: string[]; tokens: number; masked: number }
   | { kind: 'nothing'; message: string }
   | { kind: 'cancelled' }
   | { kind: 'failed'; message: string };
 
 const COPY = 'Copy';
 const COPY_UNMASKED = 'Copy Unmasked';
+const SAVE_AS = 'Save As…';
+const OPEN = 'Open';
 
 const windowPrompts: CopyDroppedTurnsPrompts = {
   pickCheckpoint: async (choices, fileName) => {
@@ -95,13 +120,23 @@ const windowPrompts: CopyDroppedTurnsPrompts = {
     return picked?.checkpointIndex;
   },
   confirmCopy: async (offer) => {
-    const buttons = offer.unmaskedTokens !== undefined ? [COPY, COPY_UNMASKED] : [COPY];
-    const choice = await vscode.window.showInformationMessage(
-      `Copy ${subjectOf(offer)} for the agent: ${groupDigits(offer.tokens)} tokens?`,
-      { modal: true, detail: describeOffer(offer) },
-      ...buttons,
+    const copies = offer.unmaskedTokens !== undefined ? [COPY, COPY_UNMASKED] : [COPY];
+    const buttons = offer.large ? [SAVE_AS, ...copies] : [...copies, SAVE_AS];
+    const question = offer.large
+      ? `${capitalised(subjectOf(offer))} ${offer.turns === 1 ? 'comes' : 'come'} to ${groupDigits(offer.tokens)} tokens, too many to paste well. Save ${offer.turns === 1 ? 'it' : 'them'} to a file for the agent?`
+      : `Copy ${subjectOf(offer)} for the agent: ${groupDigits(offer.tokens)} tokens?`;
+    const choice = await vscode.window.showInformationMessage(question, { modal: true, detail: describeOffer(offer) }, ...buttons);
+    return choice === COPY ? 'masked' : choice === COPY_UNMASKED ? 'unmasked' : choice === SAVE_AS ? 'save' : undefined;
+  },
+  chooseFile: (options) => vscode.window.showSaveDialog(options),
+  confirmOverwrite: async (uri) => {
+    const replace = 'Replace';
+    const choice = await vscode.window.showWarningMessage(
+      `${fileNameOf(uri.fsPath)} already exists. Replace it?`,
+      { modal: true, detail: 'The turns to recover will replace its content. The transcript itself is never written.' },
+      replace,
     );
-    return choice === COPY ? 'masked' : choice === COPY_UNMASKED ? 'unmasked' : undefined;
+    return choice === replace;
   },
 };
 
@@ -112,7 +147,7 @@ function subjectOf(offer: CopyOffer): string {
     : `${countOf(offer.turns, 'dropped turn')} of checkpoint ${offer.summaryId}`;
 }
 
-/** The dialog's detail: what is copied, its size, what is masked. */
+/** The dialog's detail: what is copied, its size, what is masked, and what saving it does instead. */
 export function describeOffer(offer: CopyOffer): string {
   const which =
     offer.query !== undefined
@@ -126,13 +161,19 @@ export function describeOffer(offer: CopyOffer): string {
       `${countOf(offer.masked, 'string')} that looked like secrets (keys, tokens, passwords) ${offer.masked === 1 ? 'is' : 'are'} masked. "Copy Unmasked" copies them as they are (${groupDigits(offer.unmaskedTokens)} tokens).`,
     );
   } else lines.push('Nothing in these turns looks like a secret.');
+  const masked = offer.masked > 0 ? ', its secrets masked' : '';
+  lines.push(
+    offer.large
+      ? `That is more than ${groupDigits(LARGE_BUNDLE_TOKENS)} tokens: pasted whole, it would take half or more of most agents' context windows, or not fit at all. "Save As…" saves it as a Markdown file${masked}: give the agent the file's path, and it reads what it needs. Where Did This Go? copies only the turns that hold a text.`
+      : `"Save As…" saves it as a Markdown file${masked} instead.`,
+  );
   return lines.join('\n\n');
 }
 
 function isPrompts(value: unknown): value is CopyDroppedTurnsPrompts {
   if (!value || typeof value !== 'object') return false;
   const candidate = value as Record<string, unknown>;
-  return typeof candidate.pickCheckpoint === 'function' && typeof candidate.confirmCopy === 'function';
+  return ['pickCheckpoint', 'confirmCopy', 'chooseFile', 'confirmOverwrite'].every((name) => typeof candidate[name] === 'function');
 }
 
 export function registerCopyDroppedTurns(services: Services): vscode.Disposable {
@@ -274,9 +315,11 @@ async function copyBundle(
     masked: masked.masked,
     unmaskedTokens: unmasked ? counts[1] : undefined,
     encoding,
+    large: counts[0] > LARGE_BUNDLE_TOKENS,
   };
   const choice = await prompts.confirmCopy(offer);
   if (choice === undefined) return { kind: 'cancelled' };
+  if (choice === 'save') return saveBundle(entry, masked, offer, prompts);
   const chosen: RecoveryBundleText = choice === 'unmasked' && unmasked ? unmasked : masked;
   const tokens = chosen === unmasked ? counts[1] : counts[0];
   await vscode.env.clipboard.writeText(chosen.markdown);
@@ -295,12 +338,69 @@ async function copyBundle(
   };
 }
 
+/** Characters of the bundle handed to one write (each lets the extension host's event loop run). */
+const WRITE_CHARS = 1 << 20;
+
+function* piecesOf(text: string): Generator<string, void, void> {
+  for (let at = 0; at < text.length; at += WRITE_CHARS) yield text.slice(at, at + WRITE_CHARS);
+}
+
+/** "Save As…": asks where, asks before replacing a file, writes the masked bundle atomically and says where it went. */
+async function saveBundle(
+  entry: AnalysedTranscript,
+  bundle: RecoveryBundleText,
+  offer: CopyOffer,
+  prompts: CopyDroppedTurnsPrompts,
+): Promise<CopyDroppedTurnsResult> {
+  const transcript = entry.uri.fsPath;
+  const name = recoveryBundleFileName(transcript, offer.query === undefined ? offer.summaryId : undefined);
+  const chosen = await prompts.chooseFile({
+    title: `Save ${subjectOf(offer)} of ${entry.name} for the agent`,
+    saveLabel: 'Save',
+    defaultUri: vscode.Uri.file(join(dirname(transcript), name)),
+    filters: { Markdown: ['md'] },
+  });
+  if (!chosen) return { kind: 'cancelled' };
+  if (chosen.scheme !== 'file') return failed(`Compaction Lens saves the turns to local files only, not ${chosen.scheme}: URIs.`);
+  let overwrite = false;
+  if (existsSync(chosen.fsPath)) {
+    overwrite = await prompts.confirmOverwrite(chosen);
+    if (!overwrite) return { kind: 'cancelled' };
+  }
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Compaction Lens: saving ${subjectOf(offer)}` },
+      () => writeFileAtomic(chosen.fsPath, piecesOf(bundle.markdown), { overwrite, protectedPaths: [transcript] }),
+    );
+  } catch (error) {
+    if (error instanceof AtomicWriteError) return failed(`Compaction Lens: ${capitalised(error.message)}`);
+    throw error;
+  }
+  const what = bundle.masked > 0 ? `, ${countOf(bundle.masked, 'secret')} masked` : '';
+  const message = noLinks(
+    `Saved ${subjectOf(offer)} (${groupDigits(offer.tokens)} tokens${what}) to ${fileNameOf(chosen.fsPath)}: give the agent the file's path.`,
+  );
+  // Not awaited: a notification's promise settles only when the user dismisses it.
+  void Promise.resolve(vscode.window.showInformationMessage(message, OPEN)).then((button) => {
+    if (button === OPEN) void vscode.commands.executeCommand('vscode.open', chosen);
+  });
+  return {
+    kind: 'saved',
+    summaryId: offer.summaryId,
+    ...(offer.query !== undefined ? { query: offer.query } : {}),
+    path: chosen.fsPath,
+    turnIds: bundle.turnIds.map(String),
+    tokens: offer.tokens,
+    masked: bundle.masked,
+  };
+}
+
+function failed(message: string): CopyDroppedTurnsResult {
+  void vscode.window.showErrorMessage(message);
+  return { kind: 'failed', message };
+}
+
 function nothing(message: string): CopyDroppedTurnsResult {
   void vscode.window.showInformationMessage(noLinks(message));
   return { kind: 'nothing', message };
-}
-
-/** A notification renders [text](target) as a link: a summary id or a file name must not make one. */
-function noLinks(text: string): string {
-  return text.replace(/\]\(/g, ']\u200b(');
 }

@@ -18,6 +18,7 @@ import type { Log } from './log';
 import { openTranscript } from './openTranscript';
 import type { TimelinePanels } from './timelinePanel';
 import type { TranscriptStore } from './transcriptStore';
+import { capitalised, noLinks } from './notificationText';
 
 export const EXPORT_CORRECTED_CHECKPOINT = 'compactionLens.exportCorrectedCheckpoint';
 
@@ -147,13 +148,4 @@ async function exportCorrected(services: Services, arg: unknown, prompts: Export
 function fail(message: string): ExportCorrectedResult {
   void vscode.window.showErrorMessage(message);
   return { kind: 'failed', message };
-}
-
-/** A notification renders [text](target) as a link: a summary id or a file name must not make one. */
-function noLinks(text: string): string {
-  return text.replace(/\]\(/g, ']\u200b(');
-}
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -19,6 +19,7 @@ import { openTranscript } from './openTranscript';
 import { readSettings } from './settings';
 import type { TimelinePanels } from './timelinePanel';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
+import { noLinks } from './notificationText';
 
 export const WHERE_DID_THIS_GO = 'compactionLens.whereDidThisGo';
 
@@ -47,11 +48,6 @@ interface PickItem extends vscode.QuickPickItem {
 }
 
 const FLAG_WORDS = 'flagged: the pointer set alone would have said it never existed';
-
-/** A notification renders [text](target) as a link: text from a transcript must not make one. */
-function noLinks(text: string): string {
-  return text.replace(/\]\(/g, ']\u200b(');
-}
 
 /** Text from a transcript shown as it is: a `$(name)` in it is not rendered as an icon. */
 function plain(text: string): string {

@@ -5,12 +5,25 @@
 // checkpoints a quick pick asks which; secrets are masked unless "Copy Unmasked" is chosen; a cancelled
 // confirmation leaves the clipboard alone; the tree's context menu passes its checkpoint, the active timeline its
 // selected one; a transcript with nothing dropped copies nothing; the turns a find matched (Where Did This Go?'s
-// copy button) are copied instead when passed as FoundTurns.
+// copy button) are copied instead when passed as FoundTurns; "Save As…" writes the masked bundle to the file chosen
+// (starting beside the transcript), asks before replacing one, never writes the transcript, and is offered first
+// past LARGE_BUNDLE_TOKENS.
 import * as assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { CopyDroppedTurnsPrompts, CopyDroppedTurnsResult, CopyOffer, DroppedTurnsChoice } from '../../src/extension/copyDroppedTurns';
+import {
+  type CopyChoice,
+  type CopyDroppedTurnsPrompts,
+  type CopyDroppedTurnsResult,
+  type CopyOffer,
+  type DroppedTurnsChoice,
+  describeOffer,
+  LARGE_BUNDLE_TOKENS,
+} from '../../src/extension/copyDroppedTurns';
 import { createTokenCounter } from '../../src/node/tokenCounter';
 import { closeAllEditors, copySample, extensionApi, waitFor, writeTranscript } from './helpers';
+import { tempFolder } from './tempFolders';
 
 const COMMAND = 'compactionLens.copyDroppedTurns';
 
@@ -18,9 +31,16 @@ const COMMAND = 'compactionLens.copyDroppedTurns';
 class TestPrompts implements CopyDroppedTurnsPrompts {
   readonly picks: { choices: DroppedTurnsChoice[]; fileName: string }[] = [];
   readonly offers: CopyOffer[] = [];
+  readonly saveDialogs: vscode.SaveDialogOptions[] = [];
+  readonly overwrites: string[] = [];
 
   constructor(
-    private readonly answers: { pick?: (choices: DroppedTurnsChoice[]) => number | undefined; copy?: 'masked' | 'unmasked' } = {},
+    private readonly answers: {
+      pick?: (choices: DroppedTurnsChoice[]) => number | undefined;
+      copy?: CopyChoice;
+      saveTo?: vscode.Uri;
+      replace?: boolean;
+    } = {},
   ) {}
 
   async pickCheckpoint(choices: DroppedTurnsChoice[], fileName: string): Promise<number | undefined> {
@@ -28,9 +48,19 @@ class TestPrompts implements CopyDroppedTurnsPrompts {
     return this.answers.pick ? this.answers.pick(choices) : choices[0]?.checkpointIndex;
   }
 
-  async confirmCopy(offer: CopyOffer): Promise<'masked' | 'unmasked' | undefined> {
+  async confirmCopy(offer: CopyOffer): Promise<CopyChoice | undefined> {
     this.offers.push(offer);
     return this.answers.copy;
+  }
+
+  async chooseFile(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
+    this.saveDialogs.push(options);
+    return this.answers.saveTo;
+  }
+
+  async confirmOverwrite(uri: vscode.Uri): Promise<boolean> {
+    this.overwrites.push(uri.fsPath);
+    return this.answers.replace ?? false;
   }
 }
 
@@ -81,7 +111,16 @@ describe('Copy Dropped Turns for the Agent', () => {
     assert.match(copied, /### turn 380 · line 381 · user\n\n```text\nPlease look at the settlement flow next/);
     const tokens = createTokenCounter('o200k_base')(copied);
     assert.deepEqual(prompts.offers, [
-      { summaryId: 'S1', fileName: 'incident.jsonl', turns: 40, tokens, masked: 0, unmaskedTokens: undefined, encoding: 'o200k_base' },
+      {
+        summaryId: 'S1',
+        fileName: 'incident.jsonl',
+        turns: 40,
+        tokens,
+        masked: 0,
+        unmaskedTokens: undefined,
+        encoding: 'o200k_base',
+        large: false,
+      },
     ]);
     if (result.kind === 'copied') {
       assert.deepEqual(result.turnIds, range(380, 419));
@@ -192,6 +231,82 @@ describe('Copy Dropped Turns for the Agent', () => {
     assert.deepEqual(prompts.picks, []);
     if (result.kind === 'copied') assert.equal(result.summaryId, 'S2');
     assert.deepEqual(headedIds(await vscode.env.clipboard.readText()), ['5', '6', '7']);
+  });
+
+  it('"Save As…" writes the bundle to the file chosen (offered beside the transcript), not the clipboard', async () => {
+    const uri = copySample();
+    const sentinel = `clipboard sentinel ${Date.now()}`;
+    await vscode.env.clipboard.writeText(sentinel);
+    const target = join(tempFolder(), 'for the agent.md');
+    const prompts = new TestPrompts({ copy: 'save', saveTo: vscode.Uri.file(target) });
+    const result = await run(uri, prompts);
+    assert.equal(result.kind, 'saved', JSON.stringify(result));
+    assert.equal(prompts.saveDialogs.length, 1);
+    assert.equal(prompts.saveDialogs[0].defaultUri?.fsPath, join(dirname(uri.fsPath), 'incident.S1.dropped-turns.md'));
+    assert.deepEqual(prompts.saveDialogs[0].filters, { Markdown: ['md'] });
+    assert.deepEqual(prompts.overwrites, [], 'a new file: no question');
+    const saved = readFileSync(target, 'utf8');
+    assert.match(saved, /^## Turns dropped by checkpoint S1, recovered from the raw log\n/);
+    assert.deepEqual(headedIds(saved), range(380, 419));
+    assert.equal(prompts.offers[0].tokens, createTokenCounter('o200k_base')(saved));
+    if (result.kind === 'saved') {
+      assert.equal(result.path, target);
+      assert.deepEqual(result.turnIds, range(380, 419));
+      assert.equal(result.tokens, prompts.offers[0].tokens);
+    }
+    assert.equal(await vscode.env.clipboard.readText(), sentinel, 'the clipboard is left alone');
+  });
+
+  it('"Save As…" asks before replacing a file, saves the masked bundle, and never writes the transcript', async () => {
+    const uri = twoCheckpoints();
+    const transcriptBefore = readFileSync(uri.fsPath, 'utf8');
+    const target = join(tempFolder(), 'kept.md');
+    writeFileSync(target, 'an earlier file');
+    const declined = new TestPrompts({ pick: () => 1, copy: 'save', saveTo: vscode.Uri.file(target), replace: false });
+    assert.equal((await run(uri, declined)).kind, 'cancelled');
+    assert.deepEqual(declined.overwrites, [target]);
+    assert.equal(readFileSync(target, 'utf8'), 'an earlier file', 'declined: the file is as it was');
+
+    const replaced = new TestPrompts({ pick: () => 1, copy: 'save', saveTo: vscode.Uri.file(target), replace: true });
+    const result = await run(uri, replaced);
+    assert.equal(result.kind, 'saved', JSON.stringify(result));
+    if (result.kind === 'saved') assert.equal(result.masked, 2);
+    const saved = readFileSync(target, 'utf8');
+    assert.deepEqual(headedIds(saved), ['5', '6', '7']);
+    assert.ok(!saved.includes(GITHUB_TOKEN) && !saved.includes('hunter2-Secret'), 'the saved bundle is the masked one');
+    assert.equal(replaced.saveDialogs[0].defaultUri?.fsPath, join(dirname(uri.fsPath), 'two-checkpoints.S2.dropped-turns.md'));
+
+    const onto = new TestPrompts({ pick: () => 1, copy: 'save', saveTo: uri, replace: true });
+    const refused = await run(uri, onto);
+    assert.equal(refused.kind, 'failed', JSON.stringify(refused));
+    if (refused.kind === 'failed') assert.match(refused.message, /never writes to a transcript/);
+    assert.equal(readFileSync(uri.fsPath, 'utf8'), transcriptBefore, 'the transcript is unchanged');
+  });
+
+  it(`past ${LARGE_BUNDLE_TOKENS} tokens the offer says the bundle is too large to paste well`, async () => {
+    // Two dropped turns of some 75,000 tokens each ("w1 w2 …": a few tokens a word).
+    const words = (from: number) => Array.from({ length: 30_000 }, (_, i) => `w${from + i}`).join(' ');
+    const uri = writeTranscript('large-drop.jsonl', [
+      { type: 'turn', id: 0, role: 'user', content: 'ANCHOR-0- begin', tokens: 20, anchor: 'ANCHOR-0-' },
+      { type: 'turn', id: 1, role: 'tool', content: `ANCHOR-1- ${words(0)}`, tokens: 75_000, anchor: 'ANCHOR-1-' },
+      { type: 'turn', id: 2, role: 'tool', content: `ANCHOR-2- ${words(30_000)}`, tokens: 75_000, anchor: 'ANCHOR-2-' },
+      { type: 'checkpoint', summary_id: 'S1', summary: 'Did ANCHOR-0-.', summary_budget: 4096, covered: { from: 0, to: 2 } },
+    ]);
+    const sentinel = `clipboard sentinel ${Date.now()}`;
+    await vscode.env.clipboard.writeText(sentinel);
+    const prompts = new TestPrompts({ copy: undefined });
+    assert.equal((await run(uri, prompts)).kind, 'cancelled');
+    const [offer] = prompts.offers;
+    assert.equal(offer.turns, 2);
+    assert.ok(offer.tokens > LARGE_BUNDLE_TOKENS, `${offer.tokens} tokens`);
+    assert.equal(offer.large, true);
+    assert.match(describeOffer(offer), /more than 100,000 tokens: pasted whole/);
+    assert.equal(await vscode.env.clipboard.readText(), sentinel);
+
+    const small = new TestPrompts({ copy: undefined });
+    await run(copySample(), small);
+    assert.equal(small.offers[0].large, false);
+    assert.match(describeOffer(small.offers[0]), /"Save As…" saves it as a Markdown file instead\./);
   });
 
   it('a transcript with nothing dropped copies nothing', async () => {

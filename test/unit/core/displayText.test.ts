@@ -1,6 +1,6 @@
 // How numbers, sizes, counts and file names are written: grouping without Intl must match en-US grouping.
 import assert from 'node:assert/strict';
-import { countOf, fileNameOf, formatBytes, groupDigits, verdictsLine } from '../../../src/core/displayText';
+import { countOf, fileNameOf, formatBytes, groupDigits, transcriptStem, verdictsLine } from '../../../src/core/displayText';
 
 describe('core/displayText', () => {
   it('groups digits as en-US does, fractions and signs kept', () => {
@@ -30,6 +30,16 @@ describe('core/displayText', () => {
     assert.equal(fileNameOf('C:\\work\\t.jsonl.gz'), 't.jsonl.gz');
     assert.equal(fileNameOf('plain.json'), 'plain.json');
     assert.equal(fileNameOf('dir/'), '');
+  });
+
+  it("takes a transcript's name without its extension, the name itself when nothing else is left", () => {
+    assert.equal(transcriptStem('/a/b/incident.jsonl'), 'incident');
+    assert.equal(transcriptStem('C:\\w\\s.jsonl.gz'), 's');
+    assert.equal(transcriptStem('log.NDJSON'), 'log');
+    assert.equal(transcriptStem('state.json'), 'state');
+    assert.equal(transcriptStem('trace.gz'), 'trace');
+    assert.equal(transcriptStem('notes.txt'), 'notes.txt');
+    assert.equal(transcriptStem('.jsonl'), '.jsonl');
   });
 
   it('writes the verdicts of the checkpoints in one line, naming three and counting the rest', () => {

@@ -10,6 +10,7 @@ import {
   checkpointsWithDroppedTurns,
   fenced,
   inert,
+  recoveryBundleFileName,
   recoveryBundleInSteps,
   writeRecoveryBundle,
 } from '../../../src/core/recoveryBundle';
@@ -225,4 +226,20 @@ describe('core/recoveryBundle: hostile text stays quoted', () => {
       assert.equal(fencedBlocks(bundle.markdown).length, 3);
     });
   }
+});
+
+describe('core/recoveryBundle: the name of a saved bundle', () => {
+  it("is the transcript's name, the checkpoint's id and .dropped-turns.md (or .found-turns.md for a find's turns)", () => {
+    assert.equal(recoveryBundleFileName('/w/incident.jsonl', 'S1'), 'incident.S1.dropped-turns.md');
+    assert.equal(recoveryBundleFileName('C:\\w\\session.jsonl.gz', 'compact-2'), 'session.compact-2.dropped-turns.md');
+    assert.equal(recoveryBundleFileName('/w/incident.jsonl'), 'incident.found-turns.md');
+  });
+
+  it('keeps of a summary id only ASCII letters, digits, _ and -, at most 40 of them', () => {
+    assert.equal(recoveryBundleFileName('/w/t.jsonl', '../../etc/passwd'), 't.etcpasswd.dropped-turns.md');
+    assert.equal(recoveryBundleFileName('/w/t.jsonl', 'S\u202e1\u0000 <b>'), 't.S1b.dropped-turns.md');
+    assert.equal(recoveryBundleFileName('/w/t.jsonl', '#1'), 't.1.dropped-turns.md');
+    assert.equal(recoveryBundleFileName('/w/t.jsonl', '…/'), 't.dropped-turns.md');
+    assert.equal(recoveryBundleFileName('/w/t.jsonl', 'x'.repeat(100)), `t.${'x'.repeat(40)}.dropped-turns.md`);
+  });
 });

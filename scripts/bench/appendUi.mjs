@@ -10,7 +10,7 @@
 // appends and one JSON line of medians and worsts, with the host's figures while the file was loaded (hostLoad),
 // while its editor and timeline opened (hostViews), and then through the commands on the file (Copy Dropped Turns
 // for the Agent, copied and saved to a file; Reveal Turn…; Export Corrected Checkpoint, both kinds): how long, its busy time, its longest stall and its stalls
-// of 50 ms or more. COMPACTION_LENS_BENCH_PROFILE=FOLDER writes the host's CPU profile of each of the two (appendUiHost.cjs).
+// of 50 ms or more. COMPACTION_LENS_BENCH_PROFILE=FOLDER writes the host's CPU profile of each phase (appendUiHost.cjs).
 // Usage: node scripts/bench/appendUi.mjs [--turns 100000] [--shape canonical|claude-code] [--appends 5] [--no-editor] [--view-start] [--keep]
 //   --no-editor   the file is not opened in a text editor (VS Code then does not reload its text on each append)
 //   --view-start  the timeline stays where it opens (the first claimed-missing turn) instead of following the end

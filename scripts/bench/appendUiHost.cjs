@@ -18,7 +18,7 @@
 // a 5 ms timer's longest wait (the longest the host was held), each wait of 50 ms or more, and the thread's busy
 // time; the listeners above are timed in each phase too (loadListeners, viewsListeners). With
 // COMPACTION_LENS_BENCH_PROFILE set to a folder, each phase's CPU profile is written there (load.cpuprofile,
-// views.cpuprofile, and copy.cpuprofile for Copy Dropped Turns); the profiler slows the host, so take the stalls from a run without it.
+// views.cpuprofile, and copy.cpuprofile and save.cpuprofile for Copy Dropped Turns copied and saved); the profiler slows the host, so take the stalls from a run without it.
 // After the appends, the host is watched the same way through Copy Dropped Turns for the Agent (copied, then saved
 // to a file with "Save As…"), Reveal Turn… (its quick pick shown for SETTLE_MS, then closed) and Export Corrected Checkpoint (both kinds) on the file
 // (hostCommands).
@@ -232,9 +232,11 @@ async function run() {
     await profile.stop('copy');
     await sleep(SETTLE_MS);
     // The same bundle saved to a file instead ("Save As…").
+    profile = await profileHost();
     const saving = watchHost();
     const saved = await vscode.commands.executeCommand('compactionLens.copyDroppedTurns', uri, prompts('save'));
     result.hostCommands.saveDroppedTurns = { ...saving.stop(), outcome: saved?.kind, turns: saved?.turnIds?.length };
+    await profile.stop('save');
     await sleep(SETTLE_MS);
     // Reveal Turn… (its quick pick of the file's turns), from the call until the pick is shown, then closed.
     const revealing = watchHost();

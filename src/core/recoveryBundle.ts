@@ -202,7 +202,12 @@ class BundleWriter {
       blocks.push(parts.slice(from, from + PARTS_PER_BLOCK).join('\n\n'));
       yield;
     }
-    return `${blocks.join('\n\n')}\n`;
+    // The final newline goes on the last block, not on the joined text: `${joined}\n` would be a rope of the two,
+    // which the first reader of a character (the token count, the clipboard) flattens, copying it all once more in
+    // one step (about 100 ms for a 28 MB bundle); a join makes a flat string.
+    if (blocks.length === 0) return '\n';
+    blocks[blocks.length - 1] += '\n';
+    return blocks.join('\n\n');
   }
 }
 

@@ -6,7 +6,7 @@
 // inside the session's folder (a symlink out of it is not followed). What was left out is said in problems.
 
 import { constants } from 'node:fs';
-import { open, readdir, realpath } from 'node:fs/promises';
+import { access, open, readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { FormatId, Problem, SideFile } from '../core/model';
@@ -20,6 +20,8 @@ export const MAX_SIDE_FILES = 256;
 export const MAX_SIDE_FILE_TOTAL_BYTES = 64 * 1024 * 1024;
 
 const ACOMPACT_FILE = /^agent-acompact-.*\.jsonl(\.gz)?$/;
+/** A sub-agent's own run, in a session's `subagents` folder (the summariser's is one of them). */
+const SUB_AGENT_FILE = /^agent-.*\.jsonl(\.gz)?$/;
 
 export interface SideFileLimits {
   maxFiles?: number;
@@ -167,4 +169,37 @@ export async function loadSideFiles(format: FormatId, transcriptPath: string, li
   };
   if (format === 'claude-code') return claudeCodeSideFiles(transcriptPath, bounded);
   return { files: [], problems: [] };
+}
+
+/**
+ * What to tell someone who opened a Claude Code sub-agent's own run (`<dir>/<sessionId>/subagents/agent-*.jsonl`)
+ * as a transcript: its records are the sub-agent's sidechain, none the session's own, so nothing in it is read.
+ * Names the session's transcript to check instead (`<dir>/<sessionId>.jsonl`, or `.jsonl.gz`, whichever is
+ * there). Undefined for any other path.
+ */
+export async function subAgentRunHint(path: string): Promise<string | undefined> {
+  const name = basename(path);
+  const subagents = dirname(path);
+  if (!SUB_AGENT_FILE.test(name) || basename(subagents) !== 'subagents') return undefined;
+  const sessionFolder = dirname(subagents);
+  const sessionId = basename(sessionFolder);
+  const candidates = [`${sessionId}.jsonl`, `${sessionId}.jsonl.gz`].map((file) => join(dirname(sessionFolder), file));
+  let transcript: string | undefined;
+  for (const candidate of candidates) {
+    if (
+      await access(candidate, constants.R_OK).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      transcript = candidate;
+      break;
+    }
+  }
+  const what = ACOMPACT_FILE.test(name)
+    ? `It is the summariser's own run for a compaction of Claude Code session ${sessionId}, which Compaction Lens reads beside that session's transcript`
+    : `It is a sub-agent's own run within Claude Code session ${sessionId}: its records are the sub-agent's, not the session's turns`;
+  const instead =
+    transcript !== undefined ? `check ${transcript} instead.` : `check the session's transcript instead (${candidates[0]}, not found).`;
+  return `${what}: ${instead}`;
 }

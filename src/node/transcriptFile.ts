@@ -22,7 +22,7 @@ import { PrefixDigest } from './prefixDigest';
 import { checkSeam, seamAfter, SeamWindow } from './readSeam';
 import { RecordGate } from './recordGate';
 import { TurnTextStore, turnsWithTextsOnDisk } from './turnTextsOnDisk';
-import { loadSideFiles, type LoadedSideFiles } from './sideFiles';
+import { loadSideFiles, subAgentRunHint, type LoadedSideFiles } from './sideFiles';
 import { textDigest } from './textDigest';
 
 /** What a read notes of the file it read: its size then, inode and modification time (fs.Stats has them). */
@@ -363,7 +363,8 @@ export class TranscriptFile {
     if (turns.length === 0 && checkpoints.length === 0) {
       const first = file.stoppedBecause ?? file.snapshot.problems[0];
       const why = first ? ` ${first === file.stoppedBecause ? 'Reading stopped' : 'The first problem'}: ${withLine(first)}` : '';
-      throw new UnusableTranscriptError(`${path} has no usable records (read as ${format}).${why}`, path);
+      const hint = format === 'claude-code' ? await subAgentRunHint(path) : undefined;
+      throw new UnusableTranscriptError(`${path} has no usable records (read as ${format}).${why}${hint ? ` ${hint}` : ''}`, path);
     }
     return file;
   }

@@ -3,7 +3,7 @@
 // checkpoints given as the first read passes them (onSettledCheckpoints).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -50,6 +50,29 @@ describe('TranscriptFile', () => {
       return true;
     });
     await unusable(write('bad.jsonl', '{"type":"turn"}\n'), /no usable records.*line 1/);
+  });
+
+  it("names the session's transcript when given a Claude Code sub-agent's own run", async () => {
+    const sidechain = (uuid: string) =>
+      `${JSON.stringify({ type: 'user', isSidechain: true, sessionId: 'sess-1', uuid, message: { role: 'user', content: 'Summarise.' } })}\n`;
+    mkdirSync(join(dir, 'sess-1', 'subagents'), { recursive: true });
+    const summariser = write(join('sess-1', 'subagents', 'agent-acompact-ab12.jsonl'), sidechain('u1'));
+    await unusable(
+      summariser,
+      /has no usable records \(read as claude-code\)\. It is the summariser's own run for a compaction of Claude Code session sess-1, which Compaction Lens reads beside that session's transcript: check the session's transcript instead \(.*sess-1\.jsonl, not found\)\.$/,
+    );
+    const session = write('sess-1.jsonl.gz', gzipSync(sidechain('u0')));
+    await unusable(summariser, new RegExp(`: check ${session.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} instead\\.$`));
+    const task = write(join('sess-1', 'subagents', 'agent-a9f3.jsonl'), sidechain('u2'));
+    await unusable(
+      task,
+      /It is a sub-agent's own run within Claude Code session sess-1: its records are the sub-agent's, not the session's turns: check .*sess-1\.jsonl\.gz instead\.$/,
+    );
+    // The same records anywhere else: no hint.
+    await assert.rejects(TranscriptFile.open(write('agent-acompact-cd34.jsonl', sidechain('u3'))), (error: Error) => {
+      assert.match(error.message, /has no usable records \(read as claude-code\)\.$/);
+      return true;
+    });
   });
 
   it('reads a gzip-compressed transcript', async () => {

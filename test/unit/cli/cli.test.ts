@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -355,6 +355,17 @@ describe('compaction-lens CLI (child process)', function () {
     assert.equal(broken.status, 2);
     assert.match(broken.stdout, /The first problem: line 2: the LangChain \/ LangMem \/ Letta file is not valid JSON/);
     assert.doesNotMatch(broken.stdout, /line 2: line 2:/);
+  });
+
+  it("a Claude Code sub-agent's own run is unusable (exit 2) and names the session's transcript to check", () => {
+    mkdirSync(join(dir, 'sess-9', 'subagents'), { recursive: true });
+    const record = { type: 'user', isSidechain: true, sessionId: 'sess-9', uuid: 'u1', message: { role: 'user', content: 'Summarise.' } };
+    const side = write(join('sess-9', 'subagents', 'agent-acompact-77.jsonl'), `${JSON.stringify(record)}\n`);
+    const session = write('sess-9.jsonl', `${JSON.stringify({ ...record, isSidechain: false, uuid: 'u0' })}\n`);
+    const { status, stdout } = run('check', side);
+    assert.equal(status, 2);
+    assert.match(stdout, /It is the summariser's own run for a compaction of Claude Code session sess-9/);
+    assert.ok(stdout.includes(`check ${session} instead.`), stdout);
   });
 
   it('rejects bad options with exit 2 and a one-line message', () => {

@@ -164,7 +164,7 @@ export function describeOffer(offer: CopyOffer): string {
   const masked = offer.masked > 0 ? ', its secrets masked' : '';
   lines.push(
     offer.large
-      ? `That is more than ${groupDigits(LARGE_BUNDLE_TOKENS)} tokens: pasted whole, it would take half or more of most agents' context windows, or not fit at all. "Save As…" saves it as a Markdown file${masked}: give the agent the file's path, and it reads what it needs. Where Did This Go? copies only the turns that hold a text.`
+      ? `That is more than ${groupDigits(LARGE_BUNDLE_TOKENS)} tokens: pasted whole, it would take half or more of most agents' context windows, or not fit at all. "Save As…" saves it as a Markdown file${masked}: give the agent the file's path, and it reads what it needs.${offer.query === undefined ? ' Where Did This Go? copies only the turns that hold a text.' : ''}`
       : `"Save As…" saves it as a Markdown file${masked} instead.`,
   );
   return lines.join('\n\n');

@@ -301,6 +301,8 @@ describe('Copy Dropped Turns for the Agent', () => {
     assert.ok(offer.tokens > LARGE_BUNDLE_TOKENS, `${offer.tokens} tokens`);
     assert.equal(offer.large, true);
     assert.match(describeOffer(offer), /more than 100,000 tokens: pasted whole/);
+    assert.match(describeOffer(offer), /Where Did This Go\? copies only the turns that hold a text\.$/);
+    assert.doesNotMatch(describeOffer({ ...offer, query: 'w1' }), /Where Did This Go\?/, "a find's turns: no pointer to the find");
     assert.equal(await vscode.env.clipboard.readText(), sentinel);
 
     const small = new TestPrompts({ copy: undefined });

@@ -99,6 +99,14 @@ describe("core/recoveryBundle: the note's incident", () => {
     }
   });
 
+  it('joins blocks of parts with one blank line between them and ends with one newline (a bundle of several blocks)', () => {
+    const ids = t.turns.map((turn) => turn.id);
+    const { markdown } = writeRecoveryBundle(analysis, t.turns, { kind: 'turns', ids }, { fileName: 'incident.jsonl' });
+    assert.equal([...markdown.matchAll(/\n\n### turn /g)].length, t.turns.length, 'every turn headed after a blank line');
+    assert.match(markdown, /[^\n]\n$/, 'one newline at the end');
+    assert.doesNotMatch(markdown, /\n\n\n/, 'no block joined with more than one blank line');
+  });
+
   it('quotes turns chosen by id (numbers or their text), says which checkpoint dropped them, and lists unknown ids', () => {
     const bundle = buildRecoveryBundle(analysis, t.turns, { kind: 'turns', ids: ['390', 12, 'nope', 'nope'] }, { countTokens: words });
     assert.deepEqual(bundle.turnIds, [12, 390], 'in log order');

@@ -28,6 +28,7 @@ import { readSettings } from './settings';
 import type { TimelinePanels } from './timelinePanel';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { capitalised, noLinks } from './notificationText';
+import { confirmReplace } from './replaceDialog';
 
 export const COPY_DROPPED_TURNS = 'compactionLens.copyDroppedTurns';
 
@@ -129,15 +130,7 @@ const windowPrompts: CopyDroppedTurnsPrompts = {
     return choice === COPY ? 'masked' : choice === COPY_UNMASKED ? 'unmasked' : choice === SAVE_AS ? 'save' : undefined;
   },
   chooseFile: (options) => vscode.window.showSaveDialog(options),
-  confirmOverwrite: async (uri) => {
-    const replace = 'Replace';
-    const choice = await vscode.window.showWarningMessage(
-      `${fileNameOf(uri.fsPath)} already exists. Replace it?`,
-      { modal: true, detail: 'The turns to recover will replace its content. The transcript itself is never written.' },
-      replace,
-    );
-    return choice === replace;
-  },
+  confirmOverwrite: (uri) => confirmReplace(uri, 'The turns to recover will replace its content. The transcript itself is never written.'),
 };
 
 /** "40 dropped turns of checkpoint S1", or "2 turns that hold “ERR_X”": what is copied, in a few words. */

@@ -19,6 +19,7 @@ import { openTranscript } from './openTranscript';
 import type { TimelinePanels } from './timelinePanel';
 import type { TranscriptStore } from './transcriptStore';
 import { capitalised, noLinks } from './notificationText';
+import { confirmReplace } from './replaceDialog';
 
 export const EXPORT_CORRECTED_CHECKPOINT = 'compactionLens.exportCorrectedCheckpoint';
 
@@ -48,15 +49,8 @@ const OPEN = 'Open';
 
 const windowPrompts: ExportPrompts = {
   chooseOutput: (options) => vscode.window.showSaveDialog(options),
-  confirmOverwrite: async (uri) => {
-    const replace = 'Replace';
-    const choice = await vscode.window.showWarningMessage(
-      `${fileNameOf(uri.fsPath)} already exists. Replace it?`,
-      { modal: true, detail: 'The corrected checkpoints will replace its content. The transcript itself is never written.' },
-      replace,
-    );
-    return choice === replace;
-  },
+  confirmOverwrite: (uri) =>
+    confirmReplace(uri, 'The corrected checkpoints will replace its content. The transcript itself is never written.'),
   announce: (message, buttons) => vscode.window.showInformationMessage(message, ...buttons),
 };
 

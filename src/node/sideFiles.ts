@@ -186,12 +186,7 @@ export async function subAgentRunHint(path: string): Promise<string | undefined>
   const candidates = [`${sessionId}.jsonl`, `${sessionId}.jsonl.gz`].map((file) => join(dirname(sessionFolder), file));
   let transcript: string | undefined;
   for (const candidate of candidates) {
-    if (
-      await access(candidate, constants.R_OK).then(
-        () => true,
-        () => false,
-      )
-    ) {
+    if (await readable(candidate)) {
       transcript = candidate;
       break;
     }
@@ -202,4 +197,14 @@ export async function subAgentRunHint(path: string): Promise<string | undefined>
   const instead =
     transcript !== undefined ? `check ${transcript} instead.` : `check the session's transcript instead (${candidates[0]}, not found).`;
   return `${what}: ${instead}`;
+}
+
+/** Whether this process may read the file at `path`. */
+async function readable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -19,8 +19,9 @@
 // time; the listeners above are timed in each phase too (loadListeners, viewsListeners). With
 // COMPACTION_LENS_BENCH_PROFILE set to a folder, each phase's CPU profile is written there (load.cpuprofile,
 // views.cpuprofile, and copy.cpuprofile and save.cpuprofile for Copy Dropped Turns copied and saved); the profiler slows the host, so take the stalls from a run without it.
-// After the appends, the host is watched the same way through Copy Dropped Turns for the Agent (copied, then saved
-// to a file with "Save As…"), Reveal Turn… (its quick pick shown for SETTLE_MS, then closed) and Export Corrected Checkpoint (both kinds) on the file
+// After the appends, the host is watched the same way through Copy Dropped Turns for the Agent (asked to copy, then
+// saved to a file with "Save As…"; a bundle past COPY_MAX_TOKENS, the generated 100k-turn files' among them, is
+// not copied: that phase's outcome is then "cancelled", after the bundle was made and counted), Reveal Turn… (its quick pick shown for SETTLE_MS, then closed) and Export Corrected Checkpoint (both kinds) on the file
 // (hostCommands).
 // It writes them as JSON to COMPACTION_LENS_BENCH_OUT. Plain CommonJS: VS Code requires it as it is.
 const { appendFileSync, readFileSync, writeFileSync } = require('node:fs');

@@ -7,7 +7,8 @@
 // are masked, with "Copy", "Copy Unmasked" when some are, and "Save As…", which saves the masked bundle as a
 // Markdown file instead (a save dialog starting beside the transcript, a modal question before replacing a file,
 // written atomically; never the transcript). Past LARGE_BUNDLE_TOKENS the dialog says the bundle is too large to
-// paste well and puts "Save As…" first. The dialogs are the command's
+// paste well and puts "Save As…" first; past COPY_MAX_TOKENS it offers "Save As…" alone (no agent could take the
+// bundle whole, and VS Code's clipboard write of it would hold the extension host for seconds). The dialogs are the command's
 // `CopyDroppedTurnsPrompts`: the window's by default, a caller's (an extension-host test) when passed as the
 // second argument. Given `FoundTurns` as its argument (Where Did This Go?'s "Copy these turns" button), it copies
 // the turns that hold a text instead. The command resolves with what it did.
@@ -37,6 +38,13 @@ export const COPY_DROPPED_TURNS = 'compactionLens.copyDroppedTurns';
  * or does not fit: the confirmation says so and offers "Save As…" first.
  */
 export const LARGE_BUNDLE_TOKENS = 100_000;
+
+/**
+ * A bundle of more tokens than this is not copied, only saved: no agent's context window holds it (the largest hold
+ * one or two million tokens), and VS Code writes the clipboard in one step on the extension host, which a bundle
+ * this large holds for about a second or more (0.5–0.8 s for 28 MB, 1.9 s for a larger one; docs/performance.md).
+ */
+export const COPY_MAX_TOKENS = 2_000_000;
 
 interface Services {
   store: TranscriptStore;
@@ -78,6 +86,8 @@ export interface CopyOffer {
   encoding: string;
   /** More than LARGE_BUNDLE_TOKENS tokens: saving it to a file is offered first. */
   large: boolean;
+  /** At most COPY_MAX_TOKENS tokens: "Copy" is offered; past it, only "Save As…" (and `unmaskedTokens` is not counted). */
+  copyable: boolean;
 }
 
 /** What the confirmation chose: copy the masked bundle or the unmasked one, or save the masked one to a file. */
@@ -121,17 +131,26 @@ const windowPrompts: CopyDroppedTurnsPrompts = {
     return picked?.checkpointIndex;
   },
   confirmCopy: async (offer) => {
-    const copies = offer.unmaskedTokens !== undefined ? [COPY, COPY_UNMASKED] : [COPY];
+    const copies = !offer.copyable ? [] : offer.unmaskedTokens !== undefined ? [COPY, COPY_UNMASKED] : [COPY];
     const buttons = offer.large ? [SAVE_AS, ...copies] : [...copies, SAVE_AS];
-    const question = offer.large
-      ? `${capitalised(subjectOf(offer))} ${offer.turns === 1 ? 'comes' : 'come'} to ${groupDigits(offer.tokens)} tokens, too many to paste well. Save ${offer.turns === 1 ? 'it' : 'them'} to a file for the agent?`
-      : `Copy ${subjectOf(offer)} for the agent: ${groupDigits(offer.tokens)} tokens?`;
-    const choice = await vscode.window.showInformationMessage(question, { modal: true, detail: describeOffer(offer) }, ...buttons);
+    const choice = await vscode.window.showInformationMessage(
+      offerQuestion(offer),
+      { modal: true, detail: describeOffer(offer) },
+      ...buttons,
+    );
     return choice === COPY ? 'masked' : choice === COPY_UNMASKED ? 'unmasked' : choice === SAVE_AS ? 'save' : undefined;
   },
   chooseFile: (options) => vscode.window.showSaveDialog(options),
   confirmOverwrite: (uri) => confirmReplace(uri, 'The turns to recover will replace its content. The transcript itself is never written.'),
 };
+
+/** The dialog's question: copy the bundle, or (a large one) save it to a file. */
+export function offerQuestion(offer: CopyOffer): string {
+  if (!offer.large) return `Copy ${subjectOf(offer)} for the agent: ${groupDigits(offer.tokens)} tokens?`;
+  const subject = `${capitalised(subjectOf(offer))} ${offer.turns === 1 ? 'comes' : 'come'} to ${groupDigits(offer.tokens)} tokens`;
+  const why = offer.copyable ? 'too many to paste well' : "more than any agent's context window holds";
+  return `${subject}, ${why}. Save ${offer.turns === 1 ? 'it' : 'them'} to a file for the agent?`;
+}
 
 /** "40 dropped turns of checkpoint S1", or "2 turns that hold “ERR_X”": what is copied, in a few words. */
 function subjectOf(offer: CopyOffer): string {
@@ -149,12 +168,22 @@ export function describeOffer(offer: CopyOffer): string {
   const lines = [
     `Markdown holding the raw text of ${which}, with each turn's id, source line and role: ${groupDigits(offer.tokens)} tokens (${offer.encoding}).`,
   ];
-  if (offer.masked > 0 && offer.unmaskedTokens !== undefined) {
+  if (offer.masked > 0 && !offer.copyable) {
+    lines.push(
+      `${countOf(offer.masked, 'string')} that looked like secrets (keys, tokens, passwords) ${offer.masked === 1 ? 'is' : 'are'} masked.`,
+    );
+  } else if (offer.masked > 0 && offer.unmaskedTokens !== undefined) {
     lines.push(
       `${countOf(offer.masked, 'string')} that looked like secrets (keys, tokens, passwords) ${offer.masked === 1 ? 'is' : 'are'} masked. "Copy Unmasked" copies them as they are (${groupDigits(offer.unmaskedTokens)} tokens).`,
     );
   } else lines.push('Nothing in these turns looks like a secret.');
   const masked = offer.masked > 0 ? ', its secrets masked' : '';
+  if (!offer.copyable) {
+    lines.push(
+      `That is more than ${groupDigits(COPY_MAX_TOKENS)} tokens, more than the largest context windows hold, so it is not copied. "Save As…" saves it as a Markdown file${masked}: give the agent the file's path, and it reads what it needs.${offer.query === undefined ? ' Where Did This Go? copies only the turns that hold a text.' : ''}`,
+    );
+    return lines.join('\n\n');
+  }
   lines.push(
     offer.large
       ? `That is more than ${groupDigits(LARGE_BUNDLE_TOKENS)} tokens: pasted whole, it would take half or more of most agents' context windows, or not fit at all. "Save As…" saves it as a Markdown file${masked}: give the agent the file's path, and it reads what it needs.${offer.query === undefined ? ' Where Did This Go? copies only the turns that hold a text.' : ''}`
@@ -289,14 +318,16 @@ async function copyBundle(
   const { turns } = entry.transcript;
   const { encoding } = readSettings();
   // Written in time slices: the bundle of a checkpoint that dropped tens of thousands of turns takes seconds.
+  // The unmasked bundle is made only when it can be copied: past COPY_MAX_TOKENS the masked one is only saved.
   const { masked, unmasked, counts } = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: 'Compaction Lens: writing and counting the turns to copy' },
     async () => {
       const masked = await inSlices(recoveryBundleInSteps(analysis, turns, selection, { fileName }));
-      const unmasked =
-        masked.masked > 0 ? await inSlices(recoveryBundleInSteps(analysis, turns, selection, { fileName, mask: false })) : undefined;
-      const counts = await services.store.tokenPool.count(unmasked ? [masked.markdown, unmasked.markdown] : [masked.markdown], encoding);
-      return { masked, unmasked, counts };
+      const [maskedTokens] = await services.store.tokenPool.count([masked.markdown], encoding);
+      if (masked.masked === 0 || maskedTokens > COPY_MAX_TOKENS) return { masked, unmasked: undefined, counts: [maskedTokens] };
+      const unmasked = await inSlices(recoveryBundleInSteps(analysis, turns, selection, { fileName, mask: false }));
+      const [unmaskedTokens] = await services.store.tokenPool.count([unmasked.markdown], encoding);
+      return { masked, unmasked, counts: [maskedTokens, unmaskedTokens] };
     },
   );
   const offer: CopyOffer = {
@@ -309,10 +340,12 @@ async function copyBundle(
     unmaskedTokens: unmasked ? counts[1] : undefined,
     encoding,
     large: counts[0] > LARGE_BUNDLE_TOKENS,
+    copyable: counts[0] <= COPY_MAX_TOKENS,
   };
   const choice = await prompts.confirmCopy(offer);
-  if (choice === undefined) return { kind: 'cancelled' };
   if (choice === 'save') return saveBundle(entry, masked, offer, prompts);
+  // A bundle past COPY_MAX_TOKENS is never copied, whatever a caller's prompts answer.
+  if (choice === undefined || !offer.copyable) return { kind: 'cancelled' };
   const chosen: RecoveryBundleText = choice === 'unmasked' && unmasked ? unmasked : masked;
   const tokens = chosen === unmasked ? counts[1] : counts[0];
   await vscode.env.clipboard.writeText(chosen.markdown);

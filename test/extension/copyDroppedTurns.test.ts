@@ -7,7 +7,7 @@
 // selected one; a transcript with nothing dropped copies nothing; the turns a find matched (Where Did This Go?'s
 // copy button) are copied instead when passed as FoundTurns; "Save As…" writes the masked bundle to the file chosen
 // (starting beside the transcript), asks before replacing one, never writes the transcript, and is offered first
-// past LARGE_BUNDLE_TOKENS.
+// past LARGE_BUNDLE_TOKENS and alone past COPY_MAX_TOKENS (no choice then copies the bundle).
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,8 +18,10 @@ import {
   type CopyDroppedTurnsResult,
   type CopyOffer,
   type DroppedTurnsChoice,
+  COPY_MAX_TOKENS,
   describeOffer,
   LARGE_BUNDLE_TOKENS,
+  offerQuestion,
 } from '../../src/extension/copyDroppedTurns';
 import { createTokenCounter } from '../../src/node/tokenCounter';
 import { closeAllEditors, copySample, extensionApi, waitFor, writeTranscript } from './helpers';
@@ -120,6 +122,7 @@ describe('Copy Dropped Turns for the Agent', () => {
         unmaskedTokens: undefined,
         encoding: 'o200k_base',
         large: false,
+        copyable: true,
       },
     ]);
     if (result.kind === 'copied') {
@@ -309,6 +312,65 @@ describe('Copy Dropped Turns for the Agent', () => {
     await run(copySample(), small);
     assert.equal(small.offers[0].large, false);
     assert.match(describeOffer(small.offers[0]), /"Save As…" saves it as a Markdown file instead\./);
+  });
+
+  it(`past ${COPY_MAX_TOKENS} tokens only "Save As…" is offered, and no choice copies the bundle`, async () => {
+    // Thirty dropped turns of some 75,000 tokens each, a secret in one: about 2.25 million tokens in all.
+    const words = (from: number) => Array.from({ length: 30_000 }, (_, i) => `w${from + i}`).join(' ');
+    const uri = writeTranscript('huge-drop.jsonl', [
+      { type: 'turn', id: 0, role: 'user', content: 'ANCHOR-0- begin', tokens: 20, anchor: 'ANCHOR-0-' },
+      ...Array.from({ length: 30 }, (_, k) => ({
+        type: 'turn',
+        id: k + 1,
+        role: 'tool',
+        content: `ANCHOR-${k + 1}- ${k === 5 ? `export DB_PASSWORD=hunter2-Secret ` : ''}${words(k * 30_000)}`,
+        tokens: 75_000,
+        anchor: `ANCHOR-${k + 1}-`,
+      })),
+      { type: 'checkpoint', summary_id: 'S1', summary: 'Did ANCHOR-0-.', summary_budget: 4096, covered: { from: 0, to: 30 } },
+    ]);
+    const sentinel = `clipboard sentinel ${Date.now()}`;
+    await vscode.env.clipboard.writeText(sentinel);
+    for (const copy of ['masked', 'unmasked'] as const) {
+      const prompts = new TestPrompts({ copy });
+      assert.equal((await run(uri, prompts)).kind, 'cancelled', `"${copy}" copies nothing`);
+      const [offer] = prompts.offers;
+      assert.equal(offer.turns, 30);
+      assert.ok(offer.tokens > COPY_MAX_TOKENS, `${offer.tokens} tokens`);
+      assert.equal(offer.copyable, false);
+      assert.equal(offer.large, true);
+      assert.equal(offer.masked, 1);
+      assert.equal(offer.unmaskedTokens, undefined, 'the unmasked bundle is not made');
+      assert.match(
+        offerQuestion(offer),
+        /^30 dropped turns of checkpoint S1 come to [\d,]+ tokens, more than any agent's context window holds\. Save them/,
+      );
+      assert.match(describeOffer(offer), /more than 2,000,000 tokens, more than the largest context windows hold, so it is not copied\./);
+      assert.doesNotMatch(describeOffer(offer), /Copy Unmasked/);
+    }
+    assert.equal(await vscode.env.clipboard.readText(), sentinel, 'the clipboard is untouched');
+
+    const target = join(tempFolder(), 'huge.md');
+    const saving = new TestPrompts({ copy: 'save', saveTo: vscode.Uri.file(target) });
+    const saved = await run(uri, saving);
+    assert.equal(saved.kind, 'saved', JSON.stringify(saved).slice(0, 500));
+    const written = readFileSync(target, 'utf8');
+    assert.deepEqual(headedIds(written), range(1, 30));
+    assert.doesNotMatch(written, /hunter2/, 'saved masked');
+    if (saved.kind === 'saved') assert.equal(saved.tokens, saving.offers[0].tokens);
+
+    const large = new TestPrompts({ copy: undefined });
+    await run(
+      writeTranscript('large-but-copyable.jsonl', [
+        { type: 'turn', id: 0, role: 'user', content: 'ANCHOR-0- begin', tokens: 20, anchor: 'ANCHOR-0-' },
+        { type: 'turn', id: 1, role: 'tool', content: `ANCHOR-1- ${words(0)}`, tokens: 75_000, anchor: 'ANCHOR-1-' },
+        { type: 'turn', id: 2, role: 'tool', content: `ANCHOR-2- ${words(30_000)}`, tokens: 75_000, anchor: 'ANCHOR-2-' },
+        { type: 'checkpoint', summary_id: 'S1', summary: 'Did ANCHOR-0-.', summary_budget: 4096, covered: { from: 0, to: 2 } },
+      ]),
+      large,
+    );
+    assert.equal(large.offers[0].copyable, true, 'a large bundle under the bound may still be copied');
+    assert.match(offerQuestion(large.offers[0]), /too many to paste well/);
   });
 
   it('a transcript with nothing dropped copies nothing', async () => {

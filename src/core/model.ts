@@ -680,7 +680,12 @@ export interface BundleOptions extends BundleWriteOptions {
 
 /** A Markdown block of raw turns, ready to paste back into an agent's context. */
 export interface RecoveryBundleText {
-  markdown: string;
+  /**
+   * The Markdown in blocks, in order: joined with nothing between them (bundleMarkdown) they are the bundle. Each
+   * ends where tiktoken's pieces restart (a blank line between two parts), so the blocks' token counts add up to the
+   * whole's: a shell counts a bundle of tens of megabytes without joining it (recoveryBundle.ts, finish).
+   */
+  blocks: string[];
   /** How many secrets-looking strings were masked (0 with masking off). */
   masked: number;
   /** The turns it quotes, as the transcript spells their ids, in log order. */
@@ -691,6 +696,8 @@ export interface RecoveryBundleText {
 
 /** A recovery bundle with its size. */
 export interface RecoveryBundle extends RecoveryBundleText {
+  /** The blocks joined. */
+  markdown: string;
   /** Tokens of `markdown`, by the counter given. */
   tokens: number;
 }

@@ -16,6 +16,7 @@ import type {
   Turn,
   TurnId,
 } from './model';
+import { bmpClass, SPACE } from './pieceClasses';
 import { maskSecrets } from './secretMask';
 import { runSteps } from './steps';
 
@@ -58,7 +59,13 @@ export function buildRecoveryBundle(
   options: BundleOptions,
 ): RecoveryBundle {
   const text = writeRecoveryBundle(analysis, turns, selection, options);
-  return { ...text, tokens: options.countTokens(text.markdown) };
+  const markdown = bundleMarkdown(text);
+  return { ...text, markdown, tokens: options.countTokens(markdown) };
+}
+
+/** The bundle's Markdown whole: its blocks joined. */
+export function bundleMarkdown(bundle: RecoveryBundleText): string {
+  return bundle.blocks.join('');
 }
 
 /** The bundle without its token count, for a shell that counts elsewhere (the extension, in worker threads). */
@@ -135,8 +142,8 @@ export function* recoveryBundleInSteps(
       yield;
     }
   }
-  const markdown = yield* writer.finish();
-  return { markdown, masked: writer.masked, turnIds, unknownIds };
+  const blocks = yield* writer.finish();
+  return { blocks, masked: writer.masked, turnIds, unknownIds };
 }
 
 /** Parts of the Markdown joined in one step of BundleWriter.finish. */
@@ -188,8 +195,13 @@ class BundleWriter {
     this.parts.push(text === '' ? '(no text)' : fenced(text));
   }
 
-  /** The Markdown, joined a block of parts a step (tens of MB for a checkpoint that dropped 90,000 turns). */
-  *finish(): Generator<void, string, void> {
+  /**
+   * The Markdown in blocks of PARTS_PER_BLOCK parts, a block a step (tens of MB for a checkpoint that dropped 90,000
+   * turns, never joined here: a shell that must have it whole joins it, one that counts or saves it takes the blocks).
+   * Parts are joined by a blank line; each block but the last ends with it, the last with one newline. A block ends
+   * where tiktoken's pieces restart (piecesRestartAfter), or takes the next one in.
+   */
+  *finish(): Generator<void, string[], void> {
     const note = this.mask
       ? this.masked > 0
         ? `${countOf(this.masked, 'string')} that looked like secrets (keys, tokens, passwords) ${this.masked === 1 ? 'is' : 'are'} replaced by [masked …].`
@@ -197,18 +209,33 @@ class BundleWriter {
       : 'Nothing is masked: secrets in these turns are shown as they are.';
     if (this.maskNoteAt !== undefined) this.parts[this.maskNoteAt] = note;
     const parts = this.parts.filter((part) => part !== '');
+    if (parts.length === 0) return ['\n'];
     const blocks: string[] = [];
     for (let from = 0; from < parts.length; from += PARTS_PER_BLOCK) {
-      blocks.push(parts.slice(from, from + PARTS_PER_BLOCK).join('\n\n'));
+      // The blank line after the parts joined in with them, not added after: a block is one flat string. The last
+      // block ends with one newline instead (a slice of that string, not a rope of it and a newline).
+      const joined = [...parts.slice(from, from + PARTS_PER_BLOCK), ''].join('\n\n');
+      const text = from + PARTS_PER_BLOCK >= parts.length ? joined.slice(0, -1) : joined;
+      const before = blocks.length - 1;
+      if (before >= 0 && !piecesRestartAfter(blocks[before], text)) blocks[before] += text;
+      else blocks.push(text);
       yield;
     }
-    // The final newline goes on the last block, not on the joined text: `${joined}\n` would be a rope of the two,
-    // which the first reader of a character (the token count, the clipboard) flattens, copying it all once more in
-    // one step (about 100 ms for a 28 MB bundle); a join makes a flat string.
-    if (blocks.length === 0) return '\n';
-    blocks[blocks.length - 1] += '\n';
-    return blocks.join('\n\n');
+    return blocks;
   }
+}
+
+/**
+ * Whether tiktoken's pieces (o200k_base's and cl100k_base's patterns) restart between `block`, which ends with a
+ * blank line, and `next`: the line ends close the piece they are in (whitespace ending in them, or the punctuation
+ * before them), and no piece reads on past them, when `next` starts with neither whitespace nor `/` (which o200k's
+ * punctuation pieces take after their line ends). The pieces of the two are then those of their join, and so are
+ * their counts. The writer's parts all start so; a block that would not is joined to the one before.
+ */
+export function piecesRestartAfter(block: string, next: string): boolean {
+  if (!block.endsWith('\n\n') || next.length === 0) return false;
+  const start = next.charCodeAt(0);
+  return (bmpClass(start) & SPACE) === 0 && start !== 0x2f;
 }
 
 /** The turns with the given ids (compared as text: "7" names turn 7), in log order, and the ids none has. */

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { countOf, fileNameOf, groupDigits } from '../core/displayText';
 import type { BundleSelection, RecoveryBundleText, TurnId } from '../core/model';
-import { checkpointsWithDroppedTurns, recoveryBundleFileName, recoveryBundleInSteps } from '../core/recoveryBundle';
+import { bundleMarkdown, checkpointsWithDroppedTurns, recoveryBundleFileName, recoveryBundleInSteps } from '../core/recoveryBundle';
 import { AtomicWriteError, writeFileAtomic } from '../node/atomicWrite';
 import { inSlices } from '../node/inSlices';
 import { activeEditorUri } from './activeTranscript';
@@ -322,12 +322,12 @@ async function copyBundle(
   const { masked, unmasked, counts } = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: 'Compaction Lens: writing and counting the turns to copy' },
     async () => {
+      const tokensOf = async (bundle: RecoveryBundleText) => sum(await services.store.tokenPool.count(bundle.blocks, encoding));
       const masked = await inSlices(recoveryBundleInSteps(analysis, turns, selection, { fileName }));
-      const [maskedTokens] = await services.store.tokenPool.count([masked.markdown], encoding);
+      const maskedTokens = await tokensOf(masked);
       if (masked.masked === 0 || maskedTokens > COPY_MAX_TOKENS) return { masked, unmasked: undefined, counts: [maskedTokens] };
       const unmasked = await inSlices(recoveryBundleInSteps(analysis, turns, selection, { fileName, mask: false }));
-      const [unmaskedTokens] = await services.store.tokenPool.count([unmasked.markdown], encoding);
-      return { masked, unmasked, counts: [maskedTokens, unmaskedTokens] };
+      return { masked, unmasked, counts: [maskedTokens, await tokensOf(unmasked)] };
     },
   );
   const offer: CopyOffer = {
@@ -348,7 +348,7 @@ async function copyBundle(
   if (choice === undefined || !offer.copyable) return { kind: 'cancelled' };
   const chosen: RecoveryBundleText = choice === 'unmasked' && unmasked ? unmasked : masked;
   const tokens = chosen === unmasked ? counts[1] : counts[0];
-  await vscode.env.clipboard.writeText(chosen.markdown);
+  await vscode.env.clipboard.writeText(bundleMarkdown(chosen));
   const what = chosen === unmasked ? ', secrets unmasked' : masked.masked > 0 ? `, ${countOf(masked.masked, 'secret')} masked` : '';
   void vscode.window.showInformationMessage(
     noLinks(`Copied ${subjectOf(offer)} (${groupDigits(tokens)} tokens${what}): paste them into the agent's context.`),
@@ -364,11 +364,10 @@ async function copyBundle(
   };
 }
 
-/** Characters of the bundle handed to one write (each lets the extension host's event loop run). */
-const WRITE_CHARS = 1 << 20;
-
-function* piecesOf(text: string): Generator<string, void, void> {
-  for (let at = 0; at < text.length; at += WRITE_CHARS) yield text.slice(at, at + WRITE_CHARS);
+function sum(counts: readonly number[]): number {
+  let total = 0;
+  for (const count of counts) total += count;
+  return total;
 }
 
 /** "Save As…": asks where, asks before replacing a file, writes the masked bundle atomically and says where it went. */
@@ -396,7 +395,8 @@ async function saveBundle(
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: `Compaction Lens: saving ${subjectOf(offer)}` },
-      () => writeFileAtomic(chosen.fsPath, piecesOf(bundle.markdown), { overwrite, protectedPaths: [transcript] }),
+      // A write a block (each lets the extension host's event loop run); the bundle is never joined whole here.
+      () => writeFileAtomic(chosen.fsPath, bundle.blocks, { overwrite, protectedPaths: [transcript] }),
     );
   } catch (error) {
     if (error instanceof AtomicWriteError) return failed(`Compaction Lens: ${capitalised(error.message)}`);

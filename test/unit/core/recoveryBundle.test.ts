@@ -7,6 +7,7 @@ import { analyze } from '../../../src/core/analyze';
 import type { AnalysisOptions, Transcript } from '../../../src/core/model';
 import {
   buildRecoveryBundle,
+  bundleMarkdown,
   checkpointsWithDroppedTurns,
   fenced,
   inert,
@@ -101,7 +102,7 @@ describe("core/recoveryBundle: the note's incident", () => {
 
   it('joins blocks of parts with one blank line between them and ends with one newline (a bundle of several blocks)', () => {
     const ids = t.turns.map((turn) => turn.id);
-    const { markdown } = writeRecoveryBundle(analysis, t.turns, { kind: 'turns', ids }, { fileName: 'incident.jsonl' });
+    const markdown = bundleMarkdown(writeRecoveryBundle(analysis, t.turns, { kind: 'turns', ids }, { fileName: 'incident.jsonl' }));
     assert.equal([...markdown.matchAll(/\n\n### turn /g)].length, t.turns.length, 'every turn headed after a blank line');
     assert.match(markdown, /[^\n]\n$/, 'one newline at the end');
     assert.doesNotMatch(markdown, /\n\n\n/, 'no block joined with more than one blank line');

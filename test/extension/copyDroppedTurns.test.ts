@@ -347,6 +347,10 @@ describe('Copy Dropped Turns for the Agent', () => {
       );
       assert.match(describeOffer(offer), /more than 2,000,000 tokens, more than the largest context windows hold, so it is not copied\./);
       assert.doesNotMatch(describeOffer(offer), /Copy Unmasked/);
+      assert.match(
+        describeOffer(offer),
+        /1 string that looked like secrets .* is masked\. From a terminal, `compaction-lens bundle FILE --no-mask` writes the turns unmasked\./,
+      );
     }
     assert.equal(await vscode.env.clipboard.readText(), sentinel, 'the clipboard is untouched');
 

@@ -170,7 +170,7 @@ export function describeOffer(offer: CopyOffer): string {
   ];
   if (offer.masked > 0 && !offer.copyable) {
     lines.push(
-      `${countOf(offer.masked, 'string')} that looked like secrets (keys, tokens, passwords) ${offer.masked === 1 ? 'is' : 'are'} masked. From a terminal, \`compaction-lens bundle --no-mask\` writes the turns unmasked.`,
+      `${countOf(offer.masked, 'string')} that looked like secrets (keys, tokens, passwords) ${offer.masked === 1 ? 'is' : 'are'} masked. From a terminal, \`compaction-lens bundle FILE --no-mask\` writes the turns unmasked.`,
     );
   } else if (offer.masked > 0 && offer.unmaskedTokens !== undefined) {
     lines.push(

@@ -4,7 +4,7 @@
 // labels kept on their line, and about 1 MB of each hostile text in linear time (mocha's timeout is the guard).
 import assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
-import type { AnalysisOptions, Transcript } from '../../../src/core/model';
+import type { AnalysisOptions } from '../../../src/core/model';
 import {
   buildRecoveryBundle,
   bundleMarkdown,
@@ -16,7 +16,7 @@ import {
   writeRecoveryBundle,
 } from '../../../src/core/recoveryBundle';
 import { HOSTILE } from '../adversarial/hostileInputs';
-import { checkpoint, incident, span, transcript, turn } from './transcripts';
+import { checkpoint, incident, span, transcript, turn, withDropped } from './transcripts';
 
 const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
 const OPTS: AnalysisOptions = { countTokens: words };
@@ -37,19 +37,6 @@ function fencedBlocks(markdown: string): { fence: string; body: string }[] {
     i = end;
   }
   return blocks;
-}
-
-/** A transcript whose one checkpoint claims turns 0–3 and whose summary carries only turn 0's anchor. */
-function withDropped(texts: string[], extra: Parameters<typeof turn>[2] = {}): Transcript {
-  const turns = texts.map((text, i) => turn(i, text, { tokens: 10, anchor: `ANCHOR-${i}-`, ...extra }));
-  const cp = checkpoint({
-    summary: 'Carried ANCHOR-0- only.',
-    summaryBudget: 4096,
-    claimedIds: turns.map((t) => t.id),
-    turnsBefore: turns.length,
-    span: span(turns.length + 1),
-  });
-  return transcript(turns, [cp]);
 }
 
 describe("core/recoveryBundle: the note's incident", () => {

@@ -19,6 +19,19 @@ export function transcript(turns: Turn[], checkpoints: Checkpoint[]): Transcript
   return { format: 'canonical', turns, checkpoints, problems: [], lineCount: turns.length + checkpoints.length };
 }
 
+/** A transcript whose one checkpoint claims every turn of `texts` and whose summary carries only turn 0's anchor. */
+export function withDropped(texts: string[], extra: Partial<Turn> = {}): Transcript {
+  const turns = texts.map((text, i) => turn(i, text, { tokens: 10, anchor: `ANCHOR-${i}-`, ...extra }));
+  const cp = checkpoint({
+    summary: 'Carried ANCHOR-0- only.',
+    summaryBudget: 4096,
+    claimedIds: turns.map((t) => t.id),
+    turnsBefore: turns.length,
+    span: span(turns.length + 1),
+  });
+  return transcript(turns, [cp]);
+}
+
 export const INCIDENT_TURNS = 420;
 export const INCIDENT_CUT = 380;
 

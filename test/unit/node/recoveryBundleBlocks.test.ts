@@ -6,34 +6,20 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze } from '../../../src/core/analyze';
-import type { Transcript } from '../../../src/core/model';
 import { bundleMarkdown, piecesRestartAfter, writeRecoveryBundle } from '../../../src/core/recoveryBundle';
 import { piecesOf, type PiecePattern } from '../../../src/core/tokenPieces';
 import { createTokenCounter } from '../../../src/node/tokenCounter';
-import { checkpoint, incident, span, transcript, turn } from '../core/transcripts';
+import { incident, withDropped } from '../core/transcripts';
 
 const PATTERNS: PiecePattern[] = ['o200k', 'cl100k'];
 const ENCODINGS = ['o200k_base', 'cl100k_base'] as const;
-
-/** A transcript of `texts`, all claimed by one checkpoint whose summary carries none: every turn is dropped. */
-function allDropped(texts: string[]): Transcript {
-  const turns = texts.map((text, i) => turn(i, text, { tokens: 10, anchor: `ANCHOR-${i}-` }));
-  const cp = checkpoint({
-    summary: 'Nothing of it.',
-    summaryBudget: 4096,
-    claimedIds: turns.map((t) => t.id),
-    turnsBefore: turns.length,
-    span: span(turns.length + 1),
-  });
-  return transcript(turns, [cp]);
-}
 
 describe('core/recoveryBundle: its blocks, counted one by one', () => {
   const bundles = (() => {
     const t = incident(true);
     const every = writeRecoveryBundle(analyze(t, { countTokens: () => 1 }), t.turns, { kind: 'turns', ids: t.turns.map((x) => x.id) }, {});
     const edges = [' lead', '/etc/passwd', 'trail \n', '```', '\n\nx', "'s it", '\u00a0nbsp', 'x\u2028', '//', '😀'];
-    const odd = allDropped(Array.from({ length: 600 }, (_, i) => `${edges[i % edges.length]} ${i} ${edges[(i * 7) % edges.length]}`));
+    const odd = withDropped(Array.from({ length: 600 }, (_, i) => `${edges[i % edges.length]} ${i} ${edges[(i * 7) % edges.length]}`));
     const dropped = writeRecoveryBundle(
       analyze(odd, { countTokens: () => 1 }),
       odd.turns,

@@ -2,14 +2,14 @@
 // analyses the transcript and builds the recovery bundle (core/recoveryBundle.ts): the raw text of the turns a
 // checkpoint claims but whose summary does not carry them — every such checkpoint's, or the one named — or of
 // the turns named, or of those that hold --find's text (as `find` reads it), as Markdown for the agent's
-// context. The Markdown goes to stdout; its size in tokens (its blocks counted in the analysis's token pool) and
-// the count of masked secrets go to stderr, so a pipe gets the bundle only. Every failure is a one-line message for exit status 2.
+// context. The Markdown goes to stdout; its size in tokens and the count of masked secrets go to stderr, so a
+// pipe gets the bundle only. Every failure is a one-line message for exit status 2.
 import { countOf, groupDigits } from '../core/displayText';
 import type { Analysis, BundleSelection, RecoveryBundle, Transcript } from '../core/model';
 import { findFact, parseFactQuery } from '../core/findFact';
-import { bundleMarkdown, checkpointsWithDroppedTurns, writeRecoveryBundle } from '../core/recoveryBundle';
+import { buildRecoveryBundle, checkpointsWithDroppedTurns } from '../core/recoveryBundle';
 import { fileNameOf } from '../core/displayText';
-import type { TokenPool } from '../node/tokenPool';
+import { createTokenCounter } from '../node/tokenCounter';
 import type { BundleCommandOptions } from './args';
 import { cliTokenPool, openErrorText, openForCli } from './checkFiles';
 import { shownName } from './standardInput';
@@ -21,21 +21,9 @@ export type BundleOutcome =
   | { kind: 'done'; output: string; note: string };
 
 export async function runBundle(options: BundleCommandOptions): Promise<BundleOutcome> {
-  // One pool for the analysis and the bundle's count: its workers have tiktoken loaded by then, and count the
-  // bundle's blocks side by side (a 100k-turn file's bundle is tens of megabytes).
-  const pool = cliTokenPool();
-  try {
-    return await bundleWith(options, pool);
-  } finally {
-    await pool.disposeAndWait();
-  }
-}
-
-async function bundleWith(options: BundleCommandOptions, pool: TokenPool): Promise<BundleOutcome> {
-  const opened = await openForCli(options.file, options, pool);
-  if ('error' in opened) return { kind: 'error', message: openErrorText(opened) };
-  const { transcript } = opened.file;
-  const { analysis } = opened;
+  const opened = await openAnalysed(options);
+  if ('error' in opened) return { kind: 'error', message: opened.error };
+  const { transcript, analysis } = opened;
   const name = shownName(options.file);
   const selection = selectionOf(options, transcript, analysis);
   if ('error' in selection) return { kind: 'error', message: `${name}: ${selection.error}` };
@@ -53,14 +41,15 @@ async function bundleWith(options: BundleCommandOptions, pool: TokenPool): Promi
       note: terminalText(`${name}: no turn holds ${JSON.stringify(options.find)}: nothing to recover.`),
     };
   }
-  const text = writeRecoveryBundle(analysis, transcript.turns, selection, { mask: options.mask, fileName: fileNameOf(name) });
-  if (text.unknownIds.length > 0) {
-    const ids = text.unknownIds.map((id) => JSON.stringify(String(id))).join(', ');
+  const bundle = buildRecoveryBundle(analysis, transcript.turns, selection, {
+    countTokens: createTokenCounter(options.encoding),
+    mask: options.mask,
+    fileName: fileNameOf(name),
+  });
+  if (bundle.unknownIds.length > 0) {
+    const ids = bundle.unknownIds.map((id) => JSON.stringify(String(id))).join(', ');
     return { kind: 'error', message: `${name}: no turn has the id ${ids} (turn ids are as the transcript spells them)` };
   }
-  // The blocks' counts add up to the whole bundle's (RecoveryBundleText.blocks).
-  const counts = await pool.count(text.blocks, options.encoding);
-  const bundle: RecoveryBundle = { ...text, markdown: bundleMarkdown(text), tokens: counts.reduce((sum, n) => sum + n, 0) };
   return { kind: 'done', output: bundle.markdown, note: terminalText(describeBundle(bundle, options)) };
 }
 
@@ -92,4 +81,10 @@ function selectionOf(options: BundleCommandOptions, transcript: Transcript, anal
         ? `no checkpoint ${JSON.stringify(options.checkpoint)}: the transcript has no compaction checkpoints`
         : `no checkpoint ${JSON.stringify(options.checkpoint)}; its checkpoints are ${ids.map((id) => JSON.stringify(id)).join(', ')}`,
   };
+}
+
+async function openAnalysed(options: BundleCommandOptions): Promise<{ transcript: Transcript; analysis: Analysis } | { error: string }> {
+  const pool = cliTokenPool();
+  const opened = await openForCli(options.file, options, pool).finally(() => pool.disposeAndWait());
+  return 'error' in opened ? { error: openErrorText(opened) } : { transcript: opened.file.transcript, analysis: opened.analysis };
 }

@@ -168,13 +168,13 @@ export function describeOffer(offer: CopyOffer): string {
   const lines = [
     `Markdown holding the raw text of ${which}, with each turn's id, source line and role: ${groupDigits(offer.tokens)} tokens (${offer.encoding}).`,
   ];
-  if (offer.masked > 0 && !offer.copyable) {
+  if (offer.masked > 0) {
+    const unmasked =
+      offer.copyable && offer.unmaskedTokens !== undefined
+        ? `"Copy Unmasked" copies them as they are (${groupDigits(offer.unmaskedTokens)} tokens).`
+        : 'From a terminal, `compaction-lens bundle FILE --no-mask` writes the turns unmasked.';
     lines.push(
-      `${countOf(offer.masked, 'string')} that looked like secrets (keys, tokens, passwords) ${offer.masked === 1 ? 'is' : 'are'} masked. From a terminal, \`compaction-lens bundle FILE --no-mask\` writes the turns unmasked.`,
-    );
-  } else if (offer.masked > 0 && offer.unmaskedTokens !== undefined) {
-    lines.push(
-      `${countOf(offer.masked, 'string')} that looked like secrets (keys, tokens, passwords) ${offer.masked === 1 ? 'is' : 'are'} masked. "Copy Unmasked" copies them as they are (${groupDigits(offer.unmaskedTokens)} tokens).`,
+      `${countOf(offer.masked, 'string')} that looked like secrets (keys, tokens, passwords) ${offer.masked === 1 ? 'is' : 'are'} masked. ${unmasked}`,
     );
   } else lines.push('Nothing in these turns looks like a secret.');
   const masked = offer.masked > 0 ? ', its secrets masked' : '';

@@ -303,6 +303,8 @@ describe('Copy Dropped Turns for the Agent', () => {
     assert.equal(offer.turns, 2);
     assert.ok(offer.tokens > LARGE_BUNDLE_TOKENS, `${offer.tokens} tokens`);
     assert.equal(offer.large, true);
+    assert.equal(offer.copyable, true, 'a large bundle under COPY_MAX_TOKENS may still be copied');
+    assert.match(offerQuestion(offer), /too many to paste well/);
     assert.match(describeOffer(offer), /more than 100,000 tokens: pasted whole/);
     assert.match(describeOffer(offer), /Where Did This Go\? copies only the turns that hold a text\.$/);
     assert.doesNotMatch(describeOffer({ ...offer, query: 'w1' }), /Where Did This Go\?/, "a find's turns: no pointer to the find");
@@ -362,19 +364,6 @@ describe('Copy Dropped Turns for the Agent', () => {
     assert.deepEqual(headedIds(written), range(1, 30));
     assert.doesNotMatch(written, /hunter2/, 'saved masked');
     if (saved.kind === 'saved') assert.equal(saved.tokens, saving.offers[0].tokens);
-
-    const large = new TestPrompts({ copy: undefined });
-    await run(
-      writeTranscript('large-but-copyable.jsonl', [
-        { type: 'turn', id: 0, role: 'user', content: 'ANCHOR-0- begin', tokens: 20, anchor: 'ANCHOR-0-' },
-        { type: 'turn', id: 1, role: 'tool', content: `ANCHOR-1- ${words(0)}`, tokens: 75_000, anchor: 'ANCHOR-1-' },
-        { type: 'turn', id: 2, role: 'tool', content: `ANCHOR-2- ${words(30_000)}`, tokens: 75_000, anchor: 'ANCHOR-2-' },
-        { type: 'checkpoint', summary_id: 'S1', summary: 'Did ANCHOR-0-.', summary_budget: 4096, covered: { from: 0, to: 2 } },
-      ]),
-      large,
-    );
-    assert.equal(large.offers[0].copyable, true, 'a large bundle under the bound may still be copied');
-    assert.match(offerQuestion(large.offers[0]), /too many to paste well/);
   });
 
   it('a transcript with nothing dropped copies nothing', async () => {

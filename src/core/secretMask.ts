@@ -44,8 +44,9 @@ const PREFIXED: readonly { prefix: string; kind: SecretKind; minBody: number; ex
   { prefix: 'AIza', kind: 'Google API key', minBody: 35, exactBody: 35 },
 ];
 
-/** First characters of those prefixes. */
-const PREFIX_STARTS = new Set(PREFIXED.map(({ prefix }) => prefix.charCodeAt(0)));
+/** Those prefixes by their first character's code (all are ASCII), so a word looks only at its own. */
+const PREFIXED_BY_START: (typeof PREFIXED)[number][][] = Array.from({ length: 128 }, () => []);
+for (const entry of PREFIXED) PREFIXED_BY_START[entry.prefix.charCodeAt(0)].push(entry);
 
 /** Key names (lower-cased) whose value is a secret: `password=…`, `"api_key": "…"`, `DB_PASSWORD: …`. */
 const SECRET_KEY_ENDINGS = [
@@ -62,9 +63,9 @@ const SECRET_KEY_ENDINGS = [
   'private_key',
   'credentials',
 ];
-/** Lower-cased last characters of those names, to pass over most words without slicing them. */
-const KEY_LAST_CHARS = new Set(SECRET_KEY_ENDINGS.map((ending) => ending.charCodeAt(ending.length - 1)));
-const LONGEST_KEY_ENDING = Math.max(...SECRET_KEY_ENDINGS.map((ending) => ending.length));
+/** Those names by their last character's code (all are ASCII), so most words are passed over on one look. */
+const KEY_ENDINGS_BY_LAST: string[][] = Array.from({ length: 128 }, () => []);
+for (const ending of SECRET_KEY_ENDINGS) KEY_ENDINGS_BY_LAST[ending.charCodeAt(ending.length - 1)].push(ending);
 
 /** Fewest characters of a base64-like run taken for a secret, and of a hex run. */
 const MIN_BASE64_RUN = 40;
@@ -91,6 +92,8 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 const isUpper = (c: number) => c >= 65 && c <= 90;
 const isLower = (c: number) => c >= 97 && c <= 122;
 const isAlnum = (c: number) => isDigit(c) || isUpper(c) || isLower(c);
+/** ASCII lower case of a character code. */
+const toLower = (c: number) => (isUpper(c) ? c + 32 : c);
 const isHex = (c: number) => isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 /** [A-Za-z0-9_-]: the body of a prefixed token, a key name. */
 const isTokenChar = (c: number) => isAlnum(c) || c === 95 || c === 45;
@@ -150,7 +153,6 @@ function entropy(text: string, start: number, end: number): number {
 /** The scan: one instance per text. */
 class SecretScanner {
   private readonly tokenRuns: RunEnds;
-  private readonly base64Runs: RunEnds;
   private readonly bearerRuns: RunEnds;
   private readonly valueRuns: RunEnds;
   /** Base64-like runs are judged once, from their start; positions before this one are judged. */
@@ -160,7 +162,6 @@ class SecretScanner {
 
   constructor(private readonly text: string) {
     this.tokenRuns = new RunEnds(text, isTokenChar);
-    this.base64Runs = new RunEnds(text, isBase64Char);
     this.bearerRuns = new RunEnds(text, isBearerChar);
     this.valueRuns = new RunEnds(text, isValueChar);
   }
@@ -173,23 +174,28 @@ class SecretScanner {
   scan(): Hit[] {
     const hits: Hit[] = [];
     const { text } = this;
+    let previous = -1;
     let i = 0;
     while (i < text.length) {
-      const hit = this.detectAt(i);
+      const c = text.charCodeAt(i);
+      let hit: Hit | undefined;
+      // '-': a PEM block may start here (also after a literal "\n"). The other detectors look only at a word's
+      // start ('-' starts one: `--password=…`, `x-sk-…`).
+      if (c === 45) hit = this.privateKey(i);
+      else if (isAlnum(c) && !isAlnum(previous) && previous !== 95) hit = this.atWordStart(i);
       if (hit) {
         hits.push(hit);
         i = hit.end;
-      } else i++;
+        previous = this.code(i - 1);
+      } else {
+        previous = c;
+        i++;
+      }
     }
     return hits;
   }
 
-  private detectAt(i: number): Hit | undefined {
-    const c = this.code(i);
-    if (c === 45) return this.privateKey(i); // '-': a PEM block may start here (also after a literal "\n")
-    // Only at a word's start ('-' starts one: `--password=…`, `x-sk-…`).
-    const previous = this.code(i - 1);
-    if (!isAlnum(c) || isAlnum(previous) || previous === 95) return undefined;
+  private atWordStart(i: number): Hit | undefined {
     return this.prefixed(i) ?? this.jwt(i) ?? this.bearer(i) ?? this.keyValue(i) ?? this.highEntropy(i);
   }
 
@@ -217,8 +223,7 @@ class SecretScanner {
   /** A token with a known prefix (`sk-`, `ghp_`, `xoxb-`, `AKIA`…) and enough characters after it. */
   private prefixed(i: number): Hit | undefined {
     const { text } = this;
-    if (!PREFIX_STARTS.has(text.charCodeAt(i))) return undefined;
-    for (const { prefix, kind, minBody, exactBody } of PREFIXED) {
+    for (const { prefix, kind, minBody, exactBody } of PREFIXED_BY_START[text.charCodeAt(i) & 127]) {
       if (!text.startsWith(prefix, i)) continue;
       const end = this.tokenRuns.endFrom(i);
       const body = end - i - prefix.length;
@@ -259,9 +264,7 @@ class SecretScanner {
   /** `password=…`, `"api_key": "…"`, `DB_TOKEN: …`: the value is masked, the key kept. */
   private keyValue(i: number): Hit | undefined {
     const keyEnd = this.tokenRuns.endFrom(i);
-    if (!KEY_LAST_CHARS.has(this.code(keyEnd - 1) | 32)) return undefined;
-    const key = this.text.slice(Math.max(i, keyEnd - LONGEST_KEY_ENDING), keyEnd).toLowerCase();
-    if (!SECRET_KEY_ENDINGS.some((ending) => key.endsWith(ending))) return undefined;
+    if (!this.endsWithKeyName(i, keyEnd)) return undefined;
     const afterKey = this.skipQuote(keyEnd);
     let p = this.skipBlanks(afterKey);
     const separator = this.code(p);
@@ -291,6 +294,17 @@ class SecretScanner {
     return { start, end, kind: 'secret value' };
   }
 
+  /** True when text[start, end), a run of token characters, ends with one of SECRET_KEY_ENDINGS in any case. */
+  private endsWithKeyName(start: number, end: number): boolean {
+    for (const ending of KEY_ENDINGS_BY_LAST[toLower(this.code(end - 1)) & 127]) {
+      if (end - start < ending.length) continue;
+      let k = 2;
+      while (k <= ending.length && toLower(this.code(end - k)) === ending.charCodeAt(ending.length - k)) k++;
+      if (k > ending.length) return true;
+    }
+    return false;
+  }
+
   /**
    * A name without digits (`await`, `restoredModel`; `hunter2` is not one) or a dotted path of names
    * (`parsed.apiKey`, `Base.url_encode64`), at most SHAPE_WINDOW long.
@@ -313,7 +327,9 @@ class SecretScanner {
   /** A long base64-like run (mixed case and digits, high entropy) or a long hex run, unless labelled a digest. */
   private highEntropy(i: number): Hit | undefined {
     if (i < this.base64JudgedUntil || (i > 0 && isBase64Char(this.code(i - 1)))) return undefined;
-    const runEnd = this.base64Runs.endFrom(i);
+    // A base64 run is a run of token characters (the one keyValue just read), then on through '+' and '/'.
+    let runEnd = this.tokenRuns.endFrom(i);
+    while (isBase64Char(this.code(runEnd))) runEnd++;
     this.base64JudgedUntil = runEnd;
     let end = runEnd;
     while (end - runEnd < 2 && this.code(end) === 61) end++; // '=' padding

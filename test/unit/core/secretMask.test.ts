@@ -81,6 +81,11 @@ describe('core/secretMask: secrets are masked', () => {
       ['mysql --password=letmein', 'mysql --password=[masked secret value]'],
       ['GET /cb?token=abcdef&x=1', 'GET /cb?token=[masked secret value]&x=1'],
       [`const token = 'abcdefgh';`, `const token = '[masked secret value]';`],
+      // Key names in any case, their endings with '_' or '-' in them: the ending is compared character by character.
+      ['AWS_SECRET_ACCESS_KEY=wJalr9XUtn', 'AWS_SECRET_ACCESS_KEY=[masked secret value]'],
+      [`{"Private_Key": "${value}"}`, '{"Private_Key": "[masked secret value]"}'],
+      [`X-Api-Key: ${value}`, 'X-Api-Key: [masked secret value]'],
+      ['PWD=abc1', 'PWD=[masked secret value]'],
     ]) {
       assert.equal(masked(text).text, expected, text);
     }

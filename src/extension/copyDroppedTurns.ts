@@ -8,10 +8,12 @@
 // Markdown file instead (a save dialog starting beside the transcript, a modal question before replacing a file,
 // written atomically; never the transcript). Past LARGE_BUNDLE_TOKENS the dialog says the bundle is too large to
 // paste well and puts "Save As…" first; past COPY_MAX_TOKENS it offers "Save As…" alone (no agent could take the
-// bundle whole, and VS Code's clipboard write of it would hold the extension host for seconds). The dialogs are the command's
-// `CopyDroppedTurnsPrompts`: the window's by default, a caller's (an extension-host test) when passed as the
-// second argument. Given `FoundTurns` as its argument (Where Did This Go?'s "Copy these turns" button), it copies
-// the turns that hold a text instead. The command resolves with what it did.
+// bundle whole, and VS Code's clipboard write of it would hold the extension host for seconds). From
+// LONG_BUNDLE_TURNS turns the writing and counting show in a notification with their progress and Cancel. The
+// dialogs (and the progress) are the command's `CopyDroppedTurnsPrompts`: the window's by default, a caller's (an
+// extension-host test) when passed as the second argument. Given `FoundTurns` as its argument (Where Did This
+// Go?'s "Copy these turns" button), it copies the turns that hold a text instead. The command resolves with what
+// it did.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
@@ -20,6 +22,7 @@ import type { BundleSelection, RecoveryBundleText, TurnId } from '../core/model'
 import { bundleMarkdown, checkpointsWithDroppedTurns, recoveryBundleFileName, recoveryBundleInSteps } from '../core/recoveryBundle';
 import { AtomicWriteError, writeFileAtomic } from '../node/atomicWrite';
 import { inSlices } from '../node/inSlices';
+import type { EncodingName } from '../node/tokenCounter';
 import { activeEditorUri } from './activeTranscript';
 import type { CheckpointTreeNode } from './checkpointTree';
 import { transcriptUriOf } from './decompressedDocument';
@@ -30,6 +33,7 @@ import type { TimelinePanels } from './timelinePanel';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { capitalised, noLinks } from './notificationText';
 import { confirmReplace } from './replaceDialog';
+import { isAbort } from './userErrors';
 
 export const COPY_DROPPED_TURNS = 'compactionLens.copyDroppedTurns';
 
@@ -45,6 +49,12 @@ export const LARGE_BUNDLE_TOKENS = 100_000;
  * this large holds for about a second or more (0.5–0.8 s for 28 MB, 1.9 s for a larger one; docs/performance.md).
  */
 export const COPY_MAX_TOKENS = 2_000_000;
+
+/**
+ * From this many turns the bundle's writing and counting take a second or more (88,200 turns: about 2 s), so they
+ * show in a notification with their progress and a Cancel button, not only in the status bar.
+ */
+export const LONG_BUNDLE_TURNS = 10_000;
 
 interface Services {
   store: TranscriptStore;
@@ -103,6 +113,11 @@ export interface CopyDroppedTurnsPrompts {
   chooseFile(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
   /** The chosen file exists: replace it? (modal) */
   confirmOverwrite(uri: vscode.Uri): Thenable<boolean>;
+  /** Shows the bundle's writing and counting while `task` runs: vscode.window.withProgress (the Cancel button's). */
+  withProgress?<T>(
+    options: vscode.ProgressOptions,
+    task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<T>,
+  ): Thenable<T>;
 }
 
 /** What the command did. */
@@ -314,22 +329,10 @@ async function copyBundle(
   subject: { summaryId: string; query?: string },
 ): Promise<CopyDroppedTurnsResult> {
   const fileName = fileNameOf(entry.uri.path);
-  const { analysis } = entry;
-  const { turns } = entry.transcript;
   const { encoding } = readSettings();
-  // Written in time slices: the bundle of a checkpoint that dropped tens of thousands of turns takes seconds.
-  // The unmasked bundle is made only when it can be copied: past COPY_MAX_TOKENS the masked one is only saved.
-  const { masked, unmasked, counts } = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: 'Compaction Lens: writing and counting the turns to copy' },
-    async () => {
-      const tokensOf = async (bundle: RecoveryBundleText) => sum(await services.store.tokenPool.count(bundle.blocks, encoding));
-      const masked = await inSlices(recoveryBundleInSteps(analysis, turns, selection, { fileName }));
-      const maskedTokens = await tokensOf(masked);
-      if (masked.masked === 0 || maskedTokens > COPY_MAX_TOKENS) return { masked, unmasked: undefined, counts: [maskedTokens] };
-      const unmasked = await inSlices(recoveryBundleInSteps(analysis, turns, selection, { fileName, mask: false }));
-      return { masked, unmasked, counts: [maskedTokens, await tokensOf(unmasked)] };
-    },
-  );
+  const made = await makeBundles(services, entry, selection, prompts, { fileName, encoding });
+  if (!made) return { kind: 'cancelled' };
+  const { masked, unmasked, counts } = made;
   const offer: CopyOffer = {
     summaryId: subject.summaryId,
     ...(subject.query !== undefined ? { query: subject.query } : {}),
@@ -362,6 +365,92 @@ async function copyBundle(
     masked: chosen.masked,
     unmasked: chosen === unmasked,
   };
+}
+
+/**
+ * Writes the masked bundle of `selection` and counts its tokens, then the unmasked one when it could be copied (some
+ * strings masked, at most COPY_MAX_TOKENS tokens). Written in time slices: the bundle of a checkpoint that dropped
+ * tens of thousands of turns takes seconds. From LONG_BUNDLE_TURNS turns this shows in a notification, with the
+ * turns written so far and a Cancel button (undefined when pressed); below, in the status bar.
+ */
+async function makeBundles(
+  services: Services,
+  entry: AnalysedTranscript,
+  selection: BundleSelection,
+  prompts: CopyDroppedTurnsPrompts,
+  { fileName, encoding }: { fileName: string; encoding: EncodingName },
+): Promise<{ masked: RecoveryBundleText; unmasked?: RecoveryBundleText; counts: number[] } | undefined> {
+  const { analysis } = entry;
+  const { turns } = entry.transcript;
+  const total = turnsSelected(entry, selection);
+  const long = total >= LONG_BUNDLE_TURNS;
+  const options: vscode.ProgressOptions = long
+    ? {
+        location: vscode.ProgressLocation.Notification,
+        title: `Compaction Lens: ${groupDigits(total)} turns for the agent`,
+        cancellable: true,
+      }
+    : { location: vscode.ProgressLocation.Window, title: 'Compaction Lens: writing and counting the turns to copy' };
+  const withProgress = prompts.withProgress?.bind(prompts) ?? vscode.window.withProgress;
+  return withProgress(options, async (progress, token) => {
+    const abort = new AbortController();
+    const subscription = token.onCancellationRequested(() => abort.abort());
+    // The bar, in hundredths: each bundle's turns written take 25, its count 25 (the unmasked bundle's half is
+    // skipped when it is not made). Reported only when a whole hundredth more is done.
+    let shown = 0;
+    const show = (percent: number, message: string) => {
+      const whole = Math.floor(percent);
+      if (whole <= shown) return;
+      progress.report({ message, increment: whole - shown });
+      shown = whole;
+    };
+    const make = async (mask: boolean, from: number) => {
+      const what = mask ? 'masking and writing' : 'writing unmasked';
+      let written = 0;
+      const onTurn = () => {
+        written = Math.min(written + 1, total);
+        show(from + (25 * written) / Math.max(total, 1), `${what}: ${groupDigits(written)} of ${groupDigits(total)} turns`);
+      };
+      const steps = eachStep(recoveryBundleInSteps(analysis, turns, selection, { fileName, mask }), onTurn);
+      const bundle = await inSlices(steps, abort.signal);
+      const counting = `counting the ${mask ? '' : 'unmasked '}tokens (${encoding})`;
+      progress.report({ message: counting });
+      const onCounted = (done: number, all: number) => show(from + 25 + (25 * done) / Math.max(all, 1), counting);
+      const tokens = sum(await services.store.tokenPool.count(bundle.blocks, encoding, abort.signal, onCounted));
+      return { bundle, tokens };
+    };
+    try {
+      const masked = await make(true, 0);
+      const unmasked = masked.bundle.masked === 0 || masked.tokens > COPY_MAX_TOKENS ? undefined : await make(false, 50);
+      // Cancel pressed as the last count came back: the user asked for nothing, so nothing is offered.
+      if (abort.signal.aborted) return undefined;
+      if (!unmasked) return { masked: masked.bundle, counts: [masked.tokens] };
+      return { masked: masked.bundle, unmasked: unmasked.bundle, counts: [masked.tokens, unmasked.tokens] };
+    } catch (error) {
+      if (isAbort(error)) return undefined;
+      throw error;
+    } finally {
+      subscription.dispose();
+    }
+  });
+}
+
+/** How many turns the bundle of `selection` quotes (at most: a find's ids may name turns gone since). */
+function turnsSelected(entry: AnalysedTranscript, selection: BundleSelection): number {
+  if (selection.kind === 'turns') return selection.ids.length;
+  let total = 0;
+  for (const index of selection.checkpointIndices) total += entry.analysis.checkpoints[index]?.counts['claimed-missing'] ?? 0;
+  return total;
+}
+
+/** `steps`, calling `onStep` at each of their yields (the bundle's: one a turn written, then a few as it is joined). */
+function* eachStep<T>(steps: Generator<void, T, void>, onStep: () => void): Generator<void, T, void> {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    onStep();
+    yield;
+  }
 }
 
 function sum(counts: readonly number[]): number {

@@ -7,7 +7,9 @@
 // selected one; a transcript with nothing dropped copies nothing; the turns a find matched (Where Did This Go?'s
 // copy button) are copied instead when passed as FoundTurns; "Save As…" writes the masked bundle to the file chosen
 // (starting beside the transcript), asks before replacing one, never writes the transcript, and is offered first
-// past LARGE_BUNDLE_TOKENS and alone past COPY_MAX_TOKENS (no choice then copies the bundle).
+// past LARGE_BUNDLE_TOKENS and alone past COPY_MAX_TOKENS (no choice then copies the bundle); from
+// LONG_BUNDLE_TURNS turns the work shows in VS Code's progress notification (the test's withProgress passes it on,
+// recording what it reports, and presses Cancel as its button would), and Cancel stops it with nothing offered.
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -21,6 +23,7 @@ import {
   COPY_MAX_TOKENS,
   describeOffer,
   LARGE_BUNDLE_TOKENS,
+  LONG_BUNDLE_TURNS,
   offerQuestion,
 } from '../../src/extension/copyDroppedTurns';
 import { createTokenCounter } from '../../src/node/tokenCounter';
@@ -35,6 +38,8 @@ class TestPrompts implements CopyDroppedTurnsPrompts {
   readonly offers: CopyOffer[] = [];
   readonly saveDialogs: vscode.SaveDialogOptions[] = [];
   readonly overwrites: string[] = [];
+  /** Each progress shown (VS Code's own, through vscode.window.withProgress), with what it reported. */
+  readonly progress: { options: vscode.ProgressOptions; reports: ProgressStep[] }[] = [];
 
   constructor(
     private readonly answers: {
@@ -42,8 +47,29 @@ class TestPrompts implements CopyDroppedTurnsPrompts {
       copy?: CopyChoice;
       saveTo?: vscode.Uri;
       replace?: boolean;
+      /** Press the progress notification's Cancel once it reports a step this is true of. */
+      cancelAt?: (step: ProgressStep) => boolean;
     } = {},
   ) {}
+
+  withProgress<T>(
+    options: vscode.ProgressOptions,
+    task: (progress: vscode.Progress<ProgressStep>, token: vscode.CancellationToken) => Thenable<T>,
+  ): Thenable<T> {
+    const shown = { options, reports: [] as ProgressStep[] };
+    this.progress.push(shown);
+    return vscode.window.withProgress(options, (progress, token) => {
+      // Cancel as the notification's button does: the task's token says so, at once.
+      const cancel = new vscode.CancellationTokenSource();
+      token.onCancellationRequested(() => cancel.cancel());
+      const report = (step: ProgressStep) => {
+        shown.reports.push(step);
+        progress.report(step);
+        if (this.answers.cancelAt?.(step)) cancel.cancel();
+      };
+      return task({ report }, cancel.token);
+    });
+  }
 
   async pickCheckpoint(choices: DroppedTurnsChoice[], fileName: string): Promise<number | undefined> {
     this.picks.push({ choices, fileName });
@@ -65,6 +91,8 @@ class TestPrompts implements CopyDroppedTurnsPrompts {
     return this.answers.replace ?? false;
   }
 }
+
+type ProgressStep = { message?: string; increment?: number };
 
 /** The turn headings of a bundle: "### turn 380 · line 381 · user" → "380". */
 function headedIds(markdown: string): string[] {
@@ -125,6 +153,11 @@ describe('Copy Dropped Turns for the Agent', () => {
         copyable: true,
       },
     ]);
+    assert.deepEqual(
+      prompts.progress.map(({ options }) => options),
+      [{ location: vscode.ProgressLocation.Window, title: 'Compaction Lens: writing and counting the turns to copy' }],
+      'forty turns: the status bar, no notification',
+    );
     if (result.kind === 'copied') {
       assert.deepEqual(result.turnIds, range(380, 419));
       assert.equal(result.tokens, tokens);
@@ -364,6 +397,72 @@ describe('Copy Dropped Turns for the Agent', () => {
     assert.deepEqual(headedIds(written), range(1, 30));
     assert.doesNotMatch(written, /hunter2/, 'saved masked');
     if (saved.kind === 'saved') assert.equal(saved.tokens, saving.offers[0].tokens);
+  });
+
+  it(`from ${LONG_BUNDLE_TURNS} turns a notification shows the turns written and counted, and its Cancel stops the work`, async () => {
+    const dropped = 12_000;
+    const uri = writeTranscript('many-dropped.jsonl', [
+      { type: 'turn', id: 0, role: 'user', content: 'ANCHOR-0- begin', tokens: 20, anchor: 'ANCHOR-0-' },
+      ...Array.from({ length: dropped }, (_, k) => ({
+        type: 'turn',
+        id: k + 1,
+        role: 'tool',
+        content: `ANCHOR-${k + 1}- step ${k + 1}${k === 7 ? ' export DB_PASSWORD=hunter2-Secret' : ''}`,
+        tokens: 20,
+        anchor: `ANCHOR-${k + 1}-`,
+      })),
+      { type: 'checkpoint', summary_id: 'S1', summary: 'Did ANCHOR-0-.', summary_budget: 4096, covered: { from: 0, to: dropped } },
+    ]);
+    const sentinel = `clipboard sentinel ${Date.now()}`;
+    await vscode.env.clipboard.writeText(sentinel);
+    const notification = {
+      location: vscode.ProgressLocation.Notification,
+      title: 'Compaction Lens: 12,000 turns for the agent',
+      cancellable: true,
+    };
+    for (const [phase, cancelAt] of [
+      ['writing', (step: ProgressStep) => step.message?.startsWith('masking and writing') === true],
+      ['counting', (step: ProgressStep) => step.message?.startsWith('counting') === true],
+    ] as const) {
+      const prompts = new TestPrompts({ copy: 'masked', cancelAt });
+      const result = await run(uri, prompts);
+      assert.deepEqual(result, { kind: 'cancelled' }, `cancelled while ${phase}`);
+      assert.deepEqual(prompts.offers, [], `cancelled while ${phase}: nothing offered`);
+      assert.deepEqual(
+        prompts.progress.map(({ options }) => options),
+        [notification],
+      );
+    }
+    assert.equal(await vscode.env.clipboard.readText(), sentinel, 'the clipboard is untouched');
+
+    const prompts = new TestPrompts({ copy: 'masked' });
+    const result = await run(uri, prompts);
+    assert.equal(result.kind, 'copied', JSON.stringify(result).slice(0, 300));
+    assert.equal(prompts.offers[0].turns, dropped);
+    assert.equal(prompts.offers[0].masked, 1);
+    assert.ok(prompts.offers[0].unmaskedTokens !== undefined, 'the unmasked bundle made and counted');
+    const [{ reports }] = prompts.progress;
+    const messages = new Set(reports.map((step) => step.message));
+    for (const message of [
+      'masking and writing: 480 of 12,000 turns',
+      'masking and writing: 12,000 of 12,000 turns',
+      'counting the tokens (o200k_base)',
+      'writing unmasked: 12,000 of 12,000 turns',
+      'counting the unmasked tokens (o200k_base)',
+    ]) {
+      assert.ok(messages.has(message), `${message} in ${[...messages].join(' | ')}`);
+    }
+    const increments = reports.map((step) => step.increment ?? 0);
+    assert.ok(
+      increments.every((increment) => Number.isInteger(increment) && increment >= 0),
+      increments.join(),
+    );
+    assert.equal(
+      increments.reduce((a, b) => a + b, 0),
+      100,
+      'the bar reaches its end',
+    );
+    assert.ok(reports.length <= 110, `${reports.length} reports: one a hundredth at most, and the counts' messages`);
   });
 
   it('a transcript with nothing dropped copies nothing', async () => {

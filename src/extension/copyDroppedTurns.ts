@@ -9,7 +9,7 @@
 // written atomically; never the transcript). Past LARGE_BUNDLE_TOKENS the dialog says the bundle is too large to
 // paste well and puts "Save As…" first; past COPY_MAX_TOKENS it offers "Save As…" alone (no agent could take the
 // bundle whole, and VS Code's clipboard write of it would hold the extension host for seconds). From
-// LONG_BUNDLE_TURNS turns the writing and counting show in a notification with their progress and Cancel. The
+// LONG_WORK_TURNS turns the writing and counting show in a notification with their progress and Cancel. The
 // dialogs (and the progress) are the command's `CopyDroppedTurnsPrompts`: the window's by default, a caller's (an
 // extension-host test) when passed as the second argument. Given `FoundTurns` as its argument (Where Did This
 // Go?'s "Copy these turns" button), it copies the turns that hold a text instead. The command resolves with what
@@ -21,7 +21,7 @@ import { countOf, fileNameOf, groupDigits } from '../core/displayText';
 import type { BundleSelection, RecoveryBundleText, TurnId } from '../core/model';
 import { bundleMarkdown, checkpointsWithDroppedTurns, recoveryBundleFileName, recoveryBundleInSteps } from '../core/recoveryBundle';
 import { AtomicWriteError, writeFileAtomic } from '../node/atomicWrite';
-import { inSlices } from '../node/inSlices';
+import { abortError, inSlices } from '../node/inSlices';
 import type { EncodingName } from '../node/tokenCounter';
 import { activeEditorUri } from './activeTranscript';
 import type { CheckpointTreeNode } from './checkpointTree';
@@ -33,7 +33,7 @@ import type { TimelinePanels } from './timelinePanel';
 import type { AnalysedTranscript, TranscriptStore } from './transcriptStore';
 import { capitalised, noLinks } from './notificationText';
 import { confirmReplace } from './replaceDialog';
-import { isAbort } from './userErrors';
+import { type ProgressRunner, withWorkProgress } from './longWork';
 
 export const COPY_DROPPED_TURNS = 'compactionLens.copyDroppedTurns';
 
@@ -49,12 +49,6 @@ export const LARGE_BUNDLE_TOKENS = 100_000;
  * this large holds for about a second or more (0.5–0.8 s for 28 MB, 1.9 s for a larger one; docs/performance.md).
  */
 export const COPY_MAX_TOKENS = 2_000_000;
-
-/**
- * From this many turns the bundle's writing and counting take a second or more (88,200 turns: about 2 s), so they
- * show in a notification with their progress and a Cancel button, not only in the status bar.
- */
-export const LONG_BUNDLE_TURNS = 10_000;
 
 interface Services {
   store: TranscriptStore;
@@ -113,11 +107,8 @@ export interface CopyDroppedTurnsPrompts {
   chooseFile(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
   /** The chosen file exists: replace it? (modal) */
   confirmOverwrite(uri: vscode.Uri): Thenable<boolean>;
-  /** Shows the bundle's writing and counting while `task` runs: vscode.window.withProgress (the Cancel button's). */
-  withProgress?<T>(
-    options: vscode.ProgressOptions,
-    task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<T>,
-  ): Thenable<T>;
+  /** Shows the bundle's writing and counting while it runs: vscode.window.withProgress when not given. */
+  withProgress?: ProgressRunner;
 }
 
 /** What the command did. */
@@ -370,7 +361,7 @@ async function copyBundle(
 /**
  * Writes the masked bundle of `selection` and counts its tokens, then the unmasked one when it could be copied (some
  * strings masked, at most COPY_MAX_TOKENS tokens). Written in time slices: the bundle of a checkpoint that dropped
- * tens of thousands of turns takes seconds. From LONG_BUNDLE_TURNS turns this shows in a notification, with the
+ * tens of thousands of turns takes seconds. From LONG_WORK_TURNS turns this shows in a notification, with the
  * turns written so far and a Cancel button (undefined when pressed); below, in the status bar.
  */
 async function makeBundles(
@@ -383,56 +374,41 @@ async function makeBundles(
   const { analysis } = entry;
   const { turns } = entry.transcript;
   const total = turnsSelected(entry, selection);
-  const long = total >= LONG_BUNDLE_TURNS;
-  const options: vscode.ProgressOptions = long
-    ? {
-        location: vscode.ProgressLocation.Notification,
-        title: `Compaction Lens: ${groupDigits(total)} turns for the agent`,
-        cancellable: true,
-      }
-    : { location: vscode.ProgressLocation.Window, title: 'Compaction Lens: writing and counting the turns to copy' };
-  const withProgress = prompts.withProgress?.bind(prompts) ?? vscode.window.withProgress;
-  return withProgress(options, async (progress, token) => {
-    const abort = new AbortController();
-    const subscription = token.onCancellationRequested(() => abort.abort());
-    // The bar, in hundredths: each bundle's turns written take 25, its count 25 (the unmasked bundle's half is
-    // skipped when it is not made). Reported only when a whole hundredth more is done.
-    let shown = 0;
-    const show = (percent: number, message: string) => {
-      const whole = Math.floor(percent);
-      if (whole <= shown) return;
-      progress.report({ message, increment: whole - shown });
-      shown = whole;
-    };
-    const make = async (mask: boolean, from: number) => {
-      const what = mask ? 'masking and writing' : 'writing unmasked';
-      let written = 0;
-      const onTurn = () => {
-        written = Math.min(written + 1, total);
-        show(from + (25 * written) / Math.max(total, 1), `${what}: ${groupDigits(written)} of ${groupDigits(total)} turns`);
+  const titles = {
+    short: 'Compaction Lens: writing and counting the turns to copy',
+    long: `Compaction Lens: ${groupDigits(total)} turns for the agent`,
+  };
+  const runner = prompts.withProgress?.bind(prompts);
+  return withWorkProgress(
+    total,
+    titles,
+    async (report, signal) => {
+      // The bar: each bundle's turns written take a quarter, its count a quarter (the unmasked bundle's half is
+      // skipped when it is not made).
+      const make = async (mask: boolean, from: number) => {
+        const what = mask ? 'masking and writing' : 'writing unmasked';
+        let written = 0;
+        const onTurn = () => {
+          written = Math.min(written + 1, total);
+          report(`${what}: ${groupDigits(written)} of ${groupDigits(total)} turns`, from + (25 * written) / Math.max(total, 1));
+        };
+        const steps = eachStep(recoveryBundleInSteps(analysis, turns, selection, { fileName, mask }), onTurn);
+        const bundle = await inSlices(steps, signal);
+        const counting = `counting the ${mask ? '' : 'unmasked '}tokens (${encoding})`;
+        report(counting);
+        const onCounted = (done: number, all: number) => report(counting, from + 25 + (25 * done) / Math.max(all, 1));
+        const tokens = sum(await services.store.tokenPool.count(bundle.blocks, encoding, signal, onCounted));
+        return { bundle, tokens };
       };
-      const steps = eachStep(recoveryBundleInSteps(analysis, turns, selection, { fileName, mask }), onTurn);
-      const bundle = await inSlices(steps, abort.signal);
-      const counting = `counting the ${mask ? '' : 'unmasked '}tokens (${encoding})`;
-      progress.report({ message: counting });
-      const onCounted = (done: number, all: number) => show(from + 25 + (25 * done) / Math.max(all, 1), counting);
-      const tokens = sum(await services.store.tokenPool.count(bundle.blocks, encoding, abort.signal, onCounted));
-      return { bundle, tokens };
-    };
-    try {
       const masked = await make(true, 0);
       const unmasked = masked.bundle.masked === 0 || masked.tokens > COPY_MAX_TOKENS ? undefined : await make(false, 50);
-      // Cancel pressed as the last count came back: the user asked for nothing, so nothing is offered.
-      if (abort.signal.aborted) return undefined;
+      // Cancel pressed as the last count came back: nothing has been done yet, so nothing is offered.
+      if (signal.aborted) throw abortError();
       if (!unmasked) return { masked: masked.bundle, counts: [masked.tokens] };
       return { masked: masked.bundle, unmasked: unmasked.bundle, counts: [masked.tokens, unmasked.tokens] };
-    } catch (error) {
-      if (isAbort(error)) return undefined;
-      throw error;
-    } finally {
-      subscription.dispose();
-    }
-  });
+    },
+    runner,
+  );
 }
 
 /** How many turns the bundle of `selection` quotes (at most: a find's ids may name turns gone since). */

@@ -2,13 +2,14 @@
 // of the menu, the active timeline or the active editor, asks where to save (a save dialog starting at the
 // default name beside the transcript, docs/corrected-checkpoint.md), asks in a modal dialog before replacing an
 // existing file, writes atomically (node/correctedExport.ts; never the transcript), and says what it wrote with
-// an "Open" button. The three dialogs are the command's `ExportPrompts`: the window's by default, a caller's
+// an "Open" button. From LONG_WORK_TURNS turns the export shows in a notification with Cancel, which stops it
+// with nothing written. The three dialogs (and the progress) are the command's `ExportPrompts`: the window's by default, a caller's
 // (an extension-host test) when passed as the command's second argument; JSON arguments (a command: link)
 // cannot carry them. The command resolves with what happened, for tests and other callers.
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { describeCorrection, exportKindFor } from '../core/correctedCheckpoint';
-import { fileNameOf } from '../core/displayText';
+import { fileNameOf, formatBytes } from '../core/displayText';
 import type { CorrectedExportKind } from '../core/model';
 import { isSameFile } from '../node/atomicWrite';
 import { CorrectedExportError, defaultExportPath, exportCorrectedCheckpoint } from '../node/correctedExport';
@@ -19,6 +20,7 @@ import { openTranscript } from './openTranscript';
 import type { TimelinePanels } from './timelinePanel';
 import type { TranscriptStore } from './transcriptStore';
 import { capitalised, noLinks } from './notificationText';
+import { type ProgressRunner, withWorkProgress } from './longWork';
 import { confirmReplace } from './replaceDialog';
 
 export const EXPORT_CORRECTED_CHECKPOINT = 'compactionLens.exportCorrectedCheckpoint';
@@ -37,6 +39,8 @@ export interface ExportPrompts {
   confirmOverwrite(uri: vscode.Uri): Thenable<boolean>;
   /** Says what was written, with buttons; resolves with the button pressed (a notification: when dismissed). */
   announce(message: string, buttons: string[]): Thenable<string | undefined>;
+  /** Shows the export while it runs: vscode.window.withProgress when not given. */
+  withProgress?: ProgressRunner;
 }
 
 /** What the command did. */
@@ -120,14 +124,29 @@ async function exportCorrected(services: Services, arg: unknown, prompts: Export
   }
   let written;
   try {
-    written = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Compaction Lens: exporting the corrected checkpoints of ${entry.name}` },
-      () => exportCorrectedCheckpoint(transcript, analysis, { outputPath: chosen.fsPath, overwrite }),
+    // From LONG_WORK_TURNS turns in a notification with Cancel: a 100,000-turn transcript's export takes seconds.
+    const title = `Compaction Lens: exporting the corrected checkpoints of ${entry.name}`;
+    const outputName = fileNameOf(chosen.fsPath);
+    written = await withWorkProgress(
+      entry.transcript.turns.length,
+      { short: title, long: title },
+      (report, signal) =>
+        exportCorrectedCheckpoint(transcript, analysis, {
+          outputPath: chosen.fsPath,
+          overwrite,
+          signal,
+          onProgress: (progress) =>
+            report(
+              progress.step === 'correcting' ? 'working out the corrections' : `writing ${outputName}: ${formatBytes(progress.bytes)}`,
+            ),
+        }),
+      prompts.withProgress?.bind(prompts),
     );
   } catch (error) {
     if (error instanceof CorrectedExportError) return fail(`Compaction Lens: ${capitalised(error.message)}`);
     throw error;
   }
+  if (!written) return { kind: 'cancelled' };
   const checkpoints = written.document.checkpoints;
   const what = checkpoints.length === 0 ? 'no compaction checkpoint, nothing to correct' : checkpoints.map(describeCorrection).join('; ');
   const message = noLinks(`Exported the corrected checkpoints of ${entry.name} to ${fileNameOf(written.outputPath)}: ${what}.`);

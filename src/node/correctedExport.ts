@@ -11,7 +11,7 @@ import { CanonicalCorrector } from '../formats/correctedCanonical';
 import { sidecarPieces } from '../formats/correctedSidecar';
 import { AtomicWriteError, writeFileAtomic, type AtomicWriteOptions } from './atomicWrite';
 import { DecodedText, isGzipFile } from './decompressedText';
-import { inSlices } from './inSlices';
+import { abortError, inSlices } from './inSlices';
 import type { InflateLimits } from './transcriptFile';
 
 export interface CorrectedExportOptions {
@@ -23,7 +23,14 @@ export interface CorrectedExportOptions {
   inflateLimits?: InflateLimits;
   /** Passed to the atomic writer (tests make a step fail). */
   fileSystem?: AtomicWriteOptions['fileSystem'];
+  /** Stops the export: it then rejects with an AbortError, having written nothing. */
+  signal?: AbortSignal;
+  /** Told as the export goes: as it works out the corrections, then after each write (the bytes written so far). */
+  onProgress?: (progress: CorrectedExportProgress) => void;
 }
+
+/** Where an export stands. */
+export type CorrectedExportProgress = { step: 'correcting' } | { step: 'writing'; bytes: number };
 
 export interface CorrectedExport {
   outputPath: string;
@@ -127,10 +134,25 @@ function* sidecarWrites(document: CorrectedCheckpoints): Generator<string, void,
   yield gathered.take();
 }
 
+/** The writes as they are made, each told to onProgress once written; an AbortError before the next when aborted. */
+async function* watchedWrites(
+  pieces: Iterable<string> | AsyncIterable<string>,
+  { signal, onProgress }: CorrectedExportOptions,
+): AsyncGenerator<string, void, void> {
+  let bytes = 0;
+  for await (const piece of pieces) {
+    if (signal?.aborted) throw abortError();
+    yield piece;
+    bytes += Buffer.byteLength(piece);
+    onProgress?.({ step: 'writing', bytes });
+  }
+}
+
 /**
  * Writes the corrected checkpoints of `analysis` (the analysis of the file at `transcriptPath`). Rejects with a
  * CorrectedExportError, having written nothing, when the output exists (without `overwrite`), is the transcript,
- * is named .jsonl for a transcript that is not canonical, or cannot be written.
+ * is named .jsonl for a transcript that is not canonical, or cannot be written; with an AbortError, having written
+ * nothing, when `options.signal` aborts.
  */
 export async function exportCorrectedCheckpoint(
   transcriptPath: string,
@@ -141,11 +163,12 @@ export async function exportCorrectedCheckpoint(
   const decided = exportKindFor(analysis.format, outputPath);
   if ('error' in decided) throw new CorrectedExportError(decided.error, 'refused');
   // Worked out and written in time slices: a checkpoint claiming 90,000 turns takes seconds to write.
-  const document = await inSlices(correctedCheckpointsInSteps(analysis, transcriptPath));
+  options.onProgress?.({ step: 'correcting' });
+  const document = await inSlices(correctedCheckpointsInSteps(analysis, transcriptPath), options.signal);
   const pieces =
     decided.kind === 'sidecar' ? sidecarWrites(document) : correctedCanonicalWrites(transcriptPath, document, options.inflateLimits ?? {});
   try {
-    await writeFileAtomic(outputPath, pieces, {
+    await writeFileAtomic(outputPath, watchedWrites(pieces, options), {
       overwrite: options.overwrite,
       protectedPaths: [transcriptPath],
       fileSystem: options.fileSystem,

@@ -8,7 +8,7 @@
 // copy button) are copied instead when passed as FoundTurns; "Save As…" writes the masked bundle to the file chosen
 // (starting beside the transcript), asks before replacing one, never writes the transcript, and is offered first
 // past LARGE_BUNDLE_TOKENS and alone past COPY_MAX_TOKENS (no choice then copies the bundle); from
-// LONG_BUNDLE_TURNS turns the work shows in VS Code's progress notification (the test's withProgress passes it on,
+// LONG_WORK_TURNS turns the work shows in VS Code's progress notification (the test's withProgress passes it on,
 // recording what it reports, and presses Cancel as its button would), and Cancel stops it with nothing offered.
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -23,11 +23,12 @@ import {
   COPY_MAX_TOKENS,
   describeOffer,
   LARGE_BUNDLE_TOKENS,
-  LONG_BUNDLE_TURNS,
   offerQuestion,
 } from '../../src/extension/copyDroppedTurns';
+import { LONG_WORK_TURNS, type ProgressRunner, type ProgressStep } from '../../src/extension/longWork';
 import { createTokenCounter } from '../../src/node/tokenCounter';
 import { closeAllEditors, copySample, extensionApi, waitFor, writeTranscript } from './helpers';
+import { RecordedProgress } from './recordedProgress';
 import { tempFolder } from './tempFolders';
 
 const COMMAND = 'compactionLens.copyDroppedTurns';
@@ -38,8 +39,8 @@ class TestPrompts implements CopyDroppedTurnsPrompts {
   readonly offers: CopyOffer[] = [];
   readonly saveDialogs: vscode.SaveDialogOptions[] = [];
   readonly overwrites: string[] = [];
-  /** Each progress shown (VS Code's own, through vscode.window.withProgress), with what it reported. */
-  readonly progress: { options: vscode.ProgressOptions; reports: ProgressStep[] }[] = [];
+  readonly progress: RecordedProgress;
+  readonly withProgress: ProgressRunner;
 
   constructor(
     private readonly answers: {
@@ -50,25 +51,9 @@ class TestPrompts implements CopyDroppedTurnsPrompts {
       /** Press the progress notification's Cancel once it reports a step this is true of. */
       cancelAt?: (step: ProgressStep) => boolean;
     } = {},
-  ) {}
-
-  withProgress<T>(
-    options: vscode.ProgressOptions,
-    task: (progress: vscode.Progress<ProgressStep>, token: vscode.CancellationToken) => Thenable<T>,
-  ): Thenable<T> {
-    const shown = { options, reports: [] as ProgressStep[] };
-    this.progress.push(shown);
-    return vscode.window.withProgress(options, (progress, token) => {
-      // Cancel as the notification's button does: the task's token says so, at once.
-      const cancel = new vscode.CancellationTokenSource();
-      token.onCancellationRequested(() => cancel.cancel());
-      const report = (step: ProgressStep) => {
-        shown.reports.push(step);
-        progress.report(step);
-        if (this.answers.cancelAt?.(step)) cancel.cancel();
-      };
-      return task({ report }, cancel.token);
-    });
+  ) {
+    this.progress = new RecordedProgress(answers.cancelAt);
+    this.withProgress = this.progress.run;
   }
 
   async pickCheckpoint(choices: DroppedTurnsChoice[], fileName: string): Promise<number | undefined> {
@@ -91,8 +76,6 @@ class TestPrompts implements CopyDroppedTurnsPrompts {
     return this.answers.replace ?? false;
   }
 }
-
-type ProgressStep = { message?: string; increment?: number };
 
 /** The turn headings of a bundle: "### turn 380 · line 381 · user" → "380". */
 function headedIds(markdown: string): string[] {
@@ -154,7 +137,7 @@ describe('Copy Dropped Turns for the Agent', () => {
       },
     ]);
     assert.deepEqual(
-      prompts.progress.map(({ options }) => options),
+      prompts.progress.shown.map(({ options }) => options),
       [{ location: vscode.ProgressLocation.Window, title: 'Compaction Lens: writing and counting the turns to copy' }],
       'forty turns: the status bar, no notification',
     );
@@ -399,7 +382,7 @@ describe('Copy Dropped Turns for the Agent', () => {
     if (saved.kind === 'saved') assert.equal(saved.tokens, saving.offers[0].tokens);
   });
 
-  it(`from ${LONG_BUNDLE_TURNS} turns a notification shows the turns written and counted, and its Cancel stops the work`, async () => {
+  it(`from ${LONG_WORK_TURNS} turns a notification shows the turns written and counted, and its Cancel stops the work`, async () => {
     const dropped = 12_000;
     const uri = writeTranscript('many-dropped.jsonl', [
       { type: 'turn', id: 0, role: 'user', content: 'ANCHOR-0- begin', tokens: 20, anchor: 'ANCHOR-0-' },
@@ -429,7 +412,7 @@ describe('Copy Dropped Turns for the Agent', () => {
       assert.deepEqual(result, { kind: 'cancelled' }, `cancelled while ${phase}`);
       assert.deepEqual(prompts.offers, [], `cancelled while ${phase}: nothing offered`);
       assert.deepEqual(
-        prompts.progress.map(({ options }) => options),
+        prompts.progress.shown.map(({ options }) => options),
         [notification],
       );
     }
@@ -441,7 +424,7 @@ describe('Copy Dropped Turns for the Agent', () => {
     assert.equal(prompts.offers[0].turns, dropped);
     assert.equal(prompts.offers[0].masked, 1);
     assert.ok(prompts.offers[0].unmaskedTokens !== undefined, 'the unmasked bundle made and counted');
-    const [{ reports }] = prompts.progress;
+    const [{ reports }] = prompts.progress.shown;
     const messages = new Set(reports.map((step) => step.message));
     for (const message of [
       'masking and writing: 480 of 12,000 turns',

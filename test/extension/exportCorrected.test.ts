@@ -3,18 +3,21 @@
 // starts at incident.corrected.jsonl beside it; the written copy claims the safe pointer set when read back, the
 // transcript is unchanged and "Open" opens the copy; from the active timeline, its transcript is exported; an
 // existing file is replaced only once the modal question says yes; a .json name writes the sidecar, which
-// round-trips to the analysis's pointer sets; the transcript itself is refused; a real Claude Code session (its
-// copy) gets the sidecar.
+// round-trips to the analysis's pointer sets; the transcript itself is refused; from LONG_WORK_TURNS turns the
+// export shows in VS Code's progress notification, whose Cancel (pressed by the test's withProgress as the button
+// would) stops it with no file written; a real Claude Code session (its copy) gets the sidecar.
 import * as assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExportCorrectedResult, ExportPrompts } from '../../src/extension/exportCorrected';
+import { LONG_WORK_TURNS, type ProgressRunner, type ProgressStep } from '../../src/extension/longWork';
 import { CanonicalReader } from '../../src/formats/canonical';
 import { readSidecar } from '../../src/formats/correctedSidecar';
 import { splitLines } from '../unit/formats/feedLines';
 import { skipOrFailInCi } from '../sharedFolder';
-import { closeAllEditors, copySample, extensionApi, waitFor } from './helpers';
+import { closeAllEditors, copySample, extensionApi, waitFor, writeTranscript } from './helpers';
+import { RecordedProgress } from './recordedProgress';
 import { tempFolder } from './tempFolders';
 
 const COMMAND = 'compactionLens.exportCorrectedCheckpoint';
@@ -24,10 +27,21 @@ class TestPrompts implements ExportPrompts {
   readonly saveDialogs: vscode.SaveDialogOptions[] = [];
   readonly overwriteQuestions: string[] = [];
   readonly announcements: { message: string; buttons: string[] }[] = [];
+  readonly progress: RecordedProgress;
+  readonly withProgress: ProgressRunner;
 
   constructor(
-    private readonly answers: { output?: (defaultUri: vscode.Uri) => vscode.Uri | undefined; overwrite?: boolean; button?: string } = {},
-  ) {}
+    private readonly answers: {
+      output?: (defaultUri: vscode.Uri) => vscode.Uri | undefined;
+      overwrite?: boolean;
+      button?: string;
+      /** Press the progress notification's Cancel once it reports a step this is true of. */
+      cancelAt?: (step: ProgressStep) => boolean;
+    } = {},
+  ) {
+    this.progress = new RecordedProgress(answers.cancelAt);
+    this.withProgress = this.progress.run;
+  }
 
   async chooseOutput(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
     this.saveDialogs.push(options);
@@ -151,6 +165,57 @@ describe('Export Corrected Checkpoint', () => {
     assert.equal(cancelled.kind, 'cancelled');
     assert.ok(readFileSync(uri.fsPath).equals(before), 'the transcript is unchanged');
     assert.deepEqual(readdirSync(path.dirname(uri.fsPath)), ['incident.jsonl']);
+  });
+
+  it(`from ${LONG_WORK_TURNS} turns a notification shows the export, and its Cancel stops it with nothing written`, async () => {
+    const turns = 12_000;
+    const uri = writeTranscript('many.jsonl', [
+      ...Array.from({ length: turns }, (_, id) => ({
+        type: 'turn',
+        id,
+        role: id % 2 === 0 ? 'user' : 'assistant',
+        content: `ANCHOR-${id}- step ${id} of the migration`,
+        tokens: 20,
+        anchor: `ANCHOR-${id}-`,
+      })),
+      {
+        type: 'checkpoint',
+        summary_id: 'S1',
+        summary: 'Did ANCHOR-0- and ANCHOR-1-.',
+        summary_budget: 4096,
+        covered: { from: 0, to: turns - 1 },
+      },
+    ]);
+    const folder = path.dirname(uri.fsPath);
+    const output = path.join(folder, 'many.corrected.jsonl');
+    const notification = {
+      location: vscode.ProgressLocation.Notification,
+      title: 'Compaction Lens: exporting the corrected checkpoints of many.jsonl',
+      cancellable: true,
+    };
+    for (const [phase, cancelAt] of [
+      ['working out the corrections', (step: ProgressStep) => step.message === 'working out the corrections'],
+      ['writing', (step: ProgressStep) => step.message?.startsWith('writing') === true],
+    ] as const) {
+      const prompts = new TestPrompts({ cancelAt });
+      const result = await vscode.commands.executeCommand<ExportCorrectedResult>(COMMAND, uri, prompts);
+      assert.deepEqual(result, { kind: 'cancelled' }, `cancelled while ${phase}`);
+      assert.deepEqual(
+        prompts.progress.shown.map(({ options }) => options),
+        [notification],
+      );
+      assert.deepEqual(readdirSync(folder), ['many.jsonl'], `cancelled while ${phase}: no file, no temporary file`);
+      assert.deepEqual(prompts.announcements, []);
+    }
+
+    const prompts = new TestPrompts();
+    const result = await vscode.commands.executeCommand<ExportCorrectedResult>(COMMAND, uri, prompts);
+    assert.equal(result.kind, 'written', JSON.stringify(result));
+    assert.deepEqual(claimedIdsOf(output), [[0, 1]]);
+    const messages = prompts.progress.shown[0].reports.map((step) => step.message);
+    assert.equal(messages[0], 'working out the corrections');
+    assert.ok(messages.length >= 3, messages.join(' | '));
+    for (const message of messages.slice(1)) assert.match(message ?? '', /^writing many\.corrected\.jsonl: [\d.]+ (KB|MB)$/);
   });
 
   it('a real Claude Code session (a copy): the sidecar beside it, and a .jsonl name is refused', async function () {

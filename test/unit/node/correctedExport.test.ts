@@ -2,7 +2,8 @@
 // transcript read again a piece at a time (64 KB chunks, gzip inflated, UTF-16 decoded), and gives the same bytes
 // as the whole-text functions (correctedCanonicalText, sidecarText) on a transcript of several chunks whose
 // characters of two and four bytes fall across them; a transcript that changed since its analysis, or one that
-// cannot be read to its end, is refused with nothing written.
+// cannot be read to its end, is refused with nothing written; the export says where it stands, and an abort stops
+// it with nothing written.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import type { Analysis, AnalysisOptions } from '../../../src/core/model';
 import { CanonicalReader } from '../../../src/formats/canonical';
 import { correctedCanonicalText } from '../../../src/formats/correctedCanonical';
 import { sidecarText } from '../../../src/formats/correctedSidecar';
-import { CorrectedExportError, exportCorrectedCheckpoint } from '../../../src/node/correctedExport';
+import { CorrectedExportError, type CorrectedExportProgress, exportCorrectedCheckpoint } from '../../../src/node/correctedExport';
 import { feed } from '../formats/feedLines';
 
 const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
@@ -104,6 +105,33 @@ describe('node/correctedExport: written as it is made', function () {
     const cut = await refusal(exportCorrectedCheckpoint(transcript, analysis, { outputPath: join(dir, 'out.jsonl') }));
     assert.match(cut.message, /line 1001 is past the end of the file/);
     assert.deepEqual(readdirSync(dir), ['t.jsonl']);
+  });
+
+  it('says where it stands (correcting, then the bytes written), and an abort stops it with nothing written', async () => {
+    const transcript = join(dir, 't.jsonl');
+    writeFileSync(transcript, text);
+    const steps: CorrectedExportProgress[] = [];
+    await exportCorrectedCheckpoint(transcript, analysis, { outputPath: join(dir, 'out.jsonl'), onProgress: (step) => steps.push(step) });
+    assert.deepEqual(steps[0], { step: 'correcting' });
+    const written = steps.slice(1).map((step) => (step.step === 'writing' ? step.bytes : -1));
+    assert.ok(written.length >= 2, `${written.length} writes`);
+    assert.ok(
+      written.every((bytes, k) => bytes > (written[k - 1] ?? 0)),
+      written.join(),
+    );
+    assert.equal(written.at(-1), Buffer.byteLength(expected ?? ''), 'the last says every byte');
+    rmSync(join(dir, 'out.jsonl'));
+
+    for (const abortAt of ['correcting', 'writing'] as const) {
+      const abort = new AbortController();
+      const stopped = exportCorrectedCheckpoint(transcript, analysis, {
+        outputPath: join(dir, 'out.jsonl'),
+        signal: abort.signal,
+        onProgress: (step) => step.step === abortAt && abort.abort(),
+      });
+      await assert.rejects(stopped, { name: 'AbortError' }, `aborted while ${abortAt}`);
+      assert.deepEqual(readdirSync(dir), ['t.jsonl'], `aborted while ${abortAt}: no file, no temporary file`);
+    }
   });
 
   it('a gzip transcript past the inflation limit: refused as unreadable, nothing written', async () => {

@@ -3,15 +3,17 @@
 // checkpoint claims but whose summary does not carry them — every such checkpoint's, or the one named — or of
 // the turns named, or of those that hold --find's text (as `find` reads it), as Markdown for the agent's
 // context. The Markdown goes to stdout; its size in tokens and the count of masked secrets go to stderr, so a
-// pipe gets the bundle only. Every failure is a one-line message for exit status 2.
+// pipe gets the bundle only; on a terminal, stderr shows the progress of the analysis, then of the bundle's writing
+// and count. Every failure is a one-line message for exit status 2.
 import { countOf, groupDigits } from '../core/displayText';
-import type { Analysis, BundleSelection, RecoveryBundle, Transcript } from '../core/model';
+import type { Analysis, BundleSelection, RecoveryBundle, Transcript, Turn } from '../core/model';
 import { findFact, parseFactQuery } from '../core/findFact';
-import { buildRecoveryBundle, checkpointsWithDroppedTurns } from '../core/recoveryBundle';
+import { bundleMarkdown, bundleTurnCount, checkpointsWithDroppedTurns, recoveryBundleInSteps } from '../core/recoveryBundle';
+import { eachStep, runSteps } from '../core/steps';
 import { fileNameOf } from '../core/displayText';
 import { createTokenCounter } from '../node/tokenCounter';
 import type { BundleCommandOptions } from './args';
-import { cliTokenPool, openErrorText, openForCli } from './checkFiles';
+import { cliTokenPool, type FileProgress, openErrorText, openForCli, progressFor } from './checkFiles';
 import { shownName } from './standardInput';
 import { terminalText } from './terminalText';
 
@@ -20,11 +22,12 @@ export type BundleOutcome =
   /** `output` for stdout (empty when there is nothing to recover), `note` for stderr. */
   | { kind: 'done'; output: string; note: string };
 
-export async function runBundle(options: BundleCommandOptions): Promise<BundleOutcome> {
-  const opened = await openAnalysed(options);
+/** `onProgress`: a terminal's progress line, for the analysis and then the bundle's writing and count. */
+export async function runBundle(options: BundleCommandOptions, onProgress?: FileProgress): Promise<BundleOutcome> {
+  const name = shownName(options.file);
+  const opened = await openAnalysed(options, name, onProgress);
   if ('error' in opened) return { kind: 'error', message: opened.error };
   const { transcript, analysis } = opened;
-  const name = shownName(options.file);
   const selection = selectionOf(options, transcript, analysis);
   if ('error' in selection) return { kind: 'error', message: `${name}: ${selection.error}` };
   if (selection.kind === 'checkpoints' && selection.checkpointIndices.length === 0) {
@@ -41,16 +44,38 @@ export async function runBundle(options: BundleCommandOptions): Promise<BundleOu
       note: terminalText(`${name}: no turn holds ${JSON.stringify(options.find)}: nothing to recover.`),
     };
   }
-  const bundle = buildRecoveryBundle(analysis, transcript.turns, selection, {
-    countTokens: createTokenCounter(options.encoding),
-    mask: options.mask,
-    fileName: fileNameOf(name),
-  });
+  const bundle = writeAndCount(analysis, transcript.turns, selection, options, (fraction, message) =>
+    onProgress?.progress(name, fraction, message),
+  );
   if (bundle.unknownIds.length > 0) {
     const ids = bundle.unknownIds.map((id) => JSON.stringify(String(id))).join(', ');
     return { kind: 'error', message: `${name}: no turn has the id ${ids} (turn ids are as the transcript spells them)` };
   }
   return { kind: 'done', output: bundle.markdown, note: terminalText(describeBundle(bundle, options)) };
+}
+
+/**
+ * The bundle of `selection`, written (the first half of the progress, a turn at a time) and counted (the second, a
+ * block at a time: the blocks' counts add up to the whole's, see BundleWriter.finish), as buildRecoveryBundle gives it.
+ */
+function writeAndCount(
+  analysis: Analysis,
+  turns: readonly Turn[],
+  selection: BundleSelection,
+  options: BundleCommandOptions,
+  progress: (fraction: number, message: string) => void,
+): RecoveryBundle {
+  const total = Math.max(bundleTurnCount(analysis, selection), 1);
+  let written = 0;
+  const steps = recoveryBundleInSteps(analysis, turns, selection, { mask: options.mask, fileName: fileNameOf(shownName(options.file)) });
+  const text = runSteps(eachStep(steps, () => progress((0.5 * Math.min(++written, total)) / total, 'writing the bundle')));
+  const countTokens = createTokenCounter(options.encoding);
+  let tokens = 0;
+  text.blocks.forEach((block, k) => {
+    tokens += countTokens(block);
+    progress(0.5 + (0.5 * (k + 1)) / text.blocks.length, 'counting its tokens');
+  });
+  return { ...text, markdown: bundleMarkdown(text), tokens };
 }
 
 /** "40 turns, 4,321 tokens (o200k_base), 2 secrets masked": what stderr says about the bundle. */
@@ -83,8 +108,12 @@ function selectionOf(options: BundleCommandOptions, transcript: Transcript, anal
   };
 }
 
-async function openAnalysed(options: BundleCommandOptions): Promise<{ transcript: Transcript; analysis: Analysis } | { error: string }> {
+async function openAnalysed(
+  options: BundleCommandOptions,
+  name: string,
+  onProgress: FileProgress | undefined,
+): Promise<{ transcript: Transcript; analysis: Analysis } | { error: string }> {
   const pool = cliTokenPool();
-  const opened = await openForCli(options.file, options, pool).finally(() => pool.disposeAndWait());
+  const opened = await openForCli(options.file, options, pool, progressFor(name, onProgress)).finally(() => pool.disposeAndWait());
   return 'error' in opened ? { error: openErrorText(opened) } : { transcript: opened.file.transcript, analysis: opened.analysis };
 }

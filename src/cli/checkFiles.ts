@@ -46,8 +46,11 @@ export function budgetsFor(options: AnalysisSettings): Partial<Record<FormatId, 
 
 /** What a run tells as it goes, per file. */
 export interface FileProgress {
-  /** `fraction` from 0 to 1 of reading, counting and analysing the file. */
-  progress(path: string, fraction: number, message: string): void;
+  /**
+   * `fraction` from 0 to 1 of reading, counting and analysing the file, or of the command's own work after (a
+   * bundle written); undefined for work whose end cannot be told (an export's bytes written). 1: the file is done.
+   */
+  progress(path: string, fraction: number | undefined, message: string): void;
   /** The file's verdicts, settled before its analysis is done (see analyzeFile's onVerdict). */
   verdict?(path: string, verdicts: readonly CheckpointVerdict[]): void;
 }
@@ -97,6 +100,14 @@ export async function openForCli(
   }
 }
 
+/** The analysis's progress and its verdicts settled early, for the file shown as `path`, told to `onProgress`. */
+export function progressFor(path: string, onProgress: FileProgress | undefined): ProgressOptions {
+  return {
+    onProgress: onProgress && ((fraction: number, message: string) => onProgress.progress(path, fraction, message)),
+    onVerdict: onProgress?.verdict && ((verdicts: readonly CheckpointVerdict[]) => onProgress.verdict?.(path, verdicts)),
+  };
+}
+
 /** One line for an OpenedFile's error, its details indented below it. */
 export function openErrorText(opened: { error: string; details?: readonly string[] }): string {
   return [opened.error, ...(opened.details ?? [])].join('\n  ');
@@ -119,11 +130,13 @@ export async function* fileReports(
       const spill = typeof turns === 'object' ? turns.spill() : undefined;
       let opened: OpenedFile;
       try {
-        const progress = {
-          onProgress: onProgress && ((fraction: number, message: string) => onProgress.progress(path, fraction, message)),
-          onVerdict: onProgress?.verdict && ((verdicts: readonly CheckpointVerdict[]) => onProgress.verdict?.(path, verdicts)),
-        };
-        opened = await openForCli(file, options, pool, progress, spill ?? (turns === 'figures' ? FIGURES_ONLY : undefined));
+        opened = await openForCli(
+          file,
+          options,
+          pool,
+          progressFor(path, onProgress),
+          spill ?? (turns === 'figures' ? FIGURES_ONLY : undefined),
+        );
       } catch (error) {
         spill?.dispose();
         throw error;

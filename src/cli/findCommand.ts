@@ -1,10 +1,10 @@
 // `compaction-lens find FILE QUERY`: reads the query (plain text or a checked /regex/), opens and analyses the
-// transcript (tokens counted in worker threads), runs core/findFact and prints the answer as text or JSON. Every
-// failure is a one-line message for exit status 2, never a stack trace.
+// transcript (tokens counted in worker threads; on a terminal, its progress on stderr), runs core/findFact and
+// prints the answer as text or JSON. Every failure is a one-line message for exit status 2, never a stack trace.
 import { findFact, parseFactQuery } from '../core/findFact';
 import type { FactAnswer } from '../core/model';
 import type { FindCommandOptions } from './args';
-import { cliTokenPool, openErrorText, openForCli } from './checkFiles';
+import { cliTokenPool, type FileProgress, openErrorText, openForCli, progressFor } from './checkFiles';
 import { findJson, findText } from './findReport';
 import { shownName } from './standardInput';
 
@@ -16,15 +16,16 @@ export function findStatus(answer: FactAnswer): number {
   return answer.flagged > 0 ? 1 : 0;
 }
 
-export async function runFind(options: FindCommandOptions): Promise<FindOutcome> {
+/** `onProgress`: a terminal's progress line, for the analysis. */
+export async function runFind(options: FindCommandOptions, onProgress?: FileProgress): Promise<FindOutcome> {
   const parsed = parseFactQuery(options.query);
   if ('error' in parsed) return { kind: 'error', message: parsed.error };
+  const name = shownName(options.file);
   const pool = cliTokenPool();
-  const opened = await openForCli(options.file, options, pool).finally(() => pool.disposeAndWait());
+  const opened = await openForCli(options.file, options, pool, progressFor(name, onProgress)).finally(() => pool.disposeAndWait());
   if ('error' in opened) return { kind: 'error', message: openErrorText(opened) };
   const format = opened.file.format;
   const answer = findFact(opened.file.transcript, opened.analysis, parsed.query);
-  const name = shownName(options.file);
   const output = options.json ? findJson(name, format, answer) : findText(name, format, answer, { color: options.color });
   return { kind: 'done', output, status: findStatus(answer) };
 }

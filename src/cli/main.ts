@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
       return exitStatus(reports);
     }
     case 'bundle': {
-      const outcome = await runBundle(parsed.options);
+      const outcome = await runBundle(parsed.options, progressPrinter(process.stderr));
       if (outcome.kind === 'error') {
         process.stderr.write(`compaction-lens: ${terminalText(outcome.message)}\n`);
         return 2;
@@ -68,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'export': {
-      const outcome = await runExport(parsed.options);
+      const outcome = await runExport(parsed.options, progressPrinter(process.stderr));
       if (outcome.kind === 'error') {
         process.stderr.write(`compaction-lens: ${terminalText(outcome.message)}\n`);
         return 2;
@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'find': {
-      const outcome = await runFind(parsed.options);
+      const outcome = await runFind(parsed.options, progressPrinter(process.stderr));
       if (outcome.kind === 'error') {
         process.stderr.write(`compaction-lens: ${terminalText(outcome.message)}\n`);
         return 2;

@@ -1,6 +1,6 @@
-// The one-line progress report `check` writes to a terminal's stderr: the file, its step and percentage, redrawn
-// in place (at most every 200 ms, and only for files that take more than half a second), and erased when the
-// file is done. When a file's verdicts are settled before its analysis is done (analyzeFile's onVerdict), the
+// The one-line progress report `check`, `find`, `bundle` and `export` write to a terminal's stderr: the file, its
+// step and percentage (the step alone when its end cannot be told), redrawn in place (at most every 200 ms, and
+// only for files that take more than half a second), and erased when the file is done. When a file's verdicts are settled before its analysis is done (analyzeFile's onVerdict), the
 // line says them while the rest goes on. Text from the transcript (file names, summary ids) is escaped for the
 // terminal.
 import { verdictsLine } from '../core/displayText';
@@ -31,15 +31,16 @@ export function progressPrinter(
         started = time;
         verdicts = '';
       }
-      if (fraction >= 1) {
+      if (fraction !== undefined && fraction >= 1) {
         if (shown) stream.write('\r\u001b[K');
         shown = false;
+        verdicts = ''; // said; what the command does next with the file is not "still" its analysis
         return;
       }
       if (time - started < SHOW_AFTER_MS || time - last < REDRAW_MS) return;
       last = time;
       shown = true;
-      const step = `${message.replace(/ \d+%$/, '')} ${Math.floor(fraction * 100)}%`;
+      const step = fraction === undefined ? message : `${message.replace(/ \d+%$/, '')} ${Math.floor(fraction * 100)}%`;
       const line = verdicts === '' ? step : `${verdicts} (still ${step})`;
       stream.write(`\r\u001b[K${terminalText(`${path}: ${line}`)}`);
     },

@@ -63,6 +63,17 @@ export function buildRecoveryBundle(
   return { ...text, markdown, tokens: options.countTokens(markdown) };
 }
 
+/**
+ * How many turns the bundle of `selection` quotes, at most (a checkpoint's claimed-missing turns, or the ids named,
+ * some of which may name no turn): what a shell's progress counts the turns written against.
+ */
+export function bundleTurnCount(analysis: Analysis, selection: BundleSelection): number {
+  if (selection.kind === 'turns') return selection.ids.length;
+  let total = 0;
+  for (const index of selection.checkpointIndices) total += analysis.checkpoints[index]?.counts['claimed-missing'] ?? 0;
+  return total;
+}
+
 /** The bundle's Markdown whole: its blocks joined. */
 export function bundleMarkdown(bundle: RecoveryBundleText): string {
   return bundle.blocks.join('');

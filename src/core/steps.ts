@@ -10,6 +10,16 @@ export function runSteps<T>(steps: Generator<void, T, void>): T {
   }
 }
 
+/** `steps`, calling `onStep` at each of their yields: a shell's progress (a recovery bundle's turns written). */
+export function* eachStep<T>(steps: Generator<void, T, void>, onStep: () => void): Generator<void, T, void> {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    onStep();
+    yield;
+  }
+}
+
 /**
  * Runs steps until they end or `stop()` says to stop (asked before each step after the first): true when they
  * ended, false when they were stopped (their generator is closed).

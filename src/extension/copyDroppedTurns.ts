@@ -19,7 +19,14 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { countOf, fileNameOf, groupDigits } from '../core/displayText';
 import type { BundleSelection, RecoveryBundleText, TurnId } from '../core/model';
-import { bundleMarkdown, checkpointsWithDroppedTurns, recoveryBundleFileName, recoveryBundleInSteps } from '../core/recoveryBundle';
+import {
+  bundleMarkdown,
+  bundleTurnCount,
+  checkpointsWithDroppedTurns,
+  recoveryBundleFileName,
+  recoveryBundleInSteps,
+} from '../core/recoveryBundle';
+import { eachStep } from '../core/steps';
 import { AtomicWriteError, writeFileAtomic } from '../node/atomicWrite';
 import { abortError, inSlices } from '../node/inSlices';
 import type { EncodingName } from '../node/tokenCounter';
@@ -373,7 +380,7 @@ async function makeBundles(
 ): Promise<{ masked: RecoveryBundleText; unmasked?: RecoveryBundleText; counts: number[] } | undefined> {
   const { analysis } = entry;
   const { turns } = entry.transcript;
-  const total = turnsSelected(entry, selection);
+  const total = bundleTurnCount(analysis, selection);
   const titles = {
     short: 'Compaction Lens: writing and counting the turns to copy',
     long: `Compaction Lens: ${groupDigits(total)} turns for the agent`,
@@ -409,24 +416,6 @@ async function makeBundles(
     },
     runner,
   );
-}
-
-/** How many turns the bundle of `selection` quotes (at most: a find's ids may name turns gone since). */
-function turnsSelected(entry: AnalysedTranscript, selection: BundleSelection): number {
-  if (selection.kind === 'turns') return selection.ids.length;
-  let total = 0;
-  for (const index of selection.checkpointIndices) total += entry.analysis.checkpoints[index]?.counts['claimed-missing'] ?? 0;
-  return total;
-}
-
-/** `steps`, calling `onStep` at each of their yields (the bundle's: one a turn written, then a few as it is joined). */
-function* eachStep<T>(steps: Generator<void, T, void>, onStep: () => void): Generator<void, T, void> {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    onStep();
-    yield;
-  }
 }
 
 function sum(counts: readonly number[]): number {

@@ -1,6 +1,7 @@
 // Tests for the CLI's progress line on a terminal (src/cli/progressLine.ts): nothing off a terminal, nothing for
 // quick files, redrawn at most every 200 ms and erased when done, the early verdicts shown while the analysis
-// goes on (and forgotten for the next file), and transcript text escaped for the terminal.
+// goes on (and forgotten for the next file, or once the file's analysis is done), a step without a percentage,
+// and transcript text escaped for the terminal.
 import assert from 'node:assert/strict';
 import { progressPrinter } from '../../../src/cli/progressLine';
 
@@ -50,6 +51,29 @@ describe('cli/progressLine', () => {
     time = 1600;
     printer.progress('b.jsonl', 0.5, 'counting tokens…');
     assert.equal(out.written.at(-1), '\r\u001b[Kb.jsonl: counting tokens… 50%');
+  });
+
+  it("shows a step whose end cannot be told without a percentage, and no verdict once the file's analysis is done", () => {
+    const out = terminal();
+    let time = 0;
+    const printer = progressPrinter(out, () => time)!;
+    printer.progress('a.jsonl', 0.4, 'judging turns…');
+    printer.verdict?.('a.jsonl', [{ summaryId: 'S1', verdict: 'fail-closed' }]);
+    time = 600;
+    printer.progress('a.jsonl', 0.9, 'judging turns…');
+    printer.progress('a.jsonl', 1, 'done');
+    time = 900;
+    printer.progress('a.jsonl', undefined, 'writing the export: 12 MB');
+    time = 1000;
+    printer.progress('a.jsonl', undefined, 'writing the export: 13 MB');
+    time = 1200;
+    printer.progress('a.jsonl', 0.5, 'writing the bundle');
+    assert.deepEqual(out.written, [
+      '\r\u001b[Ka.jsonl: S1 fail-closed (still judging turns… 90%)',
+      '\r\u001b[K',
+      '\r\u001b[Ka.jsonl: writing the export: 12 MB',
+      '\r\u001b[Ka.jsonl: writing the bundle 50%',
+    ]);
   });
 
   it('escapes control characters from file names and summary ids', () => {

@@ -1,12 +1,16 @@
 // How a command whose work grows with a transcript's turns (Copy Dropped Turns for the Agent, Export Corrected
 // Checkpoint) shows that work: in the status bar while it is short, and from LONG_WORK_TURNS turns, where it takes
-// a second or more, in a notification with its progress and a Cancel button. Cancel aborts the work's signal; the
+// half a second or more, in a notification with its progress and a Cancel button. Cancel aborts the work's signal; the
 // work then rejects with an AbortError (node/inSlices.ts) and the command resolves as cancelled.
 import * as vscode from 'vscode';
 import { isAbort } from './userErrors';
 
-/** From this many turns the work takes a second or more (88,200 turns: about 1–2 s), so it shows in a notification. */
-export const LONG_WORK_TURNS = 10_000;
+/**
+ * From this many turns the work takes half a second or more, so it shows in a notification with Cancel: on the
+ * generated 100k-turn files, the copy's 88,200 turns take 1.1–2.6 s and the export's 100,000 1.4–2.3 s in a real
+ * VS Code (docs/performance-history.md), 12–30 µs a turn. Below it a notification would only flash by.
+ */
+export const LONG_WORK_TURNS = 25_000;
 
 /** One step of progress, as vscode.Progress takes it. */
 export interface ProgressStep {

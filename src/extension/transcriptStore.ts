@@ -163,6 +163,8 @@ export class TranscriptStore extends Disposable {
   /** Files held by a timeline panel (through LiveTranscripts.hold): how many holds each. */
   private readonly holds = new Map<string, number>();
   private readonly loading = new Map<string, Promise<AnalysedTranscript>>();
+  /** Changes of settings being applied (applySettings). */
+  private applyingSettings = 0;
   private readonly refreshing = new Map<string, Promise<void>>();
   private readonly changed = this.register(new vscode.EventEmitter<AnalysedTranscript>());
   private readonly removed = this.register(new vscode.EventEmitter<vscode.Uri>());
@@ -270,6 +272,11 @@ export class TranscriptStore extends Disposable {
     return this.refreshing.has(uri.toString());
   }
 
+  /** True while a file is being loaded or re-read, or a change of settings applied (tests wait for quiet). */
+  get working(): boolean {
+    return this.loading.size > 0 || this.refreshing.size > 0 || this.applyingSettings > 0;
+  }
+
   /** The analysed transcript of `uri`, reading and analysing it first when needed. Throws on failure. */
   load(uri: vscode.Uri, progress: ProgressOptions = {}): Promise<AnalysedTranscript> {
     const key = uri.toString();
@@ -336,6 +343,15 @@ export class TranscriptStore extends Disposable {
 
   /** Reads again or re-analyses every transcript, as `change` says; a file that can no longer be read is dropped. */
   async applySettings(change: SettingsChange): Promise<void> {
+    this.applyingSettings++;
+    try {
+      await this.applySettingsNow(change);
+    } finally {
+      this.applyingSettings--;
+    }
+  }
+
+  private async applySettingsNow(change: SettingsChange): Promise<void> {
     // Demoted files are read again either way (they keep no transcript to re-analyse), one at a time, so
     // memory stays bounded; their digests stay listed until then.
     const demoted = [...this.digested.values()].map((digest) => digest.uri);

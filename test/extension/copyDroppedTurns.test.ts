@@ -25,6 +25,7 @@ import {
   LARGE_BUNDLE_TOKENS,
   offerQuestion,
 } from '../../src/extension/copyDroppedTurns';
+import type { CompactionLensApi } from '../../src/extension/extension';
 import { LONG_WORK_TURNS, type ProgressRunner, type ProgressStep } from '../../src/extension/longWork';
 import { createTokenCounter } from '../../src/node/tokenCounter';
 import { closeAllEditors, copySample, extensionApi, waitFor, writeTranscript } from './helpers';
@@ -105,10 +106,19 @@ async function run(arg: unknown, prompts: TestPrompts): Promise<CopyDroppedTurns
 }
 
 describe('Copy Dropped Turns for the Agent', () => {
+  let api: CompactionLensApi;
+  /**
+   * The large files a test loaded, removed from the store after it: a later test's change of settings reads every
+   * file the store lists again, and would still be reading these while the next tests run (heapGuard's among them).
+   */
+  const large: vscode.Uri[] = [];
   before(async () => {
-    await extensionApi();
+    api = await extensionApi();
   });
   afterEach(closeAllEditors);
+  afterEach(() => {
+    for (const uri of large.splice(0)) api.store.remove(uri);
+  });
 
   it("on the incident's active editor: confirms with the size in tokens, then copies turns 380–419", async () => {
     const uri = copySample();
@@ -311,6 +321,7 @@ describe('Copy Dropped Turns for the Agent', () => {
       { type: 'turn', id: 2, role: 'tool', content: `ANCHOR-2- ${words(30_000)}`, tokens: 75_000, anchor: 'ANCHOR-2-' },
       { type: 'checkpoint', summary_id: 'S1', summary: 'Did ANCHOR-0-.', summary_budget: 4096, covered: { from: 0, to: 2 } },
     ]);
+    large.push(uri);
     const sentinel = `clipboard sentinel ${Date.now()}`;
     await vscode.env.clipboard.writeText(sentinel);
     const prompts = new TestPrompts({ copy: undefined });
@@ -347,6 +358,7 @@ describe('Copy Dropped Turns for the Agent', () => {
       })),
       { type: 'checkpoint', summary_id: 'S1', summary: 'Did ANCHOR-0-.', summary_budget: 4096, covered: { from: 0, to: 30 } },
     ]);
+    large.push(uri);
     const sentinel = `clipboard sentinel ${Date.now()}`;
     await vscode.env.clipboard.writeText(sentinel);
     for (const copy of ['masked', 'unmasked'] as const) {
@@ -383,7 +395,7 @@ describe('Copy Dropped Turns for the Agent', () => {
   });
 
   it(`from ${LONG_WORK_TURNS} turns a notification shows the turns written and counted, and its Cancel stops the work`, async () => {
-    const dropped = 12_000;
+    const dropped = 30_000;
     const uri = writeTranscript('many-dropped.jsonl', [
       { type: 'turn', id: 0, role: 'user', content: 'ANCHOR-0- begin', tokens: 20, anchor: 'ANCHOR-0-' },
       ...Array.from({ length: dropped }, (_, k) => ({
@@ -396,11 +408,12 @@ describe('Copy Dropped Turns for the Agent', () => {
       })),
       { type: 'checkpoint', summary_id: 'S1', summary: 'Did ANCHOR-0-.', summary_budget: 4096, covered: { from: 0, to: dropped } },
     ]);
+    large.push(uri);
     const sentinel = `clipboard sentinel ${Date.now()}`;
     await vscode.env.clipboard.writeText(sentinel);
     const notification = {
       location: vscode.ProgressLocation.Notification,
-      title: 'Compaction Lens: 12,000 turns for the agent',
+      title: 'Compaction Lens: 30,000 turns for the agent',
       cancellable: true,
     };
     for (const [phase, cancelAt] of [
@@ -427,10 +440,10 @@ describe('Copy Dropped Turns for the Agent', () => {
     const [{ reports }] = prompts.progress.shown;
     const messages = new Set(reports.map((step) => step.message));
     for (const message of [
-      'masking and writing: 480 of 12,000 turns',
-      'masking and writing: 12,000 of 12,000 turns',
+      'masking and writing: 1,200 of 30,000 turns',
+      'masking and writing: 30,000 of 30,000 turns',
       'counting the tokens (o200k_base)',
-      'writing unmasked: 12,000 of 12,000 turns',
+      'writing unmasked: 30,000 of 30,000 turns',
       'counting the unmasked tokens (o200k_base)',
     ]) {
       assert.ok(messages.has(message), `${message} in ${[...messages].join(' | ')}`);

@@ -10,6 +10,7 @@ import * as assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { CompactionLensApi } from '../../src/extension/extension';
 import type { ExportCorrectedResult, ExportPrompts } from '../../src/extension/exportCorrected';
 import { LONG_WORK_TURNS, type ProgressRunner, type ProgressStep } from '../../src/extension/longWork';
 import { CanonicalReader } from '../../src/formats/canonical';
@@ -68,10 +69,19 @@ function claimedIdsOf(file: string): unknown[][] {
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe('Export Corrected Checkpoint', () => {
+  let api: CompactionLensApi;
+  /**
+   * The large files a test loaded, removed from the store after it: a later test's change of settings reads every
+   * file the store lists again, and would still be reading these while the next tests run (heapGuard's among them).
+   */
+  const large: vscode.Uri[] = [];
   before(async () => {
-    await extensionApi();
+    api = await extensionApi();
   });
   afterEach(closeAllEditors);
+  afterEach(() => {
+    for (const uri of large.splice(0)) api.store.remove(uri);
+  });
 
   it('on the active transcript: saves incident.corrected.jsonl beside it, which claims 0–379; the transcript is unchanged; Open opens it', async () => {
     const uri = copySample();
@@ -168,7 +178,7 @@ describe('Export Corrected Checkpoint', () => {
   });
 
   it(`from ${LONG_WORK_TURNS} turns a notification shows the export, and its Cancel stops it with nothing written`, async () => {
-    const turns = 12_000;
+    const turns = 30_000;
     const uri = writeTranscript('many.jsonl', [
       ...Array.from({ length: turns }, (_, id) => ({
         type: 'turn',
@@ -186,6 +196,7 @@ describe('Export Corrected Checkpoint', () => {
         covered: { from: 0, to: turns - 1 },
       },
     ]);
+    large.push(uri);
     const folder = path.dirname(uri.fsPath);
     const output = path.join(folder, 'many.corrected.jsonl');
     const notification = {

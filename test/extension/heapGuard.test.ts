@@ -2,9 +2,9 @@
 // re-read and re-analysis stop under the heap watch (node/memoryWatch.ts) and the file is dropped (its tree
 // items, marks and panels go through onDidRemove), instead of V8 ending the whole extension host. The test
 // brings the host's heap near the watch's share of its limit with a filler of its own (the host's limit is
-// several GB, and VS Code passes no NODE_OPTIONS to it), appends many turns, makes major collections while they are
-// read and analysed (the watch looks after each), and lets the filler go afterwards; the host then goes on
-// analysing other files.
+// several GB, and VS Code passes no NODE_OPTIONS to it) once the store is at rest, appends many turns, makes major
+// collections while they are read and analysed (the watch looks after each), and lets the filler go afterwards;
+// the host then goes on analysing other files.
 import * as assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
@@ -34,6 +34,18 @@ function turns(first: number, count: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Resolves once the store has loaded, re-read and applied settings to nothing for `ms` in a row. */
+async function storeQuiet(api: CompactionLensApi, ms = 300): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  let quietSince = Date.now();
+  for (;;) {
+    if (api.store.working) quietSince = Date.now();
+    else if (Date.now() - quietSince >= ms) return;
+    if (Date.now() > deadline) throw new Error('the transcript store was still at work after 90 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('a live transcript that grows too large for the heap', function () {
   this.timeout(180_000);
   let api: CompactionLensApi;
@@ -61,6 +73,9 @@ describe('a live transcript that grows too large for the heap', function () {
       // stays about (1 - LIVE_HEAP_SHARE) of it above, so the host itself never runs out. The watch looks after
       // each major collection, which V8 makes when it needs to; the test makes them while the file is re-read and
       // re-analysed, so the stop does not wait for V8's timing.
+      // Nothing else at work first: a change of settings in an earlier test reads every listed file again, and a
+      // large one read while the heap is filled could take the host past its limit before the watch looks.
+      await storeQuiet(api);
       collect();
       const stats = getHeapStatistics();
       const limit = Math.max(stats.heap_size_limit / 2, stats.heap_size_limit - 48 * MB);

@@ -3,9 +3,9 @@
 // default name beside the transcript, docs/corrected-checkpoint.md), asks in a modal dialog before replacing an
 // existing file, writes atomically (node/correctedExport.ts; never the transcript), and says what it wrote with
 // an "Open" button. From LONG_WORK_TURNS turns the export shows in a notification with Cancel, which stops it
-// with nothing written. The three dialogs (and the progress) are the command's `ExportPrompts`: the window's by default, a caller's
-// (an extension-host test) when passed as the command's second argument; JSON arguments (a command: link)
-// cannot carry them. The command resolves with what happened, for tests and other callers.
+// with nothing written. The three dialogs (and the progress) are the command's `ExportPrompts`: the window's by
+// default, a caller's (an extension-host test) when passed as the command's second argument; JSON arguments (a
+// command: link) cannot carry them. The command resolves with what happened, for tests and other callers.
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { describeCorrection, exportKindFor } from '../core/correctedCheckpoint';

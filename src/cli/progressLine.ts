@@ -1,8 +1,8 @@
 // The one-line progress report `check`, `find`, `bundle` and `export` write to a terminal's stderr: the file, its
 // step and percentage (the step alone when its end cannot be told), redrawn in place (at most every 200 ms, and
-// only for files that take more than half a second), and erased when the file is done. When a file's verdicts are settled before its analysis is done (analyzeFile's onVerdict), the
-// line says them while the rest goes on. Text from the transcript (file names, summary ids) is escaped for the
-// terminal.
+// only for files that take more than half a second), and erased when the file is done. When a file's verdicts
+// are settled before its analysis is done (analyzeFile's onVerdict), the line says them while the rest goes on.
+// Text from the transcript (file names, summary ids) is escaped for the terminal.
 import { verdictsLine } from '../core/displayText';
 import type { FileProgress } from './checkFiles';
 import { terminalText } from './terminalText';

@@ -397,7 +397,7 @@ async function makeBundles(
         let written = 0;
         const onTurn = () => {
           written = Math.min(written + 1, total);
-          report(`${what}: ${groupDigits(written)} of ${groupDigits(total)} turns`, from + (25 * written) / Math.max(total, 1));
+          report(() => `${what}: ${groupDigits(written)} of ${groupDigits(total)} turns`, from + (25 * written) / Math.max(total, 1));
         };
         const steps = eachStep(recoveryBundleInSteps(analysis, turns, selection, { fileName, mask }), onTurn);
         const bundle = await inSlices(steps, signal);

@@ -1,7 +1,7 @@
 // How a command whose work grows with a transcript's turns (Copy Dropped Turns for the Agent, Export Corrected
-// Checkpoint) shows that work: in the status bar while it is short, and from LONG_WORK_TURNS turns, where it takes
-// half a second or more, in a notification with its progress and a Cancel button. Cancel aborts the work's signal; the
-// work then rejects with an AbortError (node/inSlices.ts) and the command resolves as cancelled.
+// Checkpoint) shows that work: in the status bar while it is short, and from LONG_WORK_TURNS turns, where it
+// takes half a second or more, in a notification with its progress and a Cancel button. Cancel aborts the work's
+// signal; the work then rejects with an AbortError (node/inSlices.ts) and the command resolves as cancelled.
 import * as vscode from 'vscode';
 import { isAbort } from './userErrors';
 
@@ -24,8 +24,12 @@ export type ProgressRunner = <T>(
   task: (progress: vscode.Progress<ProgressStep>, token: vscode.CancellationToken) => Thenable<T>,
 ) => Thenable<T>;
 
-/** What the work reports: where it stands (0–100, undefined while that cannot be told) and what it is doing. */
-export type ReportWork = (message: string, percent?: number) => void;
+/**
+ * What the work reports: what it is doing, and where it stands (0–100, undefined while that cannot be told). A
+ * message given as a function is made only when the step is shown: a loop that reports each turn then formats
+ * about a hundred messages, not one a turn.
+ */
+export type ReportWork = (message: string | (() => string), percent?: number) => void;
 
 /**
  * Runs `work` under a progress of `turns` turns' size: the status bar's, titled `titles.short`, below
@@ -51,15 +55,14 @@ export async function withWorkProgress<T>(
     let shown = 0;
     let said = '';
     const report: ReportWork = (message, percent) => {
-      if (percent === undefined) {
-        if (message !== said) progress.report({ message });
-      } else {
-        const whole = Math.min(100, Math.floor(percent));
-        if (whole <= shown) return;
-        progress.report({ message, increment: whole - shown });
+      const whole = percent === undefined ? undefined : Math.min(100, Math.floor(percent));
+      if (whole !== undefined && whole <= shown) return;
+      const text = typeof message === 'string' ? message : message();
+      if (whole !== undefined) {
+        progress.report({ message: text, increment: whole - shown });
         shown = whole;
-      }
-      said = message;
+      } else if (text !== said) progress.report({ message: text });
+      said = text;
     };
     try {
       return await work(report, abort.signal);

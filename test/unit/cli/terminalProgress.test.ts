@@ -58,7 +58,7 @@ describe('the CLI on a terminal: progress on stderr (child process, pseudo-termi
   });
   after(() => dir && rmSync(dir, { recursive: true, force: true }));
 
-  it('bundle: the analysis, then the bundle written and counted; the Markdown alone on stdout', () => {
+  it("bundle: the analysis, then the bundle's own progress (written or counted); the Markdown alone on stdout", () => {
     const out = join(dir, 'bundle.md');
     const { status, screen } = onTerminal(dir, ['bundle', transcript], out);
     assert.equal(status, 0, screen);
@@ -81,7 +81,7 @@ describe('the CLI on a terminal: progress on stderr (child process, pseudo-termi
     assert.doesNotMatch(markdown, /[\r\u001b]/, 'no progress in the output');
   });
 
-  it('export: the analysis, then the corrections worked out and the bytes written; find: the analysis', () => {
+  it("export: its own progress (the corrections worked out or the bytes written); find: the analysis's", () => {
     const output = join(dir, 'long.corrected.jsonl');
     const exported = onTerminal(dir, ['export', transcript, '--out', output], join(dir, 'export.txt'));
     assert.equal(exported.status, 0, exported.screen);

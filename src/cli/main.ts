@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`compaction-lens: ${terminalText(outcome.message)}\n`);
         return 2;
       }
-      process.stdout.write(outcome.output);
+      for (const block of outcome.blocks) process.stdout.write(block);
       process.stderr.write(`compaction-lens: ${outcome.note}\n`);
       return 0;
     }

@@ -15,6 +15,7 @@ import type {
   FindOptions,
   SummaryMention,
   Transcript,
+  KeptResults,
   Turn,
   TurnResult,
 } from './model';
@@ -91,6 +92,22 @@ function scan(re: RegExp, text: string, max: number): { at: number; length: numb
 }
 
 /**
+ * The indexes of the first `max` turns of `transcript` whose text holds `query`: the turns findFact lists, for a
+ * shell that keeps only their results (core/keptTurns.ts). A regex query that parseFactQuery would refuse throws.
+ */
+export function matchingTurns(transcript: Transcript, query: FactQuery, max = DEFAULT_MAX_MATCHES): number[] {
+  const re = compile(query);
+  const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
+  const indexes: number[] = [];
+  for (let index = 0; index < turns.length && indexes.length < max; index++) {
+    const turn = turns[index];
+    const text = turn && typeof turn === 'object' ? turn.text : undefined; // read once: it may come from disk
+    if (typeof text === 'string' && scan(re, text, 1)) indexes.push(index);
+  }
+  return indexes;
+}
+
+/**
  * Every turn of `transcript` whose text holds `query`, with each checkpoint's route to it. `analysis` is
  * analyze(transcript)'s result. A malformed turn or checkpoint is skipped; a regex query that parseFactQuery
  * would refuse throws a RangeError (it is never run).
@@ -102,13 +119,14 @@ export function findFact(transcript: Transcript, analysis: Analysis, query: Fact
   const turns: readonly Turn[] = Array.isArray(transcript?.turns) ? transcript.turns : [];
   const checkpoints: readonly CheckpointAnalysis[] = Array.isArray(analysis?.checkpoints) ? analysis.checkpoints : [];
   const summaries = checkpoints.map((cpa) => new SummaryText(transcript, cpa));
+  const kept = options.kept;
   const answer: FactAnswer = { query: queryText(query), matches: [], omitted: 0, flagged: 0, summaryMentions: [] };
 
   turns.forEach((turn, index) => {
     if (!turn || typeof turn !== 'object' || typeof turn.text !== 'string') return;
     const found = scan(re, turn.text, maxPerTurn);
     if (!found) return;
-    if (checkpoints.some((cpa) => resultOf(cpa, turn, index)?.status === 'claimed-missing')) answer.flagged++;
+    if (checkpoints.some((cpa) => droppedHere(cpa, turn, index, kept))) answer.flagged++;
     if (answer.matches.length >= maxMatches) {
       answer.omitted++;
       return;
@@ -125,7 +143,7 @@ export function findFact(transcript: Transcript, analysis: Analysis, query: Fact
       matched: cut(matched, EXCERPT_MATCH),
       at: found.at,
       excerpt: excerpt(turn.text, found.at, found.length),
-      routes: checkpoints.map((cpa, c) => routeOf(cpa, summaries[c], turn, index, matched)),
+      routes: checkpoints.map((cpa, c) => routeOf(cpa, summaries[c], turn, index, matched, kept)),
     };
     if (typeof turn.externalSource === 'string') match.externalSource = turn.externalSource;
     answer.matches.push(match);
@@ -172,16 +190,45 @@ class SummaryText {
   }
 }
 
-/** The checkpoint's result for the turn at `index`, when the checkpoint compacted it. */
-function resultOf(cpa: CheckpointAnalysis, turn: Turn, index: number): TurnResult | undefined {
-  const result = Array.isArray(cpa.turns) ? cpa.turns[index] : undefined;
+/**
+ * The checkpoint's result for the turn at `index`, when the checkpoint compacted it: from its turns, or from `kept`
+ * when they went to a sink.
+ */
+function resultOf(cpa: CheckpointAnalysis, turn: Turn, index: number, kept: KeptResults | undefined): TurnResult | undefined {
+  const result = cpa.turnsWritten === true ? kept?.result(cpa.index, index) : Array.isArray(cpa.turns) ? cpa.turns[index] : undefined;
   return result && result.id === turn.id ? result : undefined;
 }
 
-function routeOf(cpa: CheckpointAnalysis, summary: SummaryText, turn: Turn, index: number, matched: string): FactRoute {
+/** Whether the checkpoint claims the turn at `index` but its summary does not carry it. */
+function droppedHere(cpa: CheckpointAnalysis, turn: Turn, index: number, kept: KeptResults | undefined): boolean {
+  if (cpa.turnsWritten !== true || kept === undefined) return resultOf(cpa, turn, index, kept)?.status === 'claimed-missing';
+  return sortedHas(kept.dropped(cpa.index), index);
+}
+
+/** Whether the ascending `values` hold `value` (a binary search). */
+function sortedHas(values: readonly number[], value: number): boolean {
+  let low = 0;
+  let high = values.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle] === value) return true;
+    if (values[middle] < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
+function routeOf(
+  cpa: CheckpointAnalysis,
+  summary: SummaryText,
+  turn: Turn,
+  index: number,
+  matched: string,
+  kept: KeptResults | undefined,
+): FactRoute {
   const name = shortTurnId(cpa.summaryId);
   const line = turn.span?.startLine ?? 0;
-  const result = resultOf(cpa, turn, index);
+  const result = resultOf(cpa, turn, index, kept);
   const claimed = result ? result.claimed : Array.isArray(cpa.claimedIds) && cpa.claimedIds.includes(turn.id);
   const base = { summaryId: cpa.summaryId, checkpoint: cpa.index, checkpointLine: cpa.line, claimed };
   const rawLog = `raw log line ${line}`;

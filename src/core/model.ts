@@ -514,6 +514,18 @@ export interface TurnSink {
   turn(result: TurnResult): void;
 }
 
+/**
+ * What a one-shot command that shows a few turns (find, bundle) kept of an analysis whose turns went to a sink
+ * (core/keptTurns.ts): the results of the turns it asked for, and each checkpoint's claimed-missing turns.
+ * findFact and the recovery bundle read a checkpoint with turnsWritten through it.
+ */
+export interface KeptResults {
+  /** Checkpoint `checkpoint`'s result for the turn at `index`, when that turn was asked for. */
+  result(checkpoint: number, index: number): TurnResult | undefined;
+  /** The indexes of checkpoint `checkpoint`'s claimed-missing turns, ascending. */
+  dropped(checkpoint: number): readonly number[];
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Finding a fact (core/findFact.ts): where the text of a turn went at each checkpoint, and how the note's
 // `reconstruct` would reach it.
@@ -605,6 +617,8 @@ export interface FindOptions {
   maxMatches?: number;
   /** Most matches counted in one turn (default 100). */
   maxPerTurn?: number;
+  /** Where the results of a checkpoint whose turns went to a sink (turnsWritten) are read. */
+  kept?: KeptResults;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -671,6 +685,8 @@ export interface BundleWriteOptions {
   mask?: boolean;
   /** The transcript's file name, said in the bundle's introduction. */
   fileName?: string;
+  /** Where the claimed-missing turns of a checkpoint whose turns went to a sink (turnsWritten) are read. */
+  kept?: KeptResults;
 }
 
 export interface BundleOptions extends BundleWriteOptions {

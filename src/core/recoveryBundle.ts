@@ -11,6 +11,8 @@ import type {
   BundleOptions,
   BundleSelection,
   BundleWriteOptions,
+  CheckpointAnalysis,
+  KeptResults,
   RecoveryBundle,
   RecoveryBundleText,
   Turn,
@@ -107,7 +109,7 @@ export function* recoveryBundleInSteps(
     for (const checkpointIndex of selection.checkpointIndices) {
       const checkpoint = analysis.checkpoints[checkpointIndex];
       if (!checkpoint) continue;
-      const dropped = checkpoint.turns.filter((result) => result.status === 'claimed-missing');
+      const dropped = droppedIndexes(checkpoint, options.kept);
       const name = plainOrCode(checkpoint.summaryId);
       writer.heading(`## Turns dropped by checkpoint ${name}, recovered from the raw log`);
       if (dropped.length === 0) {
@@ -122,8 +124,8 @@ export function* recoveryBundleInSteps(
               `but the summary does not carry them. Their raw text follows, quoted from the transcript: ${QUOTED_DATA}`,
       );
       writer.maskNotePlaceholder();
-      for (const result of dropped) {
-        const turn = turns[result.index];
+      for (const turnIndex of dropped) {
+        const turn = turns[turnIndex];
         if (!turn) continue;
         writer.turn(turn);
         turnIds.push(turn.id);
@@ -133,7 +135,7 @@ export function* recoveryBundleInSteps(
   } else {
     const { found, unknown } = turnsById(turns, selection.ids);
     unknownIds = unknown;
-    const droppedBy = droppedByIndex(analysis);
+    const droppedBy = droppedByIndex(analysis, options.kept);
     writer.heading('## Turns recovered from the raw log');
     writer.paragraph(
       found.length === 0
@@ -269,15 +271,28 @@ function turnsById(turns: readonly Turn[], ids: readonly TurnId[]): { found: num
   return { found, unknown };
 }
 
+/**
+ * The indexes of the checkpoint's claimed-missing turns, ascending: from its turns, or from `kept` when they went
+ * to a sink (without it such a checkpoint's dropped turns are unknown, and saying "none" would be a false claim).
+ */
+function droppedIndexes(checkpoint: CheckpointAnalysis, kept: KeptResults | undefined): readonly number[] {
+  if (checkpoint.turnsWritten === true) {
+    if (kept === undefined) throw new Error(`checkpoint ${checkpoint.summaryId}'s turns went to a sink, and none was given`);
+    return kept.dropped(checkpoint.index);
+  }
+  const indexes: number[] = [];
+  for (const result of checkpoint.turns) if (result.status === 'claimed-missing') indexes.push(result.index);
+  return indexes;
+}
+
 /** For each turn index, the checkpoints (summary ids) that claim it but whose summary does not carry it. */
-function droppedByIndex(analysis: Analysis): Map<number, string[]> {
+function droppedByIndex(analysis: Analysis, kept: KeptResults | undefined): Map<number, string[]> {
   const byIndex = new Map<number, string[]>();
   for (const checkpoint of analysis.checkpoints) {
-    for (const result of checkpoint.turns) {
-      if (result.status !== 'claimed-missing') continue;
-      const list = byIndex.get(result.index) ?? [];
+    for (const index of droppedIndexes(checkpoint, kept)) {
+      const list = byIndex.get(index) ?? [];
       list.push(checkpoint.summaryId);
-      byIndex.set(result.index, list);
+      byIndex.set(index, list);
     }
   }
   return byIndex;

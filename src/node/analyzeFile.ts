@@ -62,6 +62,12 @@ export interface ProgressOptions {
    */
   turnSink?: TurnSink;
   /**
+   * Called once the file is read, before its analysis begins, with the transcript the analysis will judge: for a
+   * command that keeps only some turns' results (a turn sink told which, core/keptTurns.ts) and finds them by
+   * their text.
+   */
+  onRead?: (transcript: Transcript) => void;
+  /**
    * A full garbage collection, for a process that can ask for one (the CLI's collectGarbage). It is asked for
    * once, between the read of a file whose texts went to disk (a large file, read once) and its analysis: the
    * read's garbage was still there when the sharing counts made their tables, and that was the 1 GB file's peak
@@ -388,6 +394,7 @@ export function analyzeFile(
     const oneShot = progress.oneShot === true;
     const evidenceCache = oneShot ? oneShotEvidenceCache(file) : new EvidenceCache();
     const checkpointMemo = new CheckpointMemo();
+    progress.onRead?.(file.transcript);
     const caches: FileCaches = oneShot ? { tokenCache, evidenceCache } : { tokenCache, evidenceCache, checkpointMemo };
     const analysis = await analyzeTranscript(file.transcript, caches, pool, options, {
       signal,

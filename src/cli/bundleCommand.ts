@@ -2,15 +2,16 @@
 // analyses the transcript and builds the recovery bundle (core/recoveryBundle.ts): the raw text of the turns a
 // checkpoint claims but whose summary does not carry them — every such checkpoint's, or the one named — or of
 // the turns named, or of those that hold --find's text (as `find` reads it), as Markdown for the agent's
-// context. The analysis keeps only which turns each checkpoint dropped (core/keptTurns.ts). The Markdown goes to
-// stdout a block at a time, never joined; its size in tokens and the count of masked secrets go to stderr, so a
-// pipe gets the bundle only; on a terminal, stderr shows the progress of the analysis, then of the bundle's writing
-// and count. Every failure is a one-line message for exit status 2.
+// context. The analysis keeps only which turns each checkpoint dropped (core/keptTurns.ts), and the Markdown goes
+// to stdout a block at a time as it is made, never held whole; its size in tokens and the count of masked secrets
+// go to stderr, so a pipe gets the bundle only; on a terminal, stderr shows the progress of the analysis, then of
+// the bundle's masking and writing. Every failure is a one-line message for exit status 2, said before anything is
+// written.
 import { countOf, groupDigits } from '../core/displayText';
-import type { Analysis, BundleSelection, KeptResults, RecoveryBundleText, Transcript, Turn } from '../core/model';
+import type { Analysis, BundleSelection, KeptResults, Transcript, Turn } from '../core/model';
 import { matchingTurns, parseFactQuery } from '../core/findFact';
 import { KeptTurns } from '../core/keptTurns';
-import { bundleTurnCount, checkpointsWithDroppedTurns, recoveryBundleInSteps } from '../core/recoveryBundle';
+import { bundledTurns, checkpointsWithDroppedTurns, maskedInTurns, recoveryBundleInSteps } from '../core/recoveryBundle';
 import { eachStep, runSteps } from '../core/steps';
 import { fileNameOf } from '../core/displayText';
 import { createTokenCounter } from '../node/tokenCounter';
@@ -21,19 +22,25 @@ import { terminalText } from './terminalText';
 
 export type BundleOutcome =
   | { kind: 'error'; message: string }
-  /**
-   * `blocks` for stdout, written one after the other (none when there is nothing to recover): a bundle is never
-   * joined into one string, which could pass V8's longest; `note` for stderr.
-   */
-  | { kind: 'done'; blocks: readonly string[]; note: string };
+  /** The bundle went to the output (nothing, when there is nothing to recover); `note` is for stderr. */
+  | { kind: 'done'; note: string };
 
-/** The bundle as written and counted, its blocks not joined. */
-interface CountedBundle extends RecoveryBundleText {
+/** What a bundle written says of itself on stderr. */
+interface WrittenBundle {
+  turns: number;
+  masked: number;
   tokens: number;
 }
 
-/** `onProgress`: a terminal's progress line, for the analysis and then the bundle's writing and count. */
-export async function runBundle(options: BundleCommandOptions, onProgress?: FileProgress): Promise<BundleOutcome> {
+/**
+ * `write` takes the Markdown a block at a time, as it is made (stdout); nothing is written when the command fails.
+ * `onProgress`: a terminal's progress line, for the analysis and then the bundle's masking and writing.
+ */
+export async function runBundle(
+  options: BundleCommandOptions,
+  write: (text: string) => void,
+  onProgress?: FileProgress,
+): Promise<BundleOutcome> {
   const name = shownName(options.file);
   const opened = await openAnalysed(options, name, onProgress);
   if ('error' in opened) return { kind: 'error', message: opened.error };
@@ -45,58 +52,72 @@ export async function runBundle(options: BundleCommandOptions, onProgress?: File
       analysis.checkpoints.length === 0
         ? 'has no compaction checkpoints'
         : `has no claimed-missing turns in its ${countOf(analysis.checkpoints.length, 'checkpoint')}`;
-    return { kind: 'done', blocks: [], note: terminalText(`${name} ${none}: nothing to recover.`) };
+    return { kind: 'done', note: terminalText(`${name} ${none}: nothing to recover.`) };
   }
   if (selection.kind === 'turns' && selection.ids.length === 0) {
-    return {
-      kind: 'done',
-      blocks: [],
-      note: terminalText(`${name}: no turn holds ${JSON.stringify(options.find)}: nothing to recover.`),
-    };
+    return { kind: 'done', note: terminalText(`${name}: no turn holds ${JSON.stringify(options.find)}: nothing to recover.`) };
   }
-  const bundle = writeAndCount(analysis, kept, transcript.turns, selection, options, (fraction, message) =>
-    onProgress?.progress(name, fraction, message),
-  );
-  if (bundle.unknownIds.length > 0) {
-    const ids = bundle.unknownIds.map((id) => JSON.stringify(String(id))).join(', ');
+  const { indexes, unknownIds } = bundledTurns(analysis, transcript.turns, selection, kept);
+  if (unknownIds.length > 0) {
+    const ids = unknownIds.map((id) => JSON.stringify(String(id))).join(', ');
     return { kind: 'error', message: `${name}: no turn has the id ${ids} (turn ids are as the transcript spells them)` };
   }
-  return { kind: 'done', blocks: bundle.blocks, note: terminalText(describeBundle(bundle, options)) };
+  const bundle = writeAndCount(analysis, kept, transcript.turns, selection, indexes, options, write, (fraction, message) =>
+    onProgress?.progress(name, fraction, message),
+  );
+  return { kind: 'done', note: terminalText(describeBundle(bundle, options)) };
 }
 
+/** The share of the bundle's progress its first pass takes, which counts the strings masking will replace. */
+const MASK_PASS_SHARE = 0.4;
+
 /**
- * The bundle of `selection`, written (the first half of the progress, a turn at a time) and counted (the second, a
- * block at a time: the blocks' counts add up to the whole's, see BundleWriter.finish), as buildRecoveryBundle gives it.
+ * The bundle of `selection` (the turns at `indexes`) written to `write` as it is made, each block counted as it
+ * goes (the blocks' counts add up to the whole's, see BundleWriter). With masking, a first pass over the turns
+ * counts what it will replace, so that the note saying so, which comes before the turns, is written in its place
+ * and nothing need be kept until the end: the turns' text is masked twice, and the bundle is never held whole.
  */
 function writeAndCount(
   analysis: Analysis,
   kept: KeptResults,
   turns: readonly Turn[],
   selection: BundleSelection,
+  indexes: readonly number[],
   options: BundleCommandOptions,
+  write: (text: string) => void,
   progress: (fraction: number, message: string) => void,
-): CountedBundle {
-  const total = Math.max(bundleTurnCount(analysis, selection), 1);
+): WrittenBundle {
+  const total = Math.max(indexes.length, 1);
+  const writeFrom = options.mask ? MASK_PASS_SHARE : 0;
+  let looked = 0;
+  const maskedAhead = options.mask
+    ? runSteps(
+        eachStep(maskedInTurns(turns, indexes), () => progress((writeFrom * Math.min(++looked, total)) / total, 'looking for secrets')),
+      )
+    : 0;
+  const countTokens = createTokenCounter(options.encoding);
+  let tokens = 0;
+  const onBlock = (block: string): void => {
+    tokens += countTokens(block);
+    write(block);
+  };
   let written = 0;
   const steps = recoveryBundleInSteps(analysis, turns, selection, {
     mask: options.mask,
     fileName: fileNameOf(shownName(options.file)),
     kept,
+    stream: { onBlock, maskedAhead },
   });
-  const text = runSteps(eachStep(steps, () => progress((0.5 * Math.min(++written, total)) / total, 'writing the bundle')));
-  const countTokens = createTokenCounter(options.encoding);
-  let tokens = 0;
-  text.blocks.forEach((block, k) => {
-    tokens += countTokens(block);
-    progress(0.5 + (0.5 * (k + 1)) / text.blocks.length, 'counting its tokens');
-  });
-  return { ...text, tokens };
+  const text = runSteps(
+    eachStep(steps, () => progress(writeFrom + ((1 - writeFrom) * Math.min(++written, total)) / total, 'writing the bundle')),
+  );
+  return { turns: text.turnIds.length, masked: text.masked, tokens };
 }
 
 /** "40 turns, 4,321 tokens (o200k_base), 2 secrets masked": what stderr says about the bundle. */
-function describeBundle(bundle: CountedBundle, options: BundleCommandOptions): string {
+function describeBundle(bundle: WrittenBundle, options: BundleCommandOptions): string {
   const masked = options.mask ? `${countOf(bundle.masked, 'secrets-looking string')} masked` : 'nothing masked (--no-mask)';
-  return `recovery bundle: ${countOf(bundle.turnIds.length, 'turn')}, ${groupDigits(bundle.tokens)} tokens (${options.encoding}), ${masked}`;
+  return `recovery bundle: ${countOf(bundle.turns, 'turn')}, ${groupDigits(bundle.tokens)} tokens (${options.encoding}), ${masked}`;
 }
 
 /**

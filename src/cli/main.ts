@@ -58,12 +58,20 @@ async function main(argv: string[]): Promise<number> {
       return exitStatus(reports);
     }
     case 'bundle': {
-      const outcome = await runBundle(parsed.options, progressPrinter(process.stderr));
+      // To a file or a pipe, the bundle is written as it is made. On a terminal it is written at the end, after
+      // the progress line on the same screen is done.
+      const held: string[] = [];
+      const write = process.stdout.isTTY
+        ? (text: string) => held.push(text)
+        : (text: string) => {
+            if (!process.stdout.destroyed) process.stdout.write(text);
+          };
+      const outcome = await runBundle(parsed.options, write, progressPrinter(process.stderr));
       if (outcome.kind === 'error') {
         process.stderr.write(`compaction-lens: ${terminalText(outcome.message)}\n`);
         return 2;
       }
-      for (const block of outcome.blocks) process.stdout.write(block);
+      for (const text of held) process.stdout.write(text);
       process.stderr.write(`compaction-lens: ${outcome.note}\n`);
       return 0;
     }

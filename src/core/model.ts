@@ -687,6 +687,19 @@ export interface BundleWriteOptions {
   fileName?: string;
   /** Where the claimed-missing turns of a checkpoint whose turns went to a sink (turnsWritten) are read. */
   kept?: KeptResults;
+  /** The Markdown handed over a block at a time as it is made, rather than kept (the CLI writes it out so). */
+  stream?: BundleStream;
+}
+
+/** Where a bundle written as it is made goes (BundleWriteOptions.stream). */
+export interface BundleStream {
+  /** Each block, in order: joined with nothing between them they are the bundle, and so are their token counts. */
+  onBlock(block: string): void;
+  /**
+   * How many strings the masking will replace (core/recoveryBundle.ts maskedInTurns, over the same turns): the note
+   * saying so comes before the turns.
+   */
+  maskedAhead: number;
 }
 
 export interface BundleOptions extends BundleWriteOptions {

@@ -1,7 +1,7 @@
 // The CLI's progress line on a real terminal: `bundle`, `export` and `find` run as child processes under
 // util-linux's `script` (a pseudo-terminal), on a generated transcript large enough to take seconds. stderr shows
-// the analysis's progress and then the command's own (the bundle written and counted, the export's bytes
-// written), each line erased before the next and before the command's last word; stdout, redirected to a file,
+// the analysis's progress and then the command's own (the bundle's secrets looked for, then the bundle written
+// as it is made; the export's bytes written), each line erased before the next and before the command's last word; stdout, redirected to a file,
 // gets the output alone, without a control character.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -58,7 +58,7 @@ describe('the CLI on a terminal: progress on stderr (child process, pseudo-termi
   });
   after(() => dir && rmSync(dir, { recursive: true, force: true }));
 
-  it("bundle: the analysis, then the bundle's own progress (written or counted); the Markdown alone on stdout", () => {
+  it("bundle: the analysis, then the bundle's own progress (secrets looked for, or written); the Markdown alone on stdout", () => {
     const out = join(dir, 'bundle.md');
     const { status, screen } = onTerminal(dir, ['bundle', transcript], out);
     assert.equal(status, 0, screen);
@@ -71,7 +71,7 @@ describe('the CLI on a terminal: progress on stderr (child process, pseudo-termi
       `the analysis's progress: ${progress.join(' | ')}`,
     );
     assert.ok(
-      progress.some((line) => /: (writing the bundle|counting its tokens) \d+%$/.test(line)),
+      progress.some((line) => /: (looking for secrets|writing the bundle) \d+%$/.test(line)),
       `the bundle's progress: ${progress.join(' | ')}`,
     );
     assert.match(lines.at(-1) ?? '', /^compaction-lens: recovery bundle: 59,999 turns, [\d,]+ tokens \(o200k_base\)/);

@@ -5,12 +5,16 @@
 import assert from 'node:assert/strict';
 import { analyze } from '../../../src/core/analyze';
 import type { AnalysisOptions } from '../../../src/core/model';
+import { runSteps } from '../../../src/core/steps';
 import {
   buildRecoveryBundle,
+  bundledTurns,
   bundleMarkdown,
   checkpointsWithDroppedTurns,
   fenced,
   inert,
+  maskedInTurns,
+  piecesRestartAfter,
   recoveryBundleFileName,
   recoveryBundleInSteps,
   writeRecoveryBundle,
@@ -143,6 +147,68 @@ describe('core/recoveryBundle: secrets', () => {
     assert.equal(bundle.masked, 0);
     assert.ok(bundle.markdown.includes(githubToken));
     assert.match(bundle.markdown, /Nothing is masked: secrets in these turns are shown as they are\./);
+  });
+});
+
+describe('core/recoveryBundle: written as it is made (BundleWriteOptions.stream)', () => {
+  const githubToken = `gh${'p_'}${'Z9y8X7w6V5'.repeat(4)}`;
+  /** 700 dropped turns (three or four parts each: several blocks), every 50th with a secret, some empty. */
+  const many = withDropped(
+    Array.from({ length: 700 }, (_, i) =>
+      i === 0 ? 'ANCHOR-0- kept' : i % 97 === 0 ? '' : i % 50 === 0 ? `deploy with ${githubToken} (${i})` : `step ${i}: moved rows`,
+    ),
+  );
+  /** The ids of the first `count` turns of `many` that hold text (all but turn 0 are dropped). */
+  const droppedIds = (count: number): number[] =>
+    Array.from({ length: 700 }, (_, i) => i)
+      .filter((i) => i > 0 && i % 97 !== 0)
+      .slice(0, count);
+  const cases = [
+    ['the incident, one checkpoint', incident(true), { kind: 'checkpoints', checkpointIndices: [0] }],
+    ['the incident, turns by id', incident(true), { kind: 'turns', ids: [3, '390', 'nope'] }],
+    ['the incident, covered turns only', incident(true), { kind: 'turns', ids: [1, 2] }],
+    ['700 dropped turns with secrets', many, { kind: 'checkpoints', checkpointIndices: [0] }],
+    // 3 parts to begin and 3 a turn (its heading, which checkpoint dropped it, its text): 1,536, blocks that end at the end.
+    ['511 dropped turns by id: the parts end with a block', many, { kind: 'turns', ids: droppedIds(511) }],
+    ['nothing found', incident(true), { kind: 'turns', ids: ['nope'] }],
+  ] as const;
+
+  for (const [name, t, selection] of cases) {
+    for (const mask of [true, false]) {
+      it(`${name}, ${mask ? 'masked' : 'not masked'}: the same bytes, blocks whose pieces restart between them`, () => {
+        const analysis = analyze(t, OPTS);
+        const whole = writeRecoveryBundle(analysis, t.turns, selection, { fileName: 'x.jsonl', mask });
+        const { indexes, unknownIds } = bundledTurns(analysis, t.turns, selection);
+        assert.deepEqual(unknownIds, whole.unknownIds);
+        assert.deepEqual(
+          indexes.map((index) => t.turns[index].id),
+          whole.turnIds,
+        );
+        const maskedAhead = mask ? runSteps(maskedInTurns(t.turns, indexes)) : 0;
+        assert.equal(maskedAhead, whole.masked);
+        const blocks: string[] = [];
+        const streamed = writeRecoveryBundle(analysis, t.turns, selection, {
+          fileName: 'x.jsonl',
+          mask,
+          stream: { onBlock: (block) => blocks.push(block), maskedAhead },
+        });
+        assert.deepEqual(streamed.blocks, [], 'nothing kept');
+        assert.equal(blocks.join(''), bundleMarkdown(whole));
+        assert.deepEqual([streamed.masked, streamed.turnIds, streamed.unknownIds], [whole.masked, whole.turnIds, whole.unknownIds]);
+        for (let k = 1; k < blocks.length; k++) assert.ok(piecesRestartAfter(blocks[k - 1], blocks[k]), `block ${k}`);
+        if (t === many) assert.ok(blocks.length > 2, `several blocks: ${blocks.length}`);
+      });
+    }
+  }
+
+  it('a count of masked strings that is not what the masking replaced is an error, not a wrong note', () => {
+    const t = many;
+    const analysis = analyze(t, OPTS);
+    const selection = { kind: 'checkpoints', checkpointIndices: [0] } as const;
+    assert.throws(
+      () => writeRecoveryBundle(analysis, t.turns, selection, { stream: { onBlock: () => undefined, maskedAhead: 3 } }),
+      /masked 13 strings where 3 were counted before/,
+    );
   });
 });
 

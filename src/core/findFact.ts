@@ -19,6 +19,7 @@ import type {
   Turn,
   TurnResult,
 } from './model';
+import { indexInSorted } from './sortedNumbers';
 import { userPatternProblem } from './userPattern';
 import { turnReason } from './reweigh';
 
@@ -202,20 +203,7 @@ function resultOf(cpa: CheckpointAnalysis, turn: Turn, index: number, kept: Kept
 /** Whether the checkpoint claims the turn at `index` but its summary does not carry it. */
 function droppedHere(cpa: CheckpointAnalysis, turn: Turn, index: number, kept: KeptResults | undefined): boolean {
   if (cpa.turnsWritten !== true || kept === undefined) return resultOf(cpa, turn, index, kept)?.status === 'claimed-missing';
-  return sortedHas(kept.dropped(cpa.index), index);
-}
-
-/** Whether the ascending `values` hold `value` (a binary search). */
-function sortedHas(values: readonly number[], value: number): boolean {
-  let low = 0;
-  let high = values.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    if (values[middle] === value) return true;
-    if (values[middle] < value) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
+  return indexInSorted(kept.dropped(cpa.index), index) !== undefined;
 }
 
 function routeOf(

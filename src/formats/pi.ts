@@ -45,6 +45,7 @@ import { RebuildingReader } from './rebuildingReader';
 import { lineSpan } from './sourceSpan';
 import { textOf, thinkingOf, toolCallText } from './textOf';
 import { CallLinks, type ToolCall } from './toolLinks';
+import { indexInSorted } from '../core/sortedNumbers';
 
 /** Entry types that are not turns and need no word: settings, labels, extension state. */
 const QUIET_TYPES = new Set(['model_change', 'thinking_level_change', 'custom', 'label', 'session_info']);
@@ -228,16 +229,7 @@ export class PiReader extends RebuildingReader {
 
   /** The index of line `n` in pi's entry list (entryLines), or undefined when it is no entry. */
   private entryIndexOf(n: number): number | undefined {
-    const lines = this.entryLines;
-    let low = 0;
-    let high = lines.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      if (lines[middle] === n) return middle;
-      if (lines[middle] < n) low = middle + 1;
-      else high = middle - 1;
-    }
-    return undefined;
+    return indexInSorted(this.entryLines, n);
   }
 
   /**

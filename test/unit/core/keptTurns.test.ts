@@ -9,7 +9,7 @@ import { findFact, matchingTurns, parseFactQuery } from '../../../src/core/findF
 import { KeptTurns } from '../../../src/core/keptTurns';
 import type { AnalysisOptions, BundleSelection, FactQuery, Transcript, TurnResult } from '../../../src/core/model';
 import { writeRecoveryBundle } from '../../../src/core/recoveryBundle';
-import { checkpoint, incident, range, transcript, turn } from './transcripts';
+import { incident, range, threeCheckpoints } from './transcripts';
 
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 const OPTS: AnalysisOptions = { countTokens: words, ratioFloor: 5 };
@@ -18,30 +18,6 @@ function query(text: string): FactQuery {
   const parsed = parseFactQuery(text);
   if ('error' in parsed) throw new Error(parsed.error);
   return parsed.query;
-}
-
-/** Three checkpoints over sixty turns, one of them encrypted, each dropping some of what it claims. */
-function threeCheckpoints(): Transcript {
-  const turns = Array.from({ length: 60 }, (_, i) =>
-    turn(i, i % 7 === 3 ? 'ok' : `Changed src/part_${i % 20}.ts for TASK-${100 + i}; the “ledger” check ${i % 2 ? 'passed' : 'failed'}`),
-  );
-  return transcript(turns, [
-    checkpoint({
-      summaryId: 'S1',
-      summary: 'TASK-101, src/part_2.ts and the ledger',
-      summaryBudget: 50,
-      claimedIds: range(0, 19),
-      turnsBefore: 20,
-    }),
-    checkpoint({ summaryId: 'S2', summary: 'opaque', opaque: true, summaryBudget: 500, claimedIds: range(0, 39), turnsBefore: 40 }),
-    checkpoint({
-      summaryId: 'S3',
-      summary: 'TASK-130 TASK-141 src/part_5.ts passed',
-      summaryBudget: 5000,
-      claimedIds: range(20, 59),
-      turnsBefore: 60,
-    }),
-  ]);
 }
 
 const CASES: [string, () => Transcript][] = [

@@ -25,6 +25,15 @@ export type BundleOutcome =
   /** The bundle went to the output (nothing, when there is nothing to recover); `note` is for stderr. */
   | { kind: 'done'; note: string };
 
+/**
+ * Where the bundle goes (stdout): `write` says false when what it was given waits in memory (a pipe whose reader is
+ * behind), and the next block then waits for `drained`, so that a bundle of hundreds of MB is not queued whole.
+ */
+export interface BundleOutput {
+  write(text: string): boolean;
+  drained(): Promise<void>;
+}
+
 /** What a bundle written says of itself on stderr. */
 interface WrittenBundle {
   turns: number;
@@ -33,14 +42,10 @@ interface WrittenBundle {
 }
 
 /**
- * `write` takes the Markdown a block at a time, as it is made (stdout); nothing is written when the command fails.
+ * `output` takes the Markdown a block at a time, as it is made (stdout); nothing is written when the command fails.
  * `onProgress`: a terminal's progress line, for the analysis and then the bundle's masking and writing.
  */
-export async function runBundle(
-  options: BundleCommandOptions,
-  write: (text: string) => void,
-  onProgress?: FileProgress,
-): Promise<BundleOutcome> {
+export async function runBundle(options: BundleCommandOptions, output: BundleOutput, onProgress?: FileProgress): Promise<BundleOutcome> {
   const name = shownName(options.file);
   const opened = await openAnalysed(options, name, onProgress);
   if ('error' in opened) return { kind: 'error', message: opened.error };
@@ -62,7 +67,7 @@ export async function runBundle(
     const ids = unknownIds.map((id) => JSON.stringify(String(id))).join(', ');
     return { kind: 'error', message: `${name}: no turn has the id ${ids} (turn ids are as the transcript spells them)` };
   }
-  const bundle = writeAndCount(analysis, kept, transcript.turns, selection, indexes, options, write, (fraction, message) =>
+  const bundle = await writeAndCount(analysis, kept, transcript.turns, selection, indexes, options, output, (fraction, message) =>
     onProgress?.progress(name, fraction, message),
   );
   return { kind: 'done', note: terminalText(describeBundle(bundle, options)) };
@@ -72,21 +77,21 @@ export async function runBundle(
 const MASK_PASS_SHARE = 0.4;
 
 /**
- * The bundle of `selection` (the turns at `indexes`) written to `write` as it is made, each block counted as it
+ * The bundle of `selection` (the turns at `indexes`) written to `output` as it is made, each block counted as it
  * goes (the blocks' counts add up to the whole's, see BundleWriter). With masking, a first pass over the turns
  * counts what it will replace, so that the note saying so, which comes before the turns, is written in its place
  * and nothing need be kept until the end: the turns' text is masked twice, and the bundle is never held whole.
  */
-function writeAndCount(
+async function writeAndCount(
   analysis: Analysis,
   kept: KeptResults,
   turns: readonly Turn[],
   selection: BundleSelection,
   indexes: readonly number[],
   options: BundleCommandOptions,
-  write: (text: string) => void,
+  output: BundleOutput,
   progress: (fraction: number, message: string) => void,
-): WrittenBundle {
+): Promise<WrittenBundle> {
   const total = Math.max(indexes.length, 1);
   const writeFrom = options.mask ? MASK_PASS_SHARE : 0;
   let looked = 0;
@@ -97,9 +102,10 @@ function writeAndCount(
     : 0;
   const countTokens = createTokenCounter(options.encoding);
   let tokens = 0;
+  let wait = false;
   const onBlock = (block: string): void => {
     tokens += countTokens(block);
-    write(block);
+    if (!output.write(block)) wait = true;
   };
   let written = 0;
   const steps = recoveryBundleInSteps(analysis, turns, selection, {
@@ -108,9 +114,16 @@ function writeAndCount(
     kept,
     stream: { onBlock, maskedAhead },
   });
-  const text = runSteps(
-    eachStep(steps, () => progress(writeFrom + ((1 - writeFrom) * Math.min(++written, total)) / total, 'writing the bundle')),
-  );
+  let step = steps.next();
+  while (!step.done) {
+    progress(writeFrom + ((1 - writeFrom) * Math.min(++written, total)) / total, 'writing the bundle');
+    if (wait) {
+      wait = false;
+      await output.drained();
+    }
+    step = steps.next();
+  }
+  const text = step.value;
   return { turns: text.turnIds.length, masked: text.masked, tokens };
 }
 

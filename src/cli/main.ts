@@ -3,7 +3,7 @@
 // checkpoints, to a new file) or `bundle` (dropped turns as Markdown for the agent), set the exit status. Any
 // unexpected failure is reported in one line, never as a stack trace. Messages that name files or quote them show control characters escaped.
 import { readCommandLine, USAGE } from './args';
-import { runBundle } from './bundleCommand';
+import { type BundleOutput, runBundle } from './bundleCommand';
 import { checkFiles, exitStatus, fileReports } from './checkFiles';
 import { runEval } from './evalCommand';
 import { runExport } from './exportCommand';
@@ -61,12 +61,10 @@ async function main(argv: string[]): Promise<number> {
       // To a file or a pipe, the bundle is written as it is made. On a terminal it is written at the end, after
       // the progress line on the same screen is done.
       const held: string[] = [];
-      const write = process.stdout.isTTY
-        ? (text: string) => held.push(text)
-        : (text: string) => {
-            if (!process.stdout.destroyed) process.stdout.write(text);
-          };
-      const outcome = await runBundle(parsed.options, write, progressPrinter(process.stderr));
+      const output: BundleOutput = process.stdout.isTTY
+        ? { write: (text) => held.push(text) > 0, drained: () => Promise.resolve() }
+        : { write: (text) => process.stdout.destroyed || process.stdout.write(text), drained: () => drained(process.stdout) };
+      const outcome = await runBundle(parsed.options, output, progressPrinter(process.stderr));
       if (outcome.kind === 'error') {
         process.stderr.write(`compaction-lens: ${terminalText(outcome.message)}\n`);
         return 2;
@@ -103,6 +101,22 @@ async function main(argv: string[]): Promise<number> {
       return outcome.status;
     }
   }
+}
+
+/** Resolves once `stream` has written out what waited (drain), or can write nothing more (closed or failed). */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || !stream.writableNeedDrain) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
 }
 
 // A reader that stops reading (`| head`) closes the pipe: the rest of the output is dropped quietly, and the exit

@@ -62,7 +62,13 @@ async function main(argv: string[]): Promise<number> {
       // the progress line on the same screen is done.
       const held: string[] = [];
       const output: BundleOutput = process.stdout.isTTY
-        ? { write: (text) => held.push(text) > 0, drained: () => Promise.resolve() }
+        ? {
+            write: (text) => {
+              held.push(text);
+              return true;
+            },
+            drained: () => Promise.resolve(),
+          }
         : { write: (text) => process.stdout.destroyed || process.stdout.write(text), drained: () => drained(process.stdout) };
       const outcome = await runBundle(parsed.options, output, progressPrinter(process.stderr));
       if (outcome.kind === 'error') {

@@ -121,6 +121,9 @@ export function findFact(transcript: Transcript, analysis: Analysis, query: Fact
   const checkpoints: readonly CheckpointAnalysis[] = Array.isArray(analysis?.checkpoints) ? analysis.checkpoints : [];
   const summaries = checkpoints.map((cpa) => new SummaryText(transcript, cpa));
   const kept = options.kept;
+  // Without the sink's results such a checkpoint's turns would all read as not analysed: a false answer.
+  const written = checkpoints.find((cpa) => cpa.turnsWritten === true);
+  if (written && kept === undefined) throw new Error(`checkpoint ${written.summaryId}'s turns went to a sink, and none was given`);
   const answer: FactAnswer = { query: queryText(query), matches: [], omitted: 0, flagged: 0, summaryMentions: [] };
 
   turns.forEach((turn, index) => {
@@ -202,8 +205,8 @@ function resultOf(cpa: CheckpointAnalysis, turn: Turn, index: number, kept: Kept
 
 /** Whether the checkpoint claims the turn at `index` but its summary does not carry it. */
 function droppedHere(cpa: CheckpointAnalysis, turn: Turn, index: number, kept: KeptResults | undefined): boolean {
-  if (cpa.turnsWritten !== true || kept === undefined) return resultOf(cpa, turn, index, kept)?.status === 'claimed-missing';
-  return indexInSorted(kept.dropped(cpa.index), index) !== undefined;
+  if (cpa.turnsWritten === true && kept !== undefined) return indexInSorted(kept.dropped(cpa.index), index) !== undefined;
+  return resultOf(cpa, turn, index, kept)?.status === 'claimed-missing';
 }
 
 function routeOf(

@@ -1,7 +1,7 @@
 // The few turn results a one-shot command shows, kept from an analysis whose turns go to a sink. `find` shows a
 // few hundred matching turns and `bundle` only which turns each checkpoint dropped, yet with every result kept a
-// 1M-turn transcript held 1.5–2.7 GB for them (docs/performance-history.md, "find and bundle keep the turns they
-// show"). This sink keeps the full result only of the turns asked for (`wants`, which may be settled once the
+// 1M-turn transcript held 1.5–2.7 GB for them (docs/performance-history.md, "`find` and `bundle` keep only the
+// turns they show…"). This sink keeps the full result only of the turns asked for (`wants`, which may be settled once the
 // transcript is read, before the judging begins), and of every checkpoint the indexes of its claimed-missing
 // turns (a number each). Pure: no I/O.
 import type { KeptResults, TurnResult, TurnSink } from './model';

@@ -121,6 +121,12 @@ describe('KeptTurns: the turns find and bundle show, kept from an analysis with 
     );
   });
 
+  it('findFact on an analysis whose turns went to a sink, without the sink, is refused rather than said not analysed', () => {
+    const t = incident(false);
+    const { analysis } = keptAnalysis(t, []);
+    assert.throws(() => findFact(t, analysis, query('LEDGER_ENTRY_1390')), /went to a sink, and none was given/);
+  });
+
   it('a bundle of an analysis whose turns went to a sink, without the sink, is refused rather than said to have none', () => {
     const t = incident(false);
     const { analysis } = keptAnalysis(t, []);
